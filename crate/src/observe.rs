@@ -1,0 +1,199 @@
+//! Protocol-independent observers, updated incrementally after every step.
+//!
+//! They read only each node's [`View`] (role, leader view, term, tally) and so work for every
+//! protocol: the live self-declared leaders, **split brain** (two or more live nodes believe they
+//! lead at the same time), **two leaders in one term** (term/epoch protocols), agreement (every
+//! live node names the same live leader), election latency, and message counts. Each update costs
+//! O(log N): only the node a step touched is looked at again.
+
+use crate::protocol::View;
+use crate::{NodeId, Time};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const SPLIT_BRAIN: &str = "split-brain";
+pub const TWO_LEADERS_IN_TERM: &str = "two-leaders-in-term";
+
+/// A safety violation, with when and where it was seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub kind: &'static str,
+    pub time: Time,
+    pub step: u64,
+    pub nodes: Vec<NodeId>,
+    pub term: Option<u64>,
+}
+
+/// A stretch without agreement that ended with every live node naming `leader`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Election {
+    pub from: Time,
+    pub to: Time,
+    pub step: u64,
+    pub leader: NodeId,
+}
+
+impl Election {
+    pub fn latency(&self) -> Time {
+        self.to - self.from
+    }
+}
+
+/// What an observer update reports back to the simulator.
+#[derive(Default)]
+pub struct Findings {
+    pub violations: Vec<Violation>,
+    pub election: Option<Election>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Observers {
+    ids: Vec<NodeId>,
+    /// Cached view per node (scenario order); `None` while the node is crashed.
+    pub views: Vec<Option<View>>,
+    pub live: u32,
+    /// Live nodes that believe they are leader.
+    pub leaders: BTreeSet<NodeId>,
+    /// Live nodes per named leader.
+    view_counts: BTreeMap<NodeId, u32>,
+    /// Live nodes that name no leader.
+    no_view: u32,
+    term_leaders: BTreeMap<u64, NodeId>,
+    pub max_simultaneous: u32,
+    pub agreed: Option<NodeId>,
+    disagree_since: Option<Time>,
+    /// Highest tally each node reached as a candidate.
+    pub max_tally: Vec<u32>,
+    pub sent_by_kind: Vec<u64>,
+    pub sent_by_node: Vec<u64>,
+    pub received_by_node: Vec<u64>,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+}
+
+impl Observers {
+    pub fn new(ids: &[NodeId], kinds: usize) -> Self {
+        let n = ids.len();
+        Observers {
+            ids: ids.to_vec(),
+            views: vec![None; n],
+            live: 0,
+            leaders: BTreeSet::new(),
+            view_counts: BTreeMap::new(),
+            no_view: 0,
+            term_leaders: BTreeMap::new(),
+            max_simultaneous: 0,
+            agreed: None,
+            disagree_since: Some(0),
+            max_tally: vec![0; n],
+            sent_by_kind: vec![0; kinds],
+            sent_by_node: vec![0; n],
+            received_by_node: vec![0; n],
+            delivered: 0,
+            dropped: 0,
+            in_flight: 0,
+        }
+    }
+
+    /// Called once the initial states are observed: agreement at time 0 is no election.
+    pub fn settle_initial(&mut self) {
+        if self.agreed.is_some() {
+            self.disagree_since = None;
+        }
+    }
+
+    pub fn total_sent(&self) -> u64 {
+        self.sent_by_kind.iter().sum()
+    }
+
+    /// Records node `i`'s new view (None = crashed). Returns what changed for the logs.
+    pub fn update(&mut self, i: usize, new: Option<View>, time: Time, step: u64, findings: &mut Findings) {
+        if self.views[i] == new {
+            return;
+        }
+        let id = self.ids[i];
+        let was_leader = self.views[i].as_ref().is_some_and(|v| v.is_leader());
+        if let Some(old) = self.views[i].take() {
+            self.live -= 1;
+            if old.is_leader() {
+                self.leaders.remove(&id);
+            }
+            match old.leader {
+                Some(l) => {
+                    let c = self.view_counts.get_mut(&l).expect("counted view");
+                    *c -= 1;
+                    if *c == 0 {
+                        self.view_counts.remove(&l);
+                    }
+                }
+                None => self.no_view -= 1,
+            }
+        }
+        if let Some(v) = &new {
+            self.live += 1;
+            match v.leader {
+                Some(l) => *self.view_counts.entry(l).or_insert(0) += 1,
+                None => self.no_view += 1,
+            }
+            if let Some((held, _)) = v.tally {
+                self.max_tally[i] = self.max_tally[i].max(held);
+            }
+            if v.is_leader() {
+                self.leaders.insert(id);
+                if !was_leader {
+                    if self.leaders.len() >= 2 {
+                        findings.violations.push(Violation {
+                            kind: SPLIT_BRAIN,
+                            time,
+                            step,
+                            nodes: self.leaders.iter().copied().collect(),
+                            term: None,
+                        });
+                    }
+                    if let Some(t) = v.term {
+                        match self.term_leaders.get(&t) {
+                            Some(&other) if other != id => findings.violations.push(Violation {
+                                kind: TWO_LEADERS_IN_TERM,
+                                time,
+                                step,
+                                nodes: vec![other.min(id), other.max(id)],
+                                term: Some(t),
+                            }),
+                            Some(_) => {}
+                            None => {
+                                self.term_leaders.insert(t, id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.views[i] = new;
+        self.max_simultaneous = self.max_simultaneous.max(self.leaders.len() as u32);
+
+        let agreed = self.compute_agreement();
+        if agreed != self.agreed {
+            match agreed {
+                None => self.disagree_since = Some(time),
+                Some(leader) => {
+                    if let Some(from) = self.disagree_since.take() {
+                        findings.election = Some(Election { from, to: time, step, leader });
+                    }
+                }
+            }
+            self.agreed = agreed;
+        }
+    }
+
+    fn compute_agreement(&self) -> Option<NodeId> {
+        if self.no_view != 0 || self.view_counts.len() != 1 {
+            return None;
+        }
+        let (&leader, &count) = self.view_counts.iter().next()?;
+        if count != self.live {
+            return None;
+        }
+        let i = self.ids.iter().position(|&x| x == leader)?;
+        self.views[i].as_ref().map(|_| leader)
+    }
+}

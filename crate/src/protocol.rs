@@ -1,0 +1,179 @@
+//! The protocol interface: sans-IO state machines driven by the simulator.
+//!
+//! A protocol never sends, sleeps or draws randomness itself. Each handler gets the node's state
+//! and a [`Ctx`] (who am I, what time is it, who is in the cluster) and *returns effects* by
+//! pushing them into the context: send a message, set a timer with a tick range, cancel a timer.
+//! Only the simulator applies effects, so every run can be replayed, drawn and checked.
+
+use crate::{NodeId, Time};
+use std::fmt;
+
+/// What every protocol message tells the simulator and the UI about itself.
+pub trait Message: Clone + fmt::Debug {
+    /// Index of this message's kind in [`Protocol::KINDS`].
+    fn kind(&self) -> usize;
+    /// A short readable label, e.g. `ELECTION(12)` or `REQUEST_VOTE(t3)`.
+    fn label(&self) -> String;
+}
+
+/// A protocol's timer: a small key. Setting a timer replaces the pending one with the same key.
+pub trait TimerKey: Copy + Eq + fmt::Debug {
+    fn name(&self) -> &'static str;
+}
+
+/// Failure-detector settings shared by the protocols that use heartbeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heartbeats {
+    pub interval: Time,
+    pub timeout: Time,
+}
+
+/// Fixed facts of a run that every handler may read.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Node ids in scenario order (ring order for ring algorithms).
+    pub ids: Vec<NodeId>,
+    /// The same ids, ascending.
+    pub sorted: Vec<NodeId>,
+    pub initial_leader: Option<NodeId>,
+    pub heartbeats: Option<Heartbeats>,
+    /// Message latency range `[min, max]` in ticks.
+    pub latency: (Time, Time),
+}
+
+impl Config {
+    pub fn new(ids: Vec<NodeId>, initial_leader: Option<NodeId>, heartbeats: Option<Heartbeats>, latency: (Time, Time)) -> Self {
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        Config { ids, sorted, initial_leader, heartbeats, latency }
+    }
+    pub fn n(&self) -> usize {
+        self.ids.len()
+    }
+    /// Strict majority: floor(N/2) + 1.
+    pub fn quorum(&self) -> u32 {
+        (self.ids.len() / 2 + 1) as u32
+    }
+    /// Ids above `me`, ascending.
+    pub fn higher(&self, me: NodeId) -> &[NodeId] {
+        let at = self.sorted.partition_point(|&x| x <= me);
+        &self.sorted[at..]
+    }
+    /// Ids below `me`, ascending.
+    pub fn lower(&self, me: NodeId) -> &[NodeId] {
+        let at = self.sorted.partition_point(|&x| x < me);
+        &self.sorted[..at]
+    }
+    /// Position of `id` in scenario order.
+    pub fn position(&self, id: NodeId) -> Option<usize> {
+        self.ids.iter().position(|&x| x == id)
+    }
+    /// The next node clockwise in scenario (ring) order.
+    pub fn successor(&self, me: NodeId) -> NodeId {
+        let i = self.position(me).expect("node in ring");
+        self.ids[(i + 1) % self.ids.len()]
+    }
+}
+
+/// One thing a handler asks the simulator to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect<M, T> {
+    Send { to: NodeId, msg: M },
+    /// Fire `timer` after a delay drawn uniformly from `[lo, hi]` ticks.
+    SetTimer { timer: T, lo: Time, hi: Time },
+    CancelTimer(T),
+}
+
+/// The handler's window on the world.
+pub struct Ctx<'a, M, T> {
+    pub me: NodeId,
+    pub now: Time,
+    pub cfg: &'a Config,
+    effects: &'a mut Vec<Effect<M, T>>,
+}
+
+impl<'a, M: Clone, T> Ctx<'a, M, T> {
+    pub fn new(me: NodeId, now: Time, cfg: &'a Config, effects: &'a mut Vec<Effect<M, T>>) -> Self {
+        Ctx { me, now, cfg, effects }
+    }
+    pub fn send(&mut self, to: NodeId, msg: M) {
+        self.effects.push(Effect::Send { to, msg });
+    }
+    /// Sends `msg` to every other node, in ascending id order.
+    pub fn broadcast(&mut self, msg: M) {
+        let me = self.me;
+        for &to in &self.cfg.sorted {
+            if to != me {
+                self.effects.push(Effect::Send { to, msg: msg.clone() });
+            }
+        }
+    }
+    pub fn set_timer(&mut self, timer: T, lo: Time, hi: Time) {
+        self.effects.push(Effect::SetTimer { timer, lo, hi });
+    }
+    pub fn set_timer_after(&mut self, timer: T, delay: Time) {
+        self.set_timer(timer, delay, delay);
+    }
+    pub fn cancel_timer(&mut self, timer: T) {
+        self.effects.push(Effect::CancelTimer(timer));
+    }
+}
+
+/// The protocol-independent picture of one node that observers and the UI use.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    /// `"leader"` means the node believes it is the leader. Others: `"follower"`, `"candidate"`,
+    /// or a protocol role such as `"waiting-ok"`.
+    pub role: &'static str,
+    /// Who this node believes leads (itself included), if anyone.
+    pub leader: Option<NodeId>,
+    /// Term or epoch, for protocols that have one.
+    pub term: Option<u64>,
+    /// Whom this node voted for in its current term.
+    pub vote: Option<NodeId>,
+    /// A candidate's tally: (votes held, votes needed).
+    pub tally: Option<(u32, u32)>,
+}
+
+impl View {
+    pub fn is_leader(&self) -> bool {
+        self.role == LEADER
+    }
+}
+
+pub const LEADER: &str = "leader";
+pub const FOLLOWER: &str = "follower";
+pub const CANDIDATE: &str = "candidate";
+
+/// A leader-election protocol as a set of pure handlers.
+pub trait Protocol: Sized + 'static {
+    type State: Clone + fmt::Debug;
+    type Msg: Message;
+    type Timer: TimerKey;
+
+    /// The scenario's `algorithm` value.
+    const NAME: &'static str;
+    /// Message kinds in capitals, as the seed names them; `Message::kind` indexes this.
+    const KINDS: &'static [&'static str];
+
+    /// The state a node boots with (effects allowed, e.g. arming timers).
+    fn init(&self, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
+    /// The `start` intervention: begin an election at this node.
+    fn start(&self, s: &mut Self::State, ctx: &mut Ctx<Self::Msg, Self::Timer>);
+    fn on_message(&self, s: &mut Self::State, from: NodeId, msg: Self::Msg, ctx: &mut Ctx<Self::Msg, Self::Timer>);
+    fn on_timer(&self, s: &mut Self::State, timer: Self::Timer, ctx: &mut Ctx<Self::Msg, Self::Timer>);
+    /// Recovery after a crash: volatile state is lost; `crashed` is the state at the crash,
+    /// from which only durable fields may be kept.
+    fn recover(&self, crashed: &Self::State, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
+    fn view(&self, s: &Self::State) -> View;
+    /// Key/value pairs for the inspector.
+    fn inspect(&self, s: &Self::State) -> Vec<(&'static str, String)>;
+}
+
+/// Formats an optional node id as `N5` or `-`.
+pub fn fmt_node(id: Option<NodeId>) -> String {
+    match id {
+        Some(i) => format!("N{i}"),
+        None => "-".to_string(),
+    }
+}

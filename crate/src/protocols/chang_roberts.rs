@@ -1,0 +1,277 @@
+//! **Chang-Roberts** election on a unidirectional ring, as in seed 003 §16.3.2 and §16.2.6.
+//!
+//! Nodes are listed clockwise in the scenario; each talks only to its successor. An initiator
+//! sends ELECTION(value = own id, init = own id). A node receiving ELECTION(v):
+//! * `v == me`: its id went all the way round, so it is the maximum: it becomes coordinator
+//!   (once) and sends ELECTED(me) round the ring;
+//! * `v > me`: forwards it unchanged;
+//! * `v < me` and it has not yet sent its own id: replaces `v` by its own id (once);
+//! * otherwise discards it (it already forwarded a larger id).
+//! ELECTED(k) sets `elected = k` at every node and stops at k.
+//!
+//! Single initiator: 2N messages at best (the maximum starts), 3N−1 at worst (the node just
+//! after the maximum on the ring starts); N initiators on a descending ring: (N²+3N)/2
+//! (seed §16.4.2).
+//!
+//! * **Initiator suppression** (`params.suppress_initiators`, off by default as in the seed's
+//!   reference run): each node remembers the highest initiator seen and discards ELECTION
+//!   rounds started by lower initiators.
+//! * **Repeated elections.** The seed's pseudocode describes one election; to run many, a node
+//!   clears its per-election flags when ELECTED passes (as in Chang and Roberts' paper, where the
+//!   participant mark is cleared on the elected message), and sending its own id starts a new
+//!   candidacy. This does not change any count of a single election.
+//! * **Failure detection** (only with `heartbeats`): the leader sends HEARTBEAT directly to every
+//!   node (the detector is outside the ring); a node that misses it for `heartbeats.timeout`
+//!   starts an election. A node that took part in an election that never finished (a message
+//!   was lost at a crashed node) starts again after `params.retry` ticks. A crashed node breaks
+//!   the ring until it recovers (the seed's crash-stop model); a recovered node starts an election.
+
+use super::read_params;
+use crate::protocol::{fmt_node, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::{NodeId, Time};
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    #[serde(default)]
+    suppress_initiators: bool,
+    retry: Option<Time>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ChangRoberts {
+    pub suppress_initiators: bool,
+    /// Ticks after which an unfinished election is started again (with heartbeats only).
+    pub retry: Time,
+}
+
+impl ChangRoberts {
+    pub fn from_scenario(s: &Scenario) -> Result<Self, ScenarioError> {
+        let p: Params = read_params(s)?;
+        let n = s.nodes.len() as Time;
+        let retry = p.retry.unwrap_or(3 * n * s.network.latency.1 + s.heartbeats.map_or(0, |h| h.timeout));
+        if retry == 0 {
+            return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
+        }
+        Ok(ChangRoberts { suppress_initiators: p.suppress_initiators, retry })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub me: NodeId,
+    pub elected: Option<NodeId>,
+    /// Has sent ELECTION carrying its own id in this election.
+    pub forwarded: bool,
+    pub am_coord: bool,
+    /// Highest initiator seen (suppression only).
+    pub seen_init: Option<NodeId>,
+    /// Largest value this node has passed on in this election (for the drawing).
+    pub carried: Option<NodeId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    Election { value: NodeId, init: NodeId },
+    Elected(NodeId),
+    Heartbeat,
+}
+
+pub const KINDS: &[&str] = &["ELECTION", "ELECTED", "HEARTBEAT"];
+
+impl Message for Msg {
+    fn kind(&self) -> usize {
+        match self {
+            Msg::Election { .. } => 0,
+            Msg::Elected(_) => 1,
+            Msg::Heartbeat => 2,
+        }
+    }
+    fn label(&self) -> String {
+        match self {
+            Msg::Election { value, init } => format!("ELECTION({value}, init {init})"),
+            Msg::Elected(k) => format!("ELECTED({k})"),
+            Msg::Heartbeat => "HEARTBEAT".into(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    LeaderTimeout,
+    Heartbeat,
+    Retry,
+}
+
+impl TimerKey for Timer {
+    fn name(&self) -> &'static str {
+        match self {
+            Timer::LeaderTimeout => "LEADER_TIMEOUT",
+            Timer::Heartbeat => "HEARTBEAT",
+            Timer::Retry => "RETRY",
+        }
+    }
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+impl ChangRoberts {
+    fn fresh(me: NodeId, elected: Option<NodeId>) -> State {
+        State { me, elected, forwarded: false, am_coord: false, seen_init: None, carried: None }
+    }
+
+    fn send_own(&self, s: &mut State, init: NodeId, ctx: &mut C) {
+        let succ = ctx.cfg.successor(ctx.me);
+        ctx.send(succ, Msg::Election { value: ctx.me, init });
+        s.forwarded = true;
+        s.am_coord = false;
+        s.carried = Some(ctx.me);
+        if ctx.cfg.heartbeats.is_some() {
+            ctx.set_timer_after(Timer::Retry, self.retry);
+        }
+    }
+
+    fn start_election(&self, s: &mut State, ctx: &mut C) {
+        s.elected = None;
+        ctx.cancel_timer(Timer::LeaderTimeout);
+        ctx.cancel_timer(Timer::Heartbeat);
+        let me = ctx.me;
+        self.send_own(s, me, ctx);
+    }
+
+    fn leader_alive(&self, s: &State, ctx: &mut C) {
+        if let (Some(hb), Some(l)) = (ctx.cfg.heartbeats, s.elected) {
+            if l != ctx.me {
+                ctx.set_timer_after(Timer::LeaderTimeout, hb.timeout);
+            }
+        }
+    }
+}
+
+impl Protocol for ChangRoberts {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    const NAME: &'static str = "chang-roberts";
+    const KINDS: &'static [&'static str] = KINDS;
+
+    fn init(&self, ctx: &mut C) -> State {
+        let mut s = Self::fresh(ctx.me, ctx.cfg.initial_leader);
+        s.am_coord = s.elected == Some(ctx.me);
+        if let Some(hb) = ctx.cfg.heartbeats {
+            match s.elected {
+                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
+                Some(_) => self.leader_alive(&s, ctx),
+                None => self.start_election(&mut s, ctx),
+            }
+        }
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        self.start_election(s, ctx);
+    }
+
+    fn on_message(&self, s: &mut State, _from: NodeId, msg: Msg, ctx: &mut C) {
+        let succ = ctx.cfg.successor(ctx.me);
+        match msg {
+            Msg::Election { value, init } => {
+                if self.suppress_initiators {
+                    if matches!(s.seen_init, Some(seen) if init < seen) {
+                        return;
+                    }
+                    s.seen_init = Some(s.seen_init.map_or(init, |x| x.max(init)));
+                }
+                if value == ctx.me {
+                    if !s.am_coord {
+                        s.am_coord = true;
+                        s.elected = Some(ctx.me);
+                        ctx.cancel_timer(Timer::Retry);
+                        ctx.send(succ, Msg::Elected(ctx.me));
+                    }
+                } else if value > ctx.me {
+                    s.carried = Some(s.carried.map_or(value, |c| c.max(value)));
+                    ctx.send(succ, Msg::Election { value, init });
+                } else if !s.forwarded {
+                    self.send_own(s, init, ctx);
+                }
+                // else: discard — this node already sent a larger id round.
+            }
+            Msg::Elected(k) => {
+                s.elected = Some(k);
+                s.forwarded = false;
+                s.seen_init = None;
+                s.carried = None;
+                s.am_coord = k == ctx.me;
+                ctx.cancel_timer(Timer::Retry);
+                if k != ctx.me {
+                    ctx.send(succ, Msg::Elected(k));
+                    self.leader_alive(s, ctx);
+                } else if let Some(hb) = ctx.cfg.heartbeats {
+                    ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                }
+            }
+            Msg::Heartbeat => {
+                if s.elected == Some(_from) {
+                    self.leader_alive(s, ctx);
+                }
+            }
+        }
+    }
+
+    fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
+        match timer {
+            Timer::LeaderTimeout => {
+                if matches!(s.elected, Some(l) if l != ctx.me) {
+                    self.start_election(s, ctx);
+                }
+            }
+            Timer::Retry => {
+                if s.elected.is_none() {
+                    s.forwarded = false;
+                    s.seen_init = None;
+                    self.start_election(s, ctx);
+                }
+            }
+            Timer::Heartbeat => {
+                if s.elected == Some(ctx.me) {
+                    ctx.broadcast(Msg::Heartbeat);
+                    if let Some(hb) = ctx.cfg.heartbeats {
+                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                    }
+                }
+            }
+        }
+    }
+
+    fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
+        let mut s = Self::fresh(ctx.me, None);
+        self.start_election(&mut s, ctx);
+        s
+    }
+
+    fn view(&self, s: &State) -> View {
+        let role = if s.elected == Some(s.me) {
+            LEADER
+        } else if s.forwarded {
+            CANDIDATE
+        } else if s.carried.is_some() {
+            "participant"
+        } else {
+            FOLLOWER
+        };
+        View { role, leader: s.elected, term: None, vote: None, tally: None }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+        vec![
+            ("elected", fmt_node(s.elected)),
+            ("sent own id", s.forwarded.to_string()),
+            ("coordinator", s.am_coord.to_string()),
+            ("largest id carried", fmt_node(s.carried)),
+            ("highest initiator seen", if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
+        ]
+    }
+}

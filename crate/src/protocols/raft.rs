@@ -1,0 +1,365 @@
+//! **Raft-style quorum election**, as in seed 003 §16.3.5 and §16.2.7 (Ongaro & Ousterhout 2014,
+//! §5.2 and §5.4.1 for the election restriction).
+//!
+//! Terms are a logical clock: any message with a higher term makes the receiver adopt it, forget
+//! its vote and become a follower. A follower whose randomized election timer (a tick range,
+//! drawn by the simulator) expires becomes a candidate: term + 1, votes for itself, sends
+//! REQUEST_VOTE(term, last log index, last log term). A node grants at most one vote per term,
+//! and only to a candidate whose log is at least as up to date as its own (last term first, then
+//! index). A candidate with ⌊N/2⌋+1 votes leads and announces itself with APPEND_ENTRIES, which
+//! it repeats every `heartbeats.interval`; followers answer APPEND_ACK and reset their timer.
+//! A leader that has not heard ⌊N/2⌋+1 acknowledgements (itself included) within its ack
+//! window steps down. `currentTerm`, `votedFor` and the log survive a crash.
+//!
+//! * Replies: a refused vote is VOTE_DENY and a refused append is APPEND_REJECT (the seed's
+//!   `granted = False` / `success = False` replies), so both can be told apart in a drawing.
+//! * `initial_leader`: every node starts in term 1 having voted for it, and it starts as leader.
+//! * With `heartbeats: null` no timer runs: elections begin only by `start`, and a leader
+//!   announces itself once.
+//!
+//! Parameters (`params`): `election_timeout` `[lo, hi]` (default `[T, 2T]` with
+//! `T = heartbeats.timeout`, as in the seed's `random(T, 2T)`), `ack_window` (default
+//! `3 × heartbeats.interval`, as in the seed), `log`: `{ "<id>": [last_index, last_term] }`
+//! (default `[0, 0]` for every node).
+
+use super::read_params;
+use crate::protocol::{fmt_node, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::{NodeId, Time};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    election_timeout: Option<[Time; 2]>,
+    ack_window: Option<Time>,
+    #[serde(default)]
+    log: BTreeMap<String, [u64; 2]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Raft {
+    pub election_timeout: (Time, Time),
+    pub ack_window: Time,
+    /// (last log index, last log term) per node id.
+    pub logs: BTreeMap<NodeId, (u64, u64)>,
+}
+
+impl Raft {
+    pub fn from_scenario(s: &Scenario) -> Result<Self, ScenarioError> {
+        let p: Params = read_params(s)?;
+        let t = s.heartbeats.map_or(10, |h| h.timeout);
+        let (lo, hi) = p.election_timeout.map_or((t, 2 * t), |[a, b]| (a, b));
+        if lo == 0 || lo > hi {
+            return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
+        }
+        let ack_window = p.ack_window.unwrap_or(3 * s.heartbeats.map_or(2, |h| h.interval));
+        if ack_window == 0 {
+            return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
+        }
+        let mut logs = BTreeMap::new();
+        for (key, [index, term]) in &p.log {
+            let id: NodeId = key.parse().map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
+            if !s.nodes.contains(&id) {
+                return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
+            }
+            logs.insert(id, (*index, *term));
+        }
+        Ok(Raft { election_timeout: (lo, hi), ack_window, logs })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Follower,
+    Candidate,
+    Leader,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub me: NodeId,
+    // Durable.
+    pub term: u64,
+    pub voted_for: Option<NodeId>,
+    pub last_log: (u64, u64),
+    // Volatile.
+    pub role: Role,
+    pub leader: Option<NodeId>,
+    pub votes: Vec<NodeId>,
+    pub acks: Vec<NodeId>,
+    pub quorum: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    RequestVote { term: u64, last_index: u64, last_term: u64 },
+    VoteGrant { term: u64 },
+    VoteDeny { term: u64 },
+    AppendEntries { term: u64 },
+    AppendAck { term: u64 },
+    AppendReject { term: u64 },
+}
+
+pub const KINDS: &[&str] = &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES", "APPEND_ACK", "APPEND_REJECT"];
+
+impl Msg {
+    fn term(&self) -> u64 {
+        match *self {
+            Msg::RequestVote { term, .. }
+            | Msg::VoteGrant { term }
+            | Msg::VoteDeny { term }
+            | Msg::AppendEntries { term }
+            | Msg::AppendAck { term }
+            | Msg::AppendReject { term } => term,
+        }
+    }
+}
+
+impl Message for Msg {
+    fn kind(&self) -> usize {
+        match self {
+            Msg::RequestVote { .. } => 0,
+            Msg::VoteGrant { .. } => 1,
+            Msg::VoteDeny { .. } => 2,
+            Msg::AppendEntries { .. } => 3,
+            Msg::AppendAck { .. } => 4,
+            Msg::AppendReject { .. } => 5,
+        }
+    }
+    fn label(&self) -> String {
+        match self {
+            Msg::RequestVote { term, last_index, last_term } => format!("REQUEST_VOTE(t{term}, log {last_index}@{last_term})"),
+            m => format!("{}(t{})", KINDS[m.kind()], m.term()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Election,
+    Heartbeat,
+    AckCheck,
+}
+
+impl TimerKey for Timer {
+    fn name(&self) -> &'static str {
+        match self {
+            Timer::Election => "ELECTION_TIMEOUT",
+            Timer::Heartbeat => "HEARTBEAT",
+            Timer::AckCheck => "ACK_CHECK",
+        }
+    }
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+impl Raft {
+    fn arm_election(&self, ctx: &mut C) {
+        if ctx.cfg.heartbeats.is_some() {
+            ctx.set_timer(Timer::Election, self.election_timeout.0, self.election_timeout.1);
+        }
+    }
+
+    fn become_follower(&self, s: &mut State, ctx: &mut C) {
+        if s.role == Role::Leader {
+            ctx.cancel_timer(Timer::Heartbeat);
+            ctx.cancel_timer(Timer::AckCheck);
+        }
+        if s.role != Role::Follower {
+            s.role = Role::Follower;
+            s.votes.clear();
+            s.acks.clear();
+            self.arm_election(ctx);
+        }
+    }
+
+    fn become_candidate(&self, s: &mut State, ctx: &mut C) {
+        s.role = Role::Candidate;
+        s.term += 1;
+        s.voted_for = Some(ctx.me);
+        s.votes = vec![ctx.me];
+        s.leader = None;
+        self.arm_election(ctx);
+        if s.votes.len() as u32 >= s.quorum {
+            self.become_leader(s, ctx);
+            return;
+        }
+        let (last_index, last_term) = s.last_log;
+        ctx.broadcast(Msg::RequestVote { term: s.term, last_index, last_term });
+    }
+
+    fn become_leader(&self, s: &mut State, ctx: &mut C) {
+        s.role = Role::Leader;
+        s.leader = Some(ctx.me);
+        s.acks = vec![ctx.me];
+        ctx.cancel_timer(Timer::Election);
+        ctx.broadcast(Msg::AppendEntries { term: s.term });
+        if let Some(hb) = ctx.cfg.heartbeats {
+            ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+            ctx.set_timer_after(Timer::AckCheck, self.ack_window);
+        }
+    }
+}
+
+impl Protocol for Raft {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    const NAME: &'static str = "raft";
+    const KINDS: &'static [&'static str] = KINDS;
+
+    fn init(&self, ctx: &mut C) -> State {
+        let me = ctx.me;
+        let last_log = self.logs.get(&me).copied().unwrap_or((0, 0));
+        let quorum = ctx.cfg.quorum();
+        let mut s = State { me, term: 0, voted_for: None, last_log, role: Role::Follower, leader: None, votes: vec![], acks: vec![], quorum };
+        match ctx.cfg.initial_leader {
+            Some(l) => {
+                s.term = 1;
+                s.voted_for = Some(l);
+                s.leader = Some(l);
+                if l == me {
+                    s.role = Role::Leader;
+                    s.acks = vec![me];
+                    if let Some(hb) = ctx.cfg.heartbeats {
+                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                        ctx.set_timer_after(Timer::AckCheck, self.ack_window);
+                    }
+                } else {
+                    self.arm_election(ctx);
+                }
+            }
+            None => self.arm_election(ctx),
+        }
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        if s.role != Role::Leader {
+            self.become_candidate(s, ctx);
+        }
+    }
+
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let term = msg.term();
+        if term > s.term {
+            s.term = term;
+            s.voted_for = None;
+            if !matches!(msg, Msg::AppendEntries { .. }) {
+                s.leader = None;
+            }
+            self.become_follower(s, ctx);
+        }
+        match msg {
+            Msg::RequestVote { term, last_index, last_term } => {
+                if term < s.term {
+                    ctx.send(from, Msg::VoteDeny { term: s.term });
+                    return;
+                }
+                let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
+                if s.voted_for.is_none_or(|v| v == from) && up_to_date {
+                    s.voted_for = Some(from);
+                    self.arm_election(ctx);
+                    ctx.send(from, Msg::VoteGrant { term: s.term });
+                } else {
+                    ctx.send(from, Msg::VoteDeny { term: s.term });
+                }
+            }
+            Msg::VoteGrant { term } => {
+                if s.role == Role::Candidate && term == s.term && !s.votes.contains(&from) {
+                    s.votes.push(from);
+                    if s.votes.len() as u32 >= s.quorum {
+                        self.become_leader(s, ctx);
+                    }
+                }
+            }
+            Msg::VoteDeny { .. } => {}
+            Msg::AppendEntries { term } => {
+                if term < s.term {
+                    ctx.send(from, Msg::AppendReject { term: s.term });
+                    return;
+                }
+                self.become_follower(s, ctx);
+                s.leader = Some(from);
+                self.arm_election(ctx);
+                ctx.send(from, Msg::AppendAck { term: s.term });
+            }
+            Msg::AppendAck { term } => {
+                if s.role == Role::Leader && term == s.term && !s.acks.contains(&from) {
+                    s.acks.push(from);
+                }
+            }
+            Msg::AppendReject { .. } => {}
+        }
+    }
+
+    fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
+        match timer {
+            Timer::Election => {
+                if s.role != Role::Leader {
+                    self.become_candidate(s, ctx);
+                }
+            }
+            Timer::Heartbeat => {
+                if s.role == Role::Leader {
+                    ctx.broadcast(Msg::AppendEntries { term: s.term });
+                    if let Some(hb) = ctx.cfg.heartbeats {
+                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                    }
+                }
+            }
+            Timer::AckCheck => {
+                if s.role == Role::Leader {
+                    if (s.acks.len() as u32) < s.quorum {
+                        s.leader = None;
+                        self.become_follower(s, ctx);
+                    } else {
+                        s.acks = vec![ctx.me];
+                        ctx.set_timer_after(Timer::AckCheck, self.ack_window);
+                    }
+                }
+            }
+        }
+    }
+
+    fn recover(&self, crashed: &State, ctx: &mut C) -> State {
+        let s = State {
+            me: crashed.me,
+            term: crashed.term,
+            voted_for: crashed.voted_for,
+            last_log: crashed.last_log,
+            role: Role::Follower,
+            leader: None,
+            votes: vec![],
+            acks: vec![],
+            quorum: crashed.quorum,
+        };
+        self.arm_election(ctx);
+        s
+    }
+
+    fn view(&self, s: &State) -> View {
+        let role = match s.role {
+            Role::Follower => FOLLOWER,
+            Role::Candidate => CANDIDATE,
+            Role::Leader => LEADER,
+        };
+        let tally = (s.role == Role::Candidate).then(|| (s.votes.len() as u32, s.quorum));
+        View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+        let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
+        vec![
+            ("role", format!("{:?}", s.role).to_lowercase()),
+            ("current term", s.term.to_string()),
+            ("voted for", fmt_node(s.voted_for)),
+            ("leader", fmt_node(s.leader)),
+            ("last log (index@term)", format!("{}@{}", s.last_log.0, s.last_log.1)),
+            ("votes", format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
+            ("acks this window", list(&s.acks)),
+        ]
+    }
+}

@@ -1,0 +1,576 @@
+//! The scenario format (JSON): what to run, on which nodes, with which seed, network and faults.
+//!
+//! The same format is used by the CLI, by the UI's share/import/export, and inside exported
+//! traces. Parsing never panics: every problem is reported as a [`ScenarioError`] naming the
+//! field (`network.latency`, `schedule[2].crash`, `params.t_out`, ...).
+//!
+//! ```json
+//! { "algorithm": "bully", "nodes": [3, 5, 6, 12, 32, 80], "seed": 425,
+//!   "network": { "latency": [1, 1], "loss": 0.0, "fifo": true },
+//!   "initial_leader": 80, "heartbeats": { "interval": 2, "timeout": 10 },
+//!   "params": {}, "schedule": [ {"at": 0, "crash": 80}, {"at": 0, "start": 3} ],
+//!   "stop": { "max_time": 10000, "max_steps": 1000000 } }
+//! ```
+
+use crate::protocol::Heartbeats;
+use crate::{NodeId, Time};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// Largest cluster the engine accepts (the UI offers 2–64).
+pub const MAX_NODES: usize = 5000;
+
+/// A problem with a scenario (or trace, or link), naming the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// The algorithms the engine runs, by their scenario names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Algorithm {
+    Bully,
+    ChangRoberts,
+    Raft,
+}
+
+impl Algorithm {
+    pub const ALL: &'static [Algorithm] = &[Algorithm::Bully, Algorithm::ChangRoberts, Algorithm::Raft];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Bully => "bully",
+            Algorithm::ChangRoberts => "chang-roberts",
+            Algorithm::Raft => "raft",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Algorithm::Bully => "Bully",
+            Algorithm::ChangRoberts => "Chang-Roberts ring",
+            Algorithm::Raft => "Raft-style quorum",
+        }
+    }
+    /// Ring algorithms draw nodes in scenario order with the ring's direction.
+    pub fn is_ring(self) -> bool {
+        matches!(self, Algorithm::ChangRoberts)
+    }
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL.iter().copied().find(|a| a.name() == name)
+    }
+}
+
+/// A fault or command applied to the running cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Crash a node: its volatile state is lost and messages to it are dropped.
+    Crash(NodeId),
+    /// Recover a crashed node through the protocol's recovery path.
+    Recover(NodeId),
+    /// Begin an election at a node.
+    Start(NodeId),
+    /// Drop one message that is in flight (by message id).
+    Drop(u64),
+    /// Split the cluster: nodes in different groups cannot talk. Nodes listed in no group form
+    /// one more group together. `lines` is display-only geometry (the UI's drawn cuts).
+    Partition { groups: Vec<Vec<NodeId>>, lines: Vec<[i32; 4]> },
+    /// Cut one direction of one link.
+    Cut { from: NodeId, to: NodeId },
+    /// Cut a node off from everyone else.
+    Isolate(NodeId),
+    /// Remove every partition and cut.
+    Heal,
+}
+
+const ACTION_KEYS: &[&str] = &["crash", "recover", "start", "drop", "partition", "cut", "isolate", "heal"];
+
+impl Action {
+    /// The node the action is about, if it is about one.
+    pub fn node(&self) -> Option<NodeId> {
+        match *self {
+            Action::Crash(n) | Action::Recover(n) | Action::Start(n) | Action::Isolate(n) => Some(n),
+            Action::Cut { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+
+    /// A short sentence for logs: "crash N80", "partition {1,2} | {3,4,5}".
+    pub fn describe(&self) -> String {
+        match self {
+            Action::Crash(n) => format!("crash N{n}"),
+            Action::Recover(n) => format!("recover N{n}"),
+            Action::Start(n) => format!("start election at N{n}"),
+            Action::Drop(m) => format!("drop message #{m}"),
+            Action::Partition { groups, .. } => {
+                let parts: Vec<String> = groups
+                    .iter()
+                    .map(|g| format!("{{{}}}", g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
+                    .collect();
+                format!("partition {}", parts.join(" | "))
+            }
+            Action::Cut { from, to } => format!("cut N{from} → N{to}"),
+            Action::Isolate(n) => format!("isolate N{n}"),
+            Action::Heal => "heal the network".to_string(),
+        }
+    }
+
+    /// The action's JSON keys, merged into `obj`.
+    pub fn write_json(&self, obj: &mut Map<String, Value>) {
+        let (k, v) = match self {
+            Action::Crash(n) => ("crash", json!(n)),
+            Action::Recover(n) => ("recover", json!(n)),
+            Action::Start(n) => ("start", json!(n)),
+            Action::Drop(m) => ("drop", json!(m)),
+            Action::Partition { groups, lines } => {
+                if !lines.is_empty() {
+                    obj.insert("lines".into(), json!(lines));
+                }
+                ("partition", json!(groups))
+            }
+            Action::Cut { from, to } => ("cut", json!([from, to])),
+            Action::Isolate(n) => ("isolate", json!(n)),
+            Action::Heal => ("heal", json!(true)),
+        };
+        obj.insert(k.into(), v);
+    }
+
+    /// Reads an action from an object holding exactly one action key plus `skip` (e.g. "at").
+    pub fn from_object(obj: &Map<String, Value>, skip: &str, path: &str) -> Result<Action, ScenarioError> {
+        let mut found: Option<(&str, &Value)> = None;
+        for (k, v) in obj {
+            if k == skip || k == "lines" {
+                continue;
+            }
+            if !ACTION_KEYS.contains(&k.as_str()) {
+                return Err(ScenarioError::new(
+                    format!("{path}.{k}"),
+                    format!("unknown action '{k}' (expected one of: {})", ACTION_KEYS.join(", ")),
+                ));
+            }
+            if let Some((prev, _)) = found {
+                return Err(ScenarioError::new(path, format!("has two actions ('{prev}' and '{k}'); give one per entry")));
+            }
+            found = Some((k.as_str(), v));
+        }
+        let Some((key, v)) = found else {
+            return Err(ScenarioError::new(path, format!("has no action (expected one of: {})", ACTION_KEYS.join(", "))));
+        };
+        let field = format!("{path}.{key}");
+        let node = |v: &Value| -> Result<NodeId, ScenarioError> {
+            v.as_u64()
+                .filter(|&x| x <= u32::MAX as u64)
+                .map(|x| x as NodeId)
+                .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a node id, found {v}")))
+        };
+        Ok(match key {
+            "crash" => Action::Crash(node(v)?),
+            "recover" => Action::Recover(node(v)?),
+            "start" => Action::Start(node(v)?),
+            "isolate" => Action::Isolate(node(v)?),
+            "drop" => Action::Drop(v.as_u64().ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?),
+            "heal" => {
+                if v != &Value::Bool(true) {
+                    return Err(ScenarioError::new(field, "expected true"));
+                }
+                Action::Heal
+            }
+            "cut" => {
+                let pair = v.as_array().filter(|a| a.len() == 2).ok_or_else(|| ScenarioError::new(field.clone(), "expected [from, to]"))?;
+                Action::Cut { from: node(&pair[0])?, to: node(&pair[1])? }
+            }
+            "partition" => {
+                let groups = v.as_array().ok_or_else(|| ScenarioError::new(field.clone(), "expected a list of groups, e.g. [[1,2],[3,4,5]]"))?;
+                let mut out = Vec::new();
+                for (gi, g) in groups.iter().enumerate() {
+                    let members = g.as_array().ok_or_else(|| ScenarioError::new(format!("{field}[{gi}]"), "expected a list of node ids"))?;
+                    let mut ids = Vec::new();
+                    for m in members {
+                        ids.push(m.as_u64().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| ScenarioError::new(format!("{field}[{gi}]"), format!("expected a node id, found {m}")))? as NodeId);
+                    }
+                    out.push(ids);
+                }
+                let mut lines = Vec::new();
+                if let Some(l) = obj.get("lines") {
+                    lines = serde_json::from_value::<Vec<[i32; 4]>>(l.clone())
+                        .map_err(|_| ScenarioError::new(format!("{path}.lines"), "expected a list of [x1, y1, x2, y2]"))?;
+                }
+                Action::Partition { groups: out, lines }
+            }
+            _ => unreachable!(),
+        })
+    }
+
+    /// Checks node ids against the cluster.
+    pub fn validate(&self, nodes: &[NodeId], path: &str) -> Result<(), ScenarioError> {
+        let known = |id: NodeId, f: &str| -> Result<(), ScenarioError> {
+            if nodes.contains(&id) {
+                Ok(())
+            } else {
+                Err(ScenarioError::new(format!("{path}.{f}"), format!("unknown node {id}")))
+            }
+        };
+        match self {
+            Action::Crash(n) => known(*n, "crash"),
+            Action::Recover(n) => known(*n, "recover"),
+            Action::Start(n) => known(*n, "start"),
+            Action::Isolate(n) => known(*n, "isolate"),
+            Action::Cut { from, to } => {
+                known(*from, "cut")?;
+                known(*to, "cut")?;
+                if from == to {
+                    return Err(ScenarioError::new(format!("{path}.cut"), "a link needs two different nodes"));
+                }
+                Ok(())
+            }
+            Action::Partition { groups, .. } => {
+                let mut seen = BTreeSet::new();
+                for g in groups {
+                    for &id in g {
+                        known(id, "partition")?;
+                        if !seen.insert(id) {
+                            return Err(ScenarioError::new(format!("{path}.partition"), format!("node {id} is in two groups")));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Action::Drop(_) | Action::Heal => Ok(()),
+        }
+    }
+}
+
+/// A scheduled action: applied when virtual time reaches `at` (it is then a step of its own).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scheduled {
+    pub at: Time,
+    pub action: Action,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkSpec {
+    pub latency: (Time, Time),
+    pub loss: f64,
+    pub fifo: bool,
+}
+
+impl Default for NetworkSpec {
+    fn default() -> Self {
+        NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StopSpec {
+    pub max_time: Time,
+    pub max_steps: u64,
+}
+
+impl Default for StopSpec {
+    fn default() -> Self {
+        StopSpec { max_time: 10_000, max_steps: 1_000_000 }
+    }
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub algorithm: Algorithm,
+    /// Node ids; for ring algorithms, clockwise order.
+    pub nodes: Vec<NodeId>,
+    pub seed: u64,
+    pub network: NetworkSpec,
+    pub initial_leader: Option<NodeId>,
+    pub heartbeats: Option<Heartbeats>,
+    /// Protocol-specific parameters, checked by the protocol (see each protocol's docs).
+    pub params: Map<String, Value>,
+    pub schedule: Vec<Scheduled>,
+    pub stop: StopSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    algorithm: String,
+    nodes: Vec<u32>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    network: Option<RawNetwork>,
+    #[serde(default)]
+    initial_leader: Option<u32>,
+    #[serde(default)]
+    heartbeats: Option<RawHeartbeats>,
+    #[serde(default)]
+    params: Option<Map<String, Value>>,
+    #[serde(default)]
+    schedule: Vec<Map<String, Value>>,
+    #[serde(default)]
+    stop: Option<RawStop>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNetwork {
+    #[serde(default = "default_latency")]
+    latency: [u64; 2],
+    #[serde(default)]
+    loss: f64,
+    #[serde(default = "default_true")]
+    fifo: bool,
+}
+
+fn default_latency() -> [u64; 2] {
+    [1, 1]
+}
+fn default_true() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeartbeats {
+    interval: u64,
+    timeout: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStop {
+    #[serde(default)]
+    max_time: Option<u64>,
+    #[serde(default)]
+    max_steps: Option<u64>,
+}
+
+/// Turns a serde error with its path into a ScenarioError naming the field.
+pub(crate) fn path_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> ScenarioError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    let mut msg = inner.to_string();
+    // serde_json appends " at line L column C"; keep it only for syntax errors.
+    if !inner.is_syntax() && !inner.is_eof() {
+        if let Some(cut) = msg.find(" at line ") {
+            msg.truncate(cut);
+        }
+    }
+    let field = match (prefix.is_empty(), path == ".") {
+        (_, true) => prefix.to_string(),
+        (true, false) => path,
+        (false, false) => format!("{prefix}.{path}"),
+    };
+    ScenarioError::new(field, msg)
+}
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        Scenario::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Scenario, ScenarioError> {
+        if !value.is_object() {
+            return Err(ScenarioError::new("", "a scenario must be a JSON object"));
+        }
+        let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|e| path_error(e, ""))?;
+        let algorithm = Algorithm::from_name(&raw.algorithm).ok_or_else(|| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            ScenarioError::new("algorithm", format!("unknown algorithm '{}' (expected one of: {})", raw.algorithm, names.join(", ")))
+        })?;
+        if raw.nodes.is_empty() {
+            return Err(ScenarioError::new("nodes", "needs at least one node"));
+        }
+        if raw.nodes.len() > MAX_NODES {
+            return Err(ScenarioError::new("nodes", format!("{} nodes is more than the {MAX_NODES} supported", raw.nodes.len())));
+        }
+        let mut seen = BTreeSet::new();
+        for &id in &raw.nodes {
+            if !seen.insert(id) {
+                return Err(ScenarioError::new("nodes", format!("duplicate id {id}")));
+            }
+        }
+        let nodes = raw.nodes;
+        let network = match raw.network {
+            None => NetworkSpec::default(),
+            Some(n) => {
+                let [lo, hi] = n.latency;
+                if lo == 0 {
+                    return Err(ScenarioError::new("network.latency", "the minimum latency must be at least 1 tick"));
+                }
+                if lo > hi {
+                    return Err(ScenarioError::new("network.latency", format!("minimum {lo} is above maximum {hi}")));
+                }
+                if hi > 1_000_000 {
+                    return Err(ScenarioError::new("network.latency", "the maximum latency must be at most 1000000 ticks"));
+                }
+                if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {
+                    return Err(ScenarioError::new("network.loss", format!("must be in [0, 1), found {}", n.loss)));
+                }
+                NetworkSpec { latency: (lo, hi), loss: n.loss, fifo: n.fifo }
+            }
+        };
+        if let Some(l) = raw.initial_leader {
+            if !nodes.contains(&l) {
+                return Err(ScenarioError::new("initial_leader", format!("unknown node {l}")));
+            }
+        }
+        let heartbeats = match raw.heartbeats {
+            None => None,
+            Some(h) => {
+                if h.interval == 0 {
+                    return Err(ScenarioError::new("heartbeats.interval", "must be at least 1 tick"));
+                }
+                if h.timeout <= h.interval {
+                    return Err(ScenarioError::new("heartbeats.timeout", format!("must be above the interval ({}), found {}", h.interval, h.timeout)));
+                }
+                Some(Heartbeats { interval: h.interval, timeout: h.timeout })
+            }
+        };
+        let mut schedule = Vec::new();
+        for (i, entry) in raw.schedule.iter().enumerate() {
+            let path = format!("schedule[{i}]");
+            let at = entry
+                .get("at")
+                .ok_or_else(|| ScenarioError::new(format!("{path}.at"), "missing (the time in ticks)"))?
+                .as_u64()
+                .ok_or_else(|| ScenarioError::new(format!("{path}.at"), "expected a whole number of ticks"))?;
+            let action = Action::from_object(entry, "at", &path)?;
+            action.validate(&nodes, &path)?;
+            schedule.push(Scheduled { at, action });
+        }
+        let stop = match raw.stop {
+            None => StopSpec::default(),
+            Some(s) => {
+                let d = StopSpec::default();
+                StopSpec { max_time: s.max_time.unwrap_or(d.max_time), max_steps: s.max_steps.unwrap_or(d.max_steps) }
+            }
+        };
+        let scenario = Scenario {
+            algorithm,
+            nodes,
+            seed: raw.seed,
+            network,
+            initial_leader: raw.initial_leader,
+            heartbeats,
+            params: raw.params.unwrap_or_default(),
+            schedule,
+            stop,
+        };
+        // Let the protocol check its parameters now, so a bad file fails before it runs.
+        crate::engine::check_params(&scenario)?;
+        Ok(scenario)
+    }
+
+    /// The scenario as JSON, in the same shape `from_json` reads.
+    pub fn to_value(&self) -> Value {
+        let schedule: Vec<Value> = self
+            .schedule
+            .iter()
+            .map(|s| {
+                let mut obj = Map::new();
+                obj.insert("at".into(), json!(s.at));
+                s.action.write_json(&mut obj);
+                Value::Object(obj)
+            })
+            .collect();
+        let mut obj = Map::new();
+        obj.insert("algorithm".into(), json!(self.algorithm.name()));
+        obj.insert("nodes".into(), json!(self.nodes));
+        obj.insert("seed".into(), json!(self.seed));
+        obj.insert(
+            "network".into(),
+            json!({"latency": [self.network.latency.0, self.network.latency.1], "loss": self.network.loss, "fifo": self.network.fifo}),
+        );
+        if let Some(l) = self.initial_leader {
+            obj.insert("initial_leader".into(), json!(l));
+        }
+        obj.insert(
+            "heartbeats".into(),
+            match self.heartbeats {
+                Some(h) => json!({"interval": h.interval, "timeout": h.timeout}),
+                None => Value::Null,
+            },
+        );
+        obj.insert("params".into(), Value::Object(self.params.clone()));
+        obj.insert("schedule".into(), Value::Array(schedule));
+        obj.insert("stop".into(), json!({"max_time": self.stop.max_time, "max_steps": self.stop.max_steps}));
+        Value::Object(obj)
+    }
+
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(&self.to_value()).expect("json")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> ScenarioError {
+        Scenario::from_json(text).unwrap_err()
+    }
+
+    #[test]
+    fn reads_the_documented_example() {
+        let s = Scenario::from_json(
+            r#"{ "algorithm": "bully", "nodes": [3, 5, 6, 12, 32, 80], "seed": 425,
+                 "network": { "latency": [1, 1], "loss": 0.0, "fifo": true },
+                 "initial_leader": 80, "heartbeats": { "interval": 2, "timeout": 10 },
+                 "params": {},
+                 "schedule": [ {"at": 0, "crash": 80}, {"at": 0, "start": 3},
+                               {"at": 5, "partition": [[3, 5], [6, 12, 32, 80]]}, {"at": 90, "heal": true},
+                               {"at": 95, "recover": 80} ],
+                 "stop": { "max_time": 10000, "max_steps": 1000000 } }"#,
+        )
+        .unwrap();
+        assert_eq!(s.nodes, vec![3, 5, 6, 12, 32, 80]);
+        assert_eq!(s.schedule.len(), 5);
+        assert_eq!(s.schedule[2].action, Action::Partition { groups: vec![vec![3, 5], vec![6, 12, 32, 80]], lines: vec![] });
+        // Round trip.
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        assert_eq!(err(r#"{"algorithm":"bullyy","nodes":[1]}"#).field, "algorithm");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2,1]}"#).to_string(), "nodes: duplicate id 1");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"initial_leader":7}"#).field, "initial_leader");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#).field, "network.latency");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[1,"x"]}}"#).field, "network.latency[1]");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"loss":1.5}}"#).field, "network.loss");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crash":9}]}"#).field, "schedule[0].crash");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crsh":1}]}"#).field, "schedule[0].crsh");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"crash":1}]}"#).field, "schedule[0].at");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"colour":1}"#).message.contains("unknown field `colour`"), true);
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"heartbeats":{"interval":5,"timeout":5}}"#).field, "heartbeats.timeout");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[]}"#).field, "nodes");
+        assert!(err("{not json").message.starts_with("not valid JSON"));
+        assert_eq!(err("[1,2]").message, "a scenario must be a JSON object");
+        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"partition":[[1],[1,2]]}]}"#).message, "node 1 is in two groups");
+    }
+}

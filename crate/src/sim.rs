@@ -1,0 +1,761 @@
+//! The deterministic simulator: one world, one event queue, one random generator.
+//!
+//! * **Time** is integer ticks. Events are totally ordered by (time, insertion order): the queue
+//!   is a `BTreeMap` from tick to a FIFO of events, so equal-time events keep the order they were
+//!   scheduled in. No hash map is iterated anywhere.
+//! * **Randomness**: every latency, loss and timer value is drawn from one [`Pcg32`] seeded by
+//!   the scenario, in the order effects are applied.
+//! * **Protocols** are sans-IO: handlers push [`Effect`]s, which only [`Sim::apply_effects`]
+//!   turns into messages and timers.
+//! * **Stepping**: [`Sim::step`] applies exactly one event (a delivery, a drop, a timer firing or
+//!   a scheduled fault) and appends one [`Rec`] to the trace.
+//! * **Time travel**: the trace (records, messages, timers, violations) is an append-only log
+//!   up to the *head*; the world sits at a *cursor*. Seeking restores the nearest checkpoint and
+//!   replays; since replay is deterministic, the logs are not rewritten (debug builds check that
+//!   they come out the same). Acting at a past step forks: the future logs are cut off and the
+//!   intervention is recorded with the step it was applied at.
+
+use crate::observe::{Election, Findings, Observers, Violation};
+use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey};
+use crate::rng::Pcg32;
+use crate::scenario::{Action, NetworkSpec, Scenario, ScenarioError, Scheduled, StopSpec};
+use crate::{NodeId, Time};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Why a message was not handed to its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// Lost by the network (the scenario's loss probability).
+    Lost,
+    /// The destination was crashed when the message arrived.
+    Crashed,
+    /// The link was cut (partition or one-way cut) when the message arrived.
+    Partition,
+    /// Dropped by an intervention.
+    Manual,
+}
+
+impl DropReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            DropReason::Lost => "lost",
+            DropReason::Crashed => "crashed",
+            DropReason::Partition => "partition",
+            DropReason::Manual => "manual",
+        }
+    }
+}
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Deliver,
+    Drop(DropReason),
+    /// A timer fired (its name).
+    Timer(&'static str),
+    /// A scheduled action from the scenario ran.
+    Fault,
+}
+
+/// The record of one step. Messages sent during the step are `msgs.0 .. msgs.1` (ids are
+/// consecutive), timer changes are `timers.0 .. timers.1` in the timer log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rec {
+    /// 1-based step number.
+    pub step: u64,
+    pub time: Time,
+    pub kind: EventKind,
+    /// The node the event happened at (destination, timer owner, fault target).
+    pub node: NodeId,
+    /// The sender, for deliveries and drops.
+    pub peer: NodeId,
+    /// Message id (deliveries and drops) or schedule index (faults).
+    pub aux: u64,
+    pub msgs: (u64, u64),
+    pub timers: (u64, u64),
+}
+
+/// One message ever sent. Immutable once logged.
+#[derive(Clone, Debug)]
+pub struct MsgEntry<M> {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub sent: Time,
+    pub deliver: Time,
+    /// Number of steps applied when it was sent.
+    pub sent_step: u64,
+    /// The network will lose it (decided when it was sent).
+    pub lost: bool,
+    pub msg: M,
+}
+
+/// A timer being set (`at` = when it fires) or cancelled (`at` = None).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerRec {
+    pub node: NodeId,
+    pub name: &'static str,
+    pub at: Option<Time>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    Deliver(u64),
+    Timer { node: u32, token: u64 },
+    Fault(u32),
+}
+
+#[derive(Clone, Debug)]
+struct Node<S, T> {
+    up: bool,
+    state: S,
+    /// Pending timers: key and the token of their queue entry (others in the queue are stale).
+    timers: Vec<(T, u64)>,
+}
+
+/// Everything that changes as the run advances; cloned for checkpoints.
+struct World<P: Protocol> {
+    now: Time,
+    steps: u64,
+    nodes: Vec<Node<P::State, P::Timer>>,
+    queue: BTreeMap<Time, VecDeque<Ev>>,
+    next_token: u64,
+    active_timers: u64,
+    pending_faults: u64,
+    rng: Pcg32,
+    /// Partition labels per node: nodes with different labels cannot talk.
+    labels: Option<Vec<u32>>,
+    cuts: BTreeSet<(NodeId, NodeId)>,
+    fifo_last: BTreeMap<(u32, u32), Time>,
+    manual_drops: BTreeSet<u64>,
+    obs: Observers,
+    hash: u64,
+    // How much of each log this world has produced (the logs may run further, up to the head).
+    n_msgs: u64,
+    n_timers: u64,
+    n_violations: u64,
+    n_elections: u64,
+    applied_ivs: usize,
+}
+
+impl<P: Protocol> Clone for World<P> {
+    fn clone(&self) -> Self {
+        World {
+            now: self.now.clone(),
+            steps: self.steps.clone(),
+            nodes: self.nodes.clone(),
+            queue: self.queue.clone(),
+            next_token: self.next_token.clone(),
+            active_timers: self.active_timers.clone(),
+            pending_faults: self.pending_faults.clone(),
+            rng: self.rng.clone(),
+            labels: self.labels.clone(),
+            cuts: self.cuts.clone(),
+            fifo_last: self.fifo_last.clone(),
+            manual_drops: self.manual_drops.clone(),
+            obs: self.obs.clone(),
+            hash: self.hash.clone(),
+            n_msgs: self.n_msgs.clone(),
+            n_timers: self.n_timers.clone(),
+            n_violations: self.n_violations.clone(),
+            n_elections: self.n_elections.clone(),
+            applied_ivs: self.applied_ivs.clone(),
+        }
+    }
+}
+
+/// Smallest number of steps between checkpoints.
+const CHECKPOINT_MIN: u64 = 256;
+
+/// A run of protocol `P`.
+pub struct Sim<P: Protocol> {
+    pub proto: P,
+    pub cfg: Config,
+    net: NetworkSpec,
+    stop: StopSpec,
+    schedule: Vec<Scheduled>,
+    index: Vec<(NodeId, u32)>,
+    w: World<P>,
+    msgs: Vec<MsgEntry<P::Msg>>,
+    recs: Vec<Rec>,
+    timer_log: Vec<TimerRec>,
+    violations: Vec<Violation>,
+    elections: Vec<Election>,
+    ivs: Vec<(u64, Action)>,
+    checkpoints: Vec<World<P>>,
+    effects: Vec<Effect<P::Msg, P::Timer>>,
+    findings: Findings,
+}
+
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+fn hash_str(mut h: u64, s: &str) -> u64 {
+    for chunk in s.as_bytes().chunks(8) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(b));
+    }
+    mix(h, s.len() as u64)
+}
+
+fn hash_action(mut h: u64, a: &Action) -> u64 {
+    h = hash_str(h, &a.describe());
+    if let Action::Partition { groups, .. } = a {
+        for g in groups {
+            h = mix(h, g.len() as u64);
+            for &x in g {
+                h = mix(h, x as u64);
+            }
+        }
+    }
+    h
+}
+
+impl<P: Protocol> Sim<P> {
+    pub fn new(proto: P, scenario: &Scenario) -> Self {
+        let cfg = Config::new(
+            scenario.nodes.clone(),
+            scenario.initial_leader,
+            scenario.heartbeats,
+            scenario.network.latency,
+        );
+        let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
+        index.sort_unstable();
+        let n = cfg.n();
+        let w = World {
+            now: 0,
+            steps: 0,
+            nodes: Vec::with_capacity(n),
+            queue: BTreeMap::new(),
+            next_token: 0,
+            active_timers: 0,
+            pending_faults: 0,
+            rng: Pcg32::for_seed(scenario.seed),
+            labels: None,
+            cuts: BTreeSet::new(),
+            fifo_last: BTreeMap::new(),
+            manual_drops: BTreeSet::new(),
+            obs: Observers::new(&cfg.ids, P::KINDS.len()),
+            hash: 0xcbf2_9ce4_8422_2325,
+            n_msgs: 0,
+            n_timers: 0,
+            n_violations: 0,
+            n_elections: 0,
+            applied_ivs: 0,
+        };
+        let mut sim = Sim {
+            proto,
+            cfg,
+            net: scenario.network.clone(),
+            stop: scenario.stop.clone(),
+            schedule: scenario.schedule.clone(),
+            index,
+            w,
+            msgs: Vec::new(),
+            recs: Vec::new(),
+            timer_log: Vec::new(),
+            violations: Vec::new(),
+            elections: Vec::new(),
+            ivs: Vec::new(),
+            checkpoints: Vec::new(),
+            effects: Vec::new(),
+            findings: Findings::default(),
+        };
+        // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
+        for (i, s) in sim.schedule.iter().enumerate() {
+            sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32));
+            sim.w.pending_faults += 1;
+        }
+        // Boot every node in scenario order.
+        for i in 0..n {
+            let mut effects = std::mem::take(&mut sim.effects);
+            let state = {
+                let mut ctx = Ctx::new(sim.cfg.ids[i], 0, &sim.cfg, &mut effects);
+                sim.proto.init(&mut ctx)
+            };
+            sim.w.nodes.push(Node { up: true, state, timers: Vec::new() });
+            sim.apply_effects(i, &mut effects);
+            sim.effects = effects;
+        }
+        for i in 0..n {
+            sim.observe(i);
+        }
+        sim.w.obs.settle_initial();
+        sim.checkpoints.push(sim.w.clone());
+        sim
+    }
+
+    // ----- lookups -----
+
+    pub fn idx(&self, id: NodeId) -> Option<usize> {
+        self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
+    }
+
+    fn link_ok(&self, from: usize, to: usize) -> bool {
+        if let Some(labels) = &self.w.labels {
+            if labels[from] != labels[to] {
+                return false;
+            }
+        }
+        self.w.cuts.is_empty() || !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
+    }
+
+    // ----- the event loop -----
+
+    /// Applies exactly one event. Returns false when there is none left (or a stop limit is hit).
+    pub fn step(&mut self) -> bool {
+        self.step_within(self.stop.max_time)
+    }
+
+    /// Applies one event if there is one at or before tick `limit`.
+    fn step_within(&mut self, limit: Time) -> bool {
+        self.flush_interventions();
+        if self.w.steps >= self.stop.max_steps {
+            return false;
+        }
+        let limit = limit.min(self.stop.max_time);
+        loop {
+            let Some(mut entry) = self.w.queue.first_entry() else {
+                return false;
+            };
+            let time = *entry.key();
+            if time > limit {
+                return false;
+            }
+            let ev = entry.get_mut().pop_front().expect("non-empty bucket");
+            if entry.get().is_empty() {
+                entry.remove();
+            }
+            if let Ev::Timer { node, token } = ev {
+                if !self.w.nodes[node as usize].timers.iter().any(|&(_, t)| t == token) {
+                    continue; // replaced or cancelled: not an event
+                }
+            }
+            self.w.now = time;
+            self.apply_event(ev);
+            return true;
+        }
+    }
+
+    fn apply_event(&mut self, ev: Ev) {
+        self.w.steps += 1;
+        let step = self.w.steps;
+        let msgs_start = self.w.n_msgs;
+        let timers_start = self.w.n_timers;
+        let (kind, node, peer, aux) = match ev {
+            Ev::Deliver(id) => {
+                self.w.obs.in_flight -= 1;
+                let (from, to, lost) = {
+                    let m = &self.msgs[id as usize];
+                    (m.from, m.to, m.lost)
+                };
+                let fi = self.idx(from).expect("sender");
+                let ti = self.idx(to).expect("destination");
+                let reason = if !self.w.manual_drops.is_empty() && self.w.manual_drops.remove(&id) {
+                    Some(DropReason::Manual)
+                } else if lost {
+                    Some(DropReason::Lost)
+                } else if !self.w.nodes[ti].up {
+                    Some(DropReason::Crashed)
+                } else if !self.link_ok(fi, ti) {
+                    Some(DropReason::Partition)
+                } else {
+                    None
+                };
+                match reason {
+                    Some(r) => {
+                        self.w.obs.dropped += 1;
+                        (EventKind::Drop(r), to, from, id)
+                    }
+                    None => {
+                        self.w.obs.delivered += 1;
+                        self.w.obs.received_by_node[ti] += 1;
+                        let msg = self.msgs[id as usize].msg.clone();
+                        self.run_handler(ti, |p, s, ctx| p.on_message(s, from, msg, ctx));
+                        (EventKind::Deliver, to, from, id)
+                    }
+                }
+            }
+            Ev::Timer { node, token } => {
+                let i = node as usize;
+                let k = self.w.nodes[i].timers.iter().position(|&(_, t)| t == token).expect("live timer");
+                let (timer, _) = self.w.nodes[i].timers.swap_remove(k);
+                self.w.active_timers -= 1;
+                self.run_handler(i, |p, s, ctx| p.on_timer(s, timer, ctx));
+                let id = self.cfg.ids[i];
+                (EventKind::Timer(timer.name()), id, id, 0)
+            }
+            Ev::Fault(k) => {
+                self.w.pending_faults -= 1;
+                let action = self.schedule[k as usize].action.clone();
+                self.apply_action(&action);
+                (EventKind::Fault, action.node().unwrap_or(0), 0, k as u64)
+            }
+        };
+        let rec = Rec {
+            step,
+            time: self.w.now,
+            kind,
+            node,
+            peer,
+            aux,
+            msgs: (msgs_start, self.w.n_msgs),
+            timers: (timers_start, self.w.n_timers),
+        };
+        let mut h = self.w.hash;
+        h = mix(h, step);
+        h = mix(h, rec.time);
+        h = mix(h, match kind {
+            EventKind::Deliver => 1,
+            EventKind::Drop(r) => 2 + r as u64,
+            EventKind::Timer(_) => 10,
+            EventKind::Fault => 11,
+        });
+        if let EventKind::Timer(name) = kind {
+            h = hash_str(h, name);
+        }
+        h = mix(h, ((node as u64) << 32) | peer as u64);
+        self.w.hash = mix(h, aux);
+        if (step as usize) > self.recs.len() {
+            self.recs.push(rec);
+        } else {
+            debug_assert_eq!(self.recs[step as usize - 1], rec, "replay diverged at step {step}");
+        }
+        self.maybe_checkpoint();
+    }
+
+    /// Runs one handler of node `i` and applies its effects.
+    fn run_handler(&mut self, i: usize, f: impl FnOnce(&P, &mut P::State, &mut Ctx<P::Msg, P::Timer>)) {
+        let mut effects = std::mem::take(&mut self.effects);
+        {
+            let node = &mut self.w.nodes[i];
+            let mut ctx = Ctx::new(self.cfg.ids[i], self.w.now, &self.cfg, &mut effects);
+            f(&self.proto, &mut node.state, &mut ctx);
+        }
+        self.apply_effects(i, &mut effects);
+        self.effects = effects;
+        self.observe(i);
+    }
+
+    /// The only place effects become messages and timers.
+    fn apply_effects(&mut self, i: usize, effects: &mut Vec<Effect<P::Msg, P::Timer>>) {
+        let from = self.cfg.ids[i];
+        for effect in effects.drain(..) {
+            match effect {
+                Effect::Send { to, msg } => {
+                    let Some(ti) = self.idx(to) else {
+                        debug_assert!(false, "{} sent to unknown node {to}", P::NAME);
+                        continue;
+                    };
+                    let (lo, hi) = self.net.latency;
+                    let latency = self.w.rng.range_inclusive(lo, hi);
+                    let lost = self.w.rng.chance(self.net.loss);
+                    let mut deliver = self.w.now + latency;
+                    if self.net.fifo && lo != hi {
+                        let last = self.w.fifo_last.entry((i as u32, ti as u32)).or_insert(0);
+                        deliver = deliver.max(*last);
+                        *last = deliver;
+                    }
+                    let id = self.w.n_msgs;
+                    let kind = msg.kind();
+                    self.w.n_msgs += 1;
+                    if id as usize == self.msgs.len() {
+                        self.msgs.push(MsgEntry { from, to, sent: self.w.now, deliver, sent_step: self.w.steps, lost, msg });
+                    }
+                    self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
+                    self.w.obs.in_flight += 1;
+                    self.w.obs.sent_by_kind[kind] += 1;
+                    self.w.obs.sent_by_node[i] += 1;
+                    let mut h = mix(self.w.hash, id);
+                    h = mix(h, ((to as u64) << 16) | kind as u64);
+                    self.w.hash = mix(h, (deliver << 1) | lost as u64);
+                }
+                Effect::SetTimer { timer, lo, hi } => {
+                    let delay = self.w.rng.range_inclusive(lo, hi);
+                    let at = self.w.now + delay;
+                    let token = self.w.next_token;
+                    self.w.next_token += 1;
+                    let timers = &mut self.w.nodes[i].timers;
+                    if let Some(k) = timers.iter().position(|&(t, _)| t == timer) {
+                        timers.swap_remove(k);
+                        self.w.active_timers -= 1;
+                    }
+                    timers.push((timer, token));
+                    self.w.active_timers += 1;
+                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
+                    self.log_timer(TimerRec { node: from, name: timer.name(), at: Some(at) });
+                    self.w.hash = mix(hash_str(self.w.hash, timer.name()), at);
+                }
+                Effect::CancelTimer(timer) => {
+                    let timers = &mut self.w.nodes[i].timers;
+                    if let Some(k) = timers.iter().position(|&(t, _)| t == timer) {
+                        timers.swap_remove(k);
+                        self.w.active_timers -= 1;
+                        self.log_timer(TimerRec { node: from, name: timer.name(), at: None });
+                        self.w.hash = mix(hash_str(self.w.hash, timer.name()), u64::MAX);
+                    }
+                }
+            }
+        }
+    }
+
+    fn log_timer(&mut self, rec: TimerRec) {
+        if self.w.n_timers as usize == self.timer_log.len() {
+            self.timer_log.push(rec);
+        }
+        self.w.n_timers += 1;
+    }
+
+    /// Re-reads node `i`'s view and logs what the observers found.
+    fn observe(&mut self, i: usize) {
+        let view = if self.w.nodes[i].up { Some(self.proto.view(&self.w.nodes[i].state)) } else { None };
+        let mut findings = std::mem::take(&mut self.findings);
+        self.w.obs.update(i, view, self.w.now, self.w.steps, &mut findings);
+        for v in findings.violations.drain(..) {
+            if self.w.n_violations as usize == self.violations.len() {
+                self.violations.push(v);
+            }
+            self.w.n_violations += 1;
+        }
+        if let Some(e) = findings.election.take() {
+            if self.w.n_elections as usize == self.elections.len() {
+                self.elections.push(e);
+            }
+            self.w.n_elections += 1;
+        }
+        self.findings = findings;
+    }
+
+    fn apply_action(&mut self, action: &Action) {
+        self.w.hash = hash_action(self.w.hash, action);
+        let n = self.cfg.n();
+        match *action {
+            Action::Crash(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if self.w.nodes[i].up {
+                    self.w.nodes[i].up = false;
+                    self.w.active_timers -= self.w.nodes[i].timers.len() as u64;
+                    self.w.nodes[i].timers.clear();
+                    self.observe(i);
+                }
+            }
+            Action::Recover(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if !self.w.nodes[i].up {
+                    let mut effects = std::mem::take(&mut self.effects);
+                    let fresh = {
+                        let mut ctx = Ctx::new(id, self.w.now, &self.cfg, &mut effects);
+                        self.proto.recover(&self.w.nodes[i].state, &mut ctx)
+                    };
+                    self.w.nodes[i].state = fresh;
+                    self.w.nodes[i].up = true;
+                    self.apply_effects(i, &mut effects);
+                    self.effects = effects;
+                    self.observe(i);
+                }
+            }
+            Action::Start(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if self.w.nodes[i].up {
+                    self.run_handler(i, |p, s, ctx| p.start(s, ctx));
+                }
+            }
+            Action::Drop(m) => {
+                if self.in_flight_contains(m) {
+                    self.w.manual_drops.insert(m);
+                }
+            }
+            Action::Partition { ref groups, .. } => {
+                let mut labels = vec![0u32; n];
+                for (g, members) in groups.iter().enumerate() {
+                    for &id in members {
+                        if let Some(i) = self.idx(id) {
+                            labels[i] = g as u32 + 1;
+                        }
+                    }
+                }
+                self.w.labels = Some(labels);
+            }
+            Action::Cut { from, to } => {
+                self.w.cuts.insert((from, to));
+            }
+            Action::Isolate(id) => {
+                let Some(i) = self.idx(id) else { return };
+                let mut labels = self.w.labels.take().unwrap_or_else(|| vec![0; n]);
+                let fresh = labels.iter().copied().max().unwrap_or(0) + 1;
+                labels[i] = fresh;
+                self.w.labels = Some(labels);
+            }
+            Action::Heal => {
+                self.w.labels = None;
+                self.w.cuts.clear();
+            }
+        }
+    }
+
+    fn in_flight_contains(&self, m: u64) -> bool {
+        if m >= self.w.n_msgs || self.w.manual_drops.contains(&m) {
+            return false;
+        }
+        let at = self.msgs[m as usize].deliver;
+        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m)))
+    }
+
+    fn flush_interventions(&mut self) {
+        while self.w.applied_ivs < self.ivs.len() && self.ivs[self.w.applied_ivs].0 == self.w.steps {
+            let action = self.ivs[self.w.applied_ivs].1.clone();
+            self.w.applied_ivs += 1;
+            self.apply_action(&action);
+        }
+    }
+
+    fn maybe_checkpoint(&mut self) {
+        let last = self.checkpoints.last().map_or(0, |c| c.steps);
+        let size = self.w.obs.in_flight + self.w.active_timers + self.cfg.n() as u64;
+        if self.w.steps >= last + CHECKPOINT_MIN.max(size) {
+            self.checkpoints.push(self.w.clone());
+        }
+    }
+
+    // ----- public control -----
+
+    /// Applies an intervention now, at the cursor. If the cursor is in the past, the old future
+    /// is discarded first (a fork).
+    pub fn apply(&mut self, action: Action) -> Result<(), ScenarioError> {
+        action.validate(&self.cfg.ids, "intervention")?;
+        if let Action::Drop(m) = action {
+            if !self.in_flight_contains(m) {
+                return Err(ScenarioError::new("intervention.drop", format!("message #{m} is not in flight")));
+            }
+        }
+        self.flush_interventions();
+        self.truncate_future();
+        self.ivs.push((self.w.steps, action));
+        self.flush_interventions();
+        Ok(())
+    }
+
+    fn truncate_future(&mut self) {
+        let w = &self.w;
+        self.msgs.truncate(w.n_msgs as usize);
+        self.recs.truncate(w.steps as usize);
+        self.timer_log.truncate(w.n_timers as usize);
+        self.violations.truncate(w.n_violations as usize);
+        self.elections.truncate(w.n_elections as usize);
+        self.ivs.truncate(w.applied_ivs);
+        let steps = w.steps;
+        self.checkpoints.retain(|c| c.steps <= steps);
+    }
+
+    /// Moves the cursor to `target` steps (back or forward), replaying from a checkpoint.
+    pub fn seek(&mut self, target: u64) {
+        if target != self.w.steps {
+            let forward_gap = target.saturating_sub(self.w.steps);
+            if target < self.w.steps || forward_gap > CHECKPOINT_MIN {
+                let k = self.checkpoints.partition_point(|c| c.steps <= target);
+                let cp = &self.checkpoints[k.max(1) - 1];
+                if target < self.w.steps || cp.steps > self.w.steps {
+                    self.w = cp.clone();
+                }
+            }
+            while self.w.steps < target && self.step() {}
+        }
+        self.flush_interventions();
+    }
+
+    /// Steps until nothing is left, a stop limit is hit, or `max` steps were applied.
+    pub fn run(&mut self, max: u64) -> u64 {
+        let mut done = 0;
+        while done < max && self.step() {
+            done += 1;
+        }
+        self.flush_interventions();
+        done
+    }
+
+    /// Runs until virtual time would pass `t`.
+    pub fn run_until(&mut self, t: Time) {
+        while self.step_within(t) {}
+        self.flush_interventions();
+    }
+
+    // ----- reading -----
+
+    pub fn cursor(&self) -> u64 {
+        self.w.steps
+    }
+    /// The furthest step computed.
+    pub fn head(&self) -> u64 {
+        self.recs.len() as u64
+    }
+    pub fn now(&self) -> Time {
+        self.w.now
+    }
+    /// No message in flight, no timer pending, no scheduled fault left.
+    pub fn quiescent(&self) -> bool {
+        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0
+    }
+    pub fn hash(&self) -> u64 {
+        self.w.hash
+    }
+    pub fn observers(&self) -> &Observers {
+        &self.w.obs
+    }
+    pub fn is_up(&self, i: usize) -> bool {
+        self.w.nodes[i].up
+    }
+    pub fn state(&self, i: usize) -> &P::State {
+        &self.w.nodes[i].state
+    }
+    pub fn labels(&self) -> Option<&[u32]> {
+        self.w.labels.as_deref()
+    }
+    pub fn cuts(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+        self.w.cuts.iter().copied()
+    }
+    /// Records of steps 1..=head.
+    pub fn records(&self) -> &[Rec] {
+        &self.recs
+    }
+    pub fn message(&self, id: u64) -> Option<&MsgEntry<P::Msg>> {
+        self.msgs.get(id as usize)
+    }
+    pub fn timer_log(&self) -> &[TimerRec] {
+        &self.timer_log
+    }
+    /// Violations seen up to the cursor.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations[..self.w.n_violations as usize]
+    }
+    /// Violations seen up to the head.
+    pub fn all_violations(&self) -> &[Violation] {
+        &self.violations
+    }
+    pub fn elections(&self) -> &[Election] {
+        &self.elections[..self.w.n_elections as usize]
+    }
+    pub fn interventions(&self) -> &[(u64, Action)] {
+        &self.ivs
+    }
+    pub fn schedule(&self) -> &[Scheduled] {
+        &self.schedule
+    }
+    pub fn stop(&self) -> &StopSpec {
+        &self.stop
+    }
+    /// Messages in flight at the cursor, in delivery order.
+    pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry<P::Msg>)> + '_ {
+        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
+            Ev::Deliver(id) => Some((id, &self.msgs[id as usize])),
+            _ => None,
+        })
+    }
+    /// Whether message `id` is doomed by a manual drop.
+    pub fn is_manually_dropped(&self, id: u64) -> bool {
+        self.w.manual_drops.contains(&id)
+    }
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+}
