@@ -1,1 +1,3 @@
-fn main(){}
+fn main() {
+    election_lab_www::start();
+}

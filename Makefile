@@ -1,0 +1,77 @@
+# Election Lab — the two entry points are `make serve` and `make test`.
+# Each installs what it needs on a fresh machine (only package registries are used) and skips
+# what is already there. Versions are pinned; see ../shared/TOOLCHAIN.md for why each pin exists.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PORT ?= 8080
+TRUNK_VERSION := 0.21.14
+# wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/version = "\(.*\)"/\1/p;q}' Cargo.lock)
+CARGO_BIN := $(HOME)/.cargo/bin
+NODE_BIN := $(CURDIR)/www/node_modules/.bin
+export PATH := $(NODE_BIN):$(CARGO_BIN):$(PATH)
+export CHROMEDRIVER := /usr/bin/chromedriver
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help serve test build setup setup-build setup-test bench callgrind screenshot clean \
+        test-native test-wasm test-e2e
+
+help:
+	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
+	@echo "make test    run every test: native, wasm in headless Chromium, end-to-end in Chromium"
+	@echo "make bench   engine and browser benchmarks (figures for the README)"
+
+# ---------- set-up (idempotent) ----------
+
+setup-build:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@trunk --version 2>/dev/null | grep -qF "$(TRUNK_VERSION)" || cargo install --locked --debug trunk --version $(TRUNK_VERSION)
+	@wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)" || cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+	@[ www/node_modules/.stamp -nt www/package-lock.json ] || { (cd www && npm ci --no-audit --no-fund) && touch www/node_modules/.stamp; }
+	@cargo fetch --locked
+
+setup-test: setup-build
+	@[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; }
+
+setup: setup-test
+
+# ---------- build and serve ----------
+
+build: setup-build
+	trunk build --release --offline
+
+serve: build
+	trunk serve --release --offline --port $(PORT)
+
+# ---------- tests ----------
+
+test-native:
+	cargo test --workspace --locked --offline
+
+test-wasm:
+	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline
+
+test-e2e: build
+	cd www && node --test --test-concurrency=1 tests/e2e/
+
+test: setup-test
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory test-e2e
+
+# ---------- benchmarks ----------
+
+bench: setup-test
+	cargo bench -p election-lab --locked --offline
+	$(MAKE) --no-print-directory build
+	cd www && node tests/bench/browser.mjs
+
+callgrind:
+	bash scripts/callgrind.sh
+
+clean:
+	cargo clean
+	rm -rf dist

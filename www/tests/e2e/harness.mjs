@@ -1,0 +1,65 @@
+// Shared set-up for the end-to-end tests: a static server for dist/ on loopback, the system
+// Chromium driven by playwright-core, and a page wrapper that records console errors.
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { extname, join, normalize, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const DIST = process.env.DIST_DIR || join(here, '..', '..', '..', 'dist');
+export const SHOTS = join(here, 'screenshots');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+/** Serves dist/ on 127.0.0.1 at a free port. */
+export async function serve() {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (path.endsWith('/')) path += 'index.html';
+    try {
+      const body = await readFile(join(DIST, path));
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens a page that records console errors and uncaught exceptions in `errors`. */
+export async function open(browser, url, viewport = { width: 1280, height: 860 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('[data-node]');
+  return { page, errors, context };
+}
+
+export async function shot(page, name) {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
