@@ -75,6 +75,8 @@ pub struct StepInfo {
     pub peer: Option<NodeId>,
     pub kind: Option<&'static str>,
     pub text: String,
+    /// For deliveries and drops: when the message was sent.
+    pub sent: Option<Time>,
     /// Messages this step sent: (id, to, kind, deliver time).
     pub sends: Vec<(u64, NodeId, &'static str, Time)>,
 }
@@ -100,6 +102,9 @@ pub trait Run {
     fn violations(&self) -> &[Violation];
     fn all_violations(&self) -> &[Violation];
     fn elections(&self) -> &[Election];
+    fn all_elections(&self) -> &[Election];
+    fn next_event_time(&mut self) -> Option<Time>;
+    fn stop_time(&self) -> Time;
     fn interventions(&self) -> &[(u64, Action)];
     fn max_tally(&self) -> Vec<(NodeId, u32)>;
 }
@@ -193,6 +198,10 @@ impl<P: Protocol> Run for Sim<P> {
             .filter_map(|id| self.message(id).map(|m| (id, m.to, P::KINDS[m.msg.kind()], m.deliver)))
             .collect();
         let t = rec.time;
+        let sent = match rec.kind {
+            EventKind::Deliver | EventKind::Drop(_) => self.message(rec.aux).map(|m| m.sent),
+            _ => None,
+        };
         let (event, peer, kind, text) = match rec.kind {
             EventKind::Deliver | EventKind::Drop(_) => {
                 let m = self.message(rec.aux)?;
@@ -209,7 +218,7 @@ impl<P: Protocol> Run for Sim<P> {
                 ("fault", None, None, format!("t={t} {}", action.describe()))
             }
         };
-        Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sends })
+        Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sent, sends })
     }
     fn record(&self, step: u64) -> Option<Rec> {
         self.records().get(step.checked_sub(1)? as usize).copied()
@@ -225,6 +234,15 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn elections(&self) -> &[Election] {
         Sim::elections(self)
+    }
+    fn all_elections(&self) -> &[Election] {
+        Sim::all_elections(self)
+    }
+    fn next_event_time(&mut self) -> Option<Time> {
+        Sim::next_event_time(self)
+    }
+    fn stop_time(&self) -> Time {
+        self.stop().max_time
     }
     fn interventions(&self) -> &[(u64, Action)] {
         Sim::interventions(self)
@@ -401,6 +419,17 @@ impl Engine {
     }
     pub fn elections(&self) -> &[Election] {
         self.run.elections()
+    }
+    /// Elections up to the head (for timeline markers).
+    pub fn all_elections(&self) -> &[Election] {
+        self.run.all_elections()
+    }
+    /// Tick of the next event, if any (within the scenario's stop time or not).
+    pub fn next_event_time(&mut self) -> Option<Time> {
+        self.run.next_event_time()
+    }
+    pub fn stop_time(&self) -> Time {
+        self.run.stop_time()
     }
     pub fn interventions(&self) -> &[(u64, Action)] {
         self.run.interventions()

@@ -84,7 +84,7 @@ impl Observers {
             term_leaders: BTreeMap::new(),
             max_simultaneous: 0,
             agreed: None,
-            disagree_since: Some(0),
+            disagree_since: None,
             max_tally: vec![0; n],
             sent_by_kind: vec![0; kinds],
             sent_by_node: vec![0; n],
@@ -97,8 +97,8 @@ impl Observers {
 
     /// Called once the initial states are observed: agreement at time 0 is no election.
     pub fn settle_initial(&mut self) {
-        if self.agreed.is_some() {
-            self.disagree_since = None;
+        if self.agreed.is_none() {
+            self.disagree_since = Some(0);
         }
     }
 

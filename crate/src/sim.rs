@@ -735,6 +735,28 @@ impl<P: Protocol> Sim<P> {
     pub fn elections(&self) -> &[Election] {
         &self.elections[..self.w.n_elections as usize]
     }
+    /// Elections up to the head.
+    pub fn all_elections(&self) -> &[Election] {
+        &self.elections
+    }
+    /// Tick of the next event (dropping replaced timers from the front of the queue).
+    pub fn next_event_time(&mut self) -> Option<Time> {
+        loop {
+            let mut entry = self.w.queue.first_entry()?;
+            let time = *entry.key();
+            let stale = match entry.get().front() {
+                Some(&Ev::Timer { node, token }) => !self.w.nodes[node as usize].timers.iter().any(|&(_, t)| t == token),
+                _ => false,
+            };
+            if !stale {
+                return Some(time);
+            }
+            entry.get_mut().pop_front();
+            if entry.get().is_empty() {
+                entry.remove();
+            }
+        }
+    }
     pub fn interventions(&self) -> &[(u64, Action)] {
         &self.ivs
     }

@@ -1,70 +1,99 @@
 //! Election Lab in the browser: a thin Yew layer over the engine crate.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `app` | the Lab component: state, gestures → interventions, drawing of canvas and panels |
+//! | `anim` | the animation-frame loop that moves message dots between renders |
+//! | `geometry` | partition lines: sides, groups, shaded regions |
+//! | `link` | links that carry scenario + interventions + step |
+//! | `palette` | colour-blind-safe colours per message kind |
 
-use election_lab::layout;
-use election_lab::{presets, Action, Engine};
-use yew::prelude::*;
+pub mod anim;
+pub mod app;
+pub mod geometry;
+pub mod link;
+pub mod palette;
 
-pub struct Lab {
-    engine: Engine,
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// The latest trace (scenario + interventions + step), for the bug report after a panic.
+    static LAST_TRACE: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-pub enum Msg {
-    ToggleNode(u32),
+pub fn remember_trace(trace: String) {
+    LAST_TRACE.with(|t| *t.borrow_mut() = trace);
 }
 
-impl Component for Lab {
-    type Message = Msg;
-    type Properties = ();
-
-    fn create(_ctx: &Context<Self>) -> Self {
-        let preset = presets::find(presets::DEFAULT).expect("default preset");
-        Lab { engine: Engine::new(preset.scenario()).expect("valid preset") }
-    }
-
-    fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
-        match msg {
-            Msg::ToggleNode(id) => {
-                let up = self.engine.frame().nodes.iter().any(|n| n.id == id && n.up);
-                let action = if up { Action::Crash(id) } else { Action::Recover(id) };
-                self.engine.apply(action).is_ok()
-            }
+/// Replaces a dead page by an error panel with a bug report to copy.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let report = LAST_TRACE.with(|t| t.borrow().clone());
+        let message = info.to_string();
+        web_sys::console::error_1(&format!("Election Lab crashed: {message}").into());
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Ok(panel) = doc.create_element("div") else { return };
+        panel.set_class_name("crash-panel");
+        let _ = panel.set_attribute("role", "alert");
+        let text = format!("Election Lab hit an internal error: {message}\n\nBug report (scenario + interventions + step):\n{report}");
+        panel.set_inner_html(
+            "<h2>Something went wrong</h2><p>The simulation stopped because of an internal error. \
+             Copy the bug report below (it replays your exact session) and reload the page.</p>\
+             <textarea readonly rows=\"10\"></textarea><p><button type=\"button\">Copy bug report</button> \
+             <button type=\"button\" onclick=\"location.reload()\">Reload</button></p>",
+        );
+        if let Ok(Some(area)) = panel.query_selector("textarea") {
+            area.set_text_content(Some(&text));
         }
-    }
-
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let frame = self.engine.frame();
-        let n = frame.nodes.len();
-        let r = layout::node_radius(n);
-        let nodes = frame.nodes.iter().enumerate().map(|(i, node)| {
-            let (x, y) = layout::position(i, n);
-            let id = node.id;
-            let onclick = ctx.link().callback(move |_| Msg::ToggleNode(id));
-            let status = if node.up { "up" } else { "crashed" };
-            html! {
-                <g class={classes!("node", status)} data-node={id.to_string()} data-status={status}
-                   data-role={node.view.role} {onclick} role="button" tabindex="0"
-                   aria-label={format!("Node {id}, {status}")}>
-                    <circle cx={x.to_string()} cy={y.to_string()} r={r.to_string()} />
-                    <text x={x.to_string()} y={y.to_string()} text-anchor="middle" dominant-baseline="central">{format!("N{id}")}</text>
-                </g>
-            }
-        });
-        html! {
-            <main>
-                <h1>{"Election Lab"}</h1>
-                <svg viewBox="0 0 1000 1000" width="600" height="600">{ for nodes }</svg>
-            </main>
+        if let Ok(Some(button)) = panel.query_selector("button") {
+            let t = text.clone();
+            let cb = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || copy_to_clipboard(&t));
+            let _ = button.add_event_listener_with_callback("click", cb.as_ref().unchecked_ref());
+            // The page is dead after a panic: this listener must outlive every owner.
+            cb.forget();
         }
-    }
+        if let Some(body) = doc.body() {
+            let _ = body.append_child(&panel);
+        }
+    }));
 }
 
 pub fn start() {
-    yew::Renderer::<Lab>::new().render();
+    install_panic_hook();
+    yew::Renderer::<app::Lab>::new().render();
 }
 
 /// Mounts the app inside `root` (used by the browser tests).
 pub fn mount(root: web_sys::Element) {
-    yew::Renderer::<Lab>::with_root(root).render();
+    yew::Renderer::<app::Lab>::with_root(root).render();
+}
+
+/// Writes `text` to the clipboard when the browser allows it (it may refuse silently).
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let promise = w.navigator().clipboard().write_text(text);
+        // Awaiting the promise handles a refusal, which the share dialog already covers.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
+    }
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, text: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// Trace hashes of the presets, shared by the native and the wasm test so both must agree.
