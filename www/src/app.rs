@@ -211,8 +211,17 @@ impl Lab {
         self.sync_url();
     }
 
+    /// The query for the current state, with the selected node (a viewing aid, kept on reload).
+    fn query(&self, embed: bool) -> String {
+        let mut q = link::write(&self.engine, self.preset, embed);
+        if let Some(id) = self.selected {
+            q.push_str(&format!("&sel={id}"));
+        }
+        q
+    }
+
     fn sync_url(&self) {
-        let q = link::write(&self.engine, self.preset, self.embed);
+        let q = self.query(self.embed);
         if let Ok(h) = window().history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
         }
@@ -222,7 +231,7 @@ impl Lab {
     fn page_url(&self, embed: bool) -> String {
         let loc = window().location();
         let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-        format!("{base}{}", link::write(&self.engine, self.preset, embed))
+        format!("{base}{}", self.query(embed))
     }
 
     /// Converts a pointer event to viewBox coordinates.
@@ -354,6 +363,11 @@ impl Component for Lab {
             markers: Vec::new(),
             markers_head: u64::MAX,
         };
+        lab.selected = link::params(&query)
+            .iter()
+            .find(|(k, _)| k == "sel")
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+            .filter(|id| lab.engine.scenario().nodes.contains(id));
         lab.extend();
         lab.sync_url();
         lab
@@ -457,6 +471,7 @@ impl Component for Lab {
             Msg::NodeMenu(id) => {
                 self.selected = Some(id);
                 self.menu = if self.menu == Some(id) { None } else { Some(id) };
+                self.sync_url();
             }
             Msg::CloseMenu => self.menu = None,
             Msg::Act(a) => {
