@@ -18,6 +18,8 @@ use yew::prelude::*;
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 const LOOKAHEAD: u64 = 20_000;
+/// Above this many messages in flight, dots are drawn without edges and labels.
+const DENSE: usize = 150;
 const SPEEDS: &[(f64, &str)] = &[(0.5, "0.5 tick/s"), (1.0, "1 tick/s"), (2.0, "2 ticks/s"), (5.0, "5 ticks/s"), (10.0, "10 ticks/s"), (30.0, "30 ticks/s")];
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -88,6 +90,8 @@ pub struct Lab {
     drag: Option<Drag>,
     frames: FrameLoop,
     dots: Vec<Dot>,
+    /// Dot endpoints and times as last drawn (filled by `view`, read by `rendered`).
+    dot_data: std::cell::RefCell<Vec<(Pt, Pt, f64, f64)>>,
     svg: NodeRef,
     dots_ref: NodeRef,
     editor: NodeRef,
@@ -355,6 +359,7 @@ impl Component for Lab {
             drag: None,
             frames: FrameLoop::new(),
             dots: Vec::new(),
+            dot_data: Default::default(),
             svg: NodeRef::default(),
             dots_ref: NodeRef::default(),
             editor: NodeRef::default(),
@@ -598,19 +603,13 @@ impl Component for Lab {
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        // Cache the dots for the animation loop.
+        // Pair the dots drawn by `view` with their elements, for the animation loop.
         self.dots.clear();
         let Some(group) = self.dots_ref.cast::<Element>() else { return };
-        let frame_msgs = self.engine.frame();
-        let pos = self.positions(&frame_msgs);
-        let r = layout::node_radius(pos.len());
-        let index: BTreeMap<u32, usize> = frame_msgs.nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
         let children = group.children();
-        for (k, m) in frame_msgs.messages.iter().enumerate() {
+        for (k, &(a, b, sent, deliver)) in self.dot_data.borrow().iter().enumerate() {
             let Some(el) = children.item(k as u32) else { break };
-            let (Some(&fi), Some(&ti)) = (index.get(&m.from), index.get(&m.to)) else { continue };
-            let (a, b) = edge(pos[fi], pos[ti], r);
-            self.dots.push(Dot { el, a, b, sent: m.sent as f64, deliver: m.deliver as f64 });
+            self.dots.push(Dot { el, a, b, sent, deliver });
         }
         if self.playing {
             self.place_dots();
@@ -729,27 +728,38 @@ impl Lab {
         let index: BTreeMap<u32, usize> = frame.nodes.iter().enumerate().map(|(i, nd)| (nd.id, i)).collect();
         let now = frame.time as f64;
 
+        // With many messages in flight, dots are drawn bare (no edge, label or tooltip) so that
+        // painting stays within a frame.
+        let dense = frame.messages.len() > DENSE;
         // Faint edges under messages in flight.
-        let edges = frame.messages.iter().filter_map(|m| {
+        let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
             let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
             let (a, b) = edge(pos[fi], pos[ti], r);
             Some(html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(m.kind)} /> })
         });
 
-        let dots = frame.messages.iter().filter_map(|m| {
-            let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-            let (a, b) = edge(pos[fi], pos[ti], r);
-            let (x, y) = lerp(a, b, progress(now, m.sent as f64, m.deliver as f64));
-            let colour = kind_colour(m.kind);
-            Some(html! {
-                <g class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
-                   transform={format!("translate({x:.1} {y:.1})")}>
-                    <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title>
-                    <circle r="9" fill={colour} />
-                    <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(m.kind) }</text>
-                </g>
+        let mut dot_data = self.dot_data.borrow_mut();
+        dot_data.clear();
+        let dots = frame
+            .messages
+            .iter()
+            .filter_map(|m| {
+                let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
+                let (a, b) = edge(pos[fi], pos[ti], r);
+                dot_data.push((a, b, m.sent as f64, m.deliver as f64));
+                let (x, y) = lerp(a, b, progress(now, m.sent as f64, m.deliver as f64));
+                let colour = kind_colour(m.kind);
+                Some(html! {
+                    <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
+                       transform={format!("translate({x:.1} {y:.1})")}>
+                        { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
+                        <circle r="9" fill={colour} />
+                        { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(m.kind) }</text> } } }
+                    </g>
+                })
             })
-        });
+            .collect::<Vec<_>>();
+        drop(dot_data);
 
         // Messages dropped during this tick fade out where they were lost.
         let ghosts = self.recent_drops().into_iter().filter_map(|(from, to, kind)| {

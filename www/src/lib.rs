@@ -129,3 +129,23 @@ mod tests {
         }
     }
 }
+
+/// Browser benchmark hook (used by `make bench`): runs the Bully worst case with `n` nodes
+/// (top id crashed, all others start at once) and returns [milliseconds, messages].
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn bench_bully_worst(n: u32) -> Vec<f64> {
+    let schedule: Vec<serde_json::Value> = std::iter::once(serde_json::json!({"at": 0, "crash": n}))
+        .chain((1..n).map(|i| serde_json::json!({"at": 0, "start": i})))
+        .collect();
+    let scenario = serde_json::json!({
+        "algorithm": "bully", "nodes": (1..=n).collect::<Vec<_>>(), "initial_leader": n,
+        "schedule": schedule, "stop": {"max_steps": 100_000_000u64, "max_time": 1_000_000u64},
+    });
+    let perf = web_sys::window().and_then(|w| w.performance());
+    let now = || perf.as_ref().map_or(0.0, |p| p.now());
+    let t0 = now();
+    let mut engine = election_lab::Engine::from_trace_value(&scenario).expect("valid scenario");
+    engine.run_to_end();
+    let ms = now() - t0;
+    vec![ms, engine.metrics().total as f64]
+}

@@ -1,0 +1,83 @@
+// Browser benchmarks (not tests): run with `make bench`. Prints medians and percentiles.
+//  1. engine: Bully worst case N=1000 in wasm (compare with `cargo bench`'s native figure);
+//  2. animation: frame intervals while playing N=64 with >= 500 messages in flight;
+//  3. seeking on a long trace: time from a scrubber move to the next painted frame;
+//  4. size of wasm + JS (gzip) and first interactive paint on localhost.
+import { gzipSync } from 'node:zlib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, DIST } from '../e2e/harness.mjs';
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+
+const server = await serve();
+const browser = await launch();
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+
+// 4. first paint.
+const paints = [];
+for (let i = 0; i < 5; i++) {
+  const t0 = Date.now();
+  await page.goto(server.url + '?preset=bully-heartbeats');
+  await page.waitForSelector('[data-node]');
+  paints.push(Date.now() - t0);
+}
+let bytes = 0, gz = 0;
+for (const f of readdirSync(DIST)) {
+  if (f.endsWith('.wasm') || f.endsWith('.js')) {
+    const b = readFileSync(join(DIST, f)); bytes += b.length; gz += gzipSync(b, { level: 9 }).length;
+  }
+}
+console.log(`size: wasm+js ${(bytes / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzip`);
+console.log(`first interactive paint (load to nodes drawn): median ${median(paints)} ms of ${paints.length}`);
+
+// 1. engine in wasm.
+const runs = [];
+let messages = 0;
+for (let i = 0; i < 7; i++) {
+  const [ms, m] = await page.evaluate(() => window.wasmBindings.bench_bully_worst(1000));
+  runs.push(ms); messages = m;
+}
+console.log(`engine: Bully worst case N=1000 in wasm: median ${median(runs).toFixed(1)} ms for ${messages} messages (7 runs)`);
+
+// 2. animation with N=64 and many messages in flight.
+const ids = Array.from({ length: 64 }, (_, i) => i + 1);
+// Ten low ids start at once: 585 ELECTIONs in flight, more as the cascade goes on.
+const schedule = [{ at: 0, crash: 64 }, ...ids.slice(0, 10).map((i) => ({ at: 0, start: i }))];
+const scenario = { algorithm: 'bully', nodes: ids, initial_leader: 64, network: { latency: [40, 60] }, schedule };
+const trace = Buffer.from(JSON.stringify({ scenario, interventions: [] })).toString('base64url');
+await page.goto(server.url + `?trace=${trace}&step=11`);
+await page.waitForSelector('[data-node]');
+const inFlight = await page.locator('[data-msg]').count();
+await page.getByRole('button', { name: 'Play' }).click();
+const intervals = await page.evaluate(() => new Promise((done) => {
+  const out = []; let last = performance.now();
+  const tick = (t) => { out.push(t - last); last = t; if (out.length < 240) requestAnimationFrame(tick); else done(out); };
+  requestAnimationFrame(tick);
+}));
+await page.getByRole('button', { name: 'Pause' }).click();
+console.log(`animation: N=64, ${inFlight} messages in flight: frame interval median ${median(intervals).toFixed(1)} ms, p95 ${pct(intervals, 0.95).toFixed(1)} ms (${intervals.length} frames)`);
+
+// 3. seek on a long trace: heartbeats for a long time give >100k steps.
+const long = { algorithm: 'raft', nodes: [1, 2, 3, 4, 5, 6, 7, 8, 9], heartbeats: { interval: 2, timeout: 10 }, stop: { max_time: 30000 } };
+const lt = Buffer.from(JSON.stringify({ scenario: long, interventions: [] })).toString('base64url');
+await page.goto(server.url + `?trace=${lt}&step=100000`);
+await page.waitForSelector('[data-node]');
+const head = Number(await page.locator('input[aria-label="Timeline"]').getAttribute('max'));
+const seeks = [];
+for (let i = 0; i < 30; i++) {
+  const target = Math.floor(((i * 7919) % 97) / 97 * head);
+  const ms = await page.evaluate((s) => new Promise((done) => {
+    const input = document.querySelector('input[aria-label="Timeline"]');
+    const t0 = performance.now();
+    input.value = String(s);
+    input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    requestAnimationFrame(() => done(performance.now() - t0));
+  }), target);
+  seeks.push(ms);
+}
+console.log(`seek: trace of ${head} steps: scrubber move to next frame median ${median(seeks).toFixed(1)} ms, p95 ${pct(seeks, 0.95).toFixed(1)} ms (30 seeks)`);
+
+await browser.close();
+await server.close();
