@@ -15,7 +15,19 @@
 //!
 //! * **Initiator suppression** (`params.suppress_initiators`, off by default as in the seed's
 //!   reference run): each node remembers the highest initiator seen and discards ELECTION
-//!   rounds started by lower initiators.
+//!   rounds started by lower initiators. The "sent my own id" flag belongs to a round: when a
+//!   round of a strictly higher initiator arrives, the round this node took part in is
+//!   suppressed, so the flag is cleared and the node may replace the value in the new round.
+//!   Read literally (one flag for all rounds), the seed's pseudocode can suppress every round:
+//!   on the ring 80→6→12→5→32→3 with N3 and N12 starting together, N80 spends its id in N3's
+//!   round, which then dies at N5 (it saw N12), while N12's round dies at N80 (already
+//!   forwarded) — nobody is elected. The per-round flag gives the seed's stated result: the
+//!   highest initiator's round always completes. An initiator counts its own round as seen, so
+//!   a lower round reaching a higher initiator dies there (on the seed's descending ring the
+//!   counts are then the same as without suppression, and never more). Suppression can cost
+//!   more than it saves when a suppressed round already carried the maximum: with N3 and N12
+//!   starting on the ring above, N3's round (carrying 80) dies at N12 and N12's round has to
+//!   bring 80 round again, 19 messages instead of 17.
 //! * **Repeated elections.** The seed's pseudocode describes one election; to run many, a node
 //!   clears its per-election flags when ELECTED passes (as in Chang and Roberts' paper, where the
 //!   participant mark is cleared on the elected message), and sending its own id starts a new
@@ -138,6 +150,10 @@ impl ChangRoberts {
         ctx.cancel_timer(Timer::LeaderTimeout);
         ctx.cancel_timer(Timer::Heartbeat);
         let me = ctx.me;
+        if self.suppress_initiators {
+            // The initiator has seen its own round.
+            s.seen_init = Some(s.seen_init.map_or(me, |x| x.max(me)));
+        }
         self.send_own(s, me, ctx);
     }
 
@@ -181,6 +197,11 @@ impl Protocol for ChangRoberts {
                 if self.suppress_initiators {
                     if matches!(s.seen_init, Some(seen) if init < seen) {
                         return;
+                    }
+                    if s.seen_init.is_some_and(|seen| init > seen) {
+                        // A higher initiator's round: the one this node took part in is now
+                        // suppressed, so it may put its own id into this round (once).
+                        s.forwarded = false;
                     }
                     s.seen_init = Some(s.seen_init.map_or(init, |x| x.max(init)));
                 }
