@@ -35,7 +35,13 @@
 //! * **Failure detection** (only with `heartbeats`): the leader sends HEARTBEAT directly to every
 //!   node (the detector is outside the ring); a node that misses it for `heartbeats.timeout`
 //!   starts an election. A node that took part in an election that never finished (a message
-//!   was lost at a crashed node) starts again after `params.retry` ticks. A crashed node breaks
+//!   was lost at a crashed node) starts again after `params.retry` ticks: the timer is armed
+//!   when a node sends its own id and cancelled only when an ELECTED passes it. This holds for
+//!   every node that sent its id, whatever it believed before: the coordinator (its election
+//!   finishes when its own ELECTED comes back, where the seed's ELECTED stops) and a live leader
+//!   that put its id into a recovered node's election. Otherwise a lost message leaves a node
+//!   that has sent its id, so every later round dies there, and nodes that never learn the
+//!   leader. A crashed node breaks
 //!   the ring until it recovers (the seed's crash-stop model); a recovered node starts an election.
 
 use super::read_params;
@@ -209,7 +215,9 @@ impl Protocol for ChangRoberts {
                     if !s.am_coord {
                         s.am_coord = true;
                         s.elected = Some(ctx.me);
-                        ctx.cancel_timer(Timer::Retry);
+                        // The Retry timer of this node's candidacy stays armed until its own
+                        // ELECTED comes back: the election is not over while the announcement
+                        // can still be lost at a crashed node.
                         ctx.send(succ, Msg::Elected(ctx.me));
                     }
                 } else if value > ctx.me {
@@ -250,11 +258,12 @@ impl Protocol for ChangRoberts {
                 }
             }
             Timer::Retry => {
-                if s.elected.is_none() {
-                    s.forwarded = false;
-                    s.seen_init = None;
-                    self.start_election(s, ctx);
-                }
+                // Armed when this node sent its own id, cancelled when an ELECTED passes (its
+                // own coming back included): the election it joined never finished.
+                s.am_coord = false;
+                s.forwarded = false;
+                s.seen_init = None;
+                self.start_election(s, ctx);
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
