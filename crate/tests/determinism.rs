@@ -194,7 +194,7 @@ fn seeking_without_acting_does_not_fork() {
 
 const GOLDEN_BULLY: &str = "46891b4a3d1d0d24";
 const GOLDEN_CHANG_ROBERTS: &str = "2aa11732822b8bc7";
-const GOLDEN_RAFT: &str = "e0676bcd8d6f67ac";
+const GOLDEN_RAFT: &str = "0035d936126ec722";
 
 #[test]
 fn golden_trace_hashes() {

@@ -19,8 +19,11 @@
 //!
 //! Parameters (`params`): `election_timeout` `[lo, hi]` (default `[T, 2T]` with
 //! `T = heartbeats.timeout`, as in the seed's `random(T, 2T)`), `ack_window` (default
-//! `3 × heartbeats.interval`, as in the seed), `log`: `{ "<id>": [last_index, last_term] }`
-//! (default `[0, 0]` for every node).
+//! `3 × heartbeats.interval` as in the seed, but at least `interval + 2·latency_max + 1`: the
+//! seed's value assumes a round trip far shorter than a heartbeat interval, and a window that
+//! cannot hold a round trip makes a healthy, fully connected leader miss its quorum of acks and
+//! step down again and again), `log`: `{ "<id>": [last_index, last_term] }` (default `[0, 0]`
+//! for every node).
 
 use super::read_params;
 use crate::protocol::{fmt_node, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
@@ -54,7 +57,9 @@ impl Raft {
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }
-        let ack_window = p.ack_window.unwrap_or(3 * s.heartbeats.map_or(2, |h| h.interval));
+        let interval = s.heartbeats.map_or(2, |h| h.interval);
+        let round_trip = 2 * s.network.latency.1;
+        let ack_window = p.ack_window.unwrap_or((3 * interval).max(interval + round_trip + 1));
         if ack_window == 0 {
             return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
         }
