@@ -42,17 +42,18 @@ fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
     let ivs = engine.interventions();
     let mut next_iv = 0;
     for step in 0..=engine.cursor() {
+        if step > 0 {
+            if let Some(line) = engine.trace_line(step) {
+                writeln!(w, "{line}").map_err(io_err)?;
+            }
+        }
+        // An intervention recorded at step k was applied after step k's event, before step k+1.
         while next_iv < ivs.len() && ivs[next_iv].0 == step {
             let mut o = serde_json::Map::new();
             o.insert("intervention_at_step".into(), step.into());
             ivs[next_iv].1.write_json(&mut o);
             writeln!(w, "{}", serde_json::Value::Object(o)).map_err(io_err)?;
             next_iv += 1;
-        }
-        if step > 0 {
-            if let Some(line) = engine.trace_line(step) {
-                writeln!(w, "{line}").map_err(io_err)?;
-            }
         }
     }
     writeln!(w, "{}", serde_json::json!({"summary": engine.summary()})).map_err(io_err)?;
