@@ -1,0 +1,288 @@
+//! The `election-lab` command line, run as a built binary on temporary files: the documented
+//! output keys (the USAGE text in src/bin/election-lab.rs), the `--trace` JSON Lines layout,
+//! presets, standard input, and exit code 2 with a message naming the field for bad input.
+
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
+
+/// The keys the USAGE text promises in `run`'s output.
+const SUMMARY_KEYS: &[&str] = &[
+    "algorithm",
+    "seed",
+    "end_time",
+    "steps",
+    "quiescent",
+    "leaders",
+    "views",
+    "agreement",
+    "messages",
+    "total_messages",
+    "max_simultaneous_leaders",
+    "violations",
+    "trace_hash",
+];
+
+/// A file in the temp directory, removed when dropped.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(name: &str, contents: &str) -> Temp {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let k = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("election-lab-cli-{}-{k}-{name}", std::process::id()));
+        std::fs::write(&path, contents).unwrap();
+        Temp(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run the binary")
+}
+
+fn cli_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn run_json(o: &Output) -> Value {
+    assert!(o.status.success(), "exit {:?}, stderr: {}", o.status.code(), stderr(o));
+    serde_json::from_str(stdout(o).trim()).unwrap_or_else(|e| panic!("output is not one JSON object ({e}): {}", stdout(o)))
+}
+
+/// The seed's §16.4.1 worst case for N = 5 (19 election messages) — small and exact.
+fn worst5() -> Value {
+    json!({
+        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
+        "schedule": [{"at": 0, "crash": 5}, {"at": 0, "start": 1}, {"at": 0, "start": 2},
+                     {"at": 0, "start": 3}, {"at": 0, "start": 4}],
+    })
+}
+
+/// USAGE: `run` prints one JSON object with every documented key, and the values are right.
+#[test]
+fn run_prints_every_documented_key() {
+    let f = Temp::new("worst5.json", &worst5().to_string());
+    let out = run_json(&cli(&["run", f.path()]));
+    let obj = out.as_object().unwrap();
+    for k in SUMMARY_KEYS {
+        assert!(obj.contains_key(*k), "missing key {k}: {out}");
+    }
+    assert_eq!(obj.len(), SUMMARY_KEYS.len(), "undocumented keys: {out}");
+    assert_eq!(out["algorithm"], "bully");
+    assert_eq!(out["seed"], 425);
+    assert_eq!(out["messages"], json!({"ELECTION": 10, "OK": 6, "COORDINATOR": 3}));
+    assert_eq!(out["total_messages"], 19);
+    assert_eq!(out["leaders"], json!([4]));
+    assert_eq!(out["views"], json!({"1": 4, "2": 4, "3": 4, "4": 4}));
+    assert_eq!(out["agreement"], true);
+    assert_eq!(out["quiescent"], true);
+    assert_eq!(out["violations"], json!([]));
+    let hash = out["trace_hash"].as_str().unwrap();
+    assert!(hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()), "{hash}");
+    // The same file twice: the same output, byte for byte.
+    assert_eq!(stdout(&cli(&["run", f.path()])), stdout(&cli(&["run", f.path()])));
+}
+
+/// Violations appear in the output with kind, time, step and nodes (§16.4.3 split brain).
+#[test]
+fn run_reports_violations() {
+    let split = json!({
+        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
+        "heartbeats": {"interval": 2, "timeout": 10},
+        "schedule": [{"at": 5, "partition": [[1, 2], [3, 4, 5]]}], "stop": {"max_time": 300},
+    });
+    let f = Temp::new("split.json", &split.to_string());
+    let out = run_json(&cli(&["run", f.path()]));
+    assert_eq!(out["leaders"], json!([2, 5]));
+    let v = &out["violations"][0];
+    assert_eq!(v["kind"], "split-brain");
+    assert_eq!(v["nodes"], json!([2, 5]));
+    assert!(v["time"].as_u64().unwrap() > 5 && v["step"].as_u64().unwrap() > 0, "{v}");
+}
+
+/// USAGE: `--trace OUT.jsonl` writes a header line, one line per step, and a summary line.
+#[test]
+fn trace_writes_header_steps_and_summary() {
+    let f = Temp::new("worst5.json", &worst5().to_string());
+    let out = Temp::new("worst5.jsonl", "");
+    let summary = run_json(&cli(&["run", f.path(), "--trace", out.path()]));
+    let text = std::fs::read_to_string(out.path()).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    let steps = summary["steps"].as_u64().unwrap();
+    assert_eq!(lines.len() as u64, steps + 2, "header + {steps} steps + summary");
+
+    let header = &lines[0];
+    assert_eq!(header["format"], "election-lab-trace/1");
+    assert_eq!(header["scenario"]["algorithm"], "bully");
+    assert_eq!(header["scenario"]["nodes"], json!([1, 2, 3, 4, 5]));
+    assert_eq!(header["interventions"], json!([]));
+
+    for (k, line) in lines[1..=steps as usize].iter().enumerate() {
+        assert_eq!(line["step"], k as u64 + 1, "{line}");
+        assert!(line["time"].is_u64() && line["text"].is_string(), "{line}");
+        match line["event"].as_str().unwrap() {
+            "deliver" | "drop" => {
+                for key in ["msg", "kind", "from", "to"] {
+                    assert!(!line[key].is_null(), "{key} in {line}");
+                }
+            }
+            "timer" => assert!(line["node"].is_u64() && line["timer"].is_string(), "{line}"),
+            "fault" => assert!(line["action"].is_object(), "{line}"),
+            other => panic!("unknown event {other}: {line}"),
+        }
+    }
+    // The five faults come first (t = 0), the last step is a delivery.
+    assert_eq!(lines[1]["action"], json!({"crash": 5}));
+    assert_eq!(lines[2]["action"], json!({"start": 1}));
+    let sends: usize = lines[1..=steps as usize].iter().map(|l| l["sends"].as_array().map_or(0, |a| a.len())).sum();
+    assert_eq!(sends, 19, "every message sent appears once in a step's sends");
+    let drops = lines.iter().filter(|l| l["event"] == "drop").count();
+    assert_eq!(drops, 4, "the four ELECTIONs to the crashed N5 are dropped");
+    assert!(lines.iter().filter(|l| l["event"] == "drop").all(|l| l["reason"] == "crashed" && l["to"] == 5));
+
+    assert_eq!(lines.last().unwrap()["summary"], summary);
+}
+
+/// An exported trace (scenario + interventions) runs like a scenario, and its `--trace` file
+/// marks where each intervention was applied.
+#[test]
+fn run_accepts_an_exported_trace_with_interventions() {
+    let trace = json!({
+        "format": "election-lab-trace/1",
+        "scenario": {"algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 1, "initial_leader": 5,
+                     "heartbeats": {"interval": 2, "timeout": 10}, "stop": {"max_time": 100}},
+        "interventions": [{"step": 3, "crash": 5}],
+    });
+    let f = Temp::new("trace.json", &trace.to_string());
+    let out = Temp::new("trace.jsonl", "");
+    let summary = run_json(&cli(&["run", f.path(), "--trace", out.path()]));
+    assert_eq!(summary["leaders"], json!([4]), "{summary}");
+    let text = std::fs::read_to_string(out.path()).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["interventions"], json!([{"step": 3, "crash": 5}]));
+    let marks: Vec<(usize, &Value)> = lines.iter().enumerate().filter(|(_, l)| l.get("intervention_at_step").is_some()).collect();
+    assert_eq!(marks.len(), 1);
+    let (at, mark) = marks[0];
+    assert_eq!(mark["crash"], 5);
+    assert_eq!(lines[at - 1]["step"], 3, "the mark follows step 3");
+    assert_eq!(lines[at + 1]["step"], 4);
+    assert_eq!(lines.len() as u64, summary["steps"].as_u64().unwrap() + 3);
+}
+
+/// FILE may be `-` for standard input.
+#[test]
+fn run_reads_standard_input() {
+    let out = run_json(&cli_stdin(&["run", "-"], &worst5().to_string()));
+    assert_eq!(out["total_messages"], 19);
+}
+
+/// `preset` lists the presets; `preset NAME` prints a scenario that `run` accepts.
+#[test]
+fn presets_round_trip_through_run() {
+    let list = cli(&["preset"]);
+    assert!(list.status.success());
+    let names: Vec<String> = stdout(&list).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
+    assert!(names.contains(&"bully-worst-8".to_string()), "{names:?}");
+    for name in &names {
+        let p = cli(&["preset", name]);
+        assert!(p.status.success(), "{name}: {}", stderr(&p));
+        let f = Temp::new("preset.json", &stdout(&p));
+        assert!(cli(&["check", f.path()]).status.success(), "{name}");
+        let out = run_json(&cli(&["run", f.path()]));
+        if name == "bully-worst-8" {
+            assert_eq!(out["total_messages"], 55, "seed 16.2.5: N²-N-1 for N = 8");
+            assert_eq!(out["leaders"], json!([7]));
+        }
+    }
+}
+
+/// `check` validates without running.
+#[test]
+fn check_accepts_a_good_file() {
+    let f = Temp::new("ok.json", &worst5().to_string());
+    let o = cli(&["check", f.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "ok: bully with 5 nodes");
+}
+
+/// Bad input: exit code 2, nothing on stdout, and a message on stderr naming the field.
+#[test]
+fn malformed_files_exit_2_naming_the_field() {
+    let cases: &[(&str, &str)] = &[
+        (r#"{"algorithm":"bully","nodes":[1,5,5]}"#, "nodes: duplicate id 5"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#, "network.latency: minimum 5 is above maximum 2"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[0,2]}}"#, "network.latency:"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"network":{"loss":2}}"#, "network.loss:"),
+        (r#"{"algorithm":"paxos","nodes":[1,2]}"#, "algorithm: unknown algorithm 'paxos'"),
+        (r#"{"algorithm":"bully","nodes":[]}"#, "nodes: needs at least one node"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"initial_leader":9}"#, "initial_leader: unknown node 9"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":3,"crash":9}]}"#, "schedule[0].crash: unknown node 9"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"crash":1}]}"#, "schedule[0].at:"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"heartbeats":{"interval":5,"timeout":5}}"#, "heartbeats.timeout:"),
+        (r#"{"algorithm":"raft","nodes":[1,2],"params":{"election_timeout":[9,3]}}"#, "params.election_timeout:"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"params":{"t_out":0}}"#, "params.t_out:"),
+        (r#"{"algorithm":"bully","nodes":[1,2],"colour":"red"}"#, "unknown field `colour`"),
+        (r#"{"algorithm":"bully","nodes":[1,"two"]}"#, "nodes[1]:"),
+        (r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#, "scenario.nodes: duplicate id 1"),
+        (r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":0,"crash":7}]}"#, "interventions[0]"),
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+    ];
+    for (text, want) in cases {
+        let f = Temp::new("bad.json", text);
+        for cmd in ["run", "check"] {
+            let o = cli(&[cmd, f.path()]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {text}: {}", stderr(&o));
+            assert!(o.stdout.is_empty(), "{cmd} {text}: stdout {}", stdout(&o));
+            let err = stderr(&o);
+            assert!(err.contains(want), "{cmd} {text}: stderr {err:?} should contain {want:?}");
+            assert!(err.starts_with("election-lab: ") && err.contains(f.path()), "{err}");
+        }
+    }
+}
+
+/// Bad arguments also exit with code 2.
+#[test]
+fn bad_arguments_exit_2() {
+    let f = Temp::new("ok.json", &worst5().to_string());
+    let missing = std::env::temp_dir().join("election-lab-cli-no-such-file.json");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "USAGE"),
+        (vec!["frobnicate"], "unknown command 'frobnicate'"),
+        (vec!["run"], "run needs a scenario FILE"),
+        (vec!["run", f.path(), "--trace"], "--trace needs a file name"),
+        (vec!["run", f.path(), "extra"], "unexpected argument 'extra'"),
+        (vec!["run", missing.to_str().unwrap()], "cannot read"),
+        (vec!["check"], "check needs a scenario FILE"),
+        (vec!["preset", "no-such-preset"], "no preset 'no-such-preset'"),
+    ];
+    for (args, want) in cases {
+        let o = cli(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    let help = cli(&["help"]);
+    assert!(help.status.success() && stdout(&help).contains("USAGE"));
+}
