@@ -23,6 +23,7 @@ help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test    run every test: native, wasm in headless Chromium, end-to-end in Chromium"
 	@echo "make bench   engine and browser benchmarks (figures for the README)"
+	@echo "make screenshot   regenerate docs/screenshot.jpg"
 
 # ---------- set-up (idempotent) ----------
 
@@ -71,6 +72,10 @@ bench: setup-test
 
 callgrind:
 	bash scripts/callgrind.sh
+
+# Regenerates docs/screenshot.jpg for the README.
+screenshot: setup-test build
+	cd www && node tests/screenshot.mjs
 
 clean:
 	cargo clean
