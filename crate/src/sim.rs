@@ -174,6 +174,9 @@ pub struct Sim<P: Protocol> {
     stop: StopSpec,
     schedule: Vec<Scheduled>,
     index: Vec<(NodeId, u32)>,
+    /// `dense[id]` = the node's position, or `u32::MAX`; empty when ids are too sparse for a
+    /// table (then `index` is searched). Every message looks its ends up, so this is hot.
+    dense: Vec<u32>,
     w: World<P>,
     msgs: Vec<MsgEntry<P::Msg>>,
     recs: Vec<Rec>,
@@ -222,6 +225,14 @@ impl<P: Protocol> Sim<P> {
         );
         let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
         index.sort_unstable();
+        let max_id = index.last().map_or(0, |&(id, _)| id as usize);
+        let mut dense = Vec::new();
+        if max_id <= 4 * index.len() + 1024 {
+            dense = vec![u32::MAX; max_id + 1];
+            for &(id, i) in &index {
+                dense[id as usize] = i;
+            }
+        }
         let n = cfg.n();
         let w = World {
             now: 0,
@@ -251,6 +262,7 @@ impl<P: Protocol> Sim<P> {
             stop: scenario.stop.clone(),
             schedule: scenario.schedule.clone(),
             index,
+            dense,
             w,
             msgs: Vec::new(),
             recs: Vec::new(),
@@ -288,7 +300,14 @@ impl<P: Protocol> Sim<P> {
 
     // ----- lookups -----
 
+    #[inline]
     pub fn idx(&self, id: NodeId) -> Option<usize> {
+        if !self.dense.is_empty() {
+            return match self.dense.get(id as usize) {
+                Some(&i) if i != u32::MAX => Some(i as usize),
+                _ => None,
+            };
+        }
         self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
     }
 
@@ -510,8 +529,8 @@ impl<P: Protocol> Sim<P> {
     /// Re-reads node `i`'s view and logs what the observers found.
     fn observe(&mut self, i: usize) {
         let view = if self.w.nodes[i].up { Some(self.proto.view(&self.w.nodes[i].state)) } else { None };
-        let mut findings = std::mem::take(&mut self.findings);
-        self.w.obs.update(i, view, self.w.now, self.w.steps, &mut findings);
+        let findings = &mut self.findings;
+        self.w.obs.update(i, view, self.w.now, self.w.steps, findings);
         for v in findings.violations.drain(..) {
             if self.w.n_violations as usize == self.violations.len() {
                 self.violations.push(v);
@@ -524,7 +543,6 @@ impl<P: Protocol> Sim<P> {
             }
             self.w.n_elections += 1;
         }
-        self.findings = findings;
     }
 
     fn apply_action(&mut self, action: &Action) {
@@ -602,7 +620,14 @@ impl<P: Protocol> Sim<P> {
         self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m)))
     }
 
+    #[inline]
     fn flush_interventions(&mut self) {
+        if self.w.applied_ivs < self.ivs.len() {
+            self.flush_interventions_now();
+        }
+    }
+
+    fn flush_interventions_now(&mut self) {
         while self.w.applied_ivs < self.ivs.len() && self.ivs[self.w.applied_ivs].0 == self.w.steps {
             let action = self.ivs[self.w.applied_ivs].1.clone();
             self.w.applied_ivs += 1;
