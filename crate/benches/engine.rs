@@ -1,1 +1,132 @@
-fn main() {}
+//! Engine benchmarks (`cargo bench -p election-lab`), timed with `std::time::Instant`, printing
+//! the median of several runs:
+//!
+//! * (a) Bully worst case, N = 1000: node 1000 crashed, nodes 1..999 start at t = 0, no
+//!   heartbeats (about 10⁶ messages, the seed's §16.2.5 triangle), with the full trace recorded
+//!   as always. Target: ≤ 150 ms.
+//! * (b) Seeking to random steps of a 100 000-step trace (Raft, N = 5, heartbeats): median and
+//!   p95 of 1000 seeks. Target: ≤ 1 ms.
+//!
+//! `BENCH_RUNS=<n>` changes the number of runs of (a) (default 9).
+
+use election_lab::rng::Pcg32;
+use election_lab::{Engine, Scenario};
+use serde_json::json;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn bully_worst(n: u32) -> Scenario {
+    let mut schedule = vec![json!({"at": 0, "crash": n})];
+    schedule.extend((1..n).map(|i| json!({"at": 0, "start": i})));
+    let s = json!({
+        "algorithm": "bully", "nodes": (1..=n).collect::<Vec<_>>(), "seed": 425,
+        "initial_leader": n, "heartbeats": null, "schedule": schedule,
+        "stop": {"max_time": 1_000_000, "max_steps": 10_000_000},
+    });
+    Scenario::from_value(&s).expect("scenario")
+}
+
+fn raft_long(steps: u64) -> Scenario {
+    let s = json!({
+        "algorithm": "raft", "nodes": [1, 2, 3, 4, 5], "seed": 7,
+        "network": {"latency": [1, 3], "loss": 0.01},
+        "heartbeats": {"interval": 2, "timeout": 12},
+        "schedule": [{"at": 500, "crash": 5}, {"at": 900, "recover": 5},
+                     {"at": 4000, "partition": [[1, 2], [3, 4, 5]]}, {"at": 6000, "heal": true}],
+        "stop": {"max_time": 100_000_000, "max_steps": steps},
+    });
+    Scenario::from_value(&s).expect("scenario")
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn percentile(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    let k = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[k]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn bench_bully_worst(runs: usize) {
+    let n = 1000;
+    let scenario = bully_worst(n);
+    let mut times = Vec::new();
+    let mut summary = None;
+    for _ in 0..runs {
+        let s = scenario.clone();
+        let t0 = Instant::now();
+        let mut e = Engine::new(s).expect("engine");
+        e.run_to_end();
+        let dt = t0.elapsed();
+        times.push(dt);
+        summary = Some((e.metrics(), e.cursor(), e.trace_hash(), e.quiescent()));
+        drop(black_box(e));
+    }
+    let (m, steps, hash, quiescent) = summary.unwrap();
+    let n = n as u64;
+    assert!(quiescent, "the worst case must run to the end");
+    assert_eq!(m.total, n * n - n - 1, "N²-N-1 messages (seed §16.2.5)");
+    let best = *times.iter().min().unwrap();
+    let med = median(&mut times);
+    println!(
+        "(a) bully worst case N={n}: median {:.1} ms (best {:.1}, {runs} runs), {} messages, {} steps, {:.0} ns/message, hash {hash:016x}  [target <= 150 ms]",
+        ms(med),
+        ms(best),
+        m.total,
+        steps,
+        med.as_secs_f64() * 1e9 / m.total as f64,
+    );
+}
+
+fn bench_seek() {
+    let steps = 100_000;
+    let t0 = Instant::now();
+    let mut e = Engine::new(raft_long(steps)).expect("engine");
+    e.run_to_end();
+    let build = t0.elapsed();
+    assert_eq!(e.cursor(), steps, "the trace must have {steps} steps");
+    let end_hash = e.trace_hash();
+    let mut rng = Pcg32::for_seed(1);
+    let mut times = Vec::with_capacity(1000);
+    for _ in 0..1000 {
+        let target = rng.range_inclusive(0, steps);
+        let t = Instant::now();
+        e.seek(target);
+        times.push(t.elapsed());
+        black_box(e.cursor());
+    }
+    e.seek(steps);
+    assert_eq!(e.trace_hash(), end_hash, "seeking must not change the run");
+    let max = *times.iter().max().unwrap();
+    let p95 = percentile(&mut times, 0.95);
+    let med = median(&mut times);
+    println!(
+        "(b) seek in a {steps}-step raft trace (built in {:.0} ms): median {:.1} us, p95 {:.1} us, max {:.1} us over 1000 seeks  [target <= 1000 us]",
+        ms(build),
+        us(med),
+        us(p95),
+        us(max),
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not and only wants a smoke run.
+    let bench = std::env::args().any(|a| a == "--bench");
+    if !bench {
+        println!("engine benchmarks: run with `cargo bench -p election-lab`");
+        return;
+    }
+    let runs = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(9).max(1);
+    bench_bully_worst(runs);
+    bench_seek();
+}
