@@ -1084,7 +1084,7 @@ impl Lab {
                 </li>
             }
         };
-        let latency = self.engine.elections().last().map(|e| format!("last election took {} ticks", e.latency())).unwrap_or_else(|| "no election finished yet".into());
+        let latency = self.engine.elections().last().map(|e| format!("last election took {} ticks", e.latency())).unwrap_or_else(|| "no election has run yet".into());
         html! {
             <section class="panel" aria-label="Invariants">
                 <h2>{"Invariants"}</h2>
