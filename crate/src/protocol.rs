@@ -117,6 +117,15 @@ impl<'a, M: Clone, T> Ctx<'a, M, T> {
     pub fn cancel_timer(&mut self, timer: T) {
         self.effects.push(Effect::CancelTimer(timer));
     }
+    /// The heartbeat failure detector: having just heard from (or about) `leader`, re-arm
+    /// `timer` for `heartbeats.timeout` — unless there are no heartbeats or the leader is me.
+    pub fn watch_leader(&mut self, timer: T, leader: Option<NodeId>) {
+        if let (Some(hb), Some(l)) = (self.cfg.heartbeats, leader) {
+            if l != self.me {
+                self.set_timer_after(timer, hb.timeout);
+            }
+        }
+    }
 }
 
 /// The protocol-independent picture of one node that observers and the UI use.

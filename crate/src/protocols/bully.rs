@@ -163,11 +163,7 @@ impl Bully {
 
     /// Heard from (or about) the leader: re-arm the failure detector.
     fn leader_alive(&self, s: &State, ctx: &mut C) {
-        if let (Some(hb), Some(l)) = (ctx.cfg.heartbeats, s.elected) {
-            if l != ctx.me {
-                ctx.set_timer_after(Timer::LeaderTimeout, hb.timeout);
-            }
-        }
+        ctx.watch_leader(Timer::LeaderTimeout, s.elected);
     }
 }
 
