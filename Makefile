@@ -44,7 +44,7 @@ setup: setup-test
 build: setup-build
 	trunk build --release --offline
 
-serve: build
+serve: setup-build
 	trunk serve --release --offline --port $(PORT)
 
 # ---------- tests ----------
