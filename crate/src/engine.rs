@@ -107,6 +107,7 @@ pub trait Run {
     fn stop_time(&self) -> Time;
     fn interventions(&self) -> &[(u64, Action)];
     fn max_tally(&self) -> Vec<(NodeId, u32)>;
+    fn is_up(&self, id: NodeId) -> Option<bool>;
 }
 
 impl<P: Protocol> Run for Sim<P> {
@@ -249,6 +250,9 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn max_tally(&self) -> Vec<(NodeId, u32)> {
         self.cfg.ids.iter().copied().zip(self.observers().max_tally.iter().copied()).collect()
+    }
+    fn is_up(&self, id: NodeId) -> Option<bool> {
+        self.idx(id).map(|i| Sim::is_up(self, i))
     }
 }
 
@@ -437,6 +441,10 @@ impl Engine {
     /// Highest tally each node reached as a candidate (quorum protocols).
     pub fn max_tally(&self) -> Vec<(NodeId, u32)> {
         self.run.max_tally()
+    }
+    /// Whether node `id` is up at the cursor (None: no such node).
+    pub fn is_up(&self, id: NodeId) -> Option<bool> {
+        self.run.is_up(id)
     }
 
     /// The CLI's result object.

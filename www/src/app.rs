@@ -178,9 +178,9 @@ impl Lab {
     }
 
     fn set_lines(&mut self, lines: Vec<Line>) {
-        let frame = self.engine.frame();
-        let pos = self.positions(&frame);
-        let nodes: Vec<(u32, Pt)> = frame.nodes.iter().zip(&pos).map(|(n, &p)| (n.id, p)).collect();
+        // Node positions depend only on the scenario order, not on the run.
+        let ids = &self.engine.scenario().nodes;
+        let nodes: Vec<(u32, Pt)> = ids.iter().enumerate().map(|(i, &id)| (id, layout::position(i, ids.len()))).collect();
         let action = match (lines.is_empty(), geometry::groups(&lines, &nodes)) {
             (true, _) => Action::Heal,
             (false, Some(groups)) => Action::Partition { groups, lines },
@@ -470,7 +470,7 @@ impl Component for Lab {
             Msg::NodeClick(id) => {
                 self.menu = None;
                 self.selected = Some(id);
-                let up = self.engine.frame().nodes.iter().any(|n| n.id == id && n.up);
+                let up = self.engine.is_up(id).unwrap_or(false);
                 self.act(if up { Action::Crash(id) } else { Action::Recover(id) });
             }
             Msg::NodeMenu(id) => {
