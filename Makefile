@@ -1,6 +1,6 @@
 # Election Lab — the two entry points are `make serve` and `make test`.
 # Each installs what it needs on a fresh machine (only package registries are used) and skips
-# what is already there. Versions are pinned; see ../shared/TOOLCHAIN.md for why each pin exists.
+# what is already there. Versions are pinned; the comments below say why each pin exists.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c

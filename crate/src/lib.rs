@@ -4,32 +4,49 @@
 //! ambient-randomness dependency: the same scenario and interventions give the same trace natively
 //! and in wasm32, today and after an upgrade.
 //!
+//! Layers, each importing only those above it (no module imports one that imports it back):
+//!
 //! | module | what it holds |
 //! |---|---|
+//! | [`error`] | the one error type, naming the field at fault |
+//! | [`meta`] | what an algorithm says about itself, as data: kinds, roles, formulas, properties, presets |
 //! | [`rng`] | PCG32, the one named, value-stable random generator |
-//! | [`protocol`] | the sans-IO protocol trait, effects, the protocol-independent node view |
-//! | [`sim`] | the event queue, network faults, stepping, checkpoints and time travel |
-//! | [`observe`] | split brain, two leaders in a term, agreement, latency, message counts |
+//! | [`protocol`] | the sans-IO protocol trait, effects, the run configuration, the node view |
 //! | [`scenario`] | the JSON scenario format and its validation |
-//! | [`engine`] | one non-generic `Engine` over every protocol; frames, summaries, traces |
-//! | [`protocols`] | Bully, Chang-Roberts, Raft-style election |
-//! | [`presets`] | the seed's reference scenarios, shared by the CLI, tests and the UI |
+//! | [`trace`] | the trace format: scenario + time-anchored interventions + step |
+//! | [`observe`] | split brain, two leaders in a term, agreement, latency, message counts |
+//! | [`sim`] | the event queue, network faults, stepping, checkpoints and time travel |
+//! | [`run`] | the object-safe [`run::Run`] over `Sim<P>`; frames, metrics, step descriptions |
+//! | [`algorithm`] | the [`Algorithm`] descriptor every protocol module declares |
+//! | [`protocols`] | one module per algorithm, and the one list that registers them |
+//! | [`registry`] | looking algorithms and presets up |
+//! | [`engine`] | one non-generic [`Engine`] over every algorithm; summaries, traces |
+//! | [`presets`] | presets by id, for the CLI, the UI and the tests |
 //! | [`layout`] | node positions for drawing |
 
+pub mod algorithm;
 pub mod engine;
+pub mod error;
 pub mod layout;
+pub mod meta;
 pub mod observe;
 pub mod presets;
 pub mod protocol;
 pub mod protocols;
+pub mod registry;
 pub mod rng;
+pub mod run;
 pub mod scenario;
 pub mod sim;
+pub mod trace;
 
 /// A node's id as the scenario names it.
 pub type NodeId = u32;
 /// Virtual time in ticks.
 pub type Time = u64;
 
+pub use algorithm::Algorithm;
 pub use engine::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
-pub use scenario::{Action, Algorithm, Scenario, ScenarioError};
+pub use error::ScenarioError;
+pub use scenario::{Action, Scenario};
+pub use trace::Intervention;

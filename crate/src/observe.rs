@@ -6,12 +6,11 @@
 //! live node names the same live leader), election latency, and message counts. Each update costs
 //! O(log N): only the node a step touched is looked at again.
 
+use crate::meta::{Monitor, Property};
+pub use crate::meta::{SPLIT_BRAIN, TWO_LEADERS_IN_TERM};
 use crate::protocol::View;
 use crate::{NodeId, Time};
 use std::collections::{BTreeMap, BTreeSet};
-
-pub const SPLIT_BRAIN: &str = "split-brain";
-pub const TWO_LEADERS_IN_TERM: &str = "two-leaders-in-term";
 
 /// A safety violation, with when and where it was seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +47,9 @@ pub struct Findings {
 #[derive(Clone, Debug)]
 pub struct Observers {
     ids: Vec<NodeId>,
+    /// Which built-in monitors the protocol's claimed properties ask for.
+    watch_split_brain: bool,
+    watch_terms: bool,
     /// Cached view per node (scenario order); `None` while the node is crashed.
     pub views: Vec<Option<View>>,
     pub live: u32,
@@ -87,10 +89,12 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
 }
 
 impl Observers {
-    pub fn new(ids: &[NodeId], kinds: usize) -> Self {
+    pub fn new(ids: &[NodeId], kinds: usize, claimed: &[Property]) -> Self {
         let n = ids.len();
         Observers {
             ids: ids.to_vec(),
+            watch_split_brain: claimed.iter().any(|p| p.monitor == Monitor::SplitBrain),
+            watch_terms: claimed.iter().any(|p| p.monitor == Monitor::TwoLeadersInTerm),
             views: vec![None; n],
             live: 0,
             leaders: BTreeSet::new(),
@@ -156,7 +160,7 @@ impl Observers {
             if v.is_leader() {
                 self.leaders.insert(id);
                 if !was_leader {
-                    if self.leaders.len() >= 2 {
+                    if self.watch_split_brain && self.leaders.len() >= 2 {
                         findings.violations.push(Violation {
                             kind: SPLIT_BRAIN,
                             time,
@@ -165,7 +169,7 @@ impl Observers {
                             term: None,
                         });
                     }
-                    if let Some(t) = v.term {
+                    if let Some(t) = v.term.filter(|_| self.watch_terms) {
                         match self.term_leaders.get(&t) {
                             Some(&other) if other != id => findings.violations.push(Violation {
                                 kind: TWO_LEADERS_IN_TERM,
@@ -198,6 +202,12 @@ impl Observers {
             }
             self.agreed = agreed;
         }
+    }
+
+    /// A violation the protocol found itself (a [`Monitor::Reported`] property).
+    pub fn report(&mut self, property: &'static str, mut nodes: Vec<NodeId>, time: Time, step: u64, findings: &mut Findings) {
+        nodes.sort_unstable();
+        findings.violations.push(Violation { kind: property, time, step, nodes, term: None });
     }
 
     fn compute_agreement(&self) -> Option<NodeId> {

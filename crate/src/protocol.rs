@@ -5,8 +5,22 @@
 //! pushing them into the context: send a message, set a timer with a tick range, cancel a timer.
 //! Only the simulator applies effects, so every run can be replayed, drawn and checked.
 
+use crate::error::{path_error, ScenarioError};
+use crate::meta::Kind;
 use crate::{NodeId, Time};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 use std::fmt;
+
+/// A protocol's own part of the scenario: the `params` object.
+pub type Params = Map<String, Value>;
+
+/// Reads `params` into a protocol's parameter struct, naming the field on error
+/// (`params.t_out: invalid type ...`).
+pub fn read_params<T: DeserializeOwned>(params: &Params) -> Result<T, ScenarioError> {
+    let value = Value::Object(params.clone());
+    serde_path_to_error::deserialize(&value).map_err(|e| path_error(e, "params"))
+}
 
 /// What every protocol message tells the simulator and the UI about itself.
 pub trait Message: Clone + fmt::Debug {
@@ -82,6 +96,9 @@ pub enum Effect<M, T> {
     /// Fire `timer` after a delay drawn uniformly from `[lo, hi]` ticks.
     SetTimer { timer: T, lo: Time, hi: Time },
     CancelTimer(T),
+    /// The protocol saw one of its own safety properties broken (a [`crate::meta::Monitor::Reported`]
+    /// property), involving these nodes.
+    Report { property: &'static str, nodes: Vec<NodeId> },
 }
 
 /// The handler's window on the world.
@@ -116,6 +133,10 @@ impl<'a, M: Clone, T> Ctx<'a, M, T> {
     }
     pub fn cancel_timer(&mut self, timer: T) {
         self.effects.push(Effect::CancelTimer(timer));
+    }
+    /// Reports a violation of the protocol's own property `property` (its id).
+    pub fn report(&mut self, property: &'static str, nodes: Vec<NodeId>) {
+        self.effects.push(Effect::Report { property, nodes });
     }
     /// The heartbeat failure detector: having just heard from (or about) `leader`, re-arm
     /// `timer` for `heartbeats.timeout` — unless there are no heartbeats or the leader is me.
@@ -160,10 +181,12 @@ pub trait Protocol: Sized + 'static {
     type Msg: Message;
     type Timer: TimerKey;
 
-    /// The scenario's `algorithm` value.
-    const NAME: &'static str;
-    /// Message kinds in capitals, as the seed names them; `Message::kind` indexes this.
-    const KINDS: &'static [&'static str];
+    /// Message kinds with their visual roles; `Message::kind` indexes this.
+    const KINDS: &'static [Kind];
+
+    /// Builds the protocol from the run's configuration and its own `params`, checking them
+    /// (errors name the field, e.g. `params.t_out`).
+    fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError>;
 
     /// The state a node boots with (effects allowed, e.g. arming timers).
     fn init(&self, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;

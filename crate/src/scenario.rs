@@ -12,74 +12,16 @@
 //!   "stop": { "max_time": 10000, "max_steps": 1000000 } }
 //! ```
 
-use crate::protocol::Heartbeats;
+pub use crate::error::ScenarioError;
+use crate::error::path_error;
+use crate::protocol::{Config, Heartbeats};
 use crate::{NodeId, Time};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
-use std::fmt;
 
 /// Largest cluster the engine accepts (the UI offers 2–64).
 pub const MAX_NODES: usize = 5000;
-
-/// A problem with a scenario (or trace, or link), naming the field at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    pub field: String,
-    pub message: String,
-}
-
-impl ScenarioError {
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError { field: field.into(), message: message.into() }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.field, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
-/// The algorithms the engine runs, by their scenario names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Algorithm {
-    Bully,
-    ChangRoberts,
-    Raft,
-}
-
-impl Algorithm {
-    pub const ALL: &'static [Algorithm] = &[Algorithm::Bully, Algorithm::ChangRoberts, Algorithm::Raft];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Bully => "bully",
-            Algorithm::ChangRoberts => "chang-roberts",
-            Algorithm::Raft => "raft",
-        }
-    }
-    pub fn title(self) -> &'static str {
-        match self {
-            Algorithm::Bully => "Bully",
-            Algorithm::ChangRoberts => "Chang-Roberts ring",
-            Algorithm::Raft => "Raft-style quorum",
-        }
-    }
-    /// Ring algorithms draw nodes in scenario order with the ring's direction.
-    pub fn is_ring(self) -> bool {
-        matches!(self, Algorithm::ChangRoberts)
-    }
-    pub fn from_name(name: &str) -> Option<Algorithm> {
-        Algorithm::ALL.iter().copied().find(|a| a.name() == name)
-    }
-}
 
 /// A fault or command applied to the running cluster.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,11 +97,12 @@ impl Action {
         obj.insert(k.into(), v);
     }
 
-    /// Reads an action from an object holding exactly one action key plus `skip` (e.g. "at").
-    pub fn from_object(obj: &Map<String, Value>, skip: &str, path: &str) -> Result<Action, ScenarioError> {
+    /// Reads an action from an object holding exactly one action key plus the keys in `skip`
+    /// (e.g. "at", or "step" and "time").
+    pub fn from_object(obj: &Map<String, Value>, skip: &[&str], path: &str) -> Result<Action, ScenarioError> {
         let mut found: Option<(&str, &Value)> = None;
         for (k, v) in obj {
-            if k == skip || k == "lines" {
+            if skip.contains(&k.as_str()) || k == "lines" {
                 continue;
             }
             if !ACTION_KEYS.contains(&k.as_str()) {
@@ -295,7 +238,8 @@ impl Default for StopSpec {
 /// A validated scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
-    pub algorithm: Algorithm,
+    /// The algorithm's id (checked against the registry when an engine is built).
+    pub algorithm: String,
     /// Node ids; for ring algorithms, clockwise order.
     pub nodes: Vec<NodeId>,
     pub seed: u64,
@@ -363,27 +307,15 @@ struct RawStop {
     max_steps: Option<u64>,
 }
 
-/// Turns a serde error with its path into a ScenarioError naming the field.
-pub(crate) fn path_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> ScenarioError {
-    let path = e.path().to_string();
-    let inner = e.into_inner();
-    let mut msg = inner.to_string();
-    // serde_json appends " at line L column C"; keep it only for syntax errors.
-    if !inner.is_syntax() && !inner.is_eof() {
-        if let Some(cut) = msg.find(" at line ") {
-            msg.truncate(cut);
-        }
-    }
-    let field = match (prefix.is_empty(), path == ".") {
-        (_, true) => prefix.to_string(),
-        (true, false) => path,
-        (false, false) => format!("{prefix}.{path}"),
-    };
-    ScenarioError::new(field, msg)
-}
-
 impl Scenario {
-    /// Parses and validates a scenario from JSON text.
+    /// The run configuration every protocol is built from.
+    pub fn config(&self) -> Config {
+        Config::new(self.nodes.clone(), self.initial_leader, self.heartbeats, self.network.latency)
+    }
+
+    /// Parses and checks the format of a scenario from JSON text. Whether the algorithm exists
+    /// and accepts the `params` is checked when an engine is built from it
+    /// ([`crate::Engine::new`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Scenario::from_value(&value)
@@ -394,10 +326,10 @@ impl Scenario {
             return Err(ScenarioError::new("", "a scenario must be a JSON object"));
         }
         let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|e| path_error(e, ""))?;
-        let algorithm = Algorithm::from_name(&raw.algorithm).ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            ScenarioError::new("algorithm", format!("unknown algorithm '{}' (expected one of: {})", raw.algorithm, names.join(", ")))
-        })?;
+        if raw.algorithm.is_empty() {
+            return Err(ScenarioError::new("algorithm", "must name an algorithm, e.g. \"bully\""));
+        }
+        let algorithm = raw.algorithm;
         if raw.nodes.is_empty() {
             return Err(ScenarioError::new("nodes", "needs at least one node"));
         }
@@ -455,7 +387,7 @@ impl Scenario {
                 .ok_or_else(|| ScenarioError::new(format!("{path}.at"), "missing (the time in ticks)"))?
                 .as_u64()
                 .ok_or_else(|| ScenarioError::new(format!("{path}.at"), "expected a whole number of ticks"))?;
-            let action = Action::from_object(entry, "at", &path)?;
+            let action = Action::from_object(entry, &["at"], &path)?;
             action.validate(&nodes, &path)?;
             schedule.push(Scheduled { at, action });
         }
@@ -477,8 +409,6 @@ impl Scenario {
             schedule,
             stop,
         };
-        // Let the protocol check its parameters now, so a bad file fails before it runs.
-        crate::engine::check_params(&scenario)?;
         Ok(scenario)
     }
 
@@ -495,7 +425,7 @@ impl Scenario {
             })
             .collect();
         let mut obj = Map::new();
-        obj.insert("algorithm".into(), json!(self.algorithm.name()));
+        obj.insert("algorithm".into(), json!(self.algorithm));
         obj.insert("nodes".into(), json!(self.nodes));
         obj.insert("seed".into(), json!(self.seed));
         obj.insert(
@@ -557,7 +487,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        assert_eq!(err(r#"{"algorithm":"bullyy","nodes":[1]}"#).field, "algorithm");
+        // Whether the algorithm exists is the registry's question (see `Engine::new`).
+        assert_eq!(err(r#"{"algorithm":"","nodes":[1]}"#).field, "algorithm");
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2,1]}"#).to_string(), "nodes: duplicate id 1");
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"initial_leader":7}"#).field, "initial_leader");
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#).field, "network.latency");

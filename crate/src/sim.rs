@@ -15,10 +15,13 @@
 //!   they come out the same). Acting at a past step forks: the future logs are cut off and the
 //!   intervention is recorded with the step it was applied at.
 
+use crate::error::ScenarioError;
+use crate::meta::Property;
 use crate::observe::{Election, Findings, Observers, Violation};
 use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey};
 use crate::rng::Pcg32;
-use crate::scenario::{Action, NetworkSpec, Scenario, ScenarioError, Scheduled, StopSpec};
+use crate::scenario::{Action, NetworkSpec, Scenario, Scheduled, StopSpec};
+use crate::trace::Intervention;
 use crate::{NodeId, Time};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -183,7 +186,7 @@ pub struct Sim<P: Protocol> {
     timer_log: Vec<TimerRec>,
     violations: Vec<Violation>,
     elections: Vec<Election>,
-    ivs: Vec<(u64, Action)>,
+    ivs: Vec<Intervention>,
     checkpoints: Vec<World<P>>,
     effects: Vec<Effect<P::Msg, P::Timer>>,
     findings: Findings,
@@ -216,13 +219,9 @@ fn hash_action(mut h: u64, a: &Action) -> u64 {
 }
 
 impl<P: Protocol> Sim<P> {
-    pub fn new(proto: P, scenario: &Scenario) -> Self {
-        let cfg = Config::new(
-            scenario.nodes.clone(),
-            scenario.initial_leader,
-            scenario.heartbeats,
-            scenario.network.latency,
-        );
+    /// A run of `proto` on the scenario's nodes, network, schedule and stop limits. `claimed`
+    /// lists the safety properties the protocol claims: only their violations are logged.
+    pub fn new(proto: P, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
         let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
         index.sort_unstable();
         let max_id = index.last().map_or(0, |&(id, _)| id as usize);
@@ -247,7 +246,7 @@ impl<P: Protocol> Sim<P> {
             cuts: BTreeSet::new(),
             fifo_last: BTreeMap::new(),
             manual_drops: BTreeSet::new(),
-            obs: Observers::new(&cfg.ids, P::KINDS.len()),
+            obs: Observers::new(&cfg.ids, P::KINDS.len(), claimed),
             hash: 0xcbf2_9ce4_8422_2325,
             n_msgs: 0,
             n_timers: 0,
@@ -464,7 +463,7 @@ impl<P: Protocol> Sim<P> {
             match effect {
                 Effect::Send { to, msg } => {
                     let Some(ti) = self.idx(to) else {
-                        debug_assert!(false, "{} sent to unknown node {to}", P::NAME);
+                        debug_assert!(false, "N{from} sent to unknown node {to}");
                         continue;
                     };
                     let (lo, hi) = self.net.latency;
@@ -505,6 +504,9 @@ impl<P: Protocol> Sim<P> {
                     self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
                     self.log_timer(TimerRec { node: from, name: timer.name(), at: Some(at) });
                     self.w.hash = mix(hash_str(self.w.hash, timer.name()), at);
+                }
+                Effect::Report { property, nodes } => {
+                    self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.findings);
                 }
                 Effect::CancelTimer(timer) => {
                     let timers = &mut self.w.nodes[i].timers;
@@ -628,9 +630,16 @@ impl<P: Protocol> Sim<P> {
     }
 
     fn flush_interventions_now(&mut self) {
-        while self.w.applied_ivs < self.ivs.len() && self.ivs[self.w.applied_ivs].0 == self.w.steps {
-            let action = self.ivs[self.w.applied_ivs].1.clone();
+        while self.w.applied_ivs < self.ivs.len() && self.ivs[self.w.applied_ivs].step == self.w.steps {
+            let Intervention { time, ref action, .. } = self.ivs[self.w.applied_ivs];
+            let action = action.clone();
             self.w.applied_ivs += 1;
+            // An intervention anchored later than the last event moves the clock on to its time
+            // (nothing was pending in between; `apply_at` checked that).
+            if time > self.w.now {
+                self.w.now = time;
+                self.w.hash = mix(self.w.hash, time);
+            }
             self.apply_action(&action);
         }
     }
@@ -648,6 +657,13 @@ impl<P: Protocol> Sim<P> {
     /// Applies an intervention now, at the cursor. If the cursor is in the past, the old future
     /// is discarded first (a fork).
     pub fn apply(&mut self, action: Action) -> Result<(), ScenarioError> {
+        self.apply_at(action, None)
+    }
+
+    /// Applies an intervention at the cursor, at virtual time `time` (default: the time of the
+    /// last event). A later time is allowed only up to the next pending event: the clock moves
+    /// on to it, so that an intervention anchored by time lands at that time.
+    pub fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError> {
         action.validate(&self.cfg.ids, "intervention")?;
         if let Action::Drop(m) = action {
             if !self.in_flight_contains(m) {
@@ -655,8 +671,20 @@ impl<P: Protocol> Sim<P> {
             }
         }
         self.flush_interventions();
+        let now = self.w.now;
+        let time = time.unwrap_or(now);
+        if time < now {
+            return Err(ScenarioError::new("intervention.time", format!("t={time} is before the current time t={now}")));
+        }
+        if time > now {
+            if let Some(next) = self.next_event_time() {
+                if time > next {
+                    return Err(ScenarioError::new("intervention.time", format!("t={time} is after the next event (t={next}); run up to it first")));
+                }
+            }
+        }
         self.truncate_future();
-        self.ivs.push((self.w.steps, action));
+        self.ivs.push(Intervention { step: self.w.steps, time, action });
         self.flush_interventions();
         Ok(())
     }
@@ -782,7 +810,7 @@ impl<P: Protocol> Sim<P> {
             }
         }
     }
-    pub fn interventions(&self) -> &[(u64, Action)] {
+    pub fn interventions(&self) -> &[Intervention] {
         &self.ivs
     }
     pub fn schedule(&self) -> &[Scheduled] {

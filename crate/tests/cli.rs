@@ -134,7 +134,7 @@ fn trace_writes_header_steps_and_summary() {
     assert_eq!(lines.len() as u64, steps + 2, "header + {steps} steps + summary");
 
     let header = &lines[0];
-    assert_eq!(header["format"], "election-lab-trace/1");
+    assert_eq!(header["format"], "election-lab-trace/2");
     assert_eq!(header["scenario"]["algorithm"], "bully");
     assert_eq!(header["scenario"]["nodes"], json!([1, 2, 3, 4, 5]));
     assert_eq!(header["interventions"], json!([]));
@@ -181,7 +181,9 @@ fn run_accepts_an_exported_trace_with_interventions() {
     assert_eq!(summary["leaders"], json!([4]), "{summary}");
     let text = std::fs::read_to_string(out.path()).unwrap();
     let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines[0]["interventions"], json!([{"step": 3, "crash": 5}]));
+    // A format-1 trace has no times; the replay anchors each intervention to its virtual time.
+    let at_step_3 = lines.iter().find(|l| l["step"] == 3).unwrap()["time"].clone();
+    assert_eq!(lines[0]["interventions"], json!([{"step": 3, "time": at_step_3, "crash": 5}]));
     let marks: Vec<(usize, &Value)> = lines.iter().enumerate().filter(|(_, l)| l.get("intervention_at_step").is_some()).collect();
     assert_eq!(marks.len(), 1);
     let (at, mark) = marks[0];

@@ -9,7 +9,7 @@ mod common;
 
 use common::{engine, run};
 use election_lab::rng::Pcg32;
-use election_lab::{Action, Engine};
+use election_lab::{Action, Engine, Intervention};
 use serde_json::{json, Value};
 
 /// Bully with random latency, loss, a leader crash, a partition, a heal and a recovery.
@@ -129,21 +129,23 @@ fn intervention_in_the_past_forks_and_the_trace_replays() {
         let mut e = run(&s);
         let fork_at = end / 3;
         e.seek(fork_at);
+        let fork_time = e.now();
         let victim = e.frame().nodes.iter().find(|n| n.up).map(|n| n.id).unwrap();
         e.apply(Action::Crash(victim)).unwrap();
         assert_eq!(e.head(), fork_at, "{name}: the old future is discarded");
         assert_eq!(e.cursor(), fork_at, "{name}");
-        assert_eq!(e.interventions(), &[(fork_at, Action::Crash(victim))], "{name}");
+        assert_eq!(e.interventions(), &[Intervention { step: fork_at, time: fork_time, action: Action::Crash(victim) }], "{name}");
         assert!(!e.frame().nodes.iter().find(|n| n.id == victim).unwrap().up, "{name}: applied at once");
         e.run_to_end();
         assert_ne!(e.trace_hash(), original.trace_hash(), "{name}: the fork is another run");
         // A second intervention further on, then export and replay.
         let second_at = (fork_at + e.cursor()) / 2;
         e.seek(second_at);
+        let second_time = e.now();
         e.apply(Action::Recover(victim)).unwrap();
         e.run_to_end();
         assert_eq!(e.interventions().len(), 2, "{name}");
-        assert_eq!(e.interventions()[1], (second_at, Action::Recover(victim)), "{name}");
+        assert_eq!(e.interventions()[1], Intervention { step: second_at, time: second_time, action: Action::Recover(victim) }, "{name}");
 
         let trace = e.trace_value();
         let text = trace.to_string();

@@ -323,8 +323,9 @@ fn raft_partition_never_elects_in_the_minority() {
 // Scenario errors name the field (scenario format; see also cli.rs for the CLI's messages)
 // ---------------------------------------------------------------------------------------------
 
+/// Errors of the format and of the algorithm's `params` both surface when an engine is built.
 fn field_of(text: &str) -> String {
-    match Scenario::from_json(text) {
+    match Engine::from_json(text) {
         Ok(_) => panic!("accepted: {text}"),
         Err(e) => e.field,
     }
@@ -333,7 +334,7 @@ fn field_of(text: &str) -> String {
 #[test]
 fn scenario_errors_name_the_field() {
     let cases = [
-        (r#"{"algorithm":"paxos","nodes":[1,2]}"#, "algorithm"),
+        (r#"{"algorithm":"no-such-algorithm","nodes":[1,2]}"#, "algorithm"),
         (r#"{"algorithm":"raft","nodes":[1,5,5]}"#, "nodes"),
         (r#"{"algorithm":"raft","nodes":[1,2],"initial_leader":3}"#, "initial_leader"),
         (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"start":3}]}"#, "schedule[0].start"),
@@ -358,7 +359,7 @@ fn scenario_errors_name_the_field() {
     for (text, field) in cases {
         assert_eq!(field_of(text), field, "{text}");
     }
-    let unknown = Scenario::from_json(r#"{"algorithm":"paxos","nodes":[1,2]}"#).unwrap_err();
+    let unknown = Engine::from_json(r#"{"algorithm":"no-such-algorithm","nodes":[1,2]}"#).unwrap_err();
     assert!(unknown.message.contains("bully") && unknown.message.contains("raft"), "{unknown}");
     assert_eq!(Scenario::from_json(r#"{"algorithm":"raft","nodes":[1,5,5]}"#).unwrap_err().to_string(), "nodes: duplicate id 5");
 }

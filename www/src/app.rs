@@ -8,8 +8,9 @@ use crate::geometry::{self, Line, Pt};
 use crate::link;
 use crate::palette::{kind_colour, kind_short, GROUP_FILLS};
 use election_lab::layout;
-use election_lab::presets::{self, PRESETS};
-use election_lab::{Action, Algorithm, Engine, Frame, Scenario};
+use election_lab::presets;
+use election_lab::registry;
+use election_lab::{Action, Engine, Frame, Scenario};
 use std::collections::BTreeMap;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -141,8 +142,8 @@ impl Lab {
                 }
             }
         }
-        for (step, a) in self.engine.interventions() {
-            m.push((*step, "fault", format!("you: {}", a.describe())));
+        for iv in self.engine.interventions() {
+            m.push((iv.step, "fault", format!("you: {}", iv.action.describe())));
         }
         for e in self.engine.all_elections() {
             m.push((e.step, "elected", format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency())));
@@ -164,11 +165,11 @@ impl Lab {
     fn lines(&self) -> Vec<Line> {
         let cursor = self.engine.cursor();
         let mut lines = Vec::new();
-        for (step, a) in self.engine.interventions() {
-            if *step > cursor {
+        for iv in self.engine.interventions() {
+            if iv.step > cursor {
                 break;
             }
-            match a {
+            match &iv.action {
                 Action::Partition { lines: l, .. } => lines = l.clone(),
                 Action::Heal => lines.clear(),
                 _ => {}
@@ -672,7 +673,7 @@ impl Lab {
         let n = frame.nodes.len();
         let pos = self.positions(frame);
         let r = layout::node_radius(n);
-        let ring = self.engine.scenario().algorithm.is_ring();
+        let ring = self.engine.algorithm().topology.is_ring();
         let link = ctx.link();
         let mut lines = self.lines();
         if let Some(Drag::Move { i, grab, now }) = self.drag {
@@ -735,7 +736,7 @@ impl Lab {
         let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
             let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
             let (a, b) = edge(pos[fi], pos[ti], r);
-            Some(html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(m.kind)} /> })
+            Some(html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(self.engine.algorithm(), m.kind)} /> })
         });
 
         let mut dot_data = self.dot_data.borrow_mut();
@@ -748,13 +749,13 @@ impl Lab {
                 let (a, b) = edge(pos[fi], pos[ti], r);
                 dot_data.push((a, b, m.sent as f64, m.deliver as f64));
                 let (x, y) = lerp(a, b, progress(now, m.sent as f64, m.deliver as f64));
-                let colour = kind_colour(m.kind);
+                let colour = kind_colour(self.engine.algorithm(), m.kind);
                 Some(html! {
                     <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
                        transform={format!("translate({x:.1} {y:.1})")}>
                         { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
                         <circle r="9" fill={colour} />
-                        { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(m.kind) }</text> } } }
+                        { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(self.engine.algorithm(), m.kind) }</text> } } }
                     </g>
                 })
             })
@@ -768,7 +769,7 @@ impl Lab {
             let (x, y) = lerp(a, b, 0.85);
             Some(html! {
                 <g class="ghost" data-dropped={kind} transform={format!("translate({x:.1} {y:.1})")}>
-                    <circle r="9" fill={kind_colour(kind)} />
+                    <circle r="9" fill={kind_colour(self.engine.algorithm(), kind)} />
                     <text y="4" text-anchor="middle" class="ghost-x">{"✕"}</text>
                 </g>
             })
@@ -908,7 +909,7 @@ impl Lab {
             <>
             { for menu }
             <svg ref={self.svg.clone()} class="canvas" viewBox="0 0 1000 1000" preserveAspectRatio="xMidYMid meet"
-                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", self.engine.scenario().algorithm.title(), n, frame.step)}
+                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", self.engine.algorithm().title, n, frame.step)}
                  {onpointerdown} {onpointermove} {onpointerup}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -1055,7 +1056,7 @@ impl Lab {
                 <label>{"Preset "}
                     <select {onchange} aria-label="Preset">
                         <option value="" selected={self.preset.is_none()} disabled=true>{"(custom)"}</option>
-                        { for PRESETS.iter().map(|p| html!{ <option value={p.id} selected={self.preset == Some(p.id)}>{ p.title }</option> }) }
+                        { for presets::all().map(|p| html!{ <option value={p.id} selected={self.preset == Some(p.id)}>{ p.title }</option> }) }
                     </select>
                 </label>
                 <button onclick={link.callback(|_| Msg::Share(false))}>{"Copy link"}</button>
@@ -1071,11 +1072,7 @@ impl Lab {
     }
 
     fn view_invariants(&self, frame: &Frame) -> Html {
-        let alg = self.engine.scenario().algorithm;
         let vs = self.engine.violations();
-        let two_in_term = vs.iter().filter(|v| v.kind == "two-leaders-in-term").count();
-        let split_now = frame.leaders.len() >= 2;
-        let split_ever = vs.iter().filter(|v| v.kind == "split-brain").count();
         let row = |name: &str, ok: bool, text: String| {
             html! {
                 <li class={classes!(if ok { "ok" } else { "bad" })}>
@@ -1084,13 +1081,26 @@ impl Lab {
                 </li>
             }
         };
+        // Exactly the properties the running algorithm claims, with the step of each violation.
+        let claimed = self.engine.algorithm().properties.iter().map(|p| {
+            let seen: Vec<&election_lab::observe::Violation> = vs.iter().filter(|v| v.kind == p.id).collect();
+            let now_broken = p.id == election_lab::meta::SPLIT_BRAIN && frame.leaders.len() >= 2;
+            let text = if now_broken {
+                format!("no: {} lead now", nodes_text(&frame.leaders))
+            } else if let Some(first) = seen.first() {
+                let steps = seen.iter().take(5).map(|v| v.step.to_string()).collect::<Vec<_>>().join(", ");
+                format!("violated {}× (step {steps}{}); first: {} at t={}", seen.len(), if seen.len() > 5 { ", …" } else { "" }, nodes_text(&first.nodes), first.time)
+            } else {
+                format!("holds so far — {} ({})", p.explain, p.holds.describe())
+            };
+            row(p.title, seen.is_empty() && !now_broken, text)
+        });
         let latency = self.engine.elections().last().map(|e| format!("last election took {} ticks", e.latency())).unwrap_or_else(|| "no election has run yet".into());
         html! {
             <section class="panel" aria-label="Invariants">
                 <h2>{"Invariants"}</h2>
                 <ul class="invariants">
-                    { row("Single leader", !split_now, if split_now { format!("no: {} lead now", nodes_text(&frame.leaders)) } else if split_ever > 0 { format!("now yes; split brain seen {split_ever}× before") } else { "yes, at every step so far".into() }) }
-                    { if alg == Algorithm::Raft { row("One leader per term", two_in_term == 0, if two_in_term == 0 { "holds".into() } else { format!("violated {two_in_term}×") }) } else { html!{} } }
+                    { for claimed }
                     { row("Agreement", frame.agreement.is_some(), match frame.agreement { Some(l) => format!("every live node names N{l}; {latency}"), None => format!("not (yet): live nodes disagree or name a dead leader; {latency}") }) }
                 </ul>
             </section>
@@ -1125,26 +1135,28 @@ impl Lab {
         let s = self.engine.scenario();
         let n = s.nodes.len() as u64;
         let count = |k: &str| m.by_kind.iter().find(|x| x.0 == k).map_or(0, |x| x.1);
-        let formula: Option<(String, u64, u64)> = match s.algorithm {
-            Algorithm::Bully => Some(("Bully worst case N²−N−1".into(), n * n - n - 1, count("ELECTION") + count("OK") + count("COORDINATOR"))),
-            Algorithm::ChangRoberts => Some((format!("ring single initiator: best 2N = {}, worst 3N−1", 2 * n), 3 * n - 1, count("ELECTION") + count("ELECTED"))),
-            Algorithm::Raft => Some(("one Raft election ≈ 3N−2".into(), 3 * n - 2, count("REQUEST_VOTE") + count("VOTE_GRANT") + count("VOTE_DENY"))),
-        };
+        let formulas: Vec<(String, u64, u64)> = self
+            .engine
+            .algorithm()
+            .formulas
+            .iter()
+            .map(|f| (format!("{} ({})", f.name, f.applies), (f.value)(n), f.counts.iter().map(|k| count(k)).sum()))
+            .collect();
         html! {
             <section class="panel" aria-label="Metrics">
                 <h2>{"Messages"}</h2>
                 <table class="metrics">
                     <tbody>
                         { for m.by_kind.iter().map(|&(k, c)| html!{
-                            <tr><td><span class="swatch" style={format!("background:{}", kind_colour(k))}></span>{ k }</td><td class="num" data-kind={k}>{ c }</td></tr>
+                            <tr><td><span class="swatch" style={format!("background:{}", kind_colour(self.engine.algorithm(), k))}></span>{ k }</td><td class="num" data-kind={k}>{ c }</td></tr>
                         }) }
                         <tr class="total"><td>{"total sent"}</td><td class="num" data-testid="total-messages">{ m.total }</td></tr>
                         <tr><td>{"delivered / dropped / in flight"}</td><td class="num">{ format!("{} / {} / {}", m.delivered, m.dropped, m.in_flight) }</td></tr>
                     </tbody>
                 </table>
-                { if let Some((name, value, counted)) = formula { html!{
-                    <p class="formula">{ format!("Seed formula — {name} = {value}; election messages counted here: {counted}.") }</p>
-                }} else { html!{} } }
+                { for formulas.into_iter().map(|(name, value, counted)| html!{
+                    <p class="formula">{ format!("Theory: {name} = {value} for N = {n}; counted here: {counted}.") }</p>
+                }) }
             </section>
         }
     }
@@ -1156,8 +1168,8 @@ impl Lab {
         let first = cursor.saturating_sub(40).max(1);
         let last = (cursor + 12).min(head);
         let mut ivs: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-        for (s, a) in self.engine.interventions() {
-            ivs.entry(*s).or_default().push(a.describe());
+        for iv in self.engine.interventions() {
+            ivs.entry(iv.step).or_default().push(iv.action.describe());
         }
         let mut rows = Vec::new();
         for step in first.saturating_sub(1)..=last {
@@ -1214,7 +1226,7 @@ impl Lab {
             match (info.peer, info.sent, index.get(&info.node)) {
                 (Some(peer), Some(sent), Some(&ti)) => {
                     if let Some(&fi) = index.get(&peer) {
-                        let colour = kind_colour(info.kind.unwrap_or(""));
+                        let colour = kind_colour(self.engine.algorithm(), info.kind.unwrap_or(""));
                         let class = classes!("st-msg", future.then_some("future"), (info.event == "drop").then_some("dropped"));
                         arrows.push(html! {
                             <line class={class} x1={fmt(col(fi))} y1={fmt(row(sent as f64))} x2={fmt(col(ti))} y2={fmt(row(info.time as f64))}
@@ -1282,7 +1294,7 @@ impl Lab {
                 <form ref={self.editor.clone()} class="editor" {onsubmit}>
                     <label>{"Algorithm"}
                         <select name="algorithm">
-                            { for Algorithm::ALL.iter().map(|a| html!{ <option value={a.name()} selected={*a == s.algorithm}>{ a.title() }</option> }) }
+                            { for registry::all().iter().map(|a| html!{ <option value={a.id} selected={a.id == s.algorithm}>{ a.title }</option> }) }
                         </select>
                     </label>
                     <label>{"Nodes (a count 2–64, or ids)"}<input name="nodes" value={nodes_text} /></label>

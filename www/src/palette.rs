@@ -1,35 +1,30 @@
-//! Colours: the Okabe–Ito palette, safe for the common colour-vision deficiencies. Every kind
-//! also has a text label, so colour is never the only cue.
+//! Colours: the Okabe–Ito palette, safe for the common colour-vision deficiencies. A message's
+//! colour follows from the visual role its algorithm declares for its kind (request, answer,
+//! announcement, ...), so a new algorithm needs no entry here. Every kind also has a short text
+//! label, so colour is never the only cue.
 
-pub fn kind_colour(kind: &str) -> &'static str {
-    match kind {
-        "ELECTION" | "REQUEST_VOTE" => "#E69F00",
-        "OK" | "APPEND_ACK" => "#56B4E9",
-        "COORDINATOR" | "ELECTED" | "VOTE_GRANT" => "#009E73",
-        "HEARTBEAT" => "#999999",
-        "APPEND_ENTRIES" => "#0072B2",
-        "VOTE_DENY" => "#D55E00",
-        "APPEND_REJECT" => "#CC79A7",
-        _ => "#F0E442",
+use election_lab::meta::Visual;
+use election_lab::Algorithm;
+
+pub fn visual_colour(v: Visual) -> &'static str {
+    match v {
+        Visual::Request => "#E69F00",
+        Visual::Answer => "#56B4E9",
+        Visual::Announcement => "#009E73",
+        Visual::Heartbeat => "#999999",
+        Visual::Refusal => "#D55E00",
+        Visual::Data => "#0072B2",
     }
 }
 
+/// The colour of a message kind of `alg`.
+pub fn kind_colour(alg: &Algorithm, kind: &str) -> &'static str {
+    alg.kind(kind).map_or("#999999", |k| visual_colour(k.visual))
+}
+
 /// Short label drawn next to a moving dot.
-pub fn kind_short(kind: &str) -> &'static str {
-    match kind {
-        "ELECTION" => "E",
-        "OK" => "OK",
-        "COORDINATOR" => "C",
-        "HEARTBEAT" => "hb",
-        "ELECTED" => "W",
-        "REQUEST_VOTE" => "RV",
-        "VOTE_GRANT" => "✓",
-        "VOTE_DENY" => "✗",
-        "APPEND_ENTRIES" => "AE",
-        "APPEND_ACK" => "ack",
-        "APPEND_REJECT" => "rej",
-        _ => "?",
-    }
+pub fn kind_short(alg: &Algorithm, kind: &str) -> &'static str {
+    alg.kind(kind).map_or("?", |k| k.short)
 }
 
 pub const GROUP_FILLS: &[&str] = &["#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442"];

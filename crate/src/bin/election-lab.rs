@@ -1,6 +1,6 @@
 //! `election-lab`: run a scenario file and print what happened as one JSON object.
 
-use election_lab::presets::{self, PRESETS};
+use election_lab::presets;
 use election_lab::Engine;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -48,10 +48,10 @@ fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
             }
         }
         // An intervention recorded at step k was applied after step k's event, before step k+1.
-        while next_iv < ivs.len() && ivs[next_iv].0 == step {
+        while next_iv < ivs.len() && ivs[next_iv].step == step {
             let mut o = serde_json::Map::new();
             o.insert("intervention_at_step".into(), step.into());
-            ivs[next_iv].1.write_json(&mut o);
+            ivs[next_iv].action.write_json(&mut o);
             writeln!(w, "{}", serde_json::Value::Object(o)).map_err(io_err)?;
             next_iv += 1;
         }
@@ -101,12 +101,12 @@ fn main() -> ExitCode {
             }
         }
         Some("check") => match args.get(1) {
-            Some(f) => load(f).map(|e| println!("ok: {} with {} nodes", e.scenario().algorithm.name(), e.scenario().nodes.len())),
+            Some(f) => load(f).map(|e| println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len())),
             None => Err("check needs a scenario FILE".into()),
         },
         Some("preset") => match args.get(1) {
             None => {
-                for p in PRESETS {
+                for p in presets::all() {
                     println!("{:<20} {}", p.id, p.title);
                 }
                 Ok(())

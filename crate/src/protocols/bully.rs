@@ -1,4 +1,5 @@
-//! **Bully** (Garcia-Molina 1982), as in seed 003 §16.3.1 and §16.2.4.
+//! **Bully** (H. Garcia-Molina, "Elections in a Distributed Computing System", IEEE Transactions
+//! on Computers C-31(1), 1982).
 //!
 //! The live process with the highest id wins. A process that starts an election sends ELECTION
 //! only to higher ids and waits `t_out` ticks (stage WAIT_OK). Every higher process that receives
@@ -9,28 +10,31 @@
 //! none comes. A leader broadcasts HEARTBEAT every `heartbeats.interval`; a process that hears no
 //! heartbeat from its leader for `heartbeats.timeout` starts an election (the failure detector).
 //!
-//! * **COORDINATOR acceptance** (§16.7 pitfall 4): the announcement is taken when the announcer's
-//!   id is not below the receiver's own id, or the receiver knows no leader — the seed's
-//!   pseudocode reads `id_k >= id_i or elected == Null` with `id_i` the receiver, and that is
-//!   the reading implemented here. Either way the receiver leaves its election.
+//! * **COORDINATOR acceptance**: the announcement is taken when the announcer's id is not below
+//!   the receiver's own id, or the receiver knows no leader (`k >= me or elected == none`).
+//!   Either way the receiver leaves its election. A lower announcer is ignored by a node that
+//!   knows a leader, which is the classic guard against a stale announcement.
 //! * **Crash-recovery**: all state is volatile; a recovered process knows no leader and starts
-//!   an election (§16.2.4). A recovering process above the current leader therefore takes over,
-//!   with the short two-leader window the seed's corollary to Theorem 1 describes.
+//!   an election. A recovering process above the current leader therefore takes over, with a
+//!   short window (one message latency) in which two processes believe they lead.
 //! * With `heartbeats: null` nothing runs by itself: elections begin only by `start`.
 //!
 //! Parameters (`params`): `t_out` (WAIT_OK timeout, default `2·latency_max + 1`, the smallest
-//! value satisfying the seed's `T_out > 2·d_max + t_max`), `t_coord` (WAIT_COORD timeout, default
+//! value above a round trip `2·d_max` plus the handling time, as Garcia-Molina's synchronous model
+//! requires), `t_coord` (WAIT_COORD timeout, default
 //! `3·t_out`).
 
-use super::read_params;
-use crate::protocol::{fmt_node, Config, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::run;
 use crate::{NodeId, Time};
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Params {
+struct BullyParams {
     t_out: Option<Time>,
     t_coord: Option<Time>,
 }
@@ -41,10 +45,65 @@ pub struct Bully {
     pub t_coord: Time,
 }
 
+pub const ALGORITHM: Algorithm = Algorithm {
+    id: "bully",
+    title: "Bully",
+    citation: "H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
+    summary: "The live node with the highest id wins: a node challenges every higher id, and any live higher node answers OK and takes the election over.",
+    topology: Topology::Complete,
+    kinds: KINDS,
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("waiting-coord", Look::Waiting, "bullied: waiting for COORDINATOR")],
+    formulas: &[Formula {
+        name: "N²−N−1",
+        applies: "worst case: the top id crashed and every other node starts at once",
+        counts: &["ELECTION", "OK", "COORDINATOR"],
+        value: |n| (n * n).saturating_sub(n + 1),
+    }],
+    properties: &[single_leader(Faults::CrashStop)],
+    presets: PRESETS,
+    build: run::build::<Bully>,
+};
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "bully-heartbeats",
+        title: "Bully: crash the leader",
+        hint: "N80 leads and sends heartbeats. Click N80 to crash it, then step: the others time out and the cascade elects N32.",
+        json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
+                  "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":400}}"#,
+        golden: "92ee660160ffa382",
+    },
+    Preset {
+        id: "bully-n3-notices",
+        title: "Bully: N80 crashed, N3 notices",
+        hint: "N3 alone starts the election after N80 crashed: 15 ELECTION, 10 OK, 4 COORDINATOR = N²−N−1 = 29.",
+        json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
+                  "schedule":[{"at":0,"crash":80},{"at":1,"start":3}]}"#,
+        golden: "fbe44067e18f090f",
+    },
+    Preset {
+        id: "bully-worst-8",
+        title: "Bully worst case, N = 8",
+        hint: "N8 crashed and the other seven start at once: 28 ELECTION, 21 OK, 6 COORDINATOR = N²−N−1 = 55.",
+        json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5,6,7,8],"seed":425,"initial_leader":8,
+                  "schedule":[{"at":0,"crash":8},{"at":0,"start":1},{"at":0,"start":2},{"at":0,"start":3},
+                              {"at":0,"start":4},{"at":0,"start":5},{"at":0,"start":6},{"at":0,"start":7}]}"#,
+        golden: "ec9200c66a6ba383",
+    },
+    Preset {
+        id: "split-brain-bully",
+        title: "Split brain under Bully",
+        hint: "N5 leads. Drag a line between {1,2} and {3,4,5}: the minority stops hearing N5 and elects N2. Two leaders.",
+        json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
+        golden: "cae8d0f7a94fbbc3",
+    },
+];
+
 impl Bully {
-    pub fn from_scenario(s: &Scenario) -> Result<Self, ScenarioError> {
-        let p: Params = read_params(s)?;
-        let lat_max = s.network.latency.1;
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p: BullyParams = read_params(params)?;
+        let lat_max = cfg.latency.1;
         let t_out = p.t_out.unwrap_or(2 * lat_max + 1);
         if t_out == 0 {
             return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
@@ -82,7 +141,12 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[&str] = &["ELECTION", "OK", "COORDINATOR", "HEARTBEAT"];
+pub const KINDS: &[Kind] = &[
+    Kind::new("ELECTION", "E", Visual::Request),
+    Kind::new("OK", "OK", Visual::Answer),
+    Kind::new("COORDINATOR", "C", Visual::Announcement),
+    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat),
+];
 
 impl Message for Msg {
     fn kind(&self) -> usize {
@@ -96,7 +160,7 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::Coordinator(k) => format!("COORDINATOR(N{k})"),
-            m => KINDS[m.kind()].to_string(),
+            m => KINDS[m.kind()].name.to_string(),
         }
     }
 }
@@ -171,8 +235,11 @@ impl Protocol for Bully {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
-    const NAME: &'static str = "bully";
-    const KINDS: &'static [&'static str] = KINDS;
+    const KINDS: &'static [Kind] = KINDS;
+
+    fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        Bully::from_params(cfg, params)
+    }
 
     fn init(&self, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, elected: ctx.cfg.initial_leader, in_elect: false, stage: Stage::Idle, bullied_by: None };

@@ -1,4 +1,6 @@
-//! **Chang-Roberts** election on a unidirectional ring, as in seed 003 §16.3.2 and §16.2.6.
+//! **Chang-Roberts** election on a unidirectional ring (E. Chang and R. Roberts, "An improved
+//! algorithm for decentralized extrema-finding in circular configurations of processes",
+//! Communications of the ACM 22(5), 1979).
 //!
 //! Nodes are listed clockwise in the scenario; each talks only to its successor. An initiator
 //! sends ELECTION(value = own id, init = own id). A node receiving ELECTION(v):
@@ -10,25 +12,26 @@
 //! ELECTED(k) sets `elected = k` at every node and stops at k.
 //!
 //! Single initiator: 2N messages at best (the maximum starts), 3N−1 at worst (the node just
-//! after the maximum on the ring starts); N initiators on a descending ring: (N²+3N)/2
-//! (seed §16.4.2).
+//! after the maximum on the ring starts); N initiators on a descending ring: (N²+3N)/2. Over
+//! random rings with every node initiating, the average number of ELECTION messages is
+//! N·H_N (Chang and Roberts' result), so O(N log N).
 //!
-//! * **Initiator suppression** (`params.suppress_initiators`, off by default as in the seed's
-//!   reference run): each node remembers the highest initiator seen and discards ELECTION
+//! * **Initiator suppression** (`params.suppress_initiators`, off by default as in the
+//!   classic algorithm): each node remembers the highest initiator seen and discards ELECTION
 //!   rounds started by lower initiators. The "sent my own id" flag belongs to a round: when a
 //!   round of a strictly higher initiator arrives, the round this node took part in is
 //!   suppressed, so the flag is cleared and the node may replace the value in the new round.
-//!   Read literally (one flag for all rounds), the seed's pseudocode can suppress every round:
+//!   Read literally (one flag for all rounds), the suppression rule can suppress every round:
 //!   on the ring 80→6→12→5→32→3 with N3 and N12 starting together, N80 spends its id in N3's
 //!   round, which then dies at N5 (it saw N12), while N12's round dies at N80 (already
-//!   forwarded) — nobody is elected. The per-round flag gives the seed's stated result: the
+//!   forwarded) — nobody is elected. The per-round flag gives the intended result: the
 //!   highest initiator's round always completes. An initiator counts its own round as seen, so
-//!   a lower round reaching a higher initiator dies there (on the seed's descending ring the
+//!   a lower round reaching a higher initiator dies there (on a descending ring the
 //!   counts are then the same as without suppression, and never more). Suppression can cost
 //!   more than it saves when a suppressed round already carried the maximum: with N3 and N12
 //!   starting on the ring above, N3's round (carrying 80) dies at N12 and N12's round has to
 //!   bring 80 round again, 19 messages instead of 17.
-//! * **Repeated elections.** The seed's pseudocode describes one election; to run many, a node
+//! * **Repeated elections.** The classic algorithm describes one election; to run many, a node
 //!   clears its per-election flags when ELECTED passes (as in Chang and Roberts' paper, where the
 //!   participant mark is cleared on the elected message), and sending its own id starts a new
 //!   candidacy. This does not change any count of a single election.
@@ -38,21 +41,23 @@
 //!   was lost at a crashed node) starts again after `params.retry` ticks: the timer is armed
 //!   when a node sends its own id and cancelled only when an ELECTED passes it. This holds for
 //!   every node that sent its id, whatever it believed before: the coordinator (its election
-//!   finishes when its own ELECTED comes back, where the seed's ELECTED stops) and a live leader
+//!   finishes when its own ELECTED comes back, where the classic ELECTED stops) and a live leader
 //!   that put its id into a recovered node's election. Otherwise a lost message leaves a node
 //!   that has sent its id, so every later round dies there, and nodes that never learn the
 //!   leader. A crashed node breaks
-//!   the ring until it recovers (the seed's crash-stop model); a recovered node starts an election.
+//!   the ring until it recovers (the classic crash-stop model); a recovered node starts an election.
 
-use super::read_params;
-use crate::protocol::{fmt_node, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::run;
 use crate::{NodeId, Time};
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Params {
+struct CrParams {
     #[serde(default)]
     suppress_initiators: bool,
     retry: Option<Time>,
@@ -65,11 +70,52 @@ pub struct ChangRoberts {
     pub retry: Time,
 }
 
+pub const ALGORITHM: Algorithm = Algorithm {
+    id: "chang-roberts",
+    title: "Chang-Roberts ring",
+    citation: "E. Chang and R. Roberts, An improved algorithm for decentralized extrema-finding in circular configurations of processes, Communications of the ACM 22(5), 1979",
+    summary: "Ids travel clockwise round a ring; a node swallows any id smaller than its own, so only the maximum's id comes all the way back.",
+    topology: Topology::Ring,
+    kinds: KINDS,
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, "passed a larger id on")],
+    formulas: &[
+        Formula { name: "2N", applies: "best case: the maximum alone starts", counts: &["ELECTION", "ELECTED"], value: |n| 2 * n },
+        Formula { name: "3N−1", applies: "worst case of one initiator: the node just after the maximum starts", counts: &["ELECTION", "ELECTED"], value: |n| (3 * n).saturating_sub(1) },
+    ],
+    properties: &[single_leader(Faults::CrashStop)],
+    presets: PRESETS,
+    build: run::build::<ChangRoberts>,
+};
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "ring-best",
+        title: "Chang-Roberts: best case, N80 starts",
+        hint: "The maximum starts: its id goes round once, then ELECTED goes round once: 2N = 12 messages.",
+        json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":80}]}"#,
+        golden: "e785953362eb792d",
+    },
+    Preset {
+        id: "ring-worst",
+        title: "Chang-Roberts: worst case, N6 starts",
+        hint: "N6 sits just after N80: 5 hops to reach N80, 6 for 80 to come back, 6 for ELECTED: 3N−1 = 17.",
+        json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":6}]}"#,
+        golden: "536e15fba1115ab5",
+    },
+    Preset {
+        id: "ring-two",
+        title: "Chang-Roberts: N3 and N12 start together",
+        hint: "Two initiators; N12's round dies at N80, which already sent its own id: 11 ELECTION + 6 ELECTED.",
+        json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":3},{"at":0,"start":12}]}"#,
+        golden: "1e846ef9df024db5",
+    },
+];
+
 impl ChangRoberts {
-    pub fn from_scenario(s: &Scenario) -> Result<Self, ScenarioError> {
-        let p: Params = read_params(s)?;
-        let n = s.nodes.len() as Time;
-        let retry = p.retry.unwrap_or(3 * n * s.network.latency.1 + s.heartbeats.map_or(0, |h| h.timeout));
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p: CrParams = read_params(params)?;
+        let n = cfg.n() as Time;
+        let retry = p.retry.unwrap_or(3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
         if retry == 0 {
             return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
         }
@@ -97,7 +143,11 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[&str] = &["ELECTION", "ELECTED", "HEARTBEAT"];
+pub const KINDS: &[Kind] = &[
+    Kind::new("ELECTION", "E", Visual::Request),
+    Kind::new("ELECTED", "W", Visual::Announcement),
+    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat),
+];
 
 impl Message for Msg {
     fn kind(&self) -> usize {
@@ -172,8 +222,11 @@ impl Protocol for ChangRoberts {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
-    const NAME: &'static str = "chang-roberts";
-    const KINDS: &'static [&'static str] = KINDS;
+    const KINDS: &'static [Kind] = KINDS;
+
+    fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        ChangRoberts::from_params(cfg, params)
+    }
 
     fn init(&self, ctx: &mut C) -> State {
         let mut s = Self::fresh(ctx.me, ctx.cfg.initial_leader);

@@ -1,16 +1,22 @@
-//! The election protocols, one module each. Every module doc explains its algorithm and the seed
-//! section it follows.
+//! The election protocols, one module each, and the one list that registers them.
+//!
+//! Every module opens with the algorithm, the paper it follows and the readings it chose, and
+//! declares its `ALGORITHM` descriptor (see [`crate::algorithm`]). Adding an algorithm is one new
+//! file here and one line in the list below: the line declares the module and registers it, in
+//! the order the UI offers algorithms.
 
-pub mod bully;
-pub mod chang_roberts;
-pub mod raft;
+use crate::algorithm::Algorithm;
 
-use crate::scenario::{path_error, Scenario, ScenarioError};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+macro_rules! register {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+        /// Every algorithm, in the order the UI offers them.
+        pub static ALGORITHMS: &[&Algorithm] = &[$(&$module::ALGORITHM),*];
+    };
+}
 
-/// Reads a protocol's `params` object into its parameter struct, naming the field on error.
-pub(crate) fn read_params<T: DeserializeOwned>(scenario: &Scenario) -> Result<T, ScenarioError> {
-    let value = Value::Object(scenario.params.clone());
-    serde_path_to_error::deserialize(&value).map_err(|e| path_error(e, "params"))
+register! {
+    bully,
+    chang_roberts,
+    raft,
 }

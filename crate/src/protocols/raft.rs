@@ -1,5 +1,6 @@
-//! **Raft-style quorum election**, as in seed 003 §16.3.5 and §16.2.7 (Ongaro & Ousterhout 2014,
-//! §5.2 and §5.4.1 for the election restriction).
+//! **Raft-style quorum election** (D. Ongaro and J. Ousterhout, "In Search of an Understandable
+//! Consensus Algorithm", USENIX ATC 2014: §5.2 for elections, §5.4.1 for the election
+//! restriction).
 //!
 //! Terms are a logical clock: any message with a higher term makes the receiver adopt it, forget
 //! its vote and become a follower. A follower whose randomized election timer (a tick range,
@@ -11,30 +12,32 @@
 //! A leader that has not heard ⌊N/2⌋+1 acknowledgements (itself included) within its ack
 //! window steps down. `currentTerm`, `votedFor` and the log survive a crash.
 //!
-//! * Replies: a refused vote is VOTE_DENY and a refused append is APPEND_REJECT (the seed's
-//!   `granted = False` / `success = False` replies), so both can be told apart in a drawing.
+//! * Replies: a refused vote is VOTE_DENY and a refused append is APPEND_REJECT (the paper's
+//!   `voteGranted = false` / `success = false` replies), so both can be told apart in a drawing.
 //! * `initial_leader`: every node starts in term 1 having voted for it, and it starts as leader.
 //! * With `heartbeats: null` no timer runs: elections begin only by `start`, and a leader
 //!   announces itself once.
 //!
 //! Parameters (`params`): `election_timeout` `[lo, hi]` (default `[T, 2T]` with
-//! `T = heartbeats.timeout`, as in the seed's `random(T, 2T)`), `ack_window` (default
-//! `3 × heartbeats.interval` as in the seed, but at least `interval + 2·latency_max + 1`: the
-//! seed's value assumes a round trip far shorter than a heartbeat interval, and a window that
+//! `T = heartbeats.timeout`, the usual `random(T, 2T)`), `ack_window` (default
+//! `3 × heartbeats.interval`, but at least `interval + 2·latency_max + 1`: three intervals
+//! assume a round trip far shorter than a heartbeat interval, and a window that
 //! cannot hold a round trip makes a healthy, fully connected leader miss its quorum of acks and
 //! step down again and again), `log`: `{ "<id>": [last_index, last_term] }` (default `[0, 0]`
 //! for every node).
 
-use super::read_params;
-use crate::protocol::{fmt_node, Ctx, Message, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
+use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::run;
 use crate::{NodeId, Time};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct Params {
+struct RaftParams {
     election_timeout: Option<[Time; 2]>,
     ack_window: Option<Time>,
     #[serde(default)]
@@ -49,16 +52,54 @@ pub struct Raft {
     pub logs: BTreeMap<NodeId, (u64, u64)>,
 }
 
+pub const ALGORITHM: Algorithm = Algorithm {
+    id: "raft",
+    title: "Raft-style quorum",
+    citation: "D. Ongaro and J. Ousterhout, In Search of an Understandable Consensus Algorithm, USENIX ATC 2014",
+    summary: "A node whose randomized timer runs out asks for votes in a new term; one vote per node per term, and a majority makes a leader, so a minority can never elect.",
+    topology: Topology::Complete,
+    kinds: KINDS,
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
+    formulas: &[Formula {
+        name: "2(N−1)",
+        applies: "the votes of one uncontested election: N−1 REQUEST_VOTE and N−1 replies (with the new leader's first round of N−1 APPEND_ENTRIES, the ≈ 3N−2 usually quoted)",
+        counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
+        value: |n| 2 * n.saturating_sub(1),
+    }],
+    properties: &[ONE_LEADER_PER_TERM, single_leader(Faults::CrashStop)],
+    presets: PRESETS,
+    build: run::build::<Raft>,
+};
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "split-brain-raft",
+        title: "The same partition under Raft",
+        hint: "N5 leads term 1. Cut {1,2} from {3,4,5}: the minority campaigns term after term but never gets 3 of 5 votes.",
+        json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
+        golden: "cdde8d18e09bc193",
+    },
+    Preset {
+        id: "raft-cold",
+        title: "Raft: an election from cold",
+        hint: "No leader yet: randomized timeouts pick a first candidate, which needs ⌊5/2⌋+1 = 3 votes.",
+        json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,
+                  "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
+        golden: "1024adfc4aca0ff1",
+    },
+];
+
 impl Raft {
-    pub fn from_scenario(s: &Scenario) -> Result<Self, ScenarioError> {
-        let p: Params = read_params(s)?;
-        let t = s.heartbeats.map_or(10, |h| h.timeout);
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p: RaftParams = read_params(params)?;
+        let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.election_timeout.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }
-        let interval = s.heartbeats.map_or(2, |h| h.interval);
-        let round_trip = 2 * s.network.latency.1;
+        let interval = cfg.heartbeats.map_or(2, |h| h.interval);
+        let round_trip = 2 * cfg.latency.1;
         let ack_window = p.ack_window.unwrap_or((3 * interval).max(interval + round_trip + 1));
         if ack_window == 0 {
             return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
@@ -66,7 +107,7 @@ impl Raft {
         let mut logs = BTreeMap::new();
         for (key, [index, term]) in &p.log {
             let id: NodeId = key.parse().map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
-            if !s.nodes.contains(&id) {
+            if !cfg.ids.contains(&id) {
                 return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
             }
             logs.insert(id, (*index, *term));
@@ -107,7 +148,14 @@ pub enum Msg {
     AppendReject { term: u64 },
 }
 
-pub const KINDS: &[&str] = &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES", "APPEND_ACK", "APPEND_REJECT"];
+pub const KINDS: &[Kind] = &[
+    Kind::new("REQUEST_VOTE", "RV", Visual::Request),
+    Kind::new("VOTE_GRANT", "✓", Visual::Answer),
+    Kind::new("VOTE_DENY", "✗", Visual::Refusal),
+    Kind::new("APPEND_ENTRIES", "AE", Visual::Data),
+    Kind::new("APPEND_ACK", "ack", Visual::Answer),
+    Kind::new("APPEND_REJECT", "rej", Visual::Refusal),
+];
 
 impl Msg {
     fn term(&self) -> u64 {
@@ -136,7 +184,7 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::RequestVote { term, last_index, last_term } => format!("REQUEST_VOTE(t{term}, log {last_index}@{last_term})"),
-            m => format!("{}(t{})", KINDS[m.kind()], m.term()),
+            m => format!("{}(t{})", KINDS[m.kind()].name, m.term()),
         }
     }
 }
@@ -212,8 +260,11 @@ impl Protocol for Raft {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
-    const NAME: &'static str = "raft";
-    const KINDS: &'static [&'static str] = KINDS;
+    const KINDS: &'static [Kind] = KINDS;
+
+    fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        Raft::from_params(cfg, params)
+    }
 
     fn init(&self, ctx: &mut C) -> State {
         let me = ctx.me;

@@ -1,0 +1,60 @@
+//! An algorithm's descriptor: everything the engine, CLI, UI and tests need to know about it,
+//! declared once in the algorithm's own module and listed in [`crate::registry`].
+
+use crate::error::ScenarioError;
+use crate::meta::{Formula, Kind, Preset, Property, Role, Topology};
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// How a descriptor builds a run of its protocol.
+pub type Build = fn(&Scenario, &'static [Property]) -> Result<Box<dyn Run>, ScenarioError>;
+
+/// One registered algorithm.
+pub struct Algorithm {
+    /// The scenario's `algorithm` value: `bully`, `chang-roberts`.
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The original paper: author(s), year, title, venue.
+    pub citation: &'static str,
+    /// One sentence: the idea of the algorithm.
+    pub summary: &'static str,
+    pub topology: Topology,
+    /// Message kinds, in the protocol's kind order.
+    pub kinds: &'static [Kind],
+    /// Node roles its views use (`View::role`), each with how it is drawn.
+    pub roles: &'static [Role],
+    /// Message counts theory gives.
+    pub formulas: &'static [Formula],
+    /// Safety properties it claims.
+    pub properties: &'static [Property],
+    pub presets: &'static [Preset],
+    /// Builds a run (points to [`crate::run::build`] for the protocol type).
+    pub build: Build,
+}
+
+impl Algorithm {
+    pub fn kind(&self, name: &str) -> Option<&'static Kind> {
+        self.kinds.iter().find(|k| k.name == name)
+    }
+    pub fn role(&self, name: &str) -> Option<&'static Role> {
+        self.roles.iter().find(|r| r.name == name)
+    }
+    pub fn property(&self, id: &str) -> Option<&'static Property> {
+        self.properties.iter().find(|p| p.id == id)
+    }
+    pub fn preset(&self, id: &str) -> Option<&'static Preset> {
+        self.presets.iter().find(|p| p.id == id)
+    }
+}
+
+impl std::fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Algorithm({})", self.id)
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}

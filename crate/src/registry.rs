@@ -1,0 +1,59 @@
+//! Looking algorithms up. The list itself is [`crate::protocols::ALGORITHMS`]: adding an
+//! algorithm is its own module plus one line there; nothing else in the engine, CLI, UI or tests
+//! names an algorithm.
+
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::Preset;
+pub use crate::protocols::ALGORITHMS;
+
+pub fn all() -> &'static [&'static Algorithm] {
+    ALGORITHMS
+}
+
+pub fn find(id: &str) -> Option<&'static Algorithm> {
+    ALGORITHMS.iter().copied().find(|a| a.id == id)
+}
+
+/// [`find`], or an error naming the known ids.
+pub fn find_or_err(id: &str) -> Result<&'static Algorithm, ScenarioError> {
+    find(id).ok_or_else(|| {
+        let ids: Vec<&str> = ALGORITHMS.iter().map(|a| a.id).collect();
+        ScenarioError::new("algorithm", format!("unknown algorithm '{id}' (expected one of: {})", ids.join(", ")))
+    })
+}
+
+/// Every preset of every algorithm, with its algorithm.
+pub fn presets() -> impl Iterator<Item = (&'static Algorithm, &'static Preset)> {
+    ALGORITHMS.iter().copied().flat_map(|a| a.presets.iter().map(move |p| (a, p)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn ids_kinds_roles_properties_and_presets_are_unique() {
+        let mut ids = BTreeSet::new();
+        let mut preset_ids = BTreeSet::new();
+        for a in ALGORITHMS {
+            assert!(ids.insert(a.id), "algorithm id {} twice", a.id);
+            assert!(!a.title.is_empty() && !a.citation.is_empty() && !a.summary.is_empty(), "{}", a.id);
+            let kinds: BTreeSet<_> = a.kinds.iter().map(|k| k.name).collect();
+            assert_eq!(kinds.len(), a.kinds.len(), "{}: a kind twice", a.id);
+            assert!(a.kinds.iter().all(|k| !k.short.is_empty() && k.short.chars().count() <= 3), "{}: short labels", a.id);
+            let props: BTreeSet<_> = a.properties.iter().map(|p| p.id).collect();
+            assert_eq!(props.len(), a.properties.len(), "{}: a property twice", a.id);
+            for f in a.formulas {
+                for k in f.counts {
+                    assert!(kinds.contains(k), "{}: formula {} counts unknown kind {k}", a.id, f.name);
+                }
+            }
+            assert!(!a.presets.is_empty(), "{} has no preset", a.id);
+            for p in a.presets {
+                assert!(preset_ids.insert(p.id), "preset id {} twice", p.id);
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The object-safe face of a run: [`Run`] is implemented by `Sim<P>` for every protocol, so the
+//! hot loops stay monomorphic while the engine, CLI and UI see one non-generic type. Also the
+//! protocol-independent pictures a run hands out: [`Frame`] (what to draw), [`Metrics`] and
+//! [`StepInfo`].
+
+use crate::error::ScenarioError;
+use crate::meta::{Kind, Property, Visual};
+use crate::observe::{Election, Violation};
+use crate::protocol::{Message, Protocol, View};
+use crate::scenario::{Action, Scenario};
+use crate::sim::{EventKind, Rec, Sim};
+use crate::trace::Intervention;
+use crate::{NodeId, Time};
+
+/// Builds a run of protocol `P` for `scenario`, watching the safety properties `claimed` (what
+/// an algorithm descriptor's `build` points to).
+pub fn build<P: Protocol>(scenario: &Scenario, claimed: &'static [Property]) -> Result<Box<dyn Run>, ScenarioError> {
+    let cfg = scenario.config();
+    let proto = P::new(&cfg, &scenario.params)?;
+    Ok(Box::new(Sim::new(proto, cfg, scenario, claimed)))
+}
+
+/// One node as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeFrame {
+    pub id: NodeId,
+    pub up: bool,
+    /// The protocol's view (role, leader, term, vote, tally); for a crashed node, the last state's.
+    pub view: View,
+}
+
+/// One message in flight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MsgFrame {
+    pub id: u64,
+    pub kind: &'static str,
+    pub visual: Visual,
+    pub label: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub sent: Time,
+    pub deliver: Time,
+    /// Will not arrive (lost by the network or dropped by hand).
+    pub doomed: bool,
+}
+
+/// Everything the UI draws for one step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub step: u64,
+    pub time: Time,
+    pub nodes: Vec<NodeFrame>,
+    pub messages: Vec<MsgFrame>,
+    /// Partition label per node (scenario order), if partitioned.
+    pub groups: Option<Vec<u32>>,
+    pub cuts: Vec<(NodeId, NodeId)>,
+    pub leaders: Vec<NodeId>,
+    pub agreement: Option<NodeId>,
+    pub quiescent: bool,
+}
+
+/// Totals at the cursor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metrics {
+    /// Sent messages per kind, in the protocol's kind order.
+    pub by_kind: Vec<(&'static str, u64)>,
+    pub total: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+    pub max_simultaneous_leaders: u32,
+    pub sent_by_node: Vec<(NodeId, u64)>,
+}
+
+/// A step, described for logs and the space-time diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepInfo {
+    pub step: u64,
+    pub time: Time,
+    /// "deliver", "drop", "timer" or "fault".
+    pub event: &'static str,
+    pub node: NodeId,
+    pub peer: Option<NodeId>,
+    pub kind: Option<&'static str>,
+    pub text: String,
+    /// For deliveries and drops: when the message was sent.
+    pub sent: Option<Time>,
+    /// Messages this step sent: (id, to, kind, deliver time).
+    pub sends: Vec<(u64, NodeId, &'static str, Time)>,
+}
+
+/// The run behind an [`Engine`]: `Sim<P>` for every protocol.
+pub trait Run {
+    fn step(&mut self) -> bool;
+    fn run(&mut self, max_steps: u64) -> u64;
+    fn run_until(&mut self, t: Time);
+    fn seek(&mut self, step: u64);
+    fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError>;
+    fn cursor(&self) -> u64;
+    fn head(&self) -> u64;
+    fn now(&self) -> Time;
+    fn quiescent(&self) -> bool;
+    fn hash(&self) -> u64;
+    fn frame(&self) -> Frame;
+    fn metrics(&self) -> Metrics;
+    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
+    fn step_info(&self, step: u64) -> Option<StepInfo>;
+    fn record(&self, step: u64) -> Option<Rec>;
+    fn kinds(&self) -> &'static [Kind];
+    fn violations(&self) -> &[Violation];
+    fn all_violations(&self) -> &[Violation];
+    fn elections(&self) -> &[Election];
+    fn all_elections(&self) -> &[Election];
+    fn next_event_time(&mut self) -> Option<Time>;
+    fn stop_time(&self) -> Time;
+    fn interventions(&self) -> &[Intervention];
+    fn max_tally(&self) -> Vec<(NodeId, u32)>;
+    fn is_up(&self, id: NodeId) -> Option<bool>;
+}
+
+impl<P: Protocol> Run for Sim<P> {
+    fn step(&mut self) -> bool {
+        Sim::step(self)
+    }
+    fn run(&mut self, max_steps: u64) -> u64 {
+        Sim::run(self, max_steps)
+    }
+    fn run_until(&mut self, t: Time) {
+        Sim::run_until(self, t)
+    }
+    fn seek(&mut self, step: u64) {
+        Sim::seek(self, step)
+    }
+    fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError> {
+        Sim::apply_at(self, action, time)
+    }
+    fn cursor(&self) -> u64 {
+        Sim::cursor(self)
+    }
+    fn head(&self) -> u64 {
+        Sim::head(self)
+    }
+    fn now(&self) -> Time {
+        Sim::now(self)
+    }
+    fn quiescent(&self) -> bool {
+        Sim::quiescent(self)
+    }
+    fn hash(&self) -> u64 {
+        Sim::hash(self)
+    }
+    fn frame(&self) -> Frame {
+        let obs = self.observers();
+        let nodes = (0..self.cfg.n())
+            .map(|i| NodeFrame {
+                id: self.cfg.ids[i],
+                up: self.is_up(i),
+                view: obs.views[i].clone().unwrap_or_else(|| self.proto.view(self.state(i))),
+            })
+            .collect();
+        let messages = self
+            .in_flight()
+            .map(|(id, m)| MsgFrame {
+                id,
+                kind: P::KINDS[m.msg.kind()].name,
+                visual: P::KINDS[m.msg.kind()].visual,
+                label: m.msg.label(),
+                from: m.from,
+                to: m.to,
+                sent: m.sent,
+                deliver: m.deliver,
+                doomed: m.lost || self.is_manually_dropped(id),
+            })
+            .collect();
+        Frame {
+            step: self.cursor(),
+            time: self.now(),
+            nodes,
+            messages,
+            groups: self.labels().map(|l| l.to_vec()),
+            cuts: self.cuts().collect(),
+            leaders: obs.leaders.iter().copied().collect(),
+            agreement: obs.agreed,
+            quiescent: self.quiescent(),
+        }
+    }
+    fn metrics(&self) -> Metrics {
+        let obs = self.observers();
+        Metrics {
+            by_kind: P::KINDS.iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
+            total: obs.total_sent(),
+            delivered: obs.delivered,
+            dropped: obs.dropped,
+            in_flight: obs.in_flight,
+            max_simultaneous_leaders: obs.max_simultaneous,
+            sent_by_node: self.cfg.ids.iter().copied().zip(obs.sent_by_node.iter().copied()).collect(),
+        }
+    }
+    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
+        match self.idx(id) {
+            Some(i) => self.proto.inspect(self.state(i)),
+            None => vec![],
+        }
+    }
+    fn step_info(&self, step: u64) -> Option<StepInfo> {
+        let rec = *self.records().get(step.checked_sub(1)? as usize)?;
+        let sends = (rec.msgs.0..rec.msgs.1)
+            .filter_map(|id| self.message(id).map(|m| (id, m.to, P::KINDS[m.msg.kind()].name, m.deliver)))
+            .collect();
+        let t = rec.time;
+        let sent = match rec.kind {
+            EventKind::Deliver | EventKind::Drop(_) => self.message(rec.aux).map(|m| m.sent),
+            _ => None,
+        };
+        let (event, peer, kind, text) = match rec.kind {
+            EventKind::Deliver | EventKind::Drop(_) => {
+                let m = self.message(rec.aux)?;
+                let kind = P::KINDS[m.msg.kind()].name;
+                let (event, tail) = match rec.kind {
+                    EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
+                    _ => ("deliver", String::new()),
+                };
+                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, m.msg.label()))
+            }
+            EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} timer {name}", rec.node)),
+            EventKind::Fault => {
+                let action = &self.schedule()[rec.aux as usize].action;
+                ("fault", None, None, format!("t={t} {}", action.describe()))
+            }
+        };
+        Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sent, sends })
+    }
+    fn record(&self, step: u64) -> Option<Rec> {
+        self.records().get(step.checked_sub(1)? as usize).copied()
+    }
+    fn kinds(&self) -> &'static [Kind] {
+        P::KINDS
+    }
+    fn violations(&self) -> &[Violation] {
+        Sim::violations(self)
+    }
+    fn all_violations(&self) -> &[Violation] {
+        Sim::all_violations(self)
+    }
+    fn elections(&self) -> &[Election] {
+        Sim::elections(self)
+    }
+    fn all_elections(&self) -> &[Election] {
+        Sim::all_elections(self)
+    }
+    fn next_event_time(&mut self) -> Option<Time> {
+        Sim::next_event_time(self)
+    }
+    fn stop_time(&self) -> Time {
+        self.stop().max_time
+    }
+    fn interventions(&self) -> &[Intervention] {
+        Sim::interventions(self)
+    }
+    fn max_tally(&self) -> Vec<(NodeId, u32)> {
+        self.cfg.ids.iter().copied().zip(self.observers().max_tally.iter().copied()).collect()
+    }
+    fn is_up(&self, id: NodeId) -> Option<bool> {
+        self.idx(id).map(|i| Sim::is_up(self, i))
+    }
+}
