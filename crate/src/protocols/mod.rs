@@ -18,5 +18,6 @@ macro_rules! register {
 register! {
     bully,
     chang_roberts,
+    lelann,
     raft,
 }
