@@ -2,7 +2,7 @@
 //! declared once in the algorithm's own module and listed in [`crate::registry`].
 
 use crate::error::ScenarioError;
-use crate::meta::{Formula, Kind, Preset, Property, Role, Topology};
+use crate::meta::{Formula, Kind, Preset, Property, Role, Text, Topology};
 use crate::run::Run;
 use crate::scenario::Scenario;
 
@@ -13,11 +13,14 @@ pub type Build = fn(&Scenario, &'static [Property]) -> Result<Box<dyn Run>, Scen
 pub struct Algorithm {
     /// The scenario's `algorithm` value: `bully`, `chang-roberts`.
     pub id: &'static str,
-    pub title: &'static str,
+    pub title: Text,
     /// The original paper: author(s), year, title, venue.
     pub citation: &'static str,
     /// One sentence: the idea of the algorithm.
-    pub summary: &'static str,
+    pub summary: Text,
+    /// The "how it works" card: its rules, its message kinds, what to watch. Paragraphs are
+    /// separated by blank lines; a line starting with "• " is a bullet.
+    pub card: Text,
     pub topology: Topology,
     /// Message kinds, in the protocol's kind order.
     pub kinds: &'static [Kind],

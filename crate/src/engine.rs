@@ -7,7 +7,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::Kind;
+use crate::meta::{Kind, Lang};
 use crate::observe::{Election, Violation};
 use crate::registry;
 pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, Run, StepInfo};
@@ -153,6 +153,10 @@ impl Engine {
     }
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.run.step_info(step)
+    }
+    /// Step `step` (1-based) explained in one or two plain sentences, in `lang`.
+    pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
+        self.run.narrate(step, lang)
     }
     pub fn record(&self, step: u64) -> Option<Rec> {
         self.run.record(step)

@@ -5,6 +5,93 @@
 //! Nothing here runs anything: the engine, the CLI, the UI and the conformance tests read these
 //! values, so that no code outside an algorithm's own module needs to know which algorithm runs.
 
+/// The two languages of the product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub const ALL: &'static [Lang] = &[Lang::En, Lang::Zh];
+    /// The BCP 47 tag (`en`, `zh`), as in `?lang=` and `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+    /// Reads `en`, `zh`, `zh-CN`, `en-GB`, ... (case-insensitive); other languages are `None`.
+    pub fn parse(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        match primary.as_str() {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+}
+
+/// A text in both languages. Narration templates use `{0}`, `{1}`, `{2}` for their arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Text {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+impl Text {
+    pub const fn new(en: &'static str, zh: &'static str) -> Text {
+        Text { en, zh }
+    }
+    pub fn get(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
+        }
+    }
+    /// The template in `lang` with `{0}`, `{1}`, `{2}` replaced by `args`.
+    pub fn fill(&self, lang: Lang, args: &[u64]) -> String {
+        let t = self.get(lang);
+        let mut out = String::with_capacity(t.len() + 8);
+        let mut rest = t;
+        while let Some(at) = rest.find('{') {
+            out.push_str(&rest[..at]);
+            let tail = &rest[at..];
+            match (tail.as_bytes().get(1), tail.as_bytes().get(2)) {
+                (Some(d @ b'0'..=b'9'), Some(b'}')) => {
+                    let k = (d - b'0') as usize;
+                    match args.get(k) {
+                        Some(v) => out.push_str(&v.to_string()),
+                        None => out.push_str(&tail[..3]),
+                    }
+                    rest = &tail[3..];
+                }
+                _ => {
+                    out.push('{');
+                    rest = &tail[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// One sentence of narration a handler attaches to the step it runs in: why it did what it did.
+/// `text` is a template in both languages; `args` fill its `{0}`, `{1}`, `{2}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub text: &'static Text,
+    pub args: [u64; 3],
+}
+
+impl Note {
+    pub fn render(&self, lang: Lang) -> String {
+        self.text.fill(lang, &self.args)
+    }
+}
+
 /// How the nodes are connected, which decides how they are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Topology {
@@ -64,11 +151,13 @@ pub struct Kind {
     /// Up to three characters drawn next to a moving dot.
     pub short: &'static str,
     pub visual: Visual,
+    /// What it means, for the legend: "asks every higher id to take over".
+    pub explain: Text,
 }
 
 impl Kind {
-    pub const fn new(name: &'static str, short: &'static str, visual: Visual) -> Kind {
-        Kind { name, short, visual }
+    pub const fn new(name: &'static str, short: &'static str, visual: Visual, explain: Text) -> Kind {
+        Kind { name, short, visual, explain }
     }
 }
 
@@ -104,18 +193,18 @@ pub struct Role {
     pub name: &'static str,
     pub look: Look,
     /// A few words for the legend: "waiting for COORDINATOR".
-    pub explain: &'static str,
+    pub explain: Text,
 }
 
 impl Role {
-    pub const fn new(name: &'static str, look: Look, explain: &'static str) -> Role {
+    pub const fn new(name: &'static str, look: Look, explain: Text) -> Role {
         Role { name, look, explain }
     }
 }
 
-pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, "believes it leads");
-pub const FOLLOWER_ROLE: Role = Role::new("follower", Look::Follower, "follows a leader or waits");
-pub const CANDIDATE_ROLE: Role = Role::new("candidate", Look::Candidate, "campaigning");
+pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, Text::new("believes it leads", "认为自己是领导者"));
+pub const FOLLOWER_ROLE: Role = Role::new("follower", Look::Follower, Text::new("follows a leader, or waits for one", "跟随领导者，或等待领导者"));
+pub const CANDIDATE_ROLE: Role = Role::new("candidate", Look::Candidate, Text::new("campaigning in an election", "正在竞选"));
 
 /// A message count that theory gives, to show beside the measured one.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +212,7 @@ pub struct Formula {
     /// The formula as written: `N²−N−1`.
     pub name: &'static str,
     /// When it applies: "worst case: the top id crashed and every other node starts at once".
-    pub applies: &'static str,
+    pub applies: Text,
     /// The message kinds it counts.
     pub counts: &'static [&'static str],
     /// Its value for N nodes.
@@ -141,10 +230,13 @@ pub enum Faults {
 }
 
 impl Faults {
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> Text {
         match self {
-            Faults::Any => "under any crash, recovery, partition, loss or delay",
-            Faults::CrashStop => "while the network is synchronous and never partitioned (nodes may crash)",
+            Faults::Any => Text::new("under any crash, recovery, partition, loss or delay", "在任意崩溃、恢复、网络分区、丢包或延迟下都成立"),
+            Faults::CrashStop => Text::new(
+                "while the network is synchronous and never partitioned (nodes may crash)",
+                "前提是网络同步且不发生分区（节点可以崩溃）",
+            ),
         }
     }
 }
@@ -165,8 +257,8 @@ pub enum Monitor {
 pub struct Property {
     /// Also the `kind` of its violations: `split-brain`, `two-leaders-in-term`.
     pub id: &'static str,
-    pub title: &'static str,
-    pub explain: &'static str,
+    pub title: Text,
+    pub explain: Text,
     pub holds: Faults,
     pub monitor: Monitor,
 }
@@ -178,8 +270,8 @@ pub const TWO_LEADERS_IN_TERM: &str = "two-leaders-in-term";
 pub const fn single_leader(holds: Faults) -> Property {
     Property {
         id: SPLIT_BRAIN,
-        title: "Single leader",
-        explain: "at most one live node believes it leads at any moment",
+        title: Text::new("Single leader", "唯一领导者"),
+        explain: Text::new("at most one live node believes it leads at any moment", "任一时刻至多一个存活节点认为自己是领导者（否则即脑裂）"),
         holds,
         monitor: Monitor::SplitBrain,
     }
@@ -188,8 +280,8 @@ pub const fn single_leader(holds: Faults) -> Property {
 /// No two nodes lead the same term.
 pub const ONE_LEADER_PER_TERM: Property = Property {
     id: TWO_LEADERS_IN_TERM,
-    title: "One leader per term",
-    explain: "no two nodes ever lead the same term",
+    title: Text::new("One leader per term", "每个任期至多一个领导者"),
+    explain: Text::new("no two nodes ever lead the same term", "同一任期内不会有两个节点成为领导者"),
     holds: Faults::Any,
     monitor: Monitor::TwoLeadersInTerm,
 };
@@ -198,11 +290,26 @@ pub const ONE_LEADER_PER_TERM: Property = Property {
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
     pub id: &'static str,
-    pub title: &'static str,
+    pub title: Text,
     /// One or two sentences shown under the picker: what to watch or try.
-    pub hint: &'static str,
+    pub hint: Text,
     /// The scenario, as JSON.
     pub json: &'static str,
     /// The trace hash of a run to the end (hex), identical natively and in wasm.
     pub golden: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_fill_their_arguments_in_both_languages() {
+        const T: Text = Text::new("N{0} gets {1} from N{2} ({3} stays, {x} too)", "N{0} 收到 N{2} 的 {1}");
+        assert_eq!(T.fill(Lang::En, &[5, 7, 3]), "N5 gets 7 from N3 ({3} stays, {x} too)");
+        assert_eq!(T.fill(Lang::Zh, &[5, 7, 3]), "N5 收到 N3 的 7");
+        assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("EN_gb"), Some(Lang::En));
+        assert_eq!(Lang::parse("fr"), None);
+    }
 }

@@ -6,7 +6,7 @@
 //! Only the simulator applies effects, so every run can be replayed, drawn and checked.
 
 use crate::error::{path_error, ScenarioError};
-use crate::meta::Kind;
+use crate::meta::{Kind, Note, Text};
 use crate::{NodeId, Time};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -96,6 +96,8 @@ pub enum Effect<M, T> {
     /// Fire `timer` after a delay drawn uniformly from `[lo, hi]` ticks.
     SetTimer { timer: T, lo: Time, hi: Time },
     CancelTimer(T),
+    /// One sentence of narration for this step: which rule made the handler act.
+    Note(Note),
     /// The protocol saw one of its own safety properties broken (a [`crate::meta::Monitor::Reported`]
     /// property), involving these nodes.
     Report { property: &'static str, nodes: Vec<NodeId> },
@@ -133,6 +135,15 @@ impl<'a, M: Clone, T> Ctx<'a, M, T> {
     }
     pub fn cancel_timer(&mut self, timer: T) {
         self.effects.push(Effect::CancelTimer(timer));
+    }
+    /// Explains this step in one sentence: `text` is a template in both languages (declared as a
+    /// `const` in the protocol's module), `args` fill its `{0}`, `{1}`, `{2}`.
+    pub fn note(&mut self, text: &'static Text, args: &[u64]) {
+        let mut a = [0u64; 3];
+        for (slot, v) in a.iter_mut().zip(args) {
+            *slot = *v;
+        }
+        self.effects.push(Effect::Note(Note { text, args: a }));
     }
     /// Reports a violation of the protocol's own property `property` (its id).
     pub fn report(&mut self, property: &'static str, nodes: Vec<NodeId>) {

@@ -39,7 +39,17 @@ mod tests {
         let mut preset_ids = BTreeSet::new();
         for a in ALGORITHMS {
             assert!(ids.insert(a.id), "algorithm id {} twice", a.id);
-            assert!(!a.title.is_empty() && !a.citation.is_empty() && !a.summary.is_empty(), "{}", a.id);
+            assert!(!a.citation.is_empty(), "{}", a.id);
+            let mut texts = vec![("title", a.title), ("summary", a.summary), ("card", a.card)];
+            texts.extend(a.kinds.iter().map(|k| ("kind", k.explain)));
+            texts.extend(a.roles.iter().map(|r| ("role", r.explain)));
+            texts.extend(a.formulas.iter().map(|f| ("formula", f.applies)));
+            texts.extend(a.properties.iter().flat_map(|p| [("property", p.title), ("property", p.explain)]));
+            texts.extend(a.presets.iter().flat_map(|p| [("preset", p.title), ("preset", p.hint)]));
+            for (what, t) in texts {
+                assert!(!t.en.trim().is_empty(), "{}: an empty English {what}", a.id);
+                assert!(t.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{}: the Chinese {what} has no Chinese: {:?}", a.id, t.zh);
+            }
             let kinds: BTreeSet<_> = a.kinds.iter().map(|k| k.name).collect();
             assert_eq!(kinds.len(), a.kinds.len(), "{}: a kind twice", a.id);
             assert!(a.kinds.iter().all(|k| !k.short.is_empty() && k.short.chars().count() <= 3), "{}: short labels", a.id);

@@ -4,11 +4,11 @@
 //! [`StepInfo`].
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Property, Visual};
+use crate::meta::{Kind, Lang, Property, Visual};
 use crate::observe::{Election, Violation};
 use crate::protocol::{Message, Protocol, View};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{EventKind, Rec, Sim};
+use crate::sim::{DropReason, EventKind, Rec, Sim};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 
@@ -105,6 +105,9 @@ pub trait Run {
     fn metrics(&self) -> Metrics;
     fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
     fn step_info(&self, step: u64) -> Option<StepInfo>;
+    /// Step `step` explained in plain words: the protocol's own notes (which rule acted), or a
+    /// plain description of the event when its handler said nothing.
+    fn narrate(&self, step: u64, lang: Lang) -> Option<String>;
     fn record(&self, step: u64) -> Option<Rec>;
     fn kinds(&self) -> &'static [Kind];
     fn violations(&self) -> &[Violation];
@@ -201,6 +204,54 @@ impl<P: Protocol> Run for Sim<P> {
             Some(i) => self.proto.inspect(self.state(i)),
             None => vec![],
         }
+    }
+    fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
+        let rec = *self.records().get(step.checked_sub(1)? as usize)?;
+        let notes = self.notes_of(&rec);
+        if !notes.is_empty() {
+            let parts: Vec<String> = notes.iter().map(|n| n.render(lang)).collect();
+            return Some(parts.join(if lang == Lang::Zh { "" } else { " " }));
+        }
+        let zh = lang == Lang::Zh;
+        Some(match rec.kind {
+            EventKind::Deliver => {
+                let label = self.message(rec.aux)?.msg.label();
+                if zh {
+                    format!("N{} 收到 N{} 的 {label}。", rec.node, rec.peer)
+                } else {
+                    format!("N{} receives {label} from N{}.", rec.node, rec.peer)
+                }
+            }
+            EventKind::Drop(reason) => {
+                let label = self.message(rec.aux)?.msg.label();
+                let (from, to) = (rec.peer, rec.node);
+                match (reason, zh) {
+                    (DropReason::Lost, false) => format!("{label} from N{from} to N{to} is lost by the network."),
+                    (DropReason::Lost, true) => format!("N{from} 发给 N{to} 的 {label} 在网络中丢失。"),
+                    (DropReason::Crashed, false) => format!("{label} from N{from} never arrives: N{to} has crashed."),
+                    (DropReason::Crashed, true) => format!("N{from} 发给 N{to} 的 {label} 没有送达：N{to} 已崩溃。"),
+                    (DropReason::Partition, false) => format!("{label} from N{from} cannot reach N{to}: the network is partitioned between them."),
+                    (DropReason::Partition, true) => format!("N{from} 发给 N{to} 的 {label} 无法送达：两者之间发生了网络分区。"),
+                    (DropReason::Manual, false) => format!("{label} from N{from} to N{to} was dropped by hand."),
+                    (DropReason::Manual, true) => format!("N{from} 发给 N{to} 的 {label} 被手动丢弃。"),
+                }
+            }
+            EventKind::Timer(name) => {
+                if zh {
+                    format!("N{} 的 {name} 定时器到期，无事可做。", rec.node)
+                } else {
+                    format!("N{}'s {name} timer fires; nothing to do.", rec.node)
+                }
+            }
+            EventKind::Fault => {
+                let action = self.schedule()[rec.aux as usize].action.describe_in(lang);
+                if zh {
+                    format!("按计划：{action}。")
+                } else {
+                    format!("As scheduled: {action}.")
+                }
+            }
+        })
     }
     fn step_info(&self, step: u64) -> Option<StepInfo> {
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;

@@ -14,6 +14,7 @@
 
 pub use crate::error::ScenarioError;
 use crate::error::path_error;
+use crate::meta::Lang;
 use crate::protocol::{Config, Heartbeats};
 use crate::{NodeId, Time};
 use serde::Deserialize;
@@ -74,6 +75,29 @@ impl Action {
             Action::Cut { from, to } => format!("cut N{from} → N{to}"),
             Action::Isolate(n) => format!("isolate N{n}"),
             Action::Heal => "heal the network".to_string(),
+        }
+    }
+
+    /// [`Action::describe`] in `lang` (the English text is the one hashed into traces).
+    pub fn describe_in(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.describe();
+        }
+        match self {
+            Action::Crash(n) => format!("N{n} 崩溃"),
+            Action::Recover(n) => format!("N{n} 恢复"),
+            Action::Start(n) => format!("在 N{n} 发起选举"),
+            Action::Drop(m) => format!("丢弃消息 #{m}"),
+            Action::Partition { groups, .. } => {
+                let parts: Vec<String> = groups
+                    .iter()
+                    .map(|g| format!("{{{}}}", g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
+                    .collect();
+                format!("网络分区 {}", parts.join(" | "))
+            }
+            Action::Cut { from, to } => format!("切断 N{from} → N{to} 的链路"),
+            Action::Isolate(n) => format!("隔离 N{n}"),
+            Action::Heal => "网络恢复（分区消除）".to_string(),
         }
     }
 

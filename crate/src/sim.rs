@@ -16,7 +16,7 @@
 //!   intervention is recorded with the step it was applied at.
 
 use crate::error::ScenarioError;
-use crate::meta::Property;
+use crate::meta::{Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
 use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey};
 use crate::rng::Pcg32;
@@ -76,6 +76,8 @@ pub struct Rec {
     pub aux: u64,
     pub msgs: (u64, u64),
     pub timers: (u64, u64),
+    /// Narration notes the handlers attached to this step, in the note log.
+    pub notes: (u64, u64),
 }
 
 /// One message ever sent. Immutable once logged.
@@ -135,6 +137,7 @@ struct World<P: Protocol> {
     // How much of each log this world has produced (the logs may run further, up to the head).
     n_msgs: u64,
     n_timers: u64,
+    n_notes: u64,
     n_violations: u64,
     n_elections: u64,
     applied_ivs: usize,
@@ -158,7 +161,8 @@ impl<P: Protocol> Clone for World<P> {
             obs: self.obs.clone(),
             hash: self.hash.clone(),
             n_msgs: self.n_msgs.clone(),
-            n_timers: self.n_timers.clone(),
+            n_timers: self.n_timers,
+            n_notes: self.n_notes,
             n_violations: self.n_violations.clone(),
             n_elections: self.n_elections.clone(),
             applied_ivs: self.applied_ivs.clone(),
@@ -184,6 +188,7 @@ pub struct Sim<P: Protocol> {
     msgs: Vec<MsgEntry<P::Msg>>,
     recs: Vec<Rec>,
     timer_log: Vec<TimerRec>,
+    notes: Vec<Note>,
     violations: Vec<Violation>,
     elections: Vec<Election>,
     ivs: Vec<Intervention>,
@@ -250,6 +255,7 @@ impl<P: Protocol> Sim<P> {
             hash: 0xcbf2_9ce4_8422_2325,
             n_msgs: 0,
             n_timers: 0,
+            n_notes: 0,
             n_violations: 0,
             n_elections: 0,
             applied_ivs: 0,
@@ -266,6 +272,7 @@ impl<P: Protocol> Sim<P> {
             msgs: Vec::new(),
             recs: Vec::new(),
             timer_log: Vec::new(),
+            notes: Vec::new(),
             violations: Vec::new(),
             elections: Vec::new(),
             ivs: Vec::new(),
@@ -361,6 +368,7 @@ impl<P: Protocol> Sim<P> {
         let step = self.w.steps;
         let msgs_start = self.w.n_msgs;
         let timers_start = self.w.n_timers;
+        let notes_start = self.w.n_notes;
         let (kind, node, peer, aux) = match ev {
             Ev::Deliver(id) => {
                 self.w.obs.in_flight -= 1;
@@ -420,6 +428,7 @@ impl<P: Protocol> Sim<P> {
             aux,
             msgs: (msgs_start, self.w.n_msgs),
             timers: (timers_start, self.w.n_timers),
+            notes: (notes_start, self.w.n_notes),
         };
         let mut h = self.w.hash;
         h = mix(h, step);
@@ -504,6 +513,12 @@ impl<P: Protocol> Sim<P> {
                     self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
                     self.log_timer(TimerRec { node: from, name: timer.name(), at: Some(at) });
                     self.w.hash = mix(hash_str(self.w.hash, timer.name()), at);
+                }
+                Effect::Note(note) => {
+                    if self.w.n_notes as usize == self.notes.len() {
+                        self.notes.push(note);
+                    }
+                    self.w.n_notes += 1;
                 }
                 Effect::Report { property, nodes } => {
                     self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.findings);
@@ -694,6 +709,7 @@ impl<P: Protocol> Sim<P> {
         self.msgs.truncate(w.n_msgs as usize);
         self.recs.truncate(w.steps as usize);
         self.timer_log.truncate(w.n_timers as usize);
+        self.notes.truncate(w.n_notes as usize);
         self.violations.truncate(w.n_violations as usize);
         self.elections.truncate(w.n_elections as usize);
         self.ivs.truncate(w.applied_ivs);
@@ -773,6 +789,10 @@ impl<P: Protocol> Sim<P> {
     }
     pub fn message(&self, id: u64) -> Option<&MsgEntry<P::Msg>> {
         self.msgs.get(id as usize)
+    }
+    /// The narration notes of step `step`'s handlers.
+    pub fn notes_of(&self, rec: &Rec) -> &[Note] {
+        self.notes.get(rec.notes.0 as usize..rec.notes.1 as usize).unwrap_or(&[])
     }
     pub fn timer_log(&self) -> &[TimerRec] {
         &self.timer_log

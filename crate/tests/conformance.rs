@@ -271,3 +271,19 @@ fn every_formula_evaluates_and_counts_declared_kinds() {
         }
     }
 }
+
+/// Every step of every preset and of a chaos run is narrated, in both languages.
+#[test]
+fn every_step_is_narrated_in_both_languages() {
+    use election_lab::meta::Lang;
+    for (name, s) in cases() {
+        let mut e = engine(&s);
+        e.run_to_end();
+        for step in 1..=e.cursor() {
+            let en = e.narrate(step, Lang::En).unwrap_or_else(|| panic!("{name}: step {step} has no narration"));
+            let zh = e.narrate(step, Lang::Zh).unwrap();
+            assert!(en.len() > 10 && !en.contains("{0}") && !en.contains("{1}") && !en.contains("{2}"), "{name}: step {step}: {en}");
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{name}: step {step} in Chinese: {zh}");
+        }
+    }
+}

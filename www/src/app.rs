@@ -909,7 +909,7 @@ impl Lab {
             <>
             { for menu }
             <svg ref={self.svg.clone()} class="canvas" viewBox="0 0 1000 1000" preserveAspectRatio="xMidYMid meet"
-                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", self.engine.algorithm().title, n, frame.step)}
+                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", self.engine.algorithm().title.en, n, frame.step)}
                  {onpointerdown} {onpointermove} {onpointerup}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -1050,13 +1050,13 @@ impl Lab {
             input.set_value("");
             Some(Msg::ImportFile(file))
         });
-        let hint = self.preset.and_then(presets::find).map(|p| p.hint).unwrap_or("Your own scenario.");
+        let hint = self.preset.and_then(presets::find).map(|p| p.hint.en).unwrap_or("Your own scenario.");
         html! {
             <div class="scenario-bar">
                 <label>{"Preset "}
                     <select {onchange} aria-label="Preset">
                         <option value="" selected={self.preset.is_none()} disabled=true>{"(custom)"}</option>
-                        { for presets::all().map(|p| html!{ <option value={p.id} selected={self.preset == Some(p.id)}>{ p.title }</option> }) }
+                        { for presets::all().map(|p| html!{ <option value={p.id} selected={self.preset == Some(p.id)}>{ p.title.en }</option> }) }
                     </select>
                 </label>
                 <button onclick={link.callback(|_| Msg::Share(false))}>{"Copy link"}</button>
@@ -1091,9 +1091,9 @@ impl Lab {
                 let steps = seen.iter().take(5).map(|v| v.step.to_string()).collect::<Vec<_>>().join(", ");
                 format!("violated {}× (step {steps}{}); first: {} at t={}", seen.len(), if seen.len() > 5 { ", …" } else { "" }, nodes_text(&first.nodes), first.time)
             } else {
-                format!("holds so far — {} ({})", p.explain, p.holds.describe())
+                format!("holds so far — {} ({})", p.explain.en, p.holds.describe().en)
             };
-            row(p.title, seen.is_empty() && !now_broken, text)
+            row(p.title.en, seen.is_empty() && !now_broken, text)
         });
         let latency = self.engine.elections().last().map(|e| format!("last election took {} ticks", e.latency())).unwrap_or_else(|| "no election has run yet".into());
         html! {
@@ -1140,7 +1140,7 @@ impl Lab {
             .algorithm()
             .formulas
             .iter()
-            .map(|f| (format!("{} ({})", f.name, f.applies), (f.value)(n), f.counts.iter().map(|k| count(k)).sum()))
+            .map(|f| (format!("{} ({})", f.name, f.applies.en), (f.value)(n), f.counts.iter().map(|k| count(k)).sum()))
             .collect();
         html! {
             <section class="panel" aria-label="Metrics">
@@ -1294,7 +1294,7 @@ impl Lab {
                 <form ref={self.editor.clone()} class="editor" {onsubmit}>
                     <label>{"Algorithm"}
                         <select name="algorithm">
-                            { for registry::all().iter().map(|a| html!{ <option value={a.id} selected={a.id == s.algorithm}>{ a.title }</option> }) }
+                            { for registry::all().iter().map(|a| html!{ <option value={a.id} selected={a.id == s.algorithm}>{ a.title.en }</option> }) }
                         </select>
                     </label>
                     <label>{"Nodes (a count 2–64, or ids)"}<input name="nodes" value={nodes_text} /></label>

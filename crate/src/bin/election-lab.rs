@@ -107,7 +107,7 @@ fn main() -> ExitCode {
         Some("preset") => match args.get(1) {
             None => {
                 for p in presets::all() {
-                    println!("{:<20} {}", p.id, p.title);
+                    println!("{:<20} {}", p.id, p.title.en);
                 }
                 Ok(())
             }

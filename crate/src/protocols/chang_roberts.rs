@@ -49,7 +49,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -72,15 +72,40 @@ pub struct ChangRoberts {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "chang-roberts",
-    title: "Chang-Roberts ring",
+    title: Text::new("Chang-Roberts ring", "Chang-Roberts 环选举"),
     citation: "E. Chang and R. Roberts, An improved algorithm for decentralized extrema-finding in circular configurations of processes, Communications of the ACM 22(5), 1979",
-    summary: "Ids travel clockwise round a ring; a node swallows any id smaller than its own, so only the maximum's id comes all the way back.",
+    summary: Text::new(
+        "Ids travel clockwise round a ring; a node swallows any id smaller than its own, so only the maximum's id comes all the way back.",
+        "id 沿环顺时针传递；节点吞掉比自己小的 id，因此只有最大 id 能绕环一周回到起点。",
+    ),
+    card: Text::new(
+        "The nodes form a one-way ring; each talks only to its clockwise successor.\n\n\
+         • An initiator sends ELECTION carrying its own id.\n\
+         • A node passes on an id larger than its own, and swallows a smaller one — after putting its own id into the election instead, once.\n\
+         • When a node gets its own id back, it went all the way round: it is the maximum. It becomes leader and sends ELECTED round the ring.\n\n\
+         What to watch: ids dying at larger nodes. One initiator costs 2N messages at best and 3N−1 at worst; with every node starting on a random ring, the ELECTION messages average N·H_N ≈ N ln N (Chang & Roberts 1979), against N² for LeLann's ring.",
+        "节点组成单向环，每个节点只与顺时针方向的后继通信。\n\n\
+         • 发起者发送携带自己 id 的 ELECTION。\n\
+         • 节点转发比自己大的 id，吞掉比自己小的 id——并（仅一次）改为把自己的 id 送入选举。\n\
+         • 节点收到自己的 id 时，说明它绕环一周没有被吞掉：它就是最大者。它成为领导者，并沿环发送 ELECTED。\n\n\
+         观察要点：id 在更大的节点处消亡。单个发起者最好 2N 条消息，最坏 3N−1 条；随机环上所有节点同时发起时，ELECTION 平均 N·H_N ≈ N ln N 条（Chang 与 Roberts，1979），而 LeLann 环需要 N² 条。",
+    ),
     topology: Topology::Ring,
     kinds: KINDS,
-    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, "passed a larger id on")],
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, Text::new("passed a larger id on", "转发了更大的 id"))],
     formulas: &[
-        Formula { name: "2N", applies: "best case: the maximum alone starts", counts: &["ELECTION", "ELECTED"], value: |n| 2 * n },
-        Formula { name: "3N−1", applies: "worst case of one initiator: the node just after the maximum starts", counts: &["ELECTION", "ELECTED"], value: |n| (3 * n).saturating_sub(1) },
+        Formula {
+            name: "2N",
+            applies: Text::new("best case: the maximum alone starts", "最好情况：只有最大者发起"),
+            counts: &["ELECTION", "ELECTED"],
+            value: |n| 2 * n,
+        },
+        Formula {
+            name: "3N−1",
+            applies: Text::new("worst case of one initiator: the node just after the maximum starts", "单个发起者的最坏情况：紧随最大者之后的节点发起"),
+            counts: &["ELECTION", "ELECTED"],
+            value: |n| (3 * n).saturating_sub(1),
+        },
     ],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
@@ -90,22 +115,31 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "ring-best",
-        title: "Chang-Roberts: best case, N80 starts",
-        hint: "The maximum starts: its id goes round once, then ELECTED goes round once: 2N = 12 messages.",
+        title: Text::new("Chang-Roberts: best case, N80 starts", "Chang-Roberts：最好情况，N80 发起"),
+        hint: Text::new(
+            "The maximum starts: its id goes round once, then ELECTED goes round once: 2N = 12 messages.",
+            "最大者发起：它的 id 绕环一周，ELECTED 再绕一周：2N = 12 条消息。",
+        ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":80}]}"#,
         golden: "e785953362eb792d",
     },
     Preset {
         id: "ring-worst",
-        title: "Chang-Roberts: worst case, N6 starts",
-        hint: "N6 sits just after N80: 5 hops to reach N80, 6 for 80 to come back, 6 for ELECTED: 3N−1 = 17.",
+        title: Text::new("Chang-Roberts: worst case, N6 starts", "Chang-Roberts：最坏情况，N6 发起"),
+        hint: Text::new(
+            "N6 sits just after N80: 5 hops to reach N80, 6 for 80 to come back, 6 for ELECTED: 3N−1 = 17.",
+            "N6 紧随 N80 之后：5 跳到达 N80，80 再用 6 跳绕回，ELECTED 6 跳：3N−1 = 17 条。",
+        ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":6}]}"#,
         golden: "536e15fba1115ab5",
     },
     Preset {
         id: "ring-two",
-        title: "Chang-Roberts: N3 and N12 start together",
-        hint: "Two initiators; N12's round dies at N80, which already sent its own id: 11 ELECTION + 6 ELECTED.",
+        title: Text::new("Chang-Roberts: N3 and N12 start together", "Chang-Roberts：N3 与 N12 同时发起"),
+        hint: Text::new(
+            "Two initiators; N12's round dies at N80, which already sent its own id: 11 ELECTION + 6 ELECTED.",
+            "两个发起者；N12 的一轮在 N80 处消亡，因为 N80 已经送出了自己的 id：11 条 ELECTION + 6 条 ELECTED。",
+        ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":3},{"at":0,"start":12}]}"#,
         golden: "1e846ef9df024db5",
     },
@@ -144,9 +178,9 @@ pub enum Msg {
 }
 
 pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request),
-    Kind::new("ELECTED", "W", Visual::Announcement),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat),
+    Kind::new("ELECTION", "E", Visual::Request, Text::new("carries the largest id seen so far round the ring", "沿环携带目前见到的最大 id")),
+    Kind::new("ELECTED", "W", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
+    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
 ];
 
 impl Message for Msg {

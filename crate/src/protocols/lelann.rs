@@ -24,7 +24,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
@@ -32,18 +32,41 @@ use serde::Deserialize;
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "lelann",
-    title: "LeLann ring",
+    title: Text::new("LeLann ring", "LeLann 环选举"),
     citation: "G. LeLann, Distributed systems — towards a formal approach, IFIP Congress 1977",
-    summary: "Every id travels the whole ring and every node collects them all; when its own id returns, a node knows the maximum, which leads.",
+    summary: Text::new(
+        "Every id travels the whole ring and every node collects them all; when its own id returns, a node knows the maximum, which leads.",
+        "每个 id 都绕环一整周，每个节点收集全部 id；当自己的 id 回来时，节点就知道了最大者，由它担任领导者。",
+    ),
+    card: Text::new(
+        "The naive ring election that Chang and Roberts improved. The nodes form a one-way ring with FIFO links.\n\n\
+         • A node that starts (or is woken by someone else's id) sends ELECTION with its own id.\n\
+         • Every node passes on every id except its own, and remembers it.\n\
+         • When its own id comes back, a node has seen every id: the largest one leads. No announcement is needed.\n\n\
+         What to watch: nothing is ever swallowed — each of the N ids makes the full trip, so an election costs exactly N² messages.",
+        "Chang 与 Roberts 改进之前的朴素环选举。节点组成单向环，链路先进先出（FIFO）。\n\n\
+         • 发起的节点（或被他人 id 唤醒的节点）发送携带自己 id 的 ELECTION。\n\
+         • 每个节点转发除自己之外的所有 id，并记录下来。\n\
+         • 自己的 id 回来时，节点已见过所有 id：最大者成为领导者，无需再宣布。\n\n\
+         观察要点：没有任何 id 被吞掉——N 个 id 都要绕环一整周，因此一次选举恰好需要 N² 条消息。",
+    ),
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
-    formulas: &[Formula { name: "N²", applies: "one election: each of the N ids travels the whole ring", counts: &["ELECTION"], value: |n| n * n }],
+    formulas: &[Formula {
+        name: "N²",
+        applies: Text::new("one election: each of the N ids travels the whole ring", "一次选举：N 个 id 各自绕环一整周"),
+        counts: &["ELECTION"],
+        value: |n| n * n,
+    }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: &[Preset {
         id: "lelann-all",
-        title: "LeLann: every node starts",
-        hint: "Every id goes all the way round: 6 × 6 = N² = 36 ELECTION messages, against 17 or fewer for Chang-Roberts on the same ring.",
+        title: Text::new("LeLann: every node starts", "LeLann：所有节点都发起"),
+        hint: Text::new(
+            "Every id goes all the way round: 6 × 6 = N² = 36 ELECTION messages, against 17 or fewer for Chang-Roberts on the same ring.",
+            "每个 id 都绕环一整周：6 × 6 = N² = 36 条 ELECTION，而同一个环上 Chang-Roberts 至多 17 条。",
+        ),
         json: r#"{"algorithm":"lelann","nodes":[80,6,12,5,32,3],"seed":425,
                   "schedule":[{"at":0,"start":80},{"at":0,"start":6},{"at":0,"start":12},{"at":0,"start":5},{"at":0,"start":32},{"at":0,"start":3}]}"#,
         golden: "4b54afd48f321d58",
@@ -76,7 +99,10 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[Kind::new("ELECTION", "E", Visual::Request), Kind::new("HEARTBEAT", "hb", Visual::Heartbeat)];
+pub const KINDS: &[Kind] = &[
+    Kind::new("ELECTION", "E", Visual::Request, Text::new("carries one node's id all the way round the ring", "携带某个节点的 id 绕环一整周")),
+    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+];
 
 impl Message for Msg {
     fn kind(&self) -> usize {

@@ -28,7 +28,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
+use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -54,15 +54,35 @@ pub struct Raft {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "raft",
-    title: "Raft-style quorum",
+    title: Text::new("Raft-style quorum", "Raft 式多数派选举"),
     citation: "D. Ongaro and J. Ousterhout, In Search of an Understandable Consensus Algorithm, USENIX ATC 2014",
-    summary: "A node whose randomized timer runs out asks for votes in a new term; one vote per node per term, and a majority makes a leader, so a minority can never elect.",
+    summary: Text::new(
+        "A node whose randomized timer runs out asks for votes in a new term; one vote per node per term, and a majority makes a leader, so a minority can never elect.",
+        "随机定时器到期的节点在新任期中请求投票；每个节点每个任期只投一票，获得多数派票数才能成为领导者，因此少数派永远无法选出领导者。",
+    ),
+    card: Text::new(
+        "Time is cut into terms, each with at most one leader.\n\n\
+         • A follower that hears nothing from a leader before its randomized election timeout becomes a candidate: it starts a new term, votes for itself and sends REQUEST_VOTE.\n\
+         • A node grants at most one vote per term, and only to a candidate whose log is at least as up to date as its own.\n\
+         • A candidate with votes from a majority (⌊N/2⌋+1) leads, and sends APPEND_ENTRIES as its heartbeat.\n\
+         • Any message with a higher term makes the receiver adopt that term and step down.\n\n\
+         What to watch: randomized timeouts that usually let one candidate win; under a partition, the minority side campaigns term after term but never reaches a majority — no split brain.",
+        "时间被划分为任期（term），每个任期至多一个领导者。\n\n\
+         • 跟随者在随机的选举超时内没有收到领导者的消息，就成为候选人：进入新任期，投自己一票，并发送 REQUEST_VOTE。\n\
+         • 每个节点每个任期至多投一票，且只投给日志至少和自己一样新的候选人。\n\
+         • 获得多数派（⌊N/2⌋+1）投票的候选人成为领导者，并以 APPEND_ENTRIES 作为心跳。\n\
+         • 收到更高任期的消息时，节点采用该任期并退为跟随者。\n\n\
+         观察要点：随机超时通常只让一个候选人胜出；网络分区时，少数派一轮又一轮地竞选，却永远得不到多数票——不会脑裂。",
+    ),
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
     formulas: &[Formula {
         name: "2(N−1)",
-        applies: "the votes of one uncontested election: N−1 REQUEST_VOTE and N−1 replies (with the new leader's first round of N−1 APPEND_ENTRIES, the ≈ 3N−2 usually quoted)",
+        applies: Text::new(
+            "the votes of one uncontested election: N−1 REQUEST_VOTE and N−1 replies (with the new leader's first round of N−1 APPEND_ENTRIES, the ≈ 3N−2 usually quoted)",
+            "一次无竞争选举的投票：N−1 条 REQUEST_VOTE 与 N−1 条回复（加上新领导者第一轮 N−1 条 APPEND_ENTRIES，即常说的约 3N−2 条）",
+        ),
         counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
         value: |n| 2 * n.saturating_sub(1),
     }],
@@ -74,16 +94,22 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "split-brain-raft",
-        title: "The same partition under Raft",
-        hint: "N5 leads term 1. Cut {1,2} from {3,4,5}: the minority campaigns term after term but never gets 3 of 5 votes.",
+        title: Text::new("The same partition under Raft", "同样的分区，换成 Raft"),
+        hint: Text::new(
+            "N5 leads term 1. Cut {1,2} from {3,4,5}: the minority campaigns term after term but never gets 3 of 5 votes.",
+            "N5 是任期 1 的领导者。把 {1,2} 与 {3,4,5} 切开：少数派一轮轮竞选，却永远拿不到 5 票中的 3 票。",
+        ),
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         golden: "cdde8d18e09bc193",
     },
     Preset {
         id: "raft-cold",
-        title: "Raft: an election from cold",
-        hint: "No leader yet: randomized timeouts pick a first candidate, which needs ⌊5/2⌋+1 = 3 votes.",
+        title: Text::new("Raft: an election from cold", "Raft：从零开始的选举"),
+        hint: Text::new(
+            "No leader yet: randomized timeouts pick a first candidate, which needs ⌊5/2⌋+1 = 3 votes.",
+            "还没有领导者：随机超时选出第一个候选人，它需要 ⌊5/2⌋+1 = 3 票。",
+        ),
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
         golden: "1024adfc4aca0ff1",
@@ -149,12 +175,12 @@ pub enum Msg {
 }
 
 pub const KINDS: &[Kind] = &[
-    Kind::new("REQUEST_VOTE", "RV", Visual::Request),
-    Kind::new("VOTE_GRANT", "✓", Visual::Answer),
-    Kind::new("VOTE_DENY", "✗", Visual::Refusal),
-    Kind::new("APPEND_ENTRIES", "AE", Visual::Data),
-    Kind::new("APPEND_ACK", "ack", Visual::Answer),
-    Kind::new("APPEND_REJECT", "rej", Visual::Refusal),
+    Kind::new("REQUEST_VOTE", "RV", Visual::Request, Text::new("a candidate asks for a vote in its term", "候选人在其任期内请求投票")),
+    Kind::new("VOTE_GRANT", "✓", Visual::Answer, Text::new("a vote given (one per node per term)", "投出赞成票（每个节点每个任期一票）")),
+    Kind::new("VOTE_DENY", "✗", Visual::Refusal, Text::new("a vote refused: already voted, stale term or older log", "拒绝投票：已投过票、任期过旧或日志更旧")),
+    Kind::new("APPEND_ENTRIES", "AE", Visual::Data, Text::new("the leader's heartbeat (and log entries)", "领导者的心跳（及日志条目）")),
+    Kind::new("APPEND_ACK", "ack", Visual::Answer, Text::new("a follower accepts the leader of this term", "跟随者接受本任期的领导者")),
+    Kind::new("APPEND_REJECT", "rej", Visual::Refusal, Text::new("refused: the sender's term is stale", "拒绝：发送者的任期已过时")),
 ];
 
 impl Msg {
