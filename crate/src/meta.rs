@@ -295,6 +295,9 @@ pub struct Preset {
     pub hint: Text,
     /// The scenario, as JSON.
     pub json: &'static str,
+    /// The live self-declared leaders when the run has ended (checked natively by the
+    /// conformance suite and in the browser by the end-to-end suite).
+    pub leaders: &'static [u32],
     /// The trace hash of a run to the end (hex), identical natively and in wasm.
     pub golden: &'static str,
 }

@@ -47,9 +47,10 @@ pub struct Findings {
 #[derive(Clone, Debug)]
 pub struct Observers {
     ids: Vec<NodeId>,
-    /// Which built-in monitors the protocol's claimed properties ask for.
-    watch_split_brain: bool,
-    watch_terms: bool,
+    /// The claimed properties watched by the built-in monitors (their ids name the violations:
+    /// a token ring calls its split-brain monitor `duplicate-token`).
+    split_brain_id: Option<&'static str>,
+    term_id: Option<&'static str>,
     /// Cached view per node (scenario order); `None` while the node is crashed.
     pub views: Vec<Option<View>>,
     pub live: u32,
@@ -80,8 +81,14 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => {
             // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, vote, tally } = x;
-            *leader == y.leader && *term == y.term && *vote == y.vote && *tally == y.tally && (std::ptr::eq(*role, y.role) || *role == y.role)
+            let View { role, leader, term, vote, tally, group, reach } = x;
+            *leader == y.leader
+                && *term == y.term
+                && *vote == y.vote
+                && *tally == y.tally
+                && *group == y.group
+                && *reach == y.reach
+                && (std::ptr::eq(*role, y.role) || *role == y.role)
         }
         (None, None) => true,
         _ => false,
@@ -93,8 +100,8 @@ impl Observers {
         let n = ids.len();
         Observers {
             ids: ids.to_vec(),
-            watch_split_brain: claimed.iter().any(|p| p.monitor == Monitor::SplitBrain),
-            watch_terms: claimed.iter().any(|p| p.monitor == Monitor::TwoLeadersInTerm),
+            split_brain_id: claimed.iter().find(|p| p.monitor == Monitor::SplitBrain).map(|p| p.id),
+            term_id: claimed.iter().find(|p| p.monitor == Monitor::TwoLeadersInTerm).map(|p| p.id),
             views: vec![None; n],
             live: 0,
             leaders: BTreeSet::new(),
@@ -160,19 +167,19 @@ impl Observers {
             if v.is_leader() {
                 self.leaders.insert(id);
                 if !was_leader {
-                    if self.watch_split_brain && self.leaders.len() >= 2 {
+                    if let Some(kind) = self.split_brain_id.filter(|_| self.leaders.len() >= 2) {
                         findings.violations.push(Violation {
-                            kind: SPLIT_BRAIN,
+                            kind,
                             time,
                             step,
                             nodes: self.leaders.iter().copied().collect(),
                             term: None,
                         });
                     }
-                    if let Some(t) = v.term.filter(|_| self.watch_terms) {
+                    if let (Some(t), Some(kind)) = (v.term, self.term_id) {
                         match self.term_leaders.get(&t) {
                             Some(&other) if other != id => findings.violations.push(Violation {
-                                kind: TWO_LEADERS_IN_TERM,
+                                kind,
                                 time,
                                 step,
                                 nodes: vec![other.min(id), other.max(id)],

@@ -174,6 +174,12 @@ pub struct View {
     pub vote: Option<NodeId>,
     /// A candidate's tally: (votes held, votes needed).
     pub tally: Option<(u32, u32)>,
+    /// The group this node belongs to, named by its group leader (group-merging algorithms such
+    /// as Invitation): the UI draws a coloured hull round each group.
+    pub group: Option<NodeId>,
+    /// How far this node's current probe reaches, in hops each way along the ring (probing ring
+    /// algorithms such as Hirschberg-Sinclair): the UI draws it as an arc.
+    pub reach: Option<u32>,
 }
 
 impl View {

@@ -173,6 +173,7 @@ fn every_preset_replays_to_its_golden_hash_twice() {
             let mut e = Engine::new(p.scenario()).unwrap();
             e.run_to_end();
             assert_eq!(format!("{:016x}", e.trace_hash()), p.golden, "{}: preset {} no longer replays to its golden hash", a.id, p.id);
+            assert_eq!(e.frame().leaders, p.leaders, "{}: preset {} ends with these leaders", a.id, p.id);
         }
     }
 }

@@ -96,6 +96,7 @@ const PRESETS: &[Preset] = &[
         ),
         json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":400}}"#,
+        leaders: &[80],
         golden: "92ee660160ffa382",
     },
     Preset {
@@ -107,6 +108,7 @@ const PRESETS: &[Preset] = &[
         ),
         json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
                   "schedule":[{"at":0,"crash":80},{"at":1,"start":3}]}"#,
+        leaders: &[32],
         golden: "fbe44067e18f090f",
     },
     Preset {
@@ -119,6 +121,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5,6,7,8],"seed":425,"initial_leader":8,
                   "schedule":[{"at":0,"crash":8},{"at":0,"start":1},{"at":0,"start":2},{"at":0,"start":3},
                               {"at":0,"start":4},{"at":0,"start":5},{"at":0,"start":6},{"at":0,"start":7}]}"#,
+        leaders: &[7],
         golden: "ec9200c66a6ba383",
     },
     Preset {
@@ -130,6 +133,7 @@ const PRESETS: &[Preset] = &[
         ),
         json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
+        leaders: &[5],
         golden: "cae8d0f7a94fbbc3",
     },
 ];
@@ -444,7 +448,7 @@ impl Protocol for Bully {
             Stage::WaitCoord => "waiting-coord",
             Stage::Idle => FOLLOWER,
         };
-        View { role, leader: s.elected, term: None, vote: None, tally: None }
+        View { role, leader: s.elected, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

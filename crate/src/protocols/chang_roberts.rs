@@ -121,6 +121,7 @@ const PRESETS: &[Preset] = &[
             "最大者发起：它的 id 绕环一周，ELECTED 再绕一周：2N = 12 条消息。",
         ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":80}]}"#,
+        leaders: &[80],
         golden: "e785953362eb792d",
     },
     Preset {
@@ -131,6 +132,7 @@ const PRESETS: &[Preset] = &[
             "N6 紧随 N80 之后：5 跳到达 N80，80 再用 6 跳绕回，ELECTED 6 跳：3N−1 = 17 条。",
         ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":6}]}"#,
+        leaders: &[80],
         golden: "536e15fba1115ab5",
     },
     Preset {
@@ -141,6 +143,7 @@ const PRESETS: &[Preset] = &[
             "两个发起者；N12 的一轮在 N80 处消亡，因为 N80 已经送出了自己的 id：11 条 ELECTION + 6 条 ELECTED。",
         ),
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":3},{"at":0,"start":12}]}"#,
+        leaders: &[80],
         golden: "1e846ef9df024db5",
     },
 ];
@@ -375,7 +378,7 @@ impl Protocol for ChangRoberts {
         } else {
             FOLLOWER
         };
-        View { role, leader: s.elected, term: None, vote: None, tally: None }
+        View { role, leader: s.elected, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

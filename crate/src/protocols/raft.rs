@@ -101,6 +101,7 @@ const PRESETS: &[Preset] = &[
         ),
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
+        leaders: &[5],
         golden: "cdde8d18e09bc193",
     },
     Preset {
@@ -112,6 +113,7 @@ const PRESETS: &[Preset] = &[
         ),
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
+        leaders: &[4],
         golden: "1024adfc4aca0ff1",
     },
 ];
@@ -429,7 +431,7 @@ impl Protocol for Raft {
             Role::Leader => LEADER,
         };
         let tally = (s.role == Role::Candidate).then(|| (s.votes.len() as u32, s.quorum));
-        View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally }
+        View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
