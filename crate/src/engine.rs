@@ -12,7 +12,7 @@ use crate::observe::{Election, Violation};
 use crate::registry;
 pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, Run, StepInfo};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{EventKind, Rec};
+use crate::sim::{Budget, EventKind, Rec};
 use crate::trace::{Intervention, Trace};
 use crate::{NodeId, Time};
 use serde_json::{json, Map, Value};
@@ -196,6 +196,15 @@ impl Engine {
         self.run.is_up(id)
     }
 
+    /// Why the run stopped early, if it ran out of history budget (see [`Budget`]).
+    pub fn halted(&self) -> Option<String> {
+        self.run.halted()
+    }
+    /// Replaces the history budget (the default keeps about a gigabyte).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.run.set_budget(budget)
+    }
+
     /// The CLI's result object.
     pub fn summary(&self) -> Value {
         let f = self.frame();
@@ -221,6 +230,7 @@ impl Engine {
             "max_simultaneous_leaders": m.max_simultaneous_leaders,
             "violations": self.violations().iter().map(violation_json).collect::<Vec<_>>(),
             "trace_hash": format!("{:016x}", self.trace_hash()),
+            "halted": self.halted(),
         })
     }
 

@@ -8,7 +8,7 @@ use crate::meta::{Kind, Lang, Property, Visual};
 use crate::observe::{Election, Violation};
 use crate::protocol::{Message, Protocol, View};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{DropReason, EventKind, Rec, Sim};
+use crate::sim::{Budget, DropReason, EventKind, Rec, Sim};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 
@@ -119,6 +119,8 @@ pub trait Run {
     fn interventions(&self) -> &[Intervention];
     fn max_tally(&self) -> Vec<(NodeId, u32)>;
     fn is_up(&self, id: NodeId) -> Option<bool>;
+    fn halted(&self) -> Option<String>;
+    fn set_budget(&mut self, budget: Budget);
 }
 
 impl<P: Protocol> Run for Sim<P> {
@@ -310,6 +312,12 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn max_tally(&self) -> Vec<(NodeId, u32)> {
         self.cfg.ids.iter().copied().zip(self.observers().max_tally.iter().copied()).collect()
+    }
+    fn halted(&self) -> Option<String> {
+        Sim::halted(self)
+    }
+    fn set_budget(&mut self, budget: Budget) {
+        Sim::set_budget(self, budget)
     }
     fn is_up(&self, id: NodeId) -> Option<bool> {
         self.idx(id).map(|i| Sim::is_up(self, i))

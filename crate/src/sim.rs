@@ -173,6 +173,21 @@ impl<P: Protocol> Clone for World<P> {
 /// Smallest number of steps between checkpoints.
 const CHECKPOINT_MIN: u64 = 256;
 
+/// How much history one run may keep: about 250 bytes a step, so the default budget stays near
+/// a gigabyte, natively and in a browser tab. A run that would record more stops there with
+/// [`Sim::halted`] saying why, instead of growing until the allocator aborts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub steps: u64,
+    pub messages: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { steps: 4_000_000, messages: 6_000_000 }
+    }
+}
+
 /// A run of protocol `P`.
 pub struct Sim<P: Protocol> {
     pub proto: P,
@@ -195,6 +210,7 @@ pub struct Sim<P: Protocol> {
     checkpoints: Vec<World<P>>,
     effects: Vec<Effect<P::Msg, P::Timer>>,
     findings: Findings,
+    budget: Budget,
 }
 
 fn mix(h: u64, w: u64) -> u64 {
@@ -279,6 +295,7 @@ impl<P: Protocol> Sim<P> {
             checkpoints: Vec::new(),
             effects: Vec::new(),
             findings: Findings::default(),
+            budget: Budget::default(),
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {
@@ -336,7 +353,7 @@ impl<P: Protocol> Sim<P> {
     /// Applies one event if there is one at or before tick `limit`.
     fn step_within(&mut self, limit: Time) -> bool {
         self.flush_interventions();
-        if self.w.steps >= self.stop.max_steps {
+        if self.w.steps >= self.stop.max_steps || self.over_budget() {
             return false;
         }
         let limit = limit.min(self.stop.max_time);
@@ -627,6 +644,29 @@ impl<P: Protocol> Sim<P> {
                 self.w.cuts.clear();
             }
         }
+    }
+
+    /// At the head and out of history budget: the run stops here.
+    #[inline]
+    fn over_budget(&self) -> bool {
+        self.w.steps >= self.budget.steps || self.w.n_msgs >= self.budget.messages
+    }
+
+    /// Why the run stopped before its scenario's limits, if it did.
+    pub fn halted(&self) -> Option<String> {
+        if !self.over_budget() {
+            return None;
+        }
+        let (steps, msgs) = (self.w.steps, self.w.n_msgs);
+        Some(format!(
+            "stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
+            self.budget.steps, self.budget.messages
+        ))
+    }
+
+    /// Sets the history budget (tests use a small one).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 
     fn in_flight_contains(&self, m: u64) -> bool {

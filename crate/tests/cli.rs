@@ -24,6 +24,7 @@ const SUMMARY_KEYS: &[&str] = &[
     "max_simultaneous_leaders",
     "violations",
     "trace_hash",
+    "halted",
 ];
 
 /// A file in the temp directory, removed when dropped.

@@ -372,3 +372,23 @@ fn intervention_errors_name_the_field() {
     assert_eq!(e.apply(Action::Drop(12345)).unwrap_err().field, "intervention.drop");
     assert!(e.interventions().is_empty());
 }
+
+/// A run whose history would outgrow memory stops at its budget with a message, instead of
+/// growing until the allocator aborts (a heartbeating Raft told to run for 10¹² ticks).
+#[test]
+fn a_run_that_would_outgrow_memory_stops_with_a_message() {
+    let mut e = engine(&json!({"algorithm": "raft", "nodes": [1, 2, 3, 4, 5], "initial_leader": 5,
+                               "heartbeats": {"interval": 2, "timeout": 10},
+                               "stop": {"max_time": 1_000_000_000_000u64, "max_steps": 1_000_000_000_000u64}}));
+    e.set_budget(election_lab::sim::Budget { steps: 20_000, messages: 1_000_000 });
+    e.run_to_end();
+    assert_eq!(e.cursor(), 20_000);
+    let why = e.halted().expect("halted");
+    assert!(why.contains("stopped after 20000 steps") && why.contains("stop.max_time"), "{why}");
+    assert_eq!(e.summary()["halted"], json!(why));
+    // Going back and forth inside the budget works as usual.
+    e.seek(100);
+    assert!(e.halted().is_none());
+    e.seek(20_000);
+    assert!(e.halted().is_some());
+}

@@ -96,6 +96,9 @@ fn main() -> ExitCode {
                         write_trace(&engine, &out)?;
                     }
                     println!("{}", engine.summary());
+                    if let Some(why) = engine.halted() {
+                        eprintln!("election-lab: warning: {why}");
+                    }
                     Ok(())
                 }),
             }
