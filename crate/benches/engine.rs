@@ -2,7 +2,7 @@
 //! the median of several runs:
 //!
 //! * (a) Bully worst case, N = 1000: node 1000 crashed, nodes 1..999 start at t = 0, no
-//!   heartbeats (about 10⁶ messages, the seed's §16.2.5 triangle), with the full trace recorded
+//!   heartbeats (about 10⁶ messages: the worst-case triangle of Garcia-Molina's algorithm), with the full trace recorded
 //!   as always. Target: ≤ 150 ms.
 //! * (b) Seeking to random steps of a 100 000-step trace (Raft, N = 5, heartbeats): median and
 //!   p95 of 1000 seeks. Target: ≤ 1 ms.
