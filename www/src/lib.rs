@@ -13,6 +13,7 @@
 //! | `geometry` | partition lines: sides, groups, shaded regions |
 //! | `link` | links that carry scenario + interventions + step |
 //! | `palette` | colour-blind-safe colours |
+//! | `probe` | render counts per component (debug builds), for the browser tests |
 
 pub mod anim;
 pub mod app;
@@ -24,6 +25,7 @@ pub mod link;
 pub mod markers;
 pub mod meta;
 pub mod palette;
+pub mod probe;
 pub mod state;
 
 pub use effects::{copy_to_clipboard, download};

@@ -6,7 +6,8 @@ use crate::nodes_text;
 use election_lab::sim::EventKind;
 use election_lab::Engine;
 
-#[derive(Clone, Debug, PartialEq)]
+/// Eq lets `Rc<Vec<Marker>>` props compare by pointer first.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Marker {
     pub step: u64,
     /// "fault", "elected" or "violation" (a CSS class).

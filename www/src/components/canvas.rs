@@ -98,6 +98,7 @@ fn shifted(l: &Line, grab: Pt, now: Pt) -> Line {
 
 #[function_component]
 pub fn Canvas(props: &CanvasProps) -> Html {
+    crate::probe::rendered("canvas");
     let svg = use_node_ref();
     let dots_ref = use_node_ref();
     let drag: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);

@@ -18,6 +18,7 @@ pub struct ControlsProps {
 
 #[function_component]
 pub fn Controls(p: &ControlsProps) -> Html {
+    crate::probe::rendered("controls");
     let on = &p.on;
     let play_label = if p.playing { "Pause" } else { "Play" };
     let speed_change = super::maybe(on, |e: Event| {

@@ -36,6 +36,7 @@ pub struct HelpProps {
 
 #[function_component]
 pub fn HelpDialog(p: &HelpProps) -> Html {
+    crate::probe::rendered("help");
     if !p.open {
         return html! {};
     }

@@ -66,6 +66,7 @@ fn read_form(form: &NodeRef) -> Result<Scenario, String> {
 
 #[function_component]
 pub fn Editor(p: &EditorProps) -> Html {
+    crate::probe::rendered("editor");
     let form = use_node_ref();
     let json = use_node_ref();
     let s = &p.scenario;

@@ -23,6 +23,7 @@ pub struct ScenarioBarProps {
 
 #[function_component]
 pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
+    crate::probe::rendered("scenario-bar");
     let onchange = super::maybe(&p.on, |e: Event| Some(Action::LoadPreset(e.target_dyn_into::<HtmlSelectElement>()?.value())));
     let onfile = super::maybe(&p.request, |e: Event| {
         let input = e.target_dyn_into::<web_sys::HtmlInputElement>()?;

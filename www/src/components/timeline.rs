@@ -42,6 +42,7 @@ struct MarkersProps {
 
 #[function_component]
 fn Markers(p: &MarkersProps) -> Html {
+    crate::probe::rendered("markers");
     html! {
         <div class="markers" aria-hidden="true">
             { for p.markers.iter().map(|m| {

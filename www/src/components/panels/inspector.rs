@@ -27,6 +27,7 @@ pub struct InspectorProps {
 
 #[function_component]
 pub fn Inspector(p: &InspectorProps) -> Html {
+    crate::probe::rendered("inspector");
     let body = match &p.node {
         None => html! { <p class="empty">{"Select a node (click it, or Tab to it) to see its state. Right-click or Shift-click for more actions."}</p> },
         Some(node) => {

@@ -45,6 +45,7 @@ fn row(name: &str, ok: bool, text: String) -> Html {
 
 #[function_component]
 pub fn Invariants(c: &Checks) -> Html {
+    crate::probe::rendered("invariants");
     let split_now = c.leaders.len() >= 2;
     let latency = c.latency.map(|l| format!("last election took {l} ticks")).unwrap_or_else(|| "no election has run yet".into());
     let single = if split_now {

@@ -13,6 +13,7 @@ pub struct MetricsProps {
 
 #[function_component]
 pub fn MetricsPanel(p: &MetricsProps) -> Html {
+    crate::probe::rendered("metrics");
     let m = &p.metrics;
     html! {
         <section class="panel" aria-label="Metrics">
