@@ -136,6 +136,12 @@ fn drawn(svg: &Element) -> Vec<(u32, String, String)> {
         .collect()
 }
 
+/// Text of the elements matching `selector` in `root`.
+fn texts(root: &Element, selector: &str) -> Vec<String> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default()).collect()
+}
+
 /// What the engine says the same nodes are at `step`.
 fn expected(preset: &str, step: u64) -> Vec<(u32, String, String)> {
     let mut e = Engine::new(presets::find(preset).unwrap().scenario()).unwrap();
@@ -159,7 +165,17 @@ async fn two_canvases_on_one_page_do_not_interfere() {
     // Each canvas draws its own engine's frame: same node ids, different algorithms.
     assert_eq!(drawn(&l), expected("split-brain-bully", 30));
     assert_eq!(drawn(&r), expected("split-brain-raft", 30));
-    assert_ne!(drawn(&l), drawn(&r), "the two algorithms are at different states by step 30");
+    // Raft nodes show their term; Bully nodes have none. Message dots are of each lane's own kinds.
+    assert!(texts(&r, "text.sub").iter().any(|t| t.starts_with("t1")), "right: raft terms shown");
+    assert!(!texts(&l, "text.sub").iter().any(|t| t.starts_with('t')), "left: no terms in bully");
+    for (svg, preset) in [(&l, "split-brain-bully"), (&r, "split-brain-raft")] {
+        let kinds = Engine::new(presets::find(preset).unwrap().scenario()).unwrap().kinds();
+        let list = svg.query_selector_all("[data-msg]").unwrap();
+        for i in 0..list.length() {
+            let kind = list.item(i).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-msg").unwrap();
+            assert!(kinds.contains(&kind.as_str()), "{preset}: a {kind} dot");
+        }
+    }
     assert!(l.get_attribute("aria-label").unwrap().starts_with("Bully cluster of 5 nodes at step 30"));
     assert!(r.get_attribute("aria-label").unwrap().starts_with("Raft-style quorum cluster of 5 nodes at step 30"));
 
@@ -207,4 +223,17 @@ async fn stepping_redraws_only_what_changed() {
     let after = count();
     assert_eq!(after[..4], before[..4], "editor, scenario bar, timeline markers and help stay as they were");
     assert!(after[4] >= before[4] + 3 && after[5] >= before[5] + 3, "canvas and controls follow the step");
+    assert!(before[0] >= 1, "the editor was drawn once");
+
+    // Playing: the canvas follows the steps; the editor and the scenario bar still do not.
+    let button = |label: &str| root.query_selector(&format!("button[aria-label=\"{label}\"]")).unwrap().expect(label);
+    click(&button("Play"));
+    yew::platform::time::sleep(Duration::from_millis(1500)).await;
+    click(&button("Pause"));
+    settle().await;
+    let played = count();
+    let step: u64 = root.query_selector("[data-testid=step]").unwrap().unwrap().text_content().unwrap().parse().unwrap();
+    assert!(step > 3, "playing moved the cursor");
+    assert_eq!(played[..2], before[..2], "editor and scenario bar not redrawn while playing");
+    assert!(played[4] > after[4]);
 }
