@@ -1,10 +1,14 @@
-//! A requestAnimationFrame loop owned by the component: started when playing, stopped on pause,
-//! and dropped with the component. Each frame sends the frame timestamp to a callback.
+//! Animation between renders: a requestAnimationFrame loop (started when playing, stopped on
+//! pause, dropped with its owner) and [`Dots`], the handle through which the loop moves a canvas's
+//! message dots by writing their `transform` attributes (no re-render).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+use crate::geometry::Pt;
 
 type Slot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
@@ -65,5 +69,79 @@ impl Drop for FrameLoop {
         self.stop();
         // Break the closure's reference to its own slot.
         self.slot.borrow_mut().take();
+    }
+}
+
+/// Where a message dot travels: from `a` (sent at `sent`) to `b` (arrives at `deliver`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DotPath {
+    pub a: Pt,
+    pub b: Pt,
+    pub sent: f64,
+    pub deliver: f64,
+}
+
+impl DotPath {
+    /// The dot's position at virtual time `t`.
+    pub fn at(&self, t: f64) -> Pt {
+        lerp(self.a, self.b, progress(t, self.sent, self.deliver))
+    }
+}
+
+pub fn progress(t: f64, sent: f64, deliver: f64) -> f64 {
+    if deliver <= sent {
+        1.0
+    } else {
+        ((t - sent) / (deliver - sent)).clamp(0.0, 1.0)
+    }
+}
+
+pub fn lerp(a: Pt, b: Pt, p: f64) -> Pt {
+    (a.0 + (b.0 - a.0) * p, a.1 + (b.1 - a.1) * p)
+}
+
+#[derive(Default)]
+struct DotsInner {
+    bound: RefCell<Vec<(Element, DotPath)>>,
+    /// The animation clock last placed, while playing.
+    clock: Cell<Option<f64>>,
+}
+
+/// One canvas's dots, as last rendered. Each canvas gets its own handle; equal only to itself.
+#[derive(Clone, Default)]
+pub struct Dots(Rc<DotsInner>);
+
+impl PartialEq for Dots {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Dots {
+    /// Called by the canvas after each render with its dot elements; while `animate`, they are
+    /// put straight back at the animation clock.
+    pub fn bind(&self, dots: Vec<(Element, DotPath)>, animate: bool) {
+        *self.0.bound.borrow_mut() = dots;
+        if let (true, Some(t)) = (animate, self.0.clock.get()) {
+            self.move_to(t);
+        }
+    }
+
+    /// Moves every dot to virtual time `t` (called by the animation loop each frame).
+    pub fn place(&self, t: f64) {
+        self.0.clock.set(Some(t));
+        self.move_to(t);
+    }
+
+    /// Forgets the clock (paused: dots stay where the last render put them).
+    pub fn rest(&self) {
+        self.0.clock.set(None);
+    }
+
+    fn move_to(&self, t: f64) {
+        for (el, path) in self.0.bound.borrow().iter() {
+            let (x, y) = path.at(t);
+            let _ = el.set_attribute("transform", &format!("translate({x:.1} {y:.1})"));
+        }
     }
 }

@@ -2,34 +2,65 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | `app` | the Lab component: state, gestures → interventions, drawing of canvas and panels |
-//! | `anim` | the animation-frame loop that moves message dots between renders |
+//! | `state` | the reducer: State + Action, the engine inside; pure, tested natively |
+//! | `app` | the Lab component: wires state, effects and components together |
+//! | `components` | canvas, controls, timeline, panels, dialogs, scenario bar and editor |
+//! | `effects` | browser effects: URL, clipboard, files, the animation loop |
+//! | `keyboard` | keyboard shortcuts: key → action, and the window listener |
+//! | `anim` | the animation-frame loop and the handle that moves message dots between renders |
+//! | `markers` | timeline markers from elections, violations, interventions, scheduled faults |
+//! | `meta` | every algorithm-specific bit of the UI (kind colours, formula, claims, topology) |
 //! | `geometry` | partition lines: sides, groups, shaded regions |
 //! | `link` | links that carry scenario + interventions + step |
-//! | `palette` | colour-blind-safe colours per message kind |
+//! | `palette` | colour-blind-safe colours |
+//! | `probe` | render counts per component (debug builds), for the browser tests |
 
 pub mod anim;
 pub mod app;
+pub mod components;
+pub mod effects;
 pub mod geometry;
+pub mod keyboard;
 pub mod link;
+pub mod markers;
+pub mod meta;
 pub mod palette;
+pub mod probe;
+pub mod state;
 
+pub use effects::{copy_to_clipboard, download};
+use election_lab::{Intervention, Scenario};
 use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
+/// What the bug report replays: scenario + interventions + step. Kept as shared data and only
+/// serialised if a panic happens.
+type Trace = (Rc<Scenario>, Rc<Vec<Intervention>>, u64);
+
 thread_local! {
-    /// The latest trace (scenario + interventions + step), for the bug report after a panic.
-    static LAST_TRACE: RefCell<String> = const { RefCell::new(String::new()) };
+    static LAST_TRACE: RefCell<Option<Trace>> = const { RefCell::new(None) };
 }
 
-pub fn remember_trace(trace: String) {
-    LAST_TRACE.with(|t| *t.borrow_mut() = trace);
+pub fn remember_trace(scenario: Rc<Scenario>, interventions: Rc<Vec<Intervention>>, step: u64) {
+    LAST_TRACE.with(|t| *t.borrow_mut() = Some((scenario, interventions, step)));
+}
+
+/// The remembered trace as the exported JSON (the engine's `trace_value` format).
+fn last_trace_text() -> String {
+    let Some((scenario, ivs, step)) = LAST_TRACE.with(|t| t.borrow().clone()) else { return String::new() };
+    election_lab::trace::Trace::value(&scenario, &ivs, Some(step)).to_string()
+}
+
+/// "N1, N2, N3".
+pub fn nodes_text(nodes: &[u32]) -> String {
+    nodes.iter().map(|n| format!("N{n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Replaces a dead page by an error panel with a bug report to copy.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let report = LAST_TRACE.with(|t| t.borrow().clone());
+        let report = last_trace_text();
         let message = info.to_string();
         web_sys::console::error_1(&format!("Election Lab crashed: {message}").into());
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
@@ -69,33 +100,6 @@ pub fn mount(root: web_sys::Element) {
     yew::Renderer::<app::Lab>::with_root(root).render();
 }
 
-/// Writes `text` to the clipboard when the browser allows it (it may refuse silently).
-pub fn copy_to_clipboard(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let promise = w.navigator().clipboard().write_text(text);
-        // Awaiting the promise handles a refusal, which the share dialog already covers.
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        });
-    }
-}
-
-/// Offers `text` as a file download.
-pub fn download(name: &str, text: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
-
 /// Trace hashes of the presets, checked natively and in wasm against the golden hash each
 /// algorithm declares with its presets, so both builds must agree.
 pub mod golden {
@@ -116,6 +120,17 @@ pub mod golden {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_bug_report_is_the_exported_trace() {
+        let mut e = election_lab::Engine::new(election_lab::presets::find("ring-best").unwrap().scenario()).unwrap();
+        e.run(3);
+        e.apply(election_lab::Action::Crash(e.scenario().nodes[0])).unwrap();
+        e.run(2);
+        super::remember_trace(std::rc::Rc::new(e.scenario().clone()), std::rc::Rc::new(e.interventions().to_vec()), e.cursor());
+        let text: serde_json::Value = serde_json::from_str(&super::last_trace_text()).unwrap();
+        assert_eq!(text, e.trace_value());
+    }
+
     #[test]
     fn native_hashes_match_the_declared_golden_hashes() {
         for (id, expected) in super::golden::table() {

@@ -1,0 +1,307 @@
+//! The cluster canvas: one engine frame drawn as an SVG, with gestures reported as callbacks.
+//!
+//! Everything it draws comes from its props (a frame, node positions, partition lines, drawing
+//! options); everything it knows of the outside are its callbacks and its [`Dots`] handle. It
+//! holds no global state and its element ids carry its `lane`, so two canvases can share a page.
+
+use super::canvas_parts::{self as parts, NodeGesture};
+use super::fmt;
+use crate::anim::{DotPath, Dots};
+use crate::geometry::{self, Line, Pt};
+use crate::state::DropMark;
+use election_lab::{layout, Action as Intervention, Frame};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+use yew::prelude::*;
+
+/// How the canvas draws, besides the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOptions {
+    /// The running algorithm's descriptor: colours, labels and looks come from it.
+    pub algorithm: &'static election_lab::Algorithm,
+    /// Draw the ring's edges with their direction.
+    pub ring: bool,
+    /// The algorithm's name, for the accessible label.
+    pub title: AttrValue,
+    pub selected: Option<u32>,
+    /// The node whose action menu is open.
+    pub menu: Option<u32>,
+    /// Playing: dots follow the animation clock of the [`Dots`] handle after each render.
+    pub animate: bool,
+    /// Changing this drops a gesture in progress (Escape).
+    pub cancel: u32,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions {
+            algorithm: election_lab::registry::all()[0],
+            ring: false,
+            title: AttrValue::default(),
+            selected: None,
+            menu: None,
+            animate: false,
+            cancel: 0,
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CanvasProps {
+    /// Names this canvas on the page: its element ids are prefixed with it. Unique per page.
+    pub lane: AttrValue,
+    pub frame: Rc<Frame>,
+    /// Node positions in scenario order (the frame's node order), in viewBox units.
+    pub positions: Rc<Vec<Pt>>,
+    #[prop_or_default]
+    pub lines: Rc<Vec<Line>>,
+    /// Messages dropped during this tick (drawn fading where they were lost).
+    #[prop_or_default]
+    pub drops: Rc<Vec<DropMark>>,
+    #[prop_or_default]
+    pub options: DrawOptions,
+    #[prop_or_default]
+    pub dots: Dots,
+    /// A click, key or menu gesture on a node.
+    #[prop_or_default]
+    pub on_node: Callback<NodeGesture>,
+    /// An intervention chosen from the node menu (or S on a node).
+    #[prop_or_default]
+    pub on_act: Callback<Intervention>,
+    #[prop_or_default]
+    pub on_close_menu: Callback<()>,
+    /// The partition lines after a draw, move or removal.
+    #[prop_or_default]
+    pub on_lines: Callback<Vec<Line>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Drag {
+    /// Drawing a new line from its first point.
+    Draw { from: Pt, to: Pt },
+    /// Moving line `i`; `grab` is where the pointer took it.
+    Move { i: usize, grab: Pt, now: Pt },
+}
+
+/// Above this many messages in flight, dots are drawn without edges and labels.
+const DENSE: usize = 150;
+
+/// Converts a pointer event to viewBox coordinates.
+fn svg_point(svg: &NodeRef, e: &PointerEvent) -> Option<Pt> {
+    let r = svg.cast::<Element>()?.get_bounding_client_rect();
+    let scale = r.width().min(r.height()) / geometry::BOX;
+    if scale <= 0.0 {
+        return None;
+    }
+    let ox = r.left() + (r.width() - geometry::BOX * scale) / 2.0;
+    let oy = r.top() + (r.height() - geometry::BOX * scale) / 2.0;
+    Some(((e.client_x() as f64 - ox) / scale, (e.client_y() as f64 - oy) / scale))
+}
+
+fn capture(e: &PointerEvent) {
+    if let Some(t) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+        let _ = t.set_pointer_capture(e.pointer_id());
+    }
+}
+
+fn shifted(l: &Line, grab: Pt, now: Pt) -> Line {
+    let (dx, dy) = ((now.0 - grab.0) as i32, (now.1 - grab.1) as i32);
+    [l[0] + dx, l[1] + dy, l[2] + dx, l[3] + dy]
+}
+
+#[function_component]
+pub fn Canvas(props: &CanvasProps) -> Html {
+    crate::probe::rendered("canvas");
+    let svg = use_node_ref();
+    let dots_ref = use_node_ref();
+    let drag: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);
+    let redraw = use_force_update();
+    {
+        let drag = drag.clone();
+        let redraw = redraw.clone();
+        use_effect_with(props.options.cancel, move |_| {
+            if drag.borrow_mut().take().is_some() {
+                redraw.force_update();
+            }
+        });
+    }
+
+    let frame = &props.frame;
+    let alg = props.options.algorithm;
+    let pos = &props.positions;
+    let n = frame.nodes.len().min(pos.len());
+    let r = layout::node_radius(frame.nodes.len());
+    let mut lines: Vec<Line> = (*props.lines).clone();
+    let current = *drag.borrow();
+    if let Some(Drag::Move { i, grab, now }) = current {
+        if let Some(l) = lines.get_mut(i) {
+            *l = shifted(l, grab, now);
+        }
+    }
+    let index: BTreeMap<u32, usize> = frame.nodes.iter().take(n).enumerate().map(|(i, nd)| (nd.id, i)).collect();
+    let arrow_id = format!("{}-arrow", props.lane);
+
+    // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.
+    let dense = frame.messages.len() > DENSE;
+    let now = frame.time as f64;
+    let mut paths: Vec<DotPath> = Vec::with_capacity(frame.messages.len());
+    let dots: Vec<Html> = frame
+        .messages
+        .iter()
+        .filter_map(|m| {
+            let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
+            let (a, b) = parts::edge(pos[fi], pos[ti], r);
+            let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
+            paths.push(path);
+            Some(parts::dot(alg, m, path.at(now), dense))
+        })
+        .collect();
+    {
+        let dots_ref = dots_ref.clone();
+        let handle = props.dots.clone();
+        let animate = props.options.animate;
+        use_effect(move || {
+            let mut bound = Vec::with_capacity(paths.len());
+            if let Some(group) = dots_ref.cast::<Element>() {
+                let children = group.children();
+                for (k, path) in paths.into_iter().enumerate() {
+                    let Some(el) = children.item(k as u32) else { break };
+                    bound.push((el, path));
+                }
+            }
+            handle.bind(bound, animate);
+        });
+    }
+
+    let on_line_down = {
+        let (svg, drag) = (svg.clone(), drag.clone());
+        Callback::from(move |(i, e): (usize, PointerEvent)| {
+            e.stop_propagation();
+            if let Some(p) = svg_point(&svg, &e) {
+                *drag.borrow_mut() = Some(Drag::Move { i, grab: p, now: p });
+                capture(&e);
+            }
+        })
+    };
+    let on_remove_line = {
+        let (lines, on_lines) = (props.lines.clone(), props.on_lines.clone());
+        Callback::from(move |i: usize| {
+            if i < lines.len() {
+                let mut next = (*lines).clone();
+                next.remove(i);
+                on_lines.emit(next);
+            }
+        })
+    };
+    let onpointerdown = {
+        let (svg, drag, redraw) = (svg.clone(), drag.clone(), redraw.clone());
+        let (menu_open, close) = (props.options.menu.is_some(), props.on_close_menu.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            if menu_open {
+                close.emit(());
+            }
+            let on_backdrop = e.target().and_then(|t| t.dyn_into::<Element>().ok()).is_some_and(|t| t.get_attribute("class").is_some_and(|c| c.contains("backdrop")));
+            if let (true, Some(p)) = (on_backdrop, svg_point(&svg, &e)) {
+                *drag.borrow_mut() = Some(Drag::Draw { from: p, to: p });
+                capture(&e);
+                redraw.force_update();
+            }
+        })
+    };
+    let onpointermove = {
+        let (svg, drag, redraw) = (svg.clone(), drag.clone(), redraw.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut d = drag.borrow_mut();
+            let Some(cur) = d.as_mut() else { return };
+            let Some(p) = svg_point(&svg, &e) else { return };
+            match cur {
+                Drag::Draw { to, .. } => *to = p,
+                Drag::Move { now, .. } => *now = p,
+            }
+            drop(d);
+            redraw.force_update();
+        })
+    };
+    let onpointerup = {
+        let (lines, on_lines) = (props.lines.clone(), props.on_lines.clone());
+        Callback::from(move |_: PointerEvent| {
+            let Some(done) = drag.borrow_mut().take() else { return };
+            match done {
+                Drag::Draw { from, to } => {
+                    let line = [from.0 as i32, from.1 as i32, to.0 as i32, to.1 as i32];
+                    if geometry::is_usable(&line) {
+                        let mut next = (*lines).clone();
+                        next.push(line);
+                        on_lines.emit(next);
+                    }
+                }
+                Drag::Move { i, grab, now } => {
+                    let moved = (now.0 - grab.0) as i32 != 0 || (now.1 - grab.1) as i32 != 0;
+                    match lines.get(i) {
+                        Some(l) if moved => {
+                            let mut next = (*lines).clone();
+                            next[i] = shifted(l, grab, now);
+                            on_lines.emit(next);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            redraw.force_update();
+        })
+    };
+
+    let preview = match current {
+        Some(Drag::Draw { from, to }) => html! {
+            <line class="cut-preview" x1={fmt(from.0)} y1={fmt(from.1)} x2={fmt(to.0)} y2={fmt(to.1)} />
+        },
+        _ => html! {},
+    };
+    let menu = props.options.menu.and_then(|id| {
+        let i = *index.get(&id)?;
+        Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
+    });
+    let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
+    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
+    let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
+        let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
+        let (a, b) = parts::edge(pos[fi], pos[ti], r);
+        Some(parts::ghost(alg, kind, crate::anim::lerp(a, b, 0.85)))
+    });
+    let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
+        let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
+        Some(parts::msg_edge(alg, m.kind, parts::edge(pos[fi], pos[ti], r)))
+    });
+
+    html! {
+        <div class="canvas-wrap">
+            { for menu }
+            <svg ref={svg} class="canvas" data-lane={props.lane.clone()} viewBox="0 0 1000 1000" preserveAspectRatio="xMidYMid meet"
+                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", props.options.title, frame.nodes.len(), frame.step)}
+                 {onpointerdown} {onpointermove} {onpointerup}>
+                <defs>
+                    <marker id={arrow_id.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
+                    </marker>
+                </defs>
+                <rect class="backdrop" x="0" y="0" width="1000" height="1000" />
+                { for parts::regions(&lines, &pos[..n]) }
+                { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
+                { for ring_edges }
+                { for edges }
+                { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
+                { for nodes }
+                <g ref={dots_ref} class="dots">{ for dots }</g>
+                { for ghosts }
+                { preview }
+                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{"No nodes"}</text> } } else { html!{} } }
+            </svg>
+        </div>
+    }
+}

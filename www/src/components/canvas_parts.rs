@@ -1,0 +1,228 @@
+//! The canvas's pieces: nodes, message dots and edges, partition lines and regions, the node menu.
+//! Plain functions from data to markup; the canvas component wires them together.
+
+use super::fmt;
+use crate::geometry::{self, Line, Pt};
+use crate::meta::{kind_colour, kind_short, role_look};
+use crate::palette::GROUP_FILLS;
+use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
+use yew::prelude::*;
+
+/// What a gesture on a node asks for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NodeGesture {
+    /// Click, Enter or Space: crash it if up, recover it if crashed.
+    Toggle(u32),
+    /// Right-click, Shift/Alt-click or M: its action menu.
+    Menu(u32),
+}
+
+/// Pulls the endpoints back from the node centres so they start and end at the discs' rims.
+pub fn edge(a: Pt, b: Pt, r: f64) -> (Pt, Pt) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    if len < 2.0 * r + 1.0 {
+        return (a, b);
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    ((a.0 + ux * r, a.1 + uy * r), (b.0 - ux * r, b.1 - uy * r))
+}
+
+/// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
+/// tooltip) so that painting stays within a frame.
+pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool) -> Html {
+    let (x, y) = at;
+    html! {
+        <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
+           transform={format!("translate({x:.1} {y:.1})")}>
+            { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
+            <circle r="9" fill={kind_colour(alg, m.kind)} />
+            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(alg, m.kind) }</text> } } }
+        </g>
+    }
+}
+
+/// A faint edge under a message in flight.
+pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt)) -> Html {
+    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} /> }
+}
+
+/// A message dropped during this tick, fading out where it was lost.
+pub fn ghost(alg: &Algorithm, kind: &'static str, (x, y): Pt) -> Html {
+    html! {
+        <g class="ghost" data-dropped={kind} transform={format!("translate({x:.1} {y:.1})")}>
+            <circle r="9" fill={kind_colour(alg, kind)} />
+            <text y="4" text-anchor="middle" class="ghost-x">{"✕"}</text>
+        </g>
+    }
+}
+
+/// Shaded regions: one per group of nodes that no line separates.
+pub fn regions(lines: &[Line], pos: &[Pt]) -> Vec<Html> {
+    let mut seen: Vec<Vec<bool>> = Vec::new();
+    let mut out = Vec::new();
+    if lines.is_empty() {
+        return out;
+    }
+    for &p in pos {
+        let sig = geometry::signature(lines, p);
+        if !seen.contains(&sig) {
+            let poly = geometry::region(lines, &sig);
+            let pts = poly.iter().map(|(x, y)| format!("{x:.0},{y:.0}")).collect::<Vec<_>>().join(" ");
+            let fill = GROUP_FILLS[seen.len() % GROUP_FILLS.len()];
+            out.push(html! { <polygon class="region" points={pts} fill={fill} /> });
+            seen.push(sig);
+        }
+    }
+    out
+}
+
+/// Group halos for partitions that have no drawn lines (scheduled ones, isolate).
+pub fn halos(frame: &Frame, pos: &[Pt], r: f64, no_lines: bool) -> Vec<Html> {
+    match (&frame.groups, no_lines) {
+        (Some(groups), true) => pos
+            .iter()
+            .zip(groups)
+            .map(|(&(x, y), &g)| {
+                let fill = GROUP_FILLS[g as usize % GROUP_FILLS.len()];
+                html! { <circle class="halo" cx={fmt(x)} cy={fmt(y)} r={fmt(r * 1.55)} fill={fill} /> }
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// The ring's edges, each pointing to the next node (marker `arrow_id` of this canvas).
+pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
+    let n = pos.len();
+    let marker = format!("url(#{arrow_id})");
+    (0..n)
+        .map(|i| {
+            let (a, b) = edge(pos[i], pos[(i + 1) % n], r + 4.0);
+            html! { <line class="ring-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} marker-end={marker.clone()} /> }
+        })
+        .collect()
+}
+
+/// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
+pub fn node(alg: &Algorithm, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
+    let id = node.id;
+    let v = &node.view;
+    let status = if node.up { "up" } else { "crashed" };
+    let role = if node.up { v.role } else { "crashed" };
+    let onclick = on_node.reform(move |e: MouseEvent| if e.shift_key() || e.alt_key() { NodeGesture::Menu(id) } else { NodeGesture::Toggle(id) });
+    let oncontextmenu = on_node.reform(move |e: MouseEvent| {
+        e.prevent_default();
+        NodeGesture::Menu(id)
+    });
+    let onkeydown = {
+        let (on_node, on_act) = (on_node.clone(), on_act.clone());
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" | " " => {
+                e.prevent_default();
+                e.stop_propagation();
+                on_node.emit(NodeGesture::Toggle(id));
+            }
+            "m" | "ContextMenu" => {
+                e.stop_propagation();
+                on_node.emit(NodeGesture::Menu(id));
+            }
+            "s" => {
+                e.stop_propagation();
+                on_act.emit(Intervention::Start(id));
+            }
+            _ => {}
+        })
+    };
+    let onpointerdown = Callback::from(|e: PointerEvent| e.stop_propagation());
+    let leader_text = match (node.up, v.leader) {
+        (false, _) => "crashed".to_string(),
+        (true, Some(l)) if l == id => "leader".to_string(),
+        (true, Some(l)) => format!("→ N{l}"),
+        (true, None) => "no leader".to_string(),
+    };
+    let mut sub = Vec::new();
+    if let Some(t) = v.term {
+        sub.push(format!("t{t}{}", v.vote.map(|x| format!(" · voted N{x}")).unwrap_or_default()));
+    }
+    if let Some((held, need)) = v.tally {
+        sub.push(format!("votes {held} / {need}"));
+    }
+    if node.up && v.role != "leader" && v.role != "follower" {
+        sub.push(v.role.replace('-', " "));
+    }
+    let label = format!(
+        "Node {id}, {status}, {}{}. Click to {}.",
+        leader_text,
+        if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) },
+        if node.up { "crash it" } else { "recover it" }
+    );
+    let below = y > layout::CENTRE + 1.0 || (y - layout::CENTRE).abs() < 1.0 && x > layout::CENTRE;
+    let ty = if below { y + r + 26.0 } else { y - r - 34.0 };
+    let look = if node.up { role_look(alg, v.role) } else { "crashed" };
+    html! {
+        <g class={classes!("node", status, look, selected.then_some("selected"))} data-node={id.to_string()}
+           data-status={status} data-role={role} role="button" tabindex="0" aria-label={label}
+           {onclick} {oncontextmenu} {onkeydown} {onpointerdown}>
+            <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
+            { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
+            <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ format!("N{id}") }</text>
+            <text class="view" x={fmt(x)} y={fmt(ty)} text-anchor="middle">{ leader_text }</text>
+            { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(x)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor="middle">{ s.clone() }</text> }) }
+        </g>
+    }
+}
+
+/// The user's partition lines: a wide invisible hit line to drag, the dashed line, a ✕ to remove.
+pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_remove: &Callback<usize>) -> Vec<Html> {
+    lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let (a, b) = geometry::clip_to_box(l)?;
+            let ondown = on_down.reform(move |e: PointerEvent| (i, e));
+            let ondbl = on_remove.reform(move |_: MouseEvent| i);
+            let (mx, my) = ((l[0] + l[2]) as f64 / 2.0, (l[1] + l[3]) as f64 / 2.0);
+            let onremove = on_remove.reform(move |e: MouseEvent| {
+                e.stop_propagation();
+                i
+            });
+            Some(html! {
+                <g class="cut" data-partition={i.to_string()}>
+                    <line class="cut-hit" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} onpointerdown={ondown} ondblclick={ondbl} />
+                    <line class="cut-line" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} />
+                    <g class="cut-remove" role="button" aria-label={format!("Remove partition line {}", i + 1)} tabindex="0"
+                       onclick={onremove} onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}
+                       transform={format!("translate({mx:.0} {my:.0})")}>
+                        <circle r="16" />
+                        <text y="6" text-anchor="middle">{"✕"}</text>
+                    </g>
+                </g>
+            })
+        })
+        .collect()
+}
+
+/// The action menu next to a node.
+pub fn node_menu(node: &NodeFrame, (x, y): Pt, r: f64, on_act: &Callback<Intervention>, on_close: &Callback<()>) -> Html {
+    let id = node.id;
+    let up = node.up;
+    let items: Vec<(&str, Intervention)> = vec![
+        (if up { "Crash" } else { "Recover" }, if up { Intervention::Crash(id) } else { Intervention::Recover(id) }),
+        ("Start election here", Intervention::Start(id)),
+        ("Isolate", Intervention::Isolate(id)),
+    ];
+    let (mx, my) = ((x + r + 8.0).min(640.0), (y - 20.0).clamp(10.0, 800.0));
+    let style = format!("left: {:.1}%; top: {:.1}%", mx / 10.0, my / 10.0);
+    html! {
+        <div class="node-menu" role="menu" aria-label={format!("Actions for N{id}")} {style}>
+            <div class="menu-title">{ format!("N{id}") }</div>
+            { for items.into_iter().map(|(text, a)| {
+                let cb = on_act.reform(move |_: MouseEvent| a.clone());
+                let disabled = !up && text != "Recover";
+                html!{ <button role="menuitem" onclick={cb} {disabled}>{ text }</button> }
+            }) }
+            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{"Close"}</button>
+        </div>
+    }
+}

@@ -1,0 +1,49 @@
+//! Playback controls: step back, play/pause, step forward, reset, the step readout and speed.
+
+use super::icon;
+use crate::state::{Action, SPEEDS};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub step: u64,
+    pub time: u64,
+    pub playing: bool,
+    pub speed: f64,
+    /// The compact embed view has no speed picker.
+    pub embed: bool,
+    pub on: Callback<Action>,
+}
+
+#[function_component]
+pub fn Controls(p: &ControlsProps) -> Html {
+    crate::probe::rendered("controls");
+    let on = &p.on;
+    let play_label = if p.playing { "Pause" } else { "Play" };
+    let speed_change = super::maybe(on, |e: Event| {
+        let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
+        v.parse::<f64>().ok().map(Action::Speed)
+    });
+    html! {
+        <div class="controls" role="toolbar" aria-label="Playback">
+            <button onclick={on.reform(|_| Action::StepBack)} aria-label="Step back" title="Step back (←)" disabled={p.step == 0}>{ icon("M15 5 L7 12 L15 19 Z M6 5 V19") }</button>
+            <button class="play" onclick={on.reform(|_| Action::TogglePlay)} aria-label={play_label} title="Play / pause (Space)">
+                { if p.playing { icon("M7 5 H10 V19 H7 Z M14 5 H17 V19 H14 Z") } else { icon("M8 5 L18 12 L8 19 Z") } }
+            </button>
+            <button onclick={on.reform(|_| Action::StepForward)} aria-label="Step forward" title="Step forward (→)">{ icon("M9 5 L17 12 L9 19 Z M18 5 V19") }</button>
+            <button onclick={on.reform(|_| Action::Reset)} aria-label="Reset" title="Reset: drop your interventions and go back to step 0 (R)">{"Reset"}</button>
+            <span class="readout">
+                {"step "}<b data-testid="step">{ p.step }</b>
+                <span class="sep">{" · "}</span>{"t = "}<b data-testid="time">{ p.time }</b>
+            </span>
+            { if !p.embed { html!{
+                <label class="speed">{"Speed "}
+                    <select onchange={speed_change} aria-label="Speed">
+                        { for SPEEDS.iter().map(|&(v, label)| html!{ <option value={v.to_string()} selected={(v - p.speed).abs() < 1e-9}>{ label }</option> }) }
+                    </select>
+                </label>
+            }} else { html!{} } }
+        </div>
+    }
+}

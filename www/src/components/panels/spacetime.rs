@@ -1,0 +1,80 @@
+//! The space-time diagram: a lifeline per node and the messages of the last ~30 ticks.
+
+use super::super::fmt;
+use crate::markers::first_step_at;
+use crate::meta::kind_colour;
+use crate::state::{Action, EngineRef};
+use election_lab::Frame;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SpaceTimeProps {
+    pub engine: EngineRef,
+    pub frame: Rc<Frame>,
+    pub on: Callback<Action>,
+}
+
+#[function_component]
+pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
+    let engine = p.engine.get();
+    let frame = &p.frame;
+    let n = frame.nodes.len().max(1);
+    let now = frame.time;
+    let span: u64 = 30;
+    let t0 = now.saturating_sub(span * 3 / 4);
+    let t1 = t0 + span;
+    let (w, h) = (320.0, 260.0);
+    let col = |i: usize| 20.0 + (w - 40.0) * (i as f64 + 0.5) / n as f64;
+    let row = |t: f64| 16.0 + (h - 24.0) * (t - t0 as f64) / span as f64;
+    let index: BTreeMap<u32, usize> = frame.nodes.iter().enumerate().map(|(i, nd)| (nd.id, i)).collect();
+    // Steps whose events fall in [t0, t1], up to the head.
+    let mut arrows = Vec::new();
+    let mut step = first_step_at(&engine, t0);
+    let head = engine.head();
+    while step <= head && arrows.len() < 400 {
+        let Some(info) = engine.step_info(step) else { break };
+        if info.time > t1 {
+            break;
+        }
+        let s = step;
+        let onclick = p.on.reform(move |_| Action::Seek(s));
+        let future = step > frame.step;
+        match (info.peer, info.sent, index.get(&info.node)) {
+            (Some(peer), Some(sent), Some(&ti)) => {
+                if let Some(&fi) = index.get(&peer) {
+                    let colour = kind_colour(engine.algorithm(), info.kind.unwrap_or(""));
+                    let class = classes!("st-msg", future.then_some("future"), (info.event == "drop").then_some("dropped"));
+                    arrows.push(html! {
+                        <line class={class} x1={fmt(col(fi))} y1={fmt(row(sent as f64))} x2={fmt(col(ti))} y2={fmt(row(info.time as f64))}
+                              stroke={colour} {onclick}><title>{ format!("step {step}: {}", info.text) }</title></line>
+                    });
+                }
+            }
+            (_, _, Some(&i)) => arrows.push(html! {
+                <circle class={classes!("st-event", info.event, future.then_some("future"))} cx={fmt(col(i))} cy={fmt(row(info.time as f64))} r="4" {onclick}>
+                    <title>{ format!("step {step}: {}", info.text) }</title>
+                </circle>
+            }),
+            _ => {}
+        }
+        step += 1;
+    }
+    html! {
+        <section class="panel" aria-label="Space-time diagram">
+            <h2>{"Space-time diagram"}</h2>
+            <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Messages between t={t0} and t={t1}; click one to go to its step")}>
+                { for frame.nodes.iter().enumerate().map(|(i, nd)| html!{
+                    <>
+                        <line class={classes!("lifeline", (!nd.up).then_some("down"))} x1={fmt(col(i))} y1="14" x2={fmt(col(i))} y2={fmt(h)} />
+                        <text class="st-head" x={fmt(col(i))} y="10" text-anchor="middle">{ format!("N{}", nd.id) }</text>
+                    </>
+                }) }
+                { for arrows }
+                <line class="st-now" x1="0" x2={fmt(w)} y1={fmt(row(now as f64))} y2={fmt(row(now as f64))} />
+                <text class="st-time" x="2" y={fmt(row(now as f64) - 3.0)}>{ format!("t={now}") }</text>
+            </svg>
+        </section>
+    }
+}

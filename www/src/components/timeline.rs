@@ -1,0 +1,56 @@
+//! The scrubber and its markers (faults, elections, violations). The markers are a component of
+//! their own, so moving the cursor does not redraw them; they change only with the head.
+
+use crate::markers::Marker;
+use crate::state::Action;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub cursor: u64,
+    pub head: u64,
+    pub markers: Rc<Vec<Marker>>,
+    pub on: Callback<Action>,
+}
+
+#[function_component]
+pub fn Timeline(p: &TimelineProps) -> Html {
+    let head = p.head.max(1);
+    let cursor = p.cursor;
+    let oninput = super::maybe(&p.on, |e: InputEvent| {
+        let v = e.target_dyn_into::<HtmlInputElement>()?.value();
+        v.parse::<u64>().ok().map(Action::Seek)
+    });
+    html! {
+        <div class="timeline">
+            <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
+                   aria-label="Timeline" aria-valuetext={format!("step {cursor} of {head}")} />
+            <Markers markers={p.markers.clone()} {head} on={p.on.clone()} />
+            <div class="legend"><span class="marker fault"></span>{"fault "}<span class="marker elected"></span>{"leader elected "}<span class="marker violation"></span>{"violation"}</div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MarkersProps {
+    markers: Rc<Vec<Marker>>,
+    head: u64,
+    on: Callback<Action>,
+}
+
+#[function_component]
+fn Markers(p: &MarkersProps) -> Html {
+    crate::probe::rendered("markers");
+    html! {
+        <div class="markers" aria-hidden="true">
+            { for p.markers.iter().map(|m| {
+                let s = m.step;
+                let left = format!("left: calc({}% - 4px)", s as f64 / p.head as f64 * 100.0);
+                html!{ <button class={classes!("marker", m.class)} style={left} title={m.title.clone()} tabindex="-1"
+                               onclick={p.on.reform(move |_| Action::Seek(s))}></button> }
+            }) }
+        </div>
+    }
+}

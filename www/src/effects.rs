@@ -1,0 +1,135 @@
+//! Browser effects, in one place: the URL, the clipboard, file download and upload, and the
+//! animation loop. The reducer never calls the browser; these functions and hooks do, and talk
+//! back to it by dispatching actions.
+
+use crate::anim::{Dots, FrameLoop};
+use crate::state::{Action, State};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("window")
+}
+
+/// The page's query string (`?…`).
+pub fn location_query() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Keeps the address bar (and the bug report) in step with the state: the query is written, and
+/// the trace serialised, once per change of what the URL carries.
+#[hook]
+pub fn use_url_sync(state: &State) {
+    let engine = state.engine.clone();
+    let (preset, embed, selected) = (state.preset, state.embed, state.selected);
+    let (scenario, ivs, cursor) = (state.scenario.clone(), state.interventions.clone(), state.cursor());
+    use_effect_with(state.url_key(), move |_| {
+        let mut q = crate::link::write(&engine.get(), preset, embed);
+        if let Some(id) = selected {
+            q.push_str(&format!("&sel={id}"));
+        }
+        if let Ok(h) = window().history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
+        }
+        crate::remember_trace(scenario, ivs, cursor);
+    });
+}
+
+/// The share dialog's text for the current state (a link, or an iframe to embed), copied to the
+/// clipboard; returns the action that shows it.
+pub fn share(state: &State, embed: bool) -> Action {
+    let loc = window().location();
+    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
+    let url = format!("{base}{}", state.query(embed));
+    let text = if embed {
+        format!("<iframe src=\"{url}\" width=\"640\" height=\"640\" style=\"border:0\" title=\"Election Lab\"></iframe>")
+    } else {
+        url
+    };
+    copy_to_clipboard(&text);
+    let title = if embed { "Embed code" } else { "Link" };
+    Action::ShowShare { title: title.into(), text }
+}
+
+/// Offers the current trace as a JSON file.
+pub fn export(state: &State) {
+    let text = serde_json::to_string_pretty(&state.engine.get().trace_value()).unwrap_or_default();
+    download("election-lab-trace.json", &text);
+}
+
+/// Reads a chosen file as text (an unreadable file gives empty text, which fails to import).
+pub fn read_file(file: web_sys::File, on_text: Callback<String>) {
+    let promise = file.text();
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(promise).await.ok().and_then(|v| v.as_string());
+        on_text.emit(text.unwrap_or_default());
+    });
+}
+
+/// Writes `text` to the clipboard when the browser allows it (it may refuse silently).
+pub fn copy_to_clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let promise = w.navigator().clipboard().write_text(text);
+        // Awaiting the promise handles a refusal, which the share dialog already covers.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
+    }
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, text: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// The animation clock while playing: virtual time advances by `speed` ticks per second of frame
+/// time; each frame sends `PlayTo(clock)` (a re-render only when an event is due) and moves the
+/// dots to the clock directly.
+#[derive(Default)]
+struct Clock {
+    t: Cell<f64>,
+    last_ts: Cell<Option<f64>>,
+    running: Cell<bool>,
+}
+
+#[hook]
+pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, dots: Dots) {
+    let clock = use_memo((), |_| Clock::default());
+    let frames = use_mut_ref(FrameLoop::new);
+    use_effect_with((playing, speed), move |&(playing, speed)| {
+        if playing {
+            if !clock.running.replace(true) {
+                // Starting (not just a new speed): from the current step's time.
+                clock.t.set(now as f64);
+                clock.last_ts.set(None);
+            }
+            let clock = clock.clone();
+            frames.borrow_mut().start(move |ts| {
+                let dt = clock.last_ts.get().map_or(0.0, |last| ((ts - last) / 1000.0).min(0.25));
+                clock.last_ts.set(Some(ts));
+                clock.t.set(clock.t.get() + dt * speed);
+                on.emit(Action::PlayTo(clock.t.get()));
+                dots.place(clock.t.get());
+            });
+        } else {
+            clock.running.set(false);
+            frames.borrow_mut().stop();
+            dots.rest();
+        }
+        let frames: Rc<_> = frames;
+        move || frames.borrow_mut().stop()
+    });
+}

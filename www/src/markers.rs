@@ -1,0 +1,94 @@
+//! Timeline markers, computed from what the engine already keeps: elections, violations and
+//! interventions, plus the records of the scenario's scheduled faults (found by a binary search
+//! on time, not by reading every recorded step).
+
+use crate::nodes_text;
+use election_lab::sim::EventKind;
+use election_lab::Engine;
+
+/// Eq lets `Rc<Vec<Marker>>` props compare by pointer first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub step: u64,
+    /// "fault", "elected" or "violation" (a CSS class).
+    pub class: &'static str,
+    pub title: String,
+}
+
+/// First step at or after tick `t` (binary search over the records; `head + 1` if none).
+pub fn first_step_at(engine: &Engine, t: u64) -> u64 {
+    let (mut lo, mut hi) = (1u64, engine.head() + 1);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match engine.record(mid) {
+            Some(r) if r.time < t => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    lo
+}
+
+/// Steps at which the scenario's scheduled actions ran, up to the head.
+pub fn scheduled_fault_steps(engine: &Engine) -> Vec<u64> {
+    let head = engine.head();
+    let mut out = Vec::new();
+    for (i, s) in engine.scenario().schedule.iter().enumerate() {
+        let mut step = first_step_at(engine, s.at);
+        // Only the steps of that one tick are read.
+        while step <= head {
+            let Some(r) = engine.record(step) else { break };
+            if r.time != s.at {
+                break;
+            }
+            if r.kind == EventKind::Fault && r.aux == i as u64 {
+                out.push(step);
+                break;
+            }
+            step += 1;
+        }
+    }
+    out
+}
+
+/// Every marker up to the head, in step order.
+pub fn compute(engine: &Engine) -> Vec<Marker> {
+    let mut m = Vec::new();
+    for step in scheduled_fault_steps(engine) {
+        if let Some(info) = engine.step_info(step) {
+            m.push(Marker { step, class: "fault", title: info.text });
+        }
+    }
+    for iv in engine.interventions() {
+        m.push(Marker { step: iv.step, class: "fault", title: format!("you: {}", iv.action.describe()) });
+    }
+    for e in engine.all_elections() {
+        m.push(Marker { step: e.step, class: "elected", title: format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency()) });
+    }
+    for v in engine.all_violations() {
+        m.push(Marker { step: v.step, class: "violation", title: format!("t={} {} {}", v.time, v.kind, nodes_text(&v.nodes)) });
+    }
+    m.sort_by_key(|x| x.step);
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_lab::presets;
+
+    /// The old way: read every record up to the head.
+    fn fault_steps_by_scan(engine: &Engine) -> Vec<u64> {
+        (1..=engine.head()).filter(|&s| engine.record(s).is_some_and(|r| r.kind == EventKind::Fault)).collect()
+    }
+
+    #[test]
+    fn scheduled_faults_are_found_without_a_scan() {
+        for p in presets::all() {
+            let mut e = Engine::new(p.scenario()).unwrap();
+            e.run(5_000);
+            let mut found = scheduled_fault_steps(&e);
+            found.sort();
+            assert_eq!(found, fault_steps_by_scan(&e), "preset {}", p.id);
+        }
+    }
+}

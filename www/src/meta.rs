@@ -1,0 +1,108 @@
+//! What the UI reads about the running algorithm, from its engine descriptor (`election_lab::
+//! Algorithm`): colours and short labels of message kinds, how node roles look, the formulas
+//! theory gives, the safety properties it claims, its topology and title. No file of `www/src`
+//! names an algorithm: a newly registered one is drawn and explained with no change here.
+
+use crate::palette::visual_colour;
+use election_lab::meta::{Lang, Look, Property};
+use election_lab::{registry, Algorithm, Metrics, Scenario};
+
+/// The descriptor of a scenario's algorithm (the engine only builds scenarios it knows).
+pub fn algorithm_of(scenario: &Scenario) -> &'static Algorithm {
+    registry::find(&scenario.algorithm).unwrap_or(registry::all()[0])
+}
+
+/// Fill colour of a message kind, from its visual role (every kind also has a text label).
+pub fn kind_colour(alg: &Algorithm, kind: &str) -> &'static str {
+    alg.kind(kind).map_or("#999999", |k| visual_colour(k.visual))
+}
+
+/// Short label drawn next to a moving dot.
+pub fn kind_short(alg: &Algorithm, kind: &str) -> &'static str {
+    alg.kind(kind).map_or("?", |k| k.short)
+}
+
+/// The CSS class of a look (style.css styles these, never protocol role names).
+pub fn look_class(look: Look) -> &'static str {
+    match look {
+        Look::Leader => "look-leader",
+        Look::Candidate => "look-candidate",
+        Look::Waiting => "look-waiting",
+        Look::Participant => "look-active",
+        Look::Follower => "look-plain",
+    }
+}
+
+/// The visual class of a node role of `alg`.
+pub fn role_look(alg: &Algorithm, role: &str) -> &'static str {
+    alg.role(role).map_or("look-plain", |r| look_class(r.look))
+}
+
+/// A message-count formula from theory next to what this run counted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    pub name: &'static str,
+    /// When it applies.
+    pub applies: &'static str,
+    pub value: u64,
+    /// Messages sent so far of the kinds the formula counts.
+    pub counted: u64,
+    pub citation: &'static str,
+}
+
+pub fn formulas(alg: &Algorithm, scenario: &Scenario, metrics: &Metrics, lang: Lang) -> Vec<Formula> {
+    let n = scenario.nodes.len() as u64;
+    alg.formulas
+        .iter()
+        .map(|f| Formula {
+            name: f.name,
+            applies: f.applies.get(lang),
+            value: (f.value)(n),
+            counted: metrics.by_kind.iter().filter(|(k, _)| f.counts.contains(k)).map(|(_, c)| c).sum(),
+            citation: alg.citation,
+        })
+        .collect()
+}
+
+/// The safety properties the algorithm claims.
+pub fn claimed_invariants(alg: &Algorithm) -> &'static [Property] {
+    alg.properties
+}
+
+/// Ring algorithms draw the ring's edges and direction.
+pub fn is_ring(alg: &Algorithm) -> bool {
+    alg.topology.is_ring()
+}
+
+/// The algorithm picker's choices: (value, label).
+pub fn algorithm_choices(lang: Lang) -> Vec<(&'static str, &'static str)> {
+    registry::all().iter().map(|a| (a.id, a.title.get(lang))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_lab::{presets, Engine};
+
+    #[test]
+    fn formulas_count_the_kinds_they_name() {
+        let mut e = Engine::new(presets::find("bully-worst-8").unwrap().scenario()).unwrap();
+        e.run_to_end();
+        let fs = formulas(e.algorithm(), e.scenario(), &e.metrics(), Lang::En);
+        assert_eq!(fs[0].value, 8 * 8 - 8 - 1);
+        assert_eq!(fs[0].counted, fs[0].value, "the preset is the worst case");
+    }
+
+    #[test]
+    fn every_role_and_kind_of_every_algorithm_has_a_look_and_colour() {
+        for a in registry::all() {
+            for r in a.roles {
+                assert!(role_look(a, r.name).starts_with("look-"));
+            }
+            for k in a.kinds {
+                assert!(kind_colour(a, k.name).starts_with('#'));
+            }
+        }
+        assert_eq!(algorithm_choices(Lang::En).len(), registry::all().len());
+    }
+}

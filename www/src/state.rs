@@ -1,0 +1,486 @@
+//! The app's state as a reducer: [`State`] + [`Action`] + `impl Reducible`.
+//!
+//! Reducing is pure: no DOM, no clock, no browser call (effects live in `effects`), so it is
+//! unit-tested natively. The engine lives in the state behind a shared cell; every change to it
+//! bumps `rev`, and what the components draw (frame, metrics, lines, markers, ...) is derived once
+//! per change here, in `refresh`, into `Rc`s that are cheap to compare as props.
+
+use crate::geometry::{self, Line, Pt};
+use crate::link;
+use crate::markers::{self, Marker};
+use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::Reducible;
+
+mod derived;
+use derived::recent_drops;
+pub use derived::{lines_at, positions, DropMark, EngineRef};
+
+/// How far ahead of the cursor the run is computed, for the scrubber and its markers.
+pub const LOOKAHEAD: u64 = 20_000;
+pub const SPEEDS: &[(f64, &str)] = &[(0.5, "0.5 tick/s"), (1.0, "1 tick/s"), (2.0, "2 ticks/s"), (5.0, "5 ticks/s"), (10.0, "10 ticks/s"), (30.0, "30 ticks/s")];
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    TogglePlay,
+    Pause,
+    StepForward,
+    StepBack,
+    Seek(u64),
+    Home,
+    End,
+    Reset,
+    Speed(f64),
+    Faster,
+    Slower,
+    /// The animation clock reached virtual time `t`: apply every event up to it.
+    PlayTo(f64),
+    /// Click on a node: crash it if up, recover it if crashed.
+    NodeClick(u32),
+    NodeMenu(u32),
+    CloseMenu,
+    Act(Intervention),
+    /// The partition lines as the user left them (empty: heal).
+    SetLines(Vec<Line>),
+    ClearLines,
+    LoadPreset(String),
+    /// The scenario editor's fields, parsed (or why not).
+    ApplyScenario(Result<Scenario, String>),
+    /// A scenario or trace as JSON text.
+    Import(String),
+    ShowShare { title: String, text: String },
+    CloseShare,
+    Dismiss,
+    ToggleHelp,
+    Escape,
+}
+
+#[derive(Clone)]
+pub struct State {
+    pub engine: EngineRef,
+    /// Bumped when the engine is replaced (another scenario).
+    pub gen: u64,
+    /// Bumped whenever the interventions may have changed.
+    pub ivs_rev: u64,
+    pub preset: Option<&'static str>,
+    pub embed: bool,
+    pub scenario: Rc<Scenario>,
+    pub positions: Rc<Vec<Pt>>,
+    pub frame: Rc<Frame>,
+    pub metrics: Rc<Metrics>,
+    /// Lines drawn by the user, as of the cursor.
+    pub lines: Rc<Vec<Line>>,
+    pub drops: Rc<Vec<DropMark>>,
+    /// The interventions recorded so far (step, virtual time, action).
+    pub interventions: Rc<Vec<Recorded>>,
+    pub head: u64,
+    pub markers: Rc<Vec<Marker>>,
+    markers_key: (u64, u64, u64),
+    pub playing: bool,
+    pub speed: f64,
+    pub selected: Option<u32>,
+    pub menu: Option<u32>,
+    pub alert: Option<String>,
+    pub notice: Option<String>,
+    pub help: bool,
+    pub share: Option<Rc<(String, String)>>,
+    /// Bumped by Escape: canvases drop a gesture in progress.
+    pub cancel: u32,
+}
+
+impl State {
+    pub fn new(engine: Engine, preset: Option<&'static str>, embed: bool) -> State {
+        let empty = Rc::new(Vec::new());
+        let mut s = State {
+            scenario: Rc::new(engine.scenario().clone()),
+            frame: Rc::new(engine.frame()),
+            metrics: Rc::new(engine.metrics()),
+            engine: EngineRef::new(engine),
+            gen: 0,
+            ivs_rev: 0,
+            preset,
+            embed,
+            positions: Rc::new(Vec::new()),
+            lines: Rc::new(Vec::new()),
+            drops: Rc::new(Vec::new()),
+            interventions: empty,
+            head: 0,
+            markers: Rc::new(Vec::new()),
+            markers_key: (u64::MAX, 0, 0),
+            playing: false,
+            speed: 2.0,
+            selected: None,
+            menu: None,
+            alert: None,
+            notice: None,
+            help: false,
+            share: None,
+            cancel: 0,
+        };
+        s.positions = Rc::new(positions(&s.scenario));
+        s.extend();
+        s.refresh();
+        s
+    }
+
+    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…`).
+    pub fn open(query: &str) -> State {
+        let default = || {
+            let p = presets::find(presets::DEFAULT).expect("default preset");
+            (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
+        };
+        let (engine, preset, embed, alert) = match link::read(query) {
+            Ok(Some(l)) => (l.engine, l.preset, l.embed, None),
+            Ok(None) => {
+                let (e, p) = default();
+                (e, p, false, None)
+            }
+            Err(msg) => {
+                let (e, p) = default();
+                let embed = link::params(query).iter().any(|(k, v)| k == "embed" && v == "1");
+                (e, p, embed, Some(format!("{msg}. Showing the default scenario instead.")))
+            }
+        };
+        let mut s = State::new(engine, preset, embed);
+        s.alert = alert;
+        s.selected = link::params(query)
+            .iter()
+            .find(|(k, _)| k == "sel")
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+            .filter(|id| s.scenario.nodes.contains(id));
+        s
+    }
+
+    pub fn cursor(&self) -> u64 {
+        self.frame.step
+    }
+
+    /// The query for the current state, with the selected node (a viewing aid, kept on reload).
+    pub fn query(&self, embed: bool) -> String {
+        let mut q = link::write(&self.engine.get(), self.preset, embed);
+        if let Some(id) = self.selected {
+            q.push_str(&format!("&sel={id}"));
+        }
+        q
+    }
+
+    /// What changes the page's URL; the URL is rewritten only when this does.
+    pub fn url_key(&self) -> (u64, u64, Option<u32>) {
+        (self.gen, self.engine.rev, self.selected)
+    }
+
+    fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
+        self.engine.cell.borrow_mut()
+    }
+
+    /// Re-derives what is drawn from the engine, after any change to it.
+    fn refresh(&mut self) {
+        self.engine.rev += 1;
+        let engine = self.engine.cell.borrow();
+        self.frame = Rc::new(engine.frame());
+        self.metrics = Rc::new(engine.metrics());
+        self.head = engine.head();
+        if self.interventions.as_slice() != engine.interventions() {
+            self.interventions = Rc::new(engine.interventions().to_vec());
+        }
+        let lines = lines_at(&self.interventions, engine.cursor());
+        if *self.lines != lines {
+            self.lines = Rc::new(lines);
+        }
+        let drops = recent_drops(&engine);
+        if *self.drops != drops {
+            self.drops = Rc::new(drops);
+        }
+        // Markers change only when the head moves or the interventions change.
+        let key = (self.gen, self.ivs_rev, self.head);
+        if key != self.markers_key {
+            self.markers = Rc::new(markers::compute(&engine));
+            self.markers_key = key;
+        }
+    }
+
+    /// Computes the run ahead of the cursor (for the scrubber), then returns to the cursor.
+    fn extend(&mut self) {
+        let mut e = self.engine_mut();
+        let c = e.cursor();
+        if e.head() < c + LOOKAHEAD {
+            e.seek(c + LOOKAHEAD);
+            e.seek(c);
+        }
+    }
+
+    fn step_forward(&mut self) -> bool {
+        let (moved, short) = {
+            let mut e = self.engine_mut();
+            let moved = e.step();
+            (moved, e.head() < e.cursor() + LOOKAHEAD / 2)
+        };
+        if short {
+            self.extend();
+        }
+        moved
+    }
+
+    /// Moves the cursor (pausing); `extend`: keep the run computed ahead of it.
+    fn seek(&mut self, step: u64, extend: bool) {
+        self.playing = false;
+        let short = {
+            let mut e = self.engine_mut();
+            e.seek(step);
+            e.head() < step + LOOKAHEAD / 2
+        };
+        if extend && short {
+            self.extend();
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        let mut e = self.engine_mut();
+        match e.next_event_time() {
+            None => true,
+            Some(t) => t > e.stop_time(),
+        }
+    }
+
+    fn act(&mut self, action: Intervention) {
+        let result = self.engine_mut().apply(action);
+        match result {
+            Ok(()) => {
+                self.ivs_rev += 1;
+                self.extend();
+            }
+            Err(e) => self.alert = Some(e.to_string()),
+        }
+    }
+
+    fn set_lines(&mut self, lines: Vec<Line>) {
+        // Node positions depend only on the scenario order, not on the run.
+        let nodes: Vec<(u32, Pt)> = self.scenario.nodes.iter().copied().zip(self.positions.iter().copied()).collect();
+        let action = match (lines.is_empty(), geometry::groups(&lines, &nodes)) {
+            (true, _) => Intervention::Heal,
+            (false, Some(groups)) => Intervention::Partition { groups, lines },
+            // Lines that separate nobody still show, as a partition with one group.
+            (false, None) => Intervention::Partition { groups: vec![nodes.iter().map(|n| n.0).collect()], lines },
+        };
+        self.act(action);
+    }
+
+    fn replace_engine(&mut self, engine: Engine, preset: Option<&'static str>) {
+        if engine.scenario() != &*self.scenario {
+            self.scenario = Rc::new(engine.scenario().clone());
+            self.positions = Rc::new(positions(&self.scenario));
+        }
+        self.engine = EngineRef { cell: Rc::new(RefCell::new(engine)), rev: self.engine.rev };
+        self.gen += 1;
+        self.ivs_rev += 1;
+        self.preset = preset;
+        self.selected = None;
+        self.menu = None;
+        self.playing = false;
+        self.extend();
+    }
+
+    fn load(&mut self, result: Result<Engine, String>, preset: Option<&'static str>, on_error: impl FnOnce(String) -> String) -> bool {
+        match result {
+            Ok(e) => {
+                self.replace_engine(e, preset);
+                true
+            }
+            Err(e) => {
+                self.alert = Some(on_error(e));
+                false
+            }
+        }
+    }
+
+    /// Applies `action`; returns whether the engine (or the selection) changed.
+    fn apply(&mut self, action: Action) -> bool {
+        match action {
+            Action::TogglePlay => {
+                if self.playing {
+                    self.playing = false;
+                } else if self.at_end() {
+                    self.notice = Some("The run has ended: nothing left to play. Step back, reset, or act on the cluster.".into());
+                } else {
+                    self.playing = true;
+                }
+                false
+            }
+            Action::Pause => {
+                self.playing = false;
+                false
+            }
+            Action::StepForward => {
+                self.playing = false;
+                if !self.step_forward() {
+                    self.notice = Some("The run has ended.".into());
+                }
+                true
+            }
+            Action::StepBack => {
+                let c = self.cursor();
+                self.seek(c.saturating_sub(1), false);
+                true
+            }
+            Action::Seek(s) => {
+                self.seek(s, true);
+                true
+            }
+            Action::Home => self.apply(Action::Seek(0)),
+            Action::End => {
+                let head = self.engine.get().head();
+                self.apply(Action::Seek(head))
+            }
+            Action::Reset => {
+                let result = Engine::new((*self.scenario).clone()).map_err(|e| e.to_string());
+                self.load(result, self.preset, |e| e)
+            }
+            Action::Speed(s) => {
+                self.speed = s;
+                false
+            }
+            Action::Faster => {
+                self.speed = SPEEDS.iter().map(|s| s.0).find(|&s| s > self.speed + 1e-9).unwrap_or(self.speed);
+                false
+            }
+            Action::Slower => {
+                self.speed = SPEEDS.iter().rev().map(|s| s.0).find(|&s| s < self.speed - 1e-9).unwrap_or(self.speed);
+                false
+            }
+            Action::PlayTo(t) => self.play_to(t),
+            Action::NodeClick(id) => {
+                self.menu = None;
+                self.selected = Some(id);
+                let up = self.engine.get().is_up(id).unwrap_or(false);
+                self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
+                true
+            }
+            Action::NodeMenu(id) => {
+                self.selected = Some(id);
+                self.menu = if self.menu == Some(id) { None } else { Some(id) };
+                false
+            }
+            Action::CloseMenu => {
+                self.menu = None;
+                false
+            }
+            Action::Act(a) => {
+                self.menu = None;
+                self.act(a);
+                true
+            }
+            Action::SetLines(lines) => {
+                self.set_lines(lines);
+                true
+            }
+            Action::ClearLines => self.apply(Action::SetLines(vec![])),
+            Action::LoadPreset(id) => match presets::find(&id) {
+                Some(p) => {
+                    let result = Engine::new(p.scenario()).map_err(|e| e.to_string());
+                    self.load(result, Some(p.id), |e| e)
+                }
+                None => {
+                    self.alert = Some(format!("no preset named '{id}'"));
+                    false
+                }
+            },
+            Action::ApplyScenario(parsed) => {
+                let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
+                let ok = self.load(result, None, |e| format!("Scenario not applied: {e}"));
+                if ok {
+                    self.alert = None;
+                }
+                ok
+            }
+            Action::Import(text) => {
+                let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
+                let ok = self.load(result, None, |e| format!("Import failed, nothing changed: {e}"));
+                if ok {
+                    self.alert = None;
+                    self.notice = Some("Imported.".into());
+                }
+                ok
+            }
+            Action::ShowShare { title, text } => {
+                self.share = Some(Rc::new((title, text)));
+                false
+            }
+            Action::CloseShare => {
+                self.share = None;
+                false
+            }
+            Action::Dismiss => {
+                self.alert = None;
+                self.notice = None;
+                false
+            }
+            Action::ToggleHelp => {
+                self.help = !self.help;
+                false
+            }
+            Action::Escape => {
+                self.help = false;
+                self.share = None;
+                self.menu = None;
+                self.cancel = self.cancel.wrapping_add(1);
+                false
+            }
+        }
+    }
+
+    /// Applies every event up to virtual time `t`; returns whether anything changed.
+    fn play_to(&mut self, t: f64) -> bool {
+        if !self.playing {
+            return false;
+        }
+        let mut changed = false;
+        loop {
+            let next = {
+                let mut e = self.engine_mut();
+                e.next_event_time().map(|n| (n, n <= e.stop_time()))
+            };
+            match next {
+                Some((n, true)) if n as f64 <= t => {
+                    if !self.step_forward() {
+                        break;
+                    }
+                    changed = true;
+                }
+                Some((_, true)) => break,
+                _ => {
+                    self.playing = false;
+                    self.notice = Some("The run has ended.".into());
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        changed
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::PlayTo(t) = action {
+            // Most animation frames apply no event: keep the state (no re-render).
+            let due = {
+                let mut e = self.engine_mut();
+                e.next_event_time().is_none_or(|n| n > e.stop_time() || n as f64 <= t)
+            };
+            if !self.playing || !due {
+                return self;
+            }
+        }
+        let mut next = (*self).clone();
+        if next.apply(action) {
+            next.refresh();
+        }
+        Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,79 @@
+//! What the state shares and derives: the engine cell, node positions, lines as of the cursor,
+//! the drops of the current tick.
+
+use crate::geometry::{Line, Pt};
+use election_lab::{layout, Action as Intervention, Engine, Scenario};
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
+
+/// The engine, shared by successive states, with the revision it was at when handed out.
+/// Two refs are equal while nothing changed the engine.
+#[derive(Clone)]
+pub struct EngineRef {
+    pub(super) cell: Rc<RefCell<Engine>>,
+    pub rev: u64,
+}
+
+impl PartialEq for EngineRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.cell, &other.cell) && self.rev == other.rev
+    }
+}
+
+impl EngineRef {
+    pub fn new(engine: Engine) -> Self {
+        EngineRef { cell: Rc::new(RefCell::new(engine)), rev: 0 }
+    }
+    pub fn get(&self) -> Ref<'_, Engine> {
+        self.cell.borrow()
+    }
+}
+
+/// A message dropped during the cursor's tick: (from, to, kind).
+pub type DropMark = (u32, u32, &'static str);
+
+/// Node positions on the canvas, in scenario order.
+pub fn positions(scenario: &Scenario) -> Vec<Pt> {
+    let n = scenario.nodes.len();
+    (0..n).map(|i| layout::position(i, n)).collect()
+}
+
+/// Lines drawn by the user, as of `cursor`: those of the last partition intervention.
+pub fn lines_at(interventions: &[election_lab::Intervention], cursor: u64) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for iv in interventions {
+        if iv.step > cursor {
+            break;
+        }
+        match &iv.action {
+            Intervention::Partition { lines: l, .. } => lines = l.clone(),
+            Intervention::Heal => lines.clear(),
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// Drops that happened at the cursor's tick, up to the cursor.
+pub(super) fn recent_drops(engine: &Engine) -> Vec<DropMark> {
+    let mut out = Vec::new();
+    let now = engine.now();
+    let mut step = engine.cursor();
+    while step > 0 {
+        let Some(info) = engine.step_info(step) else { break };
+        if info.time != now {
+            break;
+        }
+        if info.event == "drop" {
+            if let (Some(peer), Some(kind)) = (info.peer, info.kind) {
+                out.push((peer, info.node, kind));
+            }
+        }
+        step -= 1;
+        if out.len() > 200 {
+            break;
+        }
+    }
+    out
+}
+

@@ -1,0 +1,245 @@
+//! The reducer, driven natively by actions as the UI sends them.
+
+use super::*;
+use election_lab::sim::EventKind;
+
+fn open(query: &str) -> Rc<State> {
+    Rc::new(State::open(query))
+}
+
+fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+    actions.into_iter().fold(state, |s, a| s.reduce(a))
+}
+
+fn role(s: &State, id: u32) -> &'static str {
+    let n = s.frame.nodes.iter().find(|n| n.id == id).expect("node");
+    if n.up {
+        n.view.role
+    } else {
+        "crashed"
+    }
+}
+
+#[test]
+fn opens_the_default_preset_and_computes_ahead() {
+    let s = open("");
+    assert_eq!(s.preset, Some(presets::DEFAULT));
+    assert_eq!(s.cursor(), 0);
+    assert!(s.head > 0, "the run ahead is computed for the scrubber");
+    assert_eq!(s.positions.len(), s.scenario.nodes.len());
+    assert_eq!(s.query(false), "?preset=bully-heartbeats&step=0");
+}
+
+#[test]
+fn a_bad_link_falls_back_with_an_alert() {
+    let s = open("?preset=nope&embed=1");
+    assert_eq!(s.preset, Some(presets::DEFAULT));
+    assert!(s.embed);
+    assert!(s.alert.as_deref().unwrap().starts_with("link: no preset named 'nope'"));
+}
+
+#[test]
+fn the_selection_is_read_from_the_link() {
+    assert_eq!(open("?preset=bully-heartbeats&sel=80").selected, Some(80));
+    assert_eq!(open("?preset=bully-heartbeats&sel=7").selected, None, "not a node of this scenario");
+}
+
+#[test]
+fn step_back_and_seek_move_the_cursor_and_the_frame() {
+    let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::StepForward, Action::StepForward]);
+    assert_eq!(s.cursor(), 3);
+    let f3 = s.frame.clone();
+    let s = run(s, [Action::StepBack, Action::Seek(10), Action::Seek(3)]);
+    assert_eq!(s.cursor(), 3);
+    assert_eq!(*s.frame, *f3, "the same step draws the same frame");
+    let s = run(s, [Action::Home]);
+    assert_eq!(s.cursor(), 0);
+    let s = run(s, [Action::End]);
+    assert_eq!(s.cursor(), s.head);
+}
+
+#[test]
+fn clicking_a_node_crashes_then_recovers_it() {
+    let s = run(open("?preset=bully-heartbeats"), [Action::NodeClick(80)]);
+    assert_eq!(role(&s, 80), "crashed");
+    assert_eq!(s.selected, Some(80));
+    assert_eq!(s.interventions.len(), 1);
+    assert!(s.query(false).contains("trace="), "an intervention makes the link a trace");
+    assert!(s.markers.iter().any(|m| m.class == "fault" && m.title.starts_with("you: ")));
+    let s = run(s, [Action::NodeClick(80)]);
+    assert_eq!(role(&s, 80), "leader", "recovered with its state kept");
+}
+
+#[test]
+fn crash_then_stepping_elects_the_next_highest() {
+    let mut s = run(open("?preset=bully-heartbeats"), [Action::NodeClick(80)]);
+    for _ in 0..400 {
+        if role(&s, 32) == "leader" {
+            break;
+        }
+        s = s.reduce(Action::StepForward);
+    }
+    assert_eq!(role(&s, 32), "leader");
+    let s = s.reduce(Action::End);
+    assert_eq!(s.frame.leaders, vec![32]);
+}
+
+#[test]
+fn a_drawn_line_partitions_and_splits_the_brain() {
+    // The e2e test's line from (250, 10) to (990, 650) separates {1, 2} from {3, 4, 5}.
+    let s = run(open("?preset=split-brain-bully"), [Action::StepForward, Action::SetLines(vec![[250, 10, 990, 650]])]);
+    assert_eq!(*s.lines, vec![[250, 10, 990, 650]]);
+    match s.interventions.last() {
+        Some(election_lab::Intervention { action: Intervention::Partition { groups, .. }, .. }) => assert_eq!(groups.len(), 2),
+        other => panic!("expected a partition, got {other:?}"),
+    }
+    let s = s.reduce(Action::End);
+    assert_eq!(s.frame.leaders, vec![2, 5]);
+    assert!(s.markers.iter().any(|m| m.class == "violation"));
+    // Removing every line heals.
+    let s = run(s, [Action::ClearLines]);
+    assert!(s.lines.is_empty());
+    assert!(matches!(s.interventions.last(), Some(election_lab::Intervention { action: Intervention::Heal, .. })));
+}
+
+#[test]
+fn raft_keeps_one_leader_across_the_same_line() {
+    let s = run(open("?preset=split-brain-raft"), [Action::StepForward, Action::SetLines(vec![[250, 10, 990, 650]]), Action::End]);
+    assert_eq!(s.frame.leaders, vec![5]);
+}
+
+#[test]
+fn loading_a_preset_replaces_the_engine_and_clears_the_selection() {
+    let s = run(open("?preset=bully-heartbeats"), [Action::NodeMenu(80), Action::StepForward]);
+    assert_eq!((s.selected, s.menu), (Some(80), Some(80)));
+    let gen = s.gen;
+    let s = s.reduce(Action::LoadPreset("ring-best".into()));
+    assert_eq!(s.preset, Some("ring-best"));
+    assert_eq!((s.selected, s.menu, s.cursor()), (None, None, 0));
+    assert!(s.gen > gen);
+    assert_eq!(s.engine.get().algorithm().topology, election_lab::meta::Topology::Ring);
+    let s = s.reduce(Action::LoadPreset("nope".into()));
+    assert_eq!(s.preset, Some("ring-best"), "a bad preset changes nothing");
+    assert!(s.alert.is_some());
+}
+
+#[test]
+fn a_bad_scenario_or_import_keeps_the_session() {
+    let s = run(open("?preset=ring-best"), [Action::StepForward]);
+    let before = s.engine.clone();
+    let s = run(s, [Action::ApplyScenario(Err("nodes: 'x' is not a node id".into()))]);
+    assert_eq!(s.alert.as_deref(), Some("Scenario not applied: nodes: 'x' is not a node id"));
+    let s = run(s, [Action::Import("{not json".into())]);
+    assert!(s.alert.as_deref().unwrap().starts_with("Import failed, nothing changed:"));
+    assert!(s.engine == before, "same engine, same revision");
+    assert_eq!(s.cursor(), 1);
+    let s = run(s, [Action::Dismiss]);
+    assert!(s.alert.is_none());
+}
+
+#[test]
+fn import_of_an_exported_trace_restores_the_step() {
+    let s = run(open("?preset=split-brain-bully"), [Action::StepForward, Action::NodeClick(5), Action::StepForward, Action::StepForward]);
+    let text = s.engine.get().trace_value().to_string();
+    let t = run(open(""), [Action::Import(text)]);
+    assert_eq!(t.cursor(), s.cursor());
+    assert_eq!(*t.frame, *s.frame);
+    assert_eq!(t.preset, None);
+    assert_eq!(t.notice.as_deref(), Some("Imported."));
+}
+
+#[test]
+fn playing_steps_only_when_an_event_is_due() {
+    let s = open("?preset=raft-cold");
+    let paused = s.clone().reduce(Action::PlayTo(100.0));
+    assert!(Rc::ptr_eq(&paused, &s), "paused: animation frames change nothing");
+    let s = s.reduce(Action::TogglePlay);
+    assert!(s.playing);
+    let next = s.engine.get().record(1).map(|r| r.time).expect("a first event");
+    let early = s.clone().reduce(Action::PlayTo(next as f64 - 0.5));
+    assert!(Rc::ptr_eq(&early, &s), "no event due: same state, no re-render");
+    let later = s.reduce(Action::PlayTo(next as f64));
+    assert!(later.cursor() >= 1);
+    assert!(later.frame.time <= next);
+    let paused = later.reduce(Action::TogglePlay);
+    assert!(!paused.playing);
+}
+
+#[test]
+fn playing_to_the_end_pauses_with_a_notice() {
+    let s = run(open("?preset=ring-best"), [Action::TogglePlay, Action::PlayTo(1e9)]);
+    assert!(!s.playing);
+    assert_eq!(s.notice.as_deref(), Some("The run has ended."));
+    let s = run(s, [Action::TogglePlay]);
+    assert!(!s.playing, "nothing left to play");
+    assert!(s.notice.as_deref().unwrap().starts_with("The run has ended: nothing left to play."));
+}
+
+#[test]
+fn speed_keys_walk_the_list_and_stop_at_its_ends() {
+    let s = run(open(""), [Action::Faster, Action::Faster]);
+    assert_eq!(s.speed, 10.0);
+    let s = run(s, [Action::Faster, Action::Faster]);
+    assert_eq!(s.speed, 30.0);
+    let s = run(s, (0..9).map(|_| Action::Slower));
+    assert_eq!(s.speed, 0.5);
+}
+
+#[test]
+fn escape_closes_dialogs_and_menus() {
+    let s = run(open(""), [Action::ToggleHelp, Action::NodeMenu(3), Action::ShowShare { title: "Link".into(), text: "x".into() }]);
+    assert!(s.help && s.menu.is_some() && s.share.is_some());
+    let c = s.cancel;
+    let s = s.reduce(Action::Escape);
+    assert!(!s.help && s.menu.is_none() && s.share.is_none());
+    assert_ne!(s.cancel, c);
+}
+
+#[test]
+fn non_engine_actions_keep_the_derived_data() {
+    let s = open("?preset=bully-heartbeats");
+    let t = run(s.clone(), [Action::ToggleHelp, Action::Speed(5.0), Action::NodeMenu(3), Action::CloseMenu]);
+    assert!(t.engine == s.engine);
+    assert!(Rc::ptr_eq(&t.frame, &s.frame) && Rc::ptr_eq(&t.markers, &s.markers) && Rc::ptr_eq(&t.scenario, &s.scenario));
+    assert_ne!(t.url_key(), s.url_key(), "the selection is part of the URL");
+}
+
+#[test]
+fn markers_are_kept_until_the_head_moves() {
+    let s = open("?preset=bully-heartbeats");
+    let t = run(s.clone(), [Action::StepForward, Action::StepForward, Action::StepBack]);
+    assert_eq!(t.head, s.head);
+    assert!(Rc::ptr_eq(&t.markers, &s.markers), "no recomputation while the head stays");
+    assert!(Rc::ptr_eq(&t.scenario, &s.scenario), "the editor's input is unchanged by stepping");
+}
+
+#[test]
+fn markers_match_a_full_scan_of_the_records() {
+    for p in presets::all() {
+        let s = open(&format!("?preset={}", p.id));
+        let first = s.scenario.nodes[0];
+        let s = run(s, [Action::StepForward, Action::NodeClick(first), Action::End]);
+        let e = s.engine.get();
+        let mut expected: Vec<(u64, &str)> = Vec::new();
+        for step in 1..=e.head() {
+            if e.record(step).is_some_and(|r| r.kind == EventKind::Fault) {
+                expected.push((step, "fault"));
+            }
+        }
+        expected.extend(e.interventions().iter().map(|iv| (iv.step, "fault")));
+        expected.extend(e.all_elections().iter().map(|x| (x.step, "elected")));
+        expected.extend(e.all_violations().iter().map(|v| (v.step, "violation")));
+        expected.sort();
+        let mut got: Vec<(u64, &str)> = s.markers.iter().map(|m| (m.step, m.class)).collect();
+        got.sort();
+        assert_eq!(got, expected, "preset {}", p.id);
+    }
+}
+
+#[test]
+fn reset_drops_interventions_and_keeps_the_preset() {
+    let s = run(open("?preset=split-brain-bully"), [Action::NodeClick(5), Action::StepForward, Action::Reset]);
+    assert!(s.interventions.is_empty());
+    assert_eq!(s.cursor(), 0);
+    assert_eq!(s.query(true), "?preset=split-brain-bully&step=0&embed=1");
+}
