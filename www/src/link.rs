@@ -156,12 +156,56 @@ mod tests {
         assert!(b64_decode("ab$c").unwrap_err().contains("'$'"));
     }
 
-    #[test]
-    fn a_link_reopens_the_same_step_and_state() {
+    /// The split-brain run of `a_link_reopens_the_same_step_and_state`, built afresh.
+    fn split_brain_partitioned() -> Engine {
         let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
         e.run(7);
         e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] }).unwrap();
         e.run(40);
+        e
+    }
+
+    /// A link written by the first link format (uncompressed `?trace=<base64url JSON>`, with the
+    /// hand-written codec this module had then), pasted as it was produced. It must keep opening
+    /// on the same step and state.
+    #[test]
+    fn a_link_from_the_first_format_still_opens() {
+        const FIRST_FORMAT: &str = "?trace=eyJmb3JtYXQiOiJlbGVjdGlvbi1sYWItdHJhY2UvMSIsImludGVydmVudGlvbnMiOlt7ImxpbmVzIjpbWzEwLDAsMTAsMTAwMF1dLCJwYXJ0aXRpb24iOltbMSwyXSxbMyw0LDVdXSwic3RlcCI6N31dLCJzY2VuYXJpbyI6eyJhbGdvcml0aG0iOiJidWxseSIsImhlYXJ0YmVhdHMiOnsiaW50ZXJ2YWwiOjIsInRpbWVvdXQiOjEwfSwiaW5pdGlhbF9sZWFkZXIiOjUsIm5ldHdvcmsiOnsiZmlmbyI6dHJ1ZSwibGF0ZW5jeSI6WzEsMV0sImxvc3MiOjAuMH0sIm5vZGVzIjpbMSwyLDMsNCw1XSwicGFyYW1zIjp7fSwic2NoZWR1bGUiOltdLCJzZWVkIjo0MjUsInN0b3AiOnsibWF4X3N0ZXBzIjoxMDAwMDAwLCJtYXhfdGltZSI6MzAwfX19&step=47";
+        let fresh = split_brain_partitioned();
+        let l = read(FIRST_FORMAT).unwrap().unwrap();
+        assert_eq!(l.engine.cursor(), 47);
+        assert_eq!(l.engine.cursor(), fresh.cursor());
+        assert_eq!(l.engine.frame(), fresh.frame());
+        assert_eq!(l.engine.trace_hash(), fresh.trace_hash());
+        assert_eq!(l.engine.trace_value(), fresh.trace_value());
+    }
+
+    /// A trace exported (pretty-printed `Engine::trace_value()`) before the engine's generator
+    /// came from `rand_pcg`: Raft with random latency and loss, a crash and a partition, so the
+    /// random stream decides the run. It must replay to the same state as a fresh engine.
+    #[test]
+    fn a_trace_exported_before_still_replays() {
+        let text = include_str!("../tests/old-formats/trace-v1.json");
+        let old = Engine::from_trace_json(text).unwrap();
+        let mut s = presets::find("raft-cold").unwrap().scenario();
+        s.network.latency = (1, 6);
+        s.network.loss = 0.1;
+        let mut fresh = Engine::new(s).unwrap();
+        fresh.run(12);
+        fresh.apply(Action::Crash(3)).unwrap();
+        fresh.run(30);
+        fresh.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] }).unwrap();
+        fresh.run(25);
+        assert_eq!(old.cursor(), 67);
+        assert_eq!(old.cursor(), fresh.cursor());
+        assert_eq!(old.frame(), fresh.frame());
+        assert_eq!(old.trace_hash(), fresh.trace_hash());
+        assert_eq!(old.trace_value(), serde_json::from_str::<serde_json::Value>(text).unwrap());
+    }
+
+    #[test]
+    fn a_link_reopens_the_same_step_and_state() {
+        let e = split_brain_partitioned();
         let q = write(&e, Some("split-brain-bully"), false);
         assert!(q.contains("trace="));
         let l = read(&q).unwrap().unwrap();
