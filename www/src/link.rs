@@ -1,11 +1,16 @@
 //! What a link carries: the scenario, the interventions and the step, so that opening it shows
 //! the same state. Two forms are read:
 //! * `?preset=ring-worst&step=5` — short and readable, for a preset without interventions;
-//! * `?trace=<base64url of the exported trace JSON>&step=5` — anything else.
+//! * `?trace=<base64url of the exported trace JSON>&step=5` — anything else. Base64url is
+//!   RFC 4648 §5 without padding; padding and the standard alphabet (`+`, `/`) are accepted too.
 //!
-//! `embed=1` asks for the compact embed view. Nothing here touches the DOM, so it is tested
-//! natively; a bad link yields an error message naming what is wrong.
+//! `embed=1` asks for the compact embed view. The query string is split and percent-decoded by
+//! `form_urlencoded`, base64 is the `base64` crate. Nothing here touches the DOM, so it is
+//! tested natively; a bad link yields an error message naming what is wrong.
 
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::{alphabet, DecodeError, Engine as _};
 use election_lab::{presets, Engine};
 
 /// What the page should show, read from a query string.
@@ -15,79 +20,38 @@ pub struct Link {
     pub embed: bool,
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// URL-safe alphabet; writes no padding, reads it or its absence, and tolerates non-zero
+/// trailing bits, as the hand-written decoder of the first link form did.
+const B64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true),
+);
 
 pub fn b64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    B64URL.encode(data)
 }
 
+/// Decodes base64url (with or without padding); `+` and `/` are read as `-` and `_`.
 pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for (i, c) in text.trim_end_matches('=').bytes().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return Err(format!("character {} ('{}') is not base64url", i + 1, c as char)),
-        };
-        acc = acc << 6 | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
+    let text = text.replace('+', "-").replace('/', "_");
+    B64URL.decode(text.as_bytes()).map_err(|e| match e {
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol { offset: at, .. } => {
+            let c = text.get(at..).and_then(|s| s.chars().next()).unwrap_or('?');
+            format!("character {} ('{c}') is not base64url", text.get(..at).map_or(at, |s| s.chars().count()) + 1)
         }
-    }
-    Ok(out)
+        DecodeError::InvalidLength(_) => "its length is not a whole number of base64url characters".to_string(),
+        DecodeError::InvalidPadding => "its padding is wrong".to_string(),
+    })
 }
 
-/// Splits `a=1&b=2` (with or without a leading `?` or `#`) and percent-decodes values.
+/// Splits `a=1&b=2` (with or without a leading `?` or `#`) and percent-decodes keys and values
+/// (`application/x-www-form-urlencoded`: `+` is a space).
 pub fn params(query: &str) -> Vec<(String, String)> {
     let q = query.trim_start_matches(['?', '#']);
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 3;
-                        continue;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b'+' => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
 }
 
 /// Reads a link. `Ok(None)` when the query names no scenario (show the default).
@@ -154,6 +118,20 @@ mod tests {
             assert_eq!(b64_decode(&b64_encode(&data)).unwrap(), data);
         }
         assert!(b64_decode("ab$c").unwrap_err().contains("'$'"));
+        // Padding and the standard alphabet are read, as the first decoder read them.
+        assert_eq!(b64_decode("-_8=").unwrap(), b64_decode("+/8").unwrap());
+        assert_eq!(b64_decode("-_8").unwrap(), vec![0xfb, 0xff]);
+    }
+
+    #[test]
+    fn query_strings_are_percent_decoded() {
+        let ps = params("?a=1&b=x%20y+z&&c&d=%E2%9C%93");
+        let want = [("a", "1"), ("b", "x y z"), ("c", ""), ("d", "\u{2713}")];
+        assert_eq!(ps.len(), want.len());
+        for ((k, v), (wk, wv)) in ps.iter().zip(want) {
+            assert_eq!((k.as_str(), v.as_str()), (wk, wv));
+        }
+        assert_eq!(params("#embed=1"), vec![("embed".to_string(), "1".to_string())]);
     }
 
     /// The split-brain run of `a_link_reopens_the_same_step_and_state`, built afresh.
@@ -231,7 +209,8 @@ mod tests {
         assert!(read("?preset=ring-worst&step=x").err().unwrap().contains("step 'x'"));
         assert!(read("?preset=ring-worst&step=99999").err().unwrap().contains("past the end"));
         assert!(read("?trace=%%%").err().unwrap().starts_with("link: trace is damaged"));
-        let bad = b64_encode(br#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#);
+        let bad_json = r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#;
+        let bad = b64_encode(bad_json.as_bytes());
         assert_eq!(read(&format!("?trace={bad}")).err().unwrap(), "link: scenario.nodes: duplicate id 1");
     }
 }
