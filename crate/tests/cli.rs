@@ -1,6 +1,6 @@
 //! The `election-lab` command line, run as a built binary on temporary files: the documented
-//! output keys (the USAGE text in src/bin/election-lab.rs), the `--trace` JSON Lines layout,
-//! presets, standard input, and exit code 2 with a message naming the field for bad input.
+//! output keys (`election-lab run --help`), the `--trace` JSON Lines layout, presets, standard
+//! input, and exit code 2 with a message naming the field or argument for bad input.
 
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
 
-/// The keys the USAGE text promises in `run`'s output.
+/// The keys `run --help` promises in `run`'s output.
 const SUMMARY_KEYS: &[&str] = &[
     "algorithm",
     "seed",
@@ -81,7 +81,7 @@ fn worst5() -> Value {
     })
 }
 
-/// USAGE: `run` prints one JSON object with every documented key, and the values are right.
+/// `run` prints one JSON object with every key its help lists, and the values are right.
 #[test]
 fn run_prints_every_documented_key() {
     let f = Temp::new("worst5.json", &worst5().to_string());
@@ -123,7 +123,7 @@ fn run_reports_violations() {
     assert!(v["time"].as_u64().unwrap() > 5 && v["step"].as_u64().unwrap() > 0, "{v}");
 }
 
-/// USAGE: `--trace OUT.jsonl` writes a header line, one line per step, and a summary line.
+/// `--trace OUT.jsonl` writes a header line, one line per step, and a summary line.
 #[test]
 fn trace_writes_header_steps_and_summary() {
     let f = Temp::new("worst5.json", &worst5().to_string());
@@ -266,26 +266,63 @@ fn malformed_files_exit_2_naming_the_field() {
     }
 }
 
-/// Bad arguments also exit with code 2.
+/// Bad arguments also exit with code 2, and the message names the argument.
 #[test]
 fn bad_arguments_exit_2() {
     let f = Temp::new("ok.json", &worst5().to_string());
     let missing = std::env::temp_dir().join("election-lab-cli-no-such-file.json");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "USAGE"),
-        (vec!["frobnicate"], "unknown command 'frobnicate'"),
-        (vec!["run"], "run needs a scenario FILE"),
-        (vec!["run", f.path(), "--trace"], "--trace needs a file name"),
+        (vec![], "Usage:"),
+        (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (vec!["run"], "<FILE>"),
+        (vec!["run", f.path(), "--trace"], "--trace <OUT.jsonl>"),
         (vec!["run", f.path(), "extra"], "unexpected argument 'extra'"),
+        (vec!["run", f.path(), "--tarce", "x"], "unexpected argument '--tarce'"),
         (vec!["run", missing.to_str().unwrap()], "cannot read"),
-        (vec!["check"], "check needs a scenario FILE"),
-        (vec!["preset", "no-such-preset"], "no preset 'no-such-preset'"),
+        (vec!["check"], "<FILE>"),
+        (vec!["preset", "no-such-preset"], "invalid value 'no-such-preset'"),
     ];
     for (args, want) in cases {
         let o = cli(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: stdout {}", stdout(&o));
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
-    let help = cli(&["help"]);
-    assert!(help.status.success() && stdout(&help).contains("USAGE"));
+    // A bad preset name lists the good ones.
+    assert!(stderr(&cli(&["preset", "no-such-preset"])).contains("bully-worst-8"));
+}
+
+/// `help`, `--help` and `--version` succeed; each subcommand has its own help, and `run`'s
+/// lists every key of its output.
+#[test]
+fn help_and_version() {
+    for args in [vec!["help"], vec!["--help"], vec!["-h"]] {
+        let o = cli(&args);
+        assert!(o.status.success(), "{args:?}");
+        for cmd in ["run", "check", "preset", "completions"] {
+            assert!(stdout(&o).contains(cmd), "{args:?} lists {cmd}: {}", stdout(&o));
+        }
+    }
+    let v = cli(&["--version"]);
+    assert!(v.status.success());
+    assert_eq!(stdout(&v).trim(), format!("election-lab {}", env!("CARGO_PKG_VERSION")));
+    for cmd in ["run", "check", "preset", "completions"] {
+        let o = cli(&[cmd, "--help"]);
+        assert!(o.status.success() && stdout(&o).contains("Usage: election-lab"), "{cmd} --help: {}", stderr(&o));
+    }
+    let run_help = stdout(&cli(&["help", "run"]));
+    for k in SUMMARY_KEYS {
+        assert!(run_help.contains(k), "run --help documents {k}: {run_help}");
+    }
+    assert!(run_help.contains("--trace <OUT.jsonl>"));
+}
+
+/// `completions SHELL` prints a script that knows the subcommands.
+#[test]
+fn completions_name_the_subcommands() {
+    let o = cli(&["completions", "bash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = stdout(&o);
+    assert!(script.contains("election-lab") && script.contains("preset") && script.contains("--trace"), "{script}");
+    assert_eq!(cli(&["completions", "tcsh"]).status.code(), Some(2));
 }

@@ -1,11 +1,30 @@
 //! What a link carries: the scenario, the interventions and the step, so that opening it shows
-//! the same state. Two forms are read:
+//! the same state. Three forms are read:
 //! * `?preset=ring-worst&step=5` — short and readable, for a preset without interventions;
-//! * `?trace=<base64url of the exported trace JSON>&step=5` — anything else.
+//! * `?t=1.<payload>&step=5` — anything else. The part before the dot is the encoding version.
+//!   Version 1: the exported trace JSON (`Engine::trace_value()` without `step`) compressed
+//!   with lz-string (the `lz-str` crate, `compress_to_uint8_array`: the compressed UTF-16 code
+//!   units, big-endian), then base64url without padding (RFC 4648 §5). The dot never occurs in
+//!   base64url, so a later version can change the compression or the payload and still be told
+//!   apart;
+//! * `?trace=<base64url of the trace JSON>&step=5` — the first form, written before links were
+//!   compressed; still read, so every link shared so far opens. Padding and the standard
+//!   alphabet (`+`, `/`) are accepted there, as they always were. [`write`] falls back to it
+//!   for a trace so long that its `t=` payload would pass [`MAX_PAYLOAD`].
 //!
-//! `embed=1` asks for the compact embed view. Nothing here touches the DOM, so it is tested
-//! natively; a bad link yields an error message naming what is wrong.
+//! Why lz-string rather than DEFLATE: for the split-brain preset with one drawn partition at
+//! step 47 (the test `a_link_reopens_the_same_step_and_state`) the first form is 495 characters;
+//! raw DEFLATE (`miniz_oxide` 0.9.1, level 9) made it 328 but added 15.3 KB gzipped to the wasm
+//! (6.7 KB to inflate, 8.6 KB to deflate), over this app's budget; lz-string makes it 376 for
+//! 4.5 KB. Its format is frozen and has ports in many languages, so a link stays readable.
+//!
+//! `embed=1` asks for the compact embed view. The query string is split and percent-decoded by
+//! `form_urlencoded`, base64 is the `base64` crate. Nothing here touches the DOM, so it is
+//! tested natively; a bad link yields an error message naming what is wrong.
 
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::{alphabet, DecodeError, Engine as _};
 use election_lab::{presets, Engine};
 
 /// What the page should show, read from a query string.
@@ -15,79 +34,68 @@ pub struct Link {
     pub embed: bool,
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// The current encoding of `t=`: its version number, written before the dot.
+const TRACE_VERSION: &str = "1";
+/// The longest `t=` payload (in characters) read or written. lz-string's output, and its
+/// dictionary, can grow with the square of its input: a crafted payload of this length expands
+/// to under 10 million characters (measured natively: 8,336 characters gave 10 million in
+/// 0.12 s; the same JSON then fails to parse at once).
+/// A real trace this long holds well over a hundred interventions.
+pub const MAX_PAYLOAD: usize = 8 << 10;
+
+/// URL-safe alphabet; writes no padding, reads it or its absence, and tolerates non-zero
+/// trailing bits, as the hand-written decoder of the first link form did.
+const B64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true),
+);
 
 pub fn b64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    B64URL.encode(data)
 }
 
+/// Decodes base64url (with or without padding); `+` and `/` are read as `-` and `_`.
 pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for (i, c) in text.trim_end_matches('=').bytes().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return Err(format!("character {} ('{}') is not base64url", i + 1, c as char)),
-        };
-        acc = acc << 6 | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
+    let text = text.replace('+', "-").replace('/', "_");
+    B64URL.decode(text.as_bytes()).map_err(|e| match e {
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol { offset: at, .. } => {
+            let c = text.get(at..).and_then(|s| s.chars().next()).unwrap_or('?');
+            format!("character {} ('{c}') is not base64url", text.get(..at).map_or(at, |s| s.chars().count()) + 1)
         }
-    }
-    Ok(out)
+        DecodeError::InvalidLength(_) => "its length is not a whole number of base64url characters".to_string(),
+        DecodeError::InvalidPadding => "its padding is wrong".to_string(),
+    })
 }
 
-/// Splits `a=1&b=2` (with or without a leading `?` or `#`) and percent-decodes values.
+/// Splits `a=1&b=2` (with or without a leading `?` or `#`) and percent-decodes keys and values
+/// (`application/x-www-form-urlencoded`: `+` is a space).
 pub fn params(query: &str) -> Vec<(String, String)> {
     let q = query.trim_start_matches(['?', '#']);
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode(k), percent_decode(v))
-        })
-        .collect()
+    form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
 }
 
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 3;
-                        continue;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b'+' => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
+/// The trace JSON of a `t=` value (`<version>.<payload>`).
+fn unpack(t: &str) -> Result<String, String> {
+    let damaged = |why: String| format!("link: trace is damaged ({why})");
+    let (version, payload) = t.split_once('.').ok_or_else(|| damaged("no encoding version before a '.'".into()))?;
+    if version != TRACE_VERSION {
+        return Err(format!("link: trace encoding '{version}' is not one this version of Election Lab reads (it reads '{TRACE_VERSION}')"));
     }
-    String::from_utf8_lossy(&out).into_owned()
+    if payload.len() > MAX_PAYLOAD {
+        return Err(damaged(format!("longer than {MAX_PAYLOAD} characters")));
+    }
+    let packed = b64_decode(payload).map_err(damaged)?;
+    let wide = lz_str::decompress_from_uint8_array(&packed).ok_or_else(|| damaged("cannot decompress".into()))?;
+    String::from_utf16(&wide).map_err(|_| damaged("not text".into()))
+}
+
+/// The `t=` value for a trace JSON text, or `None` when its payload would be too long to read.
+fn pack(json: &str) -> Option<String> {
+    let payload = b64_encode(&lz_str::compress_to_uint8_array(json));
+    (payload.len() <= MAX_PAYLOAD).then(|| format!("{TRACE_VERSION}.{payload}"))
 }
 
 /// Reads a link. `Ok(None)` when the query names no scenario (show the default).
@@ -99,9 +107,15 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
         None => None,
         Some(s) => Some(s.parse::<u64>().map_err(|_| format!("link: step '{s}' is not a step number"))?),
     };
-    let (mut engine, preset) = if let Some(t) = get("trace") {
-        let bytes = b64_decode(t).map_err(|e| format!("link: trace is damaged ({e})"))?;
-        let text = String::from_utf8(bytes).map_err(|_| "link: trace is damaged (not UTF-8 text)".to_string())?;
+    let text = match (get("t"), get("trace")) {
+        (Some(t), _) => Some(unpack(t)?),
+        (None, Some(t)) => {
+            let bytes = b64_decode(t).map_err(|e| format!("link: trace is damaged ({e})"))?;
+            Some(String::from_utf8(bytes).map_err(|_| "link: trace is damaged (not UTF-8 text)".to_string())?)
+        }
+        (None, None) => None,
+    };
+    let (mut engine, preset) = if let Some(text) = text {
         (Engine::from_trace_json(&text).map_err(|e| format!("link: {e}"))?, None)
     } else if let Some(id) = get("preset") {
         let p = presets::find(id).ok_or_else(|| format!("link: no preset named '{id}'"))?;
@@ -131,8 +145,17 @@ pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
             if let Some(o) = trace.as_object_mut() {
                 o.remove("step");
             }
-            q.push_str("trace=");
-            q.push_str(&b64_encode(trace.to_string().as_bytes()));
+            let json = trace.to_string();
+            match pack(&json) {
+                Some(t) => {
+                    q.push_str("t=");
+                    q.push_str(&t);
+                }
+                None => {
+                    q.push_str("trace=");
+                    q.push_str(&b64_encode(json.as_bytes()));
+                }
+            }
         }
     }
     q.push_str(&format!("&step={}", engine.cursor()));
@@ -154,19 +177,118 @@ mod tests {
             assert_eq!(b64_decode(&b64_encode(&data)).unwrap(), data);
         }
         assert!(b64_decode("ab$c").unwrap_err().contains("'$'"));
+        // Padding and the standard alphabet are read, as the first decoder read them.
+        assert_eq!(b64_decode("-_8=").unwrap(), b64_decode("+/8").unwrap());
+        assert_eq!(b64_decode("-_8").unwrap(), vec![0xfb, 0xff]);
     }
 
     #[test]
-    fn a_link_reopens_the_same_step_and_state() {
+    fn query_strings_are_percent_decoded() {
+        let ps = params("?a=1&b=x%20y+z&&c&d=%E2%9C%93");
+        let want = [("a", "1"), ("b", "x y z"), ("c", ""), ("d", "\u{2713}")];
+        assert_eq!(ps.len(), want.len());
+        for ((k, v), (wk, wv)) in ps.iter().zip(want) {
+            assert_eq!((k.as_str(), v.as_str()), (wk, wv));
+        }
+        assert_eq!(params("#embed=1"), vec![("embed".to_string(), "1".to_string())]);
+    }
+
+    /// The split-brain run of `a_link_reopens_the_same_step_and_state`, built afresh.
+    fn split_brain_partitioned() -> Engine {
         let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
         e.run(7);
         e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] }).unwrap();
         e.run(40);
+        e
+    }
+
+    /// A link written by the first link format (uncompressed `?trace=<base64url JSON>`, with the
+    /// hand-written codec this module had then), pasted as it was produced. It must keep opening
+    /// on the same step and state.
+    #[test]
+    fn a_link_from_the_first_format_still_opens() {
+        const FIRST_FORMAT: &str = "?trace=eyJmb3JtYXQiOiJlbGVjdGlvbi1sYWItdHJhY2UvMSIsImludGVydmVudGlvbnMiOlt7ImxpbmVzIjpbWzEwLDAsMTAsMTAwMF1dLCJwYXJ0aXRpb24iOltbMSwyXSxbMyw0LDVdXSwic3RlcCI6N31dLCJzY2VuYXJpbyI6eyJhbGdvcml0aG0iOiJidWxseSIsImhlYXJ0YmVhdHMiOnsiaW50ZXJ2YWwiOjIsInRpbWVvdXQiOjEwfSwiaW5pdGlhbF9sZWFkZXIiOjUsIm5ldHdvcmsiOnsiZmlmbyI6dHJ1ZSwibGF0ZW5jeSI6WzEsMV0sImxvc3MiOjAuMH0sIm5vZGVzIjpbMSwyLDMsNCw1XSwicGFyYW1zIjp7fSwic2NoZWR1bGUiOltdLCJzZWVkIjo0MjUsInN0b3AiOnsibWF4X3N0ZXBzIjoxMDAwMDAwLCJtYXhfdGltZSI6MzAwfX19&step=47";
+        let fresh = split_brain_partitioned();
+        let l = read(FIRST_FORMAT).unwrap().unwrap();
+        assert_eq!(l.engine.cursor(), 47);
+        assert_eq!(l.engine.cursor(), fresh.cursor());
+        assert_eq!(l.engine.frame(), fresh.frame());
+        assert_eq!(l.engine.trace_hash(), fresh.trace_hash());
+        assert_eq!(l.engine.trace_value(), fresh.trace_value());
+    }
+
+    /// A trace exported (pretty-printed `Engine::trace_value()`) before the engine's generator
+    /// came from `rand_pcg`: Raft with random latency and loss, a crash and a partition, so the
+    /// random stream decides the run. It must replay to the same state as a fresh engine.
+    #[test]
+    fn a_trace_exported_before_still_replays() {
+        let text = include_str!("../tests/old-formats/trace-v1.json");
+        let old = Engine::from_trace_json(text).unwrap();
+        let mut s = presets::find("raft-cold").unwrap().scenario();
+        s.network.latency = (1, 6);
+        s.network.loss = 0.1;
+        let mut fresh = Engine::new(s).unwrap();
+        fresh.run(12);
+        fresh.apply(Action::Crash(3)).unwrap();
+        fresh.run(30);
+        fresh.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] }).unwrap();
+        fresh.run(25);
+        assert_eq!(old.cursor(), 67);
+        assert_eq!(old.cursor(), fresh.cursor());
+        assert_eq!(old.frame(), fresh.frame());
+        assert_eq!(old.trace_hash(), fresh.trace_hash());
+        assert_eq!(old.trace_value(), serde_json::from_str::<serde_json::Value>(text).unwrap());
+    }
+
+    #[test]
+    fn a_link_reopens_the_same_step_and_state() {
+        let e = split_brain_partitioned();
         let q = write(&e, Some("split-brain-bully"), false);
-        assert!(q.contains("trace="));
+        assert!(q.starts_with("?t=1."), "{q}");
+        // 495 characters in the first (uncompressed) form.
+        assert!(q.len() < 380, "{} characters: {q}", q.len());
+        println!("split-brain link, one partition, step 47: {} characters: {q}", q.len());
         let l = read(&q).unwrap().unwrap();
         assert_eq!(l.engine.cursor(), e.cursor());
         assert_eq!(l.engine.frame(), e.frame());
+        assert_eq!(l.engine.trace_hash(), e.trace_hash());
+    }
+
+    /// Whatever bytes a damaged or crafted `t=` link holds, reading it returns an error or a
+    /// run, and never panics (a panic would take the whole page down).
+    #[test]
+    fn random_payloads_never_panic() {
+        let mut rng = election_lab::rng::Pcg32::new(12, 1);
+        let mut opened = 0;
+        for _ in 0..3000 {
+            let len = rng.range_inclusive(0, 300) as usize;
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u32() as u8).collect();
+            if rng.chance(0.5) {
+                // Start like a real payload, so the decoder gets past the first codes.
+                let real = lz_str::compress_to_uint8_array(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]}}"#);
+                let keep = rng.range_inclusive(0, real.len() as u64) as usize;
+                bytes.splice(0..0, real[..keep].iter().copied());
+            }
+            if read(&format!("?t=1.{}", b64_encode(&bytes))).is_ok() {
+                opened += 1;
+            }
+        }
+        assert!(opened < 3000);
+    }
+
+    /// A trace too long for a `t=` payload is written in the first form, which has no limit.
+    #[test]
+    fn very_long_traces_fall_back_to_the_first_form() {
+        let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
+        let mut rng = election_lab::rng::Pcg32::new(3, 3);
+        for _ in 0..2000 {
+            let mut r = || rng.range_inclusive(0, 1_000_000) as i32;
+            e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[r(), r(), r(), r()]] }).unwrap();
+            e.run(1);
+        }
+        let q = write(&e, None, false);
+        assert!(q.starts_with("?trace="), "{} characters: {}", q.len(), &q[..20]);
+        let l = read(&q).unwrap().unwrap();
         assert_eq!(l.engine.trace_hash(), e.trace_hash());
     }
 
@@ -187,7 +309,23 @@ mod tests {
         assert!(read("?preset=ring-worst&step=x").err().unwrap().contains("step 'x'"));
         assert!(read("?preset=ring-worst&step=99999").err().unwrap().contains("past the end"));
         assert!(read("?trace=%%%").err().unwrap().starts_with("link: trace is damaged"));
-        let bad = b64_encode(br#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#);
+        let bad_json = r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#;
+        let bad = b64_encode(bad_json.as_bytes());
         assert_eq!(read(&format!("?trace={bad}")).err().unwrap(), "link: scenario.nodes: duplicate id 1");
+        assert_eq!(read(&format!("?t={}", pack(bad_json).unwrap())).err().unwrap(), "link: scenario.nodes: duplicate id 1");
+        assert!(read("?t=1.%%%").err().unwrap().starts_with("link: trace is damaged (character 1 ('%')"));
+        assert!(read("?t=abc").err().unwrap().contains("no encoding version"));
+        assert!(read("?t=2.abc").err().unwrap().contains("encoding '2'"));
+        let not_lz = b64_encode(&[0xff; 12]);
+        assert!(read(&format!("?t=1.{not_lz}")).err().unwrap().contains("cannot decompress"));
+        let too_long = "A".repeat(MAX_PAYLOAD + 4);
+        assert!(read(&format!("?t=1.{too_long}")).err().unwrap().contains("longer than"));
+        // Cut short, as a chat client might do to a long link.
+        let mut e = Engine::new(presets::find("ring-worst").unwrap().scenario()).unwrap();
+        e.apply(Action::Crash(80)).unwrap();
+        let q = write(&e, None, false);
+        let cut = &q[..q.find('&').unwrap() - 10];
+        let err = read(cut).err().unwrap();
+        assert!(err.starts_with("link: trace is damaged"), "{cut}: {err}");
     }
 }

@@ -1,23 +1,71 @@
 //! `election-lab`: run a scenario file and print what happened as one JSON object.
+//!
+//! The arguments are declared with `clap`'s derive API, which gives every subcommand its
+//! `--help`, `--version`, errors that name the bad argument, and exit code 2 for usage errors.
+//! Errors found in the input itself (an unreadable file, a bad scenario) also exit with 2, with
+//! one line `election-lab: FILE: field: what is wrong` on standard error.
 
+use clap::builder::PossibleValuesParser;
+use clap::{CommandFactory, Parser, Subcommand};
 use election_lab::presets;
 use election_lab::Engine;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-election-lab — run leader-election scenarios deterministically
+/// Exit code for bad input, the same as clap uses for bad arguments.
+const BAD_INPUT: u8 = 2;
 
-USAGE:
-    election-lab run FILE [--trace OUT.jsonl]   run a scenario (or exported trace) file
-    election-lab check FILE                     validate a scenario file
-    election-lab preset [NAME]                  list presets, or print one as a scenario file
-    election-lab help                           this text
+#[derive(Parser)]
+#[command(
+    name = "election-lab",
+    version,
+    about = "Run leader-election scenarios deterministically",
+    after_help = "Exit code 2: bad arguments or a bad scenario (the message names the field).",
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
 
-`run` prints one JSON object: algorithm, seed, end_time, steps, quiescent, leaders, views,
-agreement, messages, total_messages, max_simultaneous_leaders, violations, trace_hash.
-`--trace` also writes every step as JSON Lines (first line: the trace header).
-FILE may be `-` for standard input. Exit code 2: bad arguments or a bad scenario.";
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a scenario (or exported trace) file and print its summary as one JSON object
+    #[command(after_help = "\
+The summary has the keys: algorithm, seed, end_time, steps, quiescent, leaders, views, agreement,
+messages, total_messages, max_simultaneous_leaders, violations, trace_hash, halted (null, or why
+the run stopped at its history budget).
+With --trace, the first line of OUT is the trace header, then one line per step (an intervention
+is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"summary\": ...}.")]
+    Run {
+        /// Scenario or exported trace (JSON); `-` reads standard input
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// Also write every step as JSON Lines to OUT
+        #[arg(long, value_name = "OUT.jsonl")]
+        trace: Option<String>,
+    },
+    /// Validate a scenario (or exported trace) file without running it
+    Check {
+        /// Scenario or exported trace (JSON); `-` reads standard input
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+    /// List the presets, or print one as a scenario file
+    Preset {
+        /// Print this preset's scenario (omit to list them all)
+        #[arg(value_name = "NAME", value_parser = PossibleValuesParser::new(presets::all().map(|p| p.id)))]
+        name: Option<String>,
+    },
+    /// Print a shell completion script
+    ///
+    /// For example, for bash:
+    /// `election-lab completions bash > ~/.local/share/bash-completion/completions/election-lab`
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+}
 
 fn read(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -60,80 +108,48 @@ fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
     w.flush().map_err(io_err)
 }
 
+fn run(cmd: Cmd) -> Result<(), String> {
+    match cmd {
+        Cmd::Run { file, trace } => {
+            let mut engine = load(&file)?;
+            engine.run_to_end();
+            if let Some(out) = trace {
+                write_trace(&engine, &out)?;
+            }
+            println!("{}", engine.summary());
+            if let Some(why) = engine.halted() {
+                eprintln!("election-lab: warning: {why}");
+            }
+        }
+        Cmd::Check { file } => {
+            let e = load(&file)?;
+            println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len());
+        }
+        Cmd::Preset { name: None } => {
+            for p in presets::all() {
+                println!("{:<20} {}", p.id, p.title.en);
+            }
+        }
+        Cmd::Preset { name: Some(name) } => {
+            // The value parser only lets preset ids through.
+            let p = presets::find(&name).ok_or_else(|| format!("no preset '{name}'"))?;
+            println!("{}", p.scenario().to_json_pretty());
+        }
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "election-lab", &mut io::stdout());
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("run") => {
-            let mut file = None;
-            let mut trace = None;
-            let mut i = 1;
-            let mut bad = None;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--trace" => {
-                        trace = args.get(i + 1).cloned();
-                        if trace.is_none() {
-                            bad = Some("--trace needs a file name".to_string());
-                        }
-                        i += 2;
-                    }
-                    a if file.is_none() && (!a.starts_with("--") || a == "-") => {
-                        file = Some(a.to_string());
-                        i += 1;
-                    }
-                    a => {
-                        bad = Some(format!("unexpected argument '{a}'"));
-                        i += 1;
-                    }
-                }
-            }
-            match (bad, file) {
-                (Some(b), _) => Err(b),
-                (None, None) => Err("run needs a scenario FILE".into()),
-                (None, Some(f)) => load(&f).and_then(|mut engine| {
-                    engine.run_to_end();
-                    if let Some(out) = trace {
-                        write_trace(&engine, &out)?;
-                    }
-                    println!("{}", engine.summary());
-                    if let Some(why) = engine.halted() {
-                        eprintln!("election-lab: warning: {why}");
-                    }
-                    Ok(())
-                }),
-            }
-        }
-        Some("check") => match args.get(1) {
-            Some(f) => load(f).map(|e| println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len())),
-            None => Err("check needs a scenario FILE".into()),
-        },
-        Some("preset") => match args.get(1) {
-            None => {
-                for p in presets::all() {
-                    println!("{:<20} {}", p.id, p.title.en);
-                }
-                Ok(())
-            }
-            Some(name) => match presets::find(name) {
-                Some(p) => {
-                    println!("{}", p.scenario().to_json_pretty());
-                    Ok(())
-                }
-                None => Err(format!("no preset '{name}' (see `election-lab preset`)")),
-            },
-        },
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(format!("unknown command '{other}'\n\n{USAGE}")),
-        None => Err(USAGE.to_string()),
-    };
-    match result {
+    // Usage errors print clap's message (naming the argument) and exit with 2.
+    let cli = Cli::parse();
+    match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("election-lab: {msg}");
-            ExitCode::from(2)
+            ExitCode::from(BAD_INPUT)
         }
     }
 }
