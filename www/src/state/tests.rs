@@ -64,7 +64,7 @@ fn clicking_a_node_crashes_then_recovers_it() {
     assert_eq!(role(&s, 80), "crashed");
     assert_eq!(s.selected, Some(80));
     assert_eq!(s.interventions.len(), 1);
-    assert!(s.query(false).contains("trace="), "an intervention makes the link a trace");
+    assert!(s.query(false).contains("t=1."), "an intervention makes the link a (compressed) trace");
     assert!(s.markers.iter().any(|m| m.class == "fault" && m.title.starts_with("you: ")));
     let s = run(s, [Action::NodeClick(80)]);
     assert_eq!(role(&s, 80), "leader", "recovered with its state kept");
