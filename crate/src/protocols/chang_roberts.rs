@@ -148,6 +148,77 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+const N_START: Text = Text::new(
+    "N{0} starts an election: it sends its own id in ELECTION({0}) to its successor N{1}.",
+    "N{0} 发起选举：把携带自己 id 的 ELECTION({0}) 发给后继 N{1}。",
+);
+const N_FORWARD: Text = Text::new(
+    "N{0} passes ELECTION({1}) on to N{2}: {1} > {0}, so the larger id travels on.",
+    "N{0} 把 ELECTION({1}) 转发给 N{2}：{1} > {0}，更大的 id 继续前进。",
+);
+const N_REPLACE: Text = Text::new(
+    "N{0} swallows ELECTION({1}): {1} < {0}, so it sends its own id {0} on instead (a node does this only once per election).",
+    "N{0} 吞掉 ELECTION({1})：{1} < {0}，所以改为把自己的 id {0} 发出去（每个节点每次选举只这样做一次）。",
+);
+const N_DISCARD: Text = Text::new(
+    "N{0} swallows ELECTION({1}): {1} < {0}, and N{0} has already sent its own id round, so {1} goes no further. Smaller ids dying early is what keeps Chang-Roberts at O(N log N) messages on average.",
+    "N{0} 吞掉 ELECTION({1})：{1} < {0}，且 N{0} 已经送出过自己的 id，所以 {1} 到此为止。小 id 尽早消亡，正是 Chang-Roberts 平均只需 O(N log N) 条消息的原因。",
+);
+const N_WIN: Text = Text::new(
+    "N{0} gets its own id back: it went all the way round without meeting a larger id, so {0} is the maximum. N{0} becomes coordinator and sends ELECTED({0}) round the ring.",
+    "N{0} 收到了自己的 id：它绕环一周都没有遇到更大的 id，所以 {0} 就是最大值。N{0} 成为协调者，并沿环发送 ELECTED({0})。",
+);
+const N_WIN_AGAIN: Text = Text::new(
+    "N{0} gets its own id back once more, but it is already coordinator: it does not announce itself twice.",
+    "N{0} 再次收到自己的 id，但它已经是协调者：不会重复宣布。",
+);
+const N_SUPPRESS: Text = Text::new(
+    "N{0} drops ELECTION({1}, init {2}): it has seen a round started by a higher initiator, so the round of N{2} is suppressed here; only the highest initiator's round has to finish.",
+    "N{0} 丢弃 ELECTION({1}, init {2})：它已见过更大发起者的一轮选举，所以 N{2} 发起的这一轮在此被压制；只需让最大发起者的那一轮完成。",
+);
+const N_NEW_ROUND: Text = Text::new(
+    "N{0} sees the round of initiator N{1}, higher than N{2}: the round it took part in is now suppressed, so N{0} may put its own id into this one.",
+    "N{0} 看到发起者 N{1} 的一轮选举，比 N{2} 更大：它参与过的那一轮已被压制，所以 N{0} 可以在这一轮中重新送出自己的 id。",
+);
+const N_PASS_ELECTED: Text = Text::new(
+    "N{0} learns that N{1} leads and passes ELECTED({1}) on to N{2}.",
+    "N{0} 得知 N{1} 是领导者，并把 ELECTED({1}) 转发给后继 N{2}。",
+);
+const N_ELECTED_HOME: Text = Text::new(
+    "ELECTED({0}) has come all the way back to N{0}: every node now knows it leads, so the announcement stops here.",
+    "ELECTED({0}) 绕环一周回到了 N{0}：所有节点都已知道它是领导者，宣布到此结束。",
+);
+const N_SUSPECT: Text = Text::new(
+    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed and starts an election with its own id.",
+    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃，于是用自己的 id 发起选举。",
+);
+const N_RETRY: Text = Text::new(
+    "N{0} sent its own id {1} ticks ago and no ELECTED has passed since: a message of that election was lost (at a crashed node or in the network), so N{0} starts again.",
+    "N{0} 在 {1} 个时间单位前送出了自己的 id，之后却没有 ELECTED 经过：这次选举的某条消息丢失了（在崩溃的节点处或在网络中），所以 N{0} 重新发起选举。",
+);
+const N_BEAT: Text = Text::new(
+    "N{0} leads: it sends HEARTBEAT directly to every node (the failure detector works outside the ring).",
+    "N{0} 是领导者：直接向每个节点发送 HEARTBEAT（心跳；故障检测不经过环）。",
+);
+const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: the leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
+const N_BEAT_NO_LEADER: Text = Text::new(
+    "N{0} is in an election and knows no leader yet, so it ignores N{1}'s heartbeat.",
+    "N{0} 正在选举中，尚不知道领导者是谁，所以忽略 N{1} 的心跳。",
+);
+const N_BEAT_RIVAL: Text = Text::new(
+    "N{0} believes it leads itself, so it ignores N{1}'s heartbeat.",
+    "N{0} 认为自己才是领导者，所以忽略 N{1} 的心跳。",
+);
+const N_BEAT_OTHER: Text = Text::new(
+    "N{0} follows N{2}, not N{1}, so it ignores N{1}'s heartbeat.",
+    "N{0} 跟随的是 N{2} 而不是 N{1}，所以忽略 N{1} 的心跳。",
+);
+const N_RECOVER: Text = Text::new(
+    "N{0} recovers with no memory of a leader, so it starts an election with its own id.",
+    "N{0} 恢复后不记得领导者是谁，于是用自己的 id 发起选举。",
+);
+
 impl ChangRoberts {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p: CrParams = read_params(params)?;
@@ -279,40 +350,53 @@ impl Protocol for ChangRoberts {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
+        ctx.note(&N_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
         self.start_election(s, ctx);
     }
 
-    fn on_message(&self, s: &mut State, _from: NodeId, msg: Msg, ctx: &mut C) {
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let succ = ctx.cfg.successor(ctx.me);
         match msg {
             Msg::Election { value, init } => {
+                let me = ctx.me as u64;
                 if self.suppress_initiators {
                     if matches!(s.seen_init, Some(seen) if init < seen) {
+                        ctx.note(&N_SUPPRESS, &[me, value as u64, init as u64]);
                         return;
                     }
-                    if s.seen_init.is_some_and(|seen| init > seen) {
+                    if let Some(seen) = s.seen_init.filter(|&seen| init > seen) {
                         // A higher initiator's round: the one this node took part in is now
                         // suppressed, so it may put its own id into this round (once).
+                        if s.forwarded && value < ctx.me {
+                            ctx.note(&N_NEW_ROUND, &[me, init as u64, seen as u64]);
+                        }
                         s.forwarded = false;
                     }
                     s.seen_init = Some(s.seen_init.map_or(init, |x| x.max(init)));
                 }
                 if value == ctx.me {
                     if !s.am_coord {
+                        ctx.note(&N_WIN, &[me]);
                         s.am_coord = true;
                         s.elected = Some(ctx.me);
                         // The Retry timer of this node's candidacy stays armed until its own
                         // ELECTED comes back: the election is not over while the announcement
                         // can still be lost at a crashed node.
                         ctx.send(succ, Msg::Elected(ctx.me));
+                    } else {
+                        ctx.note(&N_WIN_AGAIN, &[me]);
                     }
                 } else if value > ctx.me {
+                    ctx.note(&N_FORWARD, &[me, value as u64, succ as u64]);
                     s.carried = Some(s.carried.map_or(value, |c| c.max(value)));
                     ctx.send(succ, Msg::Election { value, init });
                 } else if !s.forwarded {
+                    ctx.note(&N_REPLACE, &[me, value as u64]);
                     self.send_own(s, init, ctx);
+                } else {
+                    // Discard: this node already sent a larger id round.
+                    ctx.note(&N_DISCARD, &[me, value as u64]);
                 }
-                // else: discard — this node already sent a larger id round.
             }
             Msg::Elected(k) => {
                 s.elected = Some(k);
@@ -322,15 +406,26 @@ impl Protocol for ChangRoberts {
                 s.am_coord = k == ctx.me;
                 ctx.cancel_timer(Timer::Retry);
                 if k != ctx.me {
+                    ctx.note(&N_PASS_ELECTED, &[ctx.me as u64, k as u64, succ as u64]);
                     ctx.send(succ, Msg::Elected(k));
                     self.leader_alive(s, ctx);
-                } else if let Some(hb) = ctx.cfg.heartbeats {
-                    ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                } else {
+                    ctx.note(&N_ELECTED_HOME, &[k as u64]);
+                    if let Some(hb) = ctx.cfg.heartbeats {
+                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
+                    }
                 }
             }
             Msg::Heartbeat => {
-                if s.elected == Some(_from) {
+                if s.elected == Some(from) {
+                    ctx.note(&N_ALIVE, &[ctx.me as u64, from as u64]);
                     self.leader_alive(s, ctx);
+                } else {
+                    match s.elected {
+                        Some(l) if l == ctx.me => ctx.note(&N_BEAT_RIVAL, &[ctx.me as u64, from as u64]),
+                        Some(l) => ctx.note(&N_BEAT_OTHER, &[ctx.me as u64, from as u64, l as u64]),
+                        None => ctx.note(&N_BEAT_NO_LEADER, &[ctx.me as u64, from as u64]),
+                    }
                 }
             }
         }
@@ -339,13 +434,15 @@ impl Protocol for ChangRoberts {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::LeaderTimeout => {
-                if matches!(s.elected, Some(l) if l != ctx.me) {
+                if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
+                    ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.start_election(s, ctx);
                 }
             }
             Timer::Retry => {
                 // Armed when this node sent its own id, cancelled when an ELECTED passes (its
                 // own coming back included): the election it joined never finished.
+                ctx.note(&N_RETRY, &[ctx.me as u64, self.retry]);
                 s.am_coord = false;
                 s.forwarded = false;
                 s.seen_init = None;
@@ -353,6 +450,7 @@ impl Protocol for ChangRoberts {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
+                    ctx.note(&N_BEAT, &[ctx.me as u64]);
                     ctx.broadcast(Msg::Heartbeat);
                     if let Some(hb) = ctx.cfg.heartbeats {
                         ctx.set_timer_after(Timer::Heartbeat, hb.interval);
@@ -364,6 +462,7 @@ impl Protocol for ChangRoberts {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = Self::fresh(ctx.me, None);
+        ctx.note(&N_RECOVER, &[ctx.me as u64]);
         self.start_election(&mut s, ctx);
         s
     }
@@ -389,5 +488,49 @@ impl Protocol for ChangRoberts {
             ("largest id carried", fmt_node(s.carried)),
             ("highest initiator seen", if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
         ]
+    }
+}
+
+#[cfg(test)]
+mod narration_tests {
+    use crate::meta::Lang;
+    use crate::{Engine, NodeId};
+
+    fn preset(id: &str) -> Engine {
+        let p = super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset");
+        let mut e = Engine::new(p.scenario()).unwrap();
+        e.run_to_end();
+        e
+    }
+
+    /// The step where `to` receives the message labelled `label` from `from`.
+    fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {
+        let tail = format!("N{from} → N{to} {label}");
+        (1..=e.cursor())
+            .find(|&s| e.step_info(s).is_some_and(|i| i.event == "deliver" && i.text.ends_with(&tail)))
+            .unwrap_or_else(|| panic!("no delivery {tail}"))
+    }
+
+    #[test]
+    fn n80_swallowing_a_smaller_id_says_so_with_both_ids() {
+        // Worst case: 32 reaches N80, which has not sent its own id yet, so 80 replaces it.
+        let e = preset("ring-worst");
+        let step = delivery(&e, 3, 80, "ELECTION(32, init 6)");
+        let en = e.narrate(step, Lang::En).unwrap();
+        assert!(en.starts_with("N80 swallows ELECTION(32): 32 < 80, so it sends its own id 80 on instead"), "{en}");
+        let zh = e.narrate(step, Lang::Zh).unwrap();
+        assert!(zh.starts_with("N80 吞掉 ELECTION(32)：32 < 80"), "{zh}");
+
+        // Two initiators: N12's round brings 32 to N80, which already sent 80 in N3's round.
+        let e = preset("ring-two");
+        let step = delivery(&e, 3, 80, "ELECTION(32, init 12)");
+        let en = e.narrate(step, Lang::En).unwrap();
+        assert!(en.starts_with("N80 swallows ELECTION(32): 32 < 80, and N80 has already sent its own id round"), "{en}");
+        assert!(en.contains("O(N log N)"), "{en}");
+
+        // The maximum's id coming home.
+        let e = preset("ring-best");
+        let en = e.narrate(delivery(&e, 3, 80, "ELECTION(80, init 80)"), Lang::En).unwrap();
+        assert!(en.starts_with("N80 gets its own id back") && en.contains("becomes coordinator"), "{en}");
     }
 }

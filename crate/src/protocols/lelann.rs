@@ -75,6 +75,85 @@ pub const ALGORITHM: Algorithm = Algorithm {
     build: run::build::<LeLann>,
 };
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+const N_START: Text = Text::new(
+    "N{0} starts an election: it sends ELECTION({0}) with its own id to its successor N{1}; this id will travel the whole ring.",
+    "N{0} 发起选举：把携带自己 id 的 ELECTION({0}) 发给后继 N{1}；这个 id 将绕环一整周。",
+);
+const N_START_BUSY: Text = Text::new(
+    "N{0} is already taking part in an election, so it does not start another.",
+    "N{0} 已经在参与一次选举，因此不再另行发起。",
+);
+const N_WOKEN: Text = Text::new(
+    "N{0} is woken by ELECTION({1}): it sends its own id {0} first, then passes {1} on. Sending its own id first is what lets every node decide once its id comes back.",
+    "N{0} 被 ELECTION({1}) 唤醒：它先发出自己的 id {0}，再转发 {1}。先发自己的 id，正是每个节点能在自己的 id 回来时做出判断的前提。",
+);
+const N_WOKEN_AGAIN: Text = Text::new(
+    "N{0} took N{2} for the leader, but ELECTION({1}) means a new election: N{0} sends its own id {0} first, then passes {1} on.",
+    "N{0} 原以为 N{2} 是领导者，但 ELECTION({1}) 说明新的选举开始了：N{0} 先发出自己的 id {0}，再转发 {1}。",
+);
+const N_WOKEN_LEADER: Text = Text::new(
+    "N{0} was leading, but ELECTION({1}) means a new election: N{0} sends its own id {0} first, then passes {1} on.",
+    "N{0} 原本是领导者，但 ELECTION({1}) 说明新的选举开始了：N{0} 先发出自己的 id {0}，再转发 {1}。",
+);
+const N_FORWARD: Text = Text::new(
+    "N{0} records id {1} ({2} ids seen so far) and passes it on: LeLann swallows nothing, which is why an election costs N² messages.",
+    "N{0} 记下 id {1}（目前已见过 {2} 个 id）并继续转发：LeLann 不吞掉任何 id，所以一次选举需要 N² 条消息。",
+);
+const N_DECIDE: Text = Text::new(
+    "N{0}'s own id is back and N{0} has seen all {1} ids: on FIFO links every other id must arrive first, because each node sends its own id before passing others on. So N{0} knows that N{2}, the largest, leads.",
+    "N{0} 的 id 回来了，它已见齐全部 {1} 个 id：在先进先出的链路上，其他 id 必然先到，因为每个节点都先发自己的 id 再转发别人的。所以 N{0} 知道最大的 N{2} 是领导者。",
+);
+const N_DECIDE_SELF: Text = Text::new(
+    "N{0}'s own id is back and N{0} has seen all {1} ids: on FIFO links every other id must arrive first, because each node sends its own id before passing others on. Its own id is the largest, so N{0} leads.",
+    "N{0} 的 id 回来了，它已见齐全部 {1} 个 id：在先进先出的链路上，其他 id 必然先到，因为每个节点都先发自己的 id 再转发别人的。它自己的 id 最大，所以 N{0} 是领导者。",
+);
+const N_DECIDE_PART: Text = Text::new(
+    "N{0}'s own id is back, but N{0} has seen only {1} of the {2} ids (the others were lost on the way, at a crashed node or in the network, or have not arrived yet), so it decides on part of the ring.",
+    "N{0} 的 id 回来了，但它只见到了 {2} 个 id 中的 {1} 个（其余的在途中丢失——丢在崩溃的节点处或网络中——或尚未到达），所以只能根据环的一部分做出判断。",
+);
+const N_PICK: Text = Text::new(
+    "N{0} takes the largest id it saw: N{1} leads.",
+    "N{0} 取它见到的最大 id：N{1} 是领导者。",
+);
+const N_PICK_SELF: Text = Text::new(
+    "N{0}'s own id is the largest it saw, so N{0} leads.",
+    "N{0} 自己的 id 是它见到的最大值，所以 N{0} 是领导者。",
+);
+const N_OLD_ROUND: Text = Text::new(
+    "N{0} drops a copy of its own id from its old round {1}: only a copy from round {2} can end its current election.",
+    "N{0} 丢弃自己 id 在旧轮次 {1} 中的副本：只有第 {2} 轮的副本才能结束它当前的选举。",
+);
+const N_DONE: Text = Text::new(
+    "N{0} has already decided this election; the extra copy of its own id is dropped.",
+    "N{0} 已经对本次选举做出判断；多出来的自己 id 的副本被丢弃。",
+);
+const N_SUSPECT: Text = Text::new(
+    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed and starts a new election with its own id.",
+    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃，于是用自己的 id 发起新的选举。",
+);
+const N_BEAT: Text = Text::new(
+    "N{0} leads: it sends HEARTBEAT directly to every node, outside the ring.",
+    "N{0} 是领导者：它不经过环，直接向每个节点发送 HEARTBEAT（心跳）。",
+);
+const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: its leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
+const N_BEAT_NO_LEADER: Text = Text::new(
+    "N{0} is in an election and knows no leader yet, so it ignores N{1}'s heartbeat.",
+    "N{0} 正在选举中，尚不知道领导者是谁，所以忽略 N{1} 的心跳。",
+);
+const N_BEAT_RIVAL: Text = Text::new(
+    "N{0} believes it leads itself, so it ignores N{1}'s heartbeat.",
+    "N{0} 认为自己才是领导者，所以忽略 N{1} 的心跳。",
+);
+const N_BEAT_OTHER: Text = Text::new(
+    "N{0} follows N{2}, not N{1}, so it ignores N{1}'s heartbeat.",
+    "N{0} 跟随的是 N{2} 而不是 N{1}，所以忽略 N{1} 的心跳。",
+);
+const N_RECOVER: Text = Text::new(
+    "N{0} recovers knowing no leader and starts a new election, round {1}: its round counter survived the crash, so an old copy of its id cannot end this round.",
+    "N{0} 恢复后不知道领导者是谁，于是发起新的选举（第 {1} 轮）：轮次计数在崩溃后依然保留，所以旧的 id 副本无法结束这一轮。",
+);
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct NoParams {}
@@ -187,32 +266,71 @@ impl Protocol for LeLann {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if !s.electing {
+            ctx.note(&N_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
             self.begin(s, ctx);
+        } else {
+            ctx.note(&N_START_BUSY, &[ctx.me as u64]);
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let me = ctx.me as u64;
         match msg {
             Msg::Election { id, round } if id == ctx.me => {
                 // Its own id came back: every other id has passed (FIFO). An old round's copy
                 // is dropped.
                 if s.electing && round == s.round {
                     self.decide(s, ctx);
+                    let (seen, n) = (s.seen.len() as u64, ctx.cfg.n() as u64);
+                    let leader = s.leader.map_or(0, u64::from);
+                    if seen == n {
+                        match s.leader {
+                            Some(l) if l == ctx.me => ctx.note(&N_DECIDE_SELF, &[me, seen]),
+                            _ => ctx.note(&N_DECIDE, &[me, seen, leader]),
+                        }
+                    } else {
+                        ctx.note(&N_DECIDE_PART, &[me, seen, n]);
+                        match s.leader {
+                            Some(l) if l == ctx.me => ctx.note(&N_PICK_SELF, &[me]),
+                            _ => ctx.note(&N_PICK, &[me, leader]),
+                        }
+                    }
+                } else if round != s.round {
+                    ctx.note(&N_OLD_ROUND, &[me, round, s.round]);
+                } else {
+                    ctx.note(&N_DONE, &[me]);
                 }
             }
             Msg::Election { id, round } => {
                 if !s.electing {
+                    match s.leader {
+                        Some(l) if l == ctx.me => ctx.note(&N_WOKEN_LEADER, &[me, id as u64]),
+                        Some(l) => ctx.note(&N_WOKEN_AGAIN, &[me, id as u64, l as u64]),
+                        None => ctx.note(&N_WOKEN, &[me, id as u64]),
+                    }
                     self.begin(s, ctx);
-                }
-                if let Err(at) = s.seen.binary_search(&id) {
-                    s.seen.insert(at, id);
+                    if let Err(at) = s.seen.binary_search(&id) {
+                        s.seen.insert(at, id);
+                    }
+                } else {
+                    if let Err(at) = s.seen.binary_search(&id) {
+                        s.seen.insert(at, id);
+                    }
+                    ctx.note(&N_FORWARD, &[me, id as u64, s.seen.len() as u64]);
                 }
                 let succ = ctx.cfg.successor(ctx.me);
                 ctx.send(succ, Msg::Election { id, round });
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
+                    ctx.note(&N_ALIVE, &[me, from as u64]);
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
+                } else {
+                    match s.leader {
+                        Some(l) if l == ctx.me => ctx.note(&N_BEAT_RIVAL, &[me, from as u64]),
+                        Some(l) => ctx.note(&N_BEAT_OTHER, &[me, from as u64, l as u64]),
+                        None => ctx.note(&N_BEAT_NO_LEADER, &[me, from as u64]),
+                    }
                 }
             }
         }
@@ -221,12 +339,14 @@ impl Protocol for LeLann {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::LeaderTimeout => {
-                if matches!(s.leader, Some(l) if l != ctx.me) && !s.electing {
+                if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
+                    ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(ctx.me) {
+                    ctx.note(&N_BEAT, &[ctx.me as u64]);
                     ctx.broadcast(Msg::Heartbeat);
                     if let Some(hb) = ctx.cfg.heartbeats {
                         ctx.set_timer_after(Timer::Heartbeat, hb.interval);
@@ -238,6 +358,7 @@ impl Protocol for LeLann {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, round: crashed.round, electing: false, seen: vec![], leader: None };
+        ctx.note(&N_RECOVER, &[ctx.me as u64, crashed.round + 1]);
         self.begin(&mut s, ctx);
         s
     }
@@ -341,5 +462,43 @@ mod tests {
         assert_eq!(sent(&e, "ELECTION"), 36);
         assert_eq!((super::ALGORITHM.formulas[0].value)(6), 36);
         assert_eq!(e.frame().agreement, Some(80));
+    }
+}
+
+#[cfg(test)]
+mod narration_tests {
+    use crate::meta::Lang;
+    use crate::{Engine, NodeId, Scenario};
+
+    fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {
+        let tail = format!("N{from} → N{to} {label}");
+        (1..=e.cursor())
+            .find(|&s| e.step_info(s).is_some_and(|i| i.event == "deliver" && i.text.ends_with(&tail)))
+            .unwrap_or_else(|| panic!("no delivery {tail}"))
+    }
+
+    #[test]
+    fn a_returning_id_explains_why_the_node_knows_every_id() {
+        let mut e = Engine::new(super::ALGORITHM.presets[0].scenario()).unwrap();
+        e.run_to_end();
+        let step = delivery(&e, 3, 80, "ELECTION(80)");
+        let en = e.narrate(step, Lang::En).unwrap();
+        assert!(en.starts_with("N80's own id is back and N80 has seen all 6 ids: on FIFO links"), "{en}");
+        assert!(en.contains("so N80 leads"), "{en}");
+        let zh = e.narrate(step, Lang::Zh).unwrap();
+        assert!(zh.contains("先进先出") && zh.contains("全部 6 个 id"), "{zh}");
+        let en = e.narrate(delivery(&e, 80, 6, "ELECTION(6)"), Lang::En).unwrap();
+        assert!(en.starts_with("N6's own id is back and N6 has seen all 6 ids") && en.contains("N6 knows that N80, the largest, leads"), "{en}");
+        let en = e.narrate(delivery(&e, 80, 6, "ELECTION(80)"), Lang::En).unwrap();
+        assert!(en.starts_with("N6 records id 80") && en.contains("N²"), "{en}");
+    }
+
+    #[test]
+    fn a_node_woken_by_a_foreign_id_sends_its_own_first() {
+        let v = serde_json::json!({"algorithm": "lelann", "nodes": [80, 6, 12, 5, 32, 3], "seed": 1, "schedule": [{"at": 0, "start": 6}]});
+        let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
+        e.run_to_end();
+        let en = e.narrate(delivery(&e, 6, 12, "ELECTION(6)"), Lang::En).unwrap();
+        assert!(en.starts_with("N12 is woken by ELECTION(6): it sends its own id 12 first, then passes 6 on."), "{en}");
     }
 }

@@ -118,6 +118,157 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+const N_TIMEOUT: Text = Text::new(
+    "N{0} heard from no leader before its randomized election timer ran out: it becomes a candidate for term {1}, votes for itself and asks every node for a vote; it needs {2}.",
+    "N{0} 在随机的选举超时内没有收到领导者的消息：它成为任期 {1} 的候选人，投自己一票，并向所有节点请求投票；它需要 {2} 票。",
+);
+const N_START: Text = Text::new(
+    "N{0} is asked to start an election: it stands as candidate for term {1}, votes for itself and asks every node for a vote; it needs {2}.",
+    "N{0} 被要求发起选举：它作为候选人参加任期 {1} 的选举，投自己一票，并向所有节点请求投票；它需要 {2} 票。",
+);
+const N_START_LEADER: Text = Text::new(
+    "N{0} already leads term {1}, so it does not start an election.",
+    "N{0} 已是任期 {1} 的领导者，因此不发起选举。",
+);
+const N_RETRY: Text = Text::new(
+    "N{0}'s campaign for term {1} ran out of time without a majority (a split vote, or too few nodes within reach: a minority can never reach ⌊N/2⌋+1): it tries again in term {2}.",
+    "N{0} 在任期 {1} 的竞选超时仍未获得多数票（选票被瓜分，或能联系到的节点太少：少数派永远凑不够 ⌊N/2⌋+1 票）：它进入任期 {2} 再试一次。",
+);
+const N_ALONE: Text = Text::new(
+    "N{0}'s own vote is already a majority, so it leads term {1} at once.",
+    "N{0} 自己的一票就已构成多数派，因此它立即成为任期 {1} 的领导者。",
+);
+const N_NEW_TERM: Text = Text::new(
+    "N{0} adopts the newer term {1} (it was in term {2}), which gives it a fresh vote.",
+    "N{0} 采用更新的任期 {1}（原为任期 {2}），在新任期中可以重新投票。",
+);
+const N_ABANDON: Text = Text::new(
+    "N{0} sees term {1}, newer than its own term {2}: it abandons its candidacy, adopts term {1} and becomes a follower.",
+    "N{0} 看到任期 {1}，比自己的任期 {2} 更新：它放弃竞选，采用任期 {1}，成为跟随者。",
+);
+const N_STEP_DOWN_TERM: Text = Text::new(
+    "N{0} sees term {1}, newer than the term {2} it leads: a newer term always wins, so N{0} adopts it and steps down to follower.",
+    "N{0} 看到任期 {1}，比它所领导的任期 {2} 更新：新任期总是优先，所以 N{0} 采用该任期并退为跟随者。",
+);
+const N_GRANT: Text = Text::new(
+    "N{0} votes for N{1} in term {2}: its vote in this term is still free, and N{1}'s log is at least as up to date as its own. It restarts its election timer.",
+    "N{0} 在任期 {2} 中投票给 N{1}：它本任期的票还没投出，且 N{1} 的日志至少和自己的一样新。它随即重置选举定时器。",
+);
+const N_GRANT_AGAIN: Text = Text::new(
+    "N{0} repeats its vote for N{1} in term {2}: it is the same vote again, not a second one.",
+    "N{0} 在任期 {2} 中再次确认投给 N{1} 的票：这是同一票，并不是第二票。",
+);
+const N_DENY_STALE: Text = Text::new(
+    "N{0} denies N{1} its vote: N{1} asks in an older term, and N{0} is already in term {2}. The reply carries term {2} back, and a newer term makes a candidate give up.",
+    "N{0} 拒绝给 N{1} 投票：N{1} 请求的是旧任期，而 N{0} 已处于任期 {2}。回复会把任期 {2} 带回去，候选人见到更新的任期就会放弃竞选。",
+);
+const N_DENY_VOTED: Text = Text::new(
+    "N{0} denies N{1} its vote: it already voted for N{2} in this term. One vote per node per term is what makes two leaders in one term impossible.",
+    "N{0} 拒绝给 N{1} 投票：它在本任期已经投给了 N{2}。每个节点每个任期只投一票，正是这一点使同一任期不可能出现两个领导者。",
+);
+const N_DENY_SELF: Text = Text::new(
+    "N{0} denies N{1} its vote: it already voted for itself in term {2}, and a node votes only once per term.",
+    "N{0} 拒绝给 N{1} 投票：它在任期 {2} 已经投给了自己，而每个节点每个任期只能投一票。",
+);
+const N_DENY_LOG_TERM: Text = Text::new(
+    "N{0} denies N{1} its vote: N{1}'s log ends in term {2}, older than N{0}'s last entry. A leader must already hold every committed entry, so a candidate with an older log may not win.",
+    "N{0} 拒绝给 N{1} 投票：N{1} 的日志止于任期 {2}，比 N{0} 的最后一条更旧。领导者必须已持有所有已提交的条目，所以日志更旧的候选人不能当选。",
+);
+const N_DENY_LOG_INDEX: Text = Text::new(
+    "N{0} denies N{1} its vote: both logs end in the same term, but N{1}'s stops at index {2}, before N{0}'s. A leader must already hold every committed entry, so a shorter log may not win.",
+    "N{0} 拒绝给 N{1} 投票：两者的日志止于同一任期，但 N{1} 的日志只到索引 {2}，比 N{0} 的短。领导者必须已持有所有已提交的条目，所以日志更短的候选人不能当选。",
+);
+const N_VOTE: Text = Text::new("N{0} counts N{1}'s vote for term {2}.", "N{0} 计入 N{1} 在任期 {2} 投给它的一票。");
+const N_TALLY: Text = Text::new(
+    "N{0} now holds {1} of the {2} votes it needs.",
+    "N{0} 现有 {1} 票，需要 {2} 票。",
+);
+const N_WIN: Text = Text::new(
+    "With {1} of {2} votes N{0} has a majority: it leads and sends APPEND_ENTRIES to every node. Two majorities always share a node, so no other candidate can win this term.",
+    "N{0} 获得 {2} 票中的 {1} 票，达到多数派：它成为领导者，并向所有节点发送 APPEND_ENTRIES。任意两个多数派必有交集，所以本任期不会再有别的候选人胜出。",
+);
+const N_VOTE_LATE: Text = Text::new(
+    "N{0} already leads term {2}: N{1}'s late vote changes nothing.",
+    "N{0} 已是任期 {2} 的领导者：N{1} 迟到的一票不再起作用。",
+);
+const N_VOTE_AGAIN: Text = Text::new(
+    "N{0} has already counted N{1}'s vote in term {2}: a voter counts once.",
+    "N{0} 在任期 {2} 已经计入过 N{1} 的票：每个投票者只计一次。",
+);
+const N_VOTE_IGNORED: Text = Text::new(
+    "N{0} is not a candidate in term {2}, so N{1}'s vote does not count.",
+    "N{0} 在任期 {2} 并不是候选人，所以 N{1} 的票不计入。",
+);
+const N_DENIED: Text = Text::new(
+    "N{0} is refused a vote by N{1} in term {2}: it must find its majority among the others.",
+    "N{0} 在任期 {2} 被 N{1} 拒绝投票：它只能从其他节点凑齐多数票。",
+);
+const N_DENIED_WON: Text = Text::new(
+    "N{0} already leads term {2}: N{1}'s refusal changes nothing.",
+    "N{0} 已是任期 {2} 的领导者：N{1} 的拒绝不再有影响。",
+);
+const N_DENIED_LATE: Text = Text::new(
+    "N{0} is not a candidate in term {2}, so N{1}'s refusal changes nothing.",
+    "N{0} 在任期 {2} 并不是候选人，所以 N{1} 的拒绝没有影响。",
+);
+const N_REJECT: Text = Text::new(
+    "N{0} rejects APPEND_ENTRIES from N{1}: it was sent in an older term, and N{0} is in term {2}. The reply carries term {2} back, and a newer term makes a leader step down.",
+    "N{0} 拒绝 N{1} 的 APPEND_ENTRIES：它来自旧任期，而 N{0} 已处于任期 {2}。回复会把任期 {2} 带回去，领导者见到更新的任期就会退下。",
+);
+const N_YIELD: Text = Text::new(
+    "N{0} gives up its candidacy: N{1} has already won term {2}, so N{0} follows it, acks and restarts its election timer.",
+    "N{0} 放弃竞选：N{1} 已经赢得任期 {2}，所以 N{0} 跟随它、回复确认，并重置选举定时器。",
+);
+const N_FOLLOW: Text = Text::new(
+    "N{0} accepts N{1} as the leader of term {2}: it acks and restarts its election timer.",
+    "N{0} 接受 N{1} 为任期 {2} 的领导者：它回复确认，并重置选举定时器。",
+);
+const N_HEARTBEAT_ACK: Text = Text::new(
+    "N{0} hears leader N{1}'s heartbeat for term {2}: it acks and restarts its election timer.",
+    "N{0} 收到领导者 N{1} 在任期 {2} 的心跳：它回复确认，并重置选举定时器。",
+);
+const N_ACK: Text = Text::new(
+    "N{0} counts N{1}'s ack: {2} nodes, itself included, have confirmed its leadership in this window.",
+    "N{0} 计入 N{1} 的确认：本窗口内已有 {2} 个节点（含自己）确认了它的领导地位。",
+);
+const N_ACK_AGAIN: Text = Text::new(
+    "N{0} has already counted N{1}'s ack in this window.",
+    "N{0} 在本窗口内已经计入过 N{1} 的确认。",
+);
+const N_ACK_LATE: Text = Text::new(
+    "N{0} ignores N{1}'s ack: it answers a term that N{0} does not lead now.",
+    "N{0} 忽略 N{1} 的确认：它针对的任期现在并非由 N{0} 领导。",
+);
+const N_REJECT_LATE: Text = Text::new(
+    "N{0} is already in term {2}, so N{1}'s rejection tells it nothing new.",
+    "N{0} 已处于任期 {2}，所以 N{1} 的拒绝没有带来新信息。",
+);
+const N_BEAT: Text = Text::new(
+    "N{0} leads term {1}: it sends APPEND_ENTRIES to every node as its heartbeat.",
+    "N{0} 是任期 {1} 的领导者：它向所有节点发送 APPEND_ENTRIES 作为心跳。",
+);
+const N_LONELY: Text = Text::new(
+    "N{0} heard only {1} of the {2} acks a majority needs in its window: cut off from a majority, it steps down, so it does not go on believing it leads beside a newer leader (a split brain).",
+    "N{0} 在本窗口内只收到 {1} 个确认，而多数派需要 {2} 个：它与多数派失去联系，于是退下，以免在新领导者出现后仍自认为领导者（脑裂）。",
+);
+const N_ACKS_OK: Text = Text::new(
+    "N{0} counted {1} acks in its window, itself included, at least the {2} a majority needs: it keeps leading and opens a new window.",
+    "N{0} 在本窗口内收到 {1} 个确认（含自己），不少于多数派所需的 {2} 个：它继续担任领导者，并开始新的窗口。",
+);
+const N_RECOVER_VOTED: Text = Text::new(
+    "N{0} recovers as a follower in term {1}, still remembering its vote for N{2}: term, vote and log are on disk, so a crash cannot make it vote twice in one term.",
+    "N{0} 恢复为跟随者，仍处于任期 {1}，并记得自己投给了 N{2}：任期、投票和日志都保存在磁盘上，所以崩溃不会让它在同一任期投两次票。",
+);
+const N_RECOVER_SELF: Text = Text::new(
+    "N{0} recovers as a follower in term {1}, still remembering that it voted for itself: term, vote and log are on disk, so a crash cannot make it vote twice in one term.",
+    "N{0} 恢复为跟随者，仍处于任期 {1}，并记得自己投给了自己：任期、投票和日志都保存在磁盘上，所以崩溃不会让它在同一任期投两次票。",
+);
+const N_RECOVER: Text = Text::new(
+    "N{0} recovers as a follower in term {1}: its term and log survived the crash on disk, and it waits for a leader.",
+    "N{0} 恢复为跟随者，仍处于任期 {1}：任期和日志保存在磁盘上，崩溃后依然保留；它等待领导者出现。",
+);
+
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p: RaftParams = read_params(params)?;
@@ -264,6 +415,7 @@ impl Raft {
         s.leader = None;
         self.arm_election(ctx);
         if s.votes.len() as u32 >= s.quorum {
+            ctx.note(&N_ALONE, &[ctx.me as u64, s.term]);
             self.become_leader(s, ctx);
             return;
         }
@@ -322,13 +474,24 @@ impl Protocol for Raft {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.role != Role::Leader {
+            ctx.note(&N_START, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
             self.become_candidate(s, ctx);
+        } else {
+            ctx.note(&N_START_LEADER, &[ctx.me as u64, s.term]);
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let term = msg.term();
-        if term > s.term {
+        let (me, peer) = (ctx.me as u64, from as u64);
+        let adopted = term > s.term;
+        if adopted {
+            let rule = match s.role {
+                Role::Leader => &N_STEP_DOWN_TERM,
+                Role::Candidate => &N_ABANDON,
+                Role::Follower => &N_NEW_TERM,
+            };
+            ctx.note(rule, &[me, term, s.term]);
             s.term = term;
             s.voted_for = None;
             if !matches!(msg, Msg::AppendEntries { .. }) {
@@ -339,32 +502,69 @@ impl Protocol for Raft {
         match msg {
             Msg::RequestVote { term, last_index, last_term } => {
                 if term < s.term {
+                    ctx.note(&N_DENY_STALE, &[me, peer, s.term]);
                     ctx.send(from, Msg::VoteDeny { term: s.term });
                     return;
                 }
                 let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
                 if s.voted_for.is_none_or(|v| v == from) && up_to_date {
+                    let rule = if s.voted_for.is_some() { &N_GRANT_AGAIN } else { &N_GRANT };
+                    ctx.note(rule, &[me, peer, s.term]);
                     s.voted_for = Some(from);
                     self.arm_election(ctx);
                     ctx.send(from, Msg::VoteGrant { term: s.term });
                 } else {
+                    match s.voted_for {
+                        Some(v) if v == ctx.me => ctx.note(&N_DENY_SELF, &[me, peer, s.term]),
+                        Some(v) if v != from => ctx.note(&N_DENY_VOTED, &[me, peer, v as u64]),
+                        // Free to vote, so the candidate's log is behind.
+                        _ if last_term < s.last_log.1 => ctx.note(&N_DENY_LOG_TERM, &[me, peer, last_term]),
+                        _ => ctx.note(&N_DENY_LOG_INDEX, &[me, peer, last_index]),
+                    }
                     ctx.send(from, Msg::VoteDeny { term: s.term });
                 }
             }
             Msg::VoteGrant { term } => {
                 if s.role == Role::Candidate && term == s.term && !s.votes.contains(&from) {
+                    ctx.note(&N_VOTE, &[me, peer, term]);
                     s.votes.push(from);
                     if s.votes.len() as u32 >= s.quorum {
+                        ctx.note(&N_WIN, &[me, s.votes.len() as u64, ctx.cfg.n() as u64]);
                         self.become_leader(s, ctx);
+                    } else {
+                        ctx.note(&N_TALLY, &[me, s.votes.len() as u64, s.quorum as u64]);
                     }
+                } else if s.role == Role::Leader && term == s.term {
+                    ctx.note(&N_VOTE_LATE, &[me, peer, s.term]);
+                } else if s.role == Role::Candidate && term == s.term {
+                    ctx.note(&N_VOTE_AGAIN, &[me, peer, s.term]);
+                } else {
+                    ctx.note(&N_VOTE_IGNORED, &[me, peer, term]);
                 }
             }
-            Msg::VoteDeny { .. } => {}
+            Msg::VoteDeny { term } => {
+                // A refusal from a newer term was narrated as adopting it.
+                if !adopted {
+                    let rule = match s.role {
+                        Role::Candidate if term == s.term => &N_DENIED,
+                        Role::Leader if term == s.term => &N_DENIED_WON,
+                        _ => &N_DENIED_LATE,
+                    };
+                    ctx.note(rule, &[me, peer, term]);
+                }
+            }
             Msg::AppendEntries { term } => {
                 if term < s.term {
+                    ctx.note(&N_REJECT, &[me, peer, s.term]);
                     ctx.send(from, Msg::AppendReject { term: s.term });
                     return;
                 }
+                let rule = match s.role {
+                    Role::Candidate => &N_YIELD,
+                    _ if s.leader == Some(from) => &N_HEARTBEAT_ACK,
+                    _ => &N_FOLLOW,
+                };
+                ctx.note(rule, &[me, peer, term]);
                 self.become_follower(s, ctx);
                 s.leader = Some(from);
                 self.arm_election(ctx);
@@ -373,9 +573,19 @@ impl Protocol for Raft {
             Msg::AppendAck { term } => {
                 if s.role == Role::Leader && term == s.term && !s.acks.contains(&from) {
                     s.acks.push(from);
+                    ctx.note(&N_ACK, &[me, peer, s.acks.len() as u64]);
+                } else if s.role == Role::Leader && term == s.term {
+                    ctx.note(&N_ACK_AGAIN, &[me, peer]);
+                } else {
+                    ctx.note(&N_ACK_LATE, &[me, peer]);
                 }
             }
-            Msg::AppendReject { .. } => {}
+            Msg::AppendReject { .. } => {
+                // A rejection from a newer term was narrated as adopting it.
+                if !adopted {
+                    ctx.note(&N_REJECT_LATE, &[me, peer, s.term]);
+                }
+            }
         }
     }
 
@@ -383,11 +593,17 @@ impl Protocol for Raft {
         match timer {
             Timer::Election => {
                 if s.role != Role::Leader {
+                    if s.role == Role::Candidate {
+                        ctx.note(&N_RETRY, &[ctx.me as u64, s.term, s.term + 1]);
+                    } else {
+                        ctx.note(&N_TIMEOUT, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
+                    }
                     self.become_candidate(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.role == Role::Leader {
+                    ctx.note(&N_BEAT, &[ctx.me as u64, s.term]);
                     ctx.broadcast(Msg::AppendEntries { term: s.term });
                     if let Some(hb) = ctx.cfg.heartbeats {
                         ctx.set_timer_after(Timer::Heartbeat, hb.interval);
@@ -396,10 +612,13 @@ impl Protocol for Raft {
             }
             Timer::AckCheck => {
                 if s.role == Role::Leader {
+                    let tally = [ctx.me as u64, s.acks.len() as u64, s.quorum as u64];
                     if (s.acks.len() as u32) < s.quorum {
+                        ctx.note(&N_LONELY, &tally);
                         s.leader = None;
                         self.become_follower(s, ctx);
                     } else {
+                        ctx.note(&N_ACKS_OK, &tally);
                         s.acks = vec![ctx.me];
                         ctx.set_timer_after(Timer::AckCheck, self.ack_window);
                     }
@@ -420,6 +639,11 @@ impl Protocol for Raft {
             acks: vec![],
             quorum: crashed.quorum,
         };
+        match s.voted_for {
+            Some(v) if v == s.me => ctx.note(&N_RECOVER_SELF, &[s.me as u64, s.term]),
+            Some(v) => ctx.note(&N_RECOVER_VOTED, &[s.me as u64, s.term, v as u64]),
+            None => ctx.note(&N_RECOVER, &[s.me as u64, s.term]),
+        }
         self.arm_election(ctx);
         s
     }
@@ -445,5 +669,59 @@ impl Protocol for Raft {
             ("votes", format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
             ("acks this window", list(&s.acks)),
         ]
+    }
+}
+
+#[cfg(test)]
+mod narration_tests {
+    use crate::meta::Lang;
+    use crate::{Engine, Scenario, StepInfo};
+
+    fn preset(id: &str) -> Engine {
+        let p = super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset");
+        let mut e = Engine::new(p.scenario()).unwrap();
+        e.run_to_end();
+        e
+    }
+
+    /// The first step matching `pred`.
+    fn step_where(e: &Engine, what: &str, pred: impl Fn(&StepInfo) -> bool) -> u64 {
+        (1..=e.cursor()).find(|&s| pred(&e.step_info(s).unwrap())).unwrap_or_else(|| panic!("no step where {what}"))
+    }
+
+    fn both(e: &Engine, step: u64) -> (String, String) {
+        (e.narrate(step, Lang::En).unwrap(), e.narrate(step, Lang::Zh).unwrap())
+    }
+
+    #[test]
+    fn the_winning_vote_and_a_refused_vote_say_which_rule_acted() {
+        let e = preset("raft-cold");
+        // The vote that gives N4 its majority: the step where N4 starts sending APPEND_ENTRIES.
+        let win = step_where(&e, "N4 wins", |i| i.event == "deliver" && i.node == 4 && i.kind == Some("VOTE_GRANT") && i.sends.iter().any(|s| s.2 == "APPEND_ENTRIES"));
+        let (en, zh) = both(&e, win);
+        assert!(en.contains("With 3 of 5 votes N4 has a majority"), "{en}");
+        assert!(zh.contains("5 票中的 3 票") && zh.contains("多数派"), "{zh}");
+        // N1 voted for N4 before N5 asked: one vote per term.
+        let deny = step_where(&e, "N1 answers N5", |i| i.event == "deliver" && i.text.ends_with("N5 → N1 REQUEST_VOTE(t1, log 0@0)"));
+        let (en, zh) = both(&e, deny);
+        assert!(en.starts_with("N1 denies N5 its vote: it already voted for N4 in this term."), "{en}");
+        assert!(en.contains("two leaders in one term impossible"), "{en}");
+        assert!(zh.contains("已经投给了 N4"), "{zh}");
+    }
+
+    #[test]
+    fn a_vote_refused_for_an_older_log_says_which_log_is_behind() {
+        let v = serde_json::json!({"algorithm": "raft", "nodes": [1, 2, 3, 4], "seed": 1,
+            "params": {"log": {"1": [5, 2], "2": [3, 1], "3": [5, 1], "4": [3, 1]}},
+            "schedule": [{"at": 0, "start": 2}]});
+        let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
+        e.run_to_end();
+        let answer = |to: u32| step_where(&e, "a vote request arrives", |i| i.event == "deliver" && i.node == to && i.kind == Some("REQUEST_VOTE"));
+        let en = e.narrate(answer(1), Lang::En).unwrap();
+        assert!(en.contains("N1 denies N2 its vote: N2's log ends in term 1, older than N1's last entry."), "{en}");
+        let en = e.narrate(answer(3), Lang::En).unwrap();
+        assert!(en.contains("N3 denies N2 its vote: both logs end in the same term, but N2's stops at index 3"), "{en}");
+        let en = e.narrate(answer(4), Lang::En).unwrap();
+        assert!(en.contains("N4 votes for N2 in term 1"), "{en}");
     }
 }
