@@ -10,13 +10,19 @@
 //! ELECTION messages per election, against Chang-Roberts' N·H_N on average.
 //!
 //! * **No announcement**: every node computes the leader itself, as in LeLann's paper.
-//! * **Repeated elections**: a node that already knows a leader and receives an id starts a new
-//!   election (its round number goes up, so an old copy of its own id cannot end the new round).
-//!   The round counter survives a crash so that this holds across recoveries.
+//! * **Repeated elections** (an extension; LeLann's paper runs one election): ids carry an
+//!   election *round*, shared by the whole ring. A node starting an election (a `start`, a
+//!   suspected leader, a retry, a recovery) uses its round + 1; a node that sees an id of a newer
+//!   round joins that round (sending its own id first), and ids of an older round are dropped.
+//!   So ids of two elections never mix, and the FIFO argument holds within a round: a node whose
+//!   own id returns has seen every id of its round. The round survives a crash.
 //! * **Failure detection** (only with `heartbeats`): the leader sends HEARTBEAT directly to every
 //!   node (the detector is outside the ring); a node that misses it for `heartbeats.timeout`
 //!   starts an election. A crashed node breaks the ring until it recovers; a recovered node
-//!   starts an election.
+//!   starts an election. An id lost on the way (at a crashed node, or by the network) would leave
+//!   its owner electing forever, so with heartbeats a node that is still electing after
+//!   `3·N·latency_max + heartbeats.timeout` ticks starts a new round (the `RETRY` timer, as in
+//!   Chang-Roberts here); the new round number makes the old copies harmless.
 //! * Links must be FIFO (`network.fifo`, on by default); without it a node may decide on part of
 //!   the ring.
 //!
@@ -27,7 +33,7 @@ use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
-use crate::NodeId;
+use crate::{NodeId, Time};
 use serde::Deserialize;
 
 pub const ALGORITHM: Algorithm = Algorithm {
@@ -64,8 +70,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
         id: "lelann-all",
         title: Text::new("LeLann: every node starts", "LeLann：所有节点都发起"),
         hint: Text::new(
-            "Every id goes all the way round: 6 × 6 = N² = 36 ELECTION messages, against 17 or fewer for Chang-Roberts on the same ring.",
-            "每个 id 都绕环一整周：6 × 6 = N² = 36 条 ELECTION，而同一个环上 Chang-Roberts 至多 17 条。",
+            "Every id goes all the way round: 6 × 6 = N² = 36 ELECTION messages. Chang-Roberts, with the same ring and the same starters, sends 13 ELECTION (+ 6 ELECTED): smaller ids die early there.",
+            "每个 id 都绕环一整周：6 × 6 = N² = 36 条 ELECTION。同样的环、同样的发起者，Chang-Roberts 只需 13 条 ELECTION（另加 6 条 ELECTED）：小 id 在那里会提前消亡。",
         ),
         json: r#"{"algorithm":"lelann","nodes":[80,6,12,5,32,3],"seed":425,
                   "schedule":[{"at":0,"start":80},{"at":0,"start":6},{"at":0,"start":12},{"at":0,"start":5},{"at":0,"start":32},{"at":0,"start":3}]}"#,
@@ -149,6 +155,14 @@ const N_BEAT_OTHER: Text = Text::new(
     "N{0} follows N{2}, not N{1}, so it ignores N{1}'s heartbeat.",
     "N{0} 跟随的是 N{2} 而不是 N{1}，所以忽略 N{1} 的心跳。",
 );
+const N_STALE: Text = Text::new(
+    "N{0} drops id {1} of the finished round {2}: a newer election is under way, and mixing rounds would break the rule that every id of a round arrives before one's own.",
+    "N{0} 丢弃第 {2} 轮（已结束）的 id {1}：新的选举正在进行，混入旧轮次的 id 会破坏“本轮所有 id 都先于自己的 id 到达”这一规则。",
+);
+const N_RETRY: Text = Text::new(
+    "N{0}'s own id has not come back within {1} ticks: it was lost on the way (a crashed node or the network), so N{0} starts round {2} with a fresh copy.",
+    "N{0} 的 id 在 {1} 个时间单位内没有回来：它在途中丢失了（节点崩溃或网络丢包），所以 N{0} 以第 {2} 轮重新发出自己的 id。",
+);
 const N_RECOVER: Text = Text::new(
     "N{0} recovers knowing no leader and starts a new election, round {1}: its round counter survived the crash, so an old copy of its id cannot end this round.",
     "N{0} 恢复后不知道领导者是谁，于是发起新的选举（第 {1} 轮）：轮次计数在崩溃后依然保留，所以旧的 id 副本无法结束这一轮。",
@@ -159,7 +173,10 @@ const N_RECOVER: Text = Text::new(
 struct NoParams {}
 
 #[derive(Clone, Debug)]
-pub struct LeLann;
+pub struct LeLann {
+    /// Ticks after which an unfinished election starts a new round (with heartbeats only).
+    retry: Time,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -203,6 +220,7 @@ impl Message for Msg {
 pub enum Timer {
     LeaderTimeout,
     Heartbeat,
+    Retry,
 }
 
 impl TimerKey for Timer {
@@ -210,6 +228,7 @@ impl TimerKey for Timer {
         match self {
             Timer::LeaderTimeout => "LEADER_TIMEOUT",
             Timer::Heartbeat => "HEARTBEAT",
+            Timer::Retry => "RETRY",
         }
     }
 }
@@ -217,8 +236,9 @@ impl TimerKey for Timer {
 type C<'a> = Ctx<'a, Msg, Timer>;
 
 impl LeLann {
-    fn begin(&self, s: &mut State, ctx: &mut C) {
-        s.round += 1;
+    /// Starts (or joins) election round `round`: sends its own id first.
+    fn begin(&self, s: &mut State, ctx: &mut C, round: u64) {
+        s.round = round;
         s.electing = true;
         s.seen = vec![ctx.me];
         s.leader = None;
@@ -226,10 +246,14 @@ impl LeLann {
         ctx.cancel_timer(Timer::Heartbeat);
         let succ = ctx.cfg.successor(ctx.me);
         ctx.send(succ, Msg::Election { id: ctx.me, round: s.round });
+        if ctx.cfg.heartbeats.is_some() {
+            ctx.set_timer_after(Timer::Retry, self.retry);
+        }
     }
 
     fn decide(&self, s: &mut State, ctx: &mut C) {
         s.electing = false;
+        ctx.cancel_timer(Timer::Retry);
         s.leader = s.seen.last().copied();
         if s.leader == Some(ctx.me) {
             if let Some(hb) = ctx.cfg.heartbeats {
@@ -247,9 +271,10 @@ impl Protocol for LeLann {
     type Timer = Timer;
     const KINDS: &'static [Kind] = KINDS;
 
-    fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+    fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let _: NoParams = read_params(params)?;
-        Ok(LeLann)
+        let retry = 3 * cfg.n() as Time * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout);
+        Ok(LeLann { retry })
     }
 
     fn init(&self, ctx: &mut C) -> State {
@@ -258,7 +283,7 @@ impl Protocol for LeLann {
             match s.leader {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
                 Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.leader),
-                None => self.begin(&mut s, ctx),
+                None => self.begin(&mut s, ctx, 1),
             }
         }
         s
@@ -267,7 +292,7 @@ impl Protocol for LeLann {
     fn start(&self, s: &mut State, ctx: &mut C) {
         if !s.electing {
             ctx.note(&N_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
-            self.begin(s, ctx);
+            self.begin(s, ctx, s.round + 1);
         } else {
             ctx.note(&N_START_BUSY, &[ctx.me as u64]);
         }
@@ -301,14 +326,17 @@ impl Protocol for LeLann {
                     ctx.note(&N_DONE, &[me]);
                 }
             }
+            Msg::Election { id, round } if round < s.round => {
+                ctx.note(&N_STALE, &[me, id as u64, round]);
+            }
             Msg::Election { id, round } => {
-                if !s.electing {
+                if round > s.round {
                     match s.leader {
                         Some(l) if l == ctx.me => ctx.note(&N_WOKEN_LEADER, &[me, id as u64]),
                         Some(l) => ctx.note(&N_WOKEN_AGAIN, &[me, id as u64, l as u64]),
                         None => ctx.note(&N_WOKEN, &[me, id as u64]),
                     }
-                    self.begin(s, ctx);
+                    self.begin(s, ctx, round);
                     if let Err(at) = s.seen.binary_search(&id) {
                         s.seen.insert(at, id);
                     }
@@ -341,7 +369,14 @@ impl Protocol for LeLann {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
                     ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
-                    self.begin(s, ctx);
+                    self.begin(s, ctx, s.round + 1);
+                }
+            }
+            Timer::Retry => {
+                if s.electing {
+                    ctx.note(&N_RETRY, &[ctx.me as u64, self.retry, s.round + 1]);
+                    s.electing = false;
+                    self.begin(s, ctx, s.round + 1);
                 }
             }
             Timer::Heartbeat => {
@@ -359,7 +394,7 @@ impl Protocol for LeLann {
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, round: crashed.round, electing: false, seen: vec![], leader: None };
         ctx.note(&N_RECOVER, &[ctx.me as u64, crashed.round + 1]);
-        self.begin(&mut s, ctx);
+        self.begin(&mut s, ctx, crashed.round + 1);
         s
     }
 
@@ -500,5 +535,24 @@ mod narration_tests {
         e.run_to_end();
         let en = e.narrate(delivery(&e, 6, 12, "ELECTION(6)"), Lang::En).unwrap();
         assert!(en.starts_with("N12 is woken by ELECTION(6): it sends its own id 12 first, then passes 6 on."), "{en}");
+    }
+}
+
+#[cfg(test)]
+mod liveness_tests {
+    use crate::{Engine, Scenario};
+    use serde_json::json;
+
+    /// The leader crashes and recovers: ids lost at the crashed node are sent again, so every
+    /// node ends up naming the same leader.
+    #[test]
+    fn ids_lost_at_a_crashed_node_are_sent_again_and_everyone_agrees() {
+        let v = json!({"algorithm": "lelann", "nodes": [80, 6, 12, 5, 32, 3], "seed": 1, "initial_leader": 80,
+                       "heartbeats": {"interval": 3, "timeout": 12},
+                       "schedule": [{"at": 100, "crash": 80}, {"at": 200, "recover": 80}], "stop": {"max_time": 800}});
+        let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
+        e.run_to_end();
+        let f = e.frame();
+        assert_eq!(f.agreement, Some(80), "everyone names N80 again: {:?}", f.nodes.iter().map(|n| (n.id, n.view.leader)).collect::<Vec<_>>());
     }
 }
