@@ -1,0 +1,133 @@
+//! The engine operations the reducer is made of: stepping, seeking, acting, replacing the run.
+
+use super::{positions, EngineRef, State, LOOKAHEAD};
+use crate::geometry::{self, Line, Pt};
+use election_lab::{Action as Intervention, Engine};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl State {
+    /// Computes the run ahead of the cursor (for the scrubber), then returns to the cursor.
+    pub(super) fn extend(&mut self) {
+        let mut e = self.engine_mut();
+        let c = e.cursor();
+        if e.head() < c + LOOKAHEAD {
+            e.seek(c + LOOKAHEAD);
+            e.seek(c);
+        }
+    }
+
+    pub(super) fn step_forward(&mut self) -> bool {
+        let (moved, short) = {
+            let mut e = self.engine_mut();
+            let moved = e.step();
+            (moved, e.head() < e.cursor() + LOOKAHEAD / 2)
+        };
+        if short {
+            self.extend();
+        }
+        moved
+    }
+
+    /// Moves the cursor (pausing); `extend`: keep the run computed ahead of it.
+    pub(super) fn seek(&mut self, step: u64, extend: bool) {
+        self.playing = false;
+        let short = {
+            let mut e = self.engine_mut();
+            e.seek(step);
+            e.head() < step + LOOKAHEAD / 2
+        };
+        if extend && short {
+            self.extend();
+        }
+    }
+
+    pub(super) fn at_end(&self) -> bool {
+        let mut e = self.engine_mut();
+        match e.next_event_time() {
+            None => true,
+            Some(t) => t > e.stop_time(),
+        }
+    }
+
+    pub(super) fn act(&mut self, action: Intervention) {
+        let result = self.engine_mut().apply(action);
+        match result {
+            Ok(()) => {
+                self.ivs_rev += 1;
+                self.extend();
+            }
+            Err(e) => self.alert = Some(e.to_string()),
+        }
+    }
+
+    pub(super) fn set_lines(&mut self, lines: Vec<Line>) {
+        // Node positions depend only on the scenario order, not on the run.
+        let nodes: Vec<(u32, Pt)> = self.scenario.nodes.iter().copied().zip(self.positions.iter().copied()).collect();
+        let action = match (lines.is_empty(), geometry::groups(&lines, &nodes)) {
+            (true, _) => Intervention::Heal,
+            (false, Some(groups)) => Intervention::Partition { groups, lines },
+            // Lines that separate nobody still show, as a partition with one group.
+            (false, None) => Intervention::Partition { groups: vec![nodes.iter().map(|n| n.0).collect()], lines },
+        };
+        self.act(action);
+    }
+
+    pub(super) fn replace_engine(&mut self, engine: Engine, preset: Option<&'static str>) {
+        if engine.scenario() != &*self.scenario {
+            self.scenario = Rc::new(engine.scenario().clone());
+            self.positions = Rc::new(positions(&self.scenario));
+        }
+        self.engine = EngineRef { cell: Rc::new(RefCell::new(engine)), rev: self.engine.rev };
+        self.gen += 1;
+        self.ivs_rev += 1;
+        self.preset = preset;
+        self.selected = None;
+        self.menu = None;
+        self.playing = false;
+        self.extend();
+    }
+
+    pub(super) fn load(&mut self, result: Result<Engine, String>, preset: Option<&'static str>, on_error: impl FnOnce(String) -> String) -> bool {
+        match result {
+            Ok(e) => {
+                self.replace_engine(e, preset);
+                true
+            }
+            Err(e) => {
+                self.alert = Some(on_error(e));
+                false
+            }
+        }
+    }
+
+    /// Applies every event up to virtual time `t`; returns whether anything changed.
+    pub(super) fn play_to(&mut self, t: f64) -> bool {
+        if !self.playing {
+            return false;
+        }
+        let mut changed = false;
+        loop {
+            let next = {
+                let mut e = self.engine_mut();
+                e.next_event_time().map(|n| (n, n <= e.stop_time()))
+            };
+            match next {
+                Some((n, true)) if n as f64 <= t => {
+                    if !self.step_forward() {
+                        break;
+                    }
+                    changed = true;
+                }
+                Some((_, true)) => break,
+                _ => {
+                    self.playing = false;
+                    self.notice = Some("The run has ended.".into());
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        changed
+    }
+}
