@@ -19,5 +19,6 @@ register! {
     bully,
     chang_roberts,
     lelann,
+    ring_live_set,
     raft,
 }
