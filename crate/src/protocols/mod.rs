@@ -20,5 +20,6 @@ register! {
     chang_roberts,
     lelann,
     ring_live_set,
+    hirschberg_sinclair,
     raft,
 }
