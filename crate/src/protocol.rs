@@ -87,6 +87,11 @@ impl Config {
         let i = self.position(me).expect("node in ring");
         self.ids[(i + 1) % self.ids.len()]
     }
+    /// The next node counter-clockwise in scenario (ring) order.
+    pub fn predecessor(&self, me: NodeId) -> NodeId {
+        let i = self.position(me).expect("node in ring");
+        self.ids[(i + self.ids.len() - 1) % self.ids.len()]
+    }
 }
 
 /// One thing a handler asks the simulator to do.

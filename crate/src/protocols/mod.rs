@@ -19,5 +19,7 @@ register! {
     bully,
     chang_roberts,
     lelann,
+    ring_live_set,
+    hirschberg_sinclair,
     raft,
 }
