@@ -17,6 +17,7 @@ macro_rules! register {
 
 register! {
     bully,
+    invitation,
     chang_roberts,
     lelann,
     raft,
