@@ -21,4 +21,5 @@ register! {
     chang_roberts,
     lelann,
     raft,
+    token_ring,
 }
