@@ -17,9 +17,11 @@ macro_rules! register {
 
 register! {
     bully,
+    invitation,
     chang_roberts,
     lelann,
     ring_live_set,
     hirschberg_sinclair,
     raft,
+    token_ring,
 }
