@@ -17,6 +17,7 @@ macro_rules! register {
 
 register! {
     bully,
+    bully_failover,
     chang_roberts,
     lelann,
     raft,
