@@ -18,6 +18,7 @@ macro_rules! register {
 register! {
     bully,
     bully_failover,
+    bully_candidates,
     chang_roberts,
     lelann,
     raft,
