@@ -17,6 +17,8 @@ macro_rules! register {
 
 register! {
     bully,
+    bully_failover,
+    bully_candidates,
     invitation,
     chang_roberts,
     lelann,
