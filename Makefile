@@ -36,6 +36,8 @@ setup-build:
 
 setup-test: setup-build
 	@[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; }
+	@# A CJK font, so that screenshots of the Chinese interface show real glyphs.
+	@[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || { $(SUDO) apt-get update && $(SUDO) apt-get install -y fonts-noto-cjk; }
 
 setup: setup-test
 

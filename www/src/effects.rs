@@ -18,17 +18,39 @@ pub fn location_query() -> String {
     window().location().search().unwrap_or_default()
 }
 
+/// The browser's preferred language tag (`en-US`, `zh-CN`, ...).
+pub fn browser_lang() -> Option<String> {
+    window().navigator().language()
+}
+
+/// Keeps `<html lang>` and the document title in the page's language.
+#[hook]
+pub fn use_document_lang(lang: crate::i18n::Lang) {
+    use_effect_with(lang, |&lang| {
+        if let Some(doc) = window().document() {
+            if let Some(root) = doc.document_element() {
+                let _ = root.set_attribute("lang", if lang == crate::i18n::Lang::Zh { "zh-CN" } else { "en" });
+            }
+            doc.set_title(crate::i18n::tr(lang, "Election Lab", "Election Lab 选举实验室"));
+        }
+    });
+}
+
 /// Keeps the address bar (and the bug report) in step with the state: the query is written, and
 /// the trace serialised, once per change of what the URL carries.
 #[hook]
 pub fn use_url_sync(state: &State) {
     let engine = state.engine.clone();
     let (preset, embed, selected) = (state.preset, state.embed, state.selected);
+    let lang = state.lang_chosen.then_some(state.lang);
     let (scenario, ivs, cursor) = (state.scenario.clone(), state.interventions.clone(), state.cursor());
     use_effect_with(state.url_key(), move |_| {
         let mut q = crate::link::write(&engine.get(), preset, embed);
         if let Some(id) = selected {
             q.push_str(&format!("&sel={id}"));
+        }
+        if let Some(lang) = lang {
+            q.push_str(&format!("&lang={}", lang.tag()));
         }
         if let Ok(h) = window().history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));

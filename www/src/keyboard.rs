@@ -8,20 +8,31 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
 
-/// The shortcuts, as the help dialog lists them.
-pub const HELP: &[(&str, &str)] = &[
-    ("Space", "play / pause"),
-    ("← / →", "step back / forward"),
-    ("Home / End", "first step / last computed step"),
-    ("R", "reset (drop your interventions)"),
-    ("+ / −", "faster / slower"),
-    ("Tab, Enter", "focus a node, crash or recover it"),
-    ("M or right-click", "node menu: start election, isolate"),
-    ("S (on a node)", "start an election there"),
-    ("C", "remove all partition lines"),
-    ("?", "this help"),
-    ("Esc", "close menus and dialogs"),
+/// The shortcuts, as the help dialog lists them: (keys, English, 中文).
+pub const HELP: &[(&str, &str, &str)] = &[
+    ("Space", "play / pause (wherever the focus is, except in text fields)", "播放 / 暂停（除文本框外，焦点在哪里都可以）"),
+    ("← / →", "step back / forward", "后退 / 前进一步"),
+    ("Home / End", "first step / last computed step", "第一步 / 已计算的最后一步"),
+    ("R", "reset (an embed goes back to its link's step)", "重置（嵌入页面回到链接给出的那一步）"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo your last intervention", "撤销 / 重做上一次干预"),
+    ("+ / −", "faster / slower", "加快 / 放慢"),
+    ("Tab, Enter", "focus a node, crash or recover it", "聚焦节点，使其崩溃或恢复"),
+    ("M or right-click", "node menu: start election, isolate", "节点菜单：发起选举、隔离"),
+    ("S (on a node)", "start an election there", "在该节点发起选举"),
+    ("C", "remove all partition lines", "移除所有分区线"),
+    ("L", "switch language (English / 中文)", "切换语言（English / 中文）"),
+    ("?", "this help", "本帮助"),
+    ("Esc", "close menus and dialogs", "关闭菜单和对话框"),
 ];
+
+/// The action for Ctrl (or ⌘) + `key`: undo and redo.
+pub fn ctrl_action_for(key: &str, shift: bool) -> Option<Action> {
+    match (key, shift) {
+        ("z" | "Z", false) => Some(Action::Undo),
+        ("z" | "Z", true) | ("y" | "Y", false) => Some(Action::Redo),
+        _ => None,
+    }
+}
 
 /// The action for a key pressed on the page (`embed`: the compact view, which has no lines).
 pub fn action_for(key: &str, embed: bool) -> Option<Action> {
@@ -36,6 +47,7 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
         "c" | "C" if !embed => Action::ClearLines,
         "+" | "=" => Action::Faster,
         "-" => Action::Slower,
+        "l" | "L" => Action::ToggleLang,
         "Escape" => Action::Escape,
         _ => return None,
     })
@@ -50,7 +62,14 @@ fn in_form_field(e: &KeyboardEvent) -> bool {
 pub fn use_shortcuts(embed: bool, on: Callback<Action>) {
     use_effect_with(embed, move |&embed| {
         let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            if e.ctrl_key() || e.meta_key() || e.alt_key() || in_form_field(&e) {
+            if in_form_field(&e) || e.alt_key() {
+                return;
+            }
+            if e.ctrl_key() || e.meta_key() {
+                if let Some(action) = ctrl_action_for(&e.key(), e.shift_key()) {
+                    e.prevent_default();
+                    on.emit(action);
+                }
                 return;
             }
             if let Some(action) = action_for(&e.key(), embed) {
@@ -79,5 +98,7 @@ mod tests {
         assert_eq!(action_for("c", false), Some(Action::ClearLines));
         assert_eq!(action_for("c", true), None, "the embed view has no lines to clear");
         assert_eq!(action_for("x", false), None);
+        assert_eq!(ctrl_action_for("z", false), Some(Action::Undo));
+        assert_eq!(ctrl_action_for("Z", true), Some(Action::Redo));
     }
 }

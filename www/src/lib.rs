@@ -20,6 +20,7 @@ pub mod app;
 pub mod components;
 pub mod effects;
 pub mod geometry;
+pub mod i18n;
 pub mod keyboard;
 pub mod link;
 pub mod markers;

@@ -32,6 +32,8 @@ pub struct Link {
     pub engine: Engine,
     pub preset: Option<&'static str>,
     pub embed: bool,
+    /// Set when the link asked for a step that does not exist: what was shown instead, and why.
+    pub clamped: Option<String>,
 }
 
 /// The current encoding of `t=`: its version number, written before the dot.
@@ -103,9 +105,21 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     let ps = params(query);
     let get = |k: &str| ps.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
     let embed = matches!(get("embed"), Some("1" | "true" | ""));
+    // A bad step never throws the scenario away: it is clamped to the run, and the page says so.
+    let mut clamped = None;
     let step = match get("step") {
         None => None,
-        Some(s) => Some(s.parse::<u64>().map_err(|_| format!("link: step '{s}' is not a step number"))?),
+        Some(s) => match s.trim().parse::<i64>() {
+            Ok(n) if n >= 0 => Some(n as u64),
+            Ok(_) => {
+                clamped = Some(format!("link: step {s} is before the first step; showing step 0"));
+                Some(0)
+            }
+            Err(_) => {
+                clamped = Some(format!("link: step '{s}' is not a step number; showing step 0"));
+                Some(0)
+            }
+        },
     };
     let text = match (get("t"), get("trace")) {
         (Some(t), _) => Some(unpack(t)?),
@@ -126,10 +140,10 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     if let Some(s) = step {
         engine.seek(s);
         if engine.cursor() != s {
-            return Err(format!("link: step {s} is past the end of this run (it ends at step {})", engine.cursor()));
+            clamped = Some(format!("link: step {s} is past the end of this run; showing its last step, {}", engine.cursor()));
         }
     }
-    Ok(Some(Link { engine, preset, embed }))
+    Ok(Some(Link { engine, preset, embed, clamped }))
 }
 
 /// The query string for the engine's current state.
@@ -315,8 +329,16 @@ mod tests {
     fn bad_links_say_what_is_wrong() {
         assert!(read("").unwrap().is_none());
         assert_eq!(read("?preset=nope").err().unwrap(), "link: no preset named 'nope'");
-        assert!(read("?preset=ring-worst&step=x").err().unwrap().contains("step 'x'"));
-        assert!(read("?preset=ring-worst&step=99999").err().unwrap().contains("past the end"));
+        // Out-of-range steps clamp, keep the scenario, and say so.
+        for (q, at, says) in [("?preset=ring-worst&step=x", Some(0), "step 'x' is not a step number"), ("?preset=ring-worst&step=-3", Some(0), "before the first step"), ("?preset=ring-worst&step=99999", None, "past the end")] {
+            let l = read(q).unwrap().unwrap();
+            assert_eq!(l.preset, Some("ring-worst"), "{q}");
+            match at {
+                Some(step) => assert_eq!(l.engine.cursor(), step, "{q}"),
+                None => assert_eq!(l.engine.cursor(), l.engine.head(), "{q}: the last step"),
+            }
+            assert!(l.clamped.as_deref().unwrap().contains(says), "{q}");
+        }
         assert!(read("?trace=%%%").err().unwrap().starts_with("link: trace is damaged"));
         let bad_json = r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#;
         let bad = b64_encode(bad_json.as_bytes());

@@ -6,6 +6,7 @@
 //! per change here, in `refresh`, into `Rc`s that are cheap to compare as props.
 
 use crate::geometry::{Line, Pt};
+use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
@@ -53,6 +54,14 @@ pub enum Action {
     CloseShare,
     Dismiss,
     ToggleHelp,
+    /// Open or close the "how it works" card of the running algorithm.
+    ToggleCard,
+    SetLang(Lang),
+    /// Switch to the other language.
+    ToggleLang,
+    /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
+    Undo,
+    Redo,
     Escape,
 }
 
@@ -87,6 +96,16 @@ pub struct State {
     pub share: Option<Rc<(String, String)>>,
     /// Bumped by Escape: canvases drop a gesture in progress.
     pub cancel: u32,
+    pub lang: Lang,
+    /// The language was chosen (by the link or the switch), so links carry it.
+    pub lang_chosen: bool,
+    /// The cursor's step explained in plain words.
+    pub narration: Rc<String>,
+    pub card: bool,
+    /// Interventions taken back by Undo, most recent last.
+    pub redo: Rc<Vec<Recorded>>,
+    /// In an embed, what the link opened: Reset goes back there (its step and interventions).
+    pub origin: Option<Rc<String>>,
 }
 
 impl State {
@@ -117,9 +136,30 @@ impl State {
             help: false,
             share: None,
             cancel: 0,
+            lang: Lang::En,
+            lang_chosen: false,
+            narration: Rc::new(String::new()),
+            card: false,
+            redo: Rc::new(Vec::new()),
+            origin: None,
         };
         s.positions = Rc::new(positions(&s.scenario));
         s.extend();
+        s.refresh();
+        s
+    }
+
+    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…&lang=…`)
+    /// and the browser's language.
+    pub fn open_in(query: &str, browser_lang: Option<&str>) -> State {
+        let ps = link::params(query);
+        let asked = ps.iter().find(|(k, _)| k == "lang").map(|(_, v)| v.as_str());
+        let mut s = State::open(query);
+        s.lang = crate::i18n::initial(asked, browser_lang);
+        s.lang_chosen = asked.and_then(Lang::parse).is_some();
+        if s.embed {
+            s.origin = Some(Rc::new(query.to_string()));
+        }
         s.refresh();
         s
     }
@@ -131,7 +171,7 @@ impl State {
             (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
         };
         let (engine, preset, embed, alert) = match link::read(query) {
-            Ok(Some(l)) => (l.engine, l.preset, l.embed, None),
+            Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
             Ok(None) => {
                 let (e, p) = default();
                 (e, p, false, None)
@@ -162,12 +202,15 @@ impl State {
         if let Some(id) = self.selected {
             q.push_str(&format!("&sel={id}"));
         }
+        if self.lang_chosen {
+            q.push_str(&format!("&lang={}", self.lang.tag()));
+        }
         q
     }
 
     /// What changes the page's URL; the URL is rewritten only when this does.
-    pub fn url_key(&self) -> (u64, u64, Option<u32>) {
-        (self.gen, self.engine.rev, self.selected)
+    pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang) {
+        (self.gen, self.engine.rev, self.selected, self.lang)
     }
 
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
@@ -187,6 +230,13 @@ impl State {
         let lines = lines_at(&self.interventions, engine.cursor());
         if *self.lines != lines {
             self.lines = Rc::new(lines);
+        }
+        let narration = match engine.cursor() {
+            0 => tr(self.lang, "Step 0: nothing has happened yet. Press → to take one step, or Space to play.", "第 0 步：还什么都没有发生。按 → 前进一步，或按空格键播放。").to_string(),
+            c => engine.narrate(c, self.lang).unwrap_or_default(),
+        };
+        if *self.narration != narration {
+            self.narration = Rc::new(narration);
         }
         let drops = recent_drops(&engine);
         if *self.drops != drops {
@@ -239,6 +289,13 @@ impl State {
                 self.apply(Action::Seek(head))
             }
             Action::Reset => {
+                if let Some(origin) = self.origin.clone() {
+                    // An embed goes back to what its link showed, interventions and step included.
+                    if let Ok(Some(l)) = link::read(&origin) {
+                        self.replace_engine(l.engine, l.preset);
+                        return true;
+                    }
+                }
                 let result = Engine::new((*self.scenario).clone()).map_err(|e| e.to_string());
                 self.load(result, self.preset, |e| e)
             }
@@ -325,7 +382,20 @@ impl State {
                 self.help = !self.help;
                 false
             }
+            Action::ToggleCard => {
+                self.card = !self.card;
+                false
+            }
+            Action::SetLang(lang) => {
+                self.lang = lang;
+                self.lang_chosen = true;
+                true
+            }
+            Action::ToggleLang => self.apply(Action::SetLang(if self.lang == Lang::En { Lang::Zh } else { Lang::En })),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
             Action::Escape => {
+                self.card = false;
                 self.help = false;
                 self.share = None;
                 self.menu = None;

@@ -1,5 +1,6 @@
 //! Alerts and notices above the stage: errors, split brain, the latest other violation.
 
+use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::Action;
 use yew::prelude::*;
@@ -12,6 +13,7 @@ pub struct BannersProps {
     pub leaders: Vec<u32>,
     /// The latest violation other than split brain, described.
     pub violation: Option<String>,
+    pub lang: Lang,
     pub on: Callback<Action>,
 }
 
@@ -21,7 +23,7 @@ pub fn Banners(p: &BannersProps) -> Html {
         html! {
             <div class={classes!("banner", class)} {role}>
                 <span>{ text.clone() }</span>
-                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label="Dismiss">{"✕"}</button>
+                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label={tr(p.lang, "Dismiss", "关闭")}>{"✕"}</button>
             </div>
         }
     };
@@ -30,7 +32,10 @@ pub fn Banners(p: &BannersProps) -> Html {
             { for p.alert.iter().map(|a| dismiss(a, "error", "alert")) }
             { if p.leaders.len() >= 2 { html!{
                 <div class="banner violation" role="alert" data-testid="split-brain">
-                    { format!("Split brain: {} all believe they lead.", nodes_text(&p.leaders)) }
+                    { match p.lang {
+                        Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(&p.leaders)),
+                        Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(&p.leaders)),
+                    } }
                 </div>
             }} else if let Some(v) = &p.violation { html!{
                 <div class="banner violation" role="alert">{ v.clone() }</div>

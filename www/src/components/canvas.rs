@@ -24,6 +24,7 @@ pub struct DrawOptions {
     pub algorithm: &'static election_lab::Algorithm,
     /// Draw the ring's edges with their direction.
     pub ring: bool,
+    pub lang: crate::i18n::Lang,
     /// The algorithm's name, for the accessible label.
     pub title: AttrValue,
     pub selected: Option<u32>,
@@ -40,6 +41,7 @@ impl Default for DrawOptions {
         DrawOptions {
             algorithm: election_lab::registry::all()[0],
             ring: false,
+            lang: crate::i18n::Lang::En,
             title: AttrValue::default(),
             selected: None,
             menu: None,
@@ -268,7 +270,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
     });
     let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
-    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
+    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, props.options.lang, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
     let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
         let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
         let (a, b) = parts::edge(pos[fi], pos[ti], r);

@@ -3,6 +3,7 @@
 
 use super::fmt;
 use crate::geometry::{self, Line, Pt};
+use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_short, role_look};
 use crate::palette::GROUP_FILLS;
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
@@ -105,7 +106,7 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
 }
 
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
-pub fn node(alg: &Algorithm, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
+pub fn node(alg: &Algorithm, lang: Lang, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
     let id = node.id;
     let v = &node.view;
     let status = if node.up { "up" } else { "crashed" };
@@ -118,7 +119,9 @@ pub fn node(alg: &Algorithm, node: &NodeFrame, (x, y): Pt, r: f64, selected: boo
     let onkeydown = {
         let (on_node, on_act) = (on_node.clone(), on_act.clone());
         Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
-            "Enter" | " " => {
+            // Space is left to the page (play / pause), so "click a node, then press Space"
+            // plays instead of undoing the click.
+            "Enter" => {
                 e.prevent_default();
                 e.stop_propagation();
                 on_node.emit(NodeGesture::Toggle(id));
@@ -136,17 +139,17 @@ pub fn node(alg: &Algorithm, node: &NodeFrame, (x, y): Pt, r: f64, selected: boo
     };
     let onpointerdown = Callback::from(|e: PointerEvent| e.stop_propagation());
     let leader_text = match (node.up, v.leader) {
-        (false, _) => "crashed".to_string(),
-        (true, Some(l)) if l == id => "leader".to_string(),
+        (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
+        (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
         (true, Some(l)) => format!("→ N{l}"),
-        (true, None) => "no leader".to_string(),
+        (true, None) => tr(lang, "no leader", "无领导者").to_string(),
     };
     let mut sub = Vec::new();
     if let Some(t) = v.term {
-        sub.push(format!("t{t}{}", v.vote.map(|x| format!(" · voted N{x}")).unwrap_or_default()));
+        sub.push(format!("t{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()));
     }
     if let Some((held, need)) = v.tally {
-        sub.push(format!("votes {held} / {need}"));
+        sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
     }
     if node.up && v.role != "leader" && v.role != "follower" {
         sub.push(v.role.replace('-', " "));

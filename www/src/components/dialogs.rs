@@ -1,5 +1,6 @@
 //! Dialogs: the share dialog (link or embed code) and the keyboard-shortcut help.
 
+use crate::i18n::{tr, Lang};
 use crate::keyboard::HELP;
 use crate::state::Action;
 use std::rc::Rc;
@@ -9,6 +10,7 @@ use yew::prelude::*;
 pub struct ShareProps {
     /// (title, text) while open.
     pub share: Option<Rc<(String, String)>>,
+    pub lang: Lang,
     pub on: Callback<Action>,
 }
 
@@ -20,9 +22,9 @@ pub fn ShareDialog(p: &ShareProps) -> Html {
         <div class="overlay" role="dialog" aria-modal="true" aria-label={title.clone()} onclick={p.on.reform(|_| Action::CloseShare)}>
             <div class="dialog" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
                 <h2>{ title.clone() }</h2>
-                <p>{"Copied to the clipboard (if the browser allowed it). It opens this exact scenario at this exact step."}</p>
+                <p>{ tr(p.lang, "Copied to the clipboard (if the browser allowed it). It opens this exact scenario at this exact step.", "已复制到剪贴板（若浏览器允许）。打开它会看到完全相同的场景和步骤。") }</p>
                 <textarea readonly=true rows="4" data-testid="share-text" value={text.clone()} />
-                <button onclick={p.on.reform(|_| Action::CloseShare)}>{"Close"}</button>
+                <button onclick={p.on.reform(|_| Action::CloseShare)}>{ tr(p.lang, "Close", "关闭") }</button>
             </div>
         </div>
     }
@@ -31,6 +33,7 @@ pub fn ShareDialog(p: &ShareProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct HelpProps {
     pub open: bool,
+    pub lang: Lang,
     pub on: Callback<Action>,
 }
 
@@ -41,11 +44,11 @@ pub fn HelpDialog(p: &HelpProps) -> Html {
         return html! {};
     }
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onclick={p.on.reform(|_| Action::ToggleHelp)}>
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(p.lang, "Keyboard shortcuts", "键盘快捷键")} onclick={p.on.reform(|_| Action::ToggleHelp)}>
             <div class="dialog">
-                <h2>{"Keyboard shortcuts"}</h2>
-                <dl class="kv">{ for HELP.iter().map(|(k, v)| html!{ <><dt><kbd>{ *k }</kbd></dt><dd>{ *v }</dd></> }) }</dl>
-                <p>{"Mouse: drag on empty canvas to draw a partition line; drag a line to move it; double-click it (or its ✕) to remove it."}</p>
+                <h2>{ tr(p.lang, "Keyboard shortcuts", "键盘快捷键") }</h2>
+                <dl class="kv">{ for HELP.iter().map(|(k, en, zh)| html!{ <><dt><kbd>{ *k }</kbd></dt><dd>{ tr(p.lang, en, zh) }</dd></> }) }</dl>
+                <p>{ tr(p.lang, "Mouse: drag on empty canvas to draw a partition line; drag a line to move it; double-click it (or its ✕) to remove it.", "鼠标：在画布空白处拖动画出分区线；拖动分区线可移动它；双击它（或点 ✕）可删除。") }</p>
             </div>
         </div>
     }

@@ -9,6 +9,7 @@ pub mod dialogs;
 pub mod editor;
 pub mod panels;
 pub mod scenario_bar;
+pub mod teach;
 pub mod timeline;
 
 pub use canvas::{Canvas, CanvasProps, DrawOptions};

@@ -1,5 +1,6 @@
 //! The header's scenario bar: preset picker, share, export, import, help.
 
+use crate::i18n::{tr, Lang};
 use crate::state::Action;
 use election_lab::presets;
 use web_sys::HtmlSelectElement;
@@ -17,6 +18,7 @@ pub enum Request {
 #[derive(Properties, PartialEq)]
 pub struct ScenarioBarProps {
     pub preset: Option<&'static str>,
+    pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
 }
@@ -31,23 +33,36 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         input.set_value("");
         Some(Request::ImportFile(file))
     });
-    let hint = p.preset.and_then(presets::find).map(|x| x.hint.en).unwrap_or("Your own scenario.");
+    let l = p.lang;
+    let hint = p.preset.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。"));
+    let other = if l == Lang::En { Lang::Zh } else { Lang::En };
+    // Presets grouped by algorithm, in registry order.
+    let groups = election_lab::registry::all().iter().map(|a| {
+        html! {
+            <optgroup label={a.title.get(l)}>
+                { for a.presets.iter().map(|x| html!{ <option value={x.id} selected={p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
+            </optgroup>
+        }
+    });
     html! {
         <div class="scenario-bar">
-            <label>{"Preset "}
-                <select {onchange} aria-label="Preset">
-                    <option value="" selected={p.preset.is_none()} disabled=true>{"(custom)"}</option>
-                    { for presets::all().map(|x| html!{ <option value={x.id} selected={p.preset == Some(x.id)}>{ x.title.en }</option> }) }
+            <label>{ tr(l, "Preset ", "预设 ") }
+                <select {onchange} aria-label={tr(l, "Preset", "预设")}>
+                    <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, "(custom)", "（自定义）") }</option>
+                    { for groups }
                 </select>
             </label>
-            <button onclick={p.request.reform(|_| Request::Share(false))}>{"Copy link"}</button>
-            <button onclick={p.request.reform(|_| Request::Share(true))}>{"Copy embed code"}</button>
-            <button onclick={p.request.reform(|_| Request::Export)}>{"Export trace"}</button>
-            <label class="file-button">{"Import…"}
-                <input type="file" accept=".json,application/json" onchange={onfile} aria-label="Import scenario or trace" data-testid="import" />
+            <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, "How it works", "原理") }</button>
+            <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, "Copy link", "复制链接") }</button>
+            <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, "Copy embed code", "复制嵌入代码") }</button>
+            <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
+            <label class="file-button">{ tr(l, "Import…", "导入…") }
+                <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
             </label>
-            <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{"?"}</button>
-            <p class="hint">{ hint }{" Drag on empty canvas to cut the network; click a node to crash or recover it; right-click (or Shift-click) for more."}</p>
+            <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
+                    aria-label={tr(l, "Switch to Chinese", "切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
+            <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "Keyboard shortcuts", "键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
+            <p class="hint">{ hint }{ tr(l, " Drag on empty canvas to cut the network; click a node to crash or recover it; right-click (or Shift-click) for more.", " 在画布空白处拖动可切断网络；点击节点使其崩溃或恢复；右键（或 Shift+点击）查看更多操作。") }</p>
         </div>
     }
 }

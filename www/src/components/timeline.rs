@@ -1,6 +1,7 @@
 //! The scrubber and its markers (faults, elections, violations). The markers are a component of
 //! their own, so moving the cursor does not redraw them; they change only with the head.
 
+use crate::i18n::{tr, Lang};
 use crate::markers::Marker;
 use crate::state::Action;
 use std::rc::Rc;
@@ -12,6 +13,7 @@ pub struct TimelineProps {
     pub cursor: u64,
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
+    pub lang: Lang,
     pub on: Callback<Action>,
 }
 
@@ -26,9 +28,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
-                   aria-label="Timeline" aria-valuetext={format!("step {cursor} of {head}")} />
+                   aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", tr(p.lang, "step", "步"))} />
             <Markers markers={p.markers.clone()} {head} on={p.on.clone()} />
-            <div class="legend"><span class="marker fault"></span>{"fault "}<span class="marker elected"></span>{"leader elected "}<span class="marker violation"></span>{"violation"}</div>
+            <div class="legend">
+                <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
+                <span class="marker elected"></span>{ tr(p.lang, "leader elected ", "选出领导者 ") }
+                <span class="marker violation"></span>{ tr(p.lang, "violation", "违反安全性") }
+            </div>
         </div>
     }
 }

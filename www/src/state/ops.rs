@@ -2,6 +2,8 @@
 
 use super::{positions, EngineRef, State, LOOKAHEAD};
 use crate::geometry::{self, Line, Pt};
+use crate::i18n::tr;
+use election_lab::trace::{Entry, Trace};
 use election_lab::{Action as Intervention, Engine};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -55,6 +57,7 @@ impl State {
         match result {
             Ok(()) => {
                 self.ivs_rev += 1;
+                self.redo = Rc::new(Vec::new());
                 self.extend();
             }
             Err(e) => self.alert = Some(e.to_string()),
@@ -92,6 +95,7 @@ impl State {
         match result {
             Ok(e) => {
                 self.replace_engine(e, preset);
+                self.redo = Rc::new(Vec::new());
                 true
             }
             Err(e) => {
@@ -129,5 +133,58 @@ impl State {
             }
         }
         changed
+    }
+
+    /// Takes back the last intervention: the run is rebuilt without it, at the step it was made.
+    pub(super) fn undo(&mut self) -> bool {
+        let Some(last) = self.interventions.last().cloned() else {
+            self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+            return false;
+        };
+        let keep = self.interventions.len() - 1;
+        let entries = self.interventions[..keep].iter().map(|iv| Entry { step: iv.step, time: Some(iv.time), action: iv.action.clone() }).collect();
+        let trace = Trace { scenario: (*self.scenario).clone(), interventions: entries, step: Some(last.step), bare: false };
+        match Engine::from_trace(trace) {
+            Ok(engine) => {
+                let (preset, selected, redo) = (self.preset, self.selected, self.redo.clone());
+                self.replace_engine(engine, preset);
+                self.selected = selected;
+                let mut redo = (*redo).clone();
+                redo.push(last);
+                self.redo = Rc::new(redo);
+                true
+            }
+            Err(e) => {
+                self.alert = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Puts back the intervention Undo took last, at its step and time.
+    pub(super) fn redo(&mut self) -> bool {
+        let Some(iv) = self.redo.last().cloned() else {
+            self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+            return false;
+        };
+        let result = {
+            let mut e = self.engine_mut();
+            e.seek(iv.step);
+            e.apply_at(iv.action.clone(), iv.time)
+        };
+        match result {
+            Ok(()) => {
+                let mut redo = (*self.redo).clone();
+                redo.pop();
+                self.redo = Rc::new(redo);
+                self.ivs_rev += 1;
+                self.extend();
+                true
+            }
+            Err(e) => {
+                self.alert = Some(e.to_string());
+                false
+            }
+        }
     }
 }

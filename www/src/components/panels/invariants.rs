@@ -1,6 +1,7 @@
 //! The invariants panel: exactly the safety properties the running algorithm claims, each with
 //! its status and the steps of its violations, then agreement (a liveness check, for everyone).
 
+use crate::i18n::tr;
 use crate::meta;
 use crate::nodes_text;
 use election_lab::meta::{Lang, Property, SPLIT_BRAIN};
@@ -64,14 +65,17 @@ fn row(name: &str, id: &str, ok: bool, text: String) -> Html {
 fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
     let p = &c.property;
     if c.now && p.id == SPLIT_BRAIN {
-        return format!("no: {} lead now", nodes_text(leaders));
+        return format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders));
     }
     match &c.first {
-        None => format!("holds so far — {} ({})", p.explain.get(lang), p.holds.describe().get(lang)),
+        None => format!("{} — {} ({})", tr(lang, "holds so far", "目前成立"), p.explain.get(lang), p.holds.describe().get(lang)),
         Some((nodes, time)) => {
             let steps = c.steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
             let more = if c.count > c.steps.len() { ", …" } else { "" };
-            format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes))
+            match lang {
+                Lang::En => format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes)),
+                Lang::Zh => format!("被违反 {} 次（第 {steps}{more} 步）；首次在 t={time}：{}", c.count, nodes_text(nodes)),
+            }
         }
     }
 }
@@ -79,17 +83,23 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
 #[function_component]
 pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
-    let latency = c.latency.map(|l| format!("last election took {l} ticks")).unwrap_or_else(|| "no election has finished yet".into());
-    let agreement = match c.agreement {
-        Some(l) => format!("every live node names N{l}; {latency}"),
-        None => format!("not (yet): live nodes disagree or name a dead leader; {latency}"),
+    let lang = c.lang;
+    let latency = match (c.latency, lang) {
+        (Some(l), Lang::En) => format!("last election took {l} ticks"),
+        (Some(l), Lang::Zh) => format!("上一次选举用了 {l} 个时间单位"),
+        (None, _) => tr(lang, "no election has finished yet", "还没有完成的选举").into(),
+    };
+    let agreement = match (c.agreement, lang) {
+        (Some(l), Lang::En) => format!("every live node names N{l}; {latency}"),
+        (Some(l), Lang::Zh) => format!("所有存活节点都认 N{l} 为领导者；{latency}"),
+        (None, _) => format!("{}{latency}", tr(lang, "not (yet): live nodes disagree or name a dead leader; ", "尚未达成：存活节点意见不一，或认一个已崩溃的节点为领导者；")),
     };
     html! {
         <section class="panel" aria-label="Invariants">
-            <h2>{"Invariants"}</h2>
+            <h2>{ tr(lang, "Invariants", "不变式") }</h2>
             <ul class="invariants">
                 { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, cl.count == 0 && !cl.now, claim_text(cl, &c.leaders, c.lang))) }
-                { row("Agreement", "agreement", c.agreement.is_some(), agreement) }
+                { row(tr(lang, "Agreement", "一致"), "agreement", c.agreement.is_some(), agreement) }
             </ul>
         </section>
     }

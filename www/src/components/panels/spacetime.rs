@@ -13,6 +13,7 @@ use yew::prelude::*;
 pub struct SpaceTimeProps {
     pub engine: EngineRef,
     pub frame: Rc<Frame>,
+    pub lang: crate::i18n::Lang,
     pub on: Callback<Action>,
 }
 
@@ -63,7 +64,7 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     }
     html! {
         <section class="panel" aria-label="Space-time diagram">
-            <h2>{"Space-time diagram"}</h2>
+            <h2>{ crate::i18n::tr(p.lang, "Space-time diagram", "时空图") }</h2>
             <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Messages between t={t0} and t={t1}; click one to go to its step")}>
                 { for frame.nodes.iter().enumerate().map(|(i, nd)| html!{
                     <>
