@@ -159,3 +159,13 @@ pub fn bench_bully_worst(n: u32) -> Vec<f64> {
     let ms = now() - t0;
     vec![ms, engine.metrics().total as f64]
 }
+
+/// The presets and the leaders each run ends with, as JSON (read by the end-to-end suite, so
+/// that a newly registered algorithm's presets are opened and checked in the browser too).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn preset_catalog() -> String {
+    let list: Vec<serde_json::Value> = election_lab::registry::presets()
+        .map(|(a, p)| serde_json::json!({"id": p.id, "algorithm": a.id, "leaders": p.leaders}))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}

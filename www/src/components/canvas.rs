@@ -133,6 +133,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
 
     let frame = &props.frame;
     let alg = props.options.algorithm;
+    // Above 24 nodes the per-node labels are shown on selection only.
+    let detail = frame.nodes.len() <= 24;
     let pos = &props.positions;
     let n = frame.nodes.len().min(pos.len());
     let r = layout::node_radius(frame.nodes.len());
@@ -270,7 +272,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
     });
     let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
-    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, props.options.lang, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
+    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, props.options.lang, detail, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
     let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
         let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
         let (a, b) = parts::edge(pos[fi], pos[ti], r);

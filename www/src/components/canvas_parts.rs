@@ -106,7 +106,8 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
 }
 
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
-pub fn node(alg: &Algorithm, lang: Lang, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
+#[allow(clippy::too_many_arguments)]
+pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
     let id = node.id;
     let v = &node.view;
     let status = if node.up { "up" } else { "crashed" };
@@ -170,8 +171,12 @@ pub fn node(alg: &Algorithm, lang: Lang, node: &NodeFrame, (x, y): Pt, r: f64, s
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
             <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ format!("N{id}") }</text>
-            <text class="view" x={fmt(x)} y={fmt(ty)} text-anchor="middle">{ leader_text }</text>
-            { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(x)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor="middle">{ s.clone() }</text> }) }
+            // With many nodes, the labels under each node would pile up: they show for the
+            // selected node only (the aria-label and the inspector carry them for every node).
+            { if detail || selected { html!{ <>
+                <text class="view" x={fmt(x)} y={fmt(ty)} text-anchor="middle">{ leader_text.clone() }</text>
+                { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(x)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor="middle">{ s.clone() }</text> }) }
+            </> } } else { html!{} } }
         </g>
     }
 }

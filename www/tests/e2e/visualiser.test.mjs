@@ -188,7 +188,7 @@ test('every preset renders; screenshots saved (light, dark, narrow)', async () =
   assert.ok(ids.length >= 9);
   for (const id of ids) {
     const { page, errors } = await open(browser, server.url + `?preset=${id}&step=12`);
-    assert.ok(await page.locator('[data-node]').count() >= 5);
+    assert.ok(await page.locator("[data-node]").count() >= 3, id);
     await shot(page, `preset-${id}`);
     assert.deepEqual(errors, [], id);
   }

@@ -1,0 +1,154 @@
+// A page a lecturer can trust: narration, two languages, sturdy embeds, undo, clamped links,
+// and every registered preset run to its end in the browser.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, open, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const step = async (page) => Number(await page.getByTestId('step').textContent());
+const narration = (page) => page.getByTestId('narration').textContent();
+const leaders = (page) => page.locator('[data-role="leader"]').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
+const CJK = /[\u4e00-\u9fff]/;
+
+test('click a node, then Space: the run plays and the node stays crashed', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heartbeats');
+  await page.locator('[data-node="80"]').click();
+  assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'crashed');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]').textContent) > 3);
+  await page.keyboard.press('Space');
+  assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'crashed');
+  assert.deepEqual(errors, []);
+});
+
+test('narration changes with each step and speaks the chosen language', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=ring-worst');
+  const seen = new Set([await narration(page)]);
+  for (let i = 0; i < 6; i++) {
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    seen.add(await narration(page));
+  }
+  assert.equal(seen.size, 7, 'a different sentence at every step');
+  const en = await narration(page);
+  assert.doesNotMatch(en, CJK);
+  const zh = await open(browser, server.url + '?preset=ring-worst&step=6&lang=zh');
+  const text = await narration(zh.page);
+  assert.match(text, CJK, 'Chinese narration');
+  assert.notEqual(text, en);
+  assert.equal(await zh.page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  await shot(zh.page, 'zh-ring-worst');
+  // The switch flips the language and the link keeps it.
+  await zh.page.getByTestId('lang').click();
+  assert.doesNotMatch(await narration(zh.page), CJK);
+  assert.match(zh.page.url(), /lang=en/);
+  // The card explains the algorithm.
+  await zh.page.getByTestId('how-it-works').click();
+  assert.match(await zh.page.getByTestId('card').textContent(), /Chang/);
+  assert.deepEqual([...errors, ...zh.errors], []);
+});
+
+test('an out-of-range step clamps and says so, keeping the preset', async () => {
+  for (const [q, expectLast] of [['?preset=ring-best&step=99999', true], ['?preset=ring-best&step=-3', false], ['?preset=ring-best&step=abc', false]]) {
+    const { page, errors } = await open(browser, server.url + q);
+    assert.equal(await page.locator('select[aria-label="Preset"]').inputValue(), 'ring-best', q);
+    assert.match(await page.getByRole('alert').textContent(), /step/, q);
+    const s = await step(page);
+    if (expectLast) assert.ok(s > 10, `${q}: the last step, got ${s}`); else assert.equal(s, 0, q);
+    assert.deepEqual(errors, []);
+  }
+});
+
+test('Ctrl+Z undoes the last intervention, Ctrl+Shift+Z redoes it', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heartbeats&step=5');
+  await page.locator('[data-node="80"]').click();
+  assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'crashed');
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'up');
+  assert.equal(await step(page), 5);
+  await page.keyboard.press('Control+Shift+z');
+  assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'crashed');
+  assert.deepEqual(errors, []);
+});
+
+/** Maps viewBox coordinates (0..1000) to page coordinates. */
+async function toPage(page, x, y) {
+  const box = await page.locator('svg.canvas').boundingBox();
+  const s = Math.min(box.width, box.height) / 1000;
+  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
+}
+
+test('an embed with a drawn partition: Reset returns to its own step and partition', async () => {
+  const { page } = await open(browser, server.url + '?preset=split-brain-bully&step=3');
+  const [x1, y1] = await toPage(page, 250, 10);
+  const [x2, y2] = await toPage(page, 990, 650);
+  await page.mouse.move(x1, y1); await page.mouse.down(); await page.mouse.move(x2, y2, { steps: 6 }); await page.mouse.up();
+  await page.waitForSelector('[data-partition]');
+  for (let i = 0; i < 20; i++) await page.getByRole('button', { name: 'Step forward' }).click();
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  const code = await page.getByTestId('share-text').inputValue();
+  const src = code.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
+  const embed = await open(browser, src, { width: 640, height: 420 });
+  assert.equal(await step(embed.page), 23);
+  for (let i = 0; i < 5; i++) await embed.page.getByRole('button', { name: 'Step forward' }).click();
+  await embed.page.getByRole('button', { name: 'Reset' }).click();
+  assert.equal(await step(embed.page), 23, 'back at the link step');
+  assert.equal(await embed.page.locator('[data-partition]').count(), 1, 'with its partition');
+  assert.deepEqual(embed.errors, []);
+});
+
+test('a 640×420 iframe with split brain keeps its controls inside the frame', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
+  const host = await ctx.newPage();
+  const src = server.url + '?preset=split-brain-bully&step=3&embed=1';
+  await host.goto(server.url + 'index.html');
+  await host.setContent(`<h1>Notes</h1><iframe id="f" src="${src}" width="640" height="420" style="border:1px solid #999"></iframe>`);
+  const frame = host.frameLocator('#f');
+  await frame.locator('[data-node]').first().waitFor();
+  // Cut {1,2} from {3,4,5} inside the frame, then run to the end: two leaders, a banner.
+  const box = await frame.locator('svg.canvas').boundingBox();
+  const s = Math.min(box.width, box.height) / 1000;
+  const at = (x, y) => [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
+  const [a1, b1] = at(250, 10); const [a2, b2] = at(990, 650);
+  await host.mouse.move(a1, b1); await host.mouse.down(); await host.mouse.move(a2, b2, { steps: 6 }); await host.mouse.up();
+  await frame.locator('[data-partition]').waitFor();
+  for (let i = 0; i < 60; i++) await frame.getByRole('button', { name: 'Step forward' }).click();
+  await frame.getByTestId('split-brain').waitFor();
+  const frameBox = await host.locator('#f').boundingBox();
+  const controls = await frame.locator('.controls').boundingBox();
+  assert.ok(controls.y + controls.height <= frameBox.y + frameBox.height + 1, `controls inside the frame (${controls.y + controls.height} vs ${frameBox.y + frameBox.height})`);
+  assert.ok(await frame.locator('.open-full').count() === 1, 'an "open in Election Lab" link');
+  await host.screenshot({ path: new URL('./screenshots/iframe-640x420-split.png', import.meta.url).pathname });
+  await ctx.close();
+});
+
+test('every registered preset runs to its end in the page with its expected leaders', async () => {
+  const { page } = await open(browser, server.url);
+  const catalog = JSON.parse(await page.evaluate(() => window.wasmBindings.preset_catalog()));
+  assert.ok(catalog.length >= 20, `${catalog.length} presets`);
+  for (const p of catalog) {
+    const { page: pg, errors, context } = await open(browser, server.url + `?preset=${p.id}&step=99999999`);
+    assert.deepEqual(await leaders(pg), [...p.leaders].sort((a, b) => a - b), `${p.algorithm} ${p.id}`);
+    if (p.leaders.length >= 2) assert.equal(await pg.getByTestId('split-brain').count(), 1, `${p.id}: split-brain alert`);
+    await shot(pg, `end-${p.id}`);
+    assert.deepEqual(errors, [], p.id);
+    await context.close();
+  }
+});
+
+test('N = 64 in Chinese at 375 px: screenshot', async () => {
+  const { page, errors } = await open(browser, server.url + '?lang=zh', { width: 375, height: 900 });
+  await page.locator('details summary').first().click().catch(() => {});
+  await page.locator('input[name="nodes"]').fill('64');
+  await page.locator('input[name="leader"]').fill('');
+  await page.getByRole('button', { name: /Apply|应用/ }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-node]').length === 64);
+  for (let i = 0; i < 30; i++) await page.getByRole('button', { name: '前进一步' }).click();
+  await shot(page, 'n64-zh-375');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 380, `no horizontal scroll (scrollWidth ${width})`);
+  assert.deepEqual(errors, []);
+});
