@@ -297,6 +297,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 <rect class="backdrop" x="0" y="0" width="1000" height="1000" />
                 { for parts::regions(&lines, &pos[..n]) }
                 { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
+                { for parts::group_hulls(frame, &pos[..n], r) }
+                { for parts::reach_arcs(frame, &pos[..n]) }
                 { for ring_edges }
                 { for edges }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }

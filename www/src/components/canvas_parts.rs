@@ -93,6 +93,55 @@ pub fn halos(frame: &Frame, pos: &[Pt], r: f64, no_lines: bool) -> Vec<Html> {
     }
 }
 
+/// Group hulls (Invitation, candidate sets): the members of each group, in drawing order, joined
+/// by one wide rounded stroke — a translucent band round the group, coloured by its leader.
+pub fn group_hulls(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
+    let mut groups: Vec<(u32, Vec<Pt>)> = Vec::new();
+    for (i, node) in frame.nodes.iter().enumerate().take(pos.len()) {
+        let Some(g) = node.view.group.filter(|_| node.up) else { continue };
+        match groups.iter_mut().find(|(id, _)| *id == g) {
+            Some((_, pts)) => pts.push(pos[i]),
+            None => groups.push((g, vec![pos[i]])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(g, pts)| {
+            let fill = GROUP_FILLS[g as usize % GROUP_FILLS.len()];
+            let d = pts.iter().enumerate().map(|(k, (x, y))| format!("{}{x:.0} {y:.0}", if k == 0 { "M" } else { "L" })).collect::<String>() + if pts.len() > 2 { "Z" } else { "" };
+            html! { <path class="group-hull" data-group={g.to_string()} d={d} stroke={fill} fill={fill} stroke-width={fmt(r * 3.0)} /> }
+        })
+        .collect()
+}
+
+/// Probe reach on a ring (Hirschberg-Sinclair): an arc along the ring's circle from `reach` hops
+/// before a candidate to `reach` hops after it.
+pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
+    let n = pos.len();
+    if n < 3 {
+        return vec![];
+    }
+    let radius = layout::radius(n);
+    let (cx, cy) = (layout::CENTRE, layout::CENTRE);
+    frame
+        .nodes
+        .iter()
+        .enumerate()
+        .take(n)
+        .filter_map(|(i, node)| {
+            let k = node.view.reach.filter(|_| node.up)? as usize;
+            let span = k.min(n / 2);
+            let angle = |j: f64| -std::f64::consts::FRAC_PI_2 + 2.0 * std::f64::consts::PI * j / n as f64;
+            let (a0, a1) = (angle(i as f64 - span as f64), angle(i as f64 + span as f64));
+            let (x0, y0) = (cx + radius * 1.12 * a0.cos(), cy + radius * 1.12 * a0.sin());
+            let (x1, y1) = (cx + radius * 1.12 * a1.cos(), cy + radius * 1.12 * a1.sin());
+            let large = if 2 * span > n / 2 { 1 } else { 0 };
+            let d = format!("M{x0:.1} {y0:.1} A{:.1} {:.1} 0 {large} 1 {x1:.1} {y1:.1}", radius * 1.12, radius * 1.12);
+            Some(html! { <path class="reach-arc" data-reach={k.to_string()} data-reach-of={node.id.to_string()} d={d}><title>{ format!("N{}: probes reach {k} hops each way", node.id) }</title></path> })
+        })
+        .collect()
+}
+
 /// The ring's edges, each pointing to the next node (marker `arrow_id` of this canvas).
 pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
     let n = pos.len();
