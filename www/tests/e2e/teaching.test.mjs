@@ -152,3 +152,24 @@ test('N = 64 in Chinese at 375 px: screenshot', async () => {
   assert.ok(width <= 380, `no horizontal scroll (scrollWidth ${width})`);
   assert.deepEqual(errors, []);
 });
+
+// A link written before the registry and the compressed links (kept verbatim from then): it
+// still opens at its step with the same drawing as the link the page writes for it today.
+const OLD_LINK = '?trace=eyJmb3JtYXQiOiJlbGVjdGlvbi1sYWItdHJhY2UvMSIsImludGVydmVudGlvbnMiOlt7ImxpbmVzIjpbWzEwLDAsMTAsMTAwMF1dLCJwYXJ0aXRpb24iOltbMSwyXSxbMyw0LDVdXSwic3RlcCI6N31dLCJzY2VuYXJpbyI6eyJhbGdvcml0aG0iOiJidWxseSIsImhlYXJ0YmVhdHMiOnsiaW50ZXJ2YWwiOjIsInRpbWVvdXQiOjEwfSwiaW5pdGlhbF9sZWFkZXIiOjUsIm5ldHdvcmsiOnsiZmlmbyI6dHJ1ZSwibGF0ZW5jeSI6WzEsMV0sImxvc3MiOjAuMH0sIm5vZGVzIjpbMSwyLDMsNCw1XSwicGFyYW1zIjp7fSwic2NoZWR1bGUiOltdLCJzZWVkIjo0MjUsInN0b3AiOnsibWF4X3N0ZXBzIjoxMDAwMDAwLCJtYXhfdGltZSI6MzAwfX19&step=47';
+
+test('a link made before the architecture change opens at the same step and SVG', async () => {
+  const canvasHtml = (page) => page.locator('svg.canvas').evaluate((root) => {
+    const ser = (n) => n.nodeType === 3 ? n.textContent : n.nodeType !== 1 ? '' :
+      `<${n.tagName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(ser).join('')}</${n.tagName}>`;
+    return ser(root);
+  });
+  const old = await open(browser, server.url + OLD_LINK);
+  assert.equal(await step(old.page), 47);
+  assert.deepEqual(await leaders(old.page), [2, 5], 'the split brain of that run');
+  assert.equal(await old.page.locator('[data-partition]').count(), 1);
+  await old.page.getByRole('button', { name: 'Copy link' }).click();
+  const fresh = await open(browser, await old.page.getByTestId('share-text').inputValue());
+  assert.match(fresh.page.url(), /[?&]t=1\./, 'written in today\'s compressed form');
+  assert.equal(await canvasHtml(fresh.page), await canvasHtml(old.page));
+  assert.deepEqual([...old.errors, ...fresh.errors], []);
+});
