@@ -6,6 +6,7 @@ pub mod canvas;
 pub mod canvas_parts;
 pub mod controls;
 pub mod dialogs;
+pub mod dropping;
 pub mod editor;
 pub mod panels;
 pub mod scenario_bar;
