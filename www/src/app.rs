@@ -82,6 +82,7 @@ pub fn Lab() -> Html {
     effects::use_url_sync(&state);
     effects::use_play_loop(state.playing, state.speed, state.frame.time, on.clone(), (*dots).clone());
     keyboard::use_shortcuts(state.embed, on.clone());
+    crate::embed_api::use_embed_api(state.embed, state.frame.clone(), state.head, state.playing, on.clone());
 
     let frame = &state.frame;
     let canvas = canvas_of(&state, "lab", &dots, &gestures);

@@ -6,6 +6,7 @@
 //! | `app` | the Lab component: wires state, effects and components together |
 //! | `components` | canvas, controls, timeline, panels, dialogs, scenario bar and editor |
 //! | `effects` | browser effects: URL, clipboard, files, the animation loop |
+//! | `embed_api` | an embed driven by its host page with `postMessage`, and its step events |
 //! | `keyboard` | keyboard shortcuts: key → action, and the window listener |
 //! | `anim` | the animation-frame loop and the handle that moves message dots between renders |
 //! | `markers` | timeline markers from elections, violations, interventions, scheduled faults |
@@ -19,6 +20,7 @@ pub mod anim;
 pub mod app;
 pub mod components;
 pub mod effects;
+pub mod embed_api;
 pub mod geometry;
 pub mod keyboard;
 pub mod link;
