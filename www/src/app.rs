@@ -76,6 +76,7 @@ pub fn Lab() -> Html {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
             Request::ImportFile(file) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
+            Request::Picture(options) => crate::export::picture(&state, "lab", options),
         })
     };
 

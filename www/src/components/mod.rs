@@ -9,6 +9,7 @@ pub mod dialogs;
 pub mod dropping;
 pub mod editor;
 pub mod panels;
+pub mod picture;
 pub mod scenario_bar;
 pub mod timeline;
 

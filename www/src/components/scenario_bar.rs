@@ -12,6 +12,8 @@ pub enum Request {
     Share(bool),
     Export,
     ImportFile(web_sys::File),
+    /// A picture of the canvas (SVG or PNG) to download.
+    Picture(crate::export::Options),
 }
 
 #[derive(Properties, PartialEq)]
@@ -43,6 +45,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             <button onclick={p.request.reform(|_| Request::Share(false))}>{"Copy link"}</button>
             <button onclick={p.request.reform(|_| Request::Share(true))}>{"Copy embed code"}</button>
             <button onclick={p.request.reform(|_| Request::Export)}>{"Export trace"}</button>
+            <super::picture::PictureExport request={p.request.clone()} />
             <label class="file-button">{"Import…"}
                 <input type="file" accept=".json,application/json" onchange={onfile} aria-label="Import scenario or trace" data-testid="import" />
             </label>

@@ -1,0 +1,117 @@
+// Pictures for slides: "Export picture…" downloads the drawing as a standalone SVG and as a PNG
+// of the chosen width and colours, each with a caption and a legend of the kinds in flight.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve, launch, open, SHOTS } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Clicks `name` in the picture dialog and returns the download's file name and bytes. */
+async function download(page, name) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+  const bytes = await readFile(await dl.path());
+  await mkdir(SHOTS, { recursive: true });
+  await copyFile(await dl.path(), join(SHOTS, `export-${dl.suggestedFilename()}`));
+  return { file: dl.suggestedFilename(), bytes };
+}
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+}
+
+/** Loads an image (as a data URL) in the page: its natural size and a few pixels' brightness. */
+const render = (page, url) => page.evaluate(async (url) => {
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const lum = (x, y) => { const [r, g, b] = ctx.getImageData(x, y, 1, 1).data; return Math.round((r + g + b) / 3); };
+  return { w: img.naturalWidth, h: img.naturalHeight, corner: lum(4, 4), distinct: new Set(ctx.getImageData(0, 0, c.width, c.height).data).size };
+}, url);
+
+test('Export picture: an SVG that stands alone, and PNGs of the chosen width, light and dark', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=ring-worst&step=3');
+  const nodes = await page.locator('[data-node]').evaluateAll((els) => els.map((e) => e.dataset.node));
+  const kinds = [...new Set(await page.locator('g.dot').evaluateAll((els) => els.map((e) => e.dataset.msg)))];
+  assert.ok(kinds.length > 0, 'messages in flight');
+
+  await page.getByRole('button', { name: 'Export picture…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export picture' });
+  await dialog.waitFor();
+  // Keys typed in the dialog stay there: Space does not start the run behind it.
+  await page.keyboard.press('Space');
+  assert.equal(await page.getByRole('button', { name: 'Play' }).count(), 1);
+  await page.getByLabel('Picture width').selectOption('1280');
+
+  // SVG: one file, parseable, with the nodes, the caption and the legend, and renderable.
+  const svg = await download(page, 'Download SVG');
+  assert.equal(svg.file, 'election-lab-ring-worst-step3.svg');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1280"'), text.slice(0, 80));
+  for (const id of nodes) assert.ok(text.includes(`>N${id}</text>`), `node label N${id}`);
+  assert.match(text, /Ring worst case|step 3 · t = \d+/);
+  for (const k of kinds) assert.ok(text.includes(`</tspan> ${k}</text>`), `legend entry ${k}`);
+  assert.ok(!/class="(dot-hit|backdrop|cut-hit)"/.test(text), 'no hit areas in the picture');
+  assert.ok(!text.includes('var(--'), 'styles are resolved, not variables');
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.localName };
+  }, text);
+  assert.deepEqual(parsed, { error: null, root: 'svg' });
+  const shown = await render(page, 'data:image/svg+xml;base64,' + svg.bytes.toString('base64'));
+  assert.equal(shown.w, 1280);
+  assert.ok(shown.h > 1280, 'caption and legend add height');
+  assert.ok(shown.distinct > 20, 'the picture is not blank');
+
+  // PNG, light, 1920 wide.
+  await dialog.getByLabel('Light').check();
+  await page.getByLabel('Picture width').selectOption('1920');
+  const light = await download(page, 'Download PNG');
+  assert.equal(light.file, 'election-lab-ring-worst-step3.png');
+  const [lw, lh] = pngSize(light.bytes);
+  assert.equal(lw, 1920);
+  assert.equal(lh, Math.round(1920 * shown.h / 1280));
+  const lightPx = await render(page, 'data:image/png;base64,' + light.bytes.toString('base64'));
+  assert.ok(lightPx.corner > 200, `light background (${lightPx.corner})`);
+  await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-light-1920.png'));
+
+  // PNG, dark, 1280 wide, from a light page.
+  await dialog.getByLabel('Dark').check();
+  await page.getByLabel('Picture width').selectOption('1280');
+  const dark = await download(page, 'Download PNG');
+  assert.equal(pngSize(dark.bytes)[0], 1280);
+  const darkPx = await render(page, 'data:image/png;base64,' + dark.bytes.toString('base64'));
+  assert.ok(darkPx.corner < 60, `dark background (${darkPx.corner})`);
+  await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-dark-1280.png'));
+  // The page itself is as it was.
+  assert.equal(await page.locator('.canvas-wrap').getAttribute('style'), null);
+
+  await page.keyboard.press('Escape');
+  assert.equal(await dialog.count(), 0);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Export picture…', 'focus back on the button');
+  assert.deepEqual(errors, []);
+});
+
+test('Export picture "as the page" follows a dark page', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  await page.goto(server.url + '?preset=split-brain-raft&step=30');
+  await page.waitForSelector('[data-node]');
+  await page.getByRole('button', { name: 'Export picture…' }).click();
+  const png = await download(page, 'Download PNG');
+  assert.equal(pngSize(png.bytes)[0], 1920, 'default width');
+  const px = await render(page, 'data:image/png;base64,' + png.bytes.toString('base64'));
+  assert.ok(px.corner < 60, `dark like the page (${px.corner})`);
+  await copyFile(join(SHOTS, `export-${png.file}`), join(SHOTS, 'export-page-dark.png'));
+  await context.close();
+});
