@@ -6,7 +6,8 @@
 //! else (another type, an unknown command, a seek without a usable step, a message from another
 //! window) is ignored; a seek is clamped to the steps computed so far. After every change of
 //! step the lab posts `{type: "election-lab", event: "step", step, time, leaders}` to its parent,
-//! when it has one (not when opened on its own). The step event carries nothing private (the
+//! when it has one (not when opened on its own); commands that arrive in a burst are drawn once,
+//! and reported once, at the step they lead to. The step event carries nothing private (the
 //! same numbers the embed shows), so it is posted to any origin.
 //! See `docs/embed-example.html` for a host page.
 

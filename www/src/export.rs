@@ -3,20 +3,20 @@
 //!
 //! The picture is the canvas's own markup: the live `<svg>` is cloned and every element gets
 //! the styles the page computed for it written inline (only what differs from its parent, for
-//! inherited properties), so the file needs no stylesheet. Light or dark: "as the page" takes
-//! the computed styles as they are; "light" or "dark" first sets the custom properties (`--ink`,
-//! `--panel`, …) of that scheme, read from the page's own stylesheets (`:root` and its
-//! `prefers-color-scheme: dark` block), on the canvas's box, so the browser's cascade does the
-//! rest, then takes them off again. A PNG is the same SVG drawn into an `<img>`, then onto a
-//! `<canvas>` at the chosen width, then `toBlob`.
+//! inherited properties), so the file needs no stylesheet; hit areas are left out. Light or
+//! dark: "as the page" takes the computed styles as they are; "light" or "dark" first sets the
+//! custom properties (`--ink`, `--panel`, …) of that scheme, read from the page's own
+//! stylesheets (`:root` and its `prefers-color-scheme: dark` block), on the canvas's box, so the
+//! browser's cascade does the rest, then takes them off again. A PNG is the same SVG drawn into
+//! an `<img>`, then onto a `<canvas>` at the chosen width, then `toBlob`.
 //!
-//! [`compose`] and [`legend`] are pure and tested natively; the rest talks to the DOM.
+//! The DOM work is in `export.js` (smaller there than as wasm); what the picture says —
+//! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
 
 use crate::meta::kind_colour;
 use crate::state::State;
 use election_lab::{Algorithm, Frame};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, HtmlElement};
+use wasm_bindgen::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -32,20 +32,32 @@ pub enum Scheme {
     Dark,
 }
 
-/// What the picture dialog asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// 16:9, the drawing on the left, caption and legend beside it: 1920 wide is 1920 × 1080.
+    Slide,
+    /// For notes: caption above the drawing, legend below.
+    Tall,
+}
+
+/// What the picture menu asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub format: Format,
     /// Width of the picture in pixels (the height follows).
     pub width: u32,
     pub scheme: Scheme,
+    pub shape: Shape,
 }
 
 /// The widths offered, in pixels.
 pub const WIDTHS: &[u32] = &[1280, 1920, 2560];
 
-/// Width of the drawing in picture units (the canvas's viewBox is 1000 × 1000).
+/// Side of the drawing in picture units (the canvas's viewBox is 1000 × 1000).
 const W: f64 = 1000.0;
+/// Width of a slide in picture units: 16:9 with the drawing's height.
+const SLIDE_W: f64 = 1778.0;
+/// The tall shape's caption band, legend row height and margin.
 const CAPTION: f64 = 100.0;
 const ROW: f64 = 36.0;
 const PAD: f64 = 28.0;
@@ -81,20 +93,19 @@ pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
     (entries, frame.messages.iter().any(|m| m.doomed))
 }
 
-/// The caption's two lines: the algorithm, then preset, step, time and leaders.
-pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame) -> (String, String) {
-    let mut detail = Vec::new();
+/// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
+pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame) -> Vec<String> {
+    let mut lines = vec![alg.title.en.to_string()];
     if let Some(p) = preset.and_then(election_lab::presets::find) {
-        detail.push(p.title.en.to_string());
+        lines.push(p.title.en.to_string());
     }
-    detail.push(format!("step {}", frame.step));
-    detail.push(format!("t = {}", frame.time));
-    detail.push(match frame.leaders.as_slice() {
+    lines.push(format!("step {} · t = {}", frame.step, frame.time));
+    lines.push(match frame.leaders.as_slice() {
         [] => "no leader".to_string(),
         [one] => format!("leader N{one}"),
         many => format!("leaders {}", crate::nodes_text(many)),
     });
-    (alg.title.en.to_string(), detail.join(" · "))
+    lines
 }
 
 /// Text for XML content and attribute values.
@@ -113,14 +124,58 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// Rough advance of a legend label (system sans-serif at 20 px, bold short label).
-fn text_width(s: &str) -> f64 {
-    s.chars().count() as f64 * 12.0
+/// Rough advance of `s` in a sans-serif of `size` units.
+fn text_width(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * size * 0.6
 }
 
-/// The legend laid out in rows: (x, row) of each item, doomed last, and the number of rows.
-fn layout(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
-    let widths = legend.iter().map(|e| 26.0 + text_width(e.short) + 8.0 + text_width(e.name)).chain(doomed.then(|| 26.0 + text_width(DOOMED)));
+/// `text` cut at spaces into lines of at most `width` units at `size`.
+fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if text_width(&format!("{l} {word}"), size) <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+const DOOMED: &str = "will not arrive";
+
+/// A legend item at (`x`, `y`) (the swatch's centre) in a font of `size`: a kind's swatch, bold
+/// short label and name, or (`None`) the dashed ring of a doomed message.
+fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String {
+    let r = size * 0.45;
+    let (swatch, text) = match entry {
+        Some(e) => (
+            format!("fill=\"{}\"", e.colour),
+            format!("<tspan font-weight=\"700\">{}</tspan> {}", escape(e.short), escape(e.name)),
+        ),
+        None => (format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)), DOOMED.to_string()),
+    };
+    format!(
+        "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {swatch}/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{}\">{text}</text>",
+        x + r,
+        x + 2.0 * r + size * 0.5,
+        y + size * 0.35,
+        escape(&look.ink)
+    )
+}
+
+/// One line of caption text.
+fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String {
+    let weight = if bold { " font-weight=\"700\"" } else { "" };
+    format!("<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\"{weight} fill=\"{}\">{}</text>", escape(fill), escape(text))
+}
+
+/// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
+/// number of rows.
+fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
+    let widths = legend.iter().map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0)).chain(doomed.then(|| 30.0 + text_width(DOOMED, 20.0)));
     let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
     for w in widths {
         if x > PAD && x + w > W - PAD {
@@ -130,54 +185,64 @@ fn layout(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
         at.push((x, row));
         x += w + 30.0;
     }
-    let rows = if at.is_empty() { 0 } else { row + 1 };
-    (at, rows)
+    let n = if at.is_empty() { 0 } else { row + 1 };
+    (at, n)
 }
 
-const DOOMED: &str = "will not arrive";
-
-/// The whole picture: `canvas` is the serialised canvas `<svg>` (styles inline), placed under
-/// the caption and above the legend; `width` is the picture's width in pixels.
-pub fn compose(canvas: &str, (title, detail): (&str, &str), legend: &[Entry], doomed: bool, look: &Look, width: u32) -> String {
-    let (at, rows) = layout(legend, doomed);
-    let legend_h = if rows == 0 { 0.0 } else { rows as f64 * ROW + 24.0 };
-    let h = CAPTION + W + legend_h;
-    let px_h = (width as f64 * h / W).round() as u32;
-    let (bg, ink, muted, font) = (escape(&look.background), escape(&look.ink), escape(&look.muted), escape(&look.font));
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{px_h}\" viewBox=\"0 0 {W} {h}\" font-family=\"{font}\" role=\"img\" aria-label=\"{}\">\
-         <title>{}</title><rect width=\"{W}\" height=\"{h}\" fill=\"{bg}\"/>\
-         <text x=\"{PAD}\" y=\"46\" font-size=\"32\" font-weight=\"700\" fill=\"{ink}\">{}</text>\
-         <text x=\"{PAD}\" y=\"82\" font-size=\"21\" fill=\"{muted}\">{}</text>",
-        escape(&format!("{title}: {detail}")),
-        escape(&format!("{title}: {detail}")),
-        escape(title),
-        escape(detail),
-    );
-    s.push_str(&format!("<g transform=\"translate(0 {CAPTION})\">{canvas}</g>"));
-    for (i, &(x, row)) in at.iter().enumerate() {
-        let y = CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0;
-        match legend.get(i) {
-            Some(e) => s.push_str(&format!(
-                "<circle cx=\"{}\" cy=\"{y}\" r=\"9\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"20\" fill=\"{ink}\"><tspan font-weight=\"700\">{}</tspan> {}</text>",
-                x + 9.0,
-                e.colour,
-                x + 26.0,
-                y + 7.0,
-                escape(e.short),
-                escape(e.name)
-            )),
-            None => s.push_str(&format!(
-                "<circle cx=\"{}\" cy=\"{y}\" r=\"9\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text x=\"{}\" y=\"{}\" font-size=\"20\" fill=\"{ink}\">{DOOMED}</text>",
-                x + 9.0,
-                escape(&look.bad),
-                x + 26.0,
-                y + 7.0
-            )),
+/// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
+/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: a
+/// dashed ring's entry).
+pub fn compose(canvas: &str, caption: &[String], legend: &[Entry], doomed: bool, look: &Look, width: u32, shape: Shape) -> String {
+    let items = legend.iter().map(Some).chain(doomed.then_some(None));
+    let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
+    let (ink, muted) = (&look.ink, &look.muted);
+    let mut body = String::new();
+    let (vw, vh, at) = match shape {
+        Shape::Slide => {
+            // A column beside the drawing: title, caption lines, then the legend as a list.
+            let (x, right) = (W + 30.0, SLIDE_W - 40.0);
+            let mut y = 110.0;
+            for l in wrap(title, 46.0, right - x) {
+                body.push_str(&line(x, y, 46.0, true, ink, &l));
+                y += 56.0;
+            }
+            y += 10.0;
+            for (i, text) in rest.iter().enumerate() {
+                // The preset's name is muted; step, time and leaders are what to read.
+                let fill = if i == 0 && rest.len() > 2 { muted } else { ink };
+                for l in wrap(text, 30.0, right - x) {
+                    body.push_str(&line(x, y, 30.0, false, fill, &l));
+                    y += 42.0;
+                }
+            }
+            y += 40.0;
+            for e in items {
+                body.push_str(&item(x, y, 28.0, e, look));
+                y += 46.0;
+            }
+            (SLIDE_W, W, (0.0, 0.0))
         }
-    }
-    s.push_str("</svg>");
-    s
+        Shape::Tall => {
+            body.push_str(&line(PAD, 46.0, 32.0, true, ink, title));
+            body.push_str(&line(PAD, 82.0, 21.0, false, muted, &rest.join(" · ")));
+            let (at, n) = rows(legend, doomed);
+            for (e, (x, row)) in items.zip(at) {
+                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, look));
+            }
+            let legend_h = if n == 0 { 0.0 } else { n as f64 * ROW + 24.0 };
+            (W, CAPTION + W + legend_h, (0.0, CAPTION))
+        }
+    };
+    let px_h = (width as f64 * vh / vw).round() as u32;
+    let label = escape(&caption.join(", "));
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{px_h}\" viewBox=\"0 0 {vw} {vh}\" font-family=\"{}\" role=\"img\" aria-label=\"{label}\">\
+         <title>{label}</title><rect width=\"{vw}\" height=\"{vh}\" fill=\"{}\"/><g transform=\"translate({} {})\">{canvas}</g>{body}</svg>",
+        escape(&look.font),
+        escape(&look.background),
+        at.0,
+        at.1,
+    )
 }
 
 /// File name: `election-lab-<preset or algorithm>-step<N>.<ext>`.
@@ -189,218 +254,43 @@ pub fn file_name(alg: &Algorithm, preset: Option<&str>, step: u64, format: Forma
     format!("election-lab-{}-step{step}.{ext}", preset.unwrap_or(alg.id))
 }
 
-// ----- the DOM side -----
+// ----- the DOM side (src/export.js) -----
 
-/// Properties SVG inherits: written on an element only where they differ from its parent.
-const INHERITED: &[&str] = &[
-    "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "stroke-linecap", "stroke-linejoin",
-    "font-family", "font-size", "font-weight", "text-anchor", "dominant-baseline", "paint-order", "visibility",
-];
-/// Properties that do not inherit, with their initial value (written when different).
-const OWN: &[(&str, &str)] = &[("opacity", "1")];
-/// Parts of the canvas that are only there to be clicked or dragged.
-const INTERACTIVE: &str = ".dot-hit, .cut-hit, .cut-remove, .backdrop, .cut-preview";
-
-fn computed(el: &Element) -> Option<web_sys::CssStyleDeclaration> {
-    web_sys::window()?.get_computed_style(el).ok()?
-}
-
-/// Writes `live`'s computed styles inline on `copy` (same shape), recursively; `parent` holds
-/// the parent's values of [`INHERITED`] (`None` at the root: write them all).
-fn inline_styles(live: &Element, copy: &Element, parent: Option<&[String]>) {
-    let Some(cs) = computed(live) else { return };
-    let values: Vec<String> = INHERITED.iter().map(|p| cs.get_property_value(p).unwrap_or_default()).collect();
-    let mut style = String::new();
-    for (i, p) in INHERITED.iter().enumerate() {
-        if !values[i].is_empty() && parent.is_none_or(|pv| pv[i] != values[i]) {
-            style.push_str(&format!("{p}:{};", values[i]));
-        }
-    }
-    for (p, initial) in OWN {
-        let v = cs.get_property_value(p).unwrap_or_default();
-        if !v.is_empty() && v != *initial {
-            style.push_str(&format!("{p}:{v};"));
-        }
-    }
-    for a in ["style", "role", "tabindex", "aria-label"] {
-        let _ = copy.remove_attribute(a);
-    }
-    if !style.is_empty() {
-        let _ = copy.set_attribute("style", &style);
-    }
-    let (lc, cc) = (live.children(), copy.children());
-    for k in 0..lc.length().min(cc.length()) {
-        if let (Some(l), Some(c)) = (lc.item(k), cc.item(k)) {
-            inline_styles(&l, &c, Some(&values));
-        }
-    }
-}
-
-/// The custom properties of the page's stylesheets: (`:root`, `:root` under
-/// `prefers-color-scheme: dark`).
-fn scheme_vars(doc: &web_sys::Document) -> (Vec<(String, String)>, Vec<(String, String)>) {
-    fn custom(decl: &web_sys::CssStyleDeclaration, into: &mut Vec<(String, String)>) {
-        for i in 0..decl.length() {
-            let name = decl.item(i);
-            if name.starts_with("--") {
-                into.push((name.clone(), decl.get_property_value(&name).unwrap_or_default().trim().to_string()));
-            }
-        }
-    }
-    fn roots(rules: &web_sys::CssRuleList, light: &mut Vec<(String, String)>, dark: &mut Vec<(String, String)>, in_dark: bool) {
-        for i in 0..rules.length() {
-            let Some(rule) = rules.item(i) else { continue };
-            if let Some(r) = rule.dyn_ref::<web_sys::CssStyleRule>() {
-                if r.selector_text().trim() == ":root" {
-                    custom(&r.style(), if in_dark { &mut *dark } else { &mut *light });
-                }
-            } else if let Some(m) = rule.dyn_ref::<web_sys::CssMediaRule>() {
-                let media = m.media().media_text();
-                if media.contains("prefers-color-scheme") && media.contains("dark") {
-                    roots(&m.css_rules(), light, dark, true);
-                }
-            }
-        }
-    }
-    let (mut light, mut dark) = (Vec::new(), Vec::new());
-    let sheets = doc.style_sheets();
-    for i in 0..sheets.length() {
-        // A sheet from another origin cannot be read: skipped.
-        let Some(sheet) = sheets.item(i).and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok()) else { continue };
-        if let Ok(rules) = sheet.css_rules() {
-            roots(&rules, &mut light, &mut dark, false);
-        }
-    }
-    (light, dark)
-}
-
-/// The canvas of `lane`, styles inline, serialised; and the picture's look.
-fn canvas_markup(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
-    let doc = web_sys::window()?.document()?;
-    let svg = doc.query_selector(&format!("svg.canvas[data-lane=\"{lane}\"]")).ok()??;
-    let wrap: HtmlElement = svg.parent_element()?.dyn_into().ok()?;
-    // The scheme's custom properties, set on the canvas's box while its styles are read.
-    let vars = match scheme {
-        Scheme::Page => None,
-        Scheme::Light | Scheme::Dark => {
-            let (mut light, dark) = scheme_vars(&doc);
-            if scheme == Scheme::Dark {
-                light.extend(dark);
-            }
-            Some(light.iter().map(|(k, v)| format!("{k}:{v};")).collect::<String>())
-        }
-    };
-    let old_style = wrap.get_attribute("style");
-    if let Some(v) = &vars {
-        let _ = wrap.set_attribute("style", &format!("{}{v}", old_style.clone().unwrap_or_default()));
-    }
-    let copy: Element = svg.clone_node_with_deep(true).ok()?.dyn_into().ok()?;
-    inline_styles(&svg, &copy, None);
-    let var = |cs: &web_sys::CssStyleDeclaration, name: &str, or: &str| {
-        let v = cs.get_property_value(name).unwrap_or_default().trim().to_string();
-        if v.is_empty() {
-            or.to_string()
-        } else {
-            v
-        }
-    };
-    let look = computed(&wrap).map(|cs| {
-        // `--ink`, not `color`: the box inherits `color` already resolved from the page root.
-        let ink = var(&cs, "--ink", &var(&cs, "color", "#1d1d1f"));
-        Look {
-            background: var(&cs, "background-color", "#ffffff"),
-            muted: var(&cs, "--muted", &ink),
-            bad: var(&cs, "--bad", "#b3261e"),
-            font: var(&cs, "font-family", "sans-serif"),
-            ink,
-        }
-    })?;
-    if vars.is_some() {
-        let _ = match old_style {
-            Some(s) => wrap.set_attribute("style", &s),
-            None => wrap.remove_attribute("style"),
-        };
-    }
-    while let Ok(Some(el)) = copy.query_selector(INTERACTIVE) {
-        el.remove();
-    }
-    for a in ["class", "preserveAspectRatio"] {
-        let _ = copy.remove_attribute(a);
-    }
-    let _ = copy.set_attribute("width", "1000");
-    let _ = copy.set_attribute("height", "1000");
-    let text = web_sys::XmlSerializer::new().ok()?.serialize_to_string(&copy).ok()?;
-    Some((text, look))
-}
-
-/// Offers a blob as a file download.
-fn download_blob(name: &str, blob: &web_sys::Blob) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
-    if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    // Revoked once the download has surely started.
-    let _ = gloo_timers::callback::Timeout::new(10_000, move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    })
-    .forget();
-}
-
-/// Draws the SVG text onto a canvas `width` × `height` and returns it as a PNG blob.
-async fn rasterise(svg: &str, width: u32, height: u32) -> Result<web_sys::Blob, JsValue> {
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let img = web_sys::HtmlImageElement::new()?;
-    img.set_src(&format!("data:image/svg+xml;charset=utf-8,{}", String::from(js_sys::encode_uri_component(svg))));
-    wasm_bindgen_futures::JsFuture::from(img.decode()).await?;
-    let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
-    canvas.set_width(width);
-    canvas.set_height(height);
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d")?.ok_or("no 2d context")?.dyn_into()?;
-    ctx.draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, width as f64, height as f64)?;
-    let done = js_sys::Promise::new(&mut |resolve, reject| {
-        if let Err(e) = canvas.to_blob(&resolve) {
-            let _ = reject.call1(&JsValue::NULL, &e);
-        }
-    });
-    wasm_bindgen_futures::JsFuture::from(done).await?.dyn_into::<web_sys::Blob>()
+#[wasm_bindgen(module = "/src/export.js")]
+extern "C" {
+    /// [markup, background, ink, muted, bad, font], or null without the canvas.
+    #[wasm_bindgen(js_name = canvasMarkup)]
+    fn canvas_markup(lane: &str, scheme: &str) -> JsValue;
+    #[wasm_bindgen(js_name = saveSvg)]
+    fn save_svg(name: &str, text: &str);
+    #[wasm_bindgen(js_name = savePng)]
+    fn save_png(name: &str, text: &str, width: u32, height: u32);
 }
 
 /// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
 pub fn picture(state: &State, lane: &str, options: Options) {
+    let scheme = match options.scheme {
+        Scheme::Page => "",
+        Scheme::Light => "light",
+        Scheme::Dark => "dark",
+    };
+    let parts: Vec<String> = js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
+    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).unwrap_or_default();
+    if canvas.is_empty() {
+        web_sys::console::error_1(&"Export picture: the canvas was not found".into());
+        return;
+    }
+    let look = Look { background, ink, muted, bad, font };
     let engine = state.engine.get();
     let alg = engine.algorithm();
     let frame = &state.frame;
-    let Some((canvas, look)) = canvas_markup(lane, options.scheme) else {
-        web_sys::console::error_1(&"Export picture: the canvas was not found".into());
-        return;
-    };
-    let (title, detail) = caption(alg, state.preset, frame);
+    let lines = caption(alg, state.preset, frame);
     let (entries, doomed) = legend(alg, frame);
-    let svg = compose(&canvas, (&title, &detail), &entries, doomed, &look, options.width);
+    let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
     let name = file_name(alg, state.preset, frame.step, options.format);
-    let blob_of = |text: &str, kind: &str| {
-        let opts = web_sys::BlobPropertyBag::new();
-        opts.set_type(kind);
-        web_sys::Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(&text.into()), &opts).ok()
-    };
     match options.format {
-        Format::Svg => {
-            if let Some(blob) = blob_of(&svg, "image/svg+xml") {
-                download_blob(&name, &blob);
-            }
-        }
-        Format::Png => {
-            let height = svg_height(&svg).unwrap_or(options.width);
-            wasm_bindgen_futures::spawn_local(async move {
-                match rasterise(&svg, options.width, height).await {
-                    Ok(blob) => download_blob(&name, &blob),
-                    Err(e) => web_sys::console::error_2(&"Export picture: PNG failed".into(), &e),
-                }
-            });
-        }
+        Format::Svg => save_svg(&name, &svg),
+        Format::Png => save_png(&name, &svg, options.width, svg_height(&svg).unwrap_or(options.width)),
     }
 }
 
@@ -442,37 +332,48 @@ mod tests {
         let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
         e.seek(4);
         let f = e.frame();
-        let (title, detail) = caption(e.algorithm(), Some("split-brain-bully"), &f);
-        assert_eq!(title, e.algorithm().title.en);
-        assert_eq!(detail, format!("Split brain under Bully · step 4 · t = {} · leader N5", f.time));
+        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f);
+        assert_eq!(lines, [e.algorithm().title.en.to_string(), "Split brain under Bully".into(), format!("step 4 · t = {}", f.time), "leader N5".into()]);
+        assert_eq!(caption(e.algorithm(), None, &f).len(), 3);
     }
 
+    fn lines() -> Vec<String> {
+        vec!["Bully & co".into(), "A preset".into(), "step 4 · t = 3".into(), "leaders N2, N5".into()]
+    }
+
+    const LEGEND: [Entry; 2] = [Entry { colour: "#E69F00", short: "E", name: "ELECTION" }, Entry { colour: "#56B4E9", short: "OK", name: "OK" }];
+
     #[test]
-    fn the_picture_is_one_svg_with_caption_canvas_and_legend() {
-        let legend = [
-            Entry { colour: "#E69F00", short: "E", name: "ELECTION" },
-            Entry { colour: "#56B4E9", short: "OK", name: "OK" },
-        ];
-        let s = compose("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>", ("Bully & co", "step 4 · t = 3"), &legend, true, &look(), 1920);
-        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\""));
+    fn a_slide_is_16_by_9_with_the_caption_and_legend_beside_the_drawing() {
+        let s = compose("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>", &lines(), &LEGEND, true, &look(), 1920, Shape::Slide);
+        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\"1080\" viewBox=\"0 0 1778 1000\""), "{s}");
         assert!(s.ends_with("</svg>"));
         assert!(s.contains("Bully &amp; co"));
         assert!(s.contains("font-family=\"system-ui, &quot;Segoe UI&quot;\""));
-        assert!(s.contains("<g transform=\"translate(0 100)\"><svg"));
+        assert!(s.contains("<g transform=\"translate(0 0)\"><svg"));
         assert!(s.contains("<tspan font-weight=\"700\">E</tspan> ELECTION"));
         assert!(s.contains(DOOMED));
-        // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
-        assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
-        // Without a legend the picture is caption + drawing.
-        let bare = compose("<svg/>", ("A", "B"), &[], false, &look(), 1280);
-        assert_eq!(svg_height(&bare), Some(1408));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Slide)), Some(720));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 2560, Shape::Slide)), Some(1440));
     }
 
     #[test]
-    fn a_long_legend_wraps_into_rows() {
+    fn a_tall_picture_has_the_caption_above_and_the_legend_below() {
+        let s = compose("<svg/>", &lines(), &LEGEND, true, &look(), 1920, Shape::Tall);
+        assert!(s.contains("<g transform=\"translate(0 100)\"><svg/>"));
+        assert!(s.contains(">A preset · step 4 · t = 3 · leaders N2, N5</text>"));
+        // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
+        assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Tall)), Some(1408));
+    }
+
+    #[test]
+    fn long_text_wraps_and_a_long_legend_takes_rows() {
+        assert_eq!(wrap("Chang-Roberts: worst case, N6 starts", 30.0, 400.0), ["Chang-Roberts: worst", "case, N6 starts"]);
+        assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
         let many: Vec<Entry> = (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
-        let (at, rows) = layout(&many, true);
-        assert!(rows > 1);
+        let (at, n) = rows(&many, true);
+        assert!(n > 1);
         assert_eq!(at.len(), 13);
         assert!(at.iter().all(|&(x, _)| (PAD..W - PAD).contains(&x)));
     }

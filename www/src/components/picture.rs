@@ -1,8 +1,11 @@
-//! "Export picture…": a button and its small dialog (colours, width, SVG or PNG). What it asks
-//! for goes out as a [`Request::Picture`]; `export` draws and downloads it.
+//! "Export picture…": a small disclosure next to "Export trace" with the shape, the colours, the
+//! width and the two downloads. What it asks for goes out as a [`Request::Picture`]; `export`
+//! draws it. A `<details>` rather than a dialog: the browser keeps it open or shut, and the
+//! choices are read from the selects when a download is asked for, so it holds no state.
 
 use super::scenario_bar::Request;
-use crate::export::{Format, Options, Scheme, WIDTHS};
+use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
+use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -11,91 +14,61 @@ pub struct PictureProps {
     pub request: Callback<Request>,
 }
 
-const SCHEMES: &[(Scheme, &str)] = &[(Scheme::Page, "As the page"), (Scheme::Light, "Light"), (Scheme::Dark, "Dark")];
-
 #[function_component]
 pub fn PictureExport(p: &PictureProps) -> Html {
-    let open = use_state(|| false);
-    let scheme = use_state(|| Scheme::Page);
-    let width = use_state(|| 1920u32);
-    let first = use_node_ref();
-    let trigger = use_node_ref();
-    {
-        // Focus moves into the dialog when it opens, and back to its button when it closes.
-        let (first, trigger) = (first.clone(), trigger.clone());
-        let was_open = use_mut_ref(|| false);
-        use_effect_with(*open, move |&open| {
-            let moved = std::mem::replace(&mut *was_open.borrow_mut(), open) != open;
-            let target = if open { first } else { trigger };
-            if let (true, Some(el)) = (moved, target.cast::<web_sys::HtmlElement>()) {
-                let _ = el.focus();
-            }
-        });
-    }
-    let toggle = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+    let (details, scheme, width, shape) = (use_node_ref(), use_node_ref(), use_node_ref(), use_node_ref());
+    let download = |format: Format| {
+        let (request, scheme, width, shape) = (p.request.clone(), scheme.clone(), width.clone(), shape.clone());
+        Callback::from(move |_: MouseEvent| {
+            let value = |r: &NodeRef| r.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let scheme = match value(&scheme).as_str() {
+                "light" => Scheme::Light,
+                "dark" => Scheme::Dark,
+                _ => Scheme::Page,
+            };
+            let width = value(&width).parse().unwrap_or(WIDTHS[1]);
+            let shape = if value(&shape) == "tall" { Shape::Tall } else { Shape::Slide };
+            request.emit(Request::Picture(Options { format, width, scheme, shape }));
+        })
     };
-    let close = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(false))
-    };
+    // Keys stay here (Space or the arrows must not drive the lab); Escape closes it.
     let onkeydown = {
-        let open = open.clone();
-        // Keys stay in the dialog: Space or the arrows must not drive the lab behind it.
+        let details = details.clone();
         Callback::from(move |e: KeyboardEvent| {
             e.stop_propagation();
-            if e.key() == "Escape" {
-                open.set(false);
+            if let (true, Some(d)) = (e.key() == "Escape", details.cast::<web_sys::HtmlElement>()) {
+                let _ = d.remove_attribute("open");
+                if let Ok(Some(s)) = d.query_selector("summary") {
+                    let _ = s.unchecked_into::<web_sys::HtmlElement>().focus();
+                }
             }
         })
-    };
-    let download = |format: Format| {
-        let (request, scheme, width) = (p.request.clone(), *scheme, *width);
-        Callback::from(move |_: MouseEvent| request.emit(Request::Picture(Options { format, width, scheme })))
-    };
-    let on_width = {
-        let width = width.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = e.target_dyn_into::<HtmlSelectElement>().and_then(|s| s.value().parse().ok()) {
-                width.set(v);
-            }
-        })
-    };
-    let dialog = if *open {
-        html! {
-            <div class="overlay" role="dialog" aria-modal="true" aria-label="Export picture" onclick={close.clone()} {onkeydown}>
-                <div class="dialog picture-dialog" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
-                    <h2>{"Export picture"}</h2>
-                    <p>{"The drawing as it is now, for slides or notes: a caption (algorithm, step, time) and a legend of the message kinds in flight."}</p>
-                    <fieldset>
-                        <legend>{"Colours"}</legend>
-                        { for SCHEMES.iter().enumerate().map(|(i, &(s, text))| {
-                            let set = { let scheme = scheme.clone(); Callback::from(move |_: Event| scheme.set(s)) };
-                            let r = if i == 0 { first.clone() } else { NodeRef::default() };
-                            html!{ <label><input ref={r} type="radio" name="picture-scheme" checked={*scheme == s} onchange={set} />{" "}{ text }</label> }
-                        }) }
-                    </fieldset>
-                    <label>{"Width "}
-                        <select aria-label="Picture width" onchange={on_width}>
-                            { for WIDTHS.iter().map(|&w| html!{ <option value={w.to_string()} selected={*width == w}>{ format!("{w} px") }</option> }) }
-                        </select>
-                    </label>
-                    <div class="row">
-                        <button onclick={download(Format::Svg)}>{"Download SVG"}</button>
-                        <button onclick={download(Format::Png)}>{"Download PNG"}</button>
-                        <button onclick={close}>{"Close"}</button>
-                    </div>
-                </div>
-            </div>
-        }
-    } else {
-        html! {}
     };
     html! {
-        <>
-            <button ref={trigger} onclick={toggle} aria-haspopup="dialog">{"Export picture…"}</button>
-            { dialog }
-        </>
+        <details class="picture" ref={details} {onkeydown}>
+            <summary>{"Export picture…"}</summary>
+            <div class="picture-menu" role="group" aria-label="Export picture">
+                <label>{"Shape "}
+                    <select ref={shape.clone()} aria-label="Picture shape">
+                        <option value="slide" selected=true>{"slide, 16:9"}</option>
+                        <option value="tall">{"notes: caption above"}</option>
+                    </select>
+                </label>
+                <label>{"Colours "}
+                    <select ref={scheme.clone()} aria-label="Picture colours">
+                        <option value="page" selected=true>{"as the page"}</option>
+                        <option value="light">{"light"}</option>
+                        <option value="dark">{"dark"}</option>
+                    </select>
+                </label>
+                <label>{"Width "}
+                    <select ref={width.clone()} aria-label="Picture width">
+                        { for WIDTHS.iter().map(|&w| html!{ <option value={w.to_string()} selected={w == WIDTHS[1]}>{ format!("{w} px") }</option> }) }
+                    </select>
+                </label>
+                <button onclick={download(Format::Svg)}>{"Download SVG"}</button>
+                <button onclick={download(Format::Png)}>{"Download PNG"}</button>
+            </div>
+        </details>
     }
 }

@@ -89,9 +89,14 @@ test('a host on another origin: junk is ignored, seeks are clamped, play and pau
     const end = (await got()).at(-1).step;
     assert.ok(end > 10, `a huge seek is clamped to the computed run (${end})`);
     assert.equal(await stepOf(lab), end);
+    // Commands in a burst: the host hears where they lead (steps passed in between may be
+    // reported together, as the lab draws once for them).
     await send(seek(2), { type: 'election-lab', cmd: 'step' }, { type: 'election-lab', cmd: 'step' }, { type: 'election-lab', cmd: 'back' });
     await settled(3);
-    assert.deepEqual((await got()).slice(-4).map((e) => e.step), [2, 3, 4, 3]);
+    await send({ type: 'election-lab', cmd: 'back' });
+    await settled(2);
+    await send({ type: 'election-lab', cmd: 'step' });
+    await settled(3);
 
     // Play, play again (still playing), then pause.
     await send({ type: 'election-lab', cmd: 'play' }, { type: 'election-lab', cmd: 'play' });

@@ -45,21 +45,24 @@ test('Export picture: an SVG that stands alone, and PNGs of the chosen width, li
   const kinds = [...new Set(await page.locator('g.dot').evaluateAll((els) => els.map((e) => e.dataset.msg)))];
   assert.ok(kinds.length > 0, 'messages in flight');
 
-  await page.getByRole('button', { name: 'Export picture…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export picture' });
-  await dialog.waitFor();
-  // Keys typed in the dialog stay there: Space does not start the run behind it.
-  await page.keyboard.press('Space');
-  assert.equal(await page.getByRole('button', { name: 'Play' }).count(), 1);
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  const menu = page.getByRole('group', { name: 'Export picture' });
+  await menu.waitFor();
+  // Keys typed in the menu stay there: the arrows do not step the run behind it.
+  await page.getByLabel('Picture colours').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(Number(await page.getByTestId('step').textContent()), 3);
+  await page.getByLabel('Picture colours').selectOption('page');
   await page.getByLabel('Picture width').selectOption('1280');
+  assert.equal(await page.getByLabel('Picture shape').inputValue(), 'slide', 'a slide by default');
 
   // SVG: one file, parseable, with the nodes, the caption and the legend, and renderable.
   const svg = await download(page, 'Download SVG');
   assert.equal(svg.file, 'election-lab-ring-worst-step3.svg');
   const text = svg.bytes.toString('utf8');
-  assert.ok(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1280"'), text.slice(0, 80));
+  assert.ok(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1778 1000"'), text.slice(0, 120));
   for (const id of nodes) assert.ok(text.includes(`>N${id}</text>`), `node label N${id}`);
-  assert.match(text, /Ring worst case|step 3 · t = \d+/);
+  assert.match(text, /step 3 · t = \d+/);
   for (const k of kinds) assert.ok(text.includes(`</tspan> ${k}</text>`), `legend entry ${k}`);
   assert.ok(!/class="(dot-hit|backdrop|cut-hit)"/.test(text), 'no hit areas in the picture');
   assert.ok(!text.includes('var(--'), 'styles are resolved, not variables');
@@ -69,36 +72,39 @@ test('Export picture: an SVG that stands alone, and PNGs of the chosen width, li
   }, text);
   assert.deepEqual(parsed, { error: null, root: 'svg' });
   const shown = await render(page, 'data:image/svg+xml;base64,' + svg.bytes.toString('base64'));
-  assert.equal(shown.w, 1280);
-  assert.ok(shown.h > 1280, 'caption and legend add height');
+  assert.deepEqual([shown.w, shown.h], [1280, 720], '16:9');
   assert.ok(shown.distinct > 20, 'the picture is not blank');
 
-  // PNG, light, 1920 wide.
-  await dialog.getByLabel('Light').check();
+  // PNG for notes (caption above, legend below), light, 1920 wide.
+  await page.getByLabel('Picture shape').selectOption('tall');
+  await page.getByLabel('Picture colours').selectOption('light');
   await page.getByLabel('Picture width').selectOption('1920');
   const light = await download(page, 'Download PNG');
   assert.equal(light.file, 'election-lab-ring-worst-step3.png');
   const [lw, lh] = pngSize(light.bytes);
   assert.equal(lw, 1920);
-  assert.equal(lh, Math.round(1920 * shown.h / 1280));
+  // 100 units of caption, the 1000 of the drawing, one row of legend (36 + 24): 1160 units.
+  assert.equal(lh, Math.round(1920 * 1160 / 1000));
   const lightPx = await render(page, 'data:image/png;base64,' + light.bytes.toString('base64'));
   assert.ok(lightPx.corner > 200, `light background (${lightPx.corner})`);
   await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-light-1920.png'));
 
-  // PNG, dark, 1280 wide, from a light page.
-  await dialog.getByLabel('Dark').check();
+  // PNG slide, dark, 1280 wide, from a light page.
+  await page.getByLabel('Picture shape').selectOption('slide');
+  await page.getByLabel('Picture colours').selectOption('dark');
   await page.getByLabel('Picture width').selectOption('1280');
   const dark = await download(page, 'Download PNG');
-  assert.equal(pngSize(dark.bytes)[0], 1280);
+  assert.deepEqual(pngSize(dark.bytes), [1280, 720]);
   const darkPx = await render(page, 'data:image/png;base64,' + dark.bytes.toString('base64'));
   assert.ok(darkPx.corner < 60, `dark background (${darkPx.corner})`);
   await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-dark-1280.png'));
   // The page itself is as it was.
   assert.equal(await page.locator('.canvas-wrap').getAttribute('style'), null);
 
+  await page.getByLabel('Picture width').focus();
   await page.keyboard.press('Escape');
-  assert.equal(await dialog.count(), 0);
-  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Export picture…', 'focus back on the button');
+  assert.ok(!(await menu.isVisible()), 'Escape closes the menu');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Export picture…', 'focus back on its summary');
   assert.deepEqual(errors, []);
 });
 
@@ -107,9 +113,9 @@ test('Export picture "as the page" follows a dark page', async () => {
   const page = await context.newPage();
   await page.goto(server.url + '?preset=split-brain-raft&step=30');
   await page.waitForSelector('[data-node]');
-  await page.getByRole('button', { name: 'Export picture…' }).click();
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
   const png = await download(page, 'Download PNG');
-  assert.equal(pngSize(png.bytes)[0], 1920, 'default width');
+  assert.deepEqual(pngSize(png.bytes), [1920, 1080], 'default: a 1920 × 1080 slide');
   const px = await render(page, 'data:image/png;base64,' + png.bytes.toString('base64'));
   assert.ok(px.corner < 60, `dark like the page (${px.corner})`);
   await copyFile(join(SHOTS, `export-${png.file}`), join(SHOTS, 'export-page-dark.png'));
