@@ -87,6 +87,7 @@ pub fn Lab() -> Html {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
             Request::ImportFile(file) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
+            Request::Picture(options) => crate::export::picture(&state, "lab", options),
         })
     };
 
@@ -94,6 +95,7 @@ pub fn Lab() -> Html {
     effects::use_document_lang(state.lang);
     effects::use_play_loop(state.playing, state.speed, state.frame.time, on.clone(), (*dots).clone());
     keyboard::use_shortcuts(state.embed, on.clone());
+    crate::embed_api::use_embed_api(state.embed, state.frame.clone(), state.head, state.playing, on.clone());
 
     let lang = state.lang;
     let frame = &state.frame;

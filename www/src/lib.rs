@@ -6,6 +6,8 @@
 //! | `app` | the Lab component: wires state, effects and components together |
 //! | `components` | canvas, controls, timeline, panels, dialogs, scenario bar and editor |
 //! | `effects` | browser effects: URL, clipboard, files, the animation loop |
+//! | `export` | pictures for slides: the canvas as a standalone SVG or PNG, with caption and legend |
+//! | `embed_api` | an embed driven by its host page with `postMessage`, and its step events |
 //! | `keyboard` | keyboard shortcuts: key → action, and the window listener |
 //! | `anim` | the animation-frame loop and the handle that moves message dots between renders |
 //! | `markers` | timeline markers from elections, violations, interventions, scheduled faults |
@@ -19,6 +21,8 @@ pub mod anim;
 pub mod app;
 pub mod components;
 pub mod effects;
+pub mod embed_api;
+pub mod export;
 pub mod geometry;
 pub mod i18n;
 pub mod keyboard;

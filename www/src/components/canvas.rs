@@ -160,7 +160,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             let (a, b) = parts::edge(pos[fi], pos[ti], r);
             let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
             paths.push(path);
-            Some(parts::dot(alg, m, path.at(now), dense))
+            Some(parts::dot(alg, m, path.at(now), dense, &props.on_act))
         })
         .collect();
     {

@@ -30,13 +30,22 @@ pub fn edge(a: Pt, b: Pt, r: f64) -> (Pt, Pt) {
 }
 
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
-/// tooltip) so that painting stays within a frame.
-pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool) -> Html {
+/// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
+/// still arrive drops it, through `on_act`; a doomed dot is not a button.
+pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback<Intervention>) -> Html {
     let (x, y) = at;
+    let id = m.id;
+    let live = !m.doomed;
+    let onclick = on_act.reform(move |_: MouseEvent| Intervention::Drop(id));
+    let onkeydown = super::dropping::on_key(on_act, id);
+    let label = super::dropping::label(m);
     html! {
         <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
-           transform={format!("translate({x:.1} {y:.1})")}>
+           transform={format!("translate({x:.1} {y:.1})")}
+           role={live.then_some("button")} tabindex={(live && !dense).then_some("0")} aria-label={label}
+           onclick={live.then_some(onclick)} onkeydown={live.then_some(onkeydown)}>
             { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
+            <circle class="dot-hit" r="15" fill="transparent" />
             <circle r="9" fill={kind_colour(alg, m.kind)} />
             { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(alg, m.kind) }</text> } } }
         </g>

@@ -1,0 +1,387 @@
+//! Pictures for slides: the canvas as it is drawn now, as a standalone SVG or PNG file, with a
+//! caption (algorithm, preset, step, time, leaders) and a legend of the message kinds in flight.
+//!
+//! The picture is the canvas's own markup: the live `<svg>` is cloned and every element gets
+//! the styles the page computed for it written inline (only what differs from its parent, for
+//! inherited properties), so the file needs no stylesheet; hit areas are left out. Light or
+//! dark: "as the page" takes the computed styles as they are; "light" or "dark" first sets the
+//! custom properties (`--ink`, `--panel`, …) of that scheme, read from the page's own
+//! stylesheets (`:root` and its `prefers-color-scheme: dark` block), on the canvas's box, so the
+//! browser's cascade does the rest, then takes them off again. A PNG is the same SVG drawn into
+//! an `<img>`, then onto a `<canvas>` at the chosen width, then `toBlob`.
+//!
+//! The DOM work is in `export.js` (smaller there than as wasm); what the picture says —
+//! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
+
+use crate::meta::kind_colour;
+use crate::state::State;
+use election_lab::{Algorithm, Frame};
+use wasm_bindgen::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// The colours the page shows now.
+    Page,
+    Light,
+    Dark,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// 16:9, the drawing on the left, caption and legend beside it: 1920 wide is 1920 × 1080.
+    Slide,
+    /// For notes: caption above the drawing, legend below.
+    Tall,
+}
+
+/// What the picture menu asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub format: Format,
+    /// Width of the picture in pixels (the height follows).
+    pub width: u32,
+    pub scheme: Scheme,
+    pub shape: Shape,
+}
+
+/// The widths offered, in pixels.
+pub const WIDTHS: &[u32] = &[1280, 1920, 2560];
+
+/// Side of the drawing in picture units (the canvas's viewBox is 1000 × 1000).
+const W: f64 = 1000.0;
+/// Width of a slide in picture units: 16:9 with the drawing's height.
+const SLIDE_W: f64 = 1778.0;
+/// The tall shape's caption band, legend row height and margin.
+const CAPTION: f64 = 100.0;
+const ROW: f64 = 36.0;
+const PAD: f64 = 28.0;
+
+/// The picture's colours and font.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look {
+    pub background: String,
+    pub ink: String,
+    pub muted: String,
+    /// The ring of a dot that will not arrive.
+    pub bad: String,
+    pub font: String,
+}
+
+/// One legend entry: a message kind drawn in the picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub colour: &'static str,
+    pub short: &'static str,
+    pub name: &'static str,
+}
+
+/// The kinds of the messages in flight in `frame`, in the algorithm's kind order, and whether
+/// one of them is doomed (drawn with the dashed ring).
+pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
+    let entries = alg
+        .kinds
+        .iter()
+        .filter(|k| frame.messages.iter().any(|m| m.kind == k.name))
+        .map(|k| Entry { colour: kind_colour(alg, k.name), short: k.short, name: k.name })
+        .collect();
+    (entries, frame.messages.iter().any(|m| m.doomed))
+}
+
+/// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
+pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame) -> Vec<String> {
+    let mut lines = vec![alg.title.en.to_string()];
+    if let Some(p) = preset.and_then(election_lab::presets::find) {
+        lines.push(p.title.en.to_string());
+    }
+    lines.push(format!("step {} · t = {}", frame.step, frame.time));
+    lines.push(match frame.leaders.as_slice() {
+        [] => "no leader".to_string(),
+        [one] => format!("leader N{one}"),
+        many => format!("leaders {}", crate::nodes_text(many)),
+    });
+    lines
+}
+
+/// Text for XML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Rough advance of `s` in a sans-serif of `size` units.
+fn text_width(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * size * 0.6
+}
+
+/// `text` cut at spaces into lines of at most `width` units at `size`.
+fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if text_width(&format!("{l} {word}"), size) <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+const DOOMED: &str = "will not arrive";
+
+/// A legend item at (`x`, `y`) (the swatch's centre) in a font of `size`: a kind's swatch, bold
+/// short label and name, or (`None`) the dashed ring of a doomed message.
+fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String {
+    let r = size * 0.45;
+    let (swatch, text) = match entry {
+        Some(e) => (
+            format!("fill=\"{}\"", e.colour),
+            format!("<tspan font-weight=\"700\">{}</tspan> {}", escape(e.short), escape(e.name)),
+        ),
+        None => (format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)), DOOMED.to_string()),
+    };
+    format!(
+        "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {swatch}/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{}\">{text}</text>",
+        x + r,
+        x + 2.0 * r + size * 0.5,
+        y + size * 0.35,
+        escape(&look.ink)
+    )
+}
+
+/// One line of caption text.
+fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String {
+    let weight = if bold { " font-weight=\"700\"" } else { "" };
+    format!("<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\"{weight} fill=\"{}\">{}</text>", escape(fill), escape(text))
+}
+
+/// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
+/// number of rows.
+fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
+    let widths = legend.iter().map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0)).chain(doomed.then(|| 30.0 + text_width(DOOMED, 20.0)));
+    let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
+    for w in widths {
+        if x > PAD && x + w > W - PAD {
+            x = PAD;
+            row += 1;
+        }
+        at.push((x, row));
+        x += w + 30.0;
+    }
+    let n = if at.is_empty() { 0 } else { row + 1 };
+    (at, n)
+}
+
+/// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
+/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: a
+/// dashed ring's entry).
+pub fn compose(canvas: &str, caption: &[String], legend: &[Entry], doomed: bool, look: &Look, width: u32, shape: Shape) -> String {
+    let items = legend.iter().map(Some).chain(doomed.then_some(None));
+    let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
+    let (ink, muted) = (&look.ink, &look.muted);
+    let mut body = String::new();
+    let (vw, vh, at) = match shape {
+        Shape::Slide => {
+            // A column beside the drawing: title, caption lines, then the legend as a list.
+            let (x, right) = (W + 30.0, SLIDE_W - 40.0);
+            let mut y = 110.0;
+            for l in wrap(title, 46.0, right - x) {
+                body.push_str(&line(x, y, 46.0, true, ink, &l));
+                y += 56.0;
+            }
+            y += 10.0;
+            for (i, text) in rest.iter().enumerate() {
+                // The preset's name is muted; step, time and leaders are what to read.
+                let fill = if i == 0 && rest.len() > 2 { muted } else { ink };
+                for l in wrap(text, 30.0, right - x) {
+                    body.push_str(&line(x, y, 30.0, false, fill, &l));
+                    y += 42.0;
+                }
+            }
+            y += 40.0;
+            for e in items {
+                body.push_str(&item(x, y, 28.0, e, look));
+                y += 46.0;
+            }
+            (SLIDE_W, W, (0.0, 0.0))
+        }
+        Shape::Tall => {
+            body.push_str(&line(PAD, 46.0, 32.0, true, ink, title));
+            body.push_str(&line(PAD, 82.0, 21.0, false, muted, &rest.join(" · ")));
+            let (at, n) = rows(legend, doomed);
+            for (e, (x, row)) in items.zip(at) {
+                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, look));
+            }
+            let legend_h = if n == 0 { 0.0 } else { n as f64 * ROW + 24.0 };
+            (W, CAPTION + W + legend_h, (0.0, CAPTION))
+        }
+    };
+    let px_h = (width as f64 * vh / vw).round() as u32;
+    let label = escape(&caption.join(", "));
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{px_h}\" viewBox=\"0 0 {vw} {vh}\" font-family=\"{}\" role=\"img\" aria-label=\"{label}\">\
+         <title>{label}</title><rect width=\"{vw}\" height=\"{vh}\" fill=\"{}\"/><g transform=\"translate({} {})\">{canvas}</g>{body}</svg>",
+        escape(&look.font),
+        escape(&look.background),
+        at.0,
+        at.1,
+    )
+}
+
+/// File name: `election-lab-<preset or algorithm>-step<N>.<ext>`.
+pub fn file_name(alg: &Algorithm, preset: Option<&str>, step: u64, format: Format) -> String {
+    let ext = match format {
+        Format::Svg => "svg",
+        Format::Png => "png",
+    };
+    format!("election-lab-{}-step{step}.{ext}", preset.unwrap_or(alg.id))
+}
+
+// ----- the DOM side (src/export.js) -----
+
+#[wasm_bindgen(module = "/src/export.js")]
+extern "C" {
+    /// [markup, background, ink, muted, bad, font], or null without the canvas.
+    #[wasm_bindgen(js_name = canvasMarkup)]
+    fn canvas_markup(lane: &str, scheme: &str) -> JsValue;
+    #[wasm_bindgen(js_name = saveSvg)]
+    fn save_svg(name: &str, text: &str);
+    #[wasm_bindgen(js_name = savePng)]
+    fn save_png(name: &str, text: &str, width: u32, height: u32);
+}
+
+/// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
+pub fn picture(state: &State, lane: &str, options: Options) {
+    let scheme = match options.scheme {
+        Scheme::Page => "",
+        Scheme::Light => "light",
+        Scheme::Dark => "dark",
+    };
+    let parts: Vec<String> = js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
+    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).unwrap_or_default();
+    if canvas.is_empty() {
+        web_sys::console::error_1(&"Export picture: the canvas was not found".into());
+        return;
+    }
+    let look = Look { background, ink, muted, bad, font };
+    let engine = state.engine.get();
+    let alg = engine.algorithm();
+    let frame = &state.frame;
+    let lines = caption(alg, state.preset, frame);
+    let (entries, doomed) = legend(alg, frame);
+    let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
+    let name = file_name(alg, state.preset, frame.step, options.format);
+    match options.format {
+        Format::Svg => save_svg(&name, &svg),
+        Format::Png => save_png(&name, &svg, options.width, svg_height(&svg).unwrap_or(options.width)),
+    }
+}
+
+/// The `height` attribute of the picture's root element.
+fn svg_height(svg: &str) -> Option<u32> {
+    let rest = &svg[svg.find(" height=\"")? + 9..];
+    rest[..rest.find('"')?].parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_lab::{presets, Engine};
+
+    fn look() -> Look {
+        Look { background: "#fff".into(), ink: "#111".into(), muted: "#666".into(), bad: "#b00".into(), font: "system-ui, \"Segoe UI\"".into() }
+    }
+
+    #[test]
+    fn the_legend_lists_the_kinds_in_flight_in_kind_order() {
+        let mut e = Engine::new(presets::find("ring-worst").unwrap().scenario()).unwrap();
+        e.seek(3);
+        let frame = e.frame();
+        let (entries, doomed) = legend(e.algorithm(), &frame);
+        assert!(!entries.is_empty());
+        for en in &entries {
+            assert!(frame.messages.iter().any(|m| m.kind == en.name));
+            assert!(en.colour.starts_with('#'));
+        }
+        let order: Vec<usize> = entries.iter().map(|en| e.algorithm().kinds.iter().position(|k| k.name == en.name).unwrap()).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]));
+        assert!(!doomed);
+        let at0 = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap().frame();
+        assert_eq!(legend(e.algorithm(), &at0), (vec![], false));
+    }
+
+    #[test]
+    fn the_caption_names_algorithm_preset_step_time_and_leaders() {
+        let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
+        e.seek(4);
+        let f = e.frame();
+        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f);
+        assert_eq!(lines, [e.algorithm().title.en.to_string(), "Split brain under Bully".into(), format!("step 4 · t = {}", f.time), "leader N5".into()]);
+        assert_eq!(caption(e.algorithm(), None, &f).len(), 3);
+    }
+
+    fn lines() -> Vec<String> {
+        vec!["Bully & co".into(), "A preset".into(), "step 4 · t = 3".into(), "leaders N2, N5".into()]
+    }
+
+    const LEGEND: [Entry; 2] = [Entry { colour: "#E69F00", short: "E", name: "ELECTION" }, Entry { colour: "#56B4E9", short: "OK", name: "OK" }];
+
+    #[test]
+    fn a_slide_is_16_by_9_with_the_caption_and_legend_beside_the_drawing() {
+        let s = compose("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>", &lines(), &LEGEND, true, &look(), 1920, Shape::Slide);
+        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\"1080\" viewBox=\"0 0 1778 1000\""), "{s}");
+        assert!(s.ends_with("</svg>"));
+        assert!(s.contains("Bully &amp; co"));
+        assert!(s.contains("font-family=\"system-ui, &quot;Segoe UI&quot;\""));
+        assert!(s.contains("<g transform=\"translate(0 0)\"><svg"));
+        assert!(s.contains("<tspan font-weight=\"700\">E</tspan> ELECTION"));
+        assert!(s.contains(DOOMED));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Slide)), Some(720));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 2560, Shape::Slide)), Some(1440));
+    }
+
+    #[test]
+    fn a_tall_picture_has_the_caption_above_and_the_legend_below() {
+        let s = compose("<svg/>", &lines(), &LEGEND, true, &look(), 1920, Shape::Tall);
+        assert!(s.contains("<g transform=\"translate(0 100)\"><svg/>"));
+        assert!(s.contains(">A preset · step 4 · t = 3 · leaders N2, N5</text>"));
+        // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
+        assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Tall)), Some(1408));
+    }
+
+    #[test]
+    fn long_text_wraps_and_a_long_legend_takes_rows() {
+        assert_eq!(wrap("Chang-Roberts: worst case, N6 starts", 30.0, 400.0), ["Chang-Roberts: worst", "case, N6 starts"]);
+        assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
+        let many: Vec<Entry> = (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
+        let (at, n) = rows(&many, true);
+        assert!(n > 1);
+        assert_eq!(at.len(), 13);
+        assert!(at.iter().all(|&(x, _)| (PAD..W - PAD).contains(&x)));
+    }
+
+    #[test]
+    fn file_names_say_what_and_when() {
+        let alg = election_lab::registry::all()[0];
+        assert_eq!(file_name(alg, Some("ring-worst"), 12, Format::Png), "election-lab-ring-worst-step12.png");
+        assert_eq!(file_name(alg, None, 0, Format::Svg), format!("election-lab-{}-step0.svg", alg.id));
+    }
+}

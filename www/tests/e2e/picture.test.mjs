@@ -1,0 +1,123 @@
+// Pictures for slides: "Export picture…" downloads the drawing as a standalone SVG and as a PNG
+// of the chosen width and colours, each with a caption and a legend of the kinds in flight.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve, launch, open, SHOTS } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Clicks `name` in the picture dialog and returns the download's file name and bytes. */
+async function download(page, name) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+  const bytes = await readFile(await dl.path());
+  await mkdir(SHOTS, { recursive: true });
+  await copyFile(await dl.path(), join(SHOTS, `export-${dl.suggestedFilename()}`));
+  return { file: dl.suggestedFilename(), bytes };
+}
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+}
+
+/** Loads an image (as a data URL) in the page: its natural size and a few pixels' brightness. */
+const render = (page, url) => page.evaluate(async (url) => {
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const ctx = c.getContext('2d');
+  ctx.drawImage(img, 0, 0);
+  const lum = (x, y) => { const [r, g, b] = ctx.getImageData(x, y, 1, 1).data; return Math.round((r + g + b) / 3); };
+  return { w: img.naturalWidth, h: img.naturalHeight, corner: lum(4, 4), distinct: new Set(ctx.getImageData(0, 0, c.width, c.height).data).size };
+}, url);
+
+test('Export picture: an SVG that stands alone, and PNGs of the chosen width, light and dark', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=ring-worst&step=3');
+  const nodes = await page.locator('[data-node]').evaluateAll((els) => els.map((e) => e.dataset.node));
+  const kinds = [...new Set(await page.locator('g.dot').evaluateAll((els) => els.map((e) => e.dataset.msg)))];
+  assert.ok(kinds.length > 0, 'messages in flight');
+
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  const menu = page.getByRole('group', { name: 'Export picture' });
+  await menu.waitFor();
+  // Keys typed in the menu stay there: the arrows do not step the run behind it.
+  await page.getByLabel('Picture colours').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(Number(await page.getByTestId('step').textContent()), 3);
+  await page.getByLabel('Picture colours').selectOption('page');
+  await page.getByLabel('Picture width').selectOption('1280');
+  assert.equal(await page.getByLabel('Picture shape').inputValue(), 'slide', 'a slide by default');
+
+  // SVG: one file, parseable, with the nodes, the caption and the legend, and renderable.
+  const svg = await download(page, 'Download SVG');
+  assert.equal(svg.file, 'election-lab-ring-worst-step3.svg');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1778 1000"'), text.slice(0, 120));
+  for (const id of nodes) assert.ok(text.includes(`>N${id}</text>`), `node label N${id}`);
+  assert.match(text, /step 3 · t = \d+/);
+  for (const k of kinds) assert.ok(text.includes(`</tspan> ${k}</text>`), `legend entry ${k}`);
+  assert.ok(!/class="(dot-hit|backdrop|cut-hit)"/.test(text), 'no hit areas in the picture');
+  assert.ok(!text.includes('var(--'), 'styles are resolved, not variables');
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.localName };
+  }, text);
+  assert.deepEqual(parsed, { error: null, root: 'svg' });
+  const shown = await render(page, 'data:image/svg+xml;base64,' + svg.bytes.toString('base64'));
+  assert.deepEqual([shown.w, shown.h], [1280, 720], '16:9');
+  assert.ok(shown.distinct > 20, 'the picture is not blank');
+
+  // PNG for notes (caption above, legend below), light, 1920 wide.
+  await page.getByLabel('Picture shape').selectOption('tall');
+  await page.getByLabel('Picture colours').selectOption('light');
+  await page.getByLabel('Picture width').selectOption('1920');
+  const light = await download(page, 'Download PNG');
+  assert.equal(light.file, 'election-lab-ring-worst-step3.png');
+  const [lw, lh] = pngSize(light.bytes);
+  assert.equal(lw, 1920);
+  // 100 units of caption, the 1000 of the drawing, one row of legend (36 + 24): 1160 units.
+  assert.equal(lh, Math.round(1920 * 1160 / 1000));
+  const lightPx = await render(page, 'data:image/png;base64,' + light.bytes.toString('base64'));
+  assert.ok(lightPx.corner > 200, `light background (${lightPx.corner})`);
+  await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-light-1920.png'));
+
+  // PNG slide, dark, 1280 wide, from a light page.
+  await page.getByLabel('Picture shape').selectOption('slide');
+  await page.getByLabel('Picture colours').selectOption('dark');
+  await page.getByLabel('Picture width').selectOption('1280');
+  const dark = await download(page, 'Download PNG');
+  assert.deepEqual(pngSize(dark.bytes), [1280, 720]);
+  const darkPx = await render(page, 'data:image/png;base64,' + dark.bytes.toString('base64'));
+  assert.ok(darkPx.corner < 60, `dark background (${darkPx.corner})`);
+  await copyFile(join(SHOTS, 'export-election-lab-ring-worst-step3.png'), join(SHOTS, 'export-dark-1280.png'));
+  // The page itself is as it was.
+  assert.equal(await page.locator('.canvas-wrap').getAttribute('style'), null);
+
+  await page.getByLabel('Picture width').focus();
+  await page.keyboard.press('Escape');
+  assert.ok(!(await menu.isVisible()), 'Escape closes the menu');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Export picture…', 'focus back on its summary');
+  assert.deepEqual(errors, []);
+});
+
+test('Export picture "as the page" follows a dark page', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  await page.goto(server.url + '?preset=split-brain-raft&step=30');
+  await page.waitForSelector('[data-node]');
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  const png = await download(page, 'Download PNG');
+  assert.deepEqual(pngSize(png.bytes), [1920, 1080], 'default: a 1920 × 1080 slide');
+  const px = await render(page, 'data:image/png;base64,' + png.bytes.toString('base64'));
+  assert.ok(px.corner < 60, `dark like the page (${px.corner})`);
+  await copyFile(join(SHOTS, `export-${png.file}`), join(SHOTS, 'export-page-dark.png'));
+  await context.close();
+});
