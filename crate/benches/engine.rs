@@ -75,7 +75,7 @@ fn bench_bully_worst(runs: usize) {
     let (m, steps, hash, quiescent) = summary.unwrap();
     let n = n as u64;
     assert!(quiescent, "the worst case must run to the end");
-    assert_eq!(m.total, n * n - n - 1, "N²-N-1 messages (seed §16.2.5)");
+    assert_eq!(m.total, n * n - n - 1, "N²-N-1 messages (Bully's worst case)");
     let best = *times.iter().min().unwrap();
     let med = median(&mut times);
     println!(

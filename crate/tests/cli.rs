@@ -72,7 +72,7 @@ fn run_json(o: &Output) -> Value {
     serde_json::from_str(stdout(o).trim()).unwrap_or_else(|e| panic!("output is not one JSON object ({e}): {}", stdout(o)))
 }
 
-/// The seed's §16.4.1 worst case for N = 5 (19 election messages) — small and exact.
+/// Bully's worst case for N = 5 (19 election messages) — small and exact.
 fn worst5() -> Value {
     json!({
         "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
@@ -106,7 +106,7 @@ fn run_prints_every_documented_key() {
     assert_eq!(stdout(&cli(&["run", f.path()])), stdout(&cli(&["run", f.path()])));
 }
 
-/// Violations appear in the output with kind, time, step and nodes (§16.4.3 split brain).
+/// Violations appear in the output with kind, time, step and nodes (the split-brain experiment).
 #[test]
 fn run_reports_violations() {
     let split = json!({
@@ -215,7 +215,7 @@ fn presets_round_trip_through_run() {
         assert!(cli(&["check", f.path()]).status.success(), "{name}");
         let out = run_json(&cli(&["run", f.path()]));
         if name == "bully-worst-8" {
-            assert_eq!(out["total_messages"], 55, "seed 16.2.5: N²-N-1 for N = 8");
+            assert_eq!(out["total_messages"], 55, "Bully's worst case: N²-N-1 for N = 8");
             assert_eq!(out["leaders"], json!([7]));
         }
     }

@@ -26,7 +26,7 @@ fn bully() -> Value {
     })
 }
 
-/// Chang-Roberts on the seed ring with random latency, a crash and a recovery of the leader.
+/// Chang-Roberts on the ring [80, 6, 12, 5, 32, 3] with random latency, a crash and a recovery of the leader.
 fn ring() -> Value {
     json!({
         "algorithm": "chang-roberts", "nodes": [80, 6, 12, 5, 32, 3], "seed": 7,

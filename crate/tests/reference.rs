@@ -1,8 +1,8 @@
-//! The seed's reference numbers (seed 003, §16.2.4–16.2.6, §16.3.1, §16.3.2, §16.3.5 and the
-//! reference runs of §16.4), checked exactly against the engine.
+//! The reference numbers of the course's worked examples (Bully, Chang-Roberts, Raft-style
+//! election, and the split-brain experiment), checked exactly against the engine.
 //!
 //! Every test says in its comment which section or property it checks. The fencing demo of
-//! §16.4.3 [D] is left to a later issue (the engine has no storage layer yet).
+//! The fencing part of the split-brain experiment is left to a later issue (no storage layer yet).
 
 mod common;
 
@@ -13,7 +13,7 @@ use election_lab::{Action, Engine, NodeId, Scenario};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------------------------
-// Bully (§16.2.4, §16.2.5, §16.3.1 complexity table, §16.4.1 runs)
+// Bully (Garcia-Molina 1982): worked runs and the complexity table
 // ---------------------------------------------------------------------------------------------
 
 /// Nodes 1..=n, n is the known leader and crashes at t=0; `starters` start at t=0.
@@ -26,7 +26,7 @@ fn bully_top_crashed(n: u32, starters: &[u32]) -> Value {
     })
 }
 
-/// §16.2.5 / §16.3.1 complexity table: the top id crashed and the other N-1 start at once:
+/// Bully's worst case (Garcia-Molina 1982): the top id crashed and the other N-1 start at once:
 /// N(N-1)/2 ELECTION, (N-1)(N-2)/2 OK, N-2 COORDINATOR, N²-N-1 in all (5, 19, 55, 131), and
 /// the next-highest id wins.
 #[test]
@@ -46,7 +46,7 @@ fn bully_worst_case_counts_match_the_seed_table() {
     }
 }
 
-/// §16.2.5 ("the lowest id notices first") and §16.4.1 run (ii)/(iii): the cascade started by
+/// "The lowest id notices first" (worked example, runs ii and iii): the cascade started by
 /// the lowest id alone fills the same triangle, so the totals are the same N²-N-1.
 #[test]
 fn bully_lowest_id_starting_alone_gives_the_same_totals() {
@@ -60,7 +60,7 @@ fn bully_lowest_id_starting_alone_gives_the_same_totals() {
     }
 }
 
-/// §16.4.1 run (iii): P1 alone sends 4 ELECTION and hears 3 OK (P5 is dead), ends following P4
+/// Worked example, run iii: P1 alone sends 4 ELECTION and hears 3 OK (P5 is dead), ends following P4
 /// and never claims leadership.
 #[test]
 fn bully_low_starter_is_suppressed() {
@@ -82,7 +82,7 @@ fn delivered_to(e: &Engine, to: NodeId, kind: &str) -> u64 {
         .count() as u64
 }
 
-/// §16.4.1 run (i) and §16.3.1 event 2: a from-scratch start (no known leader) elects the
+/// Worked example, run i (an election on start-up): a from-scratch start (no known leader) elects the
 /// highest id, both when the failure detector is on (every node starts by itself) and when every
 /// node is started by hand without heartbeats.
 #[test]
@@ -103,7 +103,7 @@ fn bully_from_scratch_elects_the_highest_id() {
     assert!(by_hand.violations().is_empty(), "{:?}", by_hand.violations());
 }
 
-/// §16.2.4 crash-recovery and §16.4.1 run (iv): a recovering node below the leader starts an
+/// Crash-recovery (worked example, run iv): a recovering node below the leader starts an
 /// election, is suppressed (2 ELECTION out, 2 OK back, from N4 and N5) and learns leader N5.
 #[test]
 fn bully_recovering_lower_node_is_suppressed_and_learns_the_leader() {
@@ -129,7 +129,8 @@ fn sent_by(e: &Engine, id: NodeId) -> u64 {
     e.metrics().sent_by_node.iter().find(|&&(x, _)| x == id).unwrap().1
 }
 
-/// §16.3.1 corollary to Theorem 1 and §16.7 pitfall 4: the top node crashes, the failure
+/// The corollary to Bully's correctness theorem (a recovering higher node takes over) and the
+/// COORDINATOR-acceptance pitfall: the top node crashes, the failure
 /// detector elects the next one, then the top node recovers, takes over (a short two-leader
 /// window is allowed) and everyone ends agreeing on it.
 #[test]
@@ -153,7 +154,7 @@ fn bully_recovering_higher_node_takes_over() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Chang-Roberts (§16.2.6, §16.3.2 complexity table, §16.4.2 runs)
+// Chang-Roberts (Chang & Roberts 1979): the worked ring [80, 6, 12, 5, 32, 3] and the complexity table
 // ---------------------------------------------------------------------------------------------
 
 const RING6: [u32; 6] = [80, 6, 12, 5, 32, 3];
@@ -170,7 +171,7 @@ fn ring_counts(e: &Engine) -> (u64, u64) {
     (sent(e, "ELECTION"), sent(e, "ELECTED"))
 }
 
-/// §16.4.2 (a): the maximum starts: 6 ELECTION + 6 ELECTED = 2N.
+/// Run (a): the maximum starts: 6 ELECTION + 6 ELECTED = 2N.
 #[test]
 fn ring_best_case_max_starts() {
     let e = run(&ring(&RING6, &[80], false));
@@ -178,7 +179,7 @@ fn ring_best_case_max_starts() {
     assert!(e.quiescent() && all_agree_on(&e, 80), "{:?}", views(&e));
 }
 
-/// §16.4.2 (b): N6, the ring successor of N80, starts: 11 ELECTION + 6 ELECTED = 3N-1.
+/// Run (b): N6, the ring successor of N80, starts: 11 ELECTION + 6 ELECTED = 3N-1.
 #[test]
 fn ring_worst_case_successor_of_max_starts() {
     let e = run(&ring(&RING6, &[6], false));
@@ -186,7 +187,7 @@ fn ring_worst_case_successor_of_max_starts() {
     assert!(e.quiescent() && all_agree_on(&e, 80), "{:?}", views(&e));
 }
 
-/// §16.4.2 (c): N3 and N12 start together: 11 ELECTION + 6 ELECTED, N80 wins.
+/// Run (c): N3 and N12 start together: 11 ELECTION + 6 ELECTED, N80 wins.
 #[test]
 fn ring_two_initiators() {
     let e = run(&ring(&RING6, &[3, 12], false));
@@ -195,7 +196,7 @@ fn ring_two_initiators() {
     assert!(e.all_violations().is_empty());
 }
 
-/// §16.4.2 (d) and the §16.3.2 table: all N start at once on a descending ring
+/// Run (d) and the complexity table: all N start at once on a descending ring
 /// [N, N-1, ..., 1]: (N²+3N)/2 messages in all (14, 44, 152, 560, 2144).
 #[test]
 fn ring_all_initiators_on_a_descending_ring() {
@@ -209,12 +210,12 @@ fn ring_all_initiators_on_a_descending_ring() {
     }
 }
 
-/// §16.2.6 "several initiators" and the §16.3.2 table row "with initiator suppression": with
+/// Several initiators, and the complexity table's row "with initiator suppression": with
 /// `suppress_initiators` only the highest initiator's round completes (the maximum hears its own
-/// id back exactly once, in that round), the winner is still the maximum, and on the seed's
-/// descending rings (§16.4.2 (d), "the hardest order to suppress") the counts are not higher.
+/// id back exactly once, in that round), the winner is still the maximum, and on
+/// descending rings (run (d), "the hardest order to suppress") the counts are not higher.
 ///
-/// Suppression is not cheaper in every run: with N3 and N12 starting on the seed ring, N3's
+/// Suppression is not cheaper in every run: with N3 and N12 starting on the classic ring, N3's
 /// round already carries 80 when N5/N12 suppress it, so N12's round has to bring 80 round
 /// again (19 messages instead of 17). Any initiator-based suppression must kill that round, so
 /// the test pins the number instead of asserting "never more".
@@ -262,7 +263,7 @@ fn ring_suppression_keeps_the_winner_and_only_the_top_round_completes() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The partition experiment (§16.4.3 [A]–[C], §16.2.8, §16.3.5 Theorems 5 and 6)
+// The partition experiment: {1,2} | {3,4,5} under Bully and under Raft (Ongaro & Ousterhout 2014)
 // ---------------------------------------------------------------------------------------------
 
 fn partitioned(algorithm: &str) -> Value {
@@ -274,7 +275,7 @@ fn partitioned(algorithm: &str) -> Value {
     })
 }
 
-/// §16.4.3 [A] and §16.8: under Bully the minority {1,2} elects N2 while N5 keeps leading the
+/// Part A: under Bully the minority {1,2} elects N2 while N5 keeps leading the
 /// majority: the self-declared leaders are exactly [2, 5] and a split brain is reported.
 #[test]
 fn bully_partition_splits_the_brain() {
@@ -290,7 +291,7 @@ fn bully_partition_splits_the_brain() {
     assert_eq!(e.summary()["leaders"], json!([2, 5]));
 }
 
-/// §16.4.3 [B] and §16.3.5 Theorems 5/6: under Raft the minority campaigns but never holds
+/// Part B, and Raft's election safety: under Raft the minority campaigns but never holds
 /// more than 2 votes (its size), never leads, no term has two leaders, and N5 is the only
 /// leader at the end.
 #[test]

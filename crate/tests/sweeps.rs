@@ -3,15 +3,15 @@
 //! seed that reproduces it: rerun with `SWEEP_ONLY=<index>` to print its scenario).
 //! `SWEEP_SEEDS=<n>` runs more seeds than the default 500 (e.g. 20000 before a release).
 //!
-//! Properties checked (seed 003 sections in brackets):
+//! Properties checked (the theorem each comes from in brackets):
 //! * every run: no panic (debug assertions on, including the replay check of `seek`), the
 //!   message accounting adds up, and self-declared leaders are live nodes;
-//! * Raft: never two leaders in one term, whatever the faults (§16.3.5 Theorem 5);
+//! * Raft: never two leaders in one term, whatever the faults (Raft's election safety, Ongaro & Ousterhout 2014);
 //! * no partition and faults that stop: Bully ends with every live node agreeing on the highest
-//!   live id, a node may stay crashed (§16.3.1 Theorem 2); Chang-Roberts, where every crashed
-//!   node recovers before the end (a plain ring cannot survive a permanent crash, §16.3.2
-//!   model), ends agreeing on the maximum (§16.3.2 Theorem 4); Raft with a live majority ends
-//!   agreeing on one live leader (§16.3.5 Theorem 8).
+//!   live id, a node may stay crashed (Garcia-Molina 1982); Chang-Roberts, where every crashed
+//!   node recovers before the end (a plain ring cannot survive a permanent crash, the classic
+//!   model), ends agreeing on the maximum (Chang & Roberts 1979); Raft with a live majority ends
+//!   agreeing on one live leader (Raft's liveness under a stable majority).
 
 mod common;
 
