@@ -592,6 +592,7 @@ impl Protocol for BullyCandidates {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
@@ -600,10 +601,6 @@ mod tests {
         let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
         e.run_to_end();
         e
-    }
-
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
     }
 
     fn preset(id: &str) -> Value {

@@ -646,6 +646,7 @@ impl Protocol for BullyFailover {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
@@ -654,10 +655,6 @@ mod tests {
         let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
         e.run_to_end();
         e
-    }
-
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
     }
 
     /// Every message but heartbeats: what an election costs.

@@ -638,8 +638,8 @@ impl Protocol for HirschbergSinclair {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{ceil_log2, HirschbergSinclair, N_NEXT};
-    use crate::protocol::Protocol;
     use crate::rng::Pcg32;
     use crate::sim::Sim;
     use crate::{Engine, NodeId, Scenario};
@@ -659,30 +659,13 @@ mod tests {
     }
 
     fn sim(v: &Value) -> Sim<HirschbergSinclair> {
-        let s = Scenario::from_value(v).unwrap();
-        let cfg = s.config();
-        let proto = HirschbergSinclair::new(&cfg, &s.params).unwrap();
-        let mut sim = Sim::new(proto, cfg, &s, super::ALGORITHM.properties);
+        let mut sim = sim_of(v, super::ALGORITHM.properties);
         sim.run(u64::MAX);
         sim
     }
 
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
-    }
-
     fn bound(n: usize) -> u64 {
         (super::ALGORITHM.formulas[0].value)(n as u64)
-    }
-
-    /// A random ring of `n` distinct ids.
-    fn ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 3).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
     }
 
     /// How many candidates got both replies of each phase (the survivors of phase k), from the

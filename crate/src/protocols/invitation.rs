@@ -860,6 +860,7 @@ impl Protocol for Invitation {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent};
     use super::ALGORITHM;
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
@@ -871,10 +872,6 @@ mod tests {
 
     fn preset(id: &str) -> Engine {
         Engine::new(ALGORITHM.preset(id).unwrap().scenario()).unwrap()
-    }
-
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
     }
 
     /// (node, group leader) of every live node.

@@ -422,6 +422,7 @@ impl Protocol for LeLann {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent, random_ring as ring};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::json;
@@ -434,20 +435,6 @@ mod tests {
         e.run_to_end();
         assert!(e.quiescent(), "{algorithm} on {ring:?} did not finish");
         e
-    }
-
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
-    }
-
-    /// A random ring of `n` distinct ids.
-    fn ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 3).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
     }
 
     #[test]

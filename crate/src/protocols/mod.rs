@@ -15,6 +15,9 @@ macro_rules! register {
     };
 }
 
+#[cfg(test)]
+pub(crate) mod testkit;
+
 register! {
     bully,
     bully_failover,

@@ -649,9 +649,10 @@ impl Protocol for RingLiveSet {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{RingLiveSet, N_SKIP};
     use crate::meta::{Lang, SPLIT_BRAIN};
-    use crate::protocol::{Message, Protocol};
+    use crate::protocol::Message;
     use crate::rng::Pcg32;
     use crate::sim::Sim;
     use crate::{Engine, NodeId, Scenario};
@@ -670,26 +671,9 @@ mod tests {
     }
 
     fn sim(v: &Value) -> Sim<RingLiveSet> {
-        let s = Scenario::from_value(v).unwrap();
-        let cfg = s.config();
-        let proto = RingLiveSet::new(&cfg, &s.params).unwrap();
-        let mut sim = Sim::new(proto, cfg, &s, super::ALGORITHM.properties);
+        let mut sim = sim_of(v, super::ALGORITHM.properties);
         sim.run(u64::MAX);
         sim
-    }
-
-    fn sent(e: &Engine, kind: &str) -> u64 {
-        e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
-    }
-
-    /// A random ring of `n` distinct ids.
-    fn ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 3).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
     }
 
     #[test]

@@ -488,18 +488,15 @@ impl Protocol for TokenRing {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{random_ring as ring, sim_of};
     use super::{State, TokenRing, ALGORITHM};
-    use crate::protocol::Protocol;
     use crate::rng::Pcg32;
     use crate::sim::Sim;
-    use crate::{Action, NodeId, Scenario};
+    use crate::{Action, Scenario};
     use serde_json::{json, Value};
 
     fn sim(v: &Value) -> Sim<TokenRing> {
-        let scenario = Scenario::from_value(v).unwrap();
-        let cfg = scenario.config();
-        let proto = TokenRing::new(&cfg, &scenario.params).unwrap();
-        Sim::new(proto, cfg, &scenario, ALGORITHM.properties)
+        sim_of(v, ALGORITHM.properties)
     }
 
     fn states(s: &Sim<TokenRing>) -> Vec<&State> {
@@ -512,16 +509,6 @@ mod tests {
 
     fn regenerations(s: &Sim<TokenRing>) -> u64 {
         states(s).iter().map(|x| x.regenerated).sum()
-    }
-
-    /// A random ring of `n` distinct ids.
-    fn ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 3).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
     }
 
     #[test]
