@@ -168,7 +168,7 @@ impl<'a, M: Clone, T> Ctx<'a, M, T> {
 /// The protocol-independent picture of one node that observers and the UI use.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct View {
-    /// `"leader"` means the node believes it is the leader. Others: `"follower"`, `"candidate"`,
+    /// `"leader"` (or ZooKeeper's `"leading"`) means the node believes it is the leader. Others: `"follower"`, `"candidate"`,
     /// or a protocol role such as `"waiting-ok"`.
     pub role: &'static str,
     /// Who this node believes leads (itself included), if anyone.
@@ -185,15 +185,20 @@ pub struct View {
     /// How far this node's current probe reaches, in hops each way along the ring (probing ring
     /// algorithms such as Hirschberg-Sinclair): the UI draws it as an arc.
     pub reach: Option<u32>,
+    /// The node's data version that votes compare before ids (ZooKeeper's ZXID, the last
+    /// transaction it has seen): the UI writes it under the node.
+    pub zxid: Option<u64>,
 }
 
 impl View {
     pub fn is_leader(&self) -> bool {
-        self.role == LEADER
+        self.role == LEADER || self.role == LEADING
     }
 }
 
 pub const LEADER: &str = "leader";
+/// ZooKeeper's name for the leader's state; counts as [`LEADER`] everywhere.
+pub const LEADING: &str = "leading";
 pub const FOLLOWER: &str = "follower";
 pub const CANDIDATE: &str = "candidate";
 
