@@ -28,5 +28,6 @@ register! {
     ring_live_set,
     hirschberg_sinclair,
     raft,
+    zookeeper,
     token_ring,
 }
