@@ -29,5 +29,6 @@ register! {
     hirschberg_sinclair,
     raft,
     zookeeper,
+    stable_leader,
     token_ring,
 }

@@ -1,0 +1,583 @@
+//! **Stable leader election** (M. K. Aguilera, C. Delporte-Gallet, H. Fauconnier and S. Toueg,
+//! "Stable Leader Election", DISC 2001).
+//!
+//! Time is cut into rounds, and each round has one designated leader: round r belongs to the
+//! (r mod N)-th node in id order (a rotating coordinator). The leader of the current round sends
+//! OK(r) to every node every `heartbeats.interval`; a node that hears OK of its round trusts the
+//! sender and restarts its timer. A node that hears no OK of its round for `heartbeats.timeout`
+//! suspects that round's leader and starts round r+1: it sends START(r+1) to the leader of r+1, or
+//! leads at once if that is itself. OK or START of a newer round moves the receiver to that round.
+//! So the leader changes only when somebody stopped hearing it, never because a "better" node
+//! shows up: unlike Bully, a recovering node with a higher id does not take over. This is the
+//! paper's stability: a leader keeps its role while it is up and its messages arrive in time.
+//!
+//! Readings:
+//! * This is the paper's basic rotating-round algorithm. After the leader crashes, a new leader is
+//!   trusted by everyone within (f+1)·timeout plus three message delays, where f counts the crashed
+//!   nodes met next in the rotation; the paper's refined algorithms make this a constant.
+//! * OK of a newer round moves the receiver to that round and makes it trust the sender at once
+//!   (the paper moves first and trusts at the next OK).
+//! * Crash-recovery (the paper's processes only crash): the round is kept on disk. A recovered node
+//!   trusts nobody and only *listens*: it follows the first OK of its round or a newer one, and
+//!   leads only when its timer runs out or a START asks it to, never because of its id.
+//! * `start` begins no round while the node trusts a leader (only a timeout replaces a leader);
+//!   without a leader it repeats START to its round's leader. With `heartbeats: null` there is no
+//!   timer: a round's leader sends OK once, and `start` is the suspicion the timer would raise.
+//! * The demoted leader reports its demotion (property `leader-demoted`), so a run shows when a live
+//!   leader was replaced — which a partition or a lossy link can cause, and a crash elsewhere cannot.
+
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::run;
+use crate::NodeId;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StableParams {}
+
+#[derive(Clone, Debug)]
+pub struct StableLeader;
+
+/// The id of the property a demoted live leader reports.
+pub const LEADER_DEMOTED: &str = "leader-demoted";
+
+pub const ALGORITHM: Algorithm = Algorithm {
+    id: "stable-leader",
+    title: Text::new("Stable leader election", "稳定领导者选举"),
+    citation: "M. K. Aguilera, C. Delporte-Gallet, H. Fauconnier and S. Toueg, Stable Leader Election, DISC 2001",
+    summary: Text::new(
+        "Rounds with a rotating designated leader and a timeout failure detector: the leader is replaced only when someone stops hearing it, so a recovering higher id never deposes it.",
+        "按轮次进行、每轮有轮换指定的领导者，并以超时检测故障：只有当有节点听不到领导者时才更换它，因此恢复的更大 id 不会把它赶下台。",
+    ),
+    card: Text::new(
+        "Each round has one designated leader: round r belongs to the (r mod N)-th node in id order.\n\n\
+         • The round's leader sends OK to everyone at every heartbeat; hearing it, a node trusts the leader.\n\
+         • A node that hears no OK for the timeout starts the next round and sends START to that round's leader, which takes over.\n\
+         • OK or START of a newer round moves a node to that round.\n\
+         • A recovering node only listens: it follows the OK it hears, whatever its id.\n\n\
+         What to watch: crash the leader and recover it — it comes back as a follower (Bully would give it the lead again). A partition is another matter: each side times out on its own, so this algorithm splits the brain.",
+        "每一轮都有一个指定的领导者：第 r 轮属于按 id 排序的第 (r mod N) 个节点。\n\n\
+         • 本轮领导者每个心跳周期向所有节点发送 OK；收到 OK 的节点信任该领导者。\n\
+         • 超时仍未收到 OK 的节点进入下一轮，并向该轮的领导者发送 START，由它接管。\n\
+         • 收到更新轮次的 OK 或 START，节点就进入那一轮。\n\
+         • 恢复的节点只是倾听：无论自己的 id 多大，都跟随它听到的 OK。\n\n\
+         观察要点：让领导者崩溃再恢复——它回来后只是跟随者（换成 Bully 它会重新夺回领导权）。网络分区则不同：两侧各自超时，本算法会产生脑裂。",
+    ),
+    topology: Topology::Complete,
+    kinds: KINDS,
+    roles: &[
+        LEADER_ROLE,
+        FOLLOWER_ROLE,
+        Role::new("waiting", Look::Waiting, Text::new("in a new round, waiting for its leader's OK", "已进入新一轮，等待该轮领导者的 OK")),
+        Role::new("listening", Look::Participant, Text::new("recovered: listens for the leader before acting", "刚恢复：先倾听领导者，再行动")),
+    ],
+    formulas: &[Formula {
+        name: "N−2",
+        applies: Text::new(
+            "START messages when the leader crashed and the next in rotation is alive: every other live node sends it START once",
+            "领导者崩溃且轮换中的下一个节点存活时的 START 数：其余每个存活节点各向它发送一次 START",
+        ),
+        counts: &["START"],
+        value: |n| n.saturating_sub(2),
+    }],
+    properties: &[
+        single_leader(Faults::CrashStop),
+        Property {
+            id: LEADER_DEMOTED,
+            title: Text::new("Stable leader", "稳定的领导者"),
+            explain: Text::new(
+                "a leader that stays up is never replaced (a replaced live leader reports it)",
+                "保持存活的领导者不会被替换（存活却被替换的领导者会报告）",
+            ),
+            holds: Faults::CrashStop,
+            monitor: Monitor::Reported,
+        },
+    ],
+    presets: PRESETS,
+    build: run::build::<StableLeader>,
+};
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "stable-leader-recovery",
+        title: Text::new("Stable leader: the old leader comes back", "稳定领导者：旧领导者回来了"),
+        hint: Text::new(
+            "N5 leads round 4 and crashes; the others time out and round 5 goes to N1. N5 recovers, hears N1's OK and follows it: the highest id does not take over.",
+            "N5 领导第 4 轮后崩溃；其余节点超时，第 5 轮归 N1。N5 恢复后听到 N1 的 OK 便跟随它：id 最大者并不夺权。",
+        ),
+        json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},
+                  "schedule":[{"at":10,"crash":5},{"at":50,"recover":5}],"stop":{"max_time":120}}"#,
+        leaders: &[1],
+        golden: "15ec6c3a477a756b",
+    },
+    Preset {
+        id: "stable-leader-two-down",
+        title: Text::new("Stable leader: the next in line is down too", "稳定领导者：下一位也已宕机"),
+        hint: Text::new(
+            "N1 crashed earlier, then leader N5 crashes. Round 5 belongs to N1, so its START goes unanswered; one more timeout and round 6 goes to N2: (f+1)·timeout with f = 1.",
+            "N1 早已崩溃，随后领导者 N5 也崩溃。第 5 轮属于 N1，START 无人应答；再超时一次，第 6 轮归 N2：用时 (f+1)·超时，f = 1。",
+        ),
+        json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},
+                  "schedule":[{"at":4,"crash":1},{"at":10,"crash":5}],"stop":{"max_time":120}}"#,
+        leaders: &[2],
+        golden: "b74332e42cd90196",
+    },
+    Preset {
+        id: "split-brain-stable-leader",
+        title: Text::new("The same partition under stable leader election", "同样的分区，换成稳定领导者选举"),
+        hint: Text::new(
+            "N5 leads. Cut {1,2} from {3,4,5}: the minority stops hearing N5, times out and gives round 5 to N1. Two leaders: stability is no quorum.",
+            "N5 是领导者。把 {1,2} 与 {3,4,5} 切开：少数派听不到 N5，超时后把第 5 轮交给 N1。出现两个领导者：稳定并不等于多数派。",
+        ),
+        json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
+        leaders: &[5],
+        golden: "c8af6e869189f358",
+    },
+];
+
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+const N_BEAT: Text = Text::new("N{0} leads round {1}: it sends OK to every node.", "N{0} 领导第 {1} 轮：向所有节点发送 OK。");
+const N_OK: Text = Text::new(
+    "N{0} hears OK of round {1} from N{2}: its leader is alive, so it restarts its timer.",
+    "N{0} 收到 N{2} 第 {1} 轮的 OK：领导者仍然存活，于是重置定时器。",
+);
+const N_TRUST: Text = Text::new(
+    "N{0} hears OK of round {1} from N{2}, that round's leader: it now trusts N{2}.",
+    "N{0} 收到 N{2} 第 {1} 轮的 OK（N{2} 正是该轮领导者）：它开始信任 N{2}。",
+);
+const N_OK_NEWER: Text = Text::new(
+    "N{0} hears OK of round {1} from N{2}, newer than its own round: it moves to round {1} and trusts N{2}.",
+    "N{0} 收到 N{2} 第 {1} 轮的 OK，比自己的轮次新：它进入第 {1} 轮并信任 N{2}。",
+);
+const N_DEMOTED: Text = Text::new(
+    "N{0} was leading, but hears OK of the newer round {1} from N{2}: some node stopped hearing N{0}, so it steps down and follows N{2}. A live leader was replaced.",
+    "N{0} 原本是领导者，却收到 N{2} 更新的第 {1} 轮的 OK：有节点听不到 N{0} 了，于是它退下并跟随 N{2}。一个存活的领导者被替换了。",
+);
+const N_OK_STALE: Text = Text::new(
+    "N{0} ignores OK of an older round from N{1}; it is in round {2}.",
+    "N{0} 忽略 N{1} 旧轮次的 OK；它已处于第 {2} 轮。",
+);
+const N_TIMEOUT: Text = Text::new(
+    "N{0} heard no OK of round {1} for {2} ticks: it suspects that round's leader and starts the next round.",
+    "N{0} 已有 {2} 个时间单位没有收到第 {1} 轮的 OK：它怀疑该轮领导者失效，于是开始下一轮。",
+);
+const N_ASK: Text = Text::new(
+    "Round {1} belongs to N{2}: N{0} sends it START and waits for its OK.",
+    "第 {1} 轮属于 N{2}：N{0} 向它发送 START，并等待它的 OK。",
+);
+const N_LEAD: Text = Text::new(
+    "Round {1} belongs to N{0} itself: it takes over and sends OK to every node.",
+    "第 {1} 轮属于 N{0} 自己：它接管领导，并向所有节点发送 OK。",
+);
+const N_START_GOT: Text = Text::new(
+    "N{0} gets START of round {1} from N{2}: that round is N{0}'s to lead.",
+    "N{0} 收到 N{2} 发来的第 {1} 轮 START：这一轮应由 N{0} 领导。",
+);
+const N_START_DUP: Text = Text::new(
+    "N{0} already leads round {1}; N{2}'s START changes nothing.",
+    "N{0} 已在领导第 {1} 轮；N{2} 的 START 不再起作用。",
+);
+const N_START_STALE: Text = Text::new(
+    "N{0} ignores N{1}'s START of an older round; it is in round {2}.",
+    "N{0} 忽略 N{1} 旧轮次的 START；它已处于第 {2} 轮。",
+);
+const N_STABLE: Text = Text::new(
+    "N{0} trusts N{1}, whose OK arrives in time: a stable leader is kept, so N{0} starts no new round.",
+    "N{0} 信任 N{1}，它的 OK 按时到达：稳定的领导者应当保留，所以 N{0} 不开始新的一轮。",
+);
+const N_START_LEADER: Text = Text::new(
+    "N{0} leads round {1}, so it does not start an election.",
+    "N{0} 正在领导第 {1} 轮，因此不发起选举。",
+);
+const N_NUDGE: Text = Text::new(
+    "N{0} has no leader yet: it repeats START to N{2}, the leader of round {1}.",
+    "N{0} 还没有领导者：它再次向第 {1} 轮的领导者 N{2} 发送 START。",
+);
+const N_WAIT: Text = Text::new(
+    "N{0} is round {1}'s own leader but has just recovered: it listens before acting.",
+    "N{0} 本是第 {1} 轮的领导者，但刚刚恢复：它先倾听，再行动。",
+);
+const N_SUSPECT_NOW: Text = Text::new(
+    "No failure detector runs, so N{0} is told to suspect N{1} now: it starts the next round.",
+    "没有运行故障检测器，所以 N{0} 被要求立即怀疑 N{1}：它开始下一轮。",
+);
+const N_RECOVER: Text = Text::new(
+    "N{0} recovers in round {1} (kept on disk) trusting nobody: it listens for the leader's OK before acting, so it takes nothing over.",
+    "N{0} 恢复，仍处于第 {1} 轮（保存在磁盘上），但不信任任何节点：它先倾听领导者的 OK 再行动，因此不会夺权。",
+);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Msg {
+    Start { round: u64 },
+    Ok { round: u64 },
+}
+
+pub const KINDS: &[Kind] = &[
+    Kind::new("START", "S", Visual::Request, Text::new("asks the next round's leader to take over", "请下一轮的领导者接管")),
+    Kind::new("OK", "OK", Visual::Heartbeat, Text::new("the round's leader is alive", "本轮领导者仍然存活")),
+];
+
+impl Message for Msg {
+    fn kind(&self) -> usize {
+        match self {
+            Msg::Start { .. } => 0,
+            Msg::Ok { .. } => 1,
+        }
+    }
+    fn label(&self) -> String {
+        match self {
+            Msg::Start { round } | Msg::Ok { round } => format!("{}(r{round})", KINDS[self.kind()].name),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// No OK of the current round for `heartbeats.timeout`.
+    Timeout,
+    /// The round leader's periodic OK.
+    Beat,
+}
+
+impl TimerKey for Timer {
+    fn name(&self) -> &'static str {
+        match self {
+            Timer::Timeout => "OK_TIMEOUT",
+            Timer::Beat => "OK",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub me: NodeId,
+    /// Durable.
+    pub round: u64,
+    /// Whom this node trusts (itself when it leads).
+    pub leader: Option<NodeId>,
+    /// Recovered and not yet in touch with a leader.
+    pub listening: bool,
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+/// The designated leader of `round`.
+fn owner(cfg: &Config, round: u64) -> NodeId {
+    cfg.sorted[(round % cfg.n() as u64) as usize]
+}
+
+impl StableLeader {
+    fn arm_timeout(&self, ctx: &mut C) {
+        if let Some(hb) = ctx.cfg.heartbeats {
+            ctx.set_timer_after(Timer::Timeout, hb.timeout);
+        }
+    }
+
+    /// Leaves a leadership it held (reporting it: a live leader is being replaced).
+    fn demote(&self, s: &State, ctx: &mut C) {
+        if s.leader == Some(s.me) {
+            ctx.cancel_timer(Timer::Beat);
+            ctx.report(LEADER_DEMOTED, vec![s.me]);
+        }
+    }
+
+    /// The paper's StartRound: enter round `k`, leading it if it is this node's.
+    fn start_round(&self, s: &mut State, k: u64, ctx: &mut C) {
+        let me = s.me;
+        let o = owner(ctx.cfg, k);
+        s.round = k;
+        s.listening = false;
+        if o == me {
+            ctx.note(&N_LEAD, &[me as u64, k]);
+            s.leader = Some(me);
+            ctx.cancel_timer(Timer::Timeout);
+            ctx.broadcast(Msg::Ok { round: k });
+            if let Some(hb) = ctx.cfg.heartbeats {
+                ctx.set_timer_after(Timer::Beat, hb.interval);
+            }
+        } else {
+            ctx.note(&N_ASK, &[me as u64, k, o as u64]);
+            self.demote(s, ctx);
+            s.leader = None;
+            ctx.send(o, Msg::Start { round: k });
+            self.arm_timeout(ctx);
+        }
+    }
+}
+
+impl Protocol for StableLeader {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    const KINDS: &'static [Kind] = KINDS;
+
+    fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let _: StableParams = read_params(params)?;
+        Ok(StableLeader)
+    }
+
+    fn init(&self, ctx: &mut C) -> State {
+        let cfg = ctx.cfg;
+        let initial = cfg.initial_leader;
+        let round = initial.and_then(|l| cfg.sorted.iter().position(|&x| x == l)).unwrap_or(0) as u64;
+        let mut s = State { me: ctx.me, round, leader: initial, listening: false };
+        if owner(cfg, round) == ctx.me {
+            s.leader = Some(ctx.me);
+            if initial.is_none() {
+                ctx.broadcast(Msg::Ok { round });
+            }
+            if let Some(hb) = cfg.heartbeats {
+                ctx.set_timer_after(Timer::Beat, hb.interval);
+            }
+        } else {
+            self.arm_timeout(ctx);
+        }
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        let (me, r) = (s.me as u64, s.round);
+        match s.leader {
+            Some(l) if l == s.me => ctx.note(&N_START_LEADER, &[me, r]),
+            Some(l) if ctx.cfg.heartbeats.is_none() => {
+                ctx.note(&N_SUSPECT_NOW, &[me, l as u64]);
+                self.start_round(s, r + 1, ctx);
+            }
+            Some(l) => ctx.note(&N_STABLE, &[me, l as u64]),
+            None => {
+                let o = owner(ctx.cfg, r);
+                if o == s.me {
+                    ctx.note(&N_WAIT, &[me, r]);
+                } else {
+                    ctx.note(&N_NUDGE, &[me, r, o as u64]);
+                    ctx.send(o, Msg::Start { round: r });
+                }
+            }
+        }
+    }
+
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let (me, peer) = (s.me as u64, from as u64);
+        match msg {
+            Msg::Ok { round } if round < s.round || (round == s.round && s.leader == Some(s.me)) => {
+                ctx.note(&N_OK_STALE, &[me, peer, s.round]);
+            }
+            Msg::Ok { round } => {
+                if round > s.round {
+                    let rule = if s.leader == Some(s.me) { &N_DEMOTED } else { &N_OK_NEWER };
+                    ctx.note(rule, &[me, round, peer]);
+                    self.demote(s, ctx);
+                } else {
+                    ctx.note(if s.leader.is_some() { &N_OK } else { &N_TRUST }, &[me, round, peer]);
+                }
+                s.round = round;
+                s.leader = Some(from);
+                s.listening = false;
+                self.arm_timeout(ctx);
+            }
+            Msg::Start { round } => {
+                let leading = s.leader == Some(s.me);
+                if round < s.round || owner(ctx.cfg, round) != s.me {
+                    ctx.note(&N_START_STALE, &[me, peer, s.round]);
+                } else if round == s.round && leading {
+                    ctx.note(&N_START_DUP, &[me, round, peer]);
+                } else {
+                    // A newer round, or its own round while it does not lead it (recovered).
+                    ctx.note(&N_START_GOT, &[me, round, peer]);
+                    self.start_round(s, round, ctx);
+                }
+            }
+        }
+    }
+
+    fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
+        let me = s.me as u64;
+        match timer {
+            Timer::Timeout => {
+                if s.leader != Some(s.me) {
+                    ctx.note(&N_TIMEOUT, &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    self.start_round(s, s.round + 1, ctx);
+                }
+            }
+            Timer::Beat => {
+                if s.leader == Some(s.me) {
+                    ctx.note(&N_BEAT, &[me, s.round]);
+                    ctx.broadcast(Msg::Ok { round: s.round });
+                    if let Some(hb) = ctx.cfg.heartbeats {
+                        ctx.set_timer_after(Timer::Beat, hb.interval);
+                    }
+                }
+            }
+        }
+    }
+
+    fn recover(&self, crashed: &State, ctx: &mut C) -> State {
+        ctx.note(&N_RECOVER, &[crashed.me as u64, crashed.round]);
+        self.arm_timeout(ctx);
+        State { me: crashed.me, round: crashed.round, leader: None, listening: true }
+    }
+
+    fn view(&self, s: &State) -> View {
+        let role = match s.leader {
+            Some(l) if l == s.me => LEADER,
+            Some(_) => FOLLOWER,
+            None if s.listening => "listening",
+            None => "waiting",
+        };
+        View { role, leader: s.leader, term: Some(s.round), ..View::default() }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+        vec![("round", s.round.to_string()), ("trusts", fmt_node(s.leader)), ("listening", s.listening.to_string())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LEADER_DEMOTED;
+    use crate::meta::Lang;
+    use crate::protocols::testkit::sent;
+    use crate::rng::Pcg32;
+    use crate::{Action, Engine, NodeId, Scenario};
+    use serde_json::{json, Value};
+
+    fn engine(v: &Value) -> Engine {
+        Engine::new(Scenario::from_value(v).unwrap()).unwrap()
+    }
+
+    fn preset(id: &str) -> Value {
+        serde_json::from_str(super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset").json).unwrap()
+    }
+
+    #[test]
+    fn a_recovering_higher_id_does_not_depose_the_leader() {
+        let v = preset("stable-leader-recovery");
+        let mut e = engine(&v);
+        e.run_until(49);
+        assert_eq!(e.frame().agreement, Some(1), "round 5 belongs to N1");
+        e.run_to_end();
+        assert_eq!(e.frame().leaders, vec![1], "N5 came back at t=50 and follows N1");
+        assert_eq!(e.frame().agreement, Some(1));
+        assert!(e.violations().is_empty(), "{:?}", e.violations());
+        assert_eq!(sent(&e, "START"), 3, "N−2: N2, N3 and N4 ask N1 once");
+        let back = (1..=e.cursor()).find(|&s| e.narrate(s, Lang::En).unwrap().starts_with("N5 hears OK of round 5 from N1")).expect("N5 hears N1");
+        assert!(e.narrate(back, Lang::En).unwrap().contains("moves to round 5 and trusts N1"));
+        assert!(e.narrate(back, Lang::Zh).unwrap().contains("信任 N1"));
+        // Bully on the same nodes and faults gives the lead back to the recovered highest id.
+        let mut b = v.clone();
+        b["algorithm"] = json!("bully");
+        let mut bully = engine(&b);
+        bully.run_to_end();
+        assert_eq!(bully.frame().leaders, vec![5]);
+    }
+
+    #[test]
+    fn recoveries_and_starts_never_replace_a_live_leader() {
+        for seed in 0..200 {
+            let mut r = Pcg32::new(seed, 91);
+            let n = r.range_inclusive(3, 8) as usize;
+            let ids = crate::protocols::testkit::random_ring(&mut r, n);
+            let leader = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+            let interval = r.range_inclusive(1, 4);
+            let timeout = interval + 2 + r.range_inclusive(1, 8);
+            let mut sched = vec![];
+            let mut t = 0;
+            for _ in 0..r.range_inclusive(2, 12) {
+                t += r.range_inclusive(1, 25);
+                let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+                if node != leader {
+                    sched.push(match r.range_inclusive(0, 2) {
+                        0 => json!({"at": t, "crash": node}),
+                        1 => json!({"at": t, "recover": node}),
+                        _ => json!({"at": t, "start": node}),
+                    });
+                }
+            }
+            let v = json!({"algorithm": "stable-leader", "nodes": ids, "seed": seed, "initial_leader": leader,
+                           "heartbeats": {"interval": interval, "timeout": timeout}, "schedule": sched,
+                           "stop": {"max_time": t + 60}});
+            let mut e = engine(&v);
+            while e.step() {
+                assert_eq!(e.frame().leaders, vec![leader], "seed {seed} t={}: {v}", e.now());
+            }
+            assert!(e.violations().is_empty(), "seed {seed}: {:?}", e.violations());
+            assert_eq!(e.frame().agreement, Some(leader), "seed {seed}: every live node trusts N{leader}");
+        }
+    }
+
+    #[test]
+    fn a_new_leader_is_trusted_within_f_plus_one_timeouts_after_the_leader_crashes() {
+        let mut worst = 0f64;
+        for seed in 0..300 {
+            let mut r = Pcg32::new(seed, 92);
+            let n = r.range_inclusive(3, 9) as usize;
+            let ids = crate::protocols::testkit::random_ring(&mut r, n);
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            let at = r.range_inclusive(0, n as u64 - 1) as usize;
+            let leader = sorted[at];
+            // Some other nodes crash first (at least one stays up).
+            let mut down: Vec<NodeId> = vec![];
+            for &id in &ids {
+                if id != leader && down.len() + 2 < n && r.range_inclusive(0, 2) == 0 {
+                    down.push(id);
+                }
+            }
+            let (d, interval) = (r.range_inclusive(1, 3), r.range_inclusive(1, 4));
+            let timeout = interval + d + r.range_inclusive(1, 8);
+            let crash_at = r.range_inclusive(5, 40);
+            let mut sched: Vec<Value> = down.iter().map(|&x| json!({"at": 1, "crash": x})).collect();
+            sched.push(json!({"at": crash_at, "crash": leader}));
+            let v = json!({"algorithm": "stable-leader", "nodes": ids, "seed": seed, "initial_leader": leader,
+                           "network": {"latency": [d, d]}, "heartbeats": {"interval": interval, "timeout": timeout},
+                           "schedule": sched, "stop": {"max_time": crash_at + (n as u64 + 1) * timeout + 20}});
+            let mut e = engine(&v);
+            e.run_to_end();
+            // Crashed owners met next in the rotation.
+            let f = (1..n).take_while(|k| down.contains(&sorted[(at + k) % n])).count() as u64;
+            let next = sorted[(at + f as usize + 1) % n];
+            let el = e.elections().iter().find(|x| x.from >= crash_at).unwrap_or_else(|| panic!("seed {seed}: no election: {v}"));
+            assert_eq!(el.leader, next, "seed {seed}: the first live owner after N{leader}");
+            let bound = (f + 1) * timeout + 3 * d;
+            assert!(el.latency() <= bound, "seed {seed}: {} ticks > (f+1)·T + 3δ = {bound} (f = {f})", el.latency());
+            assert!(el.latency() > f * timeout, "seed {seed}: each crashed owner costs a timeout");
+            worst = worst.max(el.latency() as f64 / bound as f64);
+            assert!(e.violations().is_empty(), "seed {seed}: {:?}", e.violations());
+        }
+        assert!(worst > 0.8, "the bound is nearly reached: {worst}");
+    }
+
+    #[test]
+    fn start_keeps_a_trusted_leader() {
+        let mut e = engine(&json!({"algorithm": "stable-leader", "nodes": [1, 2, 3, 4], "seed": 5, "initial_leader": 2,
+                                    "heartbeats": {"interval": 2, "timeout": 9}, "schedule": [{"at": 7, "start": 4}],
+                                    "stop": {"max_time": 40}}));
+        e.run_to_end();
+        assert_eq!(e.frame().leaders, vec![2]);
+        assert_eq!(sent(&e, "START"), 0);
+        let s = (1..=e.cursor()).find(|&s| e.step_info(s).is_some_and(|i| i.event == "fault" && i.node == 4)).expect("the start");
+        assert!(e.narrate(s, Lang::En).unwrap().contains("a stable leader is kept"), "{}", e.narrate(s, Lang::En).unwrap());
+    }
+
+    #[test]
+    fn a_partition_splits_the_brain_and_the_heal_demotes_a_live_leader() {
+        let mut e = engine(&preset("split-brain-stable-leader"));
+        e.run_until(7);
+        e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![] }).unwrap();
+        e.run_until(100);
+        assert_eq!(e.frame().leaders, vec![1, 5], "the minority gives round 5 to N1");
+        assert!(e.violations().iter().any(|v| v.kind == crate::meta::SPLIT_BRAIN));
+        e.apply(Action::Heal).unwrap();
+        e.run_until(140);
+        assert_eq!(e.frame().leaders, vec![1], "N1's newer round wins once they hear each other");
+        let demoted: Vec<_> = e.violations().iter().filter(|v| v.kind == LEADER_DEMOTED).collect();
+        assert_eq!(demoted.len(), 1);
+        assert_eq!(demoted[0].nodes, vec![5]);
+    }
+}
