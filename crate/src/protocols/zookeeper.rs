@@ -254,6 +254,10 @@ const N_FOLLOWED: Text = Text::new(
     "N{0} counts N{1}'s FOLLOW: {2} nodes, itself included, have promised to follow it in this round.",
     "N{0} 计入 N{1} 的 FOLLOW：包括自己在内，已有 {2} 个节点承诺在本轮跟随它。",
 );
+const N_ANSWERED: Text = Text::new(
+    "N{0} counts N{1}'s FOLLOW: {2} nodes, itself included, have answered it in this window.",
+    "N{0} 计入 N{1} 的 FOLLOW：本窗口内包括自己在内已有 {2} 个节点应答了它。",
+);
 const N_FOLLOW_AGAIN: Text = Text::new(
     "N{0} has already counted N{1}'s FOLLOW in this window.",
     "N{0} 在本窗口内已经计入过 N{1} 的 FOLLOW。",
@@ -713,7 +717,8 @@ impl Protocol for ZooKeeper {
                         ctx.note(&N_FOLLOW_AGAIN, &[me, peer]);
                     } else {
                         s.acks.push(from);
-                        ctx.note(&N_FOLLOWED, &[me, peer, s.acks.len() as u64]);
+                        let confirmed = s.led == Some(s.round);
+                        ctx.note(if confirmed { &N_ANSWERED } else { &N_FOLLOWED }, &[me, peer, s.acks.len() as u64]);
                         self.confirm(s, ctx);
                     }
                 } else {
