@@ -301,6 +301,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::reach_arcs(frame, &pos[..n]) }
                 { for ring_edges }
                 { for edges }
+                { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
                 { for nodes }
                 <g ref={dots_ref} class="dots">{ for dots }</g>

@@ -6,6 +6,7 @@ use crate::geometry::{self, Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_short, role_look};
 use crate::palette::GROUP_FILLS;
+use election_lab::meta::Look;
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
 use yew::prelude::*;
 
@@ -151,6 +152,48 @@ pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
         .collect()
 }
 
+/// Votes being cast (vote exchanges such as ZooKeeper's): an arrow from every live node still
+/// campaigning (a candidate or participant look) to the node it votes for, and on each node so
+/// voted for a badge with how many campaigning nodes, itself included, vote for it now.
+pub fn vote_arrows(alg: &Algorithm, frame: &Frame, pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
+    let voting = |node: &NodeFrame| node.up && alg.role(node.view.role).is_some_and(|x| matches!(x.look, Look::Candidate | Look::Participant));
+    let nodes = &frame.nodes[..pos.len().min(frame.nodes.len())];
+    let mut out = Vec::new();
+    // (index voted for, votes, whether another node's arrow points there)
+    let mut tally: Vec<(usize, u32, bool)> = Vec::new();
+    for (i, node) in nodes.iter().enumerate().filter(|(_, n)| voting(n)) {
+        let Some(j) = node.view.vote.and_then(|v| nodes.iter().position(|n| n.id == v)) else { continue };
+        match tally.iter_mut().find(|t| t.0 == j) {
+            Some(t) => {
+                t.1 += 1;
+                t.2 |= i != j;
+            }
+            None => tally.push((j, 1, i != j)),
+        }
+        if i != j {
+            let (a, b) = edge(pos[i], pos[j], r + 6.0);
+            out.push(html! { <line class="vote-arrow" data-vote-from={node.id.to_string()} data-vote-for={nodes[j].id.to_string()}
+                                   x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} marker-end={format!("url(#{arrow_id})")} /> });
+        }
+    }
+    // A badge only where another node's arrow points: a lone vote for itself is no news.
+    for (j, k, _) in tally.into_iter().filter(|t| t.2) {
+        let id = nodes[j].id;
+        // Beside the disc on the outer side, clear of the labels above or below it.
+        // (left of a node on the vertical axis, whose labels may stand to its right).
+        let side = if pos[j].0 < layout::CENTRE + 1.0 { -1.0 } else { 1.0 };
+        let (x, y) = (pos[j].0 + side * (r + 20.0), pos[j].1);
+        out.push(html! {
+            <g class="vote-tally" data-votes-for={id.to_string()} data-votes={k.to_string()}>
+                <title>{ format!("N{id}: {k} vote(s)") }</title>
+                <circle cx={fmt(x)} cy={fmt(y)} r="15" />
+                <text x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ k }</text>
+            </g>
+        });
+    }
+    out
+}
+
 /// The ring's edges, each pointing to the next node (marker `arrow_id` of this canvas).
 pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
     let n = pos.len();
@@ -210,8 +253,12 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
     if let Some((held, need)) = v.tally {
         sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
     }
+    let zxid = v.zxid.map(|z| format!("zxid {z}"));
     if node.up && v.role != "leader" && v.role != "follower" {
-        sub.push(v.role.replace('-', " "));
+        let role = v.role.replace('-', " ");
+        sub.push(zxid.as_ref().map_or(role.clone(), |z| format!("{role} · {z}")));
+    } else if let Some(z) = zxid {
+        sub.push(z);
     }
     let label = format!(
         "Node {id}, {status}, {}{}. Click to {}.",
@@ -220,7 +267,14 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
         if node.up { "crash it" } else { "recover it" }
     );
     let below = y > layout::CENTRE + 1.0 || (y - layout::CENTRE).abs() < 1.0 && x > layout::CENTRE;
-    let ty = if below { y + r + 26.0 } else { y - r - 34.0 };
+    // Above the disc the lines stack upwards, so that none runs into it; where that would leave
+    // the picture (the top node with many lines) they go beside the disc instead.
+    let stacked = y - r - 34.0 - 22.0 * sub.len() as f64;
+    let (tx, anchor, ty) = match () {
+        _ if below => (x, "middle", y + r + 26.0),
+        _ if stacked >= 16.0 => (x, "middle", stacked),
+        _ => (x + r + 12.0, "start", y - 11.0 * sub.len() as f64 + 6.0),
+    };
     let look = if node.up { role_look(alg, v.role) } else { "crashed" };
     html! {
         <g class={classes!("node", status, look, selected.then_some("selected"))} data-node={id.to_string()}
@@ -232,8 +286,8 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
             // With many nodes, the labels under each node would pile up: they show for the
             // selected node only (the aria-label and the inspector carry them for every node).
             { if detail || selected { html!{ <>
-                <text class="view" x={fmt(x)} y={fmt(ty)} text-anchor="middle">{ leader_text.clone() }</text>
-                { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(x)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor="middle">{ s.clone() }</text> }) }
+                <text class="view" x={fmt(tx)} y={fmt(ty)} text-anchor={anchor}>{ leader_text.clone() }</text>
+                { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(tx)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor={anchor}>{ s.clone() }</text> }) }
             </> } } else { html!{} } }
         </g>
     }
