@@ -10,7 +10,8 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const step = async (page) => Number(await page.getByTestId('step').textContent());
 const narration = (page) => page.getByTestId('narration').textContent();
-const leaders = (page) => page.locator('[data-role="leader"]').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
+// Live nodes drawn as leaders: role `leader`, or a protocol's own name for it (ZooKeeper's `leading`).
+const leaders = (page) => page.locator('[data-node].look-leader').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
 const CJK = /[\u4e00-\u9fff]/;
 
 test('click a node, then Space: the run plays and the node stays crashed', async () => {
