@@ -1,8 +1,8 @@
 //! The protocol-independent face of the engine: [`Engine`] runs any registered algorithm behind
 //! one type, and hands out [`Frame`]s (what to draw), step descriptions, summaries and traces.
 //!
-//! The UI and the CLI never see protocol types: the registry builds a `Sim<P>` behind the
-//! object-safe [`Run`] trait, and everything an algorithm says about itself is read from its
+//! The UI and the CLI never see protocol types: the registry builds a simulator over the
+//! protocol's type-erased machine, behind the object-safe [`Run`] trait, and everything an algorithm says about itself is read from its
 //! [`Algorithm`] descriptor.
 
 use crate::algorithm::Algorithm;

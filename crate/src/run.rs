@@ -1,12 +1,12 @@
-//! The object-safe face of a run: [`Run`] is implemented by `Sim<P>` for every protocol, so the
-//! hot loops stay monomorphic while the engine, CLI and UI see one non-generic type. Also the
+//! The object-safe face of a run: [`Run`], implemented by the simulator, is what the engine,
+//! CLI and UI see. Also the
 //! protocol-independent pictures a run hands out: [`Frame`] (what to draw), [`Metrics`] and
 //! [`StepInfo`].
 
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang, Property, Visual};
 use crate::observe::{Election, Violation};
-use crate::protocol::{Message, Protocol, View};
+use crate::protocol::{Protocol, View};
 use crate::scenario::{Action, Scenario};
 use crate::sim::{Budget, DropReason, EventKind, Rec, Sim};
 use crate::trace::Intervention;
@@ -89,7 +89,7 @@ pub struct StepInfo {
     pub sends: Vec<(u64, NodeId, &'static str, Time)>,
 }
 
-/// The run behind an [`Engine`]: `Sim<P>` for every protocol.
+/// The run behind an [`Engine`]: the simulator, whatever the protocol.
 pub trait Run {
     fn step(&mut self) -> bool;
     fn run(&mut self, max_steps: u64) -> u64;
@@ -123,7 +123,7 @@ pub trait Run {
     fn set_budget(&mut self, budget: Budget);
 }
 
-impl<P: Protocol> Run for Sim<P> {
+impl Run for Sim {
     fn step(&mut self) -> bool {
         Sim::step(self)
     }
@@ -160,16 +160,17 @@ impl<P: Protocol> Run for Sim<P> {
             .map(|i| NodeFrame {
                 id: self.cfg.ids[i],
                 up: self.is_up(i),
-                view: obs.views[i].clone().unwrap_or_else(|| self.proto.view(self.state(i))),
+                view: obs.views[i].clone().unwrap_or_else(|| self.view(i)),
             })
             .collect();
+        let kinds = self.machine().kinds();
         let messages = self
             .in_flight()
             .map(|(id, m)| MsgFrame {
                 id,
-                kind: P::KINDS[m.msg.kind()].name,
-                visual: P::KINDS[m.msg.kind()].visual,
-                label: m.msg.label(),
+                kind: kinds[m.kind].name,
+                visual: kinds[m.kind].visual,
+                label: self.label(id),
                 from: m.from,
                 to: m.to,
                 sent: m.sent,
@@ -192,7 +193,7 @@ impl<P: Protocol> Run for Sim<P> {
     fn metrics(&self) -> Metrics {
         let obs = self.observers();
         Metrics {
-            by_kind: P::KINDS.iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
+            by_kind: self.machine().kinds().iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
             total: obs.total_sent(),
             delivered: obs.delivered,
             dropped: obs.dropped,
@@ -203,7 +204,7 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
         match self.idx(id) {
-            Some(i) => self.proto.inspect(self.state(i)),
+            Some(i) => self.inspect_node(i),
             None => vec![],
         }
     }
@@ -217,7 +218,8 @@ impl<P: Protocol> Run for Sim<P> {
         let zh = lang == Lang::Zh;
         Some(match rec.kind {
             EventKind::Deliver => {
-                let label = self.message(rec.aux)?.msg.label();
+                self.message(rec.aux)?;
+                let label = self.label(rec.aux);
                 if zh {
                     format!("N{} 收到 N{} 的 {label}。", rec.node, rec.peer)
                 } else {
@@ -225,7 +227,8 @@ impl<P: Protocol> Run for Sim<P> {
                 }
             }
             EventKind::Drop(reason) => {
-                let label = self.message(rec.aux)?.msg.label();
+                self.message(rec.aux)?;
+                let label = self.label(rec.aux);
                 let (from, to) = (rec.peer, rec.node);
                 match (reason, zh) {
                     (DropReason::Lost, false) => format!("{label} from N{from} to N{to} is lost by the network."),
@@ -258,7 +261,7 @@ impl<P: Protocol> Run for Sim<P> {
     fn step_info(&self, step: u64) -> Option<StepInfo> {
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
         let sends = (rec.msgs.0..rec.msgs.1)
-            .filter_map(|id| self.message(id).map(|m| (id, m.to, P::KINDS[m.msg.kind()].name, m.deliver)))
+            .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
             .collect();
         let t = rec.time;
         let sent = match rec.kind {
@@ -268,12 +271,12 @@ impl<P: Protocol> Run for Sim<P> {
         let (event, peer, kind, text) = match rec.kind {
             EventKind::Deliver | EventKind::Drop(_) => {
                 let m = self.message(rec.aux)?;
-                let kind = P::KINDS[m.msg.kind()].name;
+                let kind = self.machine().kinds()[m.kind].name;
                 let (event, tail) = match rec.kind {
                     EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
                     _ => ("deliver", String::new()),
                 };
-                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, m.msg.label()))
+                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)))
             }
             EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} timer {name}", rec.node)),
             EventKind::Fault => {
@@ -287,7 +290,7 @@ impl<P: Protocol> Run for Sim<P> {
         self.records().get(step.checked_sub(1)? as usize).copied()
     }
     fn kinds(&self) -> &'static [Kind] {
-        P::KINDS
+        self.machine().kinds()
     }
     fn violations(&self) -> &[Violation] {
         Sim::violations(self)
