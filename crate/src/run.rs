@@ -8,7 +8,7 @@ use crate::meta::{Kind, Lang, Property, Visual};
 use crate::observe::{Election, Violation};
 use crate::protocol::{Protocol, View};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{Budget, DropReason, EventKind, Rec, Sim};
+use crate::sim::{Budget, DropReason, EventKind, Rec, Sim, Store, Verdict, WriteEntry};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 
@@ -57,6 +57,18 @@ pub struct Frame {
     pub leaders: Vec<NodeId>,
     pub agreement: Option<NodeId>,
     pub quiescent: bool,
+    /// The fenced store, when the scenario writes through one.
+    pub store: Option<StoreFrame>,
+}
+
+/// The fenced store as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreFrame {
+    pub store: Store,
+    /// Writes on their way (id, write).
+    pub writes: Vec<(u64, WriteEntry)>,
+    /// The verdict this step gave, if it was a write reaching the store.
+    pub verdict: Option<(WriteEntry, bool)>,
 }
 
 /// Totals at the cursor.
@@ -121,6 +133,10 @@ pub trait Run {
     fn is_up(&self, id: NodeId) -> Option<bool>;
     fn halted(&self) -> Option<String>;
     fn set_budget(&mut self, budget: Budget);
+    /// The fenced store's verdicts up to the cursor, with their writes.
+    fn store_history(&self) -> Vec<(WriteEntry, Verdict)>;
+    /// The writes step `rec` issued.
+    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry>;
 }
 
 impl Run for Sim {
@@ -188,6 +204,14 @@ impl Run for Sim {
             leaders: obs.leaders.iter().copied().collect(),
             agreement: obs.agreed,
             quiescent: self.quiescent(),
+            store: self.store().map(|st| StoreFrame {
+                store: *st,
+                writes: self.writes_in_flight().map(|(id, w)| (id, *w)).collect(),
+                verdict: self.records().get(self.cursor().wrapping_sub(1) as usize).and_then(|r| match r.kind {
+                    EventKind::Store { accepted } => Some((self.write_log()[r.aux as usize], accepted)),
+                    _ => None,
+                }),
+            }),
         }
     }
     fn metrics(&self) -> Metrics {
@@ -248,6 +272,33 @@ impl Run for Sim {
                     format!("N{}'s {name} timer fires; nothing to do.", rec.node)
                 }
             }
+            EventKind::Write => {
+                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                if writes.is_empty() {
+                    return Some(if zh { "写入时刻：没有节点认为自己是 leader，无人写入存储。".into() } else { "Write round: no node believes it leads, so nobody writes to the store.".into() });
+                }
+                let parts: Vec<String> = writes
+                    .iter()
+                    .map(|w| {
+                        if zh {
+                            format!("N{} 认为自己是 leader，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
+                        } else {
+                            format!("N{} believes it leads and writes {} to the store with token {}.", w.node, w.value, w.token)
+                        }
+                    })
+                    .collect();
+                parts.join(if zh { "" } else { " " })
+            }
+            EventKind::Store { accepted } => {
+                let w = self.write_log()[rec.aux as usize];
+                let max = self.verdicts().iter().take_while(|v| v.write != rec.aux).filter(|v| v.accepted).map(|v| self.write_log()[v.write as usize].token).max().unwrap_or(0);
+                match (accepted, zh) {
+                    (true, false) => format!("The store accepts N{}'s write of {}: token {} is at least the largest it has seen ({max}).", w.node, w.value, w.token),
+                    (true, true) => format!("存储接受 N{} 写入的 {}：令牌 {} 不小于它见过的最大令牌（{max}）。", w.node, w.value, w.token),
+                    (false, false) => format!("The store rejects N{}'s write of {}: token {} is below {max}, the largest it has seen — N{} is a stale leader, fenced off.", w.node, w.value, w.token, w.node),
+                    (false, true) => format!("存储拒绝 N{} 写入的 {}：令牌 {} 小于它见过的最大令牌 {max}——N{} 是过期的 leader，被 fencing 拦下。", w.node, w.value, w.token, w.node),
+                }
+            }
             EventKind::Fault => {
                 let action = self.schedule()[rec.aux as usize].action.describe_in(lang);
                 if zh {
@@ -279,6 +330,16 @@ impl Run for Sim {
                 (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)))
             }
             EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} timer {name}", rec.node)),
+            EventKind::Write => {
+                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
+                ("write", None, None, format!("t={t} write {}", if list.is_empty() { "-".to_string() } else { list.join(", ") }))
+            }
+            EventKind::Store { accepted } => {
+                let w = self.write_log()[rec.aux as usize];
+                let verdict = if accepted { "accepted" } else { "rejected" };
+                ("store", None, None, format!("t={t} store {verdict} N{} {}@{}", w.node, w.value, w.token))
+            }
             EventKind::Fault => {
                 let action = &self.schedule()[rec.aux as usize].action;
                 ("fault", None, None, format!("t={t} {}", action.describe()))
@@ -321,6 +382,12 @@ impl Run for Sim {
     }
     fn set_budget(&mut self, budget: Budget) {
         Sim::set_budget(self, budget)
+    }
+    fn store_history(&self) -> Vec<(WriteEntry, Verdict)> {
+        self.verdicts().iter().map(|v| (self.write_log()[v.write as usize], *v)).collect()
+    }
+    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
+        self.write_log().get(rec.writes.0 as usize..rec.writes.1 as usize).map(<[WriteEntry]>::to_vec).unwrap_or_default()
     }
     fn is_up(&self, id: NodeId) -> Option<bool> {
         self.idx(id).map(|i| Sim::is_up(self, i))

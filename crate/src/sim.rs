@@ -22,7 +22,7 @@ use crate::observe::{Election, Findings, Observers, Violation};
 use crate::machine::{At, Core, Machine, Stash};
 use crate::protocol::{Config, Effect, Protocol};
 use crate::rng::Pcg32;
-use crate::scenario::{Action, NetworkSpec, Scenario, Scheduled, StopSpec};
+use crate::scenario::{Action, FencingSpec, NetworkSpec, Scenario, Scheduled, StopSpec};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -60,6 +60,11 @@ pub enum EventKind {
     Timer(&'static str),
     /// A scheduled action from the scenario ran.
     Fault,
+    /// Leaders wrote to the fenced store (the writes are `Rec::writes`); `node` is the first
+    /// writer, or 0 when nobody believed it led.
+    Write,
+    /// A write reached the fenced store, which accepted or rejected it (`aux` = write id).
+    Store { accepted: bool },
 }
 
 /// The record of one step. Messages sent during the step are `msgs.0 .. msgs.1` (ids are
@@ -80,6 +85,37 @@ pub struct Rec {
     pub timers: (u64, u64),
     /// Narration notes the handlers attached to this step, in the note log.
     pub notes: (u64, u64),
+    /// Writes to the fenced store issued during the step, in the write log.
+    pub writes: (u64, u64),
+}
+
+/// One write to the fenced store. Immutable once logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteEntry {
+    pub node: NodeId,
+    pub token: u64,
+    pub value: u64,
+    pub sent: Time,
+    pub arrive: Time,
+}
+
+/// The fenced store's verdict on write `write`, at `time`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub write: u64,
+    pub accepted: bool,
+    pub time: Time,
+}
+
+/// The fenced store: the last accepted value, the largest token seen, the sequencer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Store {
+    pub value: Option<u64>,
+    pub max_token: u64,
+    /// The last token the sequencer handed out.
+    pub sequencer: u64,
+    pub accepted: u64,
+    pub rejected: u64,
 }
 
 /// One message ever sent. Immutable once logged. (Its payload is kept by the protocol's
@@ -111,7 +147,14 @@ enum Ev {
     Deliver(u64),
     Timer { node: u32, token: u64 },
     Fault(u32),
+    /// Leaders write to the fenced store: the periodic round (`u32::MAX`) or scripted write k.
+    Issue(u32),
+    /// Write k reaches the fenced store.
+    Arrive(u64),
 }
+
+/// The periodic write round's [`Ev::Issue`] index.
+const PERIODIC: u32 = u32::MAX;
 
 /// Everything that changes as the run advances; cloned for checkpoints.
 #[derive(Clone)]
@@ -140,6 +183,13 @@ struct World {
     n_violations: u64,
     n_elections: u64,
     applied_ivs: usize,
+    store: Store,
+    /// Sequencer tokens per node (0: never handed one).
+    tokens: Vec<u64>,
+    /// Write rounds scheduled and writes in flight.
+    pending_writes: u64,
+    n_writes: u64,
+    n_verdicts: u64,
 }
 
 /// Smallest number of steps between checkpoints.
@@ -181,6 +231,9 @@ pub struct Sim {
     ivs: Vec<Intervention>,
     checkpoints: Vec<World>,
     effects: Vec<Effect>,
+    fencing: Option<FencingSpec>,
+    writes: Vec<WriteEntry>,
+    verdicts: Vec<Verdict>,
     findings: Findings,
     budget: Budget,
 }
@@ -254,6 +307,11 @@ impl Sim {
             n_violations: 0,
             n_elections: 0,
             applied_ivs: 0,
+            store: Store::default(),
+            tokens: vec![0; n],
+            pending_writes: 0,
+            n_writes: 0,
+            n_verdicts: 0,
         };
         let mut sim = Sim {
             machine,
@@ -273,6 +331,9 @@ impl Sim {
             ivs: Vec::new(),
             checkpoints: Vec::new(),
             effects: Vec::new(),
+            fencing: scenario.fencing.clone(),
+            writes: Vec::new(),
+            verdicts: Vec::new(),
             findings: Findings::default(),
             budget: Budget::default(),
         };
@@ -280,6 +341,17 @@ impl Sim {
         for (i, s) in sim.schedule.iter().enumerate() {
             sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32));
             sim.w.pending_faults += 1;
+        }
+        if let Some(f) = &sim.fencing {
+            let mut issues: Vec<(Time, u32)> = f.writes.iter().enumerate().map(|(k, w)| (w.at, k as u32)).collect();
+            if f.write_every > 0 {
+                issues.push((f.write_every, PERIODIC));
+            }
+            issues.sort_by_key(|&(at, _)| at); // stable: scripted writes keep their order
+            for (at, k) in issues {
+                sim.w.queue.entry(at).or_default().push_back(Ev::Issue(k));
+                sim.w.pending_writes += 1;
+            }
         }
         // Boot every node in scenario order.
         for i in 0..n {
@@ -358,6 +430,7 @@ impl Sim {
         let msgs_start = self.w.n_msgs;
         let timers_start = self.w.n_timers;
         let notes_start = self.w.n_notes;
+        let writes_start = self.w.n_writes;
         let (kind, node, peer, aux) = match ev {
             Ev::Deliver(id) => {
                 self.w.obs.in_flight -= 1;
@@ -404,6 +477,29 @@ impl Sim {
                 self.apply_action(&action);
                 (EventKind::Fault, action.node().unwrap_or(0), 0, k as u64)
             }
+            Ev::Issue(k) => {
+                self.w.pending_writes -= 1;
+                let first = self.issue_writes(k);
+                (EventKind::Write, first, 0, k as u64)
+            }
+            Ev::Arrive(id) => {
+                self.w.pending_writes -= 1;
+                let w = self.writes[id as usize];
+                let st = &mut self.w.store;
+                let accepted = w.token >= st.max_token;
+                if accepted {
+                    st.max_token = w.token;
+                    st.value = Some(w.value);
+                    st.accepted += 1;
+                } else {
+                    st.rejected += 1;
+                }
+                if self.w.n_verdicts as usize == self.verdicts.len() {
+                    self.verdicts.push(Verdict { write: id, accepted, time: self.w.now });
+                }
+                self.w.n_verdicts += 1;
+                (EventKind::Store { accepted }, w.node, 0, id)
+            }
         };
         let rec = Rec {
             step,
@@ -415,6 +511,7 @@ impl Sim {
             msgs: (msgs_start, self.w.n_msgs),
             timers: (timers_start, self.w.n_timers),
             notes: (notes_start, self.w.n_notes),
+            writes: (writes_start, self.w.n_writes),
         };
         let mut h = self.w.hash;
         h = mix(h, step);
@@ -424,6 +521,8 @@ impl Sim {
             EventKind::Drop(r) => 2 + r as u64,
             EventKind::Timer(_) => 10,
             EventKind::Fault => 11,
+            EventKind::Write => 12,
+            EventKind::Store { accepted } => 13 + accepted as u64,
         });
         if let EventKind::Timer(name) = kind {
             h = hash_str(h, name);
@@ -436,6 +535,56 @@ impl Sim {
             debug_assert_eq!(self.recs[step as usize - 1], rec, "replay diverged at step {step}");
         }
         self.maybe_checkpoint();
+    }
+
+    /// A write round of the fenced store: every node that believes it leads (periodic round,
+    /// ascending scenario order), or scripted write `k`'s node if it does, sends its write with
+    /// its token. Returns the first writer (0 if none).
+    fn issue_writes(&mut self, k: u32) -> NodeId {
+        let Some(f) = &self.fencing else { return 0 };
+        let (writers, value): (Vec<usize>, Option<u64>) = if k == PERIODIC {
+            let every = f.write_every;
+            self.w.queue.entry(self.w.now + every).or_default().push_back(Ev::Issue(PERIODIC));
+            self.w.pending_writes += 1;
+            ((0..self.cfg.n()).collect(), None)
+        } else {
+            let w = f.writes[k as usize];
+            (self.idx(w.node).into_iter().collect(), Some(w.value))
+        };
+        let mut first = 0;
+        for i in writers {
+            let leads = self.w.up[i] && self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
+            if !leads {
+                continue;
+            }
+            let id = self.cfg.ids[i];
+            if first == 0 {
+                first = id;
+            }
+            let token = self.token_of(i);
+            let n = self.w.n_writes;
+            // A periodic value names its writer and counts writes: 5003 = N5, the store's fourth write.
+            let value = value.unwrap_or(id as u64 * 1000 + (n % 1000));
+            let (lo, hi) = self.net.latency;
+            let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
+            if n as usize == self.writes.len() {
+                self.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
+            }
+            self.w.n_writes += 1;
+            self.w.pending_writes += 1;
+            self.w.queue.entry(arrive).or_default().push_back(Ev::Arrive(n));
+            self.w.hash = mix(mix(mix(self.w.hash, n), token), (value << 8) ^ arrive);
+        }
+        first
+    }
+
+    /// Node `i`'s fencing token: its term (epoch, ballot) if its protocol has one, else the
+    /// sequencer's token it got when it last became leader.
+    fn token_of(&self, i: usize) -> u64 {
+        match self.w.obs.views[i].as_ref().and_then(|v| v.term) {
+            Some(t) => t,
+            None => self.w.tokens[i],
+        }
     }
 
     /// Runs one handler of node `i`, applies its effects and observes the node (booting nodes
@@ -538,6 +687,17 @@ impl Sim {
     /// Re-reads node `i`'s view and logs what the observers found.
     fn observe(&mut self, i: usize) {
         let view = if self.w.up[i] { Some(self.machine.view(&*self.w.states, i)) } else { None };
+        if self.fencing.is_some() {
+            let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
+            if let Some(v) = &view {
+                if v.is_leader() && !was && v.term.is_none() {
+                    // A new leader without a term of its own asks the store's sequencer.
+                    self.w.store.sequencer += 1;
+                    self.w.tokens[i] = self.w.store.sequencer;
+                    self.w.hash = mix(self.w.hash, self.w.store.sequencer);
+                }
+            }
+        }
         let findings = &mut self.findings;
         self.w.obs.update(i, view, self.w.now, self.w.steps, findings);
         for v in findings.violations.drain(..) {
@@ -719,6 +879,8 @@ impl Sim {
         self.notes.truncate(w.n_notes as usize);
         self.violations.truncate(w.n_violations as usize);
         self.elections.truncate(w.n_elections as usize);
+        self.writes.truncate(w.n_writes as usize);
+        self.verdicts.truncate(w.n_verdicts as usize);
         self.ivs.truncate(w.applied_ivs);
         let steps = w.steps;
         self.checkpoints.retain(|c| c.steps <= steps);
@@ -770,7 +932,26 @@ impl Sim {
     }
     /// No message in flight, no timer pending, no scheduled fault left.
     pub fn quiescent(&self) -> bool {
-        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0
+        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0 && self.w.pending_writes == 0
+    }
+    /// The fenced store at the cursor, if the scenario asked for fencing.
+    pub fn store(&self) -> Option<&Store> {
+        self.fencing.as_ref().map(|_| &self.w.store)
+    }
+    /// Writes issued up to the head.
+    pub fn write_log(&self) -> &[WriteEntry] {
+        &self.writes
+    }
+    /// The store's verdicts up to the cursor.
+    pub fn verdicts(&self) -> &[Verdict] {
+        &self.verdicts[..self.w.n_verdicts as usize]
+    }
+    /// Writes on their way to the store at the cursor, in arrival order.
+    pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {
+        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
+            Ev::Arrive(id) => Some((id, &self.writes[id as usize])),
+            _ => None,
+        })
     }
     pub fn hash(&self) -> u64 {
         self.w.hash

@@ -302,6 +302,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for ring_edges }
                 { for edges }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
+                { super::store::store(frame, &index, &pos[..n], props.options.lang) }
                 { for nodes }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
                 { for ghosts }
