@@ -159,7 +159,7 @@ pub fn Lab() -> Html {
                     <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                     <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
                     <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                    <Editor scenario={state.scenario.clone()} on={on.clone()} />
+                    <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                 </aside>
             </div>
             <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />

@@ -280,7 +280,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
         let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-        Some(parts::msg_edge(alg, m.kind, parts::edge(pos[fi], pos[ti], r)))
+        Some(parts::msg_edge(alg, m.kind, parts::edge(pos[fi], pos[ti], r), &arrow_id))
     });
 
     html! {
@@ -294,7 +294,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
                     </marker>
                 </defs>
-                <rect class="backdrop" x="0" y="0" width="1000" height="1000" />
+                <rect class="backdrop" x="-1500" y="-1500" width="4000" height="4000" />
                 { for parts::regions(&lines, &pos[..n]) }
                 { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
                 { for parts::group_hulls(frame, &pos[..n], r) }

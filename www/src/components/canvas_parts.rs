@@ -47,14 +47,23 @@ pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback
             { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
             <circle class="dot-hit" r="15" fill="transparent" />
             <circle r="9" fill={kind_colour(alg, m.kind)} />
-            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(alg, m.kind) }</text> } } }
+            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ dot_label(alg, m) }</text> } } }
         </g>
     }
 }
 
+/// The dot's label: the kind's short label, followed by the id the message carries when its
+/// label starts with one (`ELECTION(32)` → `E32`), so a ring shows whose id is travelling.
+pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {
+    let short = kind_short(alg, m.kind);
+    let digits: String = m.label.split_once('(').map(|(_, rest)| rest.chars().take_while(char::is_ascii_digit).collect()).unwrap_or_default();
+    format!("{short}{digits}")
+}
+
 /// A faint edge under a message in flight.
-pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt)) -> Html {
-    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} /> }
+/// It ends in an arrowhead, so a still frame shows who sends to whom.
+pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt), arrow_id: &str) -> Html {
+    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} marker-end={format!("url(#{arrow_id})")} /> }
 }
 
 /// A message dropped during this tick, fading out where it was lost.
@@ -77,7 +86,7 @@ pub fn regions(lines: &[Line], pos: &[Pt]) -> Vec<Html> {
     for &p in pos {
         let sig = geometry::signature(lines, p);
         if !seen.contains(&sig) {
-            let poly = geometry::region(lines, &sig);
+            let poly = geometry::region_in(lines, &sig, geometry::FAR.0, geometry::FAR.1);
             let pts = poly.iter().map(|(x, y)| format!("{x:.0},{y:.0}")).collect::<Vec<_>>().join(" ");
             let fill = GROUP_FILLS[seen.len() % GROUP_FILLS.len()];
             out.push(html! { <polygon class="region" points={pts} fill={fill} /> });
@@ -211,7 +220,7 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
         sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
     }
     if node.up && v.role != "leader" && v.role != "follower" {
-        sub.push(v.role.replace('-', " "));
+        sub.push(crate::meta::role_label(alg, v.role, lang));
     }
     let label = format!(
         "Node {id}, {status}, {}{}. Click to {}.",
@@ -245,7 +254,7 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            let (a, b) = geometry::clip_to_box(l)?;
+            let (a, b) = geometry::clip_to(l, geometry::FAR.0, geometry::FAR.1)?;
             let ondown = on_down.reform(move |e: PointerEvent| (i, e));
             let ondbl = on_remove.reform(move |_: MouseEvent| i);
             let (mx, my) = ((l[0] + l[2]) as f64 / 2.0, (l[1] + l[3]) as f64 / 2.0);

@@ -7,11 +7,13 @@ use super::scenario_bar::Request;
 use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
+use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PictureProps {
     pub request: Callback<Request>,
+    pub lang: Lang,
 }
 
 #[function_component]
@@ -44,30 +46,31 @@ pub fn PictureExport(p: &PictureProps) -> Html {
             }
         })
     };
+    let l = p.lang;
     html! {
         <details class="picture" ref={details} {onkeydown}>
-            <summary>{"Export picture…"}</summary>
-            <div class="picture-menu" role="group" aria-label="Export picture">
-                <label>{"Shape "}
-                    <select ref={shape.clone()} aria-label="Picture shape">
-                        <option value="slide" selected=true>{"slide, 16:9"}</option>
-                        <option value="tall">{"notes: caption above"}</option>
+            <summary>{ tr(l, "Export picture…", "导出图片…") }</summary>
+            <div class="picture-menu" role="group" aria-label={tr(l, "Export picture", "导出图片")}>
+                <label>{ tr(l, "Shape ", "形状 ") }
+                    <select ref={shape.clone()} aria-label={tr(l, "Picture shape", "图片形状")}>
+                        <option value="slide" selected=true>{ tr(l, "slide, 16:9", "幻灯片，16:9") }</option>
+                        <option value="tall">{ tr(l, "notes: caption above", "讲义：说明在上方") }</option>
                     </select>
                 </label>
-                <label>{"Colours "}
-                    <select ref={scheme.clone()} aria-label="Picture colours">
-                        <option value="page" selected=true>{"as the page"}</option>
-                        <option value="light">{"light"}</option>
-                        <option value="dark">{"dark"}</option>
+                <label>{ tr(l, "Colours ", "配色 ") }
+                    <select ref={scheme.clone()} aria-label={tr(l, "Picture colours", "图片配色")}>
+                        <option value="page" selected=true>{ tr(l, "as the page", "与页面相同") }</option>
+                        <option value="light">{ tr(l, "light", "浅色") }</option>
+                        <option value="dark">{ tr(l, "dark", "深色") }</option>
                     </select>
                 </label>
-                <label>{"Width "}
-                    <select ref={width.clone()} aria-label="Picture width">
+                <label>{ tr(l, "Width ", "宽度 ") }
+                    <select ref={width.clone()} aria-label={tr(l, "Picture width", "图片宽度")}>
                         { for WIDTHS.iter().map(|&w| html!{ <option value={w.to_string()} selected={w == WIDTHS[1]}>{ format!("{w} px") }</option> }) }
                     </select>
                 </label>
-                <button onclick={download(Format::Svg)}>{"Download SVG"}</button>
-                <button onclick={download(Format::Png)}>{"Download PNG"}</button>
+                <button onclick={download(Format::Svg)}>{ tr(l, "Download SVG", "下载 SVG") }</button>
+                <button onclick={download(Format::Png)}>{ tr(l, "Download PNG", "下载 PNG") }</button>
             </div>
         </details>
     }

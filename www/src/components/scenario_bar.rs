@@ -58,7 +58,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, "Copy link", "复制链接") }</button>
             <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, "Copy embed code", "复制嵌入代码") }</button>
             <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
-            <super::picture::PictureExport request={p.request.clone()} />
+            <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
             <label class="file-button">{ tr(l, "Import…", "导入…") }
                 <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
             </label>
