@@ -88,6 +88,7 @@ pub fn Lab() -> Html {
             Request::Export => effects::export(&state),
             Request::ImportFile(file) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
             Request::Picture(options) => crate::export::picture(&state, "lab", options),
+            Request::Animation(options, range, delay) => crate::export::animation(&state, "lab", options, range, delay, state.dispatcher().to_callback().reform(Action::Seek)),
         })
     };
 

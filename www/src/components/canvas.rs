@@ -160,7 +160,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             let (a, b) = parts::edge(pos[fi], pos[ti], r);
             let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
             paths.push(path);
-            Some(parts::dot(alg, m, path.at(now), dense, &props.on_act))
+            // Paused, a step's picture is the moment just after it: half a tick on, so a
+            // message sent this tick sits on its edge instead of on its sender.
+            Some(parts::dot(alg, m, path.at(now + 0.5), dense, &props.on_act))
         })
         .collect();
     {

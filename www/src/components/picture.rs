@@ -33,6 +33,25 @@ pub fn PictureExport(p: &PictureProps) -> Html {
             request.emit(Request::Picture(Options { format, width, scheme, shape }));
         })
     };
+    let (from, to, delay) = (use_node_ref(), use_node_ref(), use_node_ref());
+    let animate = {
+        let (request, scheme, width, shape) = (p.request.clone(), scheme.clone(), width.clone(), shape.clone());
+        let (from, to, delay) = (from.clone(), to.clone(), delay.clone());
+        Callback::from(move |_: MouseEvent| {
+            let select = |r: &NodeRef| r.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let input = |r: &NodeRef| r.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            let scheme = match select(&scheme).as_str() {
+                "light" => Scheme::Light,
+                "dark" => Scheme::Dark,
+                _ => Scheme::Page,
+            };
+            let width = select(&width).parse().unwrap_or(WIDTHS[0]);
+            let shape = if select(&shape) == "tall" { Shape::Tall } else { Shape::Slide };
+            let range = (input(&from).trim().parse().ok(), input(&to).trim().parse().ok());
+            let delay = input(&delay).trim().parse().unwrap_or(500u32).clamp(50, 10_000);
+            request.emit(Request::Animation(Options { format: Format::Png, width, scheme, shape }, range, delay));
+        })
+    };
     // Keys stay here (Space or the arrows must not drive the lab); Escape closes it.
     let onkeydown = {
         let details = details.clone();
@@ -71,6 +90,13 @@ pub fn PictureExport(p: &PictureProps) -> Html {
                 </label>
                 <button onclick={download(Format::Svg)}>{ tr(l, "Download SVG", "下载 SVG") }</button>
                 <button onclick={download(Format::Png)}>{ tr(l, "Download PNG", "下载 PNG") }</button>
+                <fieldset class="animation">
+                    <legend>{ tr(l, "Animation (APNG)", "动画（APNG）") }</legend>
+                    <label>{ tr(l, "from step ", "从第 ") }<input ref={from} type="number" min="0" placeholder={tr(l, "current", "当前")} aria-label={tr(l, "Animation from step", "动画起始步")} />{ tr(l, "", " 步") }</label>
+                    <label>{ tr(l, "to step ", "到第 ") }<input ref={to} type="number" min="0" placeholder="+40" aria-label={tr(l, "Animation to step", "动画结束步")} />{ tr(l, "", " 步") }</label>
+                    <label>{ tr(l, "ms per step ", "每步毫秒数 ") }<input ref={delay} type="number" min="50" max="10000" value="500" aria-label={tr(l, "Milliseconds per step", "每步毫秒数")} /></label>
+                    <button onclick={animate}>{ tr(l, "Download animation", "下载动画") }</button>
+                </fieldset>
             </div>
         </details>
     }

@@ -15,6 +15,8 @@ pub enum Request {
     ImportFile(web_sys::File),
     /// A picture of the canvas (SVG or PNG) to download.
     Picture(crate::export::Options),
+    /// An animated PNG of steps `from..=to` (None: from the cursor, 40 steps), ms per frame.
+    Animation(crate::export::Options, (Option<u64>, Option<u64>), u32),
 }
 
 #[derive(Properties, PartialEq)]
