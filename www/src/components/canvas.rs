@@ -157,7 +157,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         .iter()
         .filter_map(|m| {
             let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-            let (a, b) = parts::edge(pos[fi], pos[ti], r);
+            let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
             let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
             paths.push(path);
             // Paused, a step's picture is the moment just after it: half a tick on, so a
@@ -282,7 +282,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
         let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-        Some(parts::msg_edge(alg, m.kind, parts::edge(pos[fi], pos[ti], r), &arrow_id))
+        Some(parts::msg_edge(alg, m.kind, parts::lane(parts::edge(pos[fi], pos[ti], r)), &arrow_id))
     });
 
     html! {

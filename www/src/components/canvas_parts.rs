@@ -29,6 +29,19 @@ pub fn edge(a: Pt, b: Pt, r: f64) -> (Pt, Pt) {
     ((a.0 + ux * r, a.1 + uy * r), (b.0 - ux * r, b.1 - uy * r))
 }
 
+/// The edge `from → to` moved a little to its right, so that messages going opposite ways
+/// between two nodes (a vote request and its answer) travel side by side instead of on top of
+/// each other.
+pub fn lane((a, b): (Pt, Pt)) -> (Pt, Pt) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        return (a, b);
+    }
+    let (nx, ny) = (-dy / len * 7.0, dx / len * 7.0);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
 /// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
 /// still arrive drops it, through `on_act`; a doomed dot is not a button.
