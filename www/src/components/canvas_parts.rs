@@ -30,6 +30,19 @@ pub fn edge(a: Pt, b: Pt, r: f64) -> (Pt, Pt) {
     ((a.0 + ux * r, a.1 + uy * r), (b.0 - ux * r, b.1 - uy * r))
 }
 
+/// The edge `from → to` moved a little to its right, so that messages going opposite ways
+/// between two nodes (a vote request and its answer) travel side by side instead of on top of
+/// each other.
+pub fn lane((a, b): (Pt, Pt)) -> (Pt, Pt) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        return (a, b);
+    }
+    let (nx, ny) = (-dy / len * 7.0, dx / len * 7.0);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
 /// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
 /// still arrive drops it, through `on_act`; a doomed dot is not a button.
@@ -48,14 +61,23 @@ pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback
             { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
             <circle class="dot-hit" r="15" fill="transparent" />
             <circle r="9" fill={kind_colour(alg, m.kind)} />
-            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(alg, m.kind) }</text> } } }
+            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ dot_label(alg, m) }</text> } } }
         </g>
     }
 }
 
+/// The dot's label: the kind's short label, followed by the id the message carries when its
+/// label starts with one (`ELECTION(32)` → `E32`), so a ring shows whose id is travelling.
+pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {
+    let short = kind_short(alg, m.kind);
+    let digits: String = m.label.split_once('(').map(|(_, rest)| rest.chars().take_while(char::is_ascii_digit).collect()).unwrap_or_default();
+    format!("{short}{digits}")
+}
+
 /// A faint edge under a message in flight.
-pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt)) -> Html {
-    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} /> }
+/// It ends in an arrowhead, so a still frame shows who sends to whom.
+pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt), arrow_id: &str) -> Html {
+    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} marker-end={format!("url(#{arrow_id})")} /> }
 }
 
 /// A message dropped during this tick, fading out where it was lost.
@@ -78,7 +100,7 @@ pub fn regions(lines: &[Line], pos: &[Pt]) -> Vec<Html> {
     for &p in pos {
         let sig = geometry::signature(lines, p);
         if !seen.contains(&sig) {
-            let poly = geometry::region(lines, &sig);
+            let poly = geometry::region_in(lines, &sig, geometry::FAR.0, geometry::FAR.1);
             let pts = poly.iter().map(|(x, y)| format!("{x:.0},{y:.0}")).collect::<Vec<_>>().join(" ");
             let fill = GROUP_FILLS[seen.len() % GROUP_FILLS.len()];
             out.push(html! { <polygon class="region" points={pts} fill={fill} /> });
@@ -255,7 +277,7 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
     }
     let zxid = v.zxid.map(|z| format!("zxid {z}"));
     if node.up && v.role != "leader" && v.role != "follower" {
-        let role = v.role.replace('-', " ");
+        let role = crate::meta::role_label(alg, v.role, lang);
         sub.push(zxid.as_ref().map_or(role.clone(), |z| format!("{role} · {z}")));
     } else if let Some(z) = zxid {
         sub.push(z);
@@ -299,7 +321,7 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            let (a, b) = geometry::clip_to_box(l)?;
+            let (a, b) = geometry::clip_to(l, geometry::FAR.0, geometry::FAR.1)?;
             let ondown = on_down.reform(move |e: PointerEvent| (i, e));
             let ondbl = on_remove.reform(move |_: MouseEvent| i);
             let (mx, my) = ((l[0] + l[2]) as f64 / 2.0, (l[1] + l[3]) as f64 / 2.0);

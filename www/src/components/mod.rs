@@ -11,6 +11,7 @@ pub mod editor;
 pub mod panels;
 pub mod picture;
 pub mod scenario_bar;
+pub mod store;
 pub mod teach;
 pub mod timeline;
 

@@ -100,6 +100,8 @@ impl State {
             }
             Err(e) => {
                 self.alert = Some(on_error(e));
+                // A stale "Imported." must not stand beside the failure.
+                self.notice = None;
                 false
             }
         }
