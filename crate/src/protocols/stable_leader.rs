@@ -29,14 +29,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct StableParams {}
 
 #[derive(Clone, Debug)]
 pub struct StableLeader;
@@ -318,8 +313,10 @@ impl Protocol for StableLeader {
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let _: StableParams = read_params(params)?;
-        Ok(StableLeader)
+        match params.keys().next() {
+            Some(key) => Err(ScenarioError::new(format!("params.{key}"), "unknown field: this algorithm has no parameters")),
+            None => Ok(StableLeader),
+        }
     }
 
     fn init(&self, ctx: &mut C) -> State {
@@ -579,5 +576,11 @@ mod tests {
         let demoted: Vec<_> = e.violations().iter().filter(|v| v.kind == LEADER_DEMOTED).collect();
         assert_eq!(demoted.len(), 1);
         assert_eq!(demoted[0].nodes, vec![5]);
+    }
+
+    #[test]
+    fn it_takes_no_params() {
+        let v = json!({"algorithm": "stable-leader", "nodes": [1, 2], "params": {"t_out": 3}});
+        assert_eq!(Engine::new(Scenario::from_value(&v).unwrap()).err().map(|e| e.field), Some("params.t_out".into()));
     }
 }

@@ -41,20 +41,11 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, TWO_LEADERS_IN_TERM};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, LEADING};
+use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
+use serde_json::Value;
 use std::collections::BTreeMap;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ZkParams {
-    #[serde(default)]
-    zxid: BTreeMap<String, u64>,
-    finalize_wait: Option<Time>,
-    ack_window: Option<Time>,
-}
 
 #[derive(Clone, Debug)]
 pub struct ZooKeeper {
@@ -317,22 +308,37 @@ const N_RECOVER: Text = Text::new(
 );
 
 impl ZooKeeper {
+    /// Reads `params` by hand: three small fields do not need a serde instantiation of their own.
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: ZkParams = read_params(params)?;
+        let ticks = |key: &str, v: &Value| v.as_u64().ok_or_else(|| ScenarioError::new(format!("params.{key}"), "expected a whole number of ticks"));
         let interval = cfg.heartbeats.map_or(2, |h| h.interval);
-        let ack_window = p.ack_window.unwrap_or((3 * interval).max(interval + 2 * cfg.latency.1 + 1));
-        if ack_window == 0 {
+        let mut zk = ZooKeeper {
+            finalize_wait: 2 * cfg.latency.1,
+            ack_window: (3 * interval).max(interval + 2 * cfg.latency.1 + 1),
+            zxids: BTreeMap::new(),
+        };
+        for (key, v) in params {
+            match key.as_str() {
+                "finalize_wait" => zk.finalize_wait = ticks(key, v)?,
+                "ack_window" => zk.ack_window = ticks(key, v)?,
+                "zxid" => {
+                    let map = v.as_object().ok_or_else(|| ScenarioError::new("params.zxid", "expected an object {\"<id>\": zxid}"))?;
+                    for (id, z) in map {
+                        let at = format!("params.zxid.{id}");
+                        let node: NodeId = id.parse().map_err(|_| ScenarioError::new(at.clone(), "expected a node id as the key"))?;
+                        if !cfg.ids.contains(&node) {
+                            return Err(ScenarioError::new(at, format!("unknown node {node}")));
+                        }
+                        zk.zxids.insert(node, z.as_u64().ok_or_else(|| ScenarioError::new(at, "expected a whole number"))?);
+                    }
+                }
+                _ => return Err(ScenarioError::new(format!("params.{key}"), "unknown field (expected zxid, finalize_wait or ack_window)")),
+            }
+        }
+        if zk.ack_window == 0 {
             return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
         }
-        let mut zxids = BTreeMap::new();
-        for (key, &z) in &p.zxid {
-            let id: NodeId = key.parse().map_err(|_| ScenarioError::new(format!("params.zxid.{key}"), "expected a node id as the key"))?;
-            if !cfg.ids.contains(&id) {
-                return Err(ScenarioError::new(format!("params.zxid.{key}"), format!("unknown node {id}")));
-            }
-            zxids.insert(id, z);
-        }
-        Ok(ZooKeeper { finalize_wait: p.finalize_wait.unwrap_or(2 * cfg.latency.1), ack_window, zxids })
+        Ok(zk)
     }
 }
 
@@ -1038,5 +1044,19 @@ mod tests {
         assert_eq!(e.frame().agreement, Some(3));
         let s = super::State { promise: Some((4, 3)), ..super::ZooKeeper { finalize_wait: 1, ack_window: 1, zxids: Default::default() }.fresh(1, 2) };
         assert!(!s.can_promise(4, 2) && !s.can_promise(3, 3) && s.can_promise(4, 3) && s.can_promise(5, 2));
+    }
+
+    #[test]
+    fn bad_params_name_the_field() {
+        let field = |params: Value| {
+            let v = json!({"algorithm": "zookeeper", "nodes": [1, 2, 3], "params": params});
+            Engine::new(Scenario::from_value(&v).unwrap()).err().map(|e| e.field)
+        };
+        assert_eq!(field(json!({"zxid": {"9": 1}})), Some("params.zxid.9".into()));
+        assert_eq!(field(json!({"zxid": {"2": -1}})), Some("params.zxid.2".into()));
+        assert_eq!(field(json!({"zxid": [1]})), Some("params.zxid".into()));
+        assert_eq!(field(json!({"finalize": 3})), Some("params.finalize".into()));
+        assert_eq!(field(json!({"ack_window": 0})), Some("params.ack_window".into()));
+        assert_eq!(field(json!({"zxid": {"2": 5}, "finalize_wait": 0, "ack_window": 9})), None);
     }
 }
