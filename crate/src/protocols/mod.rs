@@ -29,4 +29,5 @@ register! {
     hirschberg_sinclair,
     raft,
     token_ring,
+    dht,
 }
