@@ -30,4 +30,5 @@ register! {
     raft,
     token_ring,
     dht,
+    lease,
 }
