@@ -362,15 +362,15 @@ mod tests {
     use crate::meta::Lang;
     use crate::protocols::testkit::{random_ring as ring, sent, sim_of};
     use crate::rng::Pcg32;
-    use crate::sim::Sim;
+    use crate::sim::Typed;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
 
-    fn sim(v: &Value) -> Sim<Dht> {
+    fn sim(v: &Value) -> Typed<Dht> {
         sim_of(v, ALGORITHM.properties)
     }
 
-    fn live(s: &Sim<Dht>) -> Vec<&State> {
+    fn live(s: &Typed<Dht>) -> Vec<&State> {
         (0..s.cfg.n()).filter(|&i| s.is_up(i)).map(|i| s.state(i)).collect()
     }
 

@@ -301,7 +301,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
                 { for parts::group_hulls(frame, &pos[..n], r) }
                 { for parts::reach_arcs(frame, &pos[..n]) }
-                { super::hash_ring::draw(frame) }
+                { super::hash_ring::draw(frame, props.options.lang) }
                 { for ring_edges }
                 { for edges }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }

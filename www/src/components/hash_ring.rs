@@ -9,6 +9,7 @@
 
 use super::fmt;
 use crate::geometry::Pt;
+use crate::i18n::{tr, Lang};
 use election_lab::{layout, Frame};
 use std::f64::consts::FRAC_PI_2;
 use yew::prelude::*;
@@ -36,15 +37,18 @@ fn angles(frame: &Frame) -> Option<(Vec<f64>, f64)> {
     let gap = |k: usize| if k + 1 < n { theta[k + 1] - theta[k] } else { theta[0] + 360.0 - theta[k] };
     // The smallest blend towards even spacing that keeps neighbours apart.
     let r = layout::radius(n).max(1.0);
-    let want = ((2.0 * layout::node_radius(n) + 14.0) / r).to_degrees().min(0.9 * step);
+    let want = ((2.0 * layout::node_radius(n) + 30.0) / r).to_degrees().min(0.9 * step);
     let alpha = (0..n).filter(|&k| gap(k) < want).map(|k| (want - gap(k)) / (step - gap(k))).fold(0.0f64, f64::max).min(1.0);
     let rho = (0..n).map(|k| theta[k] - k as f64 * step).sum::<f64>() / n as f64;
     let drawn: Vec<f64> = (0..n).map(|k| theta[k] + alpha * (rho + k as f64 * step - theta[k])).collect();
-    // The key between its predecessor k and successor k+1, at the same fraction of the gap.
-    let k = (0..n).find(|&k| (key - theta[k]).rem_euclid(360.0) < gap(k)).unwrap_or(0);
-    let f = if gap(k) > 0.0 { (key - theta[k]).rem_euclid(360.0) / gap(k) } else { 0.0 };
+    // The key after its predecessor k and no later than its successor k+1, at the same fraction
+    // of the gap, but kept clear of both discs (a key on a node's own hash is drawn just before it).
+    let past = |k: usize| (key - theta[k]).rem_euclid(360.0);
+    let k = (0..n).find(|&k| past(k) > 0.0 && past(k) <= gap(k)).unwrap_or(0);
+    let f = if gap(k) > 0.0 { past(k) / gap(k) } else { 0.0 };
     let next = if k + 1 < n { drawn[k + 1] } else { drawn[0] + 360.0 };
-    let key_drawn = drawn[k] + f * (next - drawn[k]);
+    let clear = ((layout::node_radius(n) + 8.0) / r).to_degrees().min((next - drawn[k]) / 2.0);
+    let key_drawn = (drawn[k] + f * (next - drawn[k])).clamp(drawn[k] + clear, next - clear);
     let mut out = vec![0.0; n];
     for (k, &i) in order.iter().enumerate() {
         out[i] = drawn[k];
@@ -59,30 +63,35 @@ pub fn positions(frame: &Frame) -> Option<Vec<Pt>> {
     Some(a.into_iter().map(|d| point(d, layout::radius(n))).collect())
 }
 
-/// The ring, the key, and an arc from the key clockwise to each live node that believes it leads.
-pub fn draw(frame: &Frame) -> Html {
+/// The ring, the key, and an arc from the key clockwise to each live node that believes it
+/// leads (one inside the other when there are several, shortest outermost).
+pub fn draw(frame: &Frame, lang: Lang) -> Html {
     let Some((a, key)) = angles(frame) else { return html! {} };
     let n = frame.nodes.len();
     let radius = layout::radius(n);
-    let arc_r = radius * 0.86;
-    let arcs = frame.nodes.iter().zip(&a).filter(|(nd, _)| nd.up && nd.view.is_leader()).map(|(nd, &to)| {
-        let sweep = (to - key).rem_euclid(360.0);
-        let (x0, y0) = point(key, arc_r);
-        let (x1, y1) = point(key + sweep, arc_r);
+    let mut leaders: Vec<(u32, f64)> = frame.nodes.iter().zip(&a).filter(|(nd, _)| nd.up && nd.view.is_leader()).map(|(nd, &to)| (nd.id, (to - key).rem_euclid(360.0))).collect();
+    leaders.sort_by(|x, y| x.1.total_cmp(&y.1));
+    let inner = radius * (0.86 - 0.07 * leaders.len().saturating_sub(1) as f64);
+    let arcs = leaders.iter().enumerate().map(|(k, &(id, sweep))| {
+        let r = radius * (0.86 - 0.07 * k as f64);
+        let (x0, y0) = point(key, r);
+        let (x1, y1) = point(key + sweep, r);
         let large = u8::from(sweep > 180.0);
-        html! { <path class="key-arc" data-arc-to={nd.id.to_string()} d={format!("M{x0:.1} {y0:.1} A{arc_r:.1} {arc_r:.1} 0 {large} 1 {x1:.1} {y1:.1}")} /> }
+        html! { <path class="key-arc" data-arc-to={id.to_string()} d={format!("M{x0:.1} {y0:.1} A{r:.1} {r:.1} 0 {large} 1 {x1:.1} {y1:.1}")} /> }
     });
     let (kx, ky) = point(key, radius);
-    let (lx, ly) = point(key, radius * 0.74);
-    let d = 13.0;
+    let (sx, sy) = point(key, inner);
+    let (lx, ly) = point(key, radius + 34.0);
+    let d = 14.0;
     html! {
         <g class="hash-ring">
             <circle class="ring-line" cx={fmt(layout::CENTRE)} cy={fmt(layout::CENTRE)} r={fmt(radius)} />
+            { if leaders.is_empty() { html!{} } else { html!{ <line class="key-spoke" x1={fmt(kx)} y1={fmt(ky)} x2={fmt(sx)} y2={fmt(sy)} /> } } }
             { for arcs }
             <path class="ring-key" d={format!("M{kx:.1} {:.1}L{:.1} {ky:.1}L{kx:.1} {:.1}L{:.1} {ky:.1}Z", ky - d, kx + d, ky + d, kx - d)}>
-                <title>{ format!("the key, at {key:.1}° on the ring: the first node clockwise from it leads") }</title>
+                <title>{ tr(lang, "the key: the first node clockwise from it leads", "键：从它顺时针遇到的第一个节点成为领导者") }</title>
             </path>
-            <text class="ring-key-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central">{"key"}</text>
+            <text class="ring-key-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central">{ tr(lang, "key", "键") }</text>
         </g>
     }
 }
@@ -127,9 +136,11 @@ mod tests {
     }
 
     #[test]
-    fn a_numeric_key_sits_on_its_node() {
+    fn a_key_on_a_node_is_drawn_just_before_it_and_clear_of_its_disc() {
+        // Key 4 hashes exactly onto N4 (drawn between N5 and N4, clockwise).
         let f = frame(&[1, 2, 3, 4, 5], json!(4));
+        assert_eq!(f.leaders, vec![4]);
         let (a, key) = angles(&f).unwrap();
-        assert!((a[3] - key).abs() < 1e-9);
+        assert!(key < a[3] - 5.0 && key > a[4] + 5.0, "key {key:.1}° between N5 {:.1}° and N4 {:.1}°", a[4], a[3]);
     }
 }

@@ -48,16 +48,18 @@ pub fn bars(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
             let (dx, dy) = (layout::CENTRE - x, layout::CENTRE - y);
             let len = dx.hypot(dy);
             let (ux, uy) = if len < 1.0 { (0.0, 1.0) } else { (dx / len, dy / len) };
-            let (cx, cy) = (x + ux * (r + 22.0), y + uy * (r + 22.0));
-            let w = (r * 2.6).max(70.0);
+            let w = (r * 3.0).max(90.0);
+            // Clear of the disc whichever way the bar lies from it.
+            let off = r + 10.0 + ux.abs() * w / 2.0 + uy.abs() * 12.0;
+            let (cx, cy) = (x + ux * off, y + uy * off);
             let rate = ticks as f64 / span;
             let clock = if (rate - 1.0).abs() >= 0.05 { format!(" ×{rate:.1}") } else { String::new() };
             let own_left = (ticks as f64 * left).round() as u64;
             Some(html! {
                 <g class={classes!("lease", nd.view.is_leader().then_some("held"))} data-lease-of={nd.id.to_string()} data-left={own_left.to_string()}>
                     <title>{ format!("N{}: {own_left} of {ticks} ticks of its own clock left (real time {from} to {until})", nd.id) }</title>
-                    <rect class="lease-track" x={fmt(cx - w / 2.0)} y={fmt(cy - 8.0)} width={fmt(w)} height="16" rx="4" />
-                    <rect class="lease-fill" x={fmt(cx - w / 2.0)} y={fmt(cy - 8.0)} width={fmt(w * left)} height="16" rx="4" />
+                    <rect class="lease-track" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w)} height="24" rx="5" />
+                    <rect class="lease-fill" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w * left)} height="24" rx="5" />
                     <text class="lease-text" x={fmt(cx)} y={fmt(cy)} text-anchor="middle" dominant-baseline="central">{ format!("{own_left}/{ticks}{clock}") }</text>
                 </g>
             })
