@@ -56,7 +56,7 @@ pub fn bars(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
             let clock = if (rate - 1.0).abs() >= 0.05 { format!(" ×{rate:.1}") } else { String::new() };
             let own_left = (ticks as f64 * left).round() as u64;
             Some(html! {
-                <g class={classes!("lease", nd.view.is_leader().then_some("held"))} data-lease-of={nd.id.to_string()} data-left={own_left.to_string()}>
+                <g class={classes!("lease-bar", nd.view.is_leader().then_some("held"))} data-lease-of={nd.id.to_string()} data-left={own_left.to_string()}>
                     <title>{ format!("N{}: {own_left} of {ticks} ticks of its own clock left (real time {from} to {until})", nd.id) }</title>
                     <rect class="lease-track" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w)} height="24" rx="5" />
                     <rect class="lease-fill" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w * left)} height="24" rx="5" />

@@ -53,15 +53,15 @@ test('Lease: the store sits at the centre, and a slow clock\'s bar outlives the 
   const c = await centres(page);
   assert.deepEqual(c['1'], [500, 500], 'the store is drawn apart, at the centre');
   assert.match(await page.locator('[data-node="1"]').getAttribute('class'), /look-store/);
-  const held = await page.locator('.lease.held').evaluateAll((gs) => gs.map((g) => g.dataset.leaseOf).sort());
+  const held = await page.locator('.lease-bar.held').evaluateAll((gs) => gs.map((g) => g.dataset.leaseOf).sort());
   assert.deepEqual(held, ['4', '5']);
-  assert.equal(await page.locator('.lease[data-lease-of="1"]').count(), 1, 'the store\'s key has its own bar');
-  assert.match(await page.locator('.lease[data-lease-of="5"] .lease-text').textContent(), /\/58 ×0\.8$/);
+  assert.equal(await page.locator('.lease-bar[data-lease-of="1"]').count(), 1, 'the store\'s key has its own bar');
+  assert.match(await page.locator('.lease-bar[data-lease-of="5"] .lease-text').textContent(), /\/58 ×0\.8$/);
   assert.match(await page.getByTestId('split-brain').textContent(), /N4.*N5/);
   await shot(page, 'quorum-c-lease-overlap');
 
   // N5's bar drains as time passes, though nothing happens at N5.
-  const left = async () => Number(await page.locator('.lease[data-lease-of="5"]').getAttribute('data-left'));
+  const left = async () => Number(await page.locator('.lease-bar[data-lease-of="5"]').getAttribute('data-left'));
   const before = await left();
   for (let i = 0; i < 12; i++) await page.getByRole('button', { name: 'Step forward' }).click();
   assert.ok(await left() < before, `drained from ${before}`);
@@ -69,7 +69,7 @@ test('Lease: the store sits at the centre, and a slow clock\'s bar outlives the 
   // Step 206: N5's own clock ends its lease; its bar is gone.
   const end = await open(browser, server.url + '?preset=lease-drift&step=206');
   assert.match(await narration(end.page), /N5's own clock says its lease of 58 ticks has run out/);
-  assert.equal(await end.page.locator('.lease[data-lease-of="5"]').count(), 0);
+  assert.equal(await end.page.locator('.lease-bar[data-lease-of="5"]').count(), 0);
   const zh = await open(browser, server.url + '?preset=lease-drift&step=180&lang=zh');
   assert.match(await zh.page.getByTestId('split-brain').textContent(), /N4.*N5/);
   await shot(zh.page, 'quorum-c-lease-overlap-zh');
