@@ -26,7 +26,8 @@
 //! keeps the key for `ttl` from the later moment it granted it, and only then can grant it to
 //! another node, whose belief starts at the answer, later still. With drift the holder believes
 //! `(ttl − margin)/r` real ticks while the store keeps the key `ttl/s`, `r` and `s` being the
-//! holder's and the store's rates: it is safe exactly when `margin ≥ ttl·(1 − r/s)`. A slower
+//! holder's and the store's rates: it is safe once `margin ≥ ttl·(1 − r/s)`, plus a tick for
+//! the clocks' rounding to whole ticks (latency only adds slack). A slower
 //! holder clock, or a faster store clock, than the margin covers gives two leaders at once.
 //! A store is no quorum: on the side of a partition without it, nobody can lead.
 //!
