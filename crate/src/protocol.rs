@@ -197,6 +197,14 @@ pub struct View {
     /// How far this node's current probe reaches, in hops each way along the ring (probing ring
     /// algorithms such as Hirschberg-Sinclair): the UI draws it as an arc.
     pub reach: Option<u32>,
+    /// Where this node and the key it looks up sit on a hash ring, as positions in `[0, 2^32)`
+    /// (consistent-hashing algorithms such as the DHT election): the UI places the nodes round
+    /// the circle in hash order and marks the key.
+    pub ring: Option<(u32, u32)>,
+    /// A lease this node holds or keeps: `(from, until, ticks)` — the real times (simulator
+    /// ticks) it runs from and until, and its length in this node's own clock ticks (lease
+    /// algorithms): the UI draws a bar draining from `from` to `until`.
+    pub lease: Option<(Time, Time, u32)>,
     /// The node's data version that votes compare before ids (ZooKeeper's ZXID, the last
     /// transaction it has seen): the UI writes it under the node.
     pub zxid: Option<u64>,

@@ -30,6 +30,7 @@ pub fn look_class(look: Look) -> &'static str {
         Look::Waiting => "look-waiting",
         Look::Participant => "look-active",
         Look::Follower => "look-plain",
+        Look::Store => "look-store",
     }
 }
 

@@ -143,7 +143,7 @@ impl State {
             redo: Rc::new(Vec::new()),
             origin: None,
         };
-        s.positions = Rc::new(positions(&s.scenario));
+        s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
         s.refresh();
         s

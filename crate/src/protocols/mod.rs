@@ -31,4 +31,6 @@ register! {
     zookeeper,
     stable_leader,
     token_ring,
+    dht,
+    lease,
 }

@@ -301,12 +301,14 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
                 { for parts::group_hulls(frame, &pos[..n], r) }
                 { for parts::reach_arcs(frame, &pos[..n]) }
+                { super::hash_ring::draw(frame, props.options.lang) }
                 { for ring_edges }
                 { for edges }
                 { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
                 { super::store::store(frame, &index, &pos[..n], props.options.lang) }
                 { for nodes }
+                { for super::lease_bars::bars(frame, &pos[..n], r) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
                 { for ghosts }
                 { preview }
