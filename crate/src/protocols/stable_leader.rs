@@ -66,8 +66,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
-        Role::new("waiting", Look::Waiting, Text::new("in a new round, waiting for its leader's OK", "已进入新一轮，等待该轮领导者的 OK")),
-        Role::new("listening", Look::Participant, Text::new("recovered: listens for the leader before acting", "刚恢复：先倾听领导者，再行动")),
+        Role::new("waiting", Look::Waiting, Text::new("in a new round, waiting for its leader's OK", "新一轮：等待领导者的 OK")),
+        Role::new("listening", Look::Participant, Text::new("recovered: listens for the leader before acting", "刚恢复：先倾听")),
     ],
     formulas: &[Formula {
         name: "N−2",

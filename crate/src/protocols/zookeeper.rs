@@ -91,10 +91,10 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[
-        Role::new("looking", Look::Candidate, Text::new("LOOKING: voting, no leader yet", "LOOKING：正在投票，尚无领导者")),
-        Role::new("following", Look::Follower, Text::new("FOLLOWING the elected leader", "FOLLOWING：跟随选出的领导者")),
-        Role::new("prospective", Look::Waiting, Text::new("won the vote; leads once a quorum sends FOLLOW", "赢得投票；多数派发来 FOLLOW 后才成为领导者")),
-        Role::new(LEADING, Look::Leader, Text::new("LEADING, followed by a quorum", "LEADING：有多数派跟随")),
+        Role::new("looking", Look::Candidate, Text::new("LOOKING: voting, no leader yet", "LOOKING：投票中")),
+        Role::new("following", Look::Follower, Text::new("FOLLOWING the elected leader", "FOLLOWING：跟随中")),
+        Role::new("prospective", Look::Waiting, Text::new("won the vote; leads once a quorum sends FOLLOW", "已胜选，待多数派 FOLLOW")),
+        Role::new(LEADING, Look::Leader, Text::new("LEADING, followed by a quorum", "LEADING：多数派跟随")),
     ],
     formulas: &[
         Formula {
