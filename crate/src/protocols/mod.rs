@@ -28,6 +28,8 @@ register! {
     ring_live_set,
     hirschberg_sinclair,
     raft,
+    paxos,
+    gossip,
     token_ring,
     dht,
     lease,
