@@ -988,11 +988,11 @@ mod tests {
     fn a_node_told_a_different_decision_reports_it() {
         let cfg = Config::new(vec![1, 2, 3], Some(3), None, (1, 1));
         let p = Paxos::new(&cfg, &Params::new()).unwrap();
-        let mut effects = Vec::new();
-        let mut s = p.init(&mut Ctx::new(1, 0, &cfg, &mut effects));
-        p.on_message(&mut s, 2, Msg::Chosen { inst: 1, value: 3 }, &mut Ctx::new(1, 5, &cfg, &mut effects));
+        let (mut effects, mut outbox, mut timers) = (Vec::new(), Vec::new(), Vec::new());
+        let mut s = p.init(&mut Ctx::new(1, 0, &cfg, &mut effects, &mut outbox, &mut timers));
+        p.on_message(&mut s, 2, Msg::Chosen { inst: 1, value: 3 }, &mut Ctx::new(1, 5, &cfg, &mut effects, &mut outbox, &mut timers));
         assert!(!effects.iter().any(|e| matches!(e, Effect::Report { .. })), "the same decision again is no conflict");
-        p.on_message(&mut s, 2, Msg::Heartbeat { inst: 1 }, &mut Ctx::new(1, 6, &cfg, &mut effects));
+        p.on_message(&mut s, 2, Msg::Heartbeat { inst: 1 }, &mut Ctx::new(1, 6, &cfg, &mut effects, &mut outbox, &mut timers));
         assert!(effects.contains(&Effect::Report { property: "chosen-once", nodes: vec![1, 3, 2] }), "{effects:?}");
         assert_eq!(s.learned.get(&1), Some(&3), "the first decision is kept");
     }
