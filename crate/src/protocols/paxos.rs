@@ -208,6 +208,10 @@ const N_CARRY: Text = Text::new(
     "N{0} has a majority of promises, and the highest ballot among them had accepted N{1}: Paxos obliges it to propose N{1}, not itself, in ballot {2}.",
     "N{0} 获得了多数派承诺，其中编号最大的已接受值是 N{1}：Paxos 规定它必须在提议编号 {2} 中提议 N{1}，而不是自己。",
 );
+const N_CARRY_SELF: Text = Text::new(
+    "N{0} has a majority of promises, and the highest ballot among them had accepted N{0} itself: it proposes itself again in ballot {1}.",
+    "N{0} 获得了多数派承诺，其中编号最大的已接受值正是它自己：它在提议编号 {1} 中再次提议自己。",
+);
 const N_PHASE2: Text = Text::new(
     "N{0} has a majority of promises and none reported an accepted value: it sends ACCEPT for itself with ballot {1}.",
     "N{0} 获得了多数派承诺，且没有人报告已接受的值：它以提议编号 {1} 为自己发送 ACCEPT。",
@@ -221,7 +225,10 @@ const N_CHOSEN: Text = Text::new(
     "A majority accepted ballot {1}: N{2} is chosen, and N{0} announces it with CHOSEN. Any later majority overlaps this one, so the choice can never change.",
     "多数派接受了提议编号 {1}：N{2} 被选定，N{0} 用 CHOSEN 宣布结果。此后任何多数派都与这个多数派有交集，所以选择永远不会改变。",
 );
-const N_LATE: Text = Text::new("N{0} is no longer waiting for answers to ballot {1}: this one changes nothing.", "N{0} 已不再等待提议编号 {1} 的回复：这条消息不起作用。");
+const N_LATE: Text = Text::new(
+    "N{0} no longer needs this answer for ballot {1}: it already has its majority, or gave the ballot up.",
+    "N{0} 已不需要提议编号 {1} 的这条回复：它已凑齐多数派，或已放弃该提议。",
+);
 const N_DUEL: Text = Text::new(
     "N{0}'s ballot {1} lost a duel: an acceptor has promised the higher ballot {2}. N{0} gives it up and waits a random backoff before trying higher.",
     "N{0} 的提议编号 {1} 在决斗中落败：有接受者已承诺更大的编号 {2}。N{0} 放弃它，随机退避后再用更大的编号重试。",
@@ -252,7 +259,7 @@ const N_NOBODY: Text = Text::new(
     "N{0} has heard from no leader for {1} ticks: after a random backoff it will propose itself.",
     "N{0} 已有 {1} 个时间单位没有任何领导者的消息：随机退避后它将提议自己。",
 );
-const N_RETRY: Text = Text::new("N{0}'s random backoff is over and still nobody leads: it tries again.", "N{0} 的随机退避结束，仍然没有领导者：它再试一次。");
+const N_RETRY: Text = Text::new("N{0}'s random backoff is over and nobody leads yet.", "N{0} 的随机退避结束，仍然没有领导者。");
 const N_RECOVER: Text = Text::new(
     "N{0} recovers: its promises, accepted values and the {1} decision(s) it knew are on disk, so it can never break a promise. It waits for a leader's heartbeat.",
     "N{0} 恢复：它的承诺、已接受的值和已知的 {1} 个结果都保存在磁盘上，所以它绝不会违背承诺。它等待领导者的心跳。",
@@ -474,6 +481,7 @@ impl Paxos {
                 }
                 acc.accepted = Some((ballot, value));
                 match carried {
+                    Some((_, v)) if v == me => ctx.note(&N_CARRY_SELF, &[me as u64, ballot]),
                     Some((_, v)) => ctx.note(&N_CARRY, &[me as u64, v as u64, ballot]),
                     None => ctx.note(&N_PHASE2, &[me as u64, ballot]),
                 }
