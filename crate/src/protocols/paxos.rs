@@ -26,7 +26,10 @@
 //!   every `heartbeats.interval`. A node that hears no heartbeat for `heartbeats.timeout`
 //!   suspects the leader and starts a **new instance** (no lease: a failed leader is replaced,
 //!   never renewed). A leader that sees a PREPARE for a later instance stops leading at once:
-//!   someone is replacing it, and it must not lead beside the next leader.
+//!   someone is replacing it, and it must not lead beside the next leader. A leader cut off in a
+//!   minority hears no such PREPARE and goes on believing it leads until the partition heals:
+//!   single leadership is claimed for crash-stop runs only, and under partitions the older
+//!   ballot is what tells the stale leader apart (a fenced store refuses its writes).
 //! * **Duels and backoff**: two proposers can keep pre-empting each other's ballots. A proposer
 //!   refused by a NACK, or without a majority after `patience` ticks, waits a random `backoff`
 //!   (a timer with a tick range, drawn by the simulator) before trying a higher ballot; a node
@@ -104,13 +107,13 @@ pub const ALGORITHM: Algorithm = Algorithm {
          • Phase 2: with a majority of promises the proposer sends ACCEPT (2a) — with the value of the highest ballot reported, else its own id. Acceptances (ACCEPTED, 2b) from a majority choose the value; CHOSEN tells everyone.\n\
          • An acceptor that promised a higher ballot answers NACK: the proposer backs off for a random time and tries a higher ballot.\n\
          • The chosen node leads and sends heartbeats; when they stop, a new instance elects the next leader.\n\n\
-         What to watch: two proposers duelling until random backoff lets one finish; under a partition the minority prepares again and again without a majority — no split brain. The number under a node is the ballot that chose it (a leader) or the highest it has promised.",
+         What to watch: two proposers duelling until random backoff lets one finish; under a partition the minority prepares again and again without a majority — no split brain. There is no lease: a leader cut off in a minority goes on believing it leads, but a newer, larger ballot replaces it. The number under a node is the ballot that chose it (a leader) or the highest it has promised.",
         "Paxos 的第 i 个实例选出第 i 任领导者；提议的值是一个节点 id。\n\n\
          • 第一阶段：提议者选一个比见过的都大的提议编号（ballot），发送 PREPARE（1a）。接受者承诺（PROMISE，1b）不再理会更小的编号，并报告自己已接受过的值。\n\
          • 第二阶段：获得多数派承诺后，提议者发送 ACCEPT（2a）——值取报告中编号最大的那个，若没有则取自己的 id。多数派的接受（ACCEPTED，2b）使该值被选定；CHOSEN 通知所有节点。\n\
          • 已承诺更大编号的接受者回复 NACK：提议者随机退避一段时间，再用更大的编号重试。\n\
          • 被选中的节点成为领导者并发送心跳；心跳停止后，由新的实例选出下一任领导者。\n\n\
-         观察要点：两个提议者互相抢占（决斗），直到随机退避让其中一个完成；网络分区时，少数派一次次 PREPARE 却凑不齐多数派——不会脑裂。节点下方的数字是选出它的提议编号（领导者），或它承诺过的最大提议编号。",
+         观察要点：两个提议者互相抢占（决斗），直到随机退避让其中一个完成；网络分区时，少数派一次次 PREPARE 却凑不齐多数派——不会脑裂。这里没有租约：被隔离在少数派中的领导者仍以为自己在位，但会被编号更大的新领导者取代。节点下方的数字是选出它的提议编号（领导者），或它承诺过的最大提议编号。",
     ),
     topology: Topology::Complete,
     kinds: KINDS,
