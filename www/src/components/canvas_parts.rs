@@ -185,10 +185,11 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
         .collect()
 }
 
-/// The colour of value `t`: hues a golden angle apart, so that nearby ids (and the few that
-/// spread at once) look different, unlike a short palette repeating every few ids.
+/// The colour of value `t`: hues a golden angle apart, so that nearby ids look different (a
+/// short palette repeats every few ids), and a darker shade for even ids, since the hues that
+/// come close again are those of ids 13 or 21 apart.
 fn tint_colour(t: u32) -> String {
-    format!("hsl({:.0}, 70%, 45%)", (t as f64 * 137.508) % 360.0)
+    format!("hsl({:.0}, 70%, {}%)", (t as f64 * 137.508) % 360.0, if t % 2 == 0 { 36 } else { 56 })
 }
 
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
