@@ -77,13 +77,13 @@ pub const ALGORITHM: Algorithm = Algorithm {
     card: Text::new(
         "No votes and no quorum: leadership spreads like a rumour.\n\n\
          • Each node backs a candidate (epoch, id); larger epochs win, then larger ids. It starts by backing itself.\n\
-         • Every period it pushes GOSSIP to `fanout` random peers. A receiver adopts a larger candidate and ignores a smaller one, so candidates only grow.\n\
-         • The backed node raises a heartbeat counter each period; the counter travels with the gossip. A node with no fresh count for `silence` ticks stands itself: (epoch + 1, its id).\n\n\
+         • Every period it pushes GOSSIP to a few random peers (the fanout). A receiver adopts a larger candidate and ignores a smaller one, so candidates only grow.\n\
+         • The backed node raises a heartbeat counter each period; the counter travels with the gossip. A node with no fresh count for a while (the silence timeout) stands itself: (epoch + 1, its id).\n\n\
          What to watch: the largest candidate reaching everyone in about log₃ N periods with fanout 2. Under a partition each side ends up with its own leader (split brain, by design: this is a \"soft\" leader); after healing the larger epoch wins everywhere. The ring round a node has the colour of the candidate it backs; the number under it is its epoch.",
         "没有投票，也没有多数派：领导权像谣言一样传播。\n\n\
          • 每个节点支持一个候选者（epoch, id）：epoch 大者胜，相同再比 id。开始时每个节点支持自己。\n\
-         • 每个周期，节点把 GOSSIP 推送给 `fanout` 个随机节点。接收者采纳更大的候选者、忽略更小的，所以候选者只增不减。\n\
-         • 被支持的节点每个周期把心跳计数加一，计数随 gossip 传播。一个节点若 `silence` 时间内没有收到更新的计数，就推举自己：（epoch + 1, 自己的 id）。\n\n\
+         • 每个周期，节点把 GOSSIP 推送给几个随机节点（个数即 fanout）。接收者采纳更大的候选者、忽略更小的，所以候选者只增不减。\n\
+         • 被支持的节点每个周期把心跳计数加一，计数随 gossip 传播。一个节点若一段时间（静默超时）内没有收到更新的计数，就推举自己：（epoch + 1, 自己的 id）。\n\n\
          观察要点：fanout 为 2 时，最大的候选者大约 log₃ N 个周期传遍全网。网络分区时两侧各有自己的领导者（脑裂，这是设计使然：它只是“软”领导者）；分区恢复后，epoch 更大的一方在各处胜出。节点外圈的颜色代表它支持的候选者，下方的数字是它的 epoch。",
     ),
     topology: Topology::Complete,

@@ -795,9 +795,11 @@ impl Protocol for Paxos {
             (None, true) => "backing-off",
             (None, false) => FOLLOWER,
         };
-        let term = if s.leading() { s.decided_by } else { s.promised };
+        // A leader's term is the ballot that chose it (its fencing token); a follower shows the
+        // highest ballot it has promised, if any.
+        let term = if s.leading() { Some(s.decided_by) } else { Some(s.promised).filter(|&b| b > 0) };
         let tally = s.proposal.as_ref().map(|p| (p.yes.len() as u32, self.quorum));
-        View { role, leader: s.leader, term: Some(term), tally, ..View::default() }
+        View { role, leader: s.leader, term, tally, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
