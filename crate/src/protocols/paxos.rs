@@ -189,12 +189,12 @@ const N_START: Text = Text::new(
 const N_START_LEADER: Text = Text::new("N{0} already leads instance {1}, so it does not propose.", "N{0} 已是实例 {1} 选出的领导者，因此不再提议。");
 const N_START_BUSY: Text = Text::new("N{0} is already proposing ballot {1}.", "N{0} 已在用提议编号 {1} 提议。");
 const N_PREPARE: Text = Text::new(
-    "N{0} proposes with ballot {1}, higher than any it has seen, for instance {2}: it promises to itself and sends PREPARE to every other node.",
-    "N{0} 以提议编号 {1}（比它见过的都大）参与实例 {2}：它先向自己承诺，再向所有其他节点发送 PREPARE。",
+    "N{0} opens ballot {1} in instance {2}, above any it has seen: it promises it to itself and sends PREPARE to every other node.",
+    "N{0} 在实例 {2} 中发起提议编号 {1}（比见过的都大）：先向自己承诺，再向其他所有节点发送 PREPARE。",
 );
 const N_PROMISE: Text = Text::new(
-    "N{0} promises ballot {1} to N{2}: it has promised nothing higher, and it will now refuse every lower ballot.",
-    "N{0} 向 N{2} 承诺提议编号 {1}：它没有承诺过更大的编号，此后将拒绝所有更小的编号。",
+    "N{0} promises ballot {1} to N{2}: nothing higher was promised, and lower ballots are refused from now on.",
+    "N{0} 向 N{2} 承诺提议编号 {1}：此前没有更大的承诺，今后拒绝更小的编号。",
 );
 const N_PROMISE_ACCEPTED: Text = Text::new(
     "N{0} promises ballot {1} and reports that it already accepted N{2}: a proposer must carry that value on.",
@@ -205,20 +205,20 @@ const N_DEFER: Text = Text::new(
     "N{0} 本来要提议自己，但已经有别的节点在提议：它重新开始随机等待。",
 );
 const N_STEP_DOWN: Text = Text::new(
-    "N{0} led instance {1}, but a PREPARE for instance {2} means it is being replaced: it stops leading at once, so it never leads beside the next leader.",
-    "N{0} 是实例 {1} 的领导者，但实例 {2} 的 PREPARE 说明它正在被替换：它立即停止担任领导者，以免与下一任领导者同时在位。",
+    "N{0} led instance {1}; a PREPARE for instance {2} means it is being replaced, so it stops leading now.",
+    "N{0} 是实例 {1} 的领导者；实例 {2} 的 PREPARE 说明它正被替换，于是立即停止担任领导者。",
 );
 const N_REFUSE: Text = Text::new(
     "N{0} refuses ballot {1} with NACK: it has already promised the higher ballot {2}.",
     "N{0} 用 NACK 拒绝提议编号 {1}：它已经承诺了更大的编号 {2}。",
 );
 const N_REFUSE_OLD: Text = Text::new(
-    "N{0} refuses ballot {1} with NACK: it has already accepted a value in instance {2}, so this older instance is long decided.",
-    "N{0} 用 NACK 拒绝提议编号 {1}：它已在实例 {2} 中接受过值，所以这个更早的实例早已有了结果。",
+    "N{0} refuses ballot {1} with NACK: it already accepted a value in the later instance {2}.",
+    "N{0} 用 NACK 拒绝提议编号 {1}：它已在更新的实例 {2} 中接受过值。",
 );
 const N_TELL: Text = Text::new(
-    "N{0} already knows instance {1} is decided, up to instance {2}: instead of promising, it tells the sender what was chosen.",
-    "N{0} 已知道实例 {1} 早已有了结果（最新到实例 {2}）：它不作承诺，而是把选定的值告诉发送者。",
+    "N{0} knows instance {1} is decided (the latest is instance {2}): instead of promising, it tells the sender the outcome.",
+    "N{0} 知道实例 {1} 已有结果（最新为实例 {2}）：它不作承诺，而是把结果告诉发送者。",
 );
 const N_COUNT_PROMISE: Text = Text::new("N{0} now holds {1} of the {2} promises a majority needs.", "N{0} 现有 {1} 个承诺，多数派需要 {2} 个。");
 const N_CARRY: Text = Text::new(
@@ -247,24 +247,24 @@ const N_LATE: Text = Text::new(
     "N{0} 已不需要提议编号 {1} 的这条回复：它已凑齐多数派，或已放弃该提议。",
 );
 const N_DUEL: Text = Text::new(
-    "N{0}'s ballot {1} lost a duel: an acceptor has promised the higher ballot {2}. N{0} gives it up and waits a random backoff before trying higher.",
-    "N{0} 的提议编号 {1} 在决斗中落败：有接受者已承诺更大的编号 {2}。N{0} 放弃它，随机退避后再用更大的编号重试。",
+    "N{0}'s ballot {1} lost a duel to ballot {2}: it gives it up and waits a random backoff before trying higher.",
+    "N{0} 的提议编号 {1} 在决斗中输给了 {2}：它放弃该提议，随机退避后再用更大的编号重试。",
 );
 const N_OUTRUN: Text = Text::new(
-    "N{0}'s ballot {1} is refused: the acceptors have moved on to a later instance, so this one is decided. N{0} backs off and will hear the outcome.",
-    "N{0} 的提议编号 {1} 被拒绝：接受者已进入更新的实例，说明这个实例已有结果。N{0} 退避，随后会得知结果。",
+    "N{0}'s ballot {1} is refused: the acceptors have moved on to a later instance. It backs off and will hear the outcome.",
+    "N{0} 的提议编号 {1} 被拒：接受者已进入更新的实例。它退避，随后会得知结果。",
 );
 const N_PATIENCE: Text = Text::new(
-    "N{0} waited {1} ticks without a majority for ballot {2} (too few nodes within reach?): it gives it up and backs off.",
-    "N{0} 等了 {1} 个时间单位，提议编号 {2} 仍未获得多数派（能联系到的节点太少？）：它放弃并退避。",
+    "No majority answered N{0}'s ballot {2} within {1} ticks (too few nodes within reach?): it backs off.",
+    "N{0} 的提议编号 {2} 在 {1} 个时间单位内没有得到多数派回应（能联系到的节点太少？）：它退避。",
 );
 const N_LEARN: Text = Text::new("N{0} learns that instance {1} chose N{2}: N{2} leads.", "N{0} 得知实例 {1} 选定了 N{2}：N{2} 是领导者。");
 const N_LEARN_SELF: Text = Text::new("N{0} learns that instance {1} chose itself: it leads.", "N{0} 得知实例 {1} 选定了自己：它成为领导者。");
 const N_KNOWN: Text = Text::new("N{0} already knows that instance {1} chose N{2}.", "N{0} 已经知道实例 {1} 选定了 N{2}。");
 const N_OLD_NEWS: Text = Text::new("N{0} notes that instance {1} chose N{2}; it already knows a later instance.", "N{0} 记下实例 {1} 选定了 N{2}；它已知道更新的实例。");
 const N_CONFLICT: Text = Text::new(
-    "N{0} hears that instance {1} chose N{2}, but it had learned a different value: a chosen value changed. This must never happen.",
-    "N{0} 听说实例 {1} 选定了 N{2}，但它得知的是另一个值：已选定的值被改变了。这绝不应发生。",
+    "N{0} hears that instance {1} chose N{2}, unlike what it had learned: a chosen value changed, which must never happen.",
+    "N{0} 听说实例 {1} 选定了 N{2}，与它得知的不同：已选定的值变了，这绝不应发生。",
 );
 const N_BEAT: Text = Text::new("N{0} leads instance {1}: it sends HEARTBEAT to everyone.", "N{0} 是实例 {1} 的领导者：它向所有节点发送 HEARTBEAT（心跳）。");
 const N_ALIVE: Text = Text::new("N{0} hears leader N{1}'s heartbeat for instance {2}: the leader is alive.", "N{0} 收到领导者 N{1} 在实例 {2} 的心跳：领导者仍然存活。");
@@ -273,8 +273,8 @@ const N_STALE_LEADER: Text = Text::new(
     "N{0} 收到 N{2} 在实例 {1} 的心跳，但更新的实例已选出另一位领导者：它用 CHOSEN 告诉 N{2}。",
 );
 const N_SUSPECT: Text = Text::new(
-    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} and, after a random backoff, will propose itself in a new instance.",
-    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 失效，随机退避后将在新实例中提议自己。",
+    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects it and, after a random backoff, will propose in a new instance.",
+    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑其失效，随机退避后将在新实例中提议。",
 );
 const N_NOBODY: Text = Text::new(
     "N{0} has heard from no leader for {1} ticks: after a random backoff it will propose itself.",
@@ -282,8 +282,8 @@ const N_NOBODY: Text = Text::new(
 );
 const N_RETRY: Text = Text::new("N{0}'s random backoff is over and nobody leads yet.", "N{0} 的随机退避结束，仍然没有领导者。");
 const N_RECOVER: Text = Text::new(
-    "N{0} recovers: its promises, accepted values and the {1} decision(s) it knew are on disk, so it can never break a promise. It waits for a leader's heartbeat.",
-    "N{0} 恢复：它的承诺、已接受的值和已知的 {1} 个结果都保存在磁盘上，所以它绝不会违背承诺。它等待领导者的心跳。",
+    "N{0} recovers its promises, accepted values and {1} known decision(s) from disk, so it cannot break a promise; it waits for a heartbeat.",
+    "N{0} 恢复，承诺、已接受的值和已知的 {1} 个结果都从磁盘读回，所以不会违背承诺；它等待心跳。",
 );
 
 impl Paxos {
