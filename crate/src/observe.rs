@@ -81,7 +81,7 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => {
             // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, vote, tally, group, reach, ring, lease, zxid } = x;
+            let View { role, leader, term, vote, tally, group, reach, ring, lease, tint, zxid } = x;
             *leader == y.leader
                 && *term == y.term
                 && *vote == y.vote
@@ -90,6 +90,7 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
                 && *reach == y.reach
                 && *ring == y.ring
                 && *lease == y.lease
+                && *tint == y.tint
                 && *zxid == y.zxid
                 && (std::ptr::eq(*role, y.role) || *role == y.role)
         }

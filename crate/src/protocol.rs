@@ -205,6 +205,9 @@ pub struct View {
     /// ticks) it runs from and until, and its length in this node's own clock ticks (lease
     /// algorithms): the UI draws a bar draining from `from` to `until`.
     pub lease: Option<(Time, Time, u32)>,
+    /// The id whose colour this node wears (gossip: the candidate it backs), so that a value
+    /// spreading through the cluster shows as a spreading colour: the UI rings the node with it.
+    pub tint: Option<NodeId>,
     /// The node's data version that votes compare before ids (ZooKeeper's ZXID, the last
     /// transaction it has seen): the UI writes it under the node.
     pub zxid: Option<u64>,

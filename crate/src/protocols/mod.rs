@@ -30,6 +30,8 @@ register! {
     raft,
     zookeeper,
     stable_leader,
+    paxos,
+    gossip,
     token_ring,
     dht,
     lease,

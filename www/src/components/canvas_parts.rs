@@ -228,6 +228,13 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
         .collect()
 }
 
+/// The colour of value `t`: hues a golden angle apart, so that nearby ids look different (a
+/// short palette repeats every few ids), and a darker shade for even ids, since the hues that
+/// come close again are those of ids 13 or 21 apart.
+fn tint_colour(t: u32) -> String {
+    format!("hsl({:.0}, 70%, {}%)", (t as f64 * 137.508) % 360.0, if t % 2 == 0 { 36 } else { 56 })
+}
+
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
 #[allow(clippy::too_many_arguments)]
 pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
@@ -302,6 +309,11 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
         <g class={classes!("node", status, look, selected.then_some("selected"))} data-node={id.to_string()}
            data-status={status} data-role={role} role="button" tabindex="0" aria-label={label}
            {onclick} {oncontextmenu} {onkeydown} {onpointerdown}>
+            // The colour of the value it holds (gossip: the candidate it backs).
+            { match v.tint.filter(|_| node.up) {
+                Some(t) => html!{ <circle class="tint" data-tint={t.to_string()} cx={fmt(x)} cy={fmt(y)} r={fmt(r + 9.0)} stroke={tint_colour(t)} /> },
+                None => html!{},
+            } }
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
             <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ format!("N{id}") }</text>
