@@ -22,14 +22,18 @@
 //! | [`registry`] | looking algorithms and presets up |
 //! | [`engine`] | one non-generic [`Engine`] over every algorithm; summaries, traces |
 //! | [`presets`] | presets by id, for the CLI, the UI and the tests |
+//! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
+//! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod layout;
 pub mod meta;
 pub mod observe;
+pub mod plot;
 pub mod presets;
 pub mod protocol;
 pub mod protocols;
