@@ -7,6 +7,7 @@
 //! let mut sweep = Sweep::from_json(spec)?;
 //! while !sweep.advance(50).finished() {}          // or advance_steps(budget) per frame
 //! sweep.csv(); sweep.summary_csv(); sweep.svg(Lang::En);
+//! sweep.replay(k)?.trace_value();                 // run k alone, to open in the lab
 //! ```
 //!
 //! ## The spec (JSON)
@@ -88,6 +89,7 @@ pub const READY: &[(&str, &str)] = &[
     ("messages-vs-n", include_str!("../../experiments/messages-vs-n.json")),
     ("raft-figure-16-randomness", include_str!("../../experiments/raft-figure-16-randomness.json")),
     ("raft-figure-16-scale", include_str!("../../experiments/raft-figure-16-scale.json")),
+    ("raft-figure-16-network", include_str!("../../experiments/raft-figure-16-network.json")),
     ("one-partition", include_str!("../../experiments/one-partition.json")),
     ("split-brain-random-partitions", include_str!("../../experiments/split-brain-random-partitions.json")),
 ];
@@ -722,7 +724,7 @@ impl Sweep {
         let mut jobs = Vec::new();
         let mut total = 0;
         for (entry, path) in &entries {
-            let a = registry::find_or_err(&entry.algorithm).map_err(|e| e.within(&format!("{path}")))?;
+            let a = registry::find_or_err(&entry.algorithm).map_err(|e| e.within(path))?;
             let formula = match &entry.formula {
                 None => None,
                 Some(name) => Some(a.formulas.iter().find(|f| f.name == name).ok_or_else(|| {
@@ -873,7 +875,18 @@ impl Sweep {
         true
     }
 
-    fn run(&self, job: &Job, k: u64) -> Row {
+    /// Replays run `k` (0-based, in sweep order; it need not have been run yet) and returns its
+    /// engine where the sweep stopped it: `trace_value()` then opens that very run in the lab.
+    pub fn replay(&self, k: u64) -> Option<Engine> {
+        if k >= self.total {
+            return None;
+        }
+        let j = self.jobs.partition_point(|j| j.first <= k) - 1;
+        Some(self.play(&self.jobs[j], k - self.jobs[j].first).0)
+    }
+
+    /// Builds and runs the `k`-th seed of `job`; also returns the time of its last fault.
+    fn play(&self, job: &Job, k: u64) -> (Engine, Time) {
         let line = &self.lines[job.line];
         let seed = line.seeds.start + k;
         let mut rng = Pcg32::new(seed, STREAM);
@@ -895,7 +908,6 @@ impl Sweep {
             }
         }
         let nodes = s.nodes.clone();
-        let n = nodes.len() as u32;
         let mut e = Engine::new(s).expect("checked when the sweep was built");
         for f in later {
             let Some(leader) = agreement(&mut e) else { break };
@@ -910,8 +922,16 @@ impl Sweep {
         }
         match self.until {
             Until::End => e.run_to_end(),
-            Until::Agreement => while !e.elections().last().is_some_and(|x| x.to > since) && e.step() {},
+            Until::Agreement => while e.elections().last().is_none_or(|x| x.to <= since) && e.step() {},
         }
+        (e, since)
+    }
+
+    fn run(&self, job: &Job, k: u64) -> Row {
+        let line = &self.lines[job.line];
+        let (e, since) = self.play(job, k);
+        let seed = line.seeds.start + k;
+        let n = e.scenario().nodes.len() as u32;
         let m = e.metrics();
         let f = e.frame();
         let counted = if line.kinds.is_empty() { m.total } else { m.by_kind.iter().filter(|(k, _)| line.kinds.contains(k)).map(|x| x.1).sum() };
@@ -1113,7 +1133,8 @@ impl Sweep {
         let (x_label, y_label) = match kind {
             ChartKind::Lines => (Label::from_text(&Text::new("nodes N", "节点数 N")), measure),
             ChartKind::Cdf => (measure, Label::from_text(&Text::new("fraction of runs", "运行次数占比"))),
-            ChartKind::Bars => (measure, Label::default()),
+            ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
+            ChartKind::Bars => (Label { en: format!("{} (mean over runs)", measure.en), zh: format!("{}（各次运行的平均值）", measure.zh) }, Label::default()),
         };
         let mut series = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {

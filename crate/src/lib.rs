@@ -22,8 +22,8 @@
 //! | [`registry`] | looking algorithms and presets up |
 //! | [`engine`] | one non-generic [`Engine`] over every algorithm; summaries, traces |
 //! | [`presets`] | presets by id, for the CLI, the UI and the tests |
-//! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
 //! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
+//! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;

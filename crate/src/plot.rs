@@ -191,8 +191,8 @@ fn value_text(c: &Chart, v: f64) -> String {
 }
 
 fn bars(c: &Chart) -> String {
-    let title = wrap(&c.title, 96);
-    let (left, right, top, row) = (300.0, W - 90.0, 28.0 + 20.0 * title.len() as f64, 26.0);
+    let title = wrap(&c.title, 86);
+    let (left, right, top, row) = (300.0, W - 130.0, 28.0 + 20.0 * title.len() as f64, 26.0);
     let h = top + row * c.series.len() as f64 + 56.0;
     let max = c.series.iter().filter_map(|s| s.points.first()).map(|p| p.0).fold(0.0, f64::max);
     let hi = if c.percent { 1.0 } else { max.max(1e-9) };
@@ -228,7 +228,7 @@ fn bars(c: &Chart) -> String {
 }
 
 fn lines(c: &Chart) -> String {
-    let title = wrap(&c.title, 96);
+    let title = wrap(&c.title, 86);
     let extra = 20.0 * (title.len() - 1) as f64;
     let (left, top, right, bottom) = (78.0, 48.0 + extra, W - 250.0, 420.0 + extra);
     let h = bottom + 56.0;
@@ -298,11 +298,13 @@ fn lines(c: &Chart) -> String {
         let (px, py) = (x.px(m.x), y.px(m.y));
         let stroke = m.color.map_or("#222", color);
         let anchor = if px > (left + right) / 2.0 { ("end", -8.0) } else { ("start", 8.0) };
+        // Near the top edge the label goes below the point, clear of the title.
+        let dy = if py - top < 18.0 { 17.0 } else { -7.0 };
         let _ = write!(
             out,
             "<circle cx=\"{px:.1}\" cy=\"{py:.1}\" r=\"5\" fill=\"#fff\" stroke=\"{stroke}\" stroke-width=\"2\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{}\" font-size=\"11\" fill=\"{stroke}\">{}</text>",
             px + anchor.1,
-            py - 7.0,
+            py + dy,
             anchor.0,
             esc(&m.label)
         );

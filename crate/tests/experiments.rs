@@ -240,6 +240,16 @@ fn a_fault_after_agreement_crashes_the_elected_leader() {
         assert!(d >= 30, "{d}");
     }
     assert!(s.rows().iter().all(|r| r.agreement.is_some()));
+    // Any run can be replayed alone, and its trace (with the crash as an intervention) opens
+    // at the same step with the same hash.
+    for k in [0, 17] {
+        let e = s.replay(k).unwrap();
+        assert_eq!(e.trace_hash(), s.rows()[k as usize].trace_hash);
+        assert_eq!(e.interventions().len(), 1);
+        let again = election_lab::Engine::from_trace_value(&e.trace_value()).unwrap();
+        assert_eq!((again.cursor(), again.trace_hash()), (e.cursor(), e.trace_hash()));
+    }
+    assert!(s.replay(30).is_none());
     // Timer jitter and latency differ by seed, and so do the downtimes.
     let st = s.summary()[0].stats.clone().unwrap();
     assert!(st.max > st.min, "{st:?}");
