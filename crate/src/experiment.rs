@@ -70,19 +70,21 @@
 
 use crate::algorithm::Algorithm;
 use crate::engine::Engine;
-use crate::error::{path_error, ScenarioError};
+use crate::error::{prefixed, ScenarioError};
 use crate::meta::{Faults, Formula, Lang, Monitor, Text};
 use crate::plot::{Chart, ChartKind, Mark, Series};
 use crate::registry;
 use crate::rng::Pcg32;
 use crate::scenario::{Action, Scenario, Scheduled};
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 /// The stream of the generator behind the experiment's own choices (the simulator uses another).
 const STREAM: u64 = 0xe4_9e71;
+
+/// Most runs one experiment may have (its rows are kept in memory).
+pub const MAX_RUNS: u64 = 10_000_000;
 
 /// The ready-made experiments (`experiments/*.json`): id and spec.
 pub const READY: &[(&str, &str)] = &[
@@ -452,115 +454,160 @@ fn merge(target: &mut Value, patch: &Value) {
     }
 }
 
-#[derive(Deserialize, Clone, Copy, Debug)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug)]
 struct Seeds {
-    #[serde(default = "one")]
     count: u64,
-    #[serde(default = "one")]
     start: u64,
 }
 
-fn one() -> u64 {
-    1
+/// A JSON object of the spec being read: unknown keys are refused, and every error names the
+/// field (`algorithms[1].seeds.count`). Read by hand rather than by derived deserializers,
+/// which cost the browser build several times the size.
+struct Obj<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
 }
 
-impl Default for Seeds {
-    fn default() -> Self {
-        Seeds { count: 1, start: 1 }
+impl<'a> Obj<'a> {
+    fn new(v: &'a Value, path: &str, keys: &[&str]) -> Result<Obj<'a>, ScenarioError> {
+        let map = v.as_object().ok_or_else(|| ScenarioError::new(path, "expected an object"))?;
+        if let Some(k) = map.keys().find(|k| !keys.contains(&k.as_str())) {
+            return Err(ScenarioError::new(prefixed(path, k), format!("unknown field `{k}`, expected one of: {}", keys.join(", "))));
+        }
+        Ok(Obj { map, path: path.to_string() })
+    }
+    fn field(&self, k: &str) -> String {
+        prefixed(&self.path, k)
+    }
+    fn get(&self, k: &str) -> Option<&'a Value> {
+        self.map.get(k).filter(|v| !v.is_null())
+    }
+    fn read<T>(&self, k: &str, what: &str, f: impl Fn(&'a Value) -> Option<T>) -> Result<Option<T>, ScenarioError> {
+        self.get(k).map(|v| f(v).ok_or_else(|| ScenarioError::new(self.field(k), format!("expected {what}, found {v}")))).transpose()
+    }
+    fn u64(&self, k: &str) -> Result<Option<u64>, ScenarioError> {
+        self.read(k, "a whole number", Value::as_u64)
+    }
+    fn f64(&self, k: &str) -> Result<Option<f64>, ScenarioError> {
+        self.read(k, "a number", Value::as_f64)
+    }
+    fn bool(&self, k: &str) -> Result<bool, ScenarioError> {
+        Ok(self.read(k, "true or false", Value::as_bool)?.unwrap_or(false))
+    }
+    fn str(&self, k: &str) -> Result<Option<&'a str>, ScenarioError> {
+        self.read(k, "a string", Value::as_str)
+    }
+    fn list(&self, k: &str) -> Result<&'a [Value], ScenarioError> {
+        Ok(self.read(k, "a list", |v| v.as_array().map(Vec::as_slice))?.unwrap_or(&[]))
+    }
+    fn label(&self, k: &str) -> Result<Option<Label>, ScenarioError> {
+        self.get(k).map(|v| Label::read(v, &self.field(k))).transpose()
+    }
+    fn strings(&self, k: &str) -> Result<Option<Vec<String>>, ScenarioError> {
+        self.read(k, "a list of strings", |v| v.as_array()?.iter().map(|x| x.as_str().map(String::from)).collect())
+    }
+    fn seeds(&self, k: &str) -> Result<Option<Seeds>, ScenarioError> {
+        let Some(v) = self.get(k) else { return Ok(None) };
+        let o = Obj::new(v, &self.field(k), &["count", "start"])?;
+        Ok(Some(Seeds { count: o.u64("count")?.unwrap_or(1), start: o.u64("start")?.unwrap_or(1) }))
+    }
+    fn order(&self, k: &str) -> Result<Option<bool>, ScenarioError> {
+        match self.str(k)? {
+            None => Ok(None),
+            Some("given") => Ok(Some(false)),
+            Some("random") => Ok(Some(true)),
+            Some(x) => Err(ScenarioError::new(self.field(k), format!("expected \"given\" or \"random\", found \"{x}\""))),
+        }
+    }
+    fn faults(&self, k: &str) -> Result<Vec<Fault>, ScenarioError> {
+        let path = self.field(k);
+        self.list(k)?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let p = format!("{path}[{i}]");
+                read_fault(v.as_object().ok_or_else(|| ScenarioError::new(&p, "expected an object"))?, &p)
+            })
+            .collect()
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSpec {
-    #[serde(default)]
-    title: Option<Value>,
-    #[serde(default)]
-    scenario: Map<String, Value>,
-    #[serde(default)]
-    algorithms: Option<Value>,
-    #[serde(default)]
-    variants: Vec<RawVariant>,
-    #[serde(default)]
-    nodes: Option<Value>,
-    #[serde(default)]
-    order: Option<String>,
-    #[serde(default)]
+/// One entry of `algorithms`.
+struct LineSpec<'a> {
+    path: String,
+    algorithm: &'static Algorithm,
+    label: Option<Label>,
+    formula: Option<&'static Formula>,
+    kinds: Option<Vec<&'static str>>,
+    set: Option<&'a Value>,
+    faults: Vec<Fault>,
+    order: Option<bool>,
     seeds: Option<Seeds>,
-    #[serde(default)]
-    schedule: Vec<Map<String, Value>>,
-    #[serde(default)]
-    until: Option<String>,
-    #[serde(default)]
-    measure: Option<String>,
-    #[serde(default)]
+}
+
+impl<'a> LineSpec<'a> {
+    /// An algorithm with every setting from the spec.
+    fn plain(algorithm: &'static Algorithm, path: String) -> LineSpec<'a> {
+        LineSpec { path, algorithm, label: None, formula: None, kinds: None, set: None, faults: vec![], order: None, seeds: None }
+    }
+
+    fn read(v: &'a Value, path: String) -> Result<LineSpec<'a>, ScenarioError> {
+        let o = match v {
+            Value::String(id) => return Ok(LineSpec::plain(registry::find_or_err(id).map_err(|e| e.within(&path))?, path)),
+            _ => Obj::new(v, &path, &["algorithm", "label", "formula", "kinds", "set", "schedule", "order", "seeds"])?,
+        };
+        let id = o.str("algorithm")?.ok_or_else(|| ScenarioError::new(o.field("algorithm"), "missing (an algorithm id)"))?;
+        let algorithm = registry::find_or_err(id).map_err(|e| e.within(&path))?;
+        let formula = match o.str("formula")? {
+            None => None,
+            Some(name) => Some(algorithm.formulas.iter().find(|f| f.name == name).ok_or_else(|| {
+                let names: Vec<&str> = algorithm.formulas.iter().map(|f| f.name).collect();
+                ScenarioError::new(o.field("formula"), format!("{} declares no formula '{name}' (it declares: {})", algorithm.id, names.join(", ")))
+            })?),
+        };
+        let kinds = o.strings("kinds")?.map(|k| read_kinds(algorithm, &k, &o.field("kinds"))).transpose()?;
+        Ok(LineSpec {
+            label: o.label("label")?,
+            kinds,
+            set: o.get("set"),
+            faults: o.faults("schedule")?,
+            order: o.order("order")?,
+            seeds: o.seeds("seeds")?,
+            path,
+            algorithm,
+            formula,
+        })
+    }
+}
+
+/// What the spec gives every line unless the line says otherwise.
+struct Defaults {
+    shuffle: bool,
+    seeds: Seeds,
+    faults: Vec<Fault>,
     kinds: Option<Vec<String>>,
-    #[serde(default)]
-    plot: Option<RawPlot>,
-    #[serde(default)]
-    reference: Vec<RawReference>,
+    /// The node-count axis, if any.
+    sizes: Option<Vec<u32>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLine {
-    algorithm: String,
-    #[serde(default)]
-    label: Option<Value>,
-    #[serde(default)]
-    formula: Option<String>,
-    #[serde(default)]
-    kinds: Option<Vec<String>>,
-    #[serde(default)]
-    set: Option<Value>,
-    #[serde(default)]
-    schedule: Vec<Map<String, Value>>,
-    #[serde(default)]
-    order: Option<String>,
-    #[serde(default)]
-    seeds: Option<Seeds>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawVariant {
-    label: Value,
-    #[serde(default)]
-    set: Option<Value>,
-    #[serde(default)]
-    schedule: Vec<Map<String, Value>>,
-    #[serde(default)]
-    seeds: Option<Seeds>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawPlot {
-    #[serde(default)]
-    kind: Option<String>,
-    #[serde(default)]
-    x_log: bool,
-    #[serde(default)]
-    y_log: bool,
-    #[serde(default)]
-    x_min: Option<f64>,
-    #[serde(default)]
-    x_max: Option<f64>,
-    #[serde(default)]
-    x_label: Option<Value>,
-    #[serde(default)]
-    y_label: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawReference {
-    #[serde(default)]
-    line: Option<String>,
-    x: f64,
-    y: f64,
-    label: Value,
+fn read_sizes(v: Option<&Value>) -> Result<Option<Vec<u32>>, ScenarioError> {
+    let max = crate::scenario::MAX_NODES as u64;
+    match v {
+        None => Ok(None),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| x.as_u64().filter(|&n| (1..=max).contains(&n)).map(|n| n as u32))
+            .collect::<Option<Vec<u32>>>()
+            .map(Some)
+            .ok_or_else(|| ScenarioError::new("nodes", format!("expected node counts from 1 to {max}"))),
+        Some(v) => {
+            let o = Obj::new(v, "nodes", &["from", "to", "step"])?;
+            match (o.u64("from")?, o.u64("to")?, o.u64("step")?.unwrap_or(1)) {
+                (Some(from), Some(to), step) if from >= 1 && from <= to && to <= max && step >= 1 => Ok(Some((from..=to).step_by(step as usize).map(|n| n as u32).collect())),
+                _ => Err(ScenarioError::new("nodes", format!("expected {{\"from\": a, \"to\": b, \"step\": s}} with 1 <= a <= b <= {max}, s >= 1, or a list"))),
+            }
+        }
+    }
 }
 
 /// One line of the experiment: an algorithm, perhaps in a variant.
@@ -632,19 +679,6 @@ impl std::fmt::Debug for Sweep {
     }
 }
 
-fn read_order(o: &Option<String>, path: &str) -> Result<Option<bool>, ScenarioError> {
-    match o.as_deref() {
-        None => Ok(None),
-        Some("given") => Ok(Some(false)),
-        Some("random") => Ok(Some(true)),
-        Some(x) => Err(ScenarioError::new(path, format!("expected \"given\" or \"random\", found \"{x}\""))),
-    }
-}
-
-fn read_faults(list: &[Map<String, Value>], path: &str) -> Result<Vec<Fault>, ScenarioError> {
-    list.iter().enumerate().map(|(i, o)| read_fault(o, &format!("{path}[{i}]"))).collect()
-}
-
 fn read_kinds(a: &Algorithm, kinds: &[String], path: &str) -> Result<Vec<&'static str>, ScenarioError> {
     kinds
         .iter()
@@ -664,170 +698,173 @@ impl Sweep {
         if !v.is_object() {
             return Err(ScenarioError::new("", "an experiment must be a JSON object"));
         }
-        let raw: RawSpec = serde_path_to_error::deserialize(v).map_err(|e| path_error(e, ""))?;
-        let measure = match raw.measure.as_deref() {
+        const KEYS: &[&str] = &["title", "scenario", "algorithms", "variants", "nodes", "order", "seeds", "schedule", "until", "measure", "kinds", "plot", "reference"];
+        let o = Obj::new(v, "", KEYS)?;
+        let measure = match o.str("measure")? {
             None => Measure::Counted,
             Some(m) => Measure::parse(m).ok_or_else(|| {
                 let names: Vec<&str> = MEASURES.iter().map(|m| m.0).collect();
                 ScenarioError::new("measure", format!("unknown measure '{m}' (expected one of: {})", names.join(", ")))
             })?,
         };
-        let until = match raw.until.as_deref() {
+        let until = match o.str("until")? {
             None | Some("end") => Until::End,
             Some("agreement") => Until::Agreement,
             Some(x) => return Err(ScenarioError::new("until", format!("expected \"end\" or \"agreement\", found \"{x}\""))),
         };
-        let shuffle = read_order(&raw.order, "order")?.unwrap_or(false);
-        let seeds = raw.seeds.unwrap_or_default();
-        let faults = read_faults(&raw.schedule, "schedule")?;
-        let sizes: Option<Vec<u32>> = match &raw.nodes {
-            None => None,
-            Some(Value::Array(a)) => Some(
-                a.iter()
-                    .map(|x| x.as_u64().filter(|&n| n >= 1 && n <= crate::scenario::MAX_NODES as u64).map(|n| n as u32))
-                    .collect::<Option<Vec<u32>>>()
-                    .ok_or_else(|| ScenarioError::new("nodes", "expected node counts from 1 to 5000"))?,
-            ),
-            Some(Value::Object(o)) => {
-                let get = |k: &str, d: Option<u64>| o.get(k).map_or(d, Value::as_u64).ok_or_else(|| ScenarioError::new(format!("nodes.{k}"), "expected a whole number"));
-                let (from, to, step) = (get("from", None)?, get("to", None)?, get("step", Some(1))?);
-                if o.keys().any(|k| !["from", "to", "step"].contains(&k.as_str())) || from == 0 || from > to || step == 0 || to > crate::scenario::MAX_NODES as u64 {
-                    return Err(ScenarioError::new("nodes", "expected {\"from\": a, \"to\": b, \"step\": s} with 1 <= a <= b <= 5000, s >= 1"));
-                }
-                Some((from..=to).step_by(step as usize).map(|n| n as u32).collect())
-            }
-            Some(_) => return Err(ScenarioError::new("nodes", "expected {\"from\": a, \"to\": b} or a list of node counts")),
+        let empty = Map::new();
+        let scenario = match o.get("scenario") {
+            None => &empty,
+            Some(v) => v.as_object().ok_or_else(|| ScenarioError::new("scenario", "expected an object"))?,
         };
-        // Algorithm entries.
-        let entries: Vec<(RawLine, String)> = match &raw.algorithms {
+        let defaults = Defaults {
+            shuffle: o.order("order")?.unwrap_or(false),
+            seeds: o.seeds("seeds")?.unwrap_or(Seeds { count: 1, start: 1 }),
+            faults: o.faults("schedule")?,
+            kinds: o.strings("kinds")?,
+            sizes: read_sizes(o.get("nodes"))?,
+        };
+        let entries: Vec<LineSpec> = match o.get("algorithms") {
             None => {
-                let id = raw.scenario.get("algorithm").and_then(Value::as_str).ok_or_else(|| ScenarioError::new("algorithms", "give the algorithms, or an algorithm in the scenario"))?;
-                vec![(serde_json::from_value(json!({"algorithm": id})).expect("line"), "scenario".into())]
+                let id = scenario.get("algorithm").ok_or_else(|| ScenarioError::new("algorithms", "give the algorithms, or an algorithm in the scenario"))?;
+                vec![LineSpec::read(id, "scenario.algorithm".into())?]
             }
-            Some(Value::String(s)) if s == "all" => registry::all()
-                .iter()
-                .map(|a| (serde_json::from_value(json!({"algorithm": a.id})).expect("line"), "algorithms".to_string()))
-                .collect(),
-            Some(Value::Array(list)) => list
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let path = format!("algorithms[{i}]");
-                    let e = if e.is_string() { json!({"algorithm": e}) } else { e.clone() };
-                    serde_path_to_error::deserialize::<_, RawLine>(&e).map(|l| (l, path.clone())).map_err(|err| path_error(err, &path))
-                })
-                .collect::<Result<_, _>>()?,
+            Some(Value::String(s)) if s == "all" => registry::all().iter().map(|a| LineSpec::plain(a, "algorithms".into())).collect(),
+            Some(Value::Array(list)) => list.iter().enumerate().map(|(i, e)| LineSpec::read(e, format!("algorithms[{i}]"))).collect::<Result<_, _>>()?,
             Some(_) => return Err(ScenarioError::new("algorithms", "expected \"all\" or a list")),
         };
-        let variants: Vec<Option<(usize, &RawVariant)>> = if raw.variants.is_empty() { vec![None] } else { raw.variants.iter().enumerate().map(Some).collect() };
-        let mut lines = Vec::new();
-        let mut jobs = Vec::new();
-        let mut total = 0;
-        for (entry, path) in &entries {
-            let a = registry::find_or_err(&entry.algorithm).map_err(|e| e.within(path))?;
-            let formula = match &entry.formula {
-                None => None,
-                Some(name) => Some(a.formulas.iter().find(|f| f.name == name).ok_or_else(|| {
-                    let names: Vec<&str> = a.formulas.iter().map(|f| f.name).collect();
-                    ScenarioError::new(format!("{path}.formula"), format!("{} declares no formula '{name}' (it declares: {})", a.id, names.join(", ")))
-                })?),
-            };
-            let kinds = match (&entry.kinds, &raw.kinds, formula) {
-                (Some(k), _, _) => read_kinds(a, k, &format!("{path}.kinds"))?,
-                (None, _, Some(f)) => f.counts.to_vec(),
-                (None, Some(k), None) => read_kinds(a, k, "kinds")?,
-                (None, None, None) => vec![],
-            };
-            let line_faults = read_faults(&entry.schedule, &format!("{path}.schedule"))?;
-            let line_shuffle = read_order(&entry.order, &format!("{path}.order"))?.unwrap_or(shuffle);
-            for variant in &variants {
-                let mut base = Value::Object(raw.scenario.clone());
-                base["algorithm"] = json!(a.id);
-                if let Some(set) = &entry.set {
-                    merge(&mut base, set);
-                }
-                let mut all_faults = faults.clone();
-                all_faults.extend(line_faults.iter().cloned());
-                let mut line_seeds = entry.seeds.unwrap_or(seeds);
-                let mut vlabel = None;
-                let mut prefix = path.clone();
-                if let Some((vi, v)) = variant {
-                    prefix = format!("variants[{vi}]");
-                    if let Some(set) = &v.set {
-                        merge(&mut base, set);
-                    }
-                    all_faults.extend(read_faults(&v.schedule, &format!("{prefix}.schedule"))?);
-                    line_seeds = v.seeds.or(entry.seeds).unwrap_or(seeds);
-                    vlabel = Some(Label::read(&v.label, &format!("{prefix}.label"))?);
-                }
-                let label = match (&entry.label, &vlabel) {
-                    (Some(l), _) => Label::read(l, &format!("{path}.label"))?,
-                    (None, Some(v)) if entries.len() == 1 => v.clone(),
-                    (None, Some(v)) => Label { en: format!("{} {}", a.title.en, v.en), zh: format!("{} {}", a.title.zh, v.zh) },
-                    (None, None) => Label::from_text(&a.title),
-                };
-                let line = lines.len();
-                let ns: Vec<Option<u32>> = match &sizes {
-                    Some(s) => s.iter().copied().map(Some).collect(),
-                    None => vec![None],
-                };
-                for n in ns {
-                    let mut sv = base.clone();
-                    if let Some(n) = n {
-                        sv["nodes"] = json!((1..=n).collect::<Vec<u32>>());
-                    }
-                    let ids: Vec<u64> = sv.get("nodes").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_u64).collect()).unwrap_or_default();
-                    if let Some(Value::String(who)) = sv.get("initial_leader") {
-                        let pick = match who.as_str() {
-                            "max" => ids.iter().max(),
-                            "min" => ids.iter().min(),
-                            _ => return Err(ScenarioError::new(format!("{prefix}: scenario.initial_leader"), "expected a node id, \"max\" or \"min\"")),
-                        };
-                        sv["initial_leader"] = json!(pick);
-                    }
-                    let scenario = Scenario::from_value(&sv).map_err(|e| e.within(&format!("{prefix}: scenario")))?;
-                    // Check the faults on these nodes, and the algorithm's params, once.
-                    let mut rng = Pcg32::new(line_seeds.start, STREAM);
-                    let mut probe = scenario.clone();
-                    for (i, f) in all_faults.iter().enumerate() {
-                        for a in f.what.resolve(&probe.nodes, probe.nodes.first().copied(), &mut rng) {
-                            a.validate(&probe.nodes, &format!("{prefix}: schedule[{i}]"))?;
-                            if let Some(at) = f.at {
-                                probe.schedule.push(Scheduled { at, action: a });
-                            }
-                        }
-                    }
-                    Engine::new(probe).map_err(|e| e.within(&format!("{prefix}: scenario")))?;
-                    jobs.push(Job { line, scenario, first: total });
-                    total += line_seeds.count;
-                }
-                lines.push(Line { label, algorithm: a, variant: vlabel, formula, kinds: kinds.clone(), seeds: line_seeds, shuffle: line_shuffle, faults: all_faults });
+        let variants = o.list("variants")?;
+        let mut sweep = Sweep {
+            title: Label::from_text(&measure.label()),
+            measure,
+            plot: PlotSpec::default(),
+            references: Vec::new(),
+            lines: Vec::new(),
+            jobs: Vec::new(),
+            until,
+            total: 0,
+            rows: Vec::new(),
+            steps: 0,
+        };
+        for entry in &entries {
+            if variants.is_empty() {
+                sweep.add_line(scenario, entry, None, &defaults, entries.len())?;
+            }
+            for (i, v) in variants.iter().enumerate() {
+                sweep.add_line(scenario, entry, Some((i, v)), &defaults, entries.len())?;
             }
         }
-        let title = match &raw.title {
-            Some(t) => Label::read(t, "title")?,
-            None => Label::from_text(&measure.label()),
-        };
-        let p = raw.plot.unwrap_or_default();
-        let kind = match p.kind.as_deref() {
-            None => None,
-            Some("lines") => Some(ChartKind::Lines),
-            Some("cdf") => Some(ChartKind::Cdf),
-            Some("bars") => Some(ChartKind::Bars),
-            Some(x) => return Err(ScenarioError::new("plot.kind", format!("expected lines, cdf or bars, found \"{x}\""))),
-        };
-        let label = |v: &Option<Value>, f: &str| v.as_ref().map(|v| Label::read(v, f)).transpose();
-        let plot = PlotSpec { kind, x_log: p.x_log, y_log: p.y_log, x_min: p.x_min, x_max: p.x_max, x_label: label(&p.x_label, "plot.x_label")?, y_label: label(&p.y_label, "plot.y_label")? };
-        let mut references = Vec::new();
-        for (i, r) in raw.reference.iter().enumerate() {
-            let path = format!("reference[{i}]");
-            let line = match &r.line {
-                None => None,
-                Some(l) => Some(lines.iter().position(|x| &x.label.en == l).ok_or_else(|| ScenarioError::new(format!("{path}.line"), format!("no line is labelled '{l}'")))?),
-            };
-            references.push(Reference { line, x: r.x, y: r.y, label: Label::read(&r.label, &format!("{path}.label"))? });
+        if sweep.total > MAX_RUNS {
+            return Err(ScenarioError::new("seeds", format!("{} runs is more than the {MAX_RUNS} an experiment may have", sweep.total)));
         }
-        Ok(Sweep { title, measure, plot, references, lines, jobs, until, total, rows: Vec::new(), steps: 0 })
+        if let Some(t) = o.label("title")? {
+            sweep.title = t;
+        }
+        if let Some(p) = o.get("plot") {
+            let p = Obj::new(p, "plot", &["kind", "x_log", "y_log", "x_min", "x_max", "x_label", "y_label"])?;
+            let kind = match p.str("kind")? {
+                None => None,
+                Some("lines") => Some(ChartKind::Lines),
+                Some("cdf") => Some(ChartKind::Cdf),
+                Some("bars") => Some(ChartKind::Bars),
+                Some(x) => return Err(ScenarioError::new("plot.kind", format!("expected lines, cdf or bars, found \"{x}\""))),
+            };
+            sweep.plot = PlotSpec {
+                kind,
+                x_log: p.bool("x_log")?,
+                y_log: p.bool("y_log")?,
+                x_min: p.f64("x_min")?,
+                x_max: p.f64("x_max")?,
+                x_label: p.label("x_label")?,
+                y_label: p.label("y_label")?,
+            };
+        }
+        for (i, r) in o.list("reference")?.iter().enumerate() {
+            let r = Obj::new(r, &format!("reference[{i}]"), &["line", "x", "y", "label"])?;
+            let line = match r.str("line")? {
+                None => None,
+                Some(l) => Some(sweep.lines.iter().position(|x| x.label.en == l).ok_or_else(|| ScenarioError::new(r.field("line"), format!("no line is labelled '{l}'")))?),
+            };
+            let num = |k: &str| r.f64(k)?.ok_or_else(|| ScenarioError::new(r.field(k), "missing (a number)"));
+            let label = r.label("label")?.ok_or_else(|| ScenarioError::new(r.field("label"), "missing (a text)"))?;
+            sweep.references.push(Reference { line, x: num("x")?, y: num("y")?, label });
+        }
+        Ok(sweep)
+    }
+
+    /// Adds the line of `entry` in `variant` (if any): one job per node count, each checked by
+    /// building it once.
+    fn add_line(&mut self, scenario: &Map<String, Value>, entry: &LineSpec, variant: Option<(usize, &Value)>, d: &Defaults, entries: usize) -> Result<(), ScenarioError> {
+        let a = entry.algorithm;
+        let mut base = Value::Object(scenario.clone());
+        base["algorithm"] = json!(a.id);
+        if let Some(set) = entry.set {
+            merge(&mut base, set);
+        }
+        let mut faults = d.faults.clone();
+        faults.extend(entry.faults.iter().cloned());
+        let mut seeds = entry.seeds.unwrap_or(d.seeds);
+        let mut vlabel = None;
+        let mut prefix = entry.path.clone();
+        if let Some((vi, v)) = variant {
+            prefix = format!("variants[{vi}]");
+            let o = Obj::new(v, &prefix, &["label", "set", "schedule", "seeds"])?;
+            if let Some(set) = o.get("set") {
+                merge(&mut base, set);
+            }
+            faults.extend(o.faults("schedule")?);
+            seeds = o.seeds("seeds")?.or(entry.seeds).unwrap_or(d.seeds);
+            vlabel = Some(o.label("label")?.ok_or_else(|| ScenarioError::new(o.field("label"), "missing (a text)"))?);
+        }
+        let label = match (&entry.label, &vlabel) {
+            (Some(l), _) => l.clone(),
+            (None, Some(v)) if entries == 1 => v.clone(),
+            (None, Some(v)) => Label { en: format!("{} {}", a.title.en, v.en), zh: format!("{} {}", a.title.zh, v.zh) },
+            (None, None) => Label::from_text(&a.title),
+        };
+        let kinds = match (&entry.kinds, entry.formula, &d.kinds) {
+            (Some(k), _, _) => k.clone(),
+            (None, Some(f), _) => f.counts.to_vec(),
+            (None, None, Some(k)) => read_kinds(a, k, "kinds")?,
+            (None, None, None) => vec![],
+        };
+        let line = self.lines.len();
+        let sizes: Vec<Option<u32>> = match &d.sizes {
+            Some(s) => s.iter().copied().map(Some).collect(),
+            None => vec![None],
+        };
+        for n in sizes {
+            let mut sv = base.clone();
+            if let Some(n) = n {
+                sv["nodes"] = json!((1..=n).collect::<Vec<u32>>());
+            }
+            if let Some(Value::String(who)) = sv.get("initial_leader") {
+                let ids = sv.get("nodes").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_u64).collect::<Vec<u64>>()).unwrap_or_default();
+                let pick = match who.as_str() {
+                    "max" => ids.iter().max(),
+                    "min" => ids.iter().min(),
+                    _ => return Err(ScenarioError::new(format!("{prefix}: scenario.initial_leader"), "expected a node id, \"max\" or \"min\"")),
+                };
+                sv["initial_leader"] = json!(pick);
+            }
+            let scenario = Scenario::from_value(&sv).map_err(|e| e.within(&format!("{prefix}: scenario")))?;
+            // Check the faults on these nodes, and the algorithm's params, once.
+            let mut rng = Pcg32::new(seeds.start, STREAM);
+            let mut probe = scenario.clone();
+            for (i, f) in faults.iter().enumerate() {
+                for act in f.what.resolve(&probe.nodes, probe.nodes.first().copied(), &mut rng) {
+                    act.validate(&probe.nodes, &format!("{prefix}: schedule[{i}]"))?;
+                    if let Some(at) = f.at {
+                        probe.schedule.push(Scheduled { at, action: act });
+                    }
+                }
+            }
+            Engine::new(probe).map_err(|e| e.within(&format!("{prefix}: scenario")))?;
+            self.jobs.push(Job { line, scenario, first: self.total });
+            self.total = self.total.saturating_add(seeds.count);
+        }
+        self.lines.push(Line { label, algorithm: a, variant: vlabel, formula: entry.formula, kinds, seeds, shuffle: entry.order.unwrap_or(d.shuffle), faults });
+        Ok(())
     }
 
     pub fn lines(&self) -> &[Line] {

@@ -272,6 +272,7 @@ fn bad_specs_name_the_field() {
     assert!(err(with("schedule", json!([{"at": 0, "crash": "leader"}]))).contains("\"leader\" needs \"after\""));
     assert!(err(with("nodes", json!({"from": 5, "to": 3}))).starts_with("nodes:"));
     assert!(err(with("colour", json!(1))).contains("unknown field `colour`"));
+    assert!(err(with("seeds", json!({"count": 20_000_000}))).starts_with("seeds: 20000000 runs is more than"));
     let mut v = with("variants", json!([{"label": "x", "set": {"params": {"t_out": "soon"}}}]));
     v["variants"][0]["label"] = json!("x");
     assert!(err(v).contains("params.t_out"), "the protocol's own check runs when the sweep is built");
