@@ -109,8 +109,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Formula {
             name: "N·H_N",
             applies: Text::new(
-                "average over random rings when every node starts at once: ELECTION messages, H_N = 1 + 1/2 + … + 1/N (rounded)",
-                "随机环上所有节点同时发起时的平均值：ELECTION 消息数，H_N = 1 + 1/2 + … + 1/N（取整）",
+                "average over random rings when every node starts at once, ELECTION messages only; H_N = 1 + 1/2 + … + 1/N",
+                "随机环上所有节点同时发起时的平均值，只计 ELECTION 消息；H_N = 1 + 1/2 + … + 1/N",
             ),
             counts: &["ELECTION"],
             value: |n| (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64,
