@@ -51,13 +51,15 @@
 //! * `until`: `"end"` (default: quiescence or the scenario's stop limits) or `"agreement"`: stop
 //!   a run as soon as an agreement is reached after the last fault (its `downtime` is then known).
 //! * `measure`: the column the summary and the plot are about (see [`Measure`]); default
-//!   `counted`.
+//!   `counted`. `divide`: the summary and plot divide it by this (ticks per gossip period, to
+//!   count periods); the per-run rows keep ticks.
 //! * `plot`: `kind` (`"lines"`: the mean over seeds against N, with the min–max spread as a band
 //!   and the formula dashed; `"cdf"`: the cumulative distribution of the measure per line, every
 //!   run counted, so runs without a value keep a line below 1; `"bars"`: the mean per line),
 //!   `x_log`, `y_log`, `x_min`, `x_max`, `x_label`, `y_label`.
-//! * `reference`: points to draw on the plot, e.g. a paper's figures:
-//!   `[{"line": "150–155 ms", "x": 287, "y": 0.5, "label": "paper: median 287 ms"}]`.
+//! * `reference`: figures to draw on the plot: points, e.g. a paper's,
+//!   `{"line": "150–155 ms", "x": 287, "y": 0.5, "label": "paper: median 287 ms"}`, or curves
+//!   drawn dashed, `{"label": "log₃ N", "points": [[16, 2.52], [256, 5.05]]}`.
 //!
 //! Texts (`title`, `label`, axis labels) are a string or `{"en": ..., "zh": ...}`.
 //!
@@ -92,6 +94,7 @@ pub const READY: &[(&str, &str)] = &[
     ("raft-figure-16-randomness", include_str!("../../experiments/raft-figure-16-randomness.json")),
     ("raft-figure-16-scale", include_str!("../../experiments/raft-figure-16-scale.json")),
     ("raft-figure-16-network", include_str!("../../experiments/raft-figure-16-network.json")),
+    ("gossip-convergence", include_str!("../../experiments/gossip-convergence.json")),
     ("one-partition", include_str!("../../experiments/one-partition.json")),
     ("split-brain-random-partitions", include_str!("../../experiments/split-brain-random-partitions.json")),
 ];
@@ -650,19 +653,25 @@ pub struct PlotSpec {
     pub y_label: Option<Label>,
 }
 
-/// A point from elsewhere (a paper) drawn on the plot.
+/// Figures from elsewhere drawn on the plot: a labelled point (a paper's figure), or a curve
+/// (theory, e.g. log₃ N periods) drawn dashed and listed in the legend.
 #[derive(Clone, Debug)]
 pub struct Reference {
+    /// The line it belongs with (its colour), if any.
     pub line: Option<usize>,
-    pub x: f64,
-    pub y: f64,
     pub label: Label,
+    /// One point for a mark; several for a curve.
+    pub points: Vec<(f64, f64)>,
+    pub curve: bool,
 }
 
 /// A running experiment: built from a spec, advanced in chunks, then read.
 pub struct Sweep {
     pub title: Label,
     pub measure: Measure,
+    /// The measure is divided by this in the summary and the plot (e.g. ticks per gossip period,
+    /// to count periods); the per-run rows keep ticks.
+    pub divide: f64,
     pub plot: PlotSpec,
     pub references: Vec<Reference>,
     lines: Vec<Line>,
@@ -698,7 +707,7 @@ impl Sweep {
         if !v.is_object() {
             return Err(ScenarioError::new("", "an experiment must be a JSON object"));
         }
-        const KEYS: &[&str] = &["title", "scenario", "algorithms", "variants", "nodes", "order", "seeds", "schedule", "until", "measure", "kinds", "plot", "reference"];
+        const KEYS: &[&str] = &["title", "scenario", "algorithms", "variants", "nodes", "order", "seeds", "schedule", "until", "measure", "divide", "kinds", "plot", "reference"];
         let o = Obj::new(v, "", KEYS)?;
         let measure = match o.str("measure")? {
             None => Measure::Counted,
@@ -737,6 +746,11 @@ impl Sweep {
         let mut sweep = Sweep {
             title: Label::from_text(&measure.label()),
             measure,
+            divide: match o.f64("divide")? {
+                None => 1.0,
+                Some(d) if d > 0.0 => d,
+                Some(d) => return Err(ScenarioError::new("divide", format!("must be above 0, found {d}"))),
+            },
             plot: PlotSpec::default(),
             references: Vec::new(),
             lines: Vec::new(),
@@ -780,14 +794,22 @@ impl Sweep {
             };
         }
         for (i, r) in o.list("reference")?.iter().enumerate() {
-            let r = Obj::new(r, &format!("reference[{i}]"), &["line", "x", "y", "label"])?;
+            let r = Obj::new(r, &format!("reference[{i}]"), &["line", "x", "y", "points", "label"])?;
             let line = match r.str("line")? {
                 None => None,
                 Some(l) => Some(sweep.lines.iter().position(|x| x.label.en == l).ok_or_else(|| ScenarioError::new(r.field("line"), format!("no line is labelled '{l}'")))?),
             };
-            let num = |k: &str| r.f64(k)?.ok_or_else(|| ScenarioError::new(r.field(k), "missing (a number)"));
             let label = r.label("label")?.ok_or_else(|| ScenarioError::new(r.field("label"), "missing (a text)"))?;
-            sweep.references.push(Reference { line, x: num("x")?, y: num("y")?, label });
+            let (points, curve) = match (r.get("points"), r.f64("x")?, r.f64("y")?) {
+                (None, Some(x), Some(y)) => (vec![(x, y)], false),
+                (Some(p), None, None) => {
+                    let pair = |v: &Value| Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?)).filter(|_| v.as_array().is_some_and(|a| a.len() == 2));
+                    let pts = p.as_array().and_then(|a| a.iter().map(pair).collect::<Option<Vec<_>>>()).filter(|v| v.len() >= 2);
+                    (pts.ok_or_else(|| ScenarioError::new(r.field("points"), "expected at least two [x, y] pairs"))?, true)
+                }
+                _ => return Err(ScenarioError::new(&r.path, "give x and y (a point) or points (a curve)")),
+            };
+            sweep.references.push(Reference { line, label, points, curve });
         }
         Ok(sweep)
     }
@@ -1002,6 +1024,11 @@ impl Sweep {
         }
     }
 
+    /// Row `r`'s value of the measure, divided by `divide`.
+    pub fn value(&self, r: &Row) -> Option<f64> {
+        r.value(self.measure).map(|v| v / self.divide)
+    }
+
     /// One group per line and node count, in line order then ascending N (runs done so far).
     pub fn summary(&self) -> Vec<Group> {
         let mut groups: BTreeMap<(usize, u32), Vec<&Row>> = BTreeMap::new();
@@ -1011,7 +1038,7 @@ impl Sweep {
         groups
             .into_iter()
             .map(|((line, nodes), rows)| {
-                let mut values: Vec<f64> = rows.iter().filter_map(|r| r.value(self.measure)).collect();
+                let mut values: Vec<f64> = rows.iter().filter_map(|r| self.value(r)).collect();
                 let count = |p: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| p(r)).count() as u64;
                 Group {
                     line,
@@ -1199,21 +1226,34 @@ impl Sweep {
                     }
                 }
                 ChartKind::Cdf => {
-                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| r.value(self.measure)).collect();
+                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
                     let runs = self.rows.iter().filter(|r| r.line == i).count();
                     v.sort_by(f64::total_cmp);
                     let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
                     series.push(Series { label, color: i, dashed: false, points, band: vec![] });
                 }
                 ChartKind::Bars => {
-                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| r.value(self.measure)).collect();
+                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
                     if let Some(s) = Stats::of(&mut v) {
                         series.push(Series { label, color: 0, dashed: false, points: vec![(s.mean, s.n as f64)], band: vec![] });
                     }
                 }
             }
         }
-        let marks = self.references.iter().map(|r| Mark { x: r.x, y: r.y, label: r.label.get(lang).to_string(), color: r.line }).collect();
+        let mut marks = Vec::new();
+        let mut unlined = 6;
+        for r in &self.references {
+            let label = r.label.get(lang).to_string();
+            if r.curve && kind != ChartKind::Bars {
+                let color = r.line.unwrap_or_else(|| {
+                    unlined += 1;
+                    unlined - 1
+                });
+                series.push(Series { label, color, dashed: true, points: r.points.clone(), band: vec![] });
+            } else if !r.curve {
+                marks.push(Mark { x: r.points[0].0, y: r.points[0].1, label, color: r.line });
+            }
+        }
         Chart {
             kind,
             title: self.title.get(lang).to_string(),

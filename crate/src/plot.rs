@@ -87,7 +87,7 @@ impl Axis {
     fn new(lo: f64, hi: f64, log: bool, a: f64, b: f64) -> Axis {
         let (lo, hi) = if log {
             let lo = if lo > 0.0 { lo } else { 1.0 };
-            (10f64.powf(lo.log10().floor()), 10f64.powf(hi.max(lo * 10.0).log10().ceil()))
+            (lo, if hi > lo { hi } else { lo * 10.0 })
         } else if hi > lo {
             (lo, hi)
         } else {
@@ -104,16 +104,14 @@ impl Axis {
     }
     fn ticks(&self) -> Vec<f64> {
         if self.log {
-            let mut decades = Vec::new();
-            let mut p = self.lo;
-            while p <= self.hi * 1.0001 {
-                decades.push(p);
-                p *= 10.0;
+            // Powers of ten within the axis; with fewer than four, also their doubles and fives.
+            let inside = |t: &f64| *t >= self.lo * 0.9999 && *t <= self.hi * 1.0001;
+            let first = 10f64.powf(self.lo.log10().floor());
+            let decades: Vec<f64> = (0..40).map(|k| first * 10f64.powi(k)).take_while(|&d| d <= self.hi * 1.0001).collect();
+            if decades.iter().filter(|d| inside(d)).count() > 3 {
+                return decades.into_iter().filter(inside).collect();
             }
-            if decades.len() > 3 {
-                return decades;
-            }
-            return decades.iter().flat_map(|&d| [d, 2.0 * d, 5.0 * d]).filter(|&t| t <= self.hi * 1.0001).collect();
+            return decades.iter().flat_map(|&d| [d, 2.0 * d, 5.0 * d]).filter(inside).collect();
         }
         let raw = (self.hi - self.lo) / 6.0;
         let mag = 10f64.powf(raw.log10().floor());
@@ -243,7 +241,8 @@ fn lines(c: &Chart) -> String {
     let y = if cdf {
         Axis::new(0.0, 1.0, false, bottom, top)
     } else if c.y_log {
-        Axis::new(ys().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min), ys().fold(1.0, f64::max), true, bottom, top)
+        // A little room above and below the data.
+        Axis::new(ys().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min) / 1.2, ys().fold(1.0, f64::max) * 1.2, true, bottom, top)
     } else {
         Axis::new(0.0, ys().fold(0.0, f64::max) * 1.05, false, bottom, top)
     };
@@ -355,9 +354,10 @@ mod tests {
     fn ticks_are_round_numbers_within_the_axis() {
         let a = Axis::new(0.0, 600.0, false, 0.0, 100.0);
         assert_eq!(a.ticks(), vec![0.0, 100.0, 200.0, 300.0, 400.0, 500.0, 600.0]);
-        let l = Axis::new(150.0, 60000.0, true, 0.0, 100.0);
+        let l = Axis::new(100.0, 100000.0, true, 0.0, 100.0);
         assert_eq!(l.ticks(), vec![100.0, 1000.0, 10000.0, 100000.0]);
-        assert_eq!(Axis::new(3.0, 40.0, true, 0.0, 100.0).ticks(), vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]);
+        assert_eq!(Axis::new(3.0, 40.0, true, 0.0, 100.0).ticks(), vec![5.0, 10.0, 20.0]);
+        assert_eq!(Axis::new(16.0, 256.0, true, 0.0, 100.0).ticks(), vec![20.0, 50.0, 100.0, 200.0]);
         assert_eq!(num(2.5), "2.5");
         assert_eq!(num(1e4), "10000");
     }

@@ -277,6 +277,9 @@ fn bad_specs_name_the_field() {
     v["variants"][0]["label"] = json!("x");
     assert!(err(v).contains("params.t_out"), "the protocol's own check runs when the sweep is built");
     assert!(err(with("reference", json!([{"line": "nope", "x": 1, "y": 1, "label": "p"}]))).starts_with("reference[0].line"));
+    assert!(err(with("reference", json!([{"x": 1, "points": [[1, 2], [3, 4]], "label": "p"}]))).starts_with("reference[0]: give x and y"));
+    assert!(err(with("reference", json!([{"points": [[1, 2]], "label": "p"}]))).starts_with("reference[0].points: expected at least two"));
+    assert!(err(with("divide", json!(0))).starts_with("divide: must be above 0"));
 }
 
 #[test]
@@ -292,4 +295,30 @@ fn every_ready_made_experiment_builds_and_its_file_is_the_same() {
         assert!(s.progress().total > 0 && !s.lines().is_empty(), "{id}");
         assert_eq!(std::fs::read_to_string(dir.join(format!("{id}.json"))).unwrap(), *text);
     }
+}
+
+/// Push gossip (Demers et al. 1987) informs everyone in O(log N) periods: with two peers a
+/// period the informed set about triples each period, so the mean lies above log₃ N and, with
+/// the tail of the last few nodes (Pittel 1987), below log₃ N + ln N. `divide` turns ticks into
+/// periods; the theory curves of the spec are drawn as dashed series.
+#[test]
+fn gossip_converges_in_logarithmically_many_periods() {
+    let mut spec = ready("gossip-convergence");
+    spec["nodes"] = json!([16, 128]);
+    spec["seeds"] = json!({"count": 30});
+    let s = sweep(&spec);
+    assert_eq!(s.divide, 10.0);
+    let groups = s.summary();
+    for g in &groups {
+        let n = g.nodes as f64;
+        let mean = g.stats.as_ref().unwrap().mean;
+        assert!(mean > n.log(3.0) && mean < n.log(3.0) + n.ln(), "N = {n}: {mean} periods");
+        // The rows keep ticks.
+        let ticks: f64 = s.rows().iter().filter(|r| r.nodes == g.nodes).map(|r| r.downtime.unwrap() as f64).sum::<f64>() / 30.0;
+        assert!((ticks / 10.0 - mean).abs() < 1e-9);
+    }
+    assert!(groups[1].stats.as_ref().unwrap().mean > groups[0].stats.as_ref().unwrap().mean + 1.0, "eight times the nodes, more periods");
+    let chart = s.chart(election_lab::meta::Lang::En);
+    let dashed: Vec<&str> = chart.series.iter().filter(|x| x.dashed).map(|x| x.label.as_str()).collect();
+    assert_eq!(dashed, ["log₃ N", "log₃ N + ln N / 2"]);
 }
