@@ -7,8 +7,14 @@
 //! * (b) Seeking to random steps of a 100 000-step trace (Raft, N = 5, heartbeats): median and
 //!   p95 of 1000 seeks. Target: ≤ 1 ms.
 //!
-//! `BENCH_RUNS=<n>` changes the number of runs of (a) (default 9).
+//! * (c) An experiment: the 150–300 ms line of Raft's Figure 16 (`experiments/`), 1000 trials
+//!   of a 5-node cluster whose leader crashes, each run until a new leader is agreed on; the
+//!   median of several sweeps, and how much of it is building the 1000 engines. Target: well
+//!   under the browser's 5 s.
+//!
+//! `BENCH_RUNS=<n>` changes the number of runs of (a) and (c) (default 9).
 
+use election_lab::experiment::{Sweep, READY};
 use election_lab::rng::Pcg32;
 use election_lab::{Engine, Scenario};
 use serde_json::json;
@@ -119,6 +125,56 @@ fn bench_seek() {
     );
 }
 
+/// The 150–300 ms line of the Figure 16 experiment, `trials` runs.
+fn figure_16_line(trials: u64) -> serde_json::Value {
+    let text = READY.iter().find(|r| r.0 == "raft-figure-16-randomness").expect("ready-made").1;
+    let mut spec: serde_json::Value = serde_json::from_str(text).expect("spec");
+    let line = spec["variants"].as_array().unwrap().iter().find(|v| v["label"] == "150–300 ms").cloned().expect("line");
+    spec["variants"] = json!([line]);
+    spec["seeds"] = json!({"count": trials});
+    spec["reference"] = json!([]);
+    spec
+}
+
+fn bench_sweep(runs: usize) {
+    let trials = 1000;
+    let spec = figure_16_line(trials);
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        let mut sweep = Sweep::from_value(&spec).expect("spec");
+        while !sweep.advance(50).finished() {}
+        times.push(t0.elapsed());
+        last = Some(sweep);
+    }
+    let sweep = last.unwrap();
+    let steps = sweep.steps();
+    let g = &sweep.summary()[0];
+    let median_downtime = g.stats.as_ref().map_or(f64::NAN, |s| s.median);
+    // The part of a run that is not stepping: building its engine (scenario clone, protocol
+    // params, the first checkpoint).
+    let mut s = election_lab::Scenario::from_value(&spec["scenario"]).expect("scenario");
+    s.params.insert("election_timeout".into(), json!([150, 300]));
+    let t0 = Instant::now();
+    for k in 0..trials {
+        let mut sk = s.clone();
+        sk.seed = k + 1;
+        black_box(Engine::new(sk).expect("engine"));
+    }
+    let build = t0.elapsed();
+    let best = *times.iter().min().unwrap();
+    let med = median(&mut times);
+    println!(
+        "(c) sweep: Raft Figure 16, 150-300 ms, {trials} trials: median {:.1} ms (best {:.1}, {runs} runs), {:.1} us/run, {steps} steps ({:.0} ns/step), building the engines alone {:.1} ms; median downtime {median_downtime} ms  [browser target < 5 s]",
+        ms(med),
+        ms(best),
+        us(med) / trials as f64,
+        med.as_secs_f64() * 1e9 / steps as f64,
+        ms(build),
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not and only wants a smoke run.
     let bench = std::env::args().any(|a| a == "--bench");
@@ -129,4 +185,5 @@ fn main() {
     let runs = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(9).max(1);
     bench_bully_worst(runs);
     bench_seek();
+    bench_sweep(runs);
 }

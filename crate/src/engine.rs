@@ -229,6 +229,7 @@ impl Engine {
             "total_messages": m.total,
             "max_simultaneous_leaders": m.max_simultaneous_leaders,
             "violations": self.violations().iter().map(violation_json).collect::<Vec<_>>(),
+            "elections": self.elections().iter().map(election_json).collect::<Vec<_>>(),
             "trace_hash": format!("{:016x}", self.trace_hash()),
             "halted": self.halted(),
         });
@@ -294,6 +295,12 @@ impl Engine {
         }
         Some(Value::Object(o))
     }
+}
+
+/// One stretch without agreement that ended in agreement: `{from, to, leader, latency}` (ticks;
+/// `latency = to − from`). A stretch still open when the run ends is not listed.
+pub fn election_json(e: &Election) -> Value {
+    json!({"from": e.from, "to": e.to, "leader": e.leader, "latency": e.latency()})
 }
 
 pub fn violation_json(v: &Violation) -> Value {

@@ -23,15 +23,19 @@
 //! | [`registry`] | looking algorithms and presets up |
 //! | [`engine`] | one non-generic [`Engine`] over every algorithm; summaries, traces |
 //! | [`presets`] | presets by id, for the CLI, the UI and the tests |
+//! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
+//! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod layout;
 pub mod machine;
 pub mod meta;
 pub mod observe;
+pub mod plot;
 pub mod presets;
 pub mod protocol;
 pub mod protocols;

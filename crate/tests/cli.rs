@@ -23,6 +23,7 @@ const SUMMARY_KEYS: &[&str] = &[
     "total_messages",
     "max_simultaneous_leaders",
     "violations",
+    "elections",
     "trace_hash",
     "halted",
 ];
@@ -100,6 +101,9 @@ fn run_prints_every_documented_key() {
     assert_eq!(out["agreement"], true);
     assert_eq!(out["quiescent"], true);
     assert_eq!(out["violations"], json!([]));
+    // Everyone agreed on N5 at t = 0; its crash at t = 0 opened a stretch that N4's
+    // COORDINATOR closed at t = 4.
+    assert_eq!(out["elections"], json!([{"from": 0, "to": 4, "leader": 4, "latency": 4}]));
     let hash = out["trace_hash"].as_str().unwrap();
     assert!(hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()), "{hash}");
     // The same file twice: the same output, byte for byte.
@@ -299,14 +303,14 @@ fn help_and_version() {
     for args in [vec!["help"], vec!["--help"], vec!["-h"]] {
         let o = cli(&args);
         assert!(o.status.success(), "{args:?}");
-        for cmd in ["run", "check", "preset", "completions"] {
+        for cmd in ["run", "sweep", "check", "preset", "completions"] {
             assert!(stdout(&o).contains(cmd), "{args:?} lists {cmd}: {}", stdout(&o));
         }
     }
     let v = cli(&["--version"]);
     assert!(v.status.success());
     assert_eq!(stdout(&v).trim(), format!("election-lab {}", env!("CARGO_PKG_VERSION")));
-    for cmd in ["run", "check", "preset", "completions"] {
+    for cmd in ["run", "sweep", "check", "preset", "completions"] {
         let o = cli(&[cmd, "--help"]);
         assert!(o.status.success() && stdout(&o).contains("Usage: election-lab"), "{cmd} --help: {}", stderr(&o));
     }
@@ -325,4 +329,87 @@ fn completions_name_the_subcommands() {
     let script = stdout(&o);
     assert!(script.contains("election-lab") && script.contains("preset") && script.contains("--trace"), "{script}");
     assert_eq!(cli(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+/// Bully's worst case for N = 3..6, two seeds each: small, exact, and with a formula.
+fn bully_sweep() -> Value {
+    json!({
+        "scenario": {"heartbeats": null},
+        "algorithms": [{"algorithm": "bully", "formula": "N²−N−1", "set": {"initial_leader": "max"},
+                        "schedule": [{"at": 0, "crash": "max"}, {"at": 0, "start": "others"}]}],
+        "nodes": {"from": 3, "to": 6},
+        "seeds": {"count": 2, "start": 7},
+    })
+}
+
+/// `sweep SPEC` prints one CSV row per run under the documented header; `--json` prints the
+/// same numbers as JSON Lines; both equal what the engine's `Sweep` (the browser's code) gives.
+#[test]
+fn sweep_prints_csv_and_json_lines_with_the_same_numbers() {
+    use election_lab::experiment::{Sweep, COLUMNS, SUMMARY_COLUMNS};
+    let f = Temp::new("sweep.json", &bully_sweep().to_string());
+    let o = cli(&["sweep", f.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next().unwrap(), COLUMNS.join(","));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 8);
+    let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap();
+    for r in &rows {
+        let n: u64 = r[col("nodes")].parse().unwrap();
+        assert_eq!(r[col("counted")], (n * n - n - 1).to_string());
+        assert_eq!(r[col("theory")], r[col("counted")]);
+        assert_eq!(r[col("algorithm")], "bully");
+    }
+    assert_eq!(rows[1][col("seed")], "8");
+    // The library gives the same text: what the browser shows for the same spec.
+    let mut lib = Sweep::from_value(&bully_sweep()).unwrap();
+    lib.advance(u64::MAX);
+    assert_eq!(csv, lib.csv());
+
+    let json_out = stdout(&cli(&["sweep", "--json", f.path()]));
+    let objs: Vec<Value> = json_out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objs.len(), 8);
+    for (o, r) in objs.iter().zip(&rows) {
+        assert_eq!(o.as_object().unwrap().len(), COLUMNS.len());
+        assert_eq!(o["counted"].to_string(), r[col("counted")]);
+        assert_eq!(o["trace_hash"].as_str().unwrap(), r[col("trace_hash")]);
+        // The crash at t = 0 ends the agreement on the top id; the new leader's COORDINATOR
+        // restores it.
+        assert!(o["downtime"].as_u64().unwrap() > 0);
+        assert_eq!(o["downtime"].to_string(), r[col("downtime")]);
+        assert_eq!(o["minority_leaders"], Value::Null, "no partition: an empty cell, null in JSON");
+        assert_eq!(r[col("minority_leaders")], "");
+    }
+
+    let summary = stdout(&cli(&["sweep", "--summary", f.path()]));
+    let mut lines = summary.lines();
+    assert_eq!(lines.next().unwrap(), SUMMARY_COLUMNS.join(","));
+    assert_eq!(lines.next().unwrap().split(',').take(8).collect::<Vec<_>>(), ["Bully", "bully", "", "3", "2", "counted", "2", "5.000"]);
+    let picked = stdout(&cli(&["sweep", "--summary", "--columns", "nodes,mean,theory", "--markdown", f.path()]));
+    assert_eq!(picked, "| nodes | mean | theory |\n|---|---|---|\n| 3 | 5.000 | 5 |\n| 4 | 11.000 | 11 |\n| 5 | 19.000 | 19 |\n| 6 | 29.000 | 29 |\n");
+}
+
+/// `--svg OUT` writes the plot; a bad spec or column exits with 2 naming the field.
+#[test]
+fn sweep_writes_the_plot_and_rejects_bad_input() {
+    let f = Temp::new("sweep.json", &bully_sweep().to_string());
+    let svg = Temp::new("sweep.svg", "");
+    let o = cli(&["sweep", f.path(), "--svg", svg.path(), "--lang", "zh"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(svg.path()).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("理论值: N²−N−1"), "{text}");
+
+    let mut bad = bully_sweep();
+    bad["measure"] = json!("speed");
+    let b = Temp::new("bad.json", &bad.to_string());
+    let o = cli(&["sweep", b.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("measure: unknown measure 'speed'"), "{}", stderr(&o));
+    let o = cli(&["sweep", "--columns", "nodes,colour", f.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--columns: no column 'colour'"), "{}", stderr(&o));
+    let o = cli_stdin(&["sweep", "-", "--summary", "--columns", "runs"], &bully_sweep().to_string());
+    assert_eq!(stdout(&o), "runs\n2\n2\n2\n2\n");
 }

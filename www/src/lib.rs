@@ -137,6 +137,21 @@ mod tests {
     }
 
     #[test]
+    fn sweep_csv_is_the_engines_csv_and_errors_name_the_field() {
+        let catalog: serde_json::Value = serde_json::from_str(&super::experiment_catalog()).unwrap();
+        let list = catalog.as_array().unwrap();
+        assert_eq!(list.len(), election_lab::experiment::READY.len());
+        let mut spec = list.iter().find(|e| e["id"] == "one-partition").unwrap()["spec"].clone();
+        spec["seeds"] = serde_json::json!({"count": 3});
+        let mut sweep = election_lab::experiment::Sweep::from_value(&spec).unwrap();
+        sweep.advance(u64::MAX);
+        assert_eq!(super::sweep_csv(&spec.to_string(), false).unwrap(), sweep.csv());
+        assert_eq!(super::sweep_csv(&spec.to_string(), true).unwrap(), sweep.summary_csv());
+        spec["measure"] = serde_json::json!("speed");
+        assert!(super::sweep_csv(&spec.to_string(), false).unwrap_err().starts_with("measure: unknown measure"));
+    }
+
+    #[test]
     fn native_hashes_match_the_declared_golden_hashes() {
         for (id, expected) in super::golden::table() {
             assert_eq!(super::golden::preset_hash(id), expected, "preset {id}: replays changed (update its golden hash only on purpose)");
@@ -170,6 +185,27 @@ pub fn bench_bully_worst(n: u32) -> Vec<f64> {
 pub fn preset_catalog() -> String {
     let list: Vec<serde_json::Value> = election_lab::registry::presets()
         .map(|(a, p)| serde_json::json!({"id": p.id, "algorithm": a.id, "leaders": p.leaders}))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// An experiment run to its end in one call: the per-run CSV (or with `summary`, one row per line
+/// and node count), the very text `election-lab sweep SPEC.json [--summary]` prints, so a
+/// browser test can compare the two. A bad spec throws its error, naming the field. The page
+/// itself advances an `election_lab::experiment::Sweep` a few runs per frame instead.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn sweep_csv(spec: &str, summary: bool) -> Result<String, String> {
+    let mut sweep = election_lab::experiment::Sweep::from_json(spec).map_err(|e| e.to_string())?;
+    while !sweep.advance(64).finished() {}
+    Ok(if summary { sweep.summary_csv() } else { sweep.csv() })
+}
+
+/// The ready-made experiments (`experiments/*.json`) as JSON: `[{"id": ..., "spec": {...}}]`.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn experiment_catalog() -> String {
+    let list: Vec<serde_json::Value> = election_lab::experiment::READY
+        .iter()
+        .map(|(id, text)| serde_json::json!({"id": id, "spec": serde_json::from_str::<serde_json::Value>(text).unwrap_or_default()}))
         .collect();
     serde_json::Value::Array(list).to_string()
 }

@@ -1,4 +1,5 @@
-//! `election-lab`: run a scenario file and print what happened as one JSON object.
+//! `election-lab`: run a scenario file and print what happened as one JSON object, or run an
+//! experiment (many runs) and print one CSV row per run.
 //!
 //! The arguments are declared with `clap`'s derive API, which gives every subcommand its
 //! `--help`, `--version`, errors that name the bad argument, and exit code 2 for usage errors.
@@ -7,6 +8,8 @@
 
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, Parser, Subcommand};
+use election_lab::experiment::{Format, Sweep};
+use election_lab::meta::Lang;
 use election_lab::presets;
 use election_lab::Engine;
 use std::io::{self, BufWriter, Write};
@@ -33,9 +36,10 @@ enum Cmd {
     /// Run a scenario (or exported trace) file and print its summary as one JSON object
     #[command(after_help = "\
 The summary has the keys: algorithm, seed, end_time, steps, quiescent, leaders, views, agreement,
-messages, total_messages, max_simultaneous_leaders, violations, trace_hash, halted (null, or why
-the run stopped at its history budget), and, when the scenario asks for fencing, store: {value,
-max_token, accepted, rejected, history}.
+messages, total_messages, max_simultaneous_leaders, violations, elections (each stretch without
+agreement that ended in agreement: {from, to, leader, latency}, in ticks), trace_hash, halted (null,
+or why the run stopped at its history budget), and, when the scenario asks for fencing, store:
+{value, max_token, accepted, rejected, history}.
 With --trace, the first line of OUT is the trace header, then one line per step (an intervention
 is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"summary\": ...}.")]
     Run {
@@ -45,6 +49,31 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// Also write every step as JSON Lines to OUT
         #[arg(long, value_name = "OUT.jsonl")]
         trace: Option<String>,
+    },
+    /// Run an experiment (many runs over seeds, node counts and variants) and print one CSV row per run
+    #[command(after_help = SWEEP_HELP)]
+    Sweep {
+        /// Experiment spec (JSON; see experiments/*.json); `-` reads standard input
+        #[arg(value_name = "SPEC.json")]
+        file: String,
+        /// Print JSON Lines (one object per row) instead of CSV
+        #[arg(long)]
+        json: bool,
+        /// Print one row per line and node count (statistics of the measure) instead of one per run
+        #[arg(long)]
+        summary: bool,
+        /// Print only these columns, in this order (comma-separated)
+        #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+        columns: Option<Vec<String>>,
+        /// Print a Markdown table instead of CSV
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
+        /// Also write the plot as SVG to OUT
+        #[arg(long, value_name = "OUT.svg")]
+        svg: Option<String>,
+        /// Language of the plot's texts
+        #[arg(long, default_value = "en", value_parser = PossibleValuesParser::new(["en", "zh"]))]
+        lang: String,
     },
     /// Validate a scenario (or exported trace) file without running it
     Check {
@@ -67,6 +96,18 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         shell: clap_complete::Shell,
     },
 }
+
+const SWEEP_HELP: &str = "\
+Per-run columns: line, algorithm, variant, nodes, seed, messages, counted (the kinds the line's
+formula counts), theory (the formula at N), end_time, steps, quiescent, agreement (the agreed
+leader, or empty), leaders, max_leaders, violations, elections, downtime (ticks from the last fault
+until agreement; empty if none), minority_leaders (on the smallest side of the partition in force
+at the end), trace_hash.
+Summary columns (--summary): line, algorithm, variant, nodes, runs, measure, n, mean, sd, min,
+median, p90, max (of the spec's measure), theory, claim (what the algorithm claims about a single
+leader: any, crash-stop, none), agreement, ever_two, end_two, end_one, end_none, minority_leader
+(counts of runs).
+The spec format is documented in the README (\"Experiments\") and in crate/src/experiment.rs.";
 
 fn read(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -120,6 +161,27 @@ fn run(cmd: Cmd) -> Result<(), String> {
             println!("{}", engine.summary());
             if let Some(why) = engine.halted() {
                 eprintln!("election-lab: warning: {why}");
+            }
+        }
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang } => {
+            let text = read(&file)?;
+            let mut sweep = Sweep::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+            while !sweep.advance(64).finished() {}
+            let format = if json {
+                Format::JsonLines
+            } else if markdown {
+                Format::Markdown
+            } else {
+                Format::Csv
+            };
+            let text = sweep.render(summary, columns.as_deref(), format).map_err(|e| format!("--columns: {e}"))?;
+            let mut out = io::stdout().lock();
+            let io_err = |e: io::Error| format!("writing standard output: {e}");
+            out.write_all(text.as_bytes()).map_err(io_err)?;
+            out.flush().map_err(io_err)?;
+            if let Some(path) = svg {
+                let lang = Lang::parse(&lang).unwrap_or_default();
+                std::fs::write(&path, sweep.svg(lang)).map_err(|e| format!("cannot write {path}: {e}"))?;
             }
         }
         Cmd::Check { file } => {

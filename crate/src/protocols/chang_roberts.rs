@@ -106,6 +106,15 @@ pub const ALGORITHM: Algorithm = Algorithm {
             counts: &["ELECTION", "ELECTED"],
             value: |n| (3 * n).saturating_sub(1),
         },
+        Formula {
+            name: "N·H_N",
+            applies: Text::new(
+                "average over random rings when every node starts at once, ELECTION messages only; H_N = 1 + 1/2 + … + 1/N",
+                "随机环上所有节点同时发起时的平均值，只计 ELECTION 消息；H_N = 1 + 1/2 + … + 1/N",
+            ),
+            counts: &["ELECTION"],
+            value: |n| (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64,
+        },
     ],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

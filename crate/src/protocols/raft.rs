@@ -77,15 +77,26 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
-    formulas: &[Formula {
-        name: "2(N−1)",
-        applies: Text::new(
-            "the votes of one uncontested election: N−1 REQUEST_VOTE and N−1 replies (with the new leader's first round of N−1 APPEND_ENTRIES, the ≈ 3N−2 usually quoted)",
-            "一次无竞争选举的投票：N−1 条 REQUEST_VOTE 与 N−1 条回复（加上新领导者第一轮 N−1 条 APPEND_ENTRIES，即常说的约 3N−2 条）",
-        ),
-        counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
-        value: |n| 2 * n.saturating_sub(1),
-    }],
+    formulas: &[
+        Formula {
+            name: "2(N−1)",
+            applies: Text::new(
+                "the votes of one uncontested election: N−1 REQUEST_VOTE and N−1 replies (with the new leader's first round of N−1 APPEND_ENTRIES, the ≈ 3N−2 usually quoted)",
+                "一次无竞争选举的投票：N−1 条 REQUEST_VOTE 与 N−1 条回复（加上新领导者第一轮 N−1 条 APPEND_ENTRIES，即常说的约 3N−2 条）",
+            ),
+            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
+            value: |n| 2 * n.saturating_sub(1),
+        },
+        Formula {
+            name: "3(N−1)",
+            applies: Text::new(
+                "one uncontested election with the new leader's first round: N−1 REQUEST_VOTE, N−1 replies, N−1 APPEND_ENTRIES (quoted as about 3N−2)",
+                "一次无竞争选举加上新领导者的第一轮：N−1 条 REQUEST_VOTE、N−1 条回复、N−1 条 APPEND_ENTRIES（常说约 3N−2 条）",
+            ),
+            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES"],
+            value: |n| 3 * n.saturating_sub(1),
+        },
+    ],
     properties: &[ONE_LEADER_PER_TERM, single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<Raft>,

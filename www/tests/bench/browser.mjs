@@ -2,7 +2,9 @@
 //  1. engine: Bully worst case N=1000 in wasm (compare with `cargo bench`'s native figure);
 //  2. animation: frame intervals while playing N=64 with >= 500 messages in flight;
 //  3. seeking on a long trace: time from a scrubber move to the next painted frame;
-//  4. size of wasm + JS (gzip) and first interactive paint on localhost.
+//  4. size of wasm + JS (gzip) and first interactive paint on localhost;
+//  5. an experiment in wasm: the 150–300 ms line of Raft's Figure 16, 1000 trials, in one call
+//     (compare with `cargo bench`'s native figure; the page itself runs sweeps in chunks).
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +80,25 @@ for (let i = 0; i < 30; i++) {
   seeks.push(ms);
 }
 console.log(`seek: trace of ${head} steps: scrubber move to next frame median ${median(seeks).toFixed(1)} ms, p95 ${pct(seeks, 0.95).toFixed(1)} ms (30 seeks)`);
+
+// 5. a 1000-trial Raft sweep in wasm.
+const sweepMs = await page.evaluate(() => {
+  const w = window.wasmBindings;
+  const spec = JSON.parse(w.experiment_catalog()).find((e) => e.id === 'raft-figure-16-randomness').spec;
+  spec.variants = spec.variants.filter((v) => v.label === '150–300 ms');
+  spec.seeds = { count: 1000 };
+  spec.reference = [];
+  const text = JSON.stringify(spec);
+  const out = [];
+  for (let i = 0; i < 15; i++) {
+    const t0 = performance.now();
+    const csv = w.sweep_csv(text, true);
+    out.push(performance.now() - t0);
+    if (!csv.includes('150–300 ms')) throw new Error(csv);
+  }
+  return out;
+});
+console.log(`sweep: Raft Figure 16, 150-300 ms, 1000 trials in wasm: median ${median(sweepMs).toFixed(0)} ms (15 runs)  [target < 5000 ms]`);
 
 await browser.close();
 await server.close();
