@@ -231,7 +231,13 @@ impl State {
 
     /// What changes the page's URL; the URL is rewritten only when this does.
     pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang) {
-        (self.gen, self.engine.rev, self.selected, self.lang)
+        // Comparing lanes at play, the address is written when the clock stops (or a fault is
+        // made), not at every tick: four lanes change at almost every animation frame.
+        let rev = match (&self.compare, self.playing) {
+            (Some(c), true) => c.faults_len() as u64,
+            _ => self.engine.rev,
+        };
+        (self.gen, rev, self.selected, self.lang)
     }
 
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {

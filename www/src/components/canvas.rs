@@ -131,6 +131,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         });
     }
 
+    {
+        // Unmounted (a lane closed), the loop must not move this canvas's dots any more.
+        let handle = props.dots.clone();
+        use_effect_with((), move |_| move || handle.bind(Vec::new(), false));
+    }
+
     let frame = &props.frame;
     let alg = props.options.algorithm;
     // Above 24 nodes the per-node labels are shown on selection only.

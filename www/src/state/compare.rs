@@ -44,6 +44,9 @@ pub const SPLIT_BRAIN: ComparePreset = ComparePreset {
     ),
 };
 
+/// The preset picker's value for [`SPLIT_BRAIN`] (no preset has this id).
+pub const PICKER_VALUE: &str = "compare";
+
 /// What a lane's row of the comparison table shows, at the shared time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -83,6 +86,8 @@ pub struct Compare {
     markers_key: (u64, usize),
     /// The lane whose node menu is open.
     pub menu_lane: usize,
+    /// Playing: lanes without a new event are left as they are.
+    live: bool,
 }
 
 /// Reads a link's `compare=a,b,c`: 2 to 4 distinct registered algorithm ids.
@@ -170,7 +175,12 @@ impl Lane {
         Lane { algorithm, frame, engine: EngineRef::new(engine), drops: Rc::default(), row: Rc::new(Row { sides: vec![], leaders: vec![], claims: vec![], messages: 0, agreement: None, step: 0 }) }
     }
 
-    fn refresh(&mut self, time: Time) {
+    /// `live`: the play loop moves the dots, so a lane with no new event keeps its frame (and
+    /// its canvas is not drawn again).
+    fn refresh(&mut self, time: Time, live: bool) {
+        if live && self.frame.step == self.engine.get().cursor() {
+            return;
+        }
         self.engine.rev += 1;
         let e = self.engine.get();
         let mut frame = e.frame();
@@ -240,6 +250,7 @@ impl Compare {
             markers: Rc::default(),
             markers_key: (u64::MAX, 0),
             menu_lane: 0,
+            live: false,
         };
         c.go_to(time);
         Ok(c)
@@ -253,6 +264,10 @@ impl Compare {
     /// The lane running the scenario's own algorithm.
     pub fn anchor(&self) -> &Lane {
         self.lanes.iter().find(|l| l.algorithm.id == self.scenario.algorithm).unwrap_or(&self.lanes[0])
+    }
+
+    pub fn faults_len(&self) -> usize {
+        self.anchor().engine.get().interventions().len()
     }
 
     /// The faults applied so far: (time, action), from the anchor lane.
@@ -314,7 +329,7 @@ impl Compare {
         let time = self.time;
         let mut end = time;
         for lane in &mut self.lanes {
-            lane.refresh(time);
+            lane.refresh(time, self.live);
             let e = lane.engine.get();
             end = end.max(e.record(e.head()).map_or(0, |r| r.time));
         }
@@ -348,7 +363,7 @@ impl Compare {
                 out.push(Marker { step: time, class: m.class, title: format!("{title}: {}", m.title) });
             }
         }
-        out.sort_by_key(|m| m.step);
+        // Markers are placed by their time: their order does not matter.
         out
     }
 }
@@ -468,6 +483,8 @@ impl State {
 
     /// The reducer in compare mode: what concerns the clock and the faults goes to every lane;
     /// anything else is handed back (`Err`) to the one-run reducer.
+    // The action handed back is the one given, moved: boxing it would cost every action.
+    #[allow(clippy::result_large_err)]
     pub(super) fn compare_apply(&mut self, action: Action) -> Result<bool, Action> {
         let Some(c) = self.compare.as_mut() else { return Err(action) };
         let ended = |lang| tr(lang, "The run has ended.", "运行已结束。").to_string();
@@ -503,10 +520,20 @@ impl State {
                     None => {
                         self.playing = false;
                         self.notice = Some(ended(self.lang));
+                        c.refresh();
                     }
-                    Some(n) if n as f64 <= t => c.go_to(t.floor() as Time),
+                    Some(n) if n as f64 <= t => {
+                        c.live = true;
+                        c.go_to(t.floor() as Time);
+                        c.live = false;
+                    }
                     Some(_) => return Ok(false),
                 }
+            }
+            // Paused: every lane is drawn at the shared time again.
+            Action::Pause | Action::TogglePlay if self.playing => {
+                self.playing = false;
+                c.refresh();
             }
             Action::Reset => {
                 let (algs, base) = (c.algorithms(), c.scenario.clone());
@@ -660,6 +687,7 @@ mod tests {
         let fitting = registry::all().iter().filter(|a| fits(&base, a)).count();
         assert_eq!(lanes.len(), fitting.min(MAX_LANES));
         assert!(registry::all().iter().filter(|a| a.topology.is_ring()).all(|a| !fits(&base, a)));
+        assert!(presets::find(PICKER_VALUE).is_none(), "the picker's value for the compare preset is no preset's id");
     }
 
     #[test]
@@ -701,6 +729,27 @@ mod tests {
             s = s.reduce(Action::StepBack);
             assert_eq!(lanes(&s).time, *want);
             assert_in_sync(lanes(&s));
+        }
+    }
+
+    #[test]
+    fn playing_moves_every_lane_on_one_clock() {
+        let mut s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::TogglePlay]);
+        assert!(s.playing);
+        let key = s.url_key();
+        for i in 1..=61 {
+            s = s.reduce(Action::PlayTo(i as f64 * 0.5));
+        }
+        assert_eq!(lanes(&s).time, 30);
+        assert_eq!(s.url_key(), key, "the address is not rewritten at every tick while playing");
+        let s = s.reduce(Action::Pause);
+        assert_ne!(s.url_key(), key);
+        assert!(s.query(false).ends_with("&time=30"));
+        assert_in_sync(lanes(&s));
+        let seek = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::Seek(30)]);
+        for (a, b) in lanes(&s).lanes.iter().zip(&lanes(&seek).lanes) {
+            assert_eq!(*a.frame, *b.frame, "{}: playing to t=30 draws what seeking to it draws", a.algorithm.id);
+            assert_eq!(a.row, b.row);
         }
     }
 

@@ -2,7 +2,8 @@
 //  1. engine: Bully worst case N=1000 in wasm (compare with `cargo bench`'s native figure);
 //  2. animation: frame intervals while playing N=64 with >= 500 messages in flight;
 //  3. seeking on a long trace: time from a scrubber move to the next painted frame;
-//  4. size of wasm + JS (gzip) and first interactive paint on localhost.
+//  4. size of wasm + JS (gzip) and first interactive paint on localhost;
+//  5. compare mode: frame intervals while 4 lanes x 16 nodes play on one clock.
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,34 @@ for (let i = 0; i < 30; i++) {
   seeks.push(ms);
 }
 console.log(`seek: trace of ${head} steps: scrubber move to next frame median ${median(seeks).toFixed(1)} ms, p95 ${pct(seeks, 0.95).toFixed(1)} ms (30 seeks)`);
+
+// 5. compare mode: four lanes of 16 nodes with heartbeats; the leader crashes at t=4, so every
+// lane elects while the clock runs. Measured at the default speed and at 10 ticks/s (a render
+// of every lane on most frames).
+const n16 = Array.from({ length: 16 }, (_, i) => i + 1);
+const busy = { algorithm: 'bully', nodes: n16, seed: 7, initial_leader: 16, network: { latency: [2, 6] },
+  heartbeats: { interval: 2, timeout: 10 }, schedule: [{ at: 4, crash: 16 }], stop: { max_time: 3000 } };
+const bt = Buffer.from(JSON.stringify(busy)).toString('base64url');
+for (const speed of ['2', '10']) {
+  await page.goto(server.url + `?compare=bully,raft,invitation,bully-failover&trace=${bt}&time=0`);
+  await page.waitForSelector('section.lane [data-node]');
+  const lanes = await page.locator('section.lane').count();
+  const nodes = await page.locator('section.lane [data-node]').count();
+  await page.selectOption('select[aria-label="Speed"]', speed);
+  await page.getByRole('button', { name: 'Play' }).click();
+  const [frames, dots] = await page.evaluate(() => new Promise((done) => {
+    const out = []; let last = performance.now(); let most = 0;
+    const tick = (t) => {
+      out.push(t - last); last = t;
+      most = Math.max(most, document.querySelectorAll('section.lane [data-msg]').length);
+      if (out.length < 300) requestAnimationFrame(tick); else done([out, most]);
+    };
+    requestAnimationFrame(tick);
+  }));
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const t = await page.getByTestId('time').textContent();
+  console.log(`compare: ${lanes} lanes, ${nodes} nodes, up to ${dots} dots, playing at ${speed} ticks/s (to t=${t}): frame interval median ${median(frames).toFixed(1)} ms, p95 ${pct(frames, 0.95).toFixed(1)} ms (${frames.length} frames)`);
+}
 
 await browser.close();
 await server.close();
