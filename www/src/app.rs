@@ -131,67 +131,22 @@ pub fn Lab() -> Html {
     let lang = state.lang;
     let frame = &state.frame;
     let algorithm = meta::algorithm_of(&state.scenario);
-    let (step, time) = state.compare.as_ref().map_or((frame.step, frame.time), |c| (c.time, c.time));
+    let comparing = state.compare.as_ref();
+    let (step, time) = comparing.map_or((frame.step, frame.time), |c| (c.time, c.time));
     let controls = html! {
-        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={state.compare.is_some()} {lang} on={on.clone()} />
+        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} {lang} on={on.clone()} />
     };
-    let bar = html! { <ScenarioBar preset={state.preset} comparing={state.compare.is_some()} {lang} on={on.clone()} request={request.clone()} /> };
-    let picker = match state.picker {
-        true => html! { <Picker scenario={state.compare.as_ref().map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={state.compare.is_some()} {lang} on={on.clone()} /> },
-        false => html! {},
-    };
-    if let Some(c) = &state.compare {
-        // Compare mode: the lanes, one set of controls on one clock, the table. An embed has a
-        // title and a way out instead of the header, and no scrubber.
-        let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
-        let head = match state.embed {
-            true => html! {
-                <div class="embed-head">
-                    <b class="embed-title">{ names }</b>
-                    <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
-                </div>
-            },
-            false => html! {
-                <header class="top">
-                    <h1>{"Election Lab"}<span class="subtitle">{ tr(lang, " — compare: ", " — 对比：") }{ names }</span></h1>
-                    { bar }
-                </header>
-            },
-        };
-        let timeline = match state.embed {
-            true => html! {},
-            false => html! { <>
-                <p class="compare-note">{ cmp::step_note(lang) }</p>
-                <Timeline cursor={c.time} head={c.end} markers={c.markers.clone()} by_time=true {lang} on={on.clone()} />
-            </> },
-        };
-        return html! {
-            <div class={classes!("lab", "compare", state.embed.then_some("embed"))}>
-                { head }
-                <Banners alert={state.alert.clone()} notice={state.notice.clone()} leaders={Vec::new()} violation={None::<String>} {lang} on={on.clone()} />
-                <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
-                    <div class="lanes">
-                        { for (0..c.lanes.len()).map(|k| cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k]))) }
-                    </div>
-                    { controls }
-                    { timeline }
-                    { cmp::table(c, lang) }
-                </section>
-                <HelpDialog open={state.help} {lang} on={on.clone()} />
-                <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
-                { picker }
-            </div>
-        };
-    }
-    let canvas = canvas_of(&state, "lab", &dots[0], &gestures);
-    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
     let engine = state.engine.get();
-    let violation = violation_text(&engine, lang);
-    let banners = html! {
-        <Banners alert={state.alert.clone()} notice={state.notice.clone()} leaders={frame.leaders.clone()} {violation} {lang} on={on.clone()} />
+    // In compare mode each lane shows its own split brain; the banners keep alerts and notices.
+    let (leaders, violation) = match comparing {
+        Some(_) => (Vec::new(), None),
+        None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
+    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
-    if state.embed {
+    let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
+    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
+    if state.embed && comparing.is_none() {
         // The embed: a title, the canvas with banners laid over it (they never push the
         // controls out of the frame), a compact legend, the narration, the controls, and a way
         // out to the full lab.
@@ -204,7 +159,7 @@ pub fn Lab() -> Html {
                     <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
                 </div>
                 <div class="embed-stage">
-                    { canvas }
+                    { canvas() }
                     <div class="embed-banners">{ banners }</div>
                 </div>
                 <Legend {algorithm} {lang} compact=true />
@@ -214,34 +169,81 @@ pub fn Lab() -> Html {
             </div>
         };
     }
-    let checks = Checks::of(&engine, frame, lang);
-    let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
-    let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
-    drop(engine);
-    html! {
-        <div class="lab">
-            <header class="top">
-                <h1>{"Election Lab"}<span class="subtitle">{ tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") }</span></h1>
-                { bar }
-            </header>
-            { banners }
-            <div class="main">
-                <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
-                    { canvas }
-                    { narration }
+    let (subtitle, body) = match comparing {
+        // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
+        // no scrubber).
+        Some(c) => {
+            let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
+            let timeline = match state.embed {
+                true => html! {},
+                false => html! { <>
+                    <p class="compare-note">{ cmp::step_note(lang) }</p>
+                    <Timeline cursor={c.time} head={c.end} markers={c.markers.clone()} by_time=true {lang} on={on.clone()} />
+                </> },
+            };
+            let body = html! {
+                <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                    <div class="lanes">
+                        { for (0..c.lanes.len()).map(|k| cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k]))) }
+                    </div>
                     { controls }
-                    <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
-                    <Legend {algorithm} {lang} />
+                    { timeline }
+                    { cmp::table(c, lang) }
                 </section>
-                <aside class="panels">
-                    <Invariants ..checks />
-                    <Inspector node={inspected} {lang} on={on.clone()} />
-                    <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                    <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
-                    <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                    <Editor scenario={state.scenario.clone()} on={on.clone()} />
-                </aside>
+            };
+            (names, body)
+        }
+        None => {
+            let checks = Checks::of(&engine, frame, lang);
+            let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
+            let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
+            let body = html! {
+                <div class="main">
+                    <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
+                        { canvas() }
+                        { narration }
+                        { controls }
+                        <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
+                        <Legend {algorithm} {lang} />
+                    </section>
+                    <aside class="panels">
+                        <Invariants ..checks />
+                        <Inspector node={inspected} {lang} on={on.clone()} />
+                        <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
+                        <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
+                        <Editor scenario={state.scenario.clone()} on={on.clone()} />
+                    </aside>
+                </div>
+            };
+            (String::new(), body)
+        }
+    };
+    drop(engine);
+    let head = match (state.embed, comparing.is_some()) {
+        // A compare embed: the lanes' names and a way out to the full lab.
+        (true, _) => html! {
+            <div class="embed-head">
+                <b class="embed-title">{ subtitle }</b>
+                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
             </div>
+        },
+        (false, comparing) => html! {
+            <header class="top">
+                <h1>{"Election Lab"}<span class="subtitle">{ if comparing { tr(lang, " — compare: ", " — 对比：") } else { tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") } }{ subtitle }</span></h1>
+                <ScenarioBar preset={state.preset} {comparing} {lang} on={on.clone()} {request} />
+            </header>
+        },
+    };
+    let picker = match state.picker {
+        true => html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> },
+        false => html! {},
+    };
+    html! {
+        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))}>
+            { head }
+            { banners }
+            { body }
             <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
             <HelpDialog open={state.help} {lang} on={on.clone()} />
             { card }

@@ -6,7 +6,7 @@ use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::compare::{self, Compare, Row, MAX_LANES, SPLIT_BRAIN};
 use crate::state::{Action, State};
-use election_lab::{registry, Scenario};
+use election_lab::{registry, Algorithm, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -144,8 +144,8 @@ pub fn Picker(p: &PickerProps) -> Html {
     let picked = use_state(|| p.chosen.clone());
     let l = p.lang;
     let n = picked.len();
-    let items = registry::all().iter().map(|a| {
-        let fits = compare::fits(&p.scenario, a);
+    let (fit, unfit): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) = registry::all().iter().partition(|a| compare::fits(&p.scenario, a));
+    let items = fit.into_iter().map(|a| {
         let on = picked.contains(&a.id);
         let onchange = {
             let (picked, id) = (picked.clone(), a.id);
@@ -161,15 +161,15 @@ pub fn Picker(p: &PickerProps) -> Html {
             })
         };
         html! {
-            <li>
-                <label class={classes!((!fits).then_some("unfit"))}>
-                    <input type="checkbox" checked={on} disabled={!fits || (!on && n >= MAX_LANES)} {onchange} data-algorithm={a.id} />
-                    { a.title.get(l) }
-                    { if fits { html!{} } else { html!{ <small>{ tr(l, " — does not fit this scenario's nodes or layout", " — 不适合此场景的节点或布局") }</small> } } }
-                </label>
-            </li>
+            <li><label><input type="checkbox" checked={on} disabled={!on && n >= MAX_LANES} {onchange} data-algorithm={a.id} />{ a.title.get(l) }</label></li>
         }
     });
+    let unfit = match unfit.is_empty() {
+        true => html! {},
+        false => html! {
+            <p class="picker-unfit" data-testid="unfit">{ tr(l, "Not for these nodes or their layout: ", "不适合这些节点或其布局：") }{ unfit.iter().map(|a| a.title.get(l)).collect::<Vec<_>>().join(tr(l, ", ", "、")) }</p>
+        },
+    };
     let go = {
         let picked = picked.clone();
         p.on.reform(move |_: MouseEvent| Action::Compare(registry::all().iter().copied().filter(|a| picked.contains(&a.id)).collect()))
@@ -185,6 +185,7 @@ pub fn Picker(p: &PickerProps) -> Html {
                 <h2>{ tr(l, "Compare algorithms side by side", "并排对比算法") }</h2>
                 <p>{ tr(l, "The lanes run this scenario — the same nodes, seed, network and schedule — each with its own algorithm, on one clock.", "各通道运行同一个场景——相同的节点、种子、网络与调度——各用自己的算法，共用一个时钟。") }{" "}{ step_note(l) }</p>
                 <ul class="picker-list">{ for items }</ul>
+                { unfit }
                 <p class={classes!("picker-status", (!ok).then_some("bad"))} role="status">{ status }</p>
                 <div class="row">
                     <button onclick={go} disabled={!ok} data-testid="compare-go">{ tr(l, "Compare", "开始对比") }</button>
