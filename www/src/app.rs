@@ -78,6 +78,7 @@ fn draw(state: &State, algorithm: &'static Algorithm, lane: &'static str, (frame
         menu,
         animate: state.playing,
         cancel: state.cancel,
+        bare: state.compare.is_some(),
     };
     let g = gestures.clone();
     html! {

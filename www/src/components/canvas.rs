@@ -34,6 +34,9 @@ pub struct DrawOptions {
     pub animate: bool,
     /// Changing this drops a gesture in progress (Escape).
     pub cancel: u32,
+    /// A small canvas (a compare lane): message dots are drawn bare, without labels and edges,
+    /// whose text would be too small to read there.
+    pub bare: bool,
 }
 
 impl Default for DrawOptions {
@@ -47,6 +50,7 @@ impl Default for DrawOptions {
             menu: None,
             animate: false,
             cancel: 0,
+            bare: false,
         }
     }
 }
@@ -155,7 +159,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let arrow_id = format!("{}-arrow", props.lane);
 
     // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.
-    let dense = frame.messages.len() > DENSE;
+    let dense = props.options.bare || frame.messages.len() > DENSE;
     let now = frame.time as f64;
     let mut paths: Vec<DotPath> = Vec::with_capacity(frame.messages.len());
     let dots: Vec<Html> = frame

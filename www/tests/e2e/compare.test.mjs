@@ -99,6 +99,11 @@ test('Bully and Raft on the split-brain preset: one line drawn in the Raft lane 
   assert.deepEqual(again.errors, []);
   await again.context.close();
 
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  const iframe = await page.getByTestId('share-text').inputValue();
+  assert.match(iframe, /<iframe src="[^"]*\?compare=bully,raft&t=1\.[^"&]+&time=\d+&embed=1"/);
+
   // Close: the first lane's run alone, with the line, at the same time.
   await page.getByRole('button', { name: 'Close', exact: true }).click();
   await page.getByTestId('close-compare').click();
@@ -169,7 +174,8 @@ test('the split-brain compare preset: V opens the picker, lanes stack on a narro
   assert.match(await page.getByTestId('compare-table').innerText(), /各分区的领导者/);
   assert.match(page.url(), /[?&]lang=zh/);
   await shot(page, 'compare-preset-narrow-zh');
-  await lane(page, 1).scrollIntoViewIfNeeded();
+  await page.getByTestId('compare-table').scrollIntoViewIfNeeded();
+  await shot(page, 'compare-preset-narrow-zh-table');
   assert.deepEqual(narrow.errors, []);
   await narrow.context.close();
 
