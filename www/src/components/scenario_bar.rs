@@ -72,7 +72,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             </label>
             <button onclick={p.on.reform(|_| Action::TogglePicker)} data-testid="compare" title={tr(l, "Compare 2 to 4 algorithms side by side (V)", "并排对比 2 到 4 个算法（V）")}>{ tr(l, "Compare…", "对比…") }</button>
             { if p.comparing { html!{
-                <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, "Back to one algorithm: the first lane's run", "回到单个算法：第一个通道的运行")}>{ tr(l, "Close compare", "退出对比") }</button>
+                <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, "Back to one algorithm, the scenario's own, with the faults and the time kept", "回到单个算法（场景本身的算法），保留故障与时间")}>{ tr(l, "Close compare", "退出对比") }</button>
             } } else { html!{} } }
             { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, "How it works", "原理") }</button> } } else { html!{} } }
             <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, "Copy link", "复制链接") }</button>

@@ -104,7 +104,7 @@ test('Bully and Raft on the split-brain preset: one line drawn in the Raft lane 
   const iframe = await page.getByTestId('share-text').inputValue();
   assert.match(iframe, /<iframe src="[^"]*\?compare=bully,raft&t=1\.[^"&]+&time=\d+&embed=1"/);
 
-  // Close: the first lane's run alone, with the line, at the same time.
+  // Close: the scenario's own algorithm (Bully) alone, with the line, at the same time.
   await page.getByRole('button', { name: 'Close', exact: true }).click();
   await page.getByTestId('close-compare').click();
   assert.equal(await page.locator('section.lane').count(), 0);
