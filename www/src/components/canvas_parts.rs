@@ -52,6 +52,14 @@ pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback
     }
 }
 
+/// A message in flight as one circle: the least to create and move (compare lanes).
+pub fn bare_dot(alg: &Algorithm, m: &MsgFrame, (x, y): Pt) -> Html {
+    html! {
+        <circle key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} r="9"
+                fill={kind_colour(alg, m.kind)} transform={format!("translate({x:.1} {y:.1})")} />
+    }
+}
+
 /// A faint edge under a message in flight.
 pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt)) -> Html {
     html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} /> }
