@@ -677,7 +677,14 @@ mod tests {
     fn the_split_brain_preset_takes_the_course_pair_and_what_else_fits() {
         let base = preset_scenario(&SPLIT_BRAIN).unwrap();
         let lanes: Vec<&str> = preset_lanes(&base).iter().map(|a| a.id).collect();
-        assert_eq!(&lanes[..2], ["bully", "raft"], "the two algorithms that declare this very scenario come first");
+        assert!(lanes.contains(&"bully") && lanes.contains(&"raft"), "the course's pair: {lanes:?}");
+        // Those that declare this very scenario as a preset of their own come first.
+        let declaring = registry::all().iter().filter(|a| a.presets.iter().any(|p| same_world(&p.scenario(), &base))).count();
+        assert!(declaring >= 2);
+        for (k, id) in lanes.iter().enumerate() {
+            let declares = registry::find(id).unwrap().presets.iter().any(|p| same_world(&p.scenario(), &base));
+            assert_eq!(declares, k < declaring, "{id} at lane {k}: {lanes:?}");
+        }
         assert!(lanes.len() <= MAX_LANES && lanes.len() >= 2);
         for id in &lanes {
             let a = registry::find(id).unwrap();
@@ -704,6 +711,15 @@ mod tests {
             assert_eq!(l.row.leaders, [5]);
         }
         assert_eq!(s.query(false), "?compare=bully,raft&preset=split-brain-bully&time=0");
+    }
+
+    #[test]
+    fn a_compare_link_with_a_step_opens_at_that_steps_time() {
+        let mut one = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
+        one.seek(47);
+        let s = open("?compare=raft,bully&preset=split-brain-bully&step=47");
+        assert_eq!(lanes(&s).time, one.now(), "the step is the scenario's own algorithm's");
+        assert_in_sync(lanes(&s));
     }
 
     #[test]
@@ -885,6 +901,7 @@ mod tests {
         let c = lanes(&s);
         assert_eq!(s.preset, Some(SPLIT_BRAIN.preset));
         assert!(c.lanes.len() >= 2);
-        assert!(s.query(false).starts_with("?compare=bully,raft"));
+        let q = s.query(false);
+        assert!(q.starts_with("?compare=") && q.contains("bully") && q.contains("raft") && q.contains("&preset=split-brain-bully&time=0"), "{q}");
     }
 }
