@@ -1,8 +1,8 @@
 //! The protocol-independent face of the engine: [`Engine`] runs any registered algorithm behind
 //! one type, and hands out [`Frame`]s (what to draw), step descriptions, summaries and traces.
 //!
-//! The UI and the CLI never see protocol types: the registry builds a `Sim<P>` behind the
-//! object-safe [`Run`] trait, and everything an algorithm says about itself is read from its
+//! The UI and the CLI never see protocol types: the registry builds a simulator over the
+//! protocol's type-erased machine, behind the object-safe [`Run`] trait, and everything an algorithm says about itself is read from its
 //! [`Algorithm`] descriptor.
 
 use crate::algorithm::Algorithm;
@@ -216,7 +216,7 @@ impl Engine {
             .map(|n| (n.id.to_string(), n.view.leader.map_or(Value::Null, |l| json!(l))))
             .collect();
         let messages: BTreeMap<&str, u64> = m.by_kind.iter().copied().filter(|&(_, c)| c > 0).collect();
-        json!({
+        let mut out = json!({
             "algorithm": self.algorithm.id,
             "seed": self.scenario.seed,
             "end_time": f.time,
@@ -231,7 +231,23 @@ impl Engine {
             "violations": self.violations().iter().map(violation_json).collect::<Vec<_>>(),
             "trace_hash": format!("{:016x}", self.trace_hash()),
             "halted": self.halted(),
-        })
+        });
+        if let Some(st) = &f.store {
+            let history: Vec<Value> = self
+                .run
+                .store_history()
+                .iter()
+                .map(|(w, v)| json!({"time": v.time, "node": w.node, "token": w.token, "value": w.value, "accepted": v.accepted}))
+                .collect();
+            out["store"] = json!({
+                "value": st.store.value,
+                "max_token": st.store.max_token,
+                "accepted": st.store.accepted,
+                "rejected": st.store.rejected,
+                "history": history,
+            });
+        }
+        out
     }
 
     /// One JSON Lines record for step `step` (1-based).
@@ -255,6 +271,15 @@ impl Engine {
             EventKind::Timer(name) => {
                 o.insert("node".into(), json!(rec.node));
                 o.insert("timer".into(), json!(name));
+            }
+            EventKind::Write => {
+                let writes: Vec<Value> = self.run.store_writes(&rec).iter().map(|w| json!({"node": w.node, "token": w.token, "value": w.value, "arrive": w.arrive})).collect();
+                o.insert("writes".into(), Value::Array(writes));
+            }
+            EventKind::Store { accepted } => {
+                o.insert("write".into(), json!(rec.aux));
+                o.insert("node".into(), json!(rec.node));
+                o.insert("accepted".into(), json!(accepted));
             }
             EventKind::Fault => {
                 let mut a = Map::new();

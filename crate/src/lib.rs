@@ -14,9 +14,10 @@
 //! | [`protocol`] | the sans-IO protocol trait, effects, the run configuration, the node view |
 //! | [`scenario`] | the JSON scenario format and its validation |
 //! | [`trace`] | the trace format: scenario + time-anchored interventions + step |
+//! | [`machine`] | a protocol with its types erased, so one simulator serves them all |
 //! | [`observe`] | split brain, two leaders in a term, agreement, latency, message counts |
 //! | [`sim`] | the event queue, network faults, stepping, checkpoints and time travel |
-//! | [`run`] | the object-safe [`run::Run`] over `Sim<P>`; frames, metrics, step descriptions |
+//! | [`run`] | the object-safe [`run::Run`] over [`sim::Sim`]; frames, metrics, step descriptions |
 //! | [`algorithm`] | the [`Algorithm`] descriptor every protocol module declares |
 //! | [`protocols`] | one module per algorithm, and the one list that registers them |
 //! | [`registry`] | looking algorithms and presets up |
@@ -28,6 +29,7 @@ pub mod algorithm;
 pub mod engine;
 pub mod error;
 pub mod layout;
+pub mod machine;
 pub mod meta;
 pub mod observe;
 pub mod presets;

@@ -173,6 +173,9 @@ pub enum Look {
     Waiting,
     /// Taking part in an election without campaigning.
     Participant,
+    /// A service the others use but that never competes (a lock or key-value store): drawn
+    /// apart, at the centre.
+    Store,
 }
 
 impl Look {
@@ -183,6 +186,7 @@ impl Look {
             Look::Candidate => "candidate",
             Look::Waiting => "waiting",
             Look::Participant => "participant",
+            Look::Store => "store",
         }
     }
 }

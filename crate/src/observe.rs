@@ -81,13 +81,16 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => {
             // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, vote, tally, group, reach } = x;
+            let View { role, leader, term, vote, tally, group, reach, ring, lease, tint } = x;
             *leader == y.leader
                 && *term == y.term
                 && *vote == y.vote
                 && *tally == y.tally
                 && *group == y.group
                 && *reach == y.reach
+                && *ring == y.ring
+                && *lease == y.lease
+                && *tint == y.tint
                 && (std::ptr::eq(*role, y.role) || *role == y.role)
         }
         (None, None) => true,

@@ -94,13 +94,17 @@ impl Config {
     }
 }
 
-/// One thing a handler asks the simulator to do.
+/// One thing a handler asks the simulator to do, with the protocol's types taken out: a sent
+/// payload waits in the context's outbox, a timer key in its timer list, both in order.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Effect<M, T> {
-    Send { to: NodeId, msg: M },
-    /// Fire `timer` after a delay drawn uniformly from `[lo, hi]` ticks.
-    SetTimer { timer: T, lo: Time, hi: Time },
-    CancelTimer(T),
+pub enum Effect {
+    /// Send the next outbox payload to `to`; `kind` indexes [`Protocol::KINDS`].
+    Send { to: NodeId, kind: usize },
+    /// Fire the timer at index `slot` of the timer list after a delay drawn uniformly from
+    /// `[lo, hi]` ticks.
+    SetTimer { slot: u32, lo: Time, hi: Time },
+    /// Cancel the timer at index `slot` of the timer list.
+    CancelTimer { slot: u32 },
     /// One sentence of narration for this step: which rule made the handler act.
     Note(Note),
     /// The protocol saw one of its own safety properties broken (a [`crate::meta::Monitor::Reported`]
@@ -113,33 +117,41 @@ pub struct Ctx<'a, M, T> {
     pub me: NodeId,
     pub now: Time,
     pub cfg: &'a Config,
-    effects: &'a mut Vec<Effect<M, T>>,
+    effects: &'a mut Vec<Effect>,
+    outbox: &'a mut Vec<M>,
+    timers: &'a mut Vec<T>,
 }
 
-impl<'a, M: Clone, T> Ctx<'a, M, T> {
-    pub fn new(me: NodeId, now: Time, cfg: &'a Config, effects: &'a mut Vec<Effect<M, T>>) -> Self {
-        Ctx { me, now, cfg, effects }
+impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
+    /// A context whose effects go to `effects`, payloads to `outbox` and timer keys to `timers`.
+    pub fn new(me: NodeId, now: Time, cfg: &'a Config, effects: &'a mut Vec<Effect>, outbox: &'a mut Vec<M>, timers: &'a mut Vec<T>) -> Self {
+        Ctx { me, now, cfg, effects, outbox, timers }
     }
     pub fn send(&mut self, to: NodeId, msg: M) {
-        self.effects.push(Effect::Send { to, msg });
+        self.effects.push(Effect::Send { to, kind: msg.kind() });
+        self.outbox.push(msg);
     }
     /// Sends `msg` to every other node, in ascending id order.
     pub fn broadcast(&mut self, msg: M) {
         let me = self.me;
+        let kind = msg.kind();
         for &to in &self.cfg.sorted {
             if to != me {
-                self.effects.push(Effect::Send { to, msg: msg.clone() });
+                self.effects.push(Effect::Send { to, kind });
+                self.outbox.push(msg.clone());
             }
         }
     }
     pub fn set_timer(&mut self, timer: T, lo: Time, hi: Time) {
-        self.effects.push(Effect::SetTimer { timer, lo, hi });
+        self.timers.push(timer);
+        self.effects.push(Effect::SetTimer { slot: self.timers.len() as u32 - 1, lo, hi });
     }
     pub fn set_timer_after(&mut self, timer: T, delay: Time) {
         self.set_timer(timer, delay, delay);
     }
     pub fn cancel_timer(&mut self, timer: T) {
-        self.effects.push(Effect::CancelTimer(timer));
+        self.timers.push(timer);
+        self.effects.push(Effect::CancelTimer { slot: self.timers.len() as u32 - 1 });
     }
     /// Explains this step in one sentence: `text` is a template in both languages (declared as a
     /// `const` in the protocol's module), `args` fill its `{0}`, `{1}`, `{2}`.
@@ -185,6 +197,17 @@ pub struct View {
     /// How far this node's current probe reaches, in hops each way along the ring (probing ring
     /// algorithms such as Hirschberg-Sinclair): the UI draws it as an arc.
     pub reach: Option<u32>,
+    /// Where this node and the key it looks up sit on a hash ring, as positions in `[0, 2^32)`
+    /// (consistent-hashing algorithms such as the DHT election): the UI places the nodes round
+    /// the circle in hash order and marks the key.
+    pub ring: Option<(u32, u32)>,
+    /// A lease this node holds or keeps: `(from, until, ticks)` — the real times (simulator
+    /// ticks) it runs from and until, and its length in this node's own clock ticks (lease
+    /// algorithms): the UI draws a bar draining from `from` to `until`.
+    pub lease: Option<(Time, Time, u32)>,
+    /// The id whose colour this node wears (gossip: the candidate it backs), so that a value
+    /// spreading through the cluster shows as a spreading colour: the UI rings the node with it.
+    pub tint: Option<NodeId>,
 }
 
 impl View {

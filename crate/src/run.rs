@@ -1,14 +1,14 @@
-//! The object-safe face of a run: [`Run`] is implemented by `Sim<P>` for every protocol, so the
-//! hot loops stay monomorphic while the engine, CLI and UI see one non-generic type. Also the
+//! The object-safe face of a run: [`Run`], implemented by the simulator, is what the engine,
+//! CLI and UI see. Also the
 //! protocol-independent pictures a run hands out: [`Frame`] (what to draw), [`Metrics`] and
 //! [`StepInfo`].
 
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang, Property, Visual};
 use crate::observe::{Election, Violation};
-use crate::protocol::{Message, Protocol, View};
+use crate::protocol::{Protocol, View};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{Budget, DropReason, EventKind, Rec, Sim};
+use crate::sim::{Budget, DropReason, EventKind, Rec, Sim, Store, Verdict, WriteEntry};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 
@@ -57,6 +57,18 @@ pub struct Frame {
     pub leaders: Vec<NodeId>,
     pub agreement: Option<NodeId>,
     pub quiescent: bool,
+    /// The fenced store, when the scenario writes through one.
+    pub store: Option<StoreFrame>,
+}
+
+/// The fenced store as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreFrame {
+    pub store: Store,
+    /// Writes on their way (id, write).
+    pub writes: Vec<(u64, WriteEntry)>,
+    /// The verdict this step gave, if it was a write reaching the store.
+    pub verdict: Option<(WriteEntry, bool)>,
 }
 
 /// Totals at the cursor.
@@ -89,7 +101,7 @@ pub struct StepInfo {
     pub sends: Vec<(u64, NodeId, &'static str, Time)>,
 }
 
-/// The run behind an [`Engine`]: `Sim<P>` for every protocol.
+/// The run behind an [`Engine`]: the simulator, whatever the protocol.
 pub trait Run {
     fn step(&mut self) -> bool;
     fn run(&mut self, max_steps: u64) -> u64;
@@ -121,9 +133,13 @@ pub trait Run {
     fn is_up(&self, id: NodeId) -> Option<bool>;
     fn halted(&self) -> Option<String>;
     fn set_budget(&mut self, budget: Budget);
+    /// The fenced store's verdicts up to the cursor, with their writes.
+    fn store_history(&self) -> Vec<(WriteEntry, Verdict)>;
+    /// The writes step `rec` issued.
+    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry>;
 }
 
-impl<P: Protocol> Run for Sim<P> {
+impl Run for Sim {
     fn step(&mut self) -> bool {
         Sim::step(self)
     }
@@ -160,16 +176,17 @@ impl<P: Protocol> Run for Sim<P> {
             .map(|i| NodeFrame {
                 id: self.cfg.ids[i],
                 up: self.is_up(i),
-                view: obs.views[i].clone().unwrap_or_else(|| self.proto.view(self.state(i))),
+                view: obs.views[i].clone().unwrap_or_else(|| self.view(i)),
             })
             .collect();
+        let kinds = self.machine().kinds();
         let messages = self
             .in_flight()
             .map(|(id, m)| MsgFrame {
                 id,
-                kind: P::KINDS[m.msg.kind()].name,
-                visual: P::KINDS[m.msg.kind()].visual,
-                label: m.msg.label(),
+                kind: kinds[m.kind].name,
+                visual: kinds[m.kind].visual,
+                label: self.label(id),
                 from: m.from,
                 to: m.to,
                 sent: m.sent,
@@ -187,12 +204,20 @@ impl<P: Protocol> Run for Sim<P> {
             leaders: obs.leaders.iter().copied().collect(),
             agreement: obs.agreed,
             quiescent: self.quiescent(),
+            store: self.store().map(|st| StoreFrame {
+                store: *st,
+                writes: self.writes_in_flight().map(|(id, w)| (id, *w)).collect(),
+                verdict: self.records().get(self.cursor().wrapping_sub(1) as usize).and_then(|r| match r.kind {
+                    EventKind::Store { accepted } => Some((self.write_log()[r.aux as usize], accepted)),
+                    _ => None,
+                }),
+            }),
         }
     }
     fn metrics(&self) -> Metrics {
         let obs = self.observers();
         Metrics {
-            by_kind: P::KINDS.iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
+            by_kind: self.machine().kinds().iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
             total: obs.total_sent(),
             delivered: obs.delivered,
             dropped: obs.dropped,
@@ -203,7 +228,7 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
         match self.idx(id) {
-            Some(i) => self.proto.inspect(self.state(i)),
+            Some(i) => self.inspect_node(i),
             None => vec![],
         }
     }
@@ -217,7 +242,8 @@ impl<P: Protocol> Run for Sim<P> {
         let zh = lang == Lang::Zh;
         Some(match rec.kind {
             EventKind::Deliver => {
-                let label = self.message(rec.aux)?.msg.label();
+                self.message(rec.aux)?;
+                let label = self.label(rec.aux);
                 if zh {
                     format!("N{} 收到 N{} 的 {label}。", rec.node, rec.peer)
                 } else {
@@ -225,7 +251,8 @@ impl<P: Protocol> Run for Sim<P> {
                 }
             }
             EventKind::Drop(reason) => {
-                let label = self.message(rec.aux)?.msg.label();
+                self.message(rec.aux)?;
+                let label = self.label(rec.aux);
                 let (from, to) = (rec.peer, rec.node);
                 match (reason, zh) {
                     (DropReason::Lost, false) => format!("{label} from N{from} to N{to} is lost by the network."),
@@ -245,6 +272,33 @@ impl<P: Protocol> Run for Sim<P> {
                     format!("N{}'s {name} timer fires; nothing to do.", rec.node)
                 }
             }
+            EventKind::Write => {
+                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                if writes.is_empty() {
+                    return Some(if zh { "写入时刻：没有节点认为自己是 leader，无人写入存储。".into() } else { "Write round: no node believes it leads, so nobody writes to the store.".into() });
+                }
+                let parts: Vec<String> = writes
+                    .iter()
+                    .map(|w| {
+                        if zh {
+                            format!("N{} 认为自己是 leader，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
+                        } else {
+                            format!("N{} believes it leads and writes {} to the store with token {}.", w.node, w.value, w.token)
+                        }
+                    })
+                    .collect();
+                parts.join(if zh { "" } else { " " })
+            }
+            EventKind::Store { accepted } => {
+                let w = self.write_log()[rec.aux as usize];
+                let max = self.verdicts().iter().take_while(|v| v.write != rec.aux).filter(|v| v.accepted).map(|v| self.write_log()[v.write as usize].token).max().unwrap_or(0);
+                match (accepted, zh) {
+                    (true, false) => format!("The store accepts N{}'s write of {}: token {} is at least the largest it has seen ({max}).", w.node, w.value, w.token),
+                    (true, true) => format!("存储接受 N{} 写入的 {}：令牌 {} 不小于它见过的最大令牌（{max}）。", w.node, w.value, w.token),
+                    (false, false) => format!("The store rejects N{}'s write of {}: token {} is below {max}, the largest it has seen — N{} is a stale leader, fenced off.", w.node, w.value, w.token, w.node),
+                    (false, true) => format!("存储拒绝 N{} 写入的 {}：令牌 {} 小于它见过的最大令牌 {max}——N{} 是过期的 leader，被 fencing 拦下。", w.node, w.value, w.token, w.node),
+                }
+            }
             EventKind::Fault => {
                 let action = self.schedule()[rec.aux as usize].action.describe_in(lang);
                 if zh {
@@ -258,7 +312,7 @@ impl<P: Protocol> Run for Sim<P> {
     fn step_info(&self, step: u64) -> Option<StepInfo> {
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
         let sends = (rec.msgs.0..rec.msgs.1)
-            .filter_map(|id| self.message(id).map(|m| (id, m.to, P::KINDS[m.msg.kind()].name, m.deliver)))
+            .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
             .collect();
         let t = rec.time;
         let sent = match rec.kind {
@@ -268,14 +322,24 @@ impl<P: Protocol> Run for Sim<P> {
         let (event, peer, kind, text) = match rec.kind {
             EventKind::Deliver | EventKind::Drop(_) => {
                 let m = self.message(rec.aux)?;
-                let kind = P::KINDS[m.msg.kind()].name;
+                let kind = self.machine().kinds()[m.kind].name;
                 let (event, tail) = match rec.kind {
                     EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
                     _ => ("deliver", String::new()),
                 };
-                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, m.msg.label()))
+                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)))
             }
             EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} timer {name}", rec.node)),
+            EventKind::Write => {
+                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
+                ("write", None, None, format!("t={t} write {}", if list.is_empty() { "-".to_string() } else { list.join(", ") }))
+            }
+            EventKind::Store { accepted } => {
+                let w = self.write_log()[rec.aux as usize];
+                let verdict = if accepted { "accepted" } else { "rejected" };
+                ("store", None, None, format!("t={t} store {verdict} N{} {}@{}", w.node, w.value, w.token))
+            }
             EventKind::Fault => {
                 let action = &self.schedule()[rec.aux as usize].action;
                 ("fault", None, None, format!("t={t} {}", action.describe()))
@@ -287,7 +351,7 @@ impl<P: Protocol> Run for Sim<P> {
         self.records().get(step.checked_sub(1)? as usize).copied()
     }
     fn kinds(&self) -> &'static [Kind] {
-        P::KINDS
+        self.machine().kinds()
     }
     fn violations(&self) -> &[Violation] {
         Sim::violations(self)
@@ -318,6 +382,12 @@ impl<P: Protocol> Run for Sim<P> {
     }
     fn set_budget(&mut self, budget: Budget) {
         Sim::set_budget(self, budget)
+    }
+    fn store_history(&self) -> Vec<(WriteEntry, Verdict)> {
+        self.verdicts().iter().map(|v| (self.write_log()[v.write as usize], *v)).collect()
+    }
+    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
+        self.write_log().get(rec.writes.0 as usize..rec.writes.1 as usize).map(<[WriteEntry]>::to_vec).unwrap_or_default()
     }
     fn is_up(&self, id: NodeId) -> Option<bool> {
         self.idx(id).map(|i| Sim::is_up(self, i))

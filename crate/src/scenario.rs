@@ -259,6 +259,26 @@ impl Default for StopSpec {
     }
 }
 
+/// Fencing tokens (Gray & Cheriton 1989; Burrows 2006; Kleppmann 2016): a store outside the
+/// cluster that accepts a write only if its token is at least the largest token it has seen.
+/// Every node that believes it leads writes through it, with its term (or epoch, ballot) as the
+/// token, or, for algorithms without one, a token the store's sequencer handed it when it
+/// became leader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FencingSpec {
+    /// Every leader writes every `write_every` ticks (0: only the scripted writes).
+    pub write_every: Time,
+    /// Scripted writes: at tick `at`, node `node` writes `value` if it believes it leads.
+    pub writes: Vec<ScriptedWrite>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptedWrite {
+    pub at: Time,
+    pub node: NodeId,
+    pub value: u64,
+}
+
 /// A validated scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -274,6 +294,8 @@ pub struct Scenario {
     pub params: Map<String, Value>,
     pub schedule: Vec<Scheduled>,
     pub stop: StopSpec,
+    /// Writes through a fenced store, if asked for.
+    pub fencing: Option<FencingSpec>,
 }
 
 #[derive(Deserialize)]
@@ -295,6 +317,25 @@ struct RawScenario {
     schedule: Vec<Map<String, Value>>,
     #[serde(default)]
     stop: Option<RawStop>,
+    #[serde(default)]
+    fencing: Option<RawFencing>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFencing {
+    #[serde(default)]
+    write_every: u64,
+    #[serde(default)]
+    writes: Vec<RawWrite>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWrite {
+    at: u64,
+    node: u32,
+    value: u64,
 }
 
 #[derive(Deserialize)]
@@ -422,7 +463,24 @@ impl Scenario {
                 StopSpec { max_time: s.max_time.unwrap_or(d.max_time), max_steps: s.max_steps.unwrap_or(d.max_steps) }
             }
         };
+        let fencing = match raw.fencing {
+            None => None,
+            Some(f) => {
+                if f.write_every == 0 && f.writes.is_empty() {
+                    return Err(ScenarioError::new("fencing", "needs write_every (ticks between a leader's writes) or scripted writes"));
+                }
+                let mut writes = Vec::new();
+                for (i, w) in f.writes.iter().enumerate() {
+                    if !nodes.contains(&w.node) {
+                        return Err(ScenarioError::new(format!("fencing.writes[{i}].node"), format!("unknown node {}", w.node)));
+                    }
+                    writes.push(ScriptedWrite { at: w.at, node: w.node, value: w.value });
+                }
+                Some(FencingSpec { write_every: f.write_every, writes })
+            }
+        };
         let scenario = Scenario {
+            fencing,
             algorithm,
             nodes,
             seed: raw.seed,
@@ -469,6 +527,10 @@ impl Scenario {
         obj.insert("params".into(), Value::Object(self.params.clone()));
         obj.insert("schedule".into(), Value::Array(schedule));
         obj.insert("stop".into(), json!({"max_time": self.stop.max_time, "max_steps": self.stop.max_steps}));
+        if let Some(f) = &self.fencing {
+            let writes: Vec<Value> = f.writes.iter().map(|w| json!({"at": w.at, "node": w.node, "value": w.value})).collect();
+            obj.insert("fencing".into(), json!({"write_every": f.write_every, "writes": writes}));
+        }
         Value::Object(obj)
     }
 

@@ -5,8 +5,9 @@
 //!   scheduled in. No hash map is iterated anywhere.
 //! * **Randomness**: every latency, loss and timer value is drawn from one [`Pcg32`] seeded by
 //!   the scenario, in the order effects are applied.
-//! * **Protocols** are sans-IO: handlers push [`Effect`]s, which only [`Sim::apply_effects`]
-//!   turns into messages and timers.
+//! * **Protocols** are sans-IO: handlers push effects, which only [`Sim::apply_effects`]
+//!   turns into messages and timers. The simulator is compiled once for every protocol: it sees
+//!   a protocol through the type-erased [`Machine`] (see [`crate::machine`]).
 //! * **Stepping**: [`Sim::step`] applies exactly one event (a delivery, a drop, a timer firing or
 //!   a scheduled fault) and appends one [`Rec`] to the trace.
 //! * **Time travel**: the trace (records, messages, timers, violations) is an append-only log
@@ -18,9 +19,10 @@
 use crate::error::ScenarioError;
 use crate::meta::{Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
-use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey};
+use crate::machine::{At, Core, Machine, Stash};
+use crate::protocol::{Config, Effect, Protocol};
 use crate::rng::Pcg32;
-use crate::scenario::{Action, NetworkSpec, Scenario, Scheduled, StopSpec};
+use crate::scenario::{Action, FencingSpec, NetworkSpec, Scenario, Scheduled, StopSpec};
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -58,6 +60,11 @@ pub enum EventKind {
     Timer(&'static str),
     /// A scheduled action from the scenario ran.
     Fault,
+    /// Leaders wrote to the fenced store (the writes are `Rec::writes`); `node` is the first
+    /// writer, or 0 when nobody believed it led.
+    Write,
+    /// A write reached the fenced store, which accepted or rejected it (`aux` = write id).
+    Store { accepted: bool },
 }
 
 /// The record of one step. Messages sent during the step are `msgs.0 .. msgs.1` (ids are
@@ -78,11 +85,43 @@ pub struct Rec {
     pub timers: (u64, u64),
     /// Narration notes the handlers attached to this step, in the note log.
     pub notes: (u64, u64),
+    /// Writes to the fenced store issued during the step, in the write log.
+    pub writes: (u64, u64),
 }
 
-/// One message ever sent. Immutable once logged.
-#[derive(Clone, Debug)]
-pub struct MsgEntry<M> {
+/// One write to the fenced store. Immutable once logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteEntry {
+    pub node: NodeId,
+    pub token: u64,
+    pub value: u64,
+    pub sent: Time,
+    pub arrive: Time,
+}
+
+/// The fenced store's verdict on write `write`, at `time`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub write: u64,
+    pub accepted: bool,
+    pub time: Time,
+}
+
+/// The fenced store: the last accepted value, the largest token seen, the sequencer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Store {
+    pub value: Option<u64>,
+    pub max_token: u64,
+    /// The last token the sequencer handed out.
+    pub sequencer: u64,
+    pub accepted: u64,
+    pub rejected: u64,
+}
+
+/// One message ever sent. Immutable once logged. (Its payload is kept by the protocol's
+/// [`Machine`]; [`Sim::label`] reads it.)
+#[derive(Clone, Copy, Debug)]
+pub struct MsgEntry {
     pub from: NodeId,
     pub to: NodeId,
     pub sent: Time,
@@ -91,7 +130,8 @@ pub struct MsgEntry<M> {
     pub sent_step: u64,
     /// The network will lose it (decided when it was sent).
     pub lost: bool,
-    pub msg: M,
+    /// Index of its kind in the protocol's kinds.
+    pub kind: usize,
 }
 
 /// A timer being set (`at` = when it fires) or cancelled (`at` = None).
@@ -107,21 +147,23 @@ enum Ev {
     Deliver(u64),
     Timer { node: u32, token: u64 },
     Fault(u32),
+    /// Leaders write to the fenced store: the periodic round (`u32::MAX`) or scripted write k.
+    Issue(u32),
+    /// Write k reaches the fenced store.
+    Arrive(u64),
 }
 
-#[derive(Clone, Debug)]
-struct Node<S, T> {
-    up: bool,
-    state: S,
-    /// Pending timers: key and the token of their queue entry (others in the queue are stale).
-    timers: Vec<(T, u64)>,
-}
+/// The periodic write round's [`Ev::Issue`] index.
+const PERIODIC: u32 = u32::MAX;
 
 /// Everything that changes as the run advances; cloned for checkpoints.
-struct World<P: Protocol> {
+#[derive(Clone)]
+struct World {
     now: Time,
     steps: u64,
-    nodes: Vec<Node<P::State, P::Timer>>,
+    up: Vec<bool>,
+    /// The protocol's node states with their pending timers (see [`Machine`]).
+    states: Box<dyn Stash>,
     queue: BTreeMap<Time, VecDeque<Ev>>,
     next_token: u64,
     active_timers: u64,
@@ -141,33 +183,13 @@ struct World<P: Protocol> {
     n_violations: u64,
     n_elections: u64,
     applied_ivs: usize,
-}
-
-impl<P: Protocol> Clone for World<P> {
-    fn clone(&self) -> Self {
-        World {
-            now: self.now.clone(),
-            steps: self.steps.clone(),
-            nodes: self.nodes.clone(),
-            queue: self.queue.clone(),
-            next_token: self.next_token.clone(),
-            active_timers: self.active_timers.clone(),
-            pending_faults: self.pending_faults.clone(),
-            rng: self.rng.clone(),
-            labels: self.labels.clone(),
-            cuts: self.cuts.clone(),
-            fifo_last: self.fifo_last.clone(),
-            manual_drops: self.manual_drops.clone(),
-            obs: self.obs.clone(),
-            hash: self.hash.clone(),
-            n_msgs: self.n_msgs.clone(),
-            n_timers: self.n_timers,
-            n_notes: self.n_notes,
-            n_violations: self.n_violations.clone(),
-            n_elections: self.n_elections.clone(),
-            applied_ivs: self.applied_ivs.clone(),
-        }
-    }
+    store: Store,
+    /// Sequencer tokens per node (0: never handed one).
+    tokens: Vec<u64>,
+    /// Write rounds scheduled and writes in flight.
+    pending_writes: u64,
+    n_writes: u64,
+    n_verdicts: u64,
 }
 
 /// Smallest number of steps between checkpoints.
@@ -188,9 +210,9 @@ impl Default for Budget {
     }
 }
 
-/// A run of protocol `P`.
-pub struct Sim<P: Protocol> {
-    pub proto: P,
+/// A run of one protocol.
+pub struct Sim {
+    machine: Box<dyn Machine>,
     pub cfg: Config,
     net: NetworkSpec,
     stop: StopSpec,
@@ -199,16 +221,19 @@ pub struct Sim<P: Protocol> {
     /// `dense[id]` = the node's position, or `u32::MAX`; empty when ids are too sparse for a
     /// table (then `index` is searched). Every message looks its ends up, so this is hot.
     dense: Vec<u32>,
-    w: World<P>,
-    msgs: Vec<MsgEntry<P::Msg>>,
+    w: World,
+    msgs: Vec<MsgEntry>,
     recs: Vec<Rec>,
     timer_log: Vec<TimerRec>,
     notes: Vec<Note>,
     violations: Vec<Violation>,
     elections: Vec<Election>,
     ivs: Vec<Intervention>,
-    checkpoints: Vec<World<P>>,
-    effects: Vec<Effect<P::Msg, P::Timer>>,
+    checkpoints: Vec<World>,
+    effects: Vec<Effect>,
+    fencing: Option<FencingSpec>,
+    writes: Vec<WriteEntry>,
+    verdicts: Vec<Verdict>,
     findings: Findings,
     budget: Budget,
 }
@@ -239,10 +264,16 @@ fn hash_action(mut h: u64, a: &Action) -> u64 {
     h
 }
 
-impl<P: Protocol> Sim<P> {
+impl Sim {
     /// A run of `proto` on the scenario's nodes, network, schedule and stop limits. `claimed`
     /// lists the safety properties the protocol claims: only their violations are logged.
-    pub fn new(proto: P, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
+    pub fn new<P: Protocol>(proto: P, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
+        Sim::with_machine(Box::new(Core::new(proto)), cfg, scenario, claimed)
+    }
+
+    /// [`Sim::new`] for a protocol already behind its [`Machine`] (the only non-generic entry,
+    /// so the simulator's code exists once whatever the number of protocols).
+    pub fn with_machine(machine: Box<dyn Machine>, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
         let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
         index.sort_unstable();
         let max_id = index.last().map_or(0, |&(id, _)| id as usize);
@@ -257,7 +288,8 @@ impl<P: Protocol> Sim<P> {
         let w = World {
             now: 0,
             steps: 0,
-            nodes: Vec::with_capacity(n),
+            up: vec![true; n],
+            states: machine.new_stash(),
             queue: BTreeMap::new(),
             next_token: 0,
             active_timers: 0,
@@ -267,7 +299,7 @@ impl<P: Protocol> Sim<P> {
             cuts: BTreeSet::new(),
             fifo_last: BTreeMap::new(),
             manual_drops: BTreeSet::new(),
-            obs: Observers::new(&cfg.ids, P::KINDS.len(), claimed),
+            obs: Observers::new(&cfg.ids, machine.kinds().len(), claimed),
             hash: 0xcbf2_9ce4_8422_2325,
             n_msgs: 0,
             n_timers: 0,
@@ -275,9 +307,14 @@ impl<P: Protocol> Sim<P> {
             n_violations: 0,
             n_elections: 0,
             applied_ivs: 0,
+            store: Store::default(),
+            tokens: vec![0; n],
+            pending_writes: 0,
+            n_writes: 0,
+            n_verdicts: 0,
         };
         let mut sim = Sim {
-            proto,
+            machine,
             cfg,
             net: scenario.network.clone(),
             stop: scenario.stop.clone(),
@@ -294,6 +331,9 @@ impl<P: Protocol> Sim<P> {
             ivs: Vec::new(),
             checkpoints: Vec::new(),
             effects: Vec::new(),
+            fencing: scenario.fencing.clone(),
+            writes: Vec::new(),
+            verdicts: Vec::new(),
             findings: Findings::default(),
             budget: Budget::default(),
         };
@@ -302,16 +342,20 @@ impl<P: Protocol> Sim<P> {
             sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32));
             sim.w.pending_faults += 1;
         }
+        if let Some(f) = &sim.fencing {
+            let mut issues: Vec<(Time, u32)> = f.writes.iter().enumerate().map(|(k, w)| (w.at, k as u32)).collect();
+            if f.write_every > 0 {
+                issues.push((f.write_every, PERIODIC));
+            }
+            issues.sort_by_key(|&(at, _)| at); // stable: scripted writes keep their order
+            for (at, k) in issues {
+                sim.w.queue.entry(at).or_default().push_back(Ev::Issue(k));
+                sim.w.pending_writes += 1;
+            }
+        }
         // Boot every node in scenario order.
         for i in 0..n {
-            let mut effects = std::mem::take(&mut sim.effects);
-            let state = {
-                let mut ctx = Ctx::new(sim.cfg.ids[i], 0, &sim.cfg, &mut effects);
-                sim.proto.init(&mut ctx)
-            };
-            sim.w.nodes.push(Node { up: true, state, timers: Vec::new() });
-            sim.apply_effects(i, &mut effects);
-            sim.effects = effects;
+            sim.run_handler(i, Handler::Boot);
         }
         for i in 0..n {
             sim.observe(i);
@@ -370,7 +414,7 @@ impl<P: Protocol> Sim<P> {
                 entry.remove();
             }
             if let Ev::Timer { node, token } = ev {
-                if !self.w.nodes[node as usize].timers.iter().any(|&(_, t)| t == token) {
+                if !self.machine.has_timer(&*self.w.states, node as usize, token) {
                     continue; // replaced or cancelled: not an event
                 }
             }
@@ -386,6 +430,7 @@ impl<P: Protocol> Sim<P> {
         let msgs_start = self.w.n_msgs;
         let timers_start = self.w.n_timers;
         let notes_start = self.w.n_notes;
+        let writes_start = self.w.n_writes;
         let (kind, node, peer, aux) = match ev {
             Ev::Deliver(id) => {
                 self.w.obs.in_flight -= 1;
@@ -399,7 +444,7 @@ impl<P: Protocol> Sim<P> {
                     Some(DropReason::Manual)
                 } else if lost {
                     Some(DropReason::Lost)
-                } else if !self.w.nodes[ti].up {
+                } else if !self.w.up[ti] {
                     Some(DropReason::Crashed)
                 } else if !self.link_ok(fi, ti) {
                     Some(DropReason::Partition)
@@ -414,26 +459,46 @@ impl<P: Protocol> Sim<P> {
                     None => {
                         self.w.obs.delivered += 1;
                         self.w.obs.received_by_node[ti] += 1;
-                        let msg = self.msgs[id as usize].msg.clone();
-                        self.run_handler(ti, |p, s, ctx| p.on_message(s, from, msg, ctx));
+                        self.run_handler(ti, Handler::Deliver { from, id });
                         (EventKind::Deliver, to, from, id)
                     }
                 }
             }
             Ev::Timer { node, token } => {
                 let i = node as usize;
-                let k = self.w.nodes[i].timers.iter().position(|&(_, t)| t == token).expect("live timer");
-                let (timer, _) = self.w.nodes[i].timers.swap_remove(k);
                 self.w.active_timers -= 1;
-                self.run_handler(i, |p, s, ctx| p.on_timer(s, timer, ctx));
+                let name = self.run_handler(i, Handler::Timer { token });
                 let id = self.cfg.ids[i];
-                (EventKind::Timer(timer.name()), id, id, 0)
+                (EventKind::Timer(name), id, id, 0)
             }
             Ev::Fault(k) => {
                 self.w.pending_faults -= 1;
                 let action = self.schedule[k as usize].action.clone();
                 self.apply_action(&action);
                 (EventKind::Fault, action.node().unwrap_or(0), 0, k as u64)
+            }
+            Ev::Issue(k) => {
+                self.w.pending_writes -= 1;
+                let first = self.issue_writes(k);
+                (EventKind::Write, first, 0, k as u64)
+            }
+            Ev::Arrive(id) => {
+                self.w.pending_writes -= 1;
+                let w = self.writes[id as usize];
+                let st = &mut self.w.store;
+                let accepted = w.token >= st.max_token;
+                if accepted {
+                    st.max_token = w.token;
+                    st.value = Some(w.value);
+                    st.accepted += 1;
+                } else {
+                    st.rejected += 1;
+                }
+                if self.w.n_verdicts as usize == self.verdicts.len() {
+                    self.verdicts.push(Verdict { write: id, accepted, time: self.w.now });
+                }
+                self.w.n_verdicts += 1;
+                (EventKind::Store { accepted }, w.node, 0, id)
             }
         };
         let rec = Rec {
@@ -446,6 +511,7 @@ impl<P: Protocol> Sim<P> {
             msgs: (msgs_start, self.w.n_msgs),
             timers: (timers_start, self.w.n_timers),
             notes: (notes_start, self.w.n_notes),
+            writes: (writes_start, self.w.n_writes),
         };
         let mut h = self.w.hash;
         h = mix(h, step);
@@ -455,6 +521,8 @@ impl<P: Protocol> Sim<P> {
             EventKind::Drop(r) => 2 + r as u64,
             EventKind::Timer(_) => 10,
             EventKind::Fault => 11,
+            EventKind::Write => 12,
+            EventKind::Store { accepted } => 13 + accepted as u64,
         });
         if let EventKind::Timer(name) = kind {
             h = hash_str(h, name);
@@ -469,29 +537,92 @@ impl<P: Protocol> Sim<P> {
         self.maybe_checkpoint();
     }
 
-    /// Runs one handler of node `i` and applies its effects.
-    fn run_handler(&mut self, i: usize, f: impl FnOnce(&P, &mut P::State, &mut Ctx<P::Msg, P::Timer>)) {
+    /// A write round of the fenced store: every node that believes it leads (periodic round,
+    /// ascending scenario order), or scripted write `k`'s node if it does, sends its write with
+    /// its token. Returns the first writer (0 if none).
+    fn issue_writes(&mut self, k: u32) -> NodeId {
+        let Some(f) = &self.fencing else { return 0 };
+        let (writers, value): (Vec<usize>, Option<u64>) = if k == PERIODIC {
+            let every = f.write_every;
+            self.w.queue.entry(self.w.now + every).or_default().push_back(Ev::Issue(PERIODIC));
+            self.w.pending_writes += 1;
+            ((0..self.cfg.n()).collect(), None)
+        } else {
+            let w = f.writes[k as usize];
+            (self.idx(w.node).into_iter().collect(), Some(w.value))
+        };
+        let mut first = 0;
+        for i in writers {
+            let leads = self.w.up[i] && self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
+            if !leads {
+                continue;
+            }
+            let id = self.cfg.ids[i];
+            if first == 0 {
+                first = id;
+            }
+            let token = self.token_of(i);
+            let n = self.w.n_writes;
+            // A periodic value names its writer and counts writes: 5003 = N5, the store's fourth write.
+            let value = value.unwrap_or(id as u64 * 1000 + (n % 1000));
+            let (lo, hi) = self.net.latency;
+            let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
+            if n as usize == self.writes.len() {
+                self.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
+            }
+            self.w.n_writes += 1;
+            self.w.pending_writes += 1;
+            self.w.queue.entry(arrive).or_default().push_back(Ev::Arrive(n));
+            self.w.hash = mix(mix(mix(self.w.hash, n), token), (value << 8) ^ arrive);
+        }
+        first
+    }
+
+    /// Node `i`'s fencing token: its term (epoch, ballot) if its protocol has one, else the
+    /// sequencer's token it got when it last became leader.
+    fn token_of(&self, i: usize) -> u64 {
+        match self.w.obs.views[i].as_ref().and_then(|v| v.term) {
+            Some(t) => t,
+            None => self.w.tokens[i],
+        }
+    }
+
+    /// Runs one handler of node `i`, applies its effects and observes the node (booting nodes
+    /// are observed together once all have booted). A timer handler returns the timer's name.
+    fn run_handler(&mut self, i: usize, h: Handler) -> &'static str {
         let mut effects = std::mem::take(&mut self.effects);
-        {
-            let node = &mut self.w.nodes[i];
-            let mut ctx = Ctx::new(self.cfg.ids[i], self.w.now, &self.cfg, &mut effects);
-            f(&self.proto, &mut node.state, &mut ctx);
+        let at = At { i, me: self.cfg.ids[i], now: self.w.now, cfg: &self.cfg };
+        let st = &mut *self.w.states;
+        let m = &mut self.machine;
+        let mut name = "";
+        match h {
+            Handler::Boot => m.boot(st, at, &mut effects),
+            Handler::Start => m.start(st, at, &mut effects),
+            Handler::Recover => m.recover(st, at, &mut effects),
+            Handler::Deliver { from, id } => m.deliver(st, at, from, id, &mut effects),
+            Handler::Timer { token } => name = m.fire(st, at, token, &mut effects),
         }
         self.apply_effects(i, &mut effects);
         self.effects = effects;
-        self.observe(i);
+        if !matches!(h, Handler::Boot) {
+            self.observe(i);
+        }
+        name
     }
 
     /// The only place effects become messages and timers.
-    fn apply_effects(&mut self, i: usize, effects: &mut Vec<Effect<P::Msg, P::Timer>>) {
+    fn apply_effects(&mut self, i: usize, effects: &mut Vec<Effect>) {
         let from = self.cfg.ids[i];
         for effect in effects.drain(..) {
             match effect {
-                Effect::Send { to, msg } => {
+                Effect::Send { to, kind } => {
+                    let id = self.w.n_msgs;
                     let Some(ti) = self.idx(to) else {
                         debug_assert!(false, "N{from} sent to unknown node {to}");
+                        self.machine.log_sent(u64::MAX); // consumed, never numbered
                         continue;
                     };
+                    self.machine.log_sent(id);
                     let (lo, hi) = self.net.latency;
                     let latency = self.w.rng.range_inclusive(lo, hi);
                     let lost = self.w.rng.chance(self.net.loss);
@@ -501,11 +632,9 @@ impl<P: Protocol> Sim<P> {
                         deliver = deliver.max(*last);
                         *last = deliver;
                     }
-                    let id = self.w.n_msgs;
-                    let kind = msg.kind();
                     self.w.n_msgs += 1;
                     if id as usize == self.msgs.len() {
-                        self.msgs.push(MsgEntry { from, to, sent: self.w.now, deliver, sent_step: self.w.steps, lost, msg });
+                        self.msgs.push(MsgEntry { from, to, sent: self.w.now, deliver, sent_step: self.w.steps, lost, kind });
                     }
                     self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
                     self.w.obs.in_flight += 1;
@@ -515,21 +644,18 @@ impl<P: Protocol> Sim<P> {
                     h = mix(h, ((to as u64) << 16) | kind as u64);
                     self.w.hash = mix(h, (deliver << 1) | lost as u64);
                 }
-                Effect::SetTimer { timer, lo, hi } => {
+                Effect::SetTimer { slot, lo, hi } => {
                     let delay = self.w.rng.range_inclusive(lo, hi);
                     let at = self.w.now + delay;
                     let token = self.w.next_token;
                     self.w.next_token += 1;
-                    let timers = &mut self.w.nodes[i].timers;
-                    if let Some(k) = timers.iter().position(|&(t, _)| t == timer) {
-                        timers.swap_remove(k);
-                        self.w.active_timers -= 1;
+                    let (replaced, name) = self.machine.arm(&mut *self.w.states, i, slot, token);
+                    if !replaced {
+                        self.w.active_timers += 1;
                     }
-                    timers.push((timer, token));
-                    self.w.active_timers += 1;
                     self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
-                    self.log_timer(TimerRec { node: from, name: timer.name(), at: Some(at) });
-                    self.w.hash = mix(hash_str(self.w.hash, timer.name()), at);
+                    self.log_timer(TimerRec { node: from, name, at: Some(at) });
+                    self.w.hash = mix(hash_str(self.w.hash, name), at);
                 }
                 Effect::Note(note) => {
                     if self.w.n_notes as usize == self.notes.len() {
@@ -540,13 +666,11 @@ impl<P: Protocol> Sim<P> {
                 Effect::Report { property, nodes } => {
                     self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.findings);
                 }
-                Effect::CancelTimer(timer) => {
-                    let timers = &mut self.w.nodes[i].timers;
-                    if let Some(k) = timers.iter().position(|&(t, _)| t == timer) {
-                        timers.swap_remove(k);
+                Effect::CancelTimer { slot } => {
+                    if let Some(name) = self.machine.disarm(&mut *self.w.states, i, slot) {
                         self.w.active_timers -= 1;
-                        self.log_timer(TimerRec { node: from, name: timer.name(), at: None });
-                        self.w.hash = mix(hash_str(self.w.hash, timer.name()), u64::MAX);
+                        self.log_timer(TimerRec { node: from, name, at: None });
+                        self.w.hash = mix(hash_str(self.w.hash, name), u64::MAX);
                     }
                 }
             }
@@ -562,7 +686,18 @@ impl<P: Protocol> Sim<P> {
 
     /// Re-reads node `i`'s view and logs what the observers found.
     fn observe(&mut self, i: usize) {
-        let view = if self.w.nodes[i].up { Some(self.proto.view(&self.w.nodes[i].state)) } else { None };
+        let view = if self.w.up[i] { Some(self.machine.view(&*self.w.states, i)) } else { None };
+        if self.fencing.is_some() {
+            let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
+            if let Some(v) = &view {
+                if v.is_leader() && !was && v.term.is_none() {
+                    // A new leader without a term of its own asks the store's sequencer.
+                    self.w.store.sequencer += 1;
+                    self.w.tokens[i] = self.w.store.sequencer;
+                    self.w.hash = mix(self.w.hash, self.w.store.sequencer);
+                }
+            }
+        }
         let findings = &mut self.findings;
         self.w.obs.update(i, view, self.w.now, self.w.steps, findings);
         for v in findings.violations.drain(..) {
@@ -585,32 +720,23 @@ impl<P: Protocol> Sim<P> {
         match *action {
             Action::Crash(id) => {
                 let Some(i) = self.idx(id) else { return };
-                if self.w.nodes[i].up {
-                    self.w.nodes[i].up = false;
-                    self.w.active_timers -= self.w.nodes[i].timers.len() as u64;
-                    self.w.nodes[i].timers.clear();
+                if self.w.up[i] {
+                    self.w.up[i] = false;
+                    self.w.active_timers -= self.machine.clear_timers(&mut *self.w.states, i) as u64;
                     self.observe(i);
                 }
             }
             Action::Recover(id) => {
                 let Some(i) = self.idx(id) else { return };
-                if !self.w.nodes[i].up {
-                    let mut effects = std::mem::take(&mut self.effects);
-                    let fresh = {
-                        let mut ctx = Ctx::new(id, self.w.now, &self.cfg, &mut effects);
-                        self.proto.recover(&self.w.nodes[i].state, &mut ctx)
-                    };
-                    self.w.nodes[i].state = fresh;
-                    self.w.nodes[i].up = true;
-                    self.apply_effects(i, &mut effects);
-                    self.effects = effects;
-                    self.observe(i);
+                if !self.w.up[i] {
+                    self.w.up[i] = true;
+                    self.run_handler(i, Handler::Recover);
                 }
             }
             Action::Start(id) => {
                 let Some(i) = self.idx(id) else { return };
-                if self.w.nodes[i].up {
-                    self.run_handler(i, |p, s, ctx| p.start(s, ctx));
+                if self.w.up[i] {
+                    self.run_handler(i, Handler::Start);
                 }
             }
             Action::Drop(m) => {
@@ -747,11 +873,14 @@ impl<P: Protocol> Sim<P> {
     fn truncate_future(&mut self) {
         let w = &self.w;
         self.msgs.truncate(w.n_msgs as usize);
+        self.machine.truncate(w.n_msgs);
         self.recs.truncate(w.steps as usize);
         self.timer_log.truncate(w.n_timers as usize);
         self.notes.truncate(w.n_notes as usize);
         self.violations.truncate(w.n_violations as usize);
         self.elections.truncate(w.n_elections as usize);
+        self.writes.truncate(w.n_writes as usize);
+        self.verdicts.truncate(w.n_verdicts as usize);
         self.ivs.truncate(w.applied_ivs);
         let steps = w.steps;
         self.checkpoints.retain(|c| c.steps <= steps);
@@ -803,7 +932,26 @@ impl<P: Protocol> Sim<P> {
     }
     /// No message in flight, no timer pending, no scheduled fault left.
     pub fn quiescent(&self) -> bool {
-        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0
+        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0 && self.w.pending_writes == 0
+    }
+    /// The fenced store at the cursor, if the scenario asked for fencing.
+    pub fn store(&self) -> Option<&Store> {
+        self.fencing.as_ref().map(|_| &self.w.store)
+    }
+    /// Writes issued up to the head.
+    pub fn write_log(&self) -> &[WriteEntry] {
+        &self.writes
+    }
+    /// The store's verdicts up to the cursor.
+    pub fn verdicts(&self) -> &[Verdict] {
+        &self.verdicts[..self.w.n_verdicts as usize]
+    }
+    /// Writes on their way to the store at the cursor, in arrival order.
+    pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {
+        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
+            Ev::Arrive(id) => Some((id, &self.writes[id as usize])),
+            _ => None,
+        })
     }
     pub fn hash(&self) -> u64 {
         self.w.hash
@@ -812,10 +960,18 @@ impl<P: Protocol> Sim<P> {
         &self.w.obs
     }
     pub fn is_up(&self, i: usize) -> bool {
-        self.w.nodes[i].up
+        self.w.up[i]
     }
-    pub fn state(&self, i: usize) -> &P::State {
-        &self.w.nodes[i].state
+    /// The protocol behind this run.
+    pub fn machine(&self) -> &dyn Machine {
+        &*self.machine
+    }
+    /// Node `i`'s view as its protocol sees it now.
+    pub fn view(&self, i: usize) -> crate::protocol::View {
+        self.machine.view(&*self.w.states, i)
+    }
+    pub fn inspect_node(&self, i: usize) -> Vec<(&'static str, String)> {
+        self.machine.inspect(&*self.w.states, i)
     }
     pub fn labels(&self) -> Option<&[u32]> {
         self.w.labels.as_deref()
@@ -827,8 +983,12 @@ impl<P: Protocol> Sim<P> {
     pub fn records(&self) -> &[Rec] {
         &self.recs
     }
-    pub fn message(&self, id: u64) -> Option<&MsgEntry<P::Msg>> {
+    pub fn message(&self, id: u64) -> Option<&MsgEntry> {
         self.msgs.get(id as usize)
+    }
+    /// Message `id`'s readable label, e.g. `ELECTION(12)`.
+    pub fn label(&self, id: u64) -> String {
+        self.machine.label(id)
     }
     /// The narration notes of step `step`'s handlers.
     pub fn notes_of(&self, rec: &Rec) -> &[Note] {
@@ -858,7 +1018,7 @@ impl<P: Protocol> Sim<P> {
             let mut entry = self.w.queue.first_entry()?;
             let time = *entry.key();
             let stale = match entry.get().front() {
-                Some(&Ev::Timer { node, token }) => !self.w.nodes[node as usize].timers.iter().any(|&(_, t)| t == token),
+                Some(&Ev::Timer { node, token }) => !self.machine.has_timer(&*self.w.states, node as usize, token),
                 _ => false,
             };
             if !stale {
@@ -880,7 +1040,7 @@ impl<P: Protocol> Sim<P> {
         &self.stop
     }
     /// Messages in flight at the cursor, in delivery order.
-    pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry<P::Msg>)> + '_ {
+    pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry)> + '_ {
         self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
             Ev::Deliver(id) => Some((id, &self.msgs[id as usize])),
             _ => None,
@@ -892,5 +1052,54 @@ impl<P: Protocol> Sim<P> {
     }
     pub fn checkpoint_count(&self) -> usize {
         self.checkpoints.len()
+    }
+}
+
+/// The handler a step runs.
+#[derive(Clone, Copy)]
+enum Handler {
+    Boot,
+    Start,
+    Recover,
+    Deliver { from: NodeId, id: u64 },
+    Timer { token: u64 },
+}
+
+/// A run of protocol `P` with typed access to its node states and payloads (for the protocols'
+/// own tests); everything else is the non-generic [`Sim`] it derefs to.
+pub struct Typed<P: Protocol> {
+    pub sim: Sim,
+    _p: std::marker::PhantomData<P>,
+}
+
+impl<P: Protocol> Typed<P> {
+    pub fn new(proto: P, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
+        Typed { sim: Sim::new(proto, cfg, scenario, claimed), _p: std::marker::PhantomData }
+    }
+    fn core(&self) -> &Core<P> {
+        self.sim.machine.as_any().downcast_ref().expect("a run of this protocol")
+    }
+    pub fn proto(&self) -> &P {
+        &self.core().proto
+    }
+    pub fn state(&self, i: usize) -> &P::State {
+        &Core::<P>::slots(&*self.sim.w.states)[i].state
+    }
+    /// The payload of message `id`.
+    pub fn payload(&self, id: u64) -> Option<&P::Msg> {
+        self.core().payload(id)
+    }
+}
+
+impl<P: Protocol> std::ops::Deref for Typed<P> {
+    type Target = Sim;
+    fn deref(&self) -> &Sim {
+        &self.sim
+    }
+}
+
+impl<P: Protocol> std::ops::DerefMut for Typed<P> {
+    fn deref_mut(&mut self) -> &mut Sim {
+        &mut self.sim
     }
 }

@@ -238,7 +238,7 @@ fn malformed_files_exit_2_naming_the_field() {
         (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#, "network.latency: minimum 5 is above maximum 2"),
         (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[0,2]}}"#, "network.latency:"),
         (r#"{"algorithm":"bully","nodes":[1,2],"network":{"loss":2}}"#, "network.loss:"),
-        (r#"{"algorithm":"paxos","nodes":[1,2]}"#, "algorithm: unknown algorithm 'paxos'"),
+        (r#"{"algorithm":"no-such-algorithm","nodes":[1,2]}"#, "algorithm: unknown algorithm 'no-such-algorithm'"),
         (r#"{"algorithm":"bully","nodes":[]}"#, "nodes: needs at least one node"),
         (r#"{"algorithm":"bully","nodes":[1,2],"initial_leader":9}"#, "initial_leader: unknown node 9"),
         (r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":3,"crash":9}]}"#, "schedule[0].crash: unknown node 9"),

@@ -117,6 +117,7 @@ pub fn Lab() -> Html {
             Request::Export => effects::export(&state),
             Request::ImportFile(file) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
             Request::Picture(options) => crate::export::picture(&state, "lab", options),
+            Request::Animation(options, range, delay) => crate::export::animation(&state, "lab", options, range, delay, state.dispatcher().to_callback().reform(Action::Seek)),
         })
     };
 
@@ -213,7 +214,7 @@ pub fn Lab() -> Html {
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                         <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                        <Editor scenario={state.scenario.clone()} on={on.clone()} />
+                        <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>
                 </div>
             };

@@ -110,3 +110,98 @@ export function savePng(name, text, width, height) {
     .then((blob) => save(name, blob))
     .catch((e) => console.error('Export picture: the PNG could not be made', e));
 }
+
+// ----- animated PNG (APNG): frames rasterised like savePng, then their image data joined -----
+
+const CRC = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** One PNG chunk: length, type, data, CRC of type + data. */
+function chunk(type, data) {
+  const out = new Uint8Array(12 + data.length);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  v.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+/** The chunks of a PNG file: [{type, data}]. */
+function chunks(bytes) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = [];
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const len = v.getUint32(at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    out.push({ type, data: bytes.subarray(at + 8, at + 8 + len) });
+    at += 12 + len;
+  }
+  return out;
+}
+
+function u32s(...values) {
+  const out = new Uint8Array(values.length * 4);
+  const v = new DataView(out.buffer);
+  values.forEach((x, i) => v.setUint32(4 * i, x));
+  return out;
+}
+
+async function pngBytes(text, width, height) {
+  const img = new Image();
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext('2d').drawImage(img, 0, 0, width, height);
+  const blob = await new Promise((ok, fail) => canvas.toBlob((b) => (b ? ok(b) : fail(new Error('no PNG'))), 'image/png'));
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+/** Rasterises the SVG pictures `texts` (one per step) and offers them as one animated PNG that
+ *  shows each for `delayMs` and loops. Browsers show APNG natively; slides take it as an image. */
+export async function saveApng(name, texts, width, height, delayMs) {
+  try {
+    const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])];
+    let seq = 0;
+    for (let i = 0; i < texts.length; i++) {
+      const cs = chunks(await pngBytes(texts[i], width, height));
+      if (i === 0) {
+        parts.push(chunk('IHDR', cs.find((c) => c.type === 'IHDR').data));
+        parts.push(chunk('acTL', u32s(texts.length, 0)));
+      }
+      const fc = new Uint8Array(26);
+      fc.set(u32s(seq++, width, height, 0, 0));
+      new DataView(fc.buffer).setUint16(20, delayMs);
+      new DataView(fc.buffer).setUint16(22, 1000);
+      parts.push(chunk('fcTL', fc));
+      for (const c of cs.filter((c) => c.type === 'IDAT')) {
+        if (i === 0) parts.push(chunk('IDAT', c.data));
+        else {
+          const d = new Uint8Array(4 + c.data.length);
+          d.set(u32s(seq++));
+          d.set(c.data, 4);
+          parts.push(chunk('fdAT', d));
+        }
+      }
+    }
+    parts.push(chunk('IEND', new Uint8Array(0)));
+    save(name, new Blob(parts, { type: 'image/png' }));
+  } catch (e) {
+    console.error('Export animation: the APNG could not be made', e);
+  }
+}

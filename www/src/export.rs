@@ -265,22 +265,81 @@ extern "C" {
     fn save_svg(name: &str, text: &str);
     #[wasm_bindgen(js_name = savePng)]
     fn save_png(name: &str, text: &str, width: u32, height: u32);
+    #[wasm_bindgen(js_name = saveApng)]
+    fn save_apng(name: &str, texts: js_sys::Array, width: u32, height: u32, delay_ms: u32);
 }
 
-/// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
-pub fn picture(state: &State, lane: &str, options: Options) {
-    let scheme = match options.scheme {
+/// Waits `ms` milliseconds (lets the page draw).
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// The most frames one animation takes (at 1280 px a frame is about 100 KB of PNG).
+pub const MAX_FRAMES: u64 = 120;
+
+/// Which steps an animation covers: `from` (default: the cursor) to `to` (default: 40 steps
+/// on), within the run and at most [`MAX_FRAMES`] frames.
+pub fn frame_range(cursor: u64, head: u64, from: Option<u64>, to: Option<u64>) -> (u64, u64) {
+    let from = from.unwrap_or(cursor).min(head);
+    let to = to.unwrap_or(from + 40).clamp(from, head).min(from + MAX_FRAMES - 1);
+    (from, to)
+}
+
+/// The canvas of `lane` with its styles inline and the picture's look, or None.
+fn grab(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
+    let scheme = match scheme {
         Scheme::Page => "",
         Scheme::Light => "light",
         Scheme::Dark => "dark",
     };
     let parts: Vec<String> = js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
-    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).unwrap_or_default();
-    if canvas.is_empty() {
+    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).ok()?;
+    (!canvas.is_empty()).then_some((canvas, Look { background, ink, muted, bad, font }))
+}
+
+/// Exports steps `from..=to` of the canvas of `lane` as an animated PNG, `delay_ms` a frame:
+/// it moves the page through the steps with `seek` (each is drawn exactly as on screen), grabs
+/// each drawing, and returns the page to where it was.
+pub fn animation(state: &State, lane: &'static str, options: Options, range: (Option<u64>, Option<u64>), delay_ms: u32, seek: yew::Callback<u64>) {
+    let cursor = state.frame.step;
+    let (from, to) = frame_range(cursor, state.head, range.0, range.1);
+    let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
+    let preset = state.preset;
+    wasm_bindgen_futures::spawn_local(async move {
+        let alg = engine.algorithm();
+        let texts = js_sys::Array::new();
+        let mut height = options.width;
+        for step in from..=to {
+            seek.emit(step);
+            // Let the page draw the step before grabbing it.
+            sleep(30).await;
+            let Some((canvas, look)) = grab(lane, options.scheme) else { break };
+            engine.seek(step);
+            let frame = engine.frame();
+            let (entries, doomed) = legend(alg, &frame);
+            let svg = compose(&canvas, &caption(alg, preset, &frame), &entries, doomed, &look, options.width, options.shape);
+            height = svg_height(&svg).unwrap_or(height);
+            texts.push(&svg.into());
+        }
+        seek.emit(cursor);
+        if texts.length() > 0 {
+            let name = format!("election-lab-{}-steps{from}-{to}.png", preset.unwrap_or(alg.id));
+            save_apng(&name, texts, options.width, height, delay_ms);
+        }
+    });
+}
+
+/// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
+pub fn picture(state: &State, lane: &str, options: Options) {
+    let Some((canvas, look)) = grab(lane, options.scheme) else {
         web_sys::console::error_1(&"Export picture: the canvas was not found".into());
         return;
-    }
-    let look = Look { background, ink, muted, bad, font };
+    };
     let engine = state.engine.get();
     let alg = engine.algorithm();
     let frame = &state.frame;
@@ -307,6 +366,16 @@ mod tests {
 
     fn look() -> Look {
         Look { background: "#fff".into(), ink: "#111".into(), muted: "#666".into(), bad: "#b00".into(), font: "system-ui, \"Segoe UI\"".into() }
+    }
+
+    #[test]
+    fn an_animation_covers_the_asked_steps_within_the_run_and_the_frame_limit() {
+        assert_eq!(frame_range(7, 100, Some(2), Some(6)), (2, 6));
+        assert_eq!(frame_range(7, 100, None, None), (7, 47), "from the cursor, 40 steps on");
+        assert_eq!(frame_range(7, 20, None, None), (7, 20), "not past the head");
+        assert_eq!(frame_range(7, 100, Some(9), Some(3)), (9, 9), "a reversed range is one frame");
+        assert_eq!(frame_range(0, 10_000, Some(0), Some(5000)), (0, MAX_FRAMES - 1));
+        assert_eq!(frame_range(50, 30, Some(40), None), (30, 30), "a start past the head clamps");
     }
 
     #[test]

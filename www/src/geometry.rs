@@ -8,6 +8,10 @@ pub type Pt = (f64, f64);
 pub type Line = [i32; 4];
 
 pub const BOX: f64 = 1000.0;
+/// How far beyond the canvas square shading and partition lines reach: the drawing is centred
+/// in panels that are wider (or taller) than it, and the SVG lets them spill over, so that a
+/// partition's shading covers the whole panel instead of stopping in white strips.
+pub const FAR: (f64, f64) = (-1500.0, 2500.0);
 
 /// Positive on one side of the line, negative on the other.
 pub fn side(line: &Line, p: Pt) -> f64 {
@@ -41,6 +45,11 @@ pub fn groups(lines: &[Line], nodes: &[(u32, Pt)]) -> Option<Vec<Vec<u32>>> {
 
 /// The points where the infinite line crosses the canvas border (for drawing it edge to edge).
 pub fn clip_to_box(line: &Line) -> Option<(Pt, Pt)> {
+    clip_to(line, 0.0, BOX)
+}
+
+/// The points where the infinite line crosses the border of the square `[lo, hi]²`.
+pub fn clip_to(line: &Line, lo_edge: f64, hi_edge: f64) -> Option<(Pt, Pt)> {
     let [x1, y1, x2, y2] = line.map(f64::from);
     let (dx, dy) = (x2 - x1, y2 - y1);
     if dx == 0.0 && dy == 0.0 {
@@ -48,19 +57,19 @@ pub fn clip_to_box(line: &Line) -> Option<(Pt, Pt)> {
     }
     let mut ts: Vec<f64> = Vec::new();
     if dx != 0.0 {
-        for x in [0.0, BOX] {
+        for x in [lo_edge, hi_edge] {
             let t = (x - x1) / dx;
             let y = y1 + t * dy;
-            if (-1e-9..=BOX + 1e-9).contains(&y) {
+            if (lo_edge - 1e-9..=hi_edge + 1e-9).contains(&y) {
                 ts.push(t);
             }
         }
     }
     if dy != 0.0 {
-        for y in [0.0, BOX] {
+        for y in [lo_edge, hi_edge] {
             let t = (y - y1) / dy;
             let x = x1 + t * dx;
-            if (-1e-9..=BOX + 1e-9).contains(&x) {
+            if (lo_edge - 1e-9..=hi_edge + 1e-9).contains(&x) {
                 ts.push(t);
             }
         }
@@ -95,7 +104,12 @@ fn clip(poly: &[Pt], line: &Line, positive: bool) -> Vec<Pt> {
 
 /// The region of the canvas on the sides given by `sig` of each line (a convex polygon).
 pub fn region(lines: &[Line], sig: &[bool]) -> Vec<Pt> {
-    let mut poly = vec![(0.0, 0.0), (BOX, 0.0), (BOX, BOX), (0.0, BOX)];
+    region_in(lines, sig, 0.0, BOX)
+}
+
+/// [`region`] within the square `[lo, hi]²`.
+pub fn region_in(lines: &[Line], sig: &[bool], lo: f64, hi: f64) -> Vec<Pt> {
+    let mut poly = vec![(lo, lo), (hi, lo), (hi, hi), (lo, hi)];
     for (l, &s) in lines.iter().zip(sig) {
         poly = clip(&poly, l, s);
         if poly.is_empty() {

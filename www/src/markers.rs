@@ -4,13 +4,14 @@
 
 use crate::nodes_text;
 use election_lab::sim::EventKind;
-use election_lab::Engine;
+use election_lab::{Action, Engine};
 
 /// Eq lets `Rc<Vec<Marker>>` props compare by pointer first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Marker {
     pub step: u64,
-    /// "fault", "elected" or "violation" (a CSS class).
+    /// "fault", "start" (an election started by the scenario or by you), "elected" or
+    /// "violation" (a CSS class).
     pub class: &'static str,
     pub title: String,
 }
@@ -30,6 +31,11 @@ pub fn first_step_at(engine: &Engine, t: u64) -> u64 {
 
 /// Steps at which the scenario's scheduled actions ran, up to the head.
 pub fn scheduled_fault_steps(engine: &Engine) -> Vec<u64> {
+    scheduled_steps(engine).into_iter().map(|(step, _)| step).collect()
+}
+
+/// (step, schedule index) of each scheduled action that ran, up to the head.
+fn scheduled_steps(engine: &Engine) -> Vec<(u64, usize)> {
     let head = engine.head();
     let mut out = Vec::new();
     for (i, s) in engine.scenario().schedule.iter().enumerate() {
@@ -41,7 +47,7 @@ pub fn scheduled_fault_steps(engine: &Engine) -> Vec<u64> {
                 break;
             }
             if r.kind == EventKind::Fault && r.aux == i as u64 {
-                out.push(step);
+                out.push((step, i));
                 break;
             }
             step += 1;
@@ -53,13 +59,15 @@ pub fn scheduled_fault_steps(engine: &Engine) -> Vec<u64> {
 /// Every marker up to the head, in step order.
 pub fn compute(engine: &Engine) -> Vec<Marker> {
     let mut m = Vec::new();
-    for step in scheduled_fault_steps(engine) {
+    for (step, i) in scheduled_steps(engine) {
         if let Some(info) = engine.step_info(step) {
-            m.push(Marker { step, class: "fault", title: info.text });
+            let start = matches!(engine.scenario().schedule[i].action, Action::Start(_));
+            m.push(Marker { step, class: if start { "start" } else { "fault" }, title: info.text });
         }
     }
     for iv in engine.interventions() {
-        m.push(Marker { step: iv.step, class: "fault", title: format!("you: {}", iv.action.describe()) });
+        let class = if matches!(iv.action, Action::Start(_)) { "start" } else { "fault" };
+        m.push(Marker { step: iv.step, class, title: format!("you: {}", iv.action.describe()) });
     }
     for e in engine.all_elections() {
         m.push(Marker { step: e.step, class: "elected", title: format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency()) });

@@ -30,10 +30,31 @@ pub fn look_class(look: Look) -> &'static str {
         Look::Waiting => "look-waiting",
         Look::Participant => "look-active",
         Look::Follower => "look-plain",
+        Look::Store => "look-store",
     }
 }
 
 /// The visual class of a node role of `alg`.
+/// A role's name as shown: the protocol's identifier in English ("waiting coord"); in Chinese the
+/// usual term for the common roles, else the role's own explanation from its descriptor.
+pub fn role_label(alg: &Algorithm, role: &str, lang: election_lab::meta::Lang) -> String {
+    use election_lab::meta::Lang;
+    if lang == Lang::En {
+        return role.replace('-', " ");
+    }
+    let common = match role {
+        "leader" => "领导者",
+        "follower" => "跟随者",
+        "candidate" => "候选者",
+        "crashed" => "已崩溃",
+        _ => "",
+    };
+    if !common.is_empty() {
+        return common.to_string();
+    }
+    alg.role(role).map_or_else(|| role.replace('-', " "), |r| r.explain.get(lang).to_string())
+}
+
 pub fn role_look(alg: &Algorithm, role: &str) -> &'static str {
     alg.role(role).map_or("look-plain", |r| look_class(r.look))
 }

@@ -160,7 +160,7 @@ impl State {
             compare: None,
             picker: false,
         };
-        s.positions = Rc::new(positions(&s.scenario));
+        s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
         s.refresh();
         s
@@ -292,7 +292,7 @@ impl State {
                 if self.playing {
                     self.playing = false;
                 } else if self.at_end() {
-                    self.notice = Some("The run has ended: nothing left to play. Step back, reset, or act on the cluster.".into());
+                    self.notice = Some(tr(self.lang, "The run has ended: nothing left to play. Step back, reset, or act on the cluster.", "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。").into());
                 } else {
                     self.playing = true;
                 }
@@ -305,7 +305,7 @@ impl State {
             Action::StepForward => {
                 self.playing = false;
                 if !self.step_forward() {
-                    self.notice = Some("The run has ended.".into());
+                    self.notice = Some(tr(self.lang, "The run has ended.", "运行已结束。").into());
                 }
                 true
             }
@@ -385,7 +385,8 @@ impl State {
             },
             Action::ApplyScenario(parsed) => {
                 let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
-                let ok = self.load(result, None, |e| format!("Scenario not applied: {e}"));
+                let zh = self.lang == Lang::Zh;
+                let ok = self.load(result, None, |e| if zh { format!("场景未应用：{e}") } else { format!("Scenario not applied: {e}") });
                 if ok {
                     self.alert = None;
                 }
@@ -393,10 +394,11 @@ impl State {
             }
             Action::Import(text) => {
                 let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-                let ok = self.load(result, None, |e| format!("Import failed, nothing changed: {e}"));
+                let zh = self.lang == Lang::Zh;
+                let ok = self.load(result, None, |e| if zh { format!("导入失败，未做任何更改：{e}") } else { format!("Import failed, nothing changed: {e}") });
                 if ok {
                     self.alert = None;
-                    self.notice = Some("Imported.".into());
+                    self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
                 }
                 ok
             }

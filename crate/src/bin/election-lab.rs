@@ -34,7 +34,8 @@ enum Cmd {
     #[command(after_help = "\
 The summary has the keys: algorithm, seed, end_time, steps, quiescent, leaders, views, agreement,
 messages, total_messages, max_simultaneous_leaders, violations, trace_hash, halted (null, or why
-the run stopped at its history budget).
+the run stopped at its history budget), and, when the scenario asks for fencing, store: {value,
+max_token, accepted, rejected, history}.
 With --trace, the first line of OUT is the trace header, then one line per step (an intervention
 is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"summary\": ...}.")]
     Run {

@@ -136,6 +136,35 @@ const PRESETS: &[Preset] = &[
         leaders: &[5],
         golden: "cae8d0f7a94fbbc3",
     },
+    Preset {
+        id: "fencing-tokens",
+        title: Text::new("Fencing tokens stop a stale leader", "fencing 令牌拦住过期的 leader"),
+        hint: Text::new(
+            "N5 (token 1) writes 100; the partition at t=5 lets N2 become leader with token 2 and write 999; then N5, still sure it leads, writes 50 with token 1: the store rejects it. Final value 999.",
+            "N5（令牌 1）写入 100；t=5 的网络分区让 N2 当选并拿到令牌 2，写入 999；之后仍以为自己是 leader 的 N5 用令牌 1 写入 50：存储拒绝。最终值为 999。",
+        ),
+        json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},
+                  "schedule":[{"at":5,"partition":[[1,2],[3,4,5]]}],
+                  "fencing":{"writes":[{"at":3,"node":5,"value":100},{"at":60,"node":2,"value":999},{"at":80,"node":5,"value":50}]},
+                  "stop":{"max_time":120}}"#,
+        leaders: &[2, 5],
+        golden: "81d1f1dbfcc042dc",
+    },
+    Preset {
+        id: "split-brain-bully-fenced",
+        title: Text::new("Split brain, fenced", "脑裂，但有 fencing"),
+        hint: Text::new(
+            "Both N2 and N5 believe they lead and write every 10 ticks, but the store has seen N2's token 2: every write of N5 (token 1) is rejected.",
+            "N2 和 N5 都以为自己是 leader，每 10 个时间单位写一次；存储已见过 N2 的令牌 2，N5（令牌 1）的每次写入都被拒绝。",
+        ),
+        json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},
+                  "schedule":[{"at":5,"partition":[[1,2],[3,4,5]]}],
+                  "fencing":{"write_every":10},"stop":{"max_time":100}}"#,
+        leaders: &[2, 5],
+        golden: "c89d20e80101edcc",
+    },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.

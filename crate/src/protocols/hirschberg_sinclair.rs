@@ -641,7 +641,7 @@ mod tests {
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{ceil_log2, HirschbergSinclair, N_NEXT};
     use crate::rng::Pcg32;
-    use crate::sim::Sim;
+    use crate::sim::Typed;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
 
@@ -658,7 +658,7 @@ mod tests {
         e
     }
 
-    fn sim(v: &Value) -> Sim<HirschbergSinclair> {
+    fn sim(v: &Value) -> Typed<HirschbergSinclair> {
         let mut sim = sim_of(v, super::ALGORITHM.properties);
         sim.run(u64::MAX);
         sim
@@ -670,7 +670,7 @@ mod tests {
 
     /// How many candidates got both replies of each phase (the survivors of phase k), from the
     /// narration notes.
-    fn survivors(s: &Sim<HirschbergSinclair>) -> Vec<u64> {
+    fn survivors(s: &Typed<HirschbergSinclair>) -> Vec<u64> {
         let mut out = Vec::new();
         for n in s.records().iter().flat_map(|r| s.notes_of(r)) {
             if *n.text == N_NEXT {

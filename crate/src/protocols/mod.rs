@@ -28,5 +28,9 @@ register! {
     ring_live_set,
     hirschberg_sinclair,
     raft,
+    paxos,
+    gossip,
     token_ring,
+    dht,
+    lease,
 }

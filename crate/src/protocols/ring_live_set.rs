@@ -652,9 +652,8 @@ mod tests {
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{RingLiveSet, N_SKIP};
     use crate::meta::{Lang, SPLIT_BRAIN};
-    use crate::protocol::Message;
     use crate::rng::Pcg32;
-    use crate::sim::Sim;
+    use crate::sim::Typed;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
 
@@ -670,7 +669,7 @@ mod tests {
         e
     }
 
-    fn sim(v: &Value) -> Sim<RingLiveSet> {
+    fn sim(v: &Value) -> Typed<RingLiveSet> {
         let mut sim = sim_of(v, super::ALGORITHM.properties);
         sim.run(u64::MAX);
         sim
@@ -743,9 +742,9 @@ mod tests {
         // The live set grows hop by hop, and N5 skips N6 for N1.
         let s = sim(&v);
         let elections: Vec<(NodeId, NodeId, String)> = (0..)
-            .map_while(|id| s.message(id))
-            .filter(|m| m.msg.kind() == 0)
-            .map(|m| (m.from, m.to, m.msg.label()))
+            .map_while(|id| s.message(id).map(|m| (id, *m)))
+            .filter(|(_, m)| m.kind == 0)
+            .map(|(id, m)| (m.from, m.to, s.label(id)))
             .collect();
         let want = [
             (3, 4, "ELECTION{3}"),

@@ -3,7 +3,7 @@
 use crate::meta::Property;
 use crate::protocol::Protocol;
 use crate::rng::Pcg32;
-use crate::sim::Sim;
+use crate::sim::Typed;
 use crate::{Engine, NodeId, Scenario};
 use serde_json::Value;
 
@@ -23,9 +23,9 @@ pub fn random_ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
 }
 
 /// A simulator of protocol `P` for scenario `v` (not run yet), for tests that read its states.
-pub fn sim_of<P: Protocol>(v: &Value, claimed: &'static [Property]) -> Sim<P> {
+pub fn sim_of<P: Protocol>(v: &Value, claimed: &'static [Property]) -> Typed<P> {
     let s = Scenario::from_value(v).unwrap();
     let cfg = s.config();
     let proto = P::new(&cfg, &s.params).unwrap();
-    Sim::new(proto, cfg, &s, claimed)
+    Typed::new(proto, cfg, &s, claimed)
 }

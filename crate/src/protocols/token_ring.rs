@@ -491,23 +491,23 @@ mod tests {
     use crate::protocols::testkit::{random_ring as ring, sim_of};
     use super::{State, TokenRing, ALGORITHM};
     use crate::rng::Pcg32;
-    use crate::sim::Sim;
+    use crate::sim::Typed;
     use crate::{Action, Scenario};
     use serde_json::{json, Value};
 
-    fn sim(v: &Value) -> Sim<TokenRing> {
+    fn sim(v: &Value) -> Typed<TokenRing> {
         sim_of(v, ALGORITHM.properties)
     }
 
-    fn states(s: &Sim<TokenRing>) -> Vec<&State> {
+    fn states(s: &Typed<TokenRing>) -> Vec<&State> {
         (0..s.cfg.n()).map(|i| s.state(i)).collect()
     }
 
-    fn live(s: &Sim<TokenRing>) -> Vec<&State> {
+    fn live(s: &Typed<TokenRing>) -> Vec<&State> {
         (0..s.cfg.n()).filter(|&i| s.is_up(i)).map(|i| s.state(i)).collect()
     }
 
-    fn regenerations(s: &Sim<TokenRing>) -> u64 {
+    fn regenerations(s: &Typed<TokenRing>) -> u64 {
         states(s).iter().map(|x| x.regenerated).sum()
     }
 
@@ -559,7 +559,7 @@ mod tests {
                 s.apply(Action::Crash(other)).unwrap();
             }
             let lowest_live = live(&s).iter().map(|x| x.me).min().unwrap();
-            let until = s.now() + (n as u64 + 2) * s.proto.silence;
+            let until = s.now() + (n as u64 + 2) * s.proto().silence;
             let mut most = 0;
             while s.now() <= until && s.step() {
                 most = most.max(live(&s).iter().filter(|x| x.holding.is_some()).count());
@@ -597,7 +597,7 @@ mod tests {
             let v = json!({"algorithm": "token-ring", "nodes": ids, "seed": seed, "network": {"latency": [1, hi]},
                            "schedule": schedule, "stop": {"max_time": 1_000_000}});
             let mut s = sim(&v);
-            let until = t + (n as u64 + 3) * s.proto.silence;
+            let until = t + (n as u64 + 3) * s.proto().silence;
             while s.now() <= until && s.step() {}
             assert!(s.violations().is_empty(), "seed {seed}: {:?}\n{v}", s.violations());
             let newest: Vec<_> = live(&s).iter().map(|x| x.seen.unwrap().generation).collect();

@@ -161,15 +161,17 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.
     let dense = props.options.bare || frame.messages.len() > DENSE;
     // Playing, the dots are drawn where the animation clock has them (not at the frame's tick),
-    // so the loop does not have to move every one of them again after this render.
-    let now = props.dots.clock().filter(|_| props.options.animate).unwrap_or(frame.time as f64);
+    // so the loop does not have to move every one of them again after this render. Paused, a
+    // step's picture is the moment just after it: half a tick on, so a message sent this tick
+    // sits on its edge instead of on its sender.
+    let now = props.dots.clock().filter(|_| props.options.animate).unwrap_or(frame.time as f64 + 0.5);
     let mut paths: Vec<DotPath> = Vec::with_capacity(frame.messages.len());
     let dots: Vec<Html> = frame
         .messages
         .iter()
         .filter_map(|m| {
             let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-            let (a, b) = parts::edge(pos[fi], pos[ti], r);
+            let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
             let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
             paths.push(path);
             Some(match props.options.bare {
@@ -294,7 +296,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     });
     let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
         let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-        Some(parts::msg_edge(alg, m.kind, parts::edge(pos[fi], pos[ti], r)))
+        Some(parts::msg_edge(alg, m.kind, parts::lane(parts::edge(pos[fi], pos[ti], r)), &arrow_id))
     });
 
     html! {
@@ -308,15 +310,18 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
                     </marker>
                 </defs>
-                <rect class="backdrop" x="0" y="0" width="1000" height="1000" />
+                <rect class="backdrop" x="-1500" y="-1500" width="4000" height="4000" />
                 { for parts::regions(&lines, &pos[..n]) }
                 { for parts::halos(frame, &pos[..n], r, lines.is_empty()) }
                 { for parts::group_hulls(frame, &pos[..n], r) }
                 { for parts::reach_arcs(frame, &pos[..n]) }
+                { super::hash_ring::draw(frame, props.options.lang) }
                 { for ring_edges }
                 { for edges }
                 { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
+                { super::store::store(frame, &index, &pos[..n], props.options.lang) }
                 { for nodes }
+                { for super::lease_bars::bars(frame, &pos[..n], r) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
                 { for ghosts }
                 { preview }

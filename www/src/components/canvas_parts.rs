@@ -29,6 +29,19 @@ pub fn edge(a: Pt, b: Pt, r: f64) -> (Pt, Pt) {
     ((a.0 + ux * r, a.1 + uy * r), (b.0 - ux * r, b.1 - uy * r))
 }
 
+/// The edge `from → to` moved a little to its right, so that messages going opposite ways
+/// between two nodes (a vote request and its answer) travel side by side instead of on top of
+/// each other.
+pub fn lane((a, b): (Pt, Pt)) -> (Pt, Pt) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        return (a, b);
+    }
+    let (nx, ny) = (-dy / len * 7.0, dx / len * 7.0);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
 /// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
 /// still arrive drops it, through `on_act`; a doomed dot is not a button.
@@ -47,7 +60,7 @@ pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback
             { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
             <circle class="dot-hit" r="15" fill="transparent" />
             <circle r="9" fill={kind_colour(alg, m.kind)} />
-            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ kind_short(alg, m.kind) }</text> } } }
+            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ dot_label(alg, m) }</text> } } }
         </g>
     }
 }
@@ -60,9 +73,18 @@ pub fn bare_dot(alg: &Algorithm, m: &MsgFrame, (x, y): Pt) -> Html {
     }
 }
 
+/// The dot's label: the kind's short label, followed by the id the message carries when its
+/// label starts with one (`ELECTION(32)` → `E32`), so a ring shows whose id is travelling.
+pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {
+    let short = kind_short(alg, m.kind);
+    let digits: String = m.label.split_once('(').map(|(_, rest)| rest.chars().take_while(char::is_ascii_digit).collect()).unwrap_or_default();
+    format!("{short}{digits}")
+}
+
 /// A faint edge under a message in flight.
-pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt)) -> Html {
-    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} /> }
+/// It ends in an arrowhead, so a still frame shows who sends to whom.
+pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt), arrow_id: &str) -> Html {
+    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} marker-end={format!("url(#{arrow_id})")} /> }
 }
 
 /// A message dropped during this tick, fading out where it was lost.
@@ -85,7 +107,7 @@ pub fn regions(lines: &[Line], pos: &[Pt]) -> Vec<Html> {
     for &p in pos {
         let sig = geometry::signature(lines, p);
         if !seen.contains(&sig) {
-            let poly = geometry::region(lines, &sig);
+            let poly = geometry::region_in(lines, &sig, geometry::FAR.0, geometry::FAR.1);
             let pts = poly.iter().map(|(x, y)| format!("{x:.0},{y:.0}")).collect::<Vec<_>>().join(" ");
             let fill = GROUP_FILLS[seen.len() % GROUP_FILLS.len()];
             out.push(html! { <polygon class="region" points={pts} fill={fill} /> });
@@ -171,6 +193,13 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
         .collect()
 }
 
+/// The colour of value `t`: hues a golden angle apart, so that nearby ids look different (a
+/// short palette repeats every few ids), and a darker shade for even ids, since the hues that
+/// come close again are those of ids 13 or 21 apart.
+fn tint_colour(t: u32) -> String {
+    format!("hsl({:.0}, 70%, {}%)", (t as f64 * 137.508) % 360.0, if t % 2 == 0 { 36 } else { 56 })
+}
+
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
 #[allow(clippy::too_many_arguments)]
 pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
@@ -219,7 +248,7 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
         sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
     }
     if node.up && v.role != "leader" && v.role != "follower" {
-        sub.push(v.role.replace('-', " "));
+        sub.push(crate::meta::role_label(alg, v.role, lang));
     }
     let label = format!(
         "Node {id}, {status}, {}{}. Click to {}.",
@@ -234,6 +263,11 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
         <g class={classes!("node", status, look, selected.then_some("selected"))} data-node={id.to_string()}
            data-status={status} data-role={role} role="button" tabindex="0" aria-label={label}
            {onclick} {oncontextmenu} {onkeydown} {onpointerdown}>
+            // The colour of the value it holds (gossip: the candidate it backs).
+            { match v.tint.filter(|_| node.up) {
+                Some(t) => html!{ <circle class="tint" data-tint={t.to_string()} cx={fmt(x)} cy={fmt(y)} r={fmt(r + 9.0)} stroke={tint_colour(t)} /> },
+                None => html!{},
+            } }
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
             <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ format!("N{id}") }</text>
@@ -253,7 +287,7 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
         .iter()
         .enumerate()
         .filter_map(|(i, l)| {
-            let (a, b) = geometry::clip_to_box(l)?;
+            let (a, b) = geometry::clip_to(l, geometry::FAR.0, geometry::FAR.1)?;
             let ondown = on_down.reform(move |e: PointerEvent| (i, e));
             let ondbl = on_remove.reform(move |_: MouseEvent| i);
             let (mx, my) = ((l[0] + l[2]) as f64 / 2.0, (l[1] + l[3]) as f64 / 2.0);

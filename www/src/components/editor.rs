@@ -7,12 +7,14 @@ use election_lab::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
     pub scenario: Rc<Scenario>,
     pub on: Callback<Action>,
+    pub lang: Lang,
 }
 
 /// Builds a scenario from the form's fields (`field(name)` gives a field's trimmed text).
@@ -83,28 +85,29 @@ pub fn Editor(p: &EditorProps) -> Html {
     };
     let nodes_text = s.nodes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
     let hb = s.heartbeats;
+    let l = p.lang;
     html! {
-        <section class="panel" aria-label="Scenario">
-            <h2>{"Scenario"}</h2>
+        <section class="panel" aria-label={tr(l, "Scenario", "场景")}>
+            <h2>{ tr(l, "Scenario", "场景") }</h2>
             <form ref={form} class="editor" {onsubmit}>
-                <label>{"Algorithm"}
+                <label>{ tr(l, "Algorithm", "算法") }
                     <select name="algorithm">
-                        { for meta::algorithm_choices(election_lab::meta::Lang::En).into_iter().map(|(name, title)| html!{ <option value={name} selected={name == s.algorithm}>{ title }</option> }) }
+                        { for meta::algorithm_choices(l).into_iter().map(|(name, title)| html!{ <option value={name} selected={name == s.algorithm}>{ title }</option> }) }
                     </select>
                 </label>
-                <label>{"Nodes (a count 2–64, or ids)"}<input name="nodes" value={nodes_text} /></label>
-                <label>{"Seed"}<input name="seed" type="number" min="0" value={s.seed.to_string()} /></label>
-                <label>{"Latency min"}<input name="lat_lo" type="number" min="1" value={s.network.latency.0.to_string()} /></label>
-                <label>{"Latency max"}<input name="lat_hi" type="number" min="1" value={s.network.latency.1.to_string()} /></label>
-                <label>{"Heartbeat interval (empty: none)"}<input name="hb_interval" type="number" min="1" value={hb.map(|h| h.interval.to_string()).unwrap_or_default()} /></label>
-                <label>{"Heartbeat timeout"}<input name="hb_timeout" type="number" min="2" value={hb.map(|h| h.timeout.to_string()).unwrap_or_default()} /></label>
-                <label>{"Initial leader (empty: none)"}<input name="leader" value={s.initial_leader.map(|l| l.to_string()).unwrap_or_default()} /></label>
-                <button type="submit">{"Apply scenario"}</button>
+                <label>{ tr(l, "Nodes (a count 2–64, or ids)", "节点（数量 2–64，或 id 列表）") }<input name="nodes" value={nodes_text} /></label>
+                <label>{ tr(l, "Seed", "随机种子") }<input name="seed" type="number" min="0" value={s.seed.to_string()} /></label>
+                <label>{ tr(l, "Latency min", "最小延迟") }<input name="lat_lo" type="number" min="1" value={s.network.latency.0.to_string()} /></label>
+                <label>{ tr(l, "Latency max", "最大延迟") }<input name="lat_hi" type="number" min="1" value={s.network.latency.1.to_string()} /></label>
+                <label>{ tr(l, "Heartbeat interval (empty: none)", "心跳间隔（留空：无心跳）") }<input name="hb_interval" type="number" min="1" value={hb.map(|h| h.interval.to_string()).unwrap_or_default()} /></label>
+                <label>{ tr(l, "Heartbeat timeout", "心跳超时") }<input name="hb_timeout" type="number" min="2" value={hb.map(|h| h.timeout.to_string()).unwrap_or_default()} /></label>
+                <label>{ tr(l, "Initial leader (empty: none)", "初始领导者（留空：无）") }<input name="leader" value={s.initial_leader.map(|l| l.to_string()).unwrap_or_default()} /></label>
+                <button type="submit">{ tr(l, "Apply scenario", "应用场景") }</button>
             </form>
             <details>
-                <summary>{"Scenario / trace JSON"}</summary>
-                <textarea ref={json} class="json" aria-label="Scenario JSON" rows="10" value={s.to_json_pretty()} />
-                <button onclick={import}>{"Load this JSON"}</button>
+                <summary>{ tr(l, "Scenario / trace JSON", "场景 / 轨迹 JSON") }</summary>
+                <textarea ref={json} class="json" aria-label={tr(l, "Scenario JSON", "场景 JSON")} rows="10" value={s.to_json_pretty()} />
+                <button onclick={import}>{ tr(l, "Load this JSON", "加载此 JSON") }</button>
             </details>
         </section>
     }

@@ -9,9 +9,12 @@ pub mod controls;
 pub mod dialogs;
 pub mod dropping;
 pub mod editor;
+pub mod hash_ring;
+pub mod lease_bars;
 pub mod panels;
 pub mod picture;
 pub mod scenario_bar;
+pub mod store;
 pub mod teach;
 pub mod timeline;
 

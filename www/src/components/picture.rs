@@ -7,11 +7,13 @@ use super::scenario_bar::Request;
 use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
+use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PictureProps {
     pub request: Callback<Request>,
+    pub lang: Lang,
 }
 
 #[function_component]
@@ -31,6 +33,25 @@ pub fn PictureExport(p: &PictureProps) -> Html {
             request.emit(Request::Picture(Options { format, width, scheme, shape }));
         })
     };
+    let (from, to, delay) = (use_node_ref(), use_node_ref(), use_node_ref());
+    let animate = {
+        let (request, scheme, width, shape) = (p.request.clone(), scheme.clone(), width.clone(), shape.clone());
+        let (from, to, delay) = (from.clone(), to.clone(), delay.clone());
+        Callback::from(move |_: MouseEvent| {
+            let select = |r: &NodeRef| r.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let input = |r: &NodeRef| r.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            let scheme = match select(&scheme).as_str() {
+                "light" => Scheme::Light,
+                "dark" => Scheme::Dark,
+                _ => Scheme::Page,
+            };
+            let width = select(&width).parse().unwrap_or(WIDTHS[0]);
+            let shape = if select(&shape) == "tall" { Shape::Tall } else { Shape::Slide };
+            let range = (input(&from).trim().parse().ok(), input(&to).trim().parse().ok());
+            let delay = input(&delay).trim().parse().unwrap_or(500u32).clamp(50, 10_000);
+            request.emit(Request::Animation(Options { format: Format::Png, width, scheme, shape }, range, delay));
+        })
+    };
     // Keys stay here (Space or the arrows must not drive the lab); Escape closes it.
     let onkeydown = {
         let details = details.clone();
@@ -44,30 +65,38 @@ pub fn PictureExport(p: &PictureProps) -> Html {
             }
         })
     };
+    let l = p.lang;
     html! {
         <details class="picture" ref={details} {onkeydown}>
-            <summary>{"Export picture…"}</summary>
-            <div class="picture-menu" role="group" aria-label="Export picture">
-                <label>{"Shape "}
-                    <select ref={shape.clone()} aria-label="Picture shape">
-                        <option value="slide" selected=true>{"slide, 16:9"}</option>
-                        <option value="tall">{"notes: caption above"}</option>
+            <summary>{ tr(l, "Export picture…", "导出图片…") }</summary>
+            <div class="picture-menu" role="group" aria-label={tr(l, "Export picture", "导出图片")}>
+                <label>{ tr(l, "Shape ", "形状 ") }
+                    <select ref={shape.clone()} aria-label={tr(l, "Picture shape", "图片形状")}>
+                        <option value="slide" selected=true>{ tr(l, "slide, 16:9", "幻灯片，16:9") }</option>
+                        <option value="tall">{ tr(l, "notes: caption above", "讲义：说明在上方") }</option>
                     </select>
                 </label>
-                <label>{"Colours "}
-                    <select ref={scheme.clone()} aria-label="Picture colours">
-                        <option value="page" selected=true>{"as the page"}</option>
-                        <option value="light">{"light"}</option>
-                        <option value="dark">{"dark"}</option>
+                <label>{ tr(l, "Colours ", "配色 ") }
+                    <select ref={scheme.clone()} aria-label={tr(l, "Picture colours", "图片配色")}>
+                        <option value="page" selected=true>{ tr(l, "as the page", "与页面相同") }</option>
+                        <option value="light">{ tr(l, "light", "浅色") }</option>
+                        <option value="dark">{ tr(l, "dark", "深色") }</option>
                     </select>
                 </label>
-                <label>{"Width "}
-                    <select ref={width.clone()} aria-label="Picture width">
+                <label>{ tr(l, "Width ", "宽度 ") }
+                    <select ref={width.clone()} aria-label={tr(l, "Picture width", "图片宽度")}>
                         { for WIDTHS.iter().map(|&w| html!{ <option value={w.to_string()} selected={w == WIDTHS[1]}>{ format!("{w} px") }</option> }) }
                     </select>
                 </label>
-                <button onclick={download(Format::Svg)}>{"Download SVG"}</button>
-                <button onclick={download(Format::Png)}>{"Download PNG"}</button>
+                <button onclick={download(Format::Svg)}>{ tr(l, "Download SVG", "下载 SVG") }</button>
+                <button onclick={download(Format::Png)}>{ tr(l, "Download PNG", "下载 PNG") }</button>
+                <fieldset class="animation">
+                    <legend>{ tr(l, "Animation (APNG)", "动画（APNG）") }</legend>
+                    <label>{ tr(l, "from step ", "从第 ") }<input ref={from} type="number" min="0" placeholder={tr(l, "current", "当前")} aria-label={tr(l, "Animation from step", "动画起始步")} />{ tr(l, "", " 步") }</label>
+                    <label>{ tr(l, "to step ", "到第 ") }<input ref={to} type="number" min="0" placeholder="+40" aria-label={tr(l, "Animation to step", "动画结束步")} />{ tr(l, "", " 步") }</label>
+                    <label>{ tr(l, "ms per step ", "每步毫秒数 ") }<input ref={delay} type="number" min="50" max="10000" value="500" aria-label={tr(l, "Milliseconds per step", "每步毫秒数")} /></label>
+                    <button onclick={animate}>{ tr(l, "Download animation", "下载动画") }</button>
+                </fieldset>
             </div>
         </details>
     }

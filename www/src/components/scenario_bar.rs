@@ -16,6 +16,8 @@ pub enum Request {
     ImportFile(web_sys::File),
     /// A picture of the canvas (SVG or PNG) to download.
     Picture(crate::export::Options),
+    /// An animated PNG of steps `from..=to` (None: from the cursor, 40 steps), ms per frame.
+    Animation(crate::export::Options, (Option<u64>, Option<u64>), u32),
 }
 
 #[derive(Properties, PartialEq)]
@@ -79,7 +81,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, "Copy embed code", "复制嵌入代码") }</button>
             { if one { html!{ <>
                 <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
-                <super::picture::PictureExport request={p.request.clone()} />
+                <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
                 <label class="file-button">{ tr(l, "Import…", "导入…") }
                     <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
                 </label>

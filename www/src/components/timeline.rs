@@ -34,6 +34,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                    aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, "step", "步") })} />
             <Markers markers={p.markers.clone()} {head} on={p.on.clone()} />
             <div class="legend">
+                <span class="marker start"></span>{ tr(p.lang, "election started ", "发起选举 ") }
                 <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
                 <span class="marker elected"></span>{ tr(p.lang, "leader elected ", "选出领导者 ") }
                 <span class="marker violation"></span>{ tr(p.lang, "violation", "违反安全性") }

@@ -120,12 +120,14 @@ pub fn lane_scenario(base: &Scenario, alg: &Algorithm) -> Scenario {
     s
 }
 
-/// Whether `alg` can run `base` and is laid out like its own algorithm (ring or not, with a
-/// resource or not).
+/// Whether `alg` can run `base` and is drawn like its own algorithm: ring or not, with a
+/// resource or not, and its nodes in the same places (a partition line must cut every lane
+/// alike).
 pub fn fits(base: &Scenario, alg: &Algorithm) -> bool {
     let shape = |t: Topology| (t.is_ring(), t == Topology::WithResource);
     let same = registry::find(&base.algorithm).is_none_or(|own| shape(own.topology) == shape(alg.topology));
-    same && Engine::new(lane_scenario(base, alg)).is_ok()
+    let layout = |s: Scenario| Engine::new(s.clone()).ok().map(|e| positions(&s, &e.frame()));
+    same && layout(lane_scenario(base, alg)).is_some_and(|p| Some(p) == layout(base.clone()))
 }
 
 /// Two scenarios of one world: equal but for the algorithm and its params.
@@ -230,6 +232,9 @@ impl Compare {
             true => base.clone(),
             false => lane_scenario(base, algs[0]),
         };
+        if let Some(a) = algs.iter().find(|a| !fits(&scenario, a)) {
+            return Err(format!("compare: '{}' does not fit this scenario: it connects or places the nodes differently from '{}'", a.id, scenario.algorithm));
+        }
         let mut lanes = Vec::with_capacity(algs.len());
         for &a in algs {
             let err = |e: election_lab::ScenarioError| format!("compare: {}: {e}", a.id);
@@ -240,9 +245,10 @@ impl Compare {
             }
             lanes.push(Lane::new(a, e));
         }
+        let anchor = lanes.iter().position(|l| l.algorithm.id == scenario.algorithm).unwrap_or(0);
         let mut c = Compare {
+            positions: Rc::new(positions(&scenario, &lanes[anchor].frame)),
             lanes,
-            positions: Rc::new(positions(&scenario)),
             scenario: Rc::new(scenario),
             time: 0,
             end: 0,
@@ -851,6 +857,9 @@ mod tests {
             let s = run(s, [Action::StepForward]);
             assert_eq!(s.cursor(), 1);
         }
+        let s = open("?compare=bully,chang-roberts&preset=split-brain-bully");
+        assert!(s.compare.is_none());
+        assert!(s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"), "{:?}", s.alert);
         let s = open("?compare=bully,raft&preset=split-brain-bully&time=soon");
         assert!(s.alert.as_deref().unwrap().contains("time 'soon' is not a number of ticks"));
         assert_eq!(lanes(&s).time, 0);

@@ -82,7 +82,7 @@ impl State {
     pub(super) fn replace_engine(&mut self, engine: Engine, preset: Option<&'static str>) {
         if engine.scenario() != &*self.scenario {
             self.scenario = Rc::new(engine.scenario().clone());
-            self.positions = Rc::new(positions(&self.scenario));
+            self.positions = Rc::new(positions(&self.scenario, &engine.frame()));
         }
         self.engine = EngineRef { cell: Rc::new(RefCell::new(engine)), rev: self.engine.rev };
         self.gen += 1;
@@ -103,6 +103,8 @@ impl State {
             }
             Err(e) => {
                 self.alert = Some(on_error(e));
+                // A stale "Imported." must not stand beside the failure.
+                self.notice = None;
                 false
             }
         }

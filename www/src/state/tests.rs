@@ -222,11 +222,12 @@ fn markers_match_a_full_scan_of_the_records() {
         let e = s.engine.get();
         let mut expected: Vec<(u64, &str)> = Vec::new();
         for step in 1..=e.head() {
-            if e.record(step).is_some_and(|r| r.kind == EventKind::Fault) {
-                expected.push((step, "fault"));
+            if let Some(r) = e.record(step).filter(|r| r.kind == EventKind::Fault) {
+                let start = matches!(e.scenario().schedule[r.aux as usize].action, Intervention::Start(_));
+                expected.push((step, if start { "start" } else { "fault" }));
             }
         }
-        expected.extend(e.interventions().iter().map(|iv| (iv.step, "fault")));
+        expected.extend(e.interventions().iter().map(|iv| (iv.step, if matches!(iv.action, Intervention::Start(_)) { "start" } else { "fault" })));
         expected.extend(e.all_elections().iter().map(|x| (x.step, "elected")));
         expected.extend(e.all_violations().iter().map(|v| (v.step, "violation")));
         expected.sort();

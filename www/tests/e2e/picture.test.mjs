@@ -121,3 +121,47 @@ test('Export picture "as the page" follows a dark page', async () => {
   await copyFile(join(SHOTS, `export-${png.file}`), join(SHOTS, 'export-page-dark.png'));
   await context.close();
 });
+
+/** The chunks of a PNG file, with their CRCs checked: [{type, data}]. */
+function pngChunks(bytes) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
+  const crc = (b) => { let c = 0xffffffff; for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
+  const out = [];
+  for (let at = 8; at < bytes.length;) {
+    const len = bytes.readUInt32BE(at);
+    const type = bytes.subarray(at + 4, at + 8).toString('latin1');
+    assert.equal(bytes.readUInt32BE(at + 8 + len), crc(bytes.subarray(at + 4, at + 8 + len)), `CRC of ${type}`);
+    out.push({ type, data: bytes.subarray(at + 8, at + 8 + len) });
+    at += 12 + len;
+  }
+  return out;
+}
+
+test('Export animation: an animated PNG of a range of steps, and the page back where it was', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=ring-worst&step=7');
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  await page.getByLabel('Picture width').selectOption('1280');
+  await page.getByLabel('Animation from step').fill('2');
+  await page.getByLabel('Animation to step').fill('6');
+  await page.getByLabel('Milliseconds per step').fill('400');
+  const apng = await download(page, 'Download animation');
+  assert.equal(apng.file, 'election-lab-ring-worst-steps2-6.png');
+  assert.deepEqual(pngSize(apng.bytes), [1280, 720]);
+  const chunks = pngChunks(apng.bytes);
+  const actl = chunks.find((c) => c.type === 'acTL');
+  assert.ok(actl && chunks.indexOf(actl) < chunks.findIndex((c) => c.type === 'IDAT'), 'acTL before the image data');
+  assert.equal(actl.data.readUInt32BE(0), 5, 'five frames: steps 2 to 6');
+  const fctl = chunks.filter((c) => c.type === 'fcTL');
+  assert.equal(fctl.length, 5);
+  assert.ok(fctl.every((c) => c.data.readUInt16BE(20) === 400 && c.data.readUInt16BE(22) === 1000), '400 ms a frame');
+  assert.ok(chunks.filter((c) => c.type === 'fdAT').length >= 4, 'frames after the first');
+  assert.equal(chunks.at(-1).type, 'IEND');
+  // Sequence numbers run 0, 1, 2, ... across fcTL and fdAT.
+  const seqs = chunks.filter((c) => c.type === 'fcTL' || c.type === 'fdAT').map((c) => c.data.readUInt32BE(0));
+  assert.deepEqual(seqs, seqs.map((_, i) => i));
+  // The frames differ (the run moves) and the browser decodes the file.
+  const shown = await render(page, 'data:image/png;base64,' + apng.bytes.toString('base64'));
+  assert.deepEqual([shown.w, shown.h], [1280, 720]);
+  await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent === '7');
+  assert.deepEqual(errors, []);
+});

@@ -30,6 +30,9 @@ pub struct Checks {
     pub claims: Vec<Claim>,
     /// Latency of the last election, if one ran.
     pub latency: Option<u64>,
+    /// No live node names any leader and no election has finished: nothing to agree on yet
+    /// (a fresh leaderless cluster), shown as waiting rather than as a failure.
+    pub waiting: bool,
     pub lang: Lang,
 }
 
@@ -49,14 +52,29 @@ impl Checks {
                 }
             })
             .collect();
-        Checks { leaders: frame.leaders.clone(), agreement: frame.agreement, claims, latency: engine.elections().last().map(|e| e.latency()), lang }
+        let latency = engine.elections().last().map(|e| e.latency());
+        let waiting = latency.is_none() && frame.nodes.iter().filter(|n| n.up).all(|n| n.view.leader.is_none());
+        Checks { leaders: frame.leaders.clone(), agreement: frame.agreement, claims, latency, waiting, lang }
     }
 }
 
-fn row(name: &str, id: &str, ok: bool, text: String) -> Html {
+/// A row's status: holds (✓), broken (✗), or nothing to judge yet (○).
+#[derive(Clone, Copy, PartialEq)]
+enum Status {
+    Ok,
+    Bad,
+    Waiting,
+}
+
+fn row(name: &str, id: &str, status: Status, text: String) -> Html {
+    let (class, mark) = match status {
+        Status::Ok => ("ok", "✓"),
+        Status::Bad => ("bad", "✗"),
+        Status::Waiting => ("waiting", "○"),
+    };
     html! {
-        <li class={classes!(if ok { "ok" } else { "bad" })} data-property={id.to_string()}>
-            <span class="mark" aria-hidden="true">{ if ok { "✓" } else { "✗" } }</span>
+        <li class={class} data-property={id.to_string()}>
+            <span class="mark" aria-hidden="true">{ mark }</span>
             <b>{ name.to_string() }</b>{" "}{ text }
         </li>
     }
@@ -85,21 +103,22 @@ pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
     let lang = c.lang;
     let latency = match (c.latency, lang) {
-        (Some(l), Lang::En) => format!("last election took {l} ticks"),
-        (Some(l), Lang::Zh) => format!("上一次选举用了 {l} 个时间单位"),
-        (None, _) => tr(lang, "no election has finished yet", "还没有完成的选举").into(),
+        (Some(l), Lang::En) => format!("; the last election took {l} ticks"),
+        (Some(l), Lang::Zh) => format!("；上一次选举用了 {l} 个时间单位"),
+        (None, _) => String::new(),
     };
-    let agreement = match (c.agreement, lang) {
-        (Some(l), Lang::En) => format!("every live node names N{l}; {latency}"),
-        (Some(l), Lang::Zh) => format!("所有存活节点都认 N{l} 为领导者；{latency}"),
-        (None, _) => format!("{}{latency}", tr(lang, "not (yet): live nodes disagree or name a dead leader; ", "尚未达成：存活节点意见不一，或认一个已崩溃的节点为领导者；")),
+    let (status, agreement) = match (c.agreement, lang) {
+        (Some(l), Lang::En) => (Status::Ok, format!("every live node names N{l}{latency}")),
+        (Some(l), Lang::Zh) => (Status::Ok, format!("所有存活节点都认 N{l} 为领导者{latency}")),
+        (None, _) if c.waiting => (Status::Waiting, tr(lang, "nobody names a leader yet", "还没有节点认定领导者").to_string()),
+        (None, _) => (Status::Bad, format!("{}{latency}", tr(lang, "not now: live nodes disagree or name a dead leader", "此刻未达成：存活节点意见不一，或认一个已崩溃的节点为领导者"))),
     };
     html! {
         <section class="panel" aria-label="Invariants">
             <h2>{ tr(lang, "Invariants", "不变式") }</h2>
             <ul class="invariants">
-                { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, cl.count == 0 && !cl.now, claim_text(cl, &c.leaders, c.lang))) }
-                { row(tr(lang, "Agreement", "一致"), "agreement", c.agreement.is_some(), agreement) }
+                { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad }, claim_text(cl, &c.leaders, c.lang))) }
+                { row(tr(lang, "Agreement", "一致"), "agreement", status, agreement) }
             </ul>
         </section>
     }

@@ -38,13 +38,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     let last = (cursor + 12).min(engine.head());
     let mut rows = Vec::new();
     for step in first.saturating_sub(1)..=last {
-        for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
-            rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
-        }
-        if step == 0 {
-            continue;
-        }
-        if let Some(info) = engine.step_info(step) {
+        // Step `step`'s row, then what you did after it ("after step k" sits below step k).
+        if let Some(info) = (step > 0).then(|| engine.step_info(step)).flatten() {
             let class = classes!(info.event, (step == cursor).then_some("current"), (step > cursor).then_some("future"));
             let why = engine.narrate(step, lang).unwrap_or_default();
             rows.push(html! {
@@ -54,6 +49,9 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                     </button>
                 </li>
             });
+        }
+        for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
+            rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
         }
     }
     html! {

@@ -30,6 +30,10 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     let col = |i: usize| 20.0 + (w - 40.0) * (i as f64 + 0.5) / n as f64;
     let row = |t: f64| 16.0 + (h - 24.0) * (t - t0 as f64) / span as f64;
     let index: BTreeMap<u32, usize> = frame.nodes.iter().enumerate().map(|(i, nd)| (nd.id, i)).collect();
+    // Column headers need about 26 units each: with many nodes, every k-th is labelled (the
+    // lifeline's tooltip names every node).
+    let widest = frame.nodes.iter().map(|nd| format!("N{}", nd.id).len()).max().unwrap_or(2) as f64;
+    let stride = ((widest * 7.0 + 4.0) / ((w - 40.0) / n as f64)).ceil().max(1.0) as usize;
     // Steps whose events fall in [t0, t1], up to the head.
     let mut arrows = Vec::new();
     let mut step = first_step_at(&engine, t0);
@@ -68,8 +72,8 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
             <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Messages between t={t0} and t={t1}; click one to go to its step")}>
                 { for frame.nodes.iter().enumerate().map(|(i, nd)| html!{
                     <>
-                        <line class={classes!("lifeline", (!nd.up).then_some("down"))} x1={fmt(col(i))} y1="14" x2={fmt(col(i))} y2={fmt(h)} />
-                        <text class="st-head" x={fmt(col(i))} y="10" text-anchor="middle">{ format!("N{}", nd.id) }</text>
+                        <line class={classes!("lifeline", (!nd.up).then_some("down"))} x1={fmt(col(i))} y1="14" x2={fmt(col(i))} y2={fmt(h)}><title>{ format!("N{}", nd.id) }</title></line>
+                        { if i % stride == 0 { html!{ <text class="st-head" x={fmt(col(i))} y="10" text-anchor="middle">{ format!("N{}", nd.id) }</text> } } else { html!{} } }
                     </>
                 }) }
                 { for arrows }

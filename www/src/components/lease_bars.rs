@@ -1,0 +1,68 @@
+//! Leases (`View.lease`): a bar per node that drains from the real time its lease began to the
+//! real time its own clock ends it, labelled with the node's own ticks left. A node whose clock
+//! runs slow drains slower than the store's bar beside it, which is what drift looks like.
+//! Also the store's place: with `Topology::WithResource`, the node whose role looks like a store
+//! sits apart, at the centre, so that a partition line can put it on either side.
+
+use super::fmt;
+use crate::geometry::Pt;
+use election_lab::meta::{Look, Topology};
+use election_lab::{layout, Algorithm, Frame};
+use yew::prelude::*;
+
+/// The store at the centre and the other nodes round the circle in scenario order, for an
+/// algorithm with a distinguished resource node.
+pub fn positions(alg: &Algorithm, frame: &Frame) -> Option<Vec<Pt>> {
+    if alg.topology != Topology::WithResource {
+        return None;
+    }
+    let store = frame.nodes.iter().position(|nd| alg.role(nd.view.role).is_some_and(|r| r.look == Look::Store))?;
+    let n = frame.nodes.len();
+    let mut k = 0;
+    Some(
+        (0..n)
+            .map(|i| {
+                if i == store {
+                    return (layout::CENTRE, layout::CENTRE);
+                }
+                k += 1;
+                layout::position(k - 1, n - 1)
+            })
+            .collect(),
+    )
+}
+
+/// One bar per live node holding a lease, on the side of its disc facing the centre (below the
+/// disc for a node at the centre).
+pub fn bars(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
+    let now = frame.time;
+    frame
+        .nodes
+        .iter()
+        .zip(pos)
+        .filter(|(nd, _)| nd.up)
+        .filter_map(|(nd, &(x, y))| {
+            let (from, until, ticks) = nd.view.lease?;
+            let span = until.saturating_sub(from).max(1) as f64;
+            let left = (until.saturating_sub(now) as f64 / span).clamp(0.0, 1.0);
+            let (dx, dy) = (layout::CENTRE - x, layout::CENTRE - y);
+            let len = dx.hypot(dy);
+            let (ux, uy) = if len < 1.0 { (0.0, 1.0) } else { (dx / len, dy / len) };
+            let w = (r * 3.0).max(90.0);
+            // Clear of the disc whichever way the bar lies from it.
+            let off = r + 10.0 + ux.abs() * w / 2.0 + uy.abs() * 12.0;
+            let (cx, cy) = (x + ux * off, y + uy * off);
+            let rate = ticks as f64 / span;
+            let clock = if (rate - 1.0).abs() >= 0.05 { format!(" ×{rate:.1}") } else { String::new() };
+            let own_left = (ticks as f64 * left).round() as u64;
+            Some(html! {
+                <g class={classes!("lease-bar", nd.view.is_leader().then_some("held"))} data-lease-of={nd.id.to_string()} data-left={own_left.to_string()}>
+                    <title>{ format!("N{}: {own_left} of {ticks} ticks of its own clock left (real time {from} to {until})", nd.id) }</title>
+                    <rect class="lease-track" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w)} height="24" rx="5" />
+                    <rect class="lease-fill" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w * left)} height="24" rx="5" />
+                    <text class="lease-text" x={fmt(cx)} y={fmt(cy)} text-anchor="middle" dominant-baseline="central">{ format!("{own_left}/{ticks}{clock}") }</text>
+                </g>
+            })
+        })
+        .collect()
+}
