@@ -118,13 +118,15 @@ impl PartialEq for Dots {
 }
 
 impl Dots {
-    /// Called by the canvas after each render with its dot elements; while `animate`, they are
-    /// put straight back at the animation clock.
-    pub fn bind(&self, dots: Vec<(Element, DotPath)>, animate: bool) {
+    /// Called by the canvas after each render with its dot elements (drawn at [`Dots::clock`]
+    /// while playing, so they need no move now).
+    pub fn bind(&self, dots: Vec<(Element, DotPath)>) {
         *self.0.bound.borrow_mut() = dots;
-        if let (true, Some(t)) = (animate, self.0.clock.get()) {
-            self.move_to(t);
-        }
+    }
+
+    /// The animation clock last placed, while playing.
+    pub fn clock(&self) -> Option<f64> {
+        self.0.clock.get()
     }
 
     /// Moves every dot to virtual time `t` (called by the animation loop each frame).

@@ -5,6 +5,7 @@
 
 use crate::anim::Dots;
 use crate::components::banners::Banners;
+use crate::components::compare::{self as cmp, Picker, LANES};
 use crate::components::controls::Controls;
 use crate::components::dialogs::{HelpDialog, ShareDialog};
 use crate::components::editor::Editor;
@@ -14,7 +15,10 @@ use crate::components::teach::{CardDialog, Legend, Narration};
 use crate::components::timeline::Timeline;
 use crate::i18n::{tr, Lang};
 use crate::components::{Canvas, DrawOptions, NodeGesture};
-use crate::state::{Action, State};
+use crate::geometry::{Line, Pt};
+use crate::state::{Action, Compare, DropMark, State};
+use election_lab::{Algorithm, Frame};
+use std::rc::Rc;
 use crate::{effects, keyboard, meta, nodes_text};
 use election_lab::Action as Intervention;
 use yew::prelude::*;
@@ -30,10 +34,16 @@ pub struct Gestures {
 
 impl Gestures {
     pub fn to(on: &Callback<Action>) -> Gestures {
+        Gestures::in_lane(on, None)
+    }
+
+    /// The gestures of a canvas; in compare mode, of lane `lane` (its node menu opens there).
+    pub fn in_lane(on: &Callback<Action>, lane: Option<usize>) -> Gestures {
         Gestures {
-            on_node: on.reform(|g| match g {
-                NodeGesture::Toggle(id) => Action::NodeClick(id),
-                NodeGesture::Menu(id) => Action::NodeMenu(id),
+            on_node: on.reform(move |g| match (g, lane) {
+                (NodeGesture::Toggle(id), _) => Action::NodeClick(id),
+                (NodeGesture::Menu(id), None) => Action::NodeMenu(id),
+                (NodeGesture::Menu(id), Some(k)) => Action::LaneMenu(k, id),
             }),
             on_act: on.reform(Action::Act),
             on_close_menu: on.reform(|_| Action::CloseMenu),
@@ -45,20 +55,34 @@ impl Gestures {
 /// The canvas of a state, drawn in lane `lane` and wired to `gestures`.
 pub fn canvas_of(state: &State, lane: &'static str, dots: &Dots, gestures: &Gestures) -> Html {
     let algorithm = meta::algorithm_of(&state.scenario);
+    let drawn = (state.frame.clone(), state.positions.clone(), state.lines.clone(), state.drops.clone());
+    draw(state, algorithm, lane, drawn, state.menu, dots, gestures)
+}
+
+/// The canvas of compare lane `k`.
+fn lane_canvas(state: &State, c: &Compare, k: usize, dots: &Dots, gestures: &Gestures) -> Html {
+    let l = &c.lanes[k];
+    let menu = state.menu.filter(|_| c.menu_lane == k);
+    draw(state, l.algorithm, LANES[k], (l.frame.clone(), c.positions.clone(), c.lines.clone(), l.drops.clone()), menu, dots, gestures)
+}
+
+type Drawn = (Rc<Frame>, Rc<Vec<Pt>>, Rc<Vec<Line>>, Rc<Vec<DropMark>>);
+
+fn draw(state: &State, algorithm: &'static Algorithm, lane: &'static str, (frame, positions, lines, drops): Drawn, menu: Option<u32>, dots: &Dots, gestures: &Gestures) -> Html {
     let options = DrawOptions {
         algorithm,
         ring: meta::is_ring(algorithm),
         lang: state.lang,
         title: algorithm.title.get(state.lang).into(),
         selected: state.selected,
-        menu: state.menu,
+        menu,
         animate: state.playing,
         cancel: state.cancel,
+        bare: state.compare.is_some(),
     };
     let g = gestures.clone();
     html! {
-        <Canvas lane={lane} frame={state.frame.clone()} positions={state.positions.clone()} lines={state.lines.clone()}
-                drops={state.drops.clone()} {options} dots={dots.clone()}
+        <Canvas {lane} {frame} {positions} {lines} {drops} {options} dots={dots.clone()}
                 on_node={g.on_node} on_act={g.on_act} on_close_menu={g.on_close_menu} on_lines={g.on_lines} />
     }
 }
@@ -79,7 +103,12 @@ pub fn Lab() -> Html {
         let on = on.clone();
         move |_| Gestures::to(&on)
     });
-    let dots = use_memo((), |_| Dots::default());
+    // One handle per canvas: the one run's, then one per compare lane.
+    let dots = use_memo((), |_| (0..=LANES.len()).map(|_| Dots::default()).collect::<Vec<_>>());
+    let lane_gestures = use_memo((), {
+        let on = on.clone();
+        move |_| (0..LANES.len()).map(|k| Gestures::in_lane(&on, Some(k))).collect::<Vec<_>>()
+    });
     let request = {
         // Reads the live state when the user asks (the handle always derefs to the latest).
         let state = state.clone();
@@ -94,25 +123,32 @@ pub fn Lab() -> Html {
 
     effects::use_url_sync(&state);
     effects::use_document_lang(state.lang);
-    effects::use_play_loop(state.playing, state.speed, state.frame.time, on.clone(), (*dots).clone());
+    let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
+    effects::use_play_loop(state.playing, state.speed, now, on.clone(), dots.clone());
     keyboard::use_shortcuts(state.embed, on.clone());
-    crate::embed_api::use_embed_api(state.embed, state.frame.clone(), state.head, state.playing, on.clone());
+    // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
+    let (api_frame, api_head) = state.compare.as_ref().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
+    crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
 
     let lang = state.lang;
     let frame = &state.frame;
     let algorithm = meta::algorithm_of(&state.scenario);
-    let canvas = canvas_of(&state, "lab", &dots, &gestures);
+    let comparing = state.compare.as_ref();
+    let (step, time) = comparing.map_or((frame.step, frame.time), |c| (c.time, c.time));
     let controls = html! {
-        <Controls step={frame.step} time={frame.time} playing={state.playing} speed={state.speed} embed={state.embed} {lang} on={on.clone()} />
+        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} {lang} on={on.clone()} />
     };
-    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
     let engine = state.engine.get();
-    let violation = violation_text(&engine, lang);
-    let banners = html! {
-        <Banners alert={state.alert.clone()} notice={state.notice.clone()} leaders={frame.leaders.clone()} {violation} {lang} on={on.clone()} />
+    // In compare mode each lane shows its own split brain; the banners keep alerts and notices.
+    let (leaders, violation) = match comparing {
+        Some(_) => (Vec::new(), None),
+        None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
+    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
-    if state.embed {
+    let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
+    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
+    if state.embed && comparing.is_none() {
         // The embed: a title, the canvas with banners laid over it (they never push the
         // controls out of the frame), a compact legend, the narration, the controls, and a way
         // out to the full lab.
@@ -125,7 +161,7 @@ pub fn Lab() -> Html {
                     <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
                 </div>
                 <div class="embed-stage">
-                    { canvas }
+                    { canvas() }
                     <div class="embed-banners">{ banners }</div>
                 </div>
                 <Legend {algorithm} {lang} compact=true />
@@ -135,37 +171,85 @@ pub fn Lab() -> Html {
             </div>
         };
     }
-    let checks = Checks::of(&engine, frame, lang);
-    let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
-    let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
-    drop(engine);
-    html! {
-        <div class="lab">
-            <header class="top">
-                <h1>{"Election Lab"}<span class="subtitle">{ tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") }</span></h1>
-                <ScenarioBar preset={state.preset} {lang} on={on.clone()} {request} />
-            </header>
-            { banners }
-            <div class="main">
-                <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
-                    { canvas }
-                    { narration }
+    let (subtitle, body) = match comparing {
+        // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
+        // no scrubber).
+        Some(c) => {
+            let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
+            let timeline = match state.embed {
+                true => html! {},
+                false => html! { <>
+                    <p class="compare-note">{ cmp::step_note(lang) }</p>
+                    <Timeline cursor={c.time} head={c.end} markers={c.markers.clone()} by_time=true {lang} on={on.clone()} />
+                </> },
+            };
+            let body = html! {
+                <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                    <div class="lanes">
+                        { for (0..c.lanes.len()).map(|k| cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k]))) }
+                    </div>
                     { controls }
-                    <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
-                    <Legend {algorithm} {lang} />
+                    { timeline }
+                    { cmp::table(c, lang) }
                 </section>
-                <aside class="panels">
-                    <Invariants ..checks />
-                    <Inspector node={inspected} {lang} on={on.clone()} />
-                    <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                    <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
-                    <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                    <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
-                </aside>
+            };
+            (names, body)
+        }
+        None => {
+            let checks = Checks::of(&engine, frame, lang);
+            let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
+            let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
+            let body = html! {
+                <div class="main">
+                    <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
+                        { canvas() }
+                        { narration }
+                        { controls }
+                        <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
+                        <Legend {algorithm} {lang} />
+                    </section>
+                    <aside class="panels">
+                        <Invariants ..checks />
+                        <Inspector node={inspected} {lang} on={on.clone()} />
+                        <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
+                        <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
+                        <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
+                    </aside>
+                </div>
+            };
+            (String::new(), body)
+        }
+    };
+    drop(engine);
+    let head = match (state.embed, comparing.is_some()) {
+        // A compare embed: the lanes' names and a way out to the full lab.
+        (true, _) => html! {
+            <div class="embed-head">
+                <b class="embed-title">{ subtitle }</b>
+                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
             </div>
+        },
+        (false, comparing) => html! {
+            <header class="top">
+                <h1>{"Election Lab"}<span class="subtitle">{ if comparing { tr(lang, " — compare: ", " — 对比：") } else { tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") } }{ subtitle }</span></h1>
+                <ScenarioBar preset={state.preset} {comparing} {lang} on={on.clone()} {request} />
+            </header>
+        },
+    };
+    let picker = match state.picker {
+        true => html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> },
+        false => html! {},
+    };
+    html! {
+        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))}>
+            { head }
+            { banners }
+            { body }
             <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
             <HelpDialog open={state.help} {lang} on={on.clone()} />
             { card }
+            { picker }
         </div>
     }
 }

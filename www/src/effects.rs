@@ -40,22 +40,19 @@ pub fn use_document_lang(lang: crate::i18n::Lang) {
 /// the trace serialised, once per change of what the URL carries.
 #[hook]
 pub fn use_url_sync(state: &State) {
-    let engine = state.engine.clone();
-    let (preset, embed, selected) = (state.preset, state.embed, state.selected);
-    let lang = state.lang_chosen.then_some(state.lang);
-    let (scenario, ivs, cursor) = (state.scenario.clone(), state.interventions.clone(), state.cursor());
+    let state = state.clone();
     use_effect_with(state.url_key(), move |_| {
-        let mut q = crate::link::write(&engine.get(), preset, embed);
-        if let Some(id) = selected {
-            q.push_str(&format!("&sel={id}"));
-        }
-        if let Some(lang) = lang {
-            q.push_str(&format!("&lang={}", lang.tag()));
-        }
+        let q = state.query(state.embed);
         if let Ok(h) = window().history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
         }
-        crate::remember_trace(scenario, ivs, cursor);
+        match &state.compare {
+            Some(c) => {
+                let e = c.anchor().engine.get();
+                crate::remember_trace(c.scenario.clone(), Rc::new(e.interventions().to_vec()), e.cursor());
+            }
+            None => crate::remember_trace(state.scenario.clone(), state.interventions.clone(), state.cursor()),
+        }
     });
 }
 
@@ -128,7 +125,7 @@ struct Clock {
 }
 
 #[hook]
-pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, dots: Dots) {
+pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, dots: Rc<Vec<Dots>>) {
     let clock = use_memo((), |_| Clock::default());
     let frames = use_mut_ref(FrameLoop::new);
     use_effect_with((playing, speed), move |&(playing, speed)| {
@@ -144,12 +141,14 @@ pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, 
                 clock.last_ts.set(Some(ts));
                 clock.t.set(clock.t.get() + dt * speed);
                 on.emit(Action::PlayTo(clock.t.get()));
-                dots.place(clock.t.get());
+                for d in dots.iter() {
+                    d.place(clock.t.get());
+                }
             });
         } else {
             clock.running.set(false);
             frames.borrow_mut().stop();
-            dots.rest();
+            dots.iter().for_each(Dots::rest);
         }
         let frames: Rc<_> = frames;
         move || frames.borrow_mut().stop()

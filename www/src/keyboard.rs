@@ -20,6 +20,7 @@ pub const HELP: &[(&str, &str, &str)] = &[
     ("M or right-click", "node menu: start election, isolate", "节点菜单：发起选举、隔离"),
     ("S (on a node)", "start an election there", "在该节点发起选举"),
     ("C", "remove all partition lines", "移除所有分区线"),
+    ("V", "compare algorithms side by side (2 to 4 lanes)", "并排对比算法（2 到 4 个通道）"),
     ("L", "switch language (English / 中文)", "切换语言（English / 中文）"),
     ("?", "this help", "本帮助"),
     ("Esc", "close menus and dialogs", "关闭菜单和对话框"),
@@ -48,6 +49,7 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
         "+" | "=" => Action::Faster,
         "-" => Action::Slower,
         "l" | "L" => Action::ToggleLang,
+        "v" | "V" if !embed => Action::TogglePicker,
         "Escape" => Action::Escape,
         _ => return None,
     })
@@ -98,6 +100,8 @@ mod tests {
         assert_eq!(action_for("c", false), Some(Action::ClearLines));
         assert_eq!(action_for("c", true), None, "the embed view has no lines to clear");
         assert_eq!(action_for("x", false), None);
+        assert_eq!(action_for("v", false), Some(Action::TogglePicker));
+        assert_eq!(action_for("V", true), None, "an embed has no picker");
         assert_eq!(ctrl_action_for("z", false), Some(Action::Undo));
         assert_eq!(ctrl_action_for("Z", true), Some(Action::Redo));
     }

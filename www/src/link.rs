@@ -18,6 +18,9 @@
 //! (6.7 KB to inflate, 8.6 KB to deflate), over this app's budget; lz-string makes it 376 for
 //! 4.5 KB. Its format is frozen and has ports in many languages, so a link stays readable.
 //!
+//! `compare=a,b,c` (2 to 4 algorithm ids) opens compare mode: the lanes run the link's scenario,
+//! each with its own algorithm, replay its interventions by time, and stand at `time=` (ticks).
+//!
 //! `embed=1` asks for the compact embed view. The query string is split and percent-decoded by
 //! `form_urlencoded`, base64 is the `base64` crate. Nothing here touches the DOM, so it is
 //! tested natively; a bad link yields an error message naming what is wrong.
@@ -148,35 +151,38 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
 
 /// The query string for the engine's current state.
 pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
-    let mut q = String::from("?");
-    match preset {
-        Some(id) if engine.interventions().is_empty() => {
-            q.push_str("preset=");
-            q.push_str(id);
-        }
-        _ => {
-            let mut trace = engine.trace_value();
-            if let Some(o) = trace.as_object_mut() {
-                o.remove("step");
-            }
-            let json = trace.to_string();
-            match pack(&json) {
-                Some(t) => {
-                    q.push_str("t=");
-                    q.push_str(&t);
-                }
-                None => {
-                    q.push_str("trace=");
-                    q.push_str(&b64_encode(json.as_bytes()));
-                }
-            }
-        }
-    }
-    q.push_str(&format!("&step={}", engine.cursor()));
+    let mut q = format!("?{}&step={}", run_part(engine, preset), engine.cursor());
     if embed {
         q.push_str("&embed=1");
     }
     q
+}
+
+/// The query string of compare mode: the algorithms, lane by lane, then the anchor lane's run
+/// (its scenario and faults) and the shared virtual time: `?compare=a,b&preset=…&time=40`.
+pub fn write_compare(algs: &[&election_lab::Algorithm], anchor: &Engine, preset: Option<&str>, time: u64, embed: bool) -> String {
+    let ids: Vec<&str> = algs.iter().map(|a| a.id).collect();
+    let mut q = format!("?compare={}&{}&time={time}", ids.join(","), run_part(anchor, preset));
+    if embed {
+        q.push_str("&embed=1");
+    }
+    q
+}
+
+/// `preset=…` for a preset without interventions, else the compressed trace `t=…`.
+fn run_part(engine: &Engine, preset: Option<&str>) -> String {
+    if let Some(id) = preset.filter(|_| engine.interventions().is_empty()) {
+        return format!("preset={id}");
+    }
+    let mut trace = engine.trace_value();
+    if let Some(o) = trace.as_object_mut() {
+        o.remove("step");
+    }
+    let json = trace.to_string();
+    match pack(&json) {
+        Some(t) => format!("t={t}"),
+        None => format!("trace={}", b64_encode(json.as_bytes())),
+    }
 }
 
 #[cfg(test)]

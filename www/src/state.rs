@@ -13,9 +13,11 @@ use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention 
 use std::rc::Rc;
 use yew::Reducible;
 
+pub mod compare;
 mod derived;
 mod ops;
 use derived::recent_drops;
+pub use compare::{Compare, Lane, Row};
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
@@ -63,6 +65,15 @@ pub enum Action {
     Undo,
     Redo,
     Escape,
+    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
+    Compare(Vec<&'static election_lab::Algorithm>),
+    /// The course's split-brain experiment, on every algorithm that fits it.
+    ComparePreset,
+    CloseCompare,
+    /// Open or close the compare picker.
+    TogglePicker,
+    /// The node menu of node `1` in lane `0` (compare mode).
+    LaneMenu(usize, u32),
 }
 
 #[derive(Clone)]
@@ -106,6 +117,10 @@ pub struct State {
     pub redo: Rc<Vec<Recorded>>,
     /// In an embed, what the link opened: Reset goes back there (its step and interventions).
     pub origin: Option<Rc<String>>,
+    /// Compare mode: the lanes, when comparing.
+    pub compare: Option<Compare>,
+    /// The compare picker is open.
+    pub picker: bool,
 }
 
 impl State {
@@ -142,6 +157,8 @@ impl State {
             card: false,
             redo: Rc::new(Vec::new()),
             origin: None,
+            compare: None,
+            picker: false,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -184,6 +201,7 @@ impl State {
         };
         let mut s = State::new(engine, preset, embed);
         s.alert = alert;
+        s.compare_from_link(query);
         s.selected = link::params(query)
             .iter()
             .find(|(k, _)| k == "sel")
@@ -198,7 +216,10 @@ impl State {
 
     /// The query for the current state, with the selected node (a viewing aid, kept on reload).
     pub fn query(&self, embed: bool) -> String {
-        let mut q = link::write(&self.engine.get(), self.preset, embed);
+        let mut q = match &self.compare {
+            Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
+            None => link::write(&self.engine.get(), self.preset, embed),
+        };
         if let Some(id) = self.selected {
             q.push_str(&format!("&sel={id}"));
         }
@@ -210,7 +231,13 @@ impl State {
 
     /// What changes the page's URL; the URL is rewritten only when this does.
     pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang) {
-        (self.gen, self.engine.rev, self.selected, self.lang)
+        // Comparing lanes at play, the address is written when the clock stops (or a fault is
+        // made), not at every tick: four lanes change at almost every animation frame.
+        let rev = match (&self.compare, self.playing) {
+            (Some(c), true) => c.faults_len() as u64,
+            _ => self.engine.rev,
+        };
+        (self.gen, rev, self.selected, self.lang)
     }
 
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
@@ -220,6 +247,10 @@ impl State {
     /// Re-derives what is drawn from the engine, after any change to it.
     fn refresh(&mut self) {
         self.engine.rev += 1;
+        if self.compare.is_some() {
+            // The lanes re-derive themselves as they change.
+            return;
+        }
         let engine = self.engine.cell.borrow();
         self.frame = Rc::new(engine.frame());
         self.metrics = Rc::new(engine.metrics());
@@ -252,6 +283,10 @@ impl State {
 
     /// Applies `action`; returns whether the engine (or the selection) changed.
     fn apply(&mut self, action: Action) -> bool {
+        let action = match self.compare_apply(action) {
+            Ok(changed) => return changed,
+            Err(action) => action,
+        };
         match action {
             Action::TogglePlay => {
                 if self.playing {
@@ -396,7 +431,19 @@ impl State {
             Action::ToggleLang => self.apply(Action::SetLang(if self.lang == Lang::En { Lang::Zh } else { Lang::En })),
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
+            Action::Compare(algs) => self.open_compare(algs),
+            Action::ComparePreset => self.compare_preset(),
+            Action::CloseCompare => {
+                self.close_compare();
+                true
+            }
+            Action::TogglePicker => {
+                self.picker = !self.picker;
+                false
+            }
+            Action::LaneMenu(_, id) => self.apply(Action::NodeMenu(id)),
             Action::Escape => {
+                self.picker = false;
                 self.card = false;
                 self.help = false;
                 self.share = None;
@@ -415,10 +462,10 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         if let Action::PlayTo(t) = action {
             // Most animation frames apply no event: keep the state (no re-render).
-            let due = {
+            let due = self.compare_due(t).unwrap_or_else(|| {
                 let mut e = self.engine_mut();
                 e.next_event_time().is_none_or(|n| n > e.stop_time() || n as f64 <= t)
-            };
+            });
             if !self.playing || !due {
                 return self;
             }

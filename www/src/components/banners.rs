@@ -17,6 +17,14 @@ pub struct BannersProps {
     pub on: Callback<Action>,
 }
 
+/// "Split brain: N2, N5 each believe they lead."
+pub fn split_brain_text(leaders: &[u32], lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(leaders)),
+        Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(leaders)),
+    }
+}
+
 #[function_component]
 pub fn Banners(p: &BannersProps) -> Html {
     let dismiss = |text: &String, class: &'static str, role: &'static str| {
@@ -32,10 +40,7 @@ pub fn Banners(p: &BannersProps) -> Html {
             { for p.alert.iter().map(|a| dismiss(a, "error", "alert")) }
             { if p.leaders.len() >= 2 { html!{
                 <div class="banner violation" role="alert" data-testid="split-brain">
-                    { match p.lang {
-                        Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(&p.leaders)),
-                        Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(&p.leaders)),
-                    } }
+                    { split_brain_text(&p.leaders, p.lang) }
                 </div>
             }} else if let Some(v) = &p.violation { html!{
                 <div class="banner violation" role="alert">{ v.clone() }</div>

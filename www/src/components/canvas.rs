@@ -34,6 +34,9 @@ pub struct DrawOptions {
     pub animate: bool,
     /// Changing this drops a gesture in progress (Escape).
     pub cancel: u32,
+    /// A small canvas (a compare lane): a message dot is one bare circle (no label, edge or
+    /// drop button: its text would be too small to read there, and drops are for one run).
+    pub bare: bool,
 }
 
 impl Default for DrawOptions {
@@ -47,6 +50,7 @@ impl Default for DrawOptions {
             menu: None,
             animate: false,
             cancel: 0,
+            bare: false,
         }
     }
 }
@@ -131,10 +135,16 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         });
     }
 
+    {
+        // Unmounted (a lane closed), the loop must not move this canvas's dots any more.
+        let handle = props.dots.clone();
+        use_effect_with((), move |_| move || handle.bind(Vec::new()));
+    }
+
     let frame = &props.frame;
     let alg = props.options.algorithm;
-    // Above 24 nodes the per-node labels are shown on selection only.
-    let detail = frame.nodes.len() <= 24;
+    // Above 24 nodes (8 in a small compare lane) the per-node labels are shown on selection only.
+    let detail = frame.nodes.len() <= if props.options.bare { 8 } else { 24 };
     let pos = &props.positions;
     let n = frame.nodes.len().min(pos.len());
     let r = layout::node_radius(frame.nodes.len());
@@ -149,8 +159,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let arrow_id = format!("{}-arrow", props.lane);
 
     // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.
-    let dense = frame.messages.len() > DENSE;
-    let now = frame.time as f64;
+    let dense = props.options.bare || frame.messages.len() > DENSE;
+    // Playing, the dots are drawn where the animation clock has them (not at the frame's tick),
+    // so the loop does not have to move every one of them again after this render. Paused, a
+    // step's picture is the moment just after it: half a tick on, so a message sent this tick
+    // sits on its edge instead of on its sender.
+    let now = props.dots.clock().filter(|_| props.options.animate).unwrap_or(frame.time as f64 + 0.5);
     let mut paths: Vec<DotPath> = Vec::with_capacity(frame.messages.len());
     let dots: Vec<Html> = frame
         .messages
@@ -160,15 +174,15 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
             let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
             paths.push(path);
-            // Paused, a step's picture is the moment just after it: half a tick on, so a
-            // message sent this tick sits on its edge instead of on its sender.
-            Some(parts::dot(alg, m, path.at(now + 0.5), dense, &props.on_act))
+            Some(match props.options.bare {
+                true => parts::bare_dot(alg, m, path.at(now)),
+                false => parts::dot(alg, m, path.at(now), dense, &props.on_act),
+            })
         })
         .collect();
     {
         let dots_ref = dots_ref.clone();
         let handle = props.dots.clone();
-        let animate = props.options.animate;
         use_effect(move || {
             let mut bound = Vec::with_capacity(paths.len());
             if let Some(group) = dots_ref.cast::<Element>() {
@@ -178,7 +192,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                     bound.push((el, path));
                 }
             }
-            handle.bind(bound, animate);
+            handle.bind(bound);
         });
     }
 

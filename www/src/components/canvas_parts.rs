@@ -66,6 +66,14 @@ pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback
     }
 }
 
+/// A message in flight as one circle: the least to create and move (compare lanes).
+pub fn bare_dot(alg: &Algorithm, m: &MsgFrame, (x, y): Pt) -> Html {
+    html! {
+        <circle key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} r="9"
+                fill={kind_colour(alg, m.kind)} transform={format!("translate({x:.1} {y:.1})")} />
+    }
+}
+
 /// The dot's label: the kind's short label, followed by the id the message carries when its
 /// label starts with one (`ELECTION(32)` → `E32`), so a ring shows whose id is travelling.
 pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {

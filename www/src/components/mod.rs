@@ -4,6 +4,7 @@
 pub mod banners;
 pub mod canvas;
 pub mod canvas_parts;
+pub mod compare;
 pub mod controls;
 pub mod dialogs;
 pub mod dropping;

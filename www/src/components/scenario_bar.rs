@@ -2,6 +2,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::Action;
+use crate::state::compare::{PICKER_VALUE, SPLIT_BRAIN};
 use election_lab::presets;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -22,6 +23,9 @@ pub enum Request {
 #[derive(Properties, PartialEq)]
 pub struct ScenarioBarProps {
     pub preset: Option<&'static str>,
+    /// Compare mode: the lanes share the preset; one run's tools (card, exports, import) are hidden.
+    #[prop_or_default]
+    pub comparing: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -30,7 +34,11 @@ pub struct ScenarioBarProps {
 #[function_component]
 pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     crate::probe::rendered("scenario-bar");
-    let onchange = super::maybe(&p.on, |e: Event| Some(Action::LoadPreset(e.target_dyn_into::<HtmlSelectElement>()?.value())));
+    let onchange = super::maybe(&p.on, |e: Event| {
+        let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
+        Some(if v == PICKER_VALUE { Action::ComparePreset } else { Action::LoadPreset(v) })
+    });
+    let compare_preset = p.comparing && p.preset == Some(SPLIT_BRAIN.preset);
     let onfile = super::maybe(&p.request, |e: Event| {
         let input = e.target_dyn_into::<web_sys::HtmlInputElement>()?;
         let file = input.files()?.get(0)?;
@@ -38,13 +46,18 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         Some(Request::ImportFile(file))
     });
     let l = p.lang;
-    let hint = p.preset.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。"));
+    let hint = match (p.comparing, p.preset) {
+        (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
+        (true, _) => tr(l, "Every lane runs this scenario with its own algorithm.", "每个通道用自己的算法运行这个场景。"),
+        (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。")),
+    };
+    let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
     // Presets grouped by algorithm, in registry order.
     let groups = election_lab::registry::all().iter().map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
-                { for a.presets.iter().map(|x| html!{ <option value={x.id} selected={p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
+                { for a.presets.iter().map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
             </optgroup>
         }
     });
@@ -53,17 +66,26 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             <label>{ tr(l, "Preset ", "预设 ") }
                 <select {onchange} aria-label={tr(l, "Preset", "预设")}>
                     <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, "(custom)", "（自定义）") }</option>
+                    <optgroup label={tr(l, "Compare side by side", "并排对比")}>
+                        <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
+                    </optgroup>
                     { for groups }
                 </select>
             </label>
-            <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, "How it works", "原理") }</button>
+            <button onclick={p.on.reform(|_| Action::TogglePicker)} data-testid="compare" title={tr(l, "Compare 2 to 4 algorithms side by side (V)", "并排对比 2 到 4 个算法（V）")}>{ tr(l, "Compare…", "对比…") }</button>
+            { if p.comparing { html!{
+                <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, "Back to one algorithm, the scenario's own, with the faults and the time kept", "回到单个算法（场景本身的算法），保留故障与时间")}>{ tr(l, "Close compare", "退出对比") }</button>
+            } } else { html!{} } }
+            { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, "How it works", "原理") }</button> } } else { html!{} } }
             <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, "Copy link", "复制链接") }</button>
             <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, "Copy embed code", "复制嵌入代码") }</button>
-            <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
-            <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
-            <label class="file-button">{ tr(l, "Import…", "导入…") }
-                <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
-            </label>
+            { if one { html!{ <>
+                <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
+                <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
+                <label class="file-button">{ tr(l, "Import…", "导入…") }
+                    <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
+                </label>
+            </> } } else { html!{} } }
             <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
                     aria-label={tr(l, "Switch to Chinese", "切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
             <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "Keyboard shortcuts", "键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>

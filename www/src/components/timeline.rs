@@ -13,6 +13,9 @@ pub struct TimelineProps {
     pub cursor: u64,
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
+    /// Compare mode: the scrubber runs over virtual time, not steps.
+    #[prop_or_default]
+    pub by_time: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
 }
@@ -28,7 +31,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
-                   aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", tr(p.lang, "step", "步"))} />
+                   aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, "step", "步") })} />
             <Markers markers={p.markers.clone()} {head} on={p.on.clone()} />
             <div class="legend">
                 <span class="marker start"></span>{ tr(p.lang, "election started ", "发起选举 ") }

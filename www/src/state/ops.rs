@@ -45,6 +45,9 @@ impl State {
     }
 
     pub(super) fn at_end(&self) -> bool {
+        if let Some(c) = &self.compare {
+            return c.next_tick().is_none();
+        }
         let mut e = self.engine_mut();
         match e.next_event_time() {
             None => true,

@@ -5,6 +5,7 @@
 //  4. size of wasm + JS (gzip) and first interactive paint on localhost;
 //  5. an experiment in wasm: the 150–300 ms line of Raft's Figure 16, 1000 trials, in one call
 //     (compare with `cargo bench`'s native figure; the page itself runs sweeps in chunks).
+//  6. compare mode: frame intervals while 4 lanes x 16 nodes play on one clock.
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +100,36 @@ const sweepMs = await page.evaluate(() => {
   return out;
 });
 console.log(`sweep: Raft Figure 16, 150-300 ms, 1000 trials in wasm: median ${median(sweepMs).toFixed(0)} ms (15 runs)  [target < 5000 ms]`);
+
+// 6. compare mode: four lanes of 16 nodes with heartbeats; the leader crashes at t=4 and the
+// failure detectors fire from t=14, so every lane elects while the clock runs: from t=12 at the
+// default speed (300 frames reach t=22), from t=0 at 10 ticks/s (a render on most frames).
+const n16 = Array.from({ length: 16 }, (_, i) => i + 1);
+const busy = { algorithm: 'bully', nodes: n16, seed: 7, initial_leader: 16, network: { latency: [2, 6] },
+  heartbeats: { interval: 2, timeout: 10 }, schedule: [{ at: 4, crash: 16 }], stop: { max_time: 3000 } };
+const bt = Buffer.from(JSON.stringify(busy)).toString('base64url');
+// A fresh page, so that the long traces above leave nothing behind.
+const cpage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+for (const speed of ['2', '10']) {
+  await cpage.goto(server.url + `?compare=bully,raft,invitation,bully-failover&trace=${bt}&time=${speed === '2' ? 12 : 0}`);
+  await cpage.waitForSelector('section.lane [data-node]');
+  const lanes = await cpage.locator('section.lane').count();
+  const nodes = await cpage.locator('section.lane [data-node]').count();
+  await cpage.selectOption('select[aria-label="Speed"]', speed);
+  await cpage.getByRole('button', { name: 'Play' }).click();
+  const [frames, dots] = await cpage.evaluate(() => new Promise((done) => {
+    const out = []; let last = performance.now(); let most = 0;
+    const tick = (t) => {
+      out.push(t - last); last = t;
+      most = Math.max(most, document.querySelectorAll('section.lane [data-msg]').length);
+      if (out.length < 300) requestAnimationFrame(tick); else done([out, most]);
+    };
+    requestAnimationFrame(tick);
+  }));
+  await cpage.getByRole('button', { name: 'Pause' }).click();
+  const t = await cpage.getByTestId('time').textContent();
+  console.log(`compare: ${lanes} lanes, ${nodes} nodes, up to ${dots} dots, playing at ${speed} ticks/s (to t=${t}): frame interval median ${median(frames).toFixed(1)} ms, p95 ${pct(frames, 0.95).toFixed(1)} ms (${frames.length} frames)`);
+}
 
 await browser.close();
 await server.close();

@@ -1,0 +1,199 @@
+//! Compare mode on the page: the lanes (each with its canvas, who leads and its invariant
+//! status), the comparison table under them, and the picker of 2 to 4 algorithms.
+
+use super::banners::split_brain_text;
+use crate::i18n::{tr, Lang};
+use crate::nodes_text;
+use crate::state::compare::{self, Compare, Row, MAX_LANES, SPLIT_BRAIN};
+use crate::state::{Action, State};
+use election_lab::{registry, Algorithm, Scenario};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The lanes' canvas names (element ids are prefixed with them).
+pub const LANES: [&str; MAX_LANES] = ["lane-1", "lane-2", "lane-3", "lane-4"];
+
+/// What one step is in compare mode, said under the controls and in the picker.
+pub fn step_note(lang: Lang) -> &'static str {
+    tr(
+        lang,
+        "One step moves the shared clock to the next tick at which any lane has an event; each lane then shows its run after every event up to that tick. A fault made in any lane happens in every lane at that time.",
+        "一步：把共享时钟推进到任一通道有事件的下一个时刻；每个通道显示其运行在该时刻及之前所有事件之后的状态。在任一通道制造的故障，会在同一时刻发生在每个通道。",
+    )
+}
+
+fn side(nodes: &[u32]) -> String {
+    format!("{{{}}}", nodes.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+}
+
+fn leaders(l: &[u32], lang: Lang) -> String {
+    if l.is_empty() {
+        tr(lang, "none", "无").into()
+    } else {
+        nodes_text(l)
+    }
+}
+
+/// One lane: the algorithm and its step count, its canvas, who leads, and its claimed
+/// properties with their status.
+pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
+    let lane = &c.lanes[k];
+    let row: &Row = &lane.row;
+    let title = lane.algorithm.title.get(lang);
+    let status = if row.leaders.len() >= 2 {
+        html! { <div class="banner violation" role="alert" data-testid="split-brain">{ split_brain_text(&row.leaders, lang) }</div> }
+    } else {
+        let who = match row.leaders.first() {
+            Some(&l) => format!("{} N{l}", tr(lang, "Leader:", "领导者：")),
+            None => tr(lang, "No node believes it leads.", "没有节点认为自己是领导者。").into(),
+        };
+        html! { <p class="lane-leaders">{ who }</p> }
+    };
+    let claims = row.claims.iter().map(|(p, n)| {
+        let text = if *n == 0 { String::new() } else { format!(" ×{n}") };
+        html! {
+            <li class={if *n == 0 { "ok" } else { "bad" }} data-property={p.id} title={p.explain.get(lang)}>
+                <span class="mark" aria-hidden="true">{ if *n == 0 { "✓" } else { "✗" } }</span>{ p.title.get(lang) }{ text }
+            </li>
+        }
+    });
+    html! {
+        <section class="lane" data-lane={LANES[k]} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
+            <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, "step", "步"), row.step) }</span></h2>
+            { canvas }
+            { status }
+            <ul class="invariants lane-claims">
+                { for claims }
+                { if row.claims.is_empty() { html!{ <li class="muted">{ tr(lang, "claims no safety property", "不声称任何安全性") }</li> } } else { html!{} } }
+            </ul>
+        </section>
+    }
+}
+
+/// The comparison table: per lane, who leads on each side, violations, messages, agreement.
+pub fn table(c: &Compare, lang: Lang) -> Html {
+    let rows = c.lanes.iter().map(|lane| {
+        let r = &lane.row;
+        let sides = r.sides.iter().map(|(nodes, l)| format!("{}: {}", side(nodes), leaders(l, lang))).collect::<Vec<_>>().join(" · ");
+        let broken: Vec<String> = r.claims.iter().filter(|(_, n)| *n > 0).map(|(p, n)| format!("{} ×{n}", p.title.get(lang))).collect();
+        let violations = match (r.claims.is_empty(), broken.is_empty()) {
+            (true, _) => tr(lang, "— (claims none)", "—（不声称）").to_string(),
+            (false, true) => "0".into(),
+            (false, false) => broken.join(", "),
+        };
+        let agreement = match r.agreement {
+            None => tr(lang, "none", "无").to_string(),
+            Some((l, None)) => format!("N{l} {}", tr(lang, "(from the start)", "（从一开始）")),
+            Some((l, Some((ticks, at)))) => match lang {
+                Lang::En => format!("N{l}: {ticks} ticks (at t = {at})"),
+                Lang::Zh => format!("N{l}：{ticks} 个时间单位（t = {at} 时）"),
+            },
+        };
+        html! {
+            <tr data-lane={lane.algorithm.id}>
+                <th scope="row">{ lane.algorithm.title.get(lang) }</th>
+                <td data-col="sides">{ sides }</td>
+                <td data-col="violations" class={classes!((!broken.is_empty()).then_some("bad"))}>{ violations }</td>
+                <td data-col="messages" class="num">{ r.messages }</td>
+                <td data-col="agreement">{ agreement }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="compare-table-wrap">
+            <table class="compare-table" data-testid="compare-table">
+                <caption>{ format!("{} t = {}", tr(lang, "Side by side at", "并排对比："), c.time) }</caption>
+                <thead><tr>
+                    <th scope="col">{ tr(lang, "Algorithm", "算法") }</th>
+                    <th scope="col">{ tr(lang, "Leaders per side", "各分区的领导者") }</th>
+                    <th scope="col">{ tr(lang, "Violations", "违反的安全性") }</th>
+                    <th scope="col">{ tr(lang, "Messages sent", "已发送消息") }</th>
+                    <th scope="col" title={tr(lang, "Every live node names one leader: how long the last election took", "所有存活节点认同同一个领导者：上一次选举用了多久")}>{ tr(lang, "Time to agreement", "达成一致用时") }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The algorithms the picker starts with: the lanes being compared, or else the running
+/// algorithm and those that declare the same scenario as a preset of their own.
+pub fn first_choice(state: &State) -> Vec<&'static str> {
+    if let Some(c) = &state.compare {
+        return c.lanes.iter().map(|l| l.algorithm.id).collect();
+    }
+    let s = &state.scenario;
+    let mut out: Vec<&'static str> = registry::all().iter().filter(|a| a.id == s.algorithm || a.presets.iter().any(|p| compare::same_world(&p.scenario(), s))).map(|a| a.id).collect();
+    out.truncate(MAX_LANES);
+    out
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    pub scenario: Rc<Scenario>,
+    pub chosen: Vec<&'static str>,
+    pub comparing: bool,
+    pub lang: Lang,
+    pub on: Callback<Action>,
+}
+
+/// The compare picker: check 2 to 4 algorithms that fit the scenario, or take the preset.
+/// Mounted when opened, so it starts from `chosen` each time.
+#[function_component]
+pub fn Picker(p: &PickerProps) -> Html {
+    let picked = use_state(|| p.chosen.clone());
+    let l = p.lang;
+    let n = picked.len();
+    let (fit, unfit): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) = registry::all().iter().partition(|a| compare::fits(&p.scenario, a));
+    let items = fit.into_iter().map(|a| {
+        let on = picked.contains(&a.id);
+        let onchange = {
+            let (picked, id) = (picked.clone(), a.id);
+            Callback::from(move |_: Event| {
+                let mut v = (*picked).clone();
+                match v.iter().position(|x| *x == id) {
+                    Some(i) => {
+                        v.remove(i);
+                    }
+                    None => v.push(id),
+                }
+                picked.set(v);
+            })
+        };
+        html! {
+            <li><label><input type="checkbox" checked={on} disabled={!on && n >= MAX_LANES} {onchange} data-algorithm={a.id} />{ a.title.get(l) }</label></li>
+        }
+    });
+    let unfit = match unfit.is_empty() {
+        true => html! {},
+        false => html! {
+            <p class="picker-unfit" data-testid="unfit">{ tr(l, "Not for these nodes or their layout: ", "不适合这些节点或其布局：") }{ unfit.iter().map(|a| a.title.get(l)).collect::<Vec<_>>().join(tr(l, ", ", "、")) }</p>
+        },
+    };
+    let go = {
+        let picked = picked.clone();
+        p.on.reform(move |_: MouseEvent| Action::Compare(registry::all().iter().copied().filter(|a| picked.contains(&a.id)).collect()))
+    };
+    let ok = (2..=MAX_LANES).contains(&n);
+    let status = match l {
+        Lang::En => format!("Choose 2 to {MAX_LANES} algorithms ({n} chosen)."),
+        Lang::Zh => format!("请选择 2 到 {MAX_LANES} 个算法（已选 {n} 个）。"),
+    };
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(l, "Compare algorithms", "对比算法")} onclick={p.on.reform(|_| Action::TogglePicker)}>
+            <div class="dialog picker" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                <h2>{ tr(l, "Compare algorithms side by side", "并排对比算法") }</h2>
+                <p>{ tr(l, "The lanes run this scenario — the same nodes, seed, network and schedule — each with its own algorithm, on one clock.", "各通道运行同一个场景——相同的节点、种子、网络与调度——各用自己的算法，共用一个时钟。") }{" "}{ step_note(l) }</p>
+                <ul class="picker-list">{ for items }</ul>
+                { unfit }
+                <p class={classes!("picker-status", (!ok).then_some("bad"))} role="status">{ status }</p>
+                <div class="row">
+                    <button onclick={go} disabled={!ok} data-testid="compare-go">{ tr(l, "Compare", "开始对比") }</button>
+                    <button onclick={p.on.reform(|_| Action::ComparePreset)} data-testid="compare-preset" title={SPLIT_BRAIN.hint.get(l)}>{ SPLIT_BRAIN.title.get(l) }</button>
+                    { if p.comparing { html!{ <button onclick={p.on.reform(|_| Action::CloseCompare)}>{ tr(l, "Close compare", "退出对比") }</button> } } else { html!{} } }
+                    <button onclick={p.on.reform(|_| Action::TogglePicker)}>{ tr(l, "Cancel", "取消") }</button>
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,916 @@
+//! Compare mode: 2 to 4 algorithms run one scenario in lanes, in sync by virtual time.
+//!
+//! One shared clock, `time`: every lane shows its run after every event at or before `time`
+//! (its engine runs forward with `run_until`, or seeks back to its last step at or before that
+//! tick). One step moves the clock to the next tick at which *any* lane has an event. A fault
+//! made in any lane (a click, a partition line, a heal, a menu action) is applied to every lane
+//! at the shared time with `Engine::apply_at`, so every algorithm meets the same faults at the
+//! same virtual time, whatever it did before.
+//!
+//! The lanes differ by algorithm only: same nodes, seed, network, heartbeats, schedule and stop.
+//! The scenario's `params` belong to its own algorithm; the other lanes run with their defaults.
+//! The lane running the scenario's own algorithm is the *anchor*: its interventions (with their
+//! steps and times) are what a link carries, and the other lanes replay them by time.
+
+use super::derived::{lines_at, recent_drops, DropMark, EngineRef};
+use super::positions;
+use crate::geometry::{Line, Pt};
+use crate::markers::{self, Marker};
+use election_lab::meta::{Property, Text, Topology};
+use election_lab::{presets, registry, Action as Intervention, Algorithm, Engine, Frame, Scenario, Time};
+use std::rc::Rc;
+
+pub const MAX_LANES: usize = 4;
+/// Steps each lane is computed ahead of its cursor, for the scrubber's reach.
+const LOOKAHEAD: u64 = 4_000;
+
+/// A compare preset: a preset's scenario on every algorithm that fits it (up to four lanes).
+pub struct ComparePreset {
+    /// The preset whose scenario the lanes share.
+    pub preset: &'static str,
+    pub title: Text,
+    pub hint: Text,
+}
+
+/// The split-brain experiment of Garcia-Molina (1982) against Ongaro & Ousterhout (2014): N5
+/// leads five nodes; cutting {1,2} from {3,4,5} gives Bully two leaders while a quorum protocol
+/// keeps one.
+pub const SPLIT_BRAIN: ComparePreset = ComparePreset {
+    preset: "split-brain-bully",
+    title: Text::new("Split brain, side by side", "脑裂，并排对比"),
+    hint: Text::new(
+        "N5 leads {1,…,5}. Drag a line between {1,2} and {3,4,5} in any lane: every lane gets the same partition at the same time. Watch which algorithms elect a second leader.",
+        "N5 领导 {1,…,5}。在任一通道里于 {1,2} 与 {3,4,5} 之间拖一条线：每个通道在同一时刻得到同样的分区。看哪些算法会选出第二个领导者。",
+    ),
+};
+
+/// The preset picker's value for [`SPLIT_BRAIN`] (no preset has this id).
+pub const PICKER_VALUE: &str = "compare";
+
+/// What a lane's row of the comparison table shows, at the shared time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Each side of the partition (all nodes when there is none): its nodes and who leads there.
+    pub sides: Vec<(Vec<u32>, Vec<u32>)>,
+    pub leaders: Vec<u32>,
+    /// Each claimed safety property with the number of its violations so far.
+    pub claims: Vec<(&'static Property, usize)>,
+    pub messages: u64,
+    /// Every live node names this leader; with the last election's (latency, end time), if one ran.
+    pub agreement: Option<(u32, Option<(Time, Time)>)>,
+    pub step: u64,
+}
+
+#[derive(Clone)]
+pub struct Lane {
+    pub algorithm: &'static Algorithm,
+    pub engine: EngineRef,
+    pub frame: Rc<Frame>,
+    pub drops: Rc<Vec<DropMark>>,
+    pub row: Rc<Row>,
+}
+
+#[derive(Clone)]
+pub struct Compare {
+    pub lanes: Vec<Lane>,
+    /// The scenario, with the anchor lane's algorithm and params.
+    pub scenario: Rc<Scenario>,
+    pub positions: Rc<Vec<Pt>>,
+    /// The shared clock: every lane has run every event at or before it.
+    pub time: Time,
+    /// The last tick computed in any lane (the scrubber's end).
+    pub end: Time,
+    pub lines: Rc<Vec<Line>>,
+    /// Timeline markers, placed by time.
+    pub markers: Rc<Vec<Marker>>,
+    markers_key: (u64, usize),
+    /// The lane whose node menu is open.
+    pub menu_lane: usize,
+    /// Playing: lanes without a new event are left as they are.
+    live: bool,
+}
+
+/// Reads a link's `compare=a,b,c`: 2 to 4 distinct registered algorithm ids.
+pub fn parse_ids(list: &str) -> Result<Vec<&'static Algorithm>, String> {
+    let ids: Vec<&str> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let mut out: Vec<&'static Algorithm> = Vec::new();
+    for id in &ids {
+        let Some(a) = registry::find(id) else {
+            let known: Vec<&str> = registry::all().iter().map(|a| a.id).collect();
+            return Err(format!("compare: no algorithm named '{id}' (known: {})", known.join(", ")));
+        };
+        if out.contains(&a) {
+            return Err(format!("compare: '{id}' is listed twice"));
+        }
+        out.push(a);
+    }
+    if !(2..=MAX_LANES).contains(&out.len()) {
+        return Err(format!("compare: {} algorithm(s) given ('{list}'); compare mode shows 2 to {MAX_LANES}", out.len()));
+    }
+    Ok(out)
+}
+
+/// The scenario of one lane: `base` with another algorithm, whose params are its defaults.
+pub fn lane_scenario(base: &Scenario, alg: &Algorithm) -> Scenario {
+    let mut s = base.clone();
+    if s.algorithm != alg.id {
+        s.algorithm = alg.id.to_string();
+        s.params.clear();
+    }
+    s
+}
+
+/// Whether `alg` can run `base` and is drawn like its own algorithm: ring or not, with a
+/// resource or not, and its nodes in the same places (a partition line must cut every lane
+/// alike).
+pub fn fits(base: &Scenario, alg: &Algorithm) -> bool {
+    let shape = |t: Topology| (t.is_ring(), t == Topology::WithResource);
+    let same = registry::find(&base.algorithm).is_none_or(|own| shape(own.topology) == shape(alg.topology));
+    let layout = |s: Scenario| Engine::new(s.clone()).ok().map(|e| positions(&s, &e.frame()));
+    same && layout(lane_scenario(base, alg)).is_some_and(|p| Some(p) == layout(base.clone()))
+}
+
+/// Two scenarios of one world: equal but for the algorithm and its params.
+pub fn same_world(a: &Scenario, b: &Scenario) -> bool {
+    let mut a = a.clone();
+    a.algorithm.clone_from(&b.algorithm);
+    a.params.clone_from(&b.params);
+    a == *b
+}
+
+/// The lanes of a compare preset: every algorithm that fits its scenario, at most four. Those
+/// that declare this very scenario as a preset of their own come first (the course's pair),
+/// then one for each set of claimed properties not shown yet, then the rest in registry order.
+pub fn preset_lanes(base: &Scenario) -> Vec<&'static Algorithm> {
+    let declares = |a: &Algorithm| a.presets.iter().any(|p| same_world(&p.scenario(), base));
+    let claims = |a: &Algorithm| a.properties.iter().map(|p| (p.id, p.holds)).collect::<Vec<_>>();
+    let fit: Vec<&'static Algorithm> = registry::all().iter().copied().filter(|a| fits(base, a)).collect();
+    let mut out: Vec<&'static Algorithm> = fit.iter().copied().filter(|a| declares(a)).collect();
+    for &a in &fit {
+        if !out.contains(&a) && !out.iter().any(|b| claims(b) == claims(a)) {
+            out.push(a);
+        }
+    }
+    let rest: Vec<_> = fit.iter().copied().filter(|a| !out.contains(a)).collect();
+    out.extend(rest);
+    out.truncate(MAX_LANES);
+    out
+}
+
+/// Moves an engine to its last step at or before tick `t` (running on if it has not got there).
+fn seek_time(e: &mut Engine, t: Time) {
+    let head = e.head();
+    if e.record(head).is_some_and(|r| r.time > t) {
+        let step = markers::first_step_at(e, t + 1) - 1;
+        e.seek(step);
+    } else {
+        if e.cursor() < head {
+            e.seek(head);
+        }
+        e.run_until(t);
+    }
+}
+
+impl Lane {
+    fn new(algorithm: &'static Algorithm, engine: Engine) -> Lane {
+        let frame = Rc::new(engine.frame());
+        Lane { algorithm, frame, engine: EngineRef::new(engine), drops: Rc::default(), row: Rc::new(Row { sides: vec![], leaders: vec![], claims: vec![], messages: 0, agreement: None, step: 0 }) }
+    }
+
+    /// `live`: the play loop moves the dots, so a lane with no new event keeps its frame (and
+    /// its canvas is not drawn again).
+    fn refresh(&mut self, time: Time, live: bool) {
+        if live && self.frame.step == self.engine.get().cursor() {
+            return;
+        }
+        self.engine.rev += 1;
+        let e = self.engine.get();
+        let mut frame = e.frame();
+        // Drawn at the shared time (a message in flight sits where it is at that tick).
+        frame.time = time;
+        if *self.frame != frame {
+            self.frame = Rc::new(frame);
+        }
+        let drops = recent_drops(&e);
+        if *self.drops != drops {
+            self.drops = Rc::new(drops);
+        }
+        let f = &self.frame;
+        let mut sides: Vec<(u32, Vec<u32>, Vec<u32>)> = Vec::new();
+        for (i, n) in f.nodes.iter().enumerate() {
+            let g = f.groups.as_ref().and_then(|g| g.get(i).copied()).unwrap_or(0);
+            let k = sides.iter().position(|s| s.0 == g).unwrap_or_else(|| {
+                sides.push((g, vec![], vec![]));
+                sides.len() - 1
+            });
+            sides[k].1.push(n.id);
+            if f.leaders.contains(&n.id) {
+                sides[k].2.push(n.id);
+            }
+        }
+        let row = Row {
+            sides: sides.into_iter().map(|(_, nodes, leaders)| (nodes, leaders)).collect(),
+            leaders: f.leaders.clone(),
+            claims: self.algorithm.properties.iter().map(|p| (p, e.violations().iter().filter(|v| v.kind == p.id).count())).collect(),
+            messages: e.metrics().total,
+            agreement: f.agreement.map(|l| (l, e.elections().last().map(|x| (x.latency(), x.to)))),
+            step: e.cursor(),
+        };
+        drop(e);
+        if *self.row != row {
+            self.row = Rc::new(row);
+        }
+    }
+}
+
+impl Compare {
+    /// Builds the lanes of `algs` on `base`, replays `faults` (time, action) in each by time, and
+    /// sets the clock to `time`.
+    pub fn build(base: &Scenario, algs: &[&'static Algorithm], faults: &[(Time, Intervention)], time: Time) -> Result<Compare, String> {
+        // The anchor must be one of the lanes.
+        let scenario = match algs.iter().any(|a| a.id == base.algorithm) {
+            true => base.clone(),
+            false => lane_scenario(base, algs[0]),
+        };
+        if let Some(a) = algs.iter().find(|a| !fits(&scenario, a)) {
+            return Err(format!("compare: '{}' does not fit this scenario: it connects or places the nodes differently from '{}'", a.id, scenario.algorithm));
+        }
+        let mut lanes = Vec::with_capacity(algs.len());
+        for &a in algs {
+            let err = |e: election_lab::ScenarioError| format!("compare: {}: {e}", a.id);
+            let mut e = Engine::new(lane_scenario(&scenario, a)).map_err(err)?;
+            for (t, action) in faults {
+                e.run_until(*t);
+                e.apply_at(action.clone(), *t).map_err(err)?;
+            }
+            lanes.push(Lane::new(a, e));
+        }
+        let anchor = lanes.iter().position(|l| l.algorithm.id == scenario.algorithm).unwrap_or(0);
+        let mut c = Compare {
+            positions: Rc::new(positions(&scenario, &lanes[anchor].frame)),
+            lanes,
+            scenario: Rc::new(scenario),
+            time: 0,
+            end: 0,
+            lines: Rc::default(),
+            markers: Rc::default(),
+            markers_key: (u64::MAX, 0),
+            menu_lane: 0,
+            live: false,
+        };
+        c.go_to(time);
+        Ok(c)
+    }
+
+    /// The algorithms, lane by lane.
+    pub fn algorithms(&self) -> Vec<&'static Algorithm> {
+        self.lanes.iter().map(|l| l.algorithm).collect()
+    }
+
+    /// The lane running the scenario's own algorithm.
+    pub fn anchor(&self) -> &Lane {
+        self.lanes.iter().find(|l| l.algorithm.id == self.scenario.algorithm).unwrap_or(&self.lanes[0])
+    }
+
+    pub fn faults_len(&self) -> usize {
+        self.anchor().engine.get().interventions().len()
+    }
+
+    /// The faults applied so far: (time, action), from the anchor lane.
+    pub fn faults(&self) -> Vec<(Time, Intervention)> {
+        self.anchor().engine.get().interventions().iter().map(|iv| (iv.time, iv.action.clone())).collect()
+    }
+
+    fn stop_time(&self) -> Time {
+        self.lanes[0].engine.get().stop_time()
+    }
+
+    /// Sets the shared clock: every lane to its last step at or before `t`.
+    pub fn go_to(&mut self, t: Time) {
+        let t = t.min(self.stop_time());
+        for lane in &mut self.lanes {
+            let mut e = lane.engine.cell.borrow_mut();
+            seek_time(&mut e, t);
+            let c = e.cursor();
+            if e.head() < c + LOOKAHEAD / 2 {
+                e.seek(c + LOOKAHEAD);
+                e.seek(c);
+            }
+        }
+        self.time = t;
+        self.refresh();
+    }
+
+    /// The next tick at which any lane has an event (within the stop time).
+    pub fn next_tick(&self) -> Option<Time> {
+        self.lanes
+            .iter()
+            .filter_map(|l| {
+                let mut e = l.engine.cell.borrow_mut();
+                e.next_event_time().filter(|&n| n <= e.stop_time())
+            })
+            .min()
+    }
+
+    /// The last tick before the clock at which any lane had an event (0 if none).
+    pub fn prev_tick(&self) -> Option<Time> {
+        if self.time == 0 {
+            return None;
+        }
+        let last = |e: &Engine| e.record(markers::first_step_at(e, self.time) - 1).map(|r| r.time);
+        Some(self.lanes.iter().filter_map(|l| last(&l.engine.get())).max().unwrap_or(0))
+    }
+
+    /// Applies `action` to every lane at the shared time.
+    pub fn act(&mut self, action: Intervention) -> Result<(), String> {
+        for lane in &mut self.lanes {
+            lane.engine.cell.borrow_mut().apply_at(action.clone(), self.time).map_err(|e| e.to_string())?;
+        }
+        self.go_to(self.time);
+        Ok(())
+    }
+
+    /// Re-derives what is drawn, after any change.
+    pub fn refresh(&mut self) {
+        let time = self.time;
+        let mut end = time;
+        for lane in &mut self.lanes {
+            lane.refresh(time, self.live);
+            let e = lane.engine.get();
+            end = end.max(e.record(e.head()).map_or(0, |r| r.time));
+        }
+        self.end = end.min(self.stop_time()).max(time);
+        let anchor = self.anchor().engine.get();
+        let lines = lines_at(anchor.interventions(), anchor.cursor());
+        let key = (self.lanes.iter().map(|l| l.engine.get().head()).sum(), anchor.interventions().len());
+        drop(anchor);
+        if *self.lines != lines {
+            self.lines = Rc::new(lines);
+        }
+        if key != self.markers_key {
+            self.markers = Rc::new(self.compute_markers());
+            self.markers_key = key;
+        }
+    }
+
+    /// Every lane's elections and violations, and the faults, placed by time.
+    fn compute_markers(&self) -> Vec<Marker> {
+        let anchor = self.anchor().algorithm.id;
+        let mut out: Vec<Marker> = Vec::new();
+        for lane in &self.lanes {
+            let e = lane.engine.get();
+            let title = lane.algorithm.title.en;
+            for m in markers::compute(&e) {
+                // Faults are the same in every lane: the anchor's are enough.
+                if m.class == "fault" && lane.algorithm.id != anchor {
+                    continue;
+                }
+                let time = e.record(m.step).map_or(0, |r| r.time);
+                out.push(Marker { step: time, class: m.class, title: format!("{title}: {}", m.title) });
+            }
+        }
+        // Markers are placed by their time: their order does not matter.
+        out
+    }
+}
+
+/// The scenario of a compare preset.
+pub fn preset_scenario(p: &ComparePreset) -> Option<Scenario> {
+    presets::find(p.preset).map(|x| x.scenario())
+}
+
+use super::{Action, State};
+use crate::geometry;
+use crate::i18n::tr;
+use crate::link;
+
+impl State {
+    /// Compare mode with `algs`, on the scenario, faults and time now shown (the run of one
+    /// algorithm, or the lanes being compared).
+    pub(super) fn open_compare(&mut self, algs: Vec<&'static Algorithm>) -> bool {
+        let (base, faults, time) = match &self.compare {
+            Some(c) => ((*c.scenario).clone(), c.faults(), c.time),
+            None => {
+                let e = self.engine.get();
+                // A dropped message belongs to one run: it is not a fault the others can meet.
+                let faults = e.interventions().iter().filter(|iv| !matches!(iv.action, Intervention::Drop(_))).map(|iv| (iv.time, iv.action.clone())).collect();
+                (e.scenario().clone(), faults, e.now())
+            }
+        };
+        self.start_compare(&base, &algs, &faults, time)
+    }
+
+    pub(super) fn start_compare(&mut self, base: &Scenario, algs: &[&'static Algorithm], faults: &[(Time, Intervention)], time: Time) -> bool {
+        match Compare::build(base, algs, faults, time) {
+            Ok(c) => {
+                if self.preset.and_then(presets::find).is_some_and(|p| !same_world(&p.scenario(), &c.scenario)) {
+                    self.preset = None;
+                }
+                self.compare = Some(c);
+                self.playing = false;
+                self.picker = false;
+                self.menu = None;
+                self.redo = Rc::default();
+                self.gen += 1;
+                true
+            }
+            Err(e) => {
+                self.alert = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The course's split-brain experiment on every algorithm that fits it.
+    pub(super) fn compare_preset(&mut self) -> bool {
+        let Some(base) = preset_scenario(&SPLIT_BRAIN) else { return false };
+        let algs = preset_lanes(&base);
+        let ok = algs.len() >= 2 && self.start_compare(&base, &algs, &[], 0);
+        if ok {
+            self.preset = Some(SPLIT_BRAIN.preset);
+        }
+        ok
+    }
+
+    /// Reads `compare=` (and `time=`) of a link already opened as one run: the lanes replay that
+    /// run's faults. A bad list leaves the one run, with an alert that names what is wrong.
+    pub(super) fn compare_from_link(&mut self, query: &str) {
+        let ps = link::params(query);
+        let get = |k: &str| ps.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+        let Some(list) = get("compare") else { return };
+        let algs = match parse_ids(list) {
+            Ok(a) => a,
+            Err(e) => {
+                self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+                return;
+            }
+        };
+        let time = match get("time").map(|t| t.trim().parse::<Time>()) {
+            None => None,
+            Some(Ok(t)) => Some(t),
+            Some(Err(_)) => {
+                self.alert = Some(format!("link: time '{}' is not a number of ticks; showing t = 0", get("time").unwrap_or_default()));
+                Some(0)
+            }
+        };
+        if self.open_compare(algs) {
+            let c = self.compare.as_mut().expect("just built");
+            if let Some(t) = time {
+                c.go_to(t);
+                if c.time < t {
+                    self.alert = Some(format!("link: t = {t} is past the end of this run; showing t = {}", c.time));
+                }
+            }
+        } else if let Some(e) = self.alert.take() {
+            self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+        }
+    }
+
+    /// Back to one run: the anchor lane's, with its faults, at the shared time.
+    pub(super) fn close_compare(&mut self) {
+        let Some(c) = self.compare.take() else { return };
+        let cell = c.anchor().engine.cell.clone();
+        self.engine = EngineRef { cell, rev: self.engine.rev };
+        self.scenario = c.scenario.clone();
+        self.positions = c.positions.clone();
+        self.gen += 1;
+        self.ivs_rev += 1;
+        self.menu = None;
+        self.playing = false;
+        self.redo = Rc::default();
+        self.extend();
+    }
+
+    /// Whether an animation frame at clock `t` has an event to apply.
+    pub(super) fn compare_due(&self, t: f64) -> Option<bool> {
+        let c = self.compare.as_ref()?;
+        Some(c.next_tick().is_none_or(|n| n as f64 <= t))
+    }
+
+    /// The reducer in compare mode: what concerns the clock and the faults goes to every lane;
+    /// anything else is handed back (`Err`) to the one-run reducer.
+    // The action handed back is the one given, moved: boxing it would cost every action.
+    #[allow(clippy::result_large_err)]
+    pub(super) fn compare_apply(&mut self, action: Action) -> Result<bool, Action> {
+        let Some(c) = self.compare.as_mut() else { return Err(action) };
+        let ended = |lang| tr(lang, "The run has ended.", "运行已结束。").to_string();
+        let mut fault = None;
+        match action {
+            Action::StepForward => {
+                self.playing = false;
+                match c.next_tick() {
+                    Some(t) => c.go_to(t),
+                    None => self.notice = Some(ended(self.lang)),
+                }
+            }
+            Action::StepBack => {
+                self.playing = false;
+                if let Some(t) = c.prev_tick() {
+                    c.go_to(t);
+                }
+            }
+            Action::Seek(t) => {
+                self.playing = false;
+                c.go_to(t);
+            }
+            Action::End => {
+                self.playing = false;
+                let end = c.end;
+                c.go_to(end);
+            }
+            Action::PlayTo(t) => {
+                if !self.playing {
+                    return Ok(false);
+                }
+                match c.next_tick() {
+                    None => {
+                        self.playing = false;
+                        self.notice = Some(ended(self.lang));
+                        c.refresh();
+                    }
+                    Some(n) if n as f64 <= t => {
+                        c.live = true;
+                        c.go_to(t.floor() as Time);
+                        c.live = false;
+                    }
+                    Some(_) => return Ok(false),
+                }
+            }
+            // Paused: every lane is drawn at the shared time again.
+            Action::Pause | Action::TogglePlay if self.playing => {
+                self.playing = false;
+                c.refresh();
+            }
+            Action::Reset => {
+                let (algs, base) = (c.algorithms(), c.scenario.clone());
+                match self.origin.clone().and_then(|o| link::read(&o).ok().flatten().map(|l| (l, o))) {
+                    // An embed goes back to what its link showed.
+                    Some((l, origin)) => {
+                        self.replace_engine(l.engine, l.preset);
+                        self.compare = None;
+                        self.compare_from_link(&origin);
+                    }
+                    None => {
+                        self.start_compare(&base, &algs, &[], 0);
+                    }
+                }
+            }
+            Action::NodeClick(id) => {
+                self.menu = None;
+                self.selected = Some(id);
+                let up = c.anchor().engine.get().is_up(id).unwrap_or(false);
+                fault = Some(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
+            }
+            Action::LaneMenu(k, id) => {
+                self.selected = Some(id);
+                self.menu = if self.menu == Some(id) && c.menu_lane == k { None } else { Some(id) };
+                c.menu_lane = k;
+                return Ok(false);
+            }
+            Action::Act(Intervention::Drop(_)) => {
+                self.notice = Some(tr(self.lang, "A dropped message belongs to one run, so compare mode does not drop messages: crash, recover, partition and heal apply to every lane.", "丢弃的消息只属于一次运行，所以对比模式不丢弃消息：崩溃、恢复、分区与恢复网络会作用于每个通道。").into());
+                return Ok(false);
+            }
+            Action::Act(a) => {
+                self.menu = None;
+                fault = Some(a);
+            }
+            Action::SetLines(lines) => {
+                let nodes: Vec<(u32, Pt)> = c.scenario.nodes.iter().copied().zip(c.positions.iter().copied()).collect();
+                fault = Some(match (lines.is_empty(), geometry::groups(&lines, &nodes)) {
+                    (true, _) => Intervention::Heal,
+                    (false, Some(groups)) => Intervention::Partition { groups, lines },
+                    (false, None) => Intervention::Partition { groups: vec![nodes.iter().map(|n| n.0).collect()], lines },
+                });
+            }
+            Action::LoadPreset(id) => {
+                let Some(p) = presets::find(&id) else { return Err(Action::LoadPreset(id)) };
+                let algs = c.algorithms();
+                if self.start_compare(&p.scenario(), &algs, &[], 0) {
+                    self.preset = Some(p.id);
+                }
+            }
+            Action::Undo => {
+                let mut faults = c.faults();
+                let Some(last) = faults.pop() else {
+                    self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+                    return Ok(false);
+                };
+                let (algs, base) = (c.algorithms(), c.scenario.clone());
+                let redo = self.redo.clone();
+                if self.start_compare(&base, &algs, &faults, last.0) {
+                    let mut redo = (*redo).clone();
+                    redo.push(election_lab::Intervention { step: 0, time: last.0, action: last.1 });
+                    self.redo = Rc::new(redo);
+                }
+            }
+            Action::Redo => {
+                let Some(iv) = self.redo.last().cloned() else {
+                    self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+                    return Ok(false);
+                };
+                c.go_to(iv.time);
+                match c.act(iv.action) {
+                    Ok(()) => {
+                        let mut redo = (*self.redo).clone();
+                        redo.pop();
+                        self.redo = Rc::new(redo);
+                    }
+                    Err(e) => self.alert = Some(e),
+                }
+            }
+            // Editing or importing a scenario leaves compare mode.
+            a @ (Action::ApplyScenario(_) | Action::Import(_)) => {
+                self.close_compare();
+                return Err(a);
+            }
+            other => return Err(other),
+        }
+        if let (Some(a), Some(c)) = (fault, self.compare.as_mut()) {
+            match c.act(a) {
+                Ok(()) => self.redo = Rc::default(),
+                Err(e) => self.alert = Some(e),
+            }
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yew::Reducible;
+
+    /// The line the browser test drags: {1,2} on one side, {3,4,5} on the other.
+    const CUT: Line = [250, 10, 990, 650];
+
+    fn open(query: &str) -> Rc<State> {
+        Rc::new(State::open(query))
+    }
+
+    fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+        actions.into_iter().fold(state, |s, a| s.reduce(a))
+    }
+
+    fn lanes(s: &State) -> &Compare {
+        s.compare.as_ref().expect("compare mode")
+    }
+
+    /// Each lane is at its last step at or before the shared time.
+    fn assert_in_sync(c: &Compare) {
+        for l in &c.lanes {
+            let e = l.engine.get();
+            assert!(e.now() <= c.time, "{}: at t={} past the clock {}", l.algorithm.id, e.now(), c.time);
+            if let Some(next) = e.record(e.cursor() + 1) {
+                assert!(next.time > c.time, "{}: step {} at t={} is due by the clock {}", l.algorithm.id, e.cursor() + 1, next.time, c.time);
+            }
+            assert_eq!(l.frame.step, e.cursor());
+            assert_eq!(l.frame.time, c.time, "every lane is drawn at the shared time");
+        }
+    }
+
+    #[test]
+    fn compare_lists_name_what_is_wrong() {
+        assert_eq!(parse_ids("bully, raft").unwrap().iter().map(|a| a.id).collect::<Vec<_>>(), ["bully", "raft"]);
+        assert!(parse_ids("bully,nope").unwrap_err().starts_with("compare: no algorithm named 'nope' (known: bully,"));
+        assert!(parse_ids("bully").unwrap_err().contains("1 algorithm(s) given ('bully'); compare mode shows 2 to 4"));
+        assert!(parse_ids("bully,raft,invitation,lelann,token-ring").unwrap_err().contains("5 algorithm(s)"));
+        assert_eq!(parse_ids("raft,bully,raft").unwrap_err(), "compare: 'raft' is listed twice");
+        assert!(parse_ids("").unwrap_err().contains("0 algorithm(s)"));
+    }
+
+    #[test]
+    fn the_split_brain_preset_takes_the_course_pair_and_what_else_fits() {
+        let base = preset_scenario(&SPLIT_BRAIN).unwrap();
+        let lanes: Vec<&str> = preset_lanes(&base).iter().map(|a| a.id).collect();
+        assert!(lanes.contains(&"bully") && lanes.contains(&"raft"), "the course's pair: {lanes:?}");
+        // Those that declare this very scenario as a preset of their own come first.
+        let declaring = registry::all().iter().filter(|a| a.presets.iter().any(|p| same_world(&p.scenario(), &base))).count();
+        assert!(declaring >= 2);
+        for (k, id) in lanes.iter().enumerate() {
+            let declares = registry::find(id).unwrap().presets.iter().any(|p| same_world(&p.scenario(), &base));
+            assert_eq!(declares, k < declaring, "{id} at lane {k}: {lanes:?}");
+        }
+        assert!(lanes.len() <= MAX_LANES && lanes.len() >= 2);
+        for id in &lanes {
+            let a = registry::find(id).unwrap();
+            assert!(!a.topology.is_ring(), "{id}: a ring does not fit a complete graph");
+        }
+        // Every complete-graph algorithm fits; the lanes hold as many as there is room for.
+        let fitting = registry::all().iter().filter(|a| fits(&base, a)).count();
+        assert_eq!(lanes.len(), fitting.min(MAX_LANES));
+        assert!(registry::all().iter().filter(|a| a.topology.is_ring()).all(|a| !fits(&base, a)));
+        assert!(presets::find(PICKER_VALUE).is_none(), "the picker's value for the compare preset is no preset's id");
+    }
+
+    #[test]
+    fn opening_a_compare_link_builds_one_lane_per_algorithm() {
+        let s = open("?compare=bully,raft&preset=split-brain-bully");
+        assert_eq!(s.alert, None);
+        let c = lanes(&s);
+        assert_eq!(c.algorithms().iter().map(|a| a.id).collect::<Vec<_>>(), ["bully", "raft"]);
+        assert_eq!(c.time, 0);
+        for l in &c.lanes {
+            let e = l.engine.get();
+            assert_eq!(e.scenario().nodes, [1, 2, 3, 4, 5]);
+            assert_eq!(e.scenario().seed, 425);
+            assert_eq!(l.row.leaders, [5]);
+        }
+        assert_eq!(s.query(false), "?compare=bully,raft&preset=split-brain-bully&time=0");
+    }
+
+    #[test]
+    fn a_compare_link_with_a_step_opens_at_that_steps_time() {
+        let mut one = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
+        one.seek(47);
+        let s = open("?compare=raft,bully&preset=split-brain-bully&step=47");
+        assert_eq!(lanes(&s).time, one.now(), "the step is the scenario's own algorithm's");
+        assert_in_sync(lanes(&s));
+    }
+
+    #[test]
+    fn one_step_moves_the_clock_to_the_next_tick_of_any_lane() {
+        let mut s = open("?compare=bully,raft&preset=split-brain-bully");
+        let mut times = vec![0];
+        for _ in 0..40 {
+            let next = lanes(&s).next_tick().unwrap();
+            s = s.reduce(Action::StepForward);
+            assert_eq!(lanes(&s).time, next);
+            assert_in_sync(lanes(&s));
+            times.push(next);
+        }
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
+        // Back, step by step, through the same ticks, drawing the same frames.
+        let frames: Vec<Rc<Frame>> = lanes(&s).lanes.iter().map(|l| l.frame.clone()).collect();
+        let ahead = run(s.clone(), [Action::StepBack, Action::StepBack, Action::StepForward, Action::StepForward]);
+        assert_eq!(lanes(&ahead).time, *times.last().unwrap());
+        for (l, f) in lanes(&ahead).lanes.iter().zip(&frames) {
+            assert_eq!(*l.frame, **f, "{}: back and forth draws the same frame", l.algorithm.id);
+        }
+        for want in times.iter().rev().skip(1).take(10) {
+            s = s.reduce(Action::StepBack);
+            assert_eq!(lanes(&s).time, *want);
+            assert_in_sync(lanes(&s));
+        }
+    }
+
+    #[test]
+    fn playing_moves_every_lane_on_one_clock() {
+        let mut s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::TogglePlay]);
+        assert!(s.playing);
+        let key = s.url_key();
+        for i in 1..=61 {
+            s = s.reduce(Action::PlayTo(i as f64 * 0.5));
+        }
+        assert_eq!(lanes(&s).time, 30);
+        assert_eq!(s.url_key(), key, "the address is not rewritten at every tick while playing");
+        let s = s.reduce(Action::Pause);
+        assert_ne!(s.url_key(), key);
+        assert!(s.query(false).ends_with("&time=30"));
+        assert_in_sync(lanes(&s));
+        let seek = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::Seek(30)]);
+        for (a, b) in lanes(&s).lanes.iter().zip(&lanes(&seek).lanes) {
+            assert_eq!(*a.frame, *b.frame, "{}: playing to t=30 draws what seeking to it draws", a.algorithm.id);
+            assert_eq!(a.row, b.row);
+        }
+    }
+
+    #[test]
+    fn seeking_puts_every_lane_at_its_last_step_at_or_before_the_time() {
+        let mut s = open("?compare=bully,raft,invitation&preset=split-brain-bully");
+        for t in [57, 3, 150, 0, 299, 120] {
+            s = s.reduce(Action::Seek(t));
+            assert_eq!(lanes(&s).time, t);
+            assert_in_sync(lanes(&s));
+        }
+    }
+
+    /// The acceptance of compare mode, natively: Bully and Raft on the split-brain preset, one
+    /// partition line drawn in one lane.
+    #[test]
+    fn one_partition_line_splits_bully_but_not_raft_at_the_same_time() {
+        let s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::Seek(20), Action::SetLines(vec![CUT])]);
+        let c = lanes(&s);
+        for l in &c.lanes {
+            let e = l.engine.get();
+            let iv = e.interventions().last().unwrap();
+            assert_eq!(iv.time, 20, "{}: the same fault at the same virtual time", l.algorithm.id);
+            assert!(matches!(&iv.action, Intervention::Partition { groups, .. } if *groups == vec![vec![1, 2], vec![3, 4, 5]]));
+            assert_eq!(l.row.sides.iter().map(|s| s.0.clone()).collect::<Vec<_>>(), [vec![1, 2], vec![3, 4, 5]]);
+        }
+        assert_eq!(*c.lines, vec![CUT]);
+        let mut s = s;
+        while lanes(&s).lanes[0].row.leaders.len() < 2 {
+            s = s.reduce(Action::StepForward);
+            assert!(lanes(&s).time < 300, "Bully never elected a second leader");
+        }
+        let c = lanes(&s);
+        let (bully, raft) = (&c.lanes[0].row, &c.lanes[1].row);
+        assert_eq!(bully.leaders, [2, 5]);
+        assert_eq!(bully.sides, [(vec![1, 2], vec![2]), (vec![3, 4, 5], vec![5])]);
+        assert_eq!(bully.claims[0].1, 1, "Bully's single-leader claim is broken (it assumes no partition)");
+        assert_eq!(raft.leaders, [5]);
+        assert_eq!(raft.sides, [(vec![1, 2], vec![]), (vec![3, 4, 5], vec![5])]);
+        assert!(raft.claims.iter().all(|(_, n)| *n == 0), "Raft breaks nothing");
+        assert_eq!(bully.agreement, None);
+        // To the end: Raft never gets a leader in the minority.
+        let end = run(s, [Action::Seek(300)]);
+        assert_eq!(lanes(&end).lanes[1].row.leaders, [5]);
+        assert!(lanes(&end).lanes[1].row.messages > 0);
+    }
+
+    #[test]
+    fn a_compare_link_reopens_the_same_view() {
+        let s = run(open("?compare=raft,bully,invitation&preset=split-brain-bully"), [Action::Seek(14), Action::SetLines(vec![CUT]), Action::Seek(33), Action::NodeClick(5), Action::Seek(61)]);
+        let q = s.query(false);
+        assert!(q.starts_with("?compare=raft,bully,invitation&t=1.") && q.contains("&time=61"), "{q}");
+        let again = open(&q);
+        assert_eq!(again.alert, None);
+        let (a, b) = (lanes(&s), lanes(&again));
+        assert_eq!(b.time, 61);
+        assert_eq!(a.faults(), b.faults());
+        for (x, y) in a.lanes.iter().zip(&b.lanes) {
+            assert_eq!(x.algorithm, y.algorithm);
+            assert_eq!(*x.frame, *y.frame, "{}", x.algorithm.id);
+            assert_eq!(x.row, y.row);
+            assert_eq!(x.engine.get().trace_hash(), y.engine.get().trace_hash());
+        }
+        assert_eq!(*b.lines, vec![CUT]);
+        // The embed form carries the same view.
+        let embed = open(&s.query(true));
+        assert!(embed.embed);
+        assert_eq!(lanes(&embed).time, 61);
+    }
+
+    #[test]
+    fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
+        for (q, says) in [
+            ("?compare=bully,nope&preset=split-brain-bully", "link: compare: no algorithm named 'nope'"),
+            ("?compare=raft&preset=split-brain-bully", "link: compare: 1 algorithm(s) given ('raft'); compare mode shows 2 to 4"),
+            ("?compare=bully,raft,invitation,lelann,token-ring&preset=split-brain-bully", "link: compare: 5 algorithm(s) given"),
+        ] {
+            let s = open(q);
+            assert!(s.compare.is_none(), "{q}");
+            assert!(s.alert.as_deref().unwrap().starts_with(says), "{q}: {:?}", s.alert);
+            assert!(s.alert.as_deref().unwrap().ends_with("Showing one algorithm instead."));
+            assert_eq!(s.preset, Some("split-brain-bully"), "{q}: the rest of the link still opens");
+            let s = run(s, [Action::StepForward]);
+            assert_eq!(s.cursor(), 1);
+        }
+        let s = open("?compare=bully,chang-roberts&preset=split-brain-bully");
+        assert!(s.compare.is_none());
+        assert!(s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"), "{:?}", s.alert);
+        let s = open("?compare=bully,raft&preset=split-brain-bully&time=soon");
+        assert!(s.alert.as_deref().unwrap().contains("time 'soon' is not a number of ticks"));
+        assert_eq!(lanes(&s).time, 0);
+        let s = open("?compare=bully,raft&preset=split-brain-bully&time=99999");
+        assert_eq!(lanes(&s).time, 300);
+        assert!(s.alert.as_deref().unwrap().contains("past the end"));
+    }
+
+    #[test]
+    fn faults_made_before_comparing_come_along_and_close_keeps_the_run() {
+        let s = run(open("?preset=split-brain-bully"), [Action::Seek(30), Action::NodeClick(5), Action::Seek(40)]);
+        let t = s.frame.time;
+        let s = run(s, [Action::Compare(vec![registry::find("raft").unwrap(), registry::find("bully").unwrap()])]);
+        let c = lanes(&s);
+        assert_eq!(c.time, t);
+        assert_eq!(c.scenario.algorithm, "bully", "the run's own algorithm stays the anchor");
+        for l in &c.lanes {
+            assert_eq!(l.engine.get().is_up(5), Some(false), "{}", l.algorithm.id);
+        }
+        // A dropped message is not a fault every lane can meet.
+        let dot = c.lanes[0].frame.messages.first().map(|m| m.id).unwrap_or(0);
+        let same = run(s.clone(), [Action::Act(Intervention::Drop(dot))]);
+        assert_eq!(lanes(&same).faults(), c.faults());
+        assert!(same.notice.is_some());
+        let single = run(s, [Action::CloseCompare]);
+        assert!(single.compare.is_none());
+        assert_eq!(single.engine.get().scenario().algorithm, "bully");
+        assert_eq!(single.frame.time, t);
+        assert_eq!(single.engine.get().is_up(5), Some(false));
+    }
+
+    #[test]
+    fn undo_and_redo_take_a_fault_back_from_every_lane() {
+        let s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::Seek(20), Action::SetLines(vec![CUT]), Action::Seek(50)]);
+        let before: Vec<u64> = lanes(&s).lanes.iter().map(|l| l.engine.get().trace_hash()).collect();
+        let s = run(s, [Action::Undo]);
+        assert_eq!(lanes(&s).time, 20);
+        assert!(lanes(&s).faults().is_empty());
+        assert!(lanes(&s).lines.is_empty());
+        let s = run(s, [Action::Redo, Action::Seek(50)]);
+        let after: Vec<u64> = lanes(&s).lanes.iter().map(|l| l.engine.get().trace_hash()).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn the_compare_preset_opens_from_any_page() {
+        let s = run(open("?preset=ring-worst"), [Action::ComparePreset]);
+        let c = lanes(&s);
+        assert_eq!(s.preset, Some(SPLIT_BRAIN.preset));
+        assert!(c.lanes.len() >= 2);
+        let q = s.query(false);
+        assert!(q.starts_with("?compare=") && q.contains("bully") && q.contains("raft") && q.contains("&preset=split-brain-bully&time=0"), "{q}");
+    }
+}
