@@ -41,9 +41,12 @@ test('Bully and Raft on the split-brain preset: one line drawn in the Raft lane 
   assert.equal(await dialog.locator('input[data-algorithm="bully"]').isChecked(), true);
   assert.equal(await dialog.locator('input[data-algorithm="raft"]').isChecked(), true);
   // Only these two (another algorithm that declares this scenario would be checked too).
-  for (const box of await dialog.locator('input[type="checkbox"]:checked').all()) {
-    if (!['bully', 'raft'].includes(await box.getAttribute('data-algorithm'))) await box.click();
+  // (Read the ids first: unchecking a box shifts the positions of the checked ones.)
+  const checked = await dialog.locator('input[type="checkbox"]:checked').evaluateAll((boxes) => boxes.map((b) => b.dataset.algorithm));
+  for (const id of checked) {
+    if (!['bully', 'raft'].includes(id)) await dialog.locator(`input[data-algorithm="${id}"]`).click();
   }
+  assert.equal(await dialog.locator('input[type="checkbox"]:checked').count(), 2);
   assert.equal(await dialog.locator('input[data-algorithm="chang-roberts"]').count(), 0, 'a ring does not fit these nodes');
   assert.match(await dialog.getByTestId('unfit').textContent(), /Chang-Roberts ring/);
   await shot(page, 'compare-picker');
