@@ -154,6 +154,10 @@ impl Engine {
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.run.step_info(step)
     }
+    /// [`Engine::step_info`] with its text in `lang` (the event log of the page).
+    pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
+        self.run.step_info_in(step, lang)
+    }
     /// Step `step` (1-based) explained in one or two plain sentences, in `lang`.
     pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
         self.run.narrate(step, lang)

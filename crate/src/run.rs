@@ -116,7 +116,12 @@ pub trait Run {
     fn frame(&self) -> Frame;
     fn metrics(&self) -> Metrics;
     fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
-    fn step_info(&self, step: u64) -> Option<StepInfo>;
+    fn step_info(&self, step: u64) -> Option<StepInfo> {
+        self.step_info_in(step, Lang::En)
+    }
+    /// Step `step` with its one-line text in `lang` (message kinds and timer names, which are
+    /// the protocol's own identifiers, stay as they are).
+    fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo>;
     /// Step `step` explained in plain words: the protocol's own notes (which rule acted), or a
     /// plain description of the event when its handler said nothing.
     fn narrate(&self, step: u64, lang: Lang) -> Option<String>;
@@ -309,7 +314,8 @@ impl Run for Sim {
             }
         })
     }
-    fn step_info(&self, step: u64) -> Option<StepInfo> {
+    fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
+        let zh = lang == Lang::Zh;
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
         let sends = (rec.msgs.0..rec.msgs.1)
             .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
@@ -324,25 +330,32 @@ impl Run for Sim {
                 let m = self.message(rec.aux)?;
                 let kind = self.machine().kinds()[m.kind].name;
                 let (event, tail) = match rec.kind {
+                    EventKind::Drop(r) if zh => ("drop", format!(" 被丢弃（{}）", r.name_in(lang))),
                     EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
                     _ => ("deliver", String::new()),
                 };
                 (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)))
             }
-            EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} timer {name}", rec.node)),
+            EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, if zh { "定时器" } else { "timer" })),
             EventKind::Write => {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
-                ("write", None, None, format!("t={t} write {}", if list.is_empty() { "-".to_string() } else { list.join(", ") }))
+                let list = if list.is_empty() { "-".to_string() } else { list.join(", ") };
+                ("write", None, None, format!("t={t} {} {list}", if zh { "写入" } else { "write" }))
             }
             EventKind::Store { accepted } => {
                 let w = self.write_log()[rec.aux as usize];
-                let verdict = if accepted { "accepted" } else { "rejected" };
-                ("store", None, None, format!("t={t} store {verdict} N{} {}@{}", w.node, w.value, w.token))
+                let verdict = match (zh, accepted) {
+                    (false, true) => "store accepted",
+                    (false, false) => "store rejected",
+                    (true, true) => "存储接受",
+                    (true, false) => "存储拒绝",
+                };
+                ("store", None, None, format!("t={t} {verdict} N{} {}@{}", w.node, w.value, w.token))
             }
             EventKind::Fault => {
                 let action = &self.schedule()[rec.aux as usize].action;
-                ("fault", None, None, format!("t={t} {}", action.describe()))
+                ("fault", None, None, format!("t={t} {}", action.describe_in(lang)))
             }
         };
         Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sent, sends })

@@ -17,7 +17,7 @@
 //!   intervention is recorded with the step it was applied at.
 
 use crate::error::ScenarioError;
-use crate::meta::{Note, Property};
+use crate::meta::{Lang, Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
 use crate::machine::{At, Core, Machine, Stash};
 use crate::protocol::{Config, Effect, Protocol};
@@ -47,6 +47,15 @@ impl DropReason {
             DropReason::Crashed => "crashed",
             DropReason::Partition => "partition",
             DropReason::Manual => "manual",
+        }
+    }
+    pub fn name_in(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, _) => self.name(),
+            (Lang::Zh, DropReason::Lost) => "网络丢失",
+            (Lang::Zh, DropReason::Crashed) => "接收方已崩溃",
+            (Lang::Zh, DropReason::Partition) => "链路被切断",
+            (Lang::Zh, DropReason::Manual) => "手动丢弃",
         }
     }
 }

@@ -288,6 +288,11 @@ fn every_step_is_narrated_in_both_languages() {
             let fault = e.step_info(step).is_some_and(|i| i.event == "fault");
             assert!(en.len() > 10 && (fault || !en.contains("{0}") && !en.contains("{1}") && !en.contains("{2}")), "{name}: step {step}: {en}");
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{name}: step {step} in Chinese: {zh}");
+            // The event log's line: a delivery reads the same in both languages (ids and the
+            // protocol's message kinds); every other event is worded in Chinese.
+            let (log_en, log_zh) = (e.step_info(step).unwrap(), e.step_info_in(step, Lang::Zh).unwrap());
+            let cjk = log_zh.text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+            assert_eq!(cjk, log_en.event != "deliver", "{name}: step {step}: log line {:?}", log_zh.text);
         }
     }
 }

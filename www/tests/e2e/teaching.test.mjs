@@ -41,6 +41,16 @@ test('narration changes with each step and speaks the chosen language', async ()
   assert.notEqual(text, en);
   assert.equal(await zh.page.evaluate(() => document.documentElement.lang), 'zh-CN');
   await shot(zh.page, 'zh-ring-worst');
+  // The event log speaks it too: timers, faults and drops are worded in Chinese; a delivery
+  // line (ids and message kinds) reads the same in both languages.
+  const logLines = async (p) => p.locator('.panel.log li.timer, .panel.log li.fault, .panel.log li.drop').allTextContents();
+  const bz = await open(browser, server.url + '?preset=bully-heartbeats&step=80&lang=zh');
+  const be = await open(browser, server.url + '?preset=bully-heartbeats&step=80&lang=en');
+  const [linesZh, linesEn] = [await logLines(bz.page), await logLines(be.page)];
+  assert.ok(linesZh.length > 0 && linesZh.length === linesEn.length, `${linesZh.length} vs ${linesEn.length}`);
+  for (const l of linesZh) assert.match(l, CJK, l);
+  for (const l of linesEn) assert.doesNotMatch(l, CJK, l);
+  errors.push(...bz.errors, ...be.errors);
   // The switch flips the language and the link keeps it.
   await zh.page.getByTestId('lang').click();
   assert.doesNotMatch(await narration(zh.page), CJK);
