@@ -1,4 +1,5 @@
-//! The fenced store (scenario option `fencing`): a box in the middle of the ring with the value
+//! The fenced store (scenario option `fencing`): a box in the middle of the ring (below it when a
+//! node sits there, as the lease's key-value store does) with the value
 //! it holds and the largest token it has seen, the writes on their way to it, and this step's
 //! verdict — a green tick or a red cross on the writer's edge. It sits outside the partition
 //! lines on purpose: like shared storage, both sides reach it, and only the token decides.
@@ -11,22 +12,26 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 const CENTRE: Pt = (500.0, 500.0);
+/// Where the box goes when a node already sits at the centre (the lease's key-value store):
+/// lower right, inside the ring.
+const ASIDE: Pt = (690.0, 690.0);
 const W: f64 = 190.0;
 const H: f64 = 78.0;
 
-/// Where an edge from `p` meets the store's box.
-fn rim(p: Pt) -> Pt {
-    let (dx, dy) = (p.0 - CENTRE.0, p.1 - CENTRE.1);
+/// Where an edge from `p` meets the box centred on `c`.
+fn rim(c: Pt, p: Pt) -> Pt {
+    let (dx, dy) = (p.0 - c.0, p.1 - c.1);
     let t = ((W / 2.0) / dx.abs().max(1e-9)).min((H / 2.0) / dy.abs().max(1e-9));
-    (CENTRE.0 + dx * t, CENTRE.1 + dy * t)
+    (c.0 + dx * t, c.1 + dy * t)
 }
 
 pub fn store(frame: &Frame, index: &BTreeMap<u32, usize>, pos: &[Pt], lang: Lang) -> Html {
     let Some(sf) = &frame.store else { return html! {} };
     let st = &sf.store;
+    let c = if pos.iter().any(|p| (p.0 - CENTRE.0).hypot(p.1 - CENTRE.1) < 90.0) { ASIDE } else { CENTRE };
     let writes = sf.writes.iter().filter_map(|(id, w)| {
         let from = pos[*index.get(&w.node)?];
-        let to = rim(from);
+        let to = rim(c, from);
         let span = w.arrive.saturating_sub(w.sent).max(1) as f64;
         let f = ((frame.time.saturating_sub(w.sent)) as f64 / span).clamp(0.0, 1.0) * 0.8 + 0.1;
         let (x, y) = (from.0 + (to.0 - from.0) * f, from.1 + (to.1 - from.1) * f);
@@ -40,7 +45,7 @@ pub fn store(frame: &Frame, index: &BTreeMap<u32, usize>, pos: &[Pt], lang: Lang
     });
     let verdict = sf.verdict.and_then(|(w, ok)| {
         let from = pos[*index.get(&w.node)?];
-        let to = rim(from);
+        let to = rim(c, from);
         let (mx, my) = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
         let class = if ok { "store-verdict ok" } else { "store-verdict rejected" };
         Some(html! {
@@ -52,7 +57,7 @@ pub fn store(frame: &Frame, index: &BTreeMap<u32, usize>, pos: &[Pt], lang: Lang
         })
     });
     let value = st.value.map_or_else(|| "—".to_string(), |v| v.to_string());
-    let (x, y) = (CENTRE.0 - W / 2.0, CENTRE.1 - H / 2.0);
+    let (x, y) = (c.0 - W / 2.0, c.1 - H / 2.0);
     html! {
         <g class="store" data-testid="store" data-value={value.clone()} data-max-token={st.max_token.to_string()}
            data-accepted={st.accepted.to_string()} data-rejected={st.rejected.to_string()}>
@@ -61,11 +66,11 @@ pub fn store(frame: &Frame, index: &BTreeMap<u32, usize>, pos: &[Pt], lang: Lang
             { for writes }
             { for verdict }
             <rect class="store-box" x={fmt(x)} y={fmt(y)} width={fmt(W)} height={fmt(H)} rx="10" />
-            <text x="500" y={fmt(y + 22.0)} text-anchor="middle" class="store-title">
+            <text x={fmt(c.0)} y={fmt(y + 22.0)} text-anchor="middle" class="store-title">
                 { format!("{} = {value}", tr(lang, "store", "存储")) }
             </text>
-            <text x="500" y={fmt(y + 44.0)} text-anchor="middle">{ format!("{} ≥ {}", tr(lang, "token", "令牌"), st.max_token) }</text>
-            <text x="500" y={fmt(y + 66.0)} text-anchor="middle">{ format!("✓ {}   ✗ {}", st.accepted, st.rejected) }</text>
+            <text x={fmt(c.0)} y={fmt(y + 44.0)} text-anchor="middle">{ format!("{} ≥ {}", tr(lang, "token", "令牌"), st.max_token) }</text>
+            <text x={fmt(c.0)} y={fmt(y + 66.0)} text-anchor="middle">{ format!("✓ {}   ✗ {}", st.accepted, st.rejected) }</text>
         </g>
     }
 }

@@ -38,3 +38,21 @@ test('a scenario without fencing draws no store', async () => {
   assert.equal(await page.getByTestId('store').count(), 0);
   assert.deepEqual(errors, []);
 });
+
+test('with a lease, whose key-value store sits at the centre, the fenced store moves aside', async () => {
+  const scenario = { algorithm: 'lease', nodes: [1, 2, 3, 4, 5], seed: 425, initial_leader: 5,
+    params: { ttl: 60, period: 4, margin: 2, drift: { 5: 0.8 } }, fencing: { write_every: 8 },
+    schedule: [{ at: 10, isolate: 5 }, { at: 120, heal: true }], stop: { max_time: 150 } };
+  const link = Buffer.from(JSON.stringify(scenario)).toString('base64url');
+  const { page, errors } = await open(browser, server.url + `?trace=${link}&step=60`);
+  const box = await page.locator('[data-testid="store"] .store-box').boundingBox();
+  // The node drawn at the centre is the lease's store; no node circle may sit under the box.
+  for (const c of await page.locator('[data-node] circle').all()) {
+    const b = await c.boundingBox();
+    if (!b) continue;
+    const apart = b.x + b.width < box.x || box.x + box.width < b.x || b.y + b.height < box.y || box.y + box.height < b.y;
+    assert.ok(apart, `a node circle at ${JSON.stringify(b)} lies under the store box ${JSON.stringify(box)}`);
+  }
+  await shot(page, 'fencing-with-lease');
+  assert.deepEqual(errors, []);
+});
