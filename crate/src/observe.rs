@@ -81,7 +81,7 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => {
             // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, vote, tally, group, reach, ring, lease, tint, zxid } = x;
+            let View { role, leader, term, term_word, vote, tally, group, reach, ring, lease, tint, zxid } = x;
             *leader == y.leader
                 && *term == y.term
                 && *vote == y.vote
@@ -92,6 +92,7 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
                 && *lease == y.lease
                 && *tint == y.tint
                 && *zxid == y.zxid
+                && *term_word == y.term_word
                 && (std::ptr::eq(*role, y.role) || *role == y.role)
         }
         (None, None) => true,

@@ -187,6 +187,9 @@ pub struct View {
     pub leader: Option<NodeId>,
     /// Term or epoch, for protocols that have one.
     pub term: Option<u64>,
+    /// What `term` counts, when it is not a Raft-style term (a ballot, a round, an epoch): the
+    /// UI writes "ballot 7" instead of "t7".
+    pub term_word: Option<&'static Text>,
     /// Whom this node voted for in its current term.
     pub vote: Option<NodeId>,
     /// A candidate's tally: (votes held, votes needed).

@@ -318,6 +318,9 @@ impl Gossip {
     }
 }
 
+/// What a node's number counts, under it on the canvas.
+static EPOCH: Text = Text::new("epoch", "纪元");
+
 impl Protocol for Gossip {
     type State = State;
     type Msg = Msg;
@@ -396,7 +399,7 @@ impl Protocol for Gossip {
 
     fn view(&self, s: &State) -> View {
         let role = if s.cand.1 == s.me { LEADER } else { FOLLOWER };
-        View { role, leader: Some(s.cand.1), term: Some(s.cand.0), tint: Some(s.cand.1), ..View::default() }
+        View { role, leader: Some(s.cand.1), term: Some(s.cand.0), term_word: Some(&EPOCH), tint: Some(s.cand.1), ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

@@ -586,6 +586,9 @@ impl Paxos {
     }
 }
 
+/// What a node's number counts, under it on the canvas.
+static BALLOT: Text = Text::new("ballot", "提案号");
+
 impl Protocol for Paxos {
     type State = State;
     type Msg = Msg;
@@ -799,7 +802,7 @@ impl Protocol for Paxos {
         // highest ballot it has promised, if any.
         let term = if s.leading() { Some(s.decided_by) } else { Some(s.promised).filter(|&b| b > 0) };
         let tally = s.proposal.as_ref().map(|p| (p.yes.len() as u32, self.quorum));
-        View { role, leader: s.leader, term, tally, ..View::default() }
+        View { role, leader: s.leader, term, term_word: Some(&BALLOT), tally, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

@@ -306,6 +306,9 @@ impl StableLeader {
     }
 }
 
+/// What a node's number counts, under it on the canvas.
+static ROUND: Text = Text::new("round", "轮次");
+
 impl Protocol for StableLeader {
     type State = State;
     type Msg = Msg;
@@ -427,7 +430,7 @@ impl Protocol for StableLeader {
             None if s.listening => "listening",
             None => "waiting",
         };
-        View { role, leader: s.leader, term: Some(s.round), ..View::default() }
+        View { role, leader: s.leader, term: Some(s.round), term_word: Some(&ROUND), ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

@@ -350,6 +350,9 @@ impl TokenRing {
     }
 }
 
+/// What a node's number counts, under it on the canvas.
+static GENERATION: Text = Text::new("token gen.", "令牌代");
+
 impl Protocol for TokenRing {
     type State = State;
     type Msg = Msg;
@@ -470,7 +473,7 @@ impl Protocol for TokenRing {
             FOLLOWER
         };
         let leader = if s.holding.is_some() { Some(s.me) } else { s.last_holder };
-        View { role, leader, term: s.seen.map(|t| t.generation.counter), ..View::default() }
+        View { role, leader, term: s.seen.map(|t| t.generation.counter), term_word: Some(&GENERATION), ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

@@ -605,6 +605,9 @@ impl ZooKeeper {
     }
 }
 
+/// What a node's number counts, under it on the canvas.
+static ROUND: Text = Text::new("round", "轮次");
+
 impl Protocol for ZooKeeper {
     type State = State;
     type Msg = Msg;
@@ -816,7 +819,7 @@ impl Protocol for ZooKeeper {
             Phase::Prospective => ("prospective", None, s.round, Some((s.acks.len() as u32, s.quorum))),
             Phase::Leading => (LEADING, Some(s.me), s.led.unwrap_or(s.round), None),
         };
-        View { role, leader, term: Some(term), vote: Some(s.vote.1), tally, zxid: Some(s.zxid), ..View::default() }
+        View { role, leader, term: Some(term), term_word: Some(&ROUND), vote: Some(s.vote.1), tally, zxid: Some(s.zxid), ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

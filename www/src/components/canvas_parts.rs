@@ -285,7 +285,8 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
     };
     let mut sub = Vec::new();
     if let Some(t) = v.term {
-        sub.push(format!("t{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()));
+        let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
+        sub.push(format!("{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()));
     }
     if let Some((held, need)) = v.tally {
         sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));

@@ -26,7 +26,7 @@ test('paxos-cold: one uncontested ballot costs exactly the 4(N−1) the theory l
   const { page, errors } = await open(browser, server.url + '?preset=paxos-cold&step=4');
   // N3 is gathering promises: a dashed candidate with its tally and ballot under it.
   assert.equal(await page.locator('[data-node="3"]').getAttribute('data-role'), 'preparing');
-  assert.match(await page.locator('[data-node="3"]').getAttribute('aria-label'), /t13, votes 1 \/ 3, preparing/);
+  assert.match(await page.locator('[data-node="3"]').getAttribute('aria-label'), /ballot 13, votes 1 \/ 3, preparing/);
   await page.keyboard.press('End');
   assert.deepEqual(await leaders(page), [3]);
   assert.match(await page.locator('.formula').textContent(), /4\(N−1\) = 16 .*counted here: 16\./);
@@ -91,7 +91,7 @@ test('gossip-16: every node wears its own colour, then N16\'s, then N11\'s after
   assert.equal(await page.locator('[data-node="16"]').getAttribute('data-status'), 'crashed');
   assert.deepEqual(new Set(Object.values(await tints(page))), new Set([11]));
   assert.deepEqual(await leaders(page), [11]);
-  assert.match(await page.locator('[data-node="3"]').getAttribute('aria-label'), /→ N11, t1/);
+  assert.match(await page.locator('[data-node="3"]').getAttribute('aria-label'), /→ N11, epoch 1/);
   await shot(page, 'quorum-b-gossip-16-epoch-1');
   assert.deepEqual([...errors, ...mid.errors, ...settled.errors], []);
 });
