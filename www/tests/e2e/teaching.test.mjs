@@ -117,8 +117,12 @@ test('a 640×420 iframe with split brain keeps its controls inside the frame', a
   const src = server.url + '?preset=split-brain-bully&step=3&embed=1';
   await host.goto(server.url + 'index.html');
   await host.setContent(`<h1>Notes</h1><iframe id="f" src="${src}" width="640" height="420" style="border:1px solid #999"></iframe>`);
+  const said = [];
+  host.on('console', (m) => said.push(`${m.type()}: ${m.text()}`));
+  host.on('pageerror', (e) => said.push(`pageerror: ${e.message}`));
   const frame = host.frameLocator('#f');
-  await frame.locator('[data-node]').first().waitFor();
+  // A loaded machine can take long to compile the wasm a second time; say what the page said if it never draws.
+  await frame.locator('[data-node]').first().waitFor({ timeout: 60000 }).catch((e) => { throw new Error(`${e.message}\npage said: ${said.join(' | ')}`); });
   // Cut {1,2} from {3,4,5} inside the frame, then run to the end: two leaders, a banner.
   const box = await frame.locator('svg.canvas').boundingBox();
   const s = Math.min(box.width, box.height) / 1000;
