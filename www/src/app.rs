@@ -171,7 +171,11 @@ pub fn Lab() -> Html {
             </div>
         };
     }
-    let (subtitle, body) = match comparing {
+    let (subtitle, body) = if state.experiments {
+        let body = html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> };
+        (String::new(), body)
+    } else {
+        match comparing {
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
         Some(c) => {
@@ -220,6 +224,7 @@ pub fn Lab() -> Html {
             };
             (String::new(), body)
         }
+    }
     };
     drop(engine);
     let head = match (state.embed, comparing.is_some()) {
@@ -232,8 +237,12 @@ pub fn Lab() -> Html {
         },
         (false, comparing) => html! {
             <header class="top">
-                <h1>{"Election Lab"}<span class="subtitle">{ if comparing { tr(lang, " — compare: ", " — 对比：") } else { tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} {lang} on={on.clone()} {request} />
+                <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments, comparing) {
+                    (true, _) => tr(lang, " — experiments", " — 实验"),
+                    (false, true) => tr(lang, " — compare: ", " — 对比："),
+                    (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
+                } }{ subtitle }</span></h1>
+                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} {lang} on={on.clone()} {request} />
             </header>
         },
     };
