@@ -77,6 +77,19 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
     assert.match(await page.getByTestId('experiment-error').textContent(), /^Trials per line: enter a whole number from 1 to 10000/);
     assert.ok(await page.getByTestId('experiment-run').isDisabled());
   }
+  // A broken spec: the message names the field; restoring the ready-made spec clears it.
+  await trials.fill('10');
+  await page.locator('details.exp-spec summary').click();
+  const spec = page.getByTestId('experiment-spec');
+  const original = await spec.inputValue();
+  await spec.fill(original.replace('"measure": "downtime"', '"measure": "speed"'));
+  assert.match(await page.getByTestId('experiment-error').textContent(), /^Spec \(JSON\): measure: unknown measure 'speed'/);
+  assert.ok(await page.getByTestId('experiment-run').isDisabled());
+  await spec.fill('{"title": ');
+  assert.match(await page.getByTestId('experiment-error').textContent(), /^Spec \(JSON\): not valid JSON/);
+  await page.getByRole('button', { name: 'Restore the ready-made spec' }).click();
+  assert.equal(await spec.inputValue(), original);
+  await page.locator('details.exp-spec summary').click();
   await trials.fill('10000');
   assert.equal(await page.getByTestId('experiment-error').count(), 0);
   assert.equal(await page.getByTestId('experiment-total').textContent(), String(100 + 5 * 10000));
