@@ -34,6 +34,14 @@ impl FrameLoop {
     }
 
     pub fn start(&mut self, mut on_frame: impl FnMut(f64) + 'static) {
+        self.start_while(move |ts| {
+            on_frame(ts);
+            true
+        });
+    }
+
+    /// Like [`FrameLoop::start`], until `on_frame` returns `false` (the loop then stops itself).
+    pub fn start_while(&mut self, mut on_frame: impl FnMut(f64) -> bool + 'static) {
         self.stop();
         // A fresh flag per run, so a frame already queued by an old loop does nothing.
         let running = Rc::new(Cell::new(true));
@@ -44,7 +52,9 @@ impl FrameLoop {
             if !running.get() {
                 return;
             }
-            on_frame(ts);
+            if !on_frame(ts) {
+                running.set(false);
+            }
             if running.get() {
                 if let Some(cb) = slot.borrow().as_ref() {
                     id.set(request(cb));

@@ -140,7 +140,9 @@ pub fn Lab() -> Html {
     };
     let engine = state.engine.get();
     // In compare mode each lane shows its own split brain; the banners keep alerts and notices.
+    // The experiments view hides the run, so its split brain and violations wait until it is back.
     let (leaders, violation) = match comparing {
+        _ if state.experiments => (Vec::new(), None),
         Some(_) => (Vec::new(), None),
         None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
@@ -171,10 +173,12 @@ pub fn Lab() -> Html {
             </div>
         };
     }
-    let (subtitle, body) = match comparing {
+    let (subtitle, body) = match (state.experiments, comparing) {
+        // The experiments view, in place of the simulator (whose state is kept meanwhile).
+        (true, _) => (String::new(), html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> }),
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
-        Some(c) => {
+        (false, Some(c)) => {
             let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
             let timeline = match state.embed {
                 true => html! {},
@@ -195,7 +199,7 @@ pub fn Lab() -> Html {
             };
             (names, body)
         }
-        None => {
+        (false, None) => {
             let checks = Checks::of(&engine, frame, lang);
             let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
@@ -232,8 +236,12 @@ pub fn Lab() -> Html {
         },
         (false, comparing) => html! {
             <header class="top">
-                <h1>{"Election Lab"}<span class="subtitle">{ if comparing { tr(lang, " — compare: ", " — 对比：") } else { tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看") } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} {lang} on={on.clone()} {request} />
+                <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments, comparing) {
+                    (true, _) => tr(lang, " — experiments", " — 实验"),
+                    (false, true) => tr(lang, " — compare: ", " — 对比："),
+                    (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
+                } }{ subtitle }</span></h1>
+                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} {lang} on={on.clone()} {request} />
             </header>
         },
     };

@@ -98,12 +98,17 @@ pub fn copy_to_clipboard(text: &str) {
     }
 }
 
-/// Offers `text` as a file download.
+/// Offers `text` as a JSON file download.
 pub fn download(name: &str, text: &str) {
+    download_as(name, text, "application/json");
+}
+
+/// Offers `text` as a file download of type `mime`.
+pub fn download_as(name: &str, text: &str, mime: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
+    opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
     if let Ok(a) = doc.create_element("a").map(|e| e.unchecked_into::<web_sys::HtmlAnchorElement>()) {

@@ -21,9 +21,10 @@ pub const HELP: &[(&str, &str, &str)] = &[
     ("S (on a node)", "start an election there", "在该节点发起选举"),
     ("C", "remove all partition lines", "移除所有分区线"),
     ("V", "compare algorithms side by side (2 to 4 lanes)", "并排对比算法（2 到 4 个通道）"),
+    ("X", "experiments: many runs over random seeds, plotted", "实验：用许多随机种子运行并绘图"),
     ("L", "switch language (English / 中文)", "切换语言（English / 中文）"),
     ("?", "this help", "本帮助"),
-    ("Esc", "close menus and dialogs", "关闭菜单和对话框"),
+    ("Esc", "close menus and dialogs (and the experiments view)", "关闭菜单和对话框（以及实验视图）"),
 ];
 
 /// The action for Ctrl (or ⌘) + `key`: undo and redo.
@@ -50,6 +51,7 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
         "-" => Action::Slower,
         "l" | "L" => Action::ToggleLang,
         "v" | "V" if !embed => Action::TogglePicker,
+        "x" | "X" if !embed => Action::ToggleExperiments,
         "Escape" => Action::Escape,
         _ => return None,
     })
@@ -99,7 +101,9 @@ mod tests {
         assert_eq!(action_for("ArrowLeft", false), Some(Action::StepBack));
         assert_eq!(action_for("c", false), Some(Action::ClearLines));
         assert_eq!(action_for("c", true), None, "the embed view has no lines to clear");
-        assert_eq!(action_for("x", false), None);
+        assert_eq!(action_for("q", false), None);
+        assert_eq!(action_for("x", false), Some(Action::ToggleExperiments));
+        assert_eq!(action_for("X", true), None, "an embed has no experiments view");
         assert_eq!(action_for("v", false), Some(Action::TogglePicker));
         assert_eq!(action_for("V", true), None, "an embed has no picker");
         assert_eq!(ctrl_action_for("z", false), Some(Action::Undo));

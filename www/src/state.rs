@@ -74,6 +74,16 @@ pub enum Action {
     TogglePicker,
     /// The node menu of node `1` in lane `0` (compare mode).
     LaneMenu(usize, u32),
+    /// Open or close the experiments view (the simulator's session is kept meanwhile).
+    ToggleExperiments,
+    CloseExperiments,
+    /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
+    PickExperiment(&'static str),
+}
+
+/// The ready-made experiment named `id`, if there is one.
+pub fn ready_experiment(id: &str) -> Option<&'static str> {
+    election_lab::experiment::READY.iter().map(|r| r.0).find(|r| *r == id)
 }
 
 #[derive(Clone)]
@@ -121,6 +131,10 @@ pub struct State {
     pub compare: Option<Compare>,
     /// The compare picker is open.
     pub picker: bool,
+    /// The experiments view is shown instead of the simulator.
+    pub experiments: bool,
+    /// The experiment shown there (an id of `experiment::READY`).
+    pub experiment: &'static str,
 }
 
 impl State {
@@ -159,6 +173,8 @@ impl State {
             origin: None,
             compare: None,
             picker: false,
+            experiments: false,
+            experiment: election_lab::experiment::READY[0].0,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -177,8 +193,31 @@ impl State {
         if s.embed {
             s.origin = Some(Rc::new(query.to_string()));
         }
+        s.experiment_from_link(&ps);
         s.refresh();
         s
+    }
+
+    /// `?experiment=<id>` opens the experiments view on that experiment; an unknown id is
+    /// named in a notice, and the simulator opens as usual.
+    fn experiment_from_link(&mut self, ps: &[(String, String)]) {
+        let Some((_, id)) = ps.iter().find(|(k, _)| k == "experiment") else { return };
+        if self.embed {
+            return;
+        }
+        match ready_experiment(id) {
+            Some(id) => {
+                self.experiments = true;
+                self.experiment = id;
+            }
+            None => {
+                let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
+                self.notice = Some(match self.lang {
+                    Lang::En => format!("link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.", known.join(", ")),
+                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
+                });
+            }
+        }
     }
 
     /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…`).
@@ -226,18 +265,21 @@ impl State {
         if self.lang_chosen {
             q.push_str(&format!("&lang={}", self.lang.tag()));
         }
+        if self.experiments {
+            q.push_str(&format!("&experiment={}", self.experiment));
+        }
         q
     }
 
     /// What changes the page's URL; the URL is rewritten only when this does.
-    pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang) {
+    pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang, Option<&'static str>) {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
         // made), not at every tick: four lanes change at almost every animation frame.
         let rev = match (&self.compare, self.playing) {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
-        (self.gen, rev, self.selected, self.lang)
+        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment))
     }
 
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
@@ -283,6 +325,10 @@ impl State {
 
     /// Applies `action`; returns whether the engine (or the selection) changed.
     fn apply(&mut self, action: Action) -> bool {
+        if self.experiments && !Self::in_experiments(&action) {
+            // The simulator is hidden: its keys (Space, arrows, R, ...) wait until it is back.
+            return false;
+        }
         let action = match self.compare_apply(action) {
             Ok(changed) => return changed,
             Err(action) => action,
@@ -442,6 +488,30 @@ impl State {
                 false
             }
             Action::LaneMenu(_, id) => self.apply(Action::NodeMenu(id)),
+            Action::ToggleExperiments if self.embed => false,
+            Action::ToggleExperiments => {
+                // Paused first, as the pause button does (compare lanes redraw at the clock).
+                let changed = !self.experiments && self.playing && self.apply(Action::Pause);
+                self.experiments = !self.experiments;
+                self.picker = false;
+                self.menu = None;
+                changed
+            }
+            Action::CloseExperiments => {
+                self.experiments = false;
+                false
+            }
+            Action::PickExperiment(id) => {
+                if let Some(id) = ready_experiment(id) {
+                    self.experiment = id;
+                }
+                false
+            }
+            Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
+                // The view's own dialogs close first; then Escape goes back to the simulator.
+                self.experiments = false;
+                false
+            }
             Action::Escape => {
                 self.picker = false;
                 self.card = false;
@@ -454,6 +524,24 @@ impl State {
         }
     }
 
+}
+
+impl State {
+    /// What the experiments view lets through while it hides the simulator.
+    fn in_experiments(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::ToggleExperiments
+                | Action::CloseExperiments
+                | Action::PickExperiment(_)
+                | Action::SetLang(_)
+                | Action::ToggleLang
+                | Action::ToggleHelp
+                | Action::Dismiss
+                | Action::CloseShare
+                | Action::Escape
+        )
+    }
 }
 
 impl Reducible for State {

@@ -9,6 +9,7 @@ pub mod controls;
 pub mod dialogs;
 pub mod dropping;
 pub mod editor;
+pub mod experiments;
 pub mod hash_ring;
 pub mod lease_bars;
 pub mod panels;

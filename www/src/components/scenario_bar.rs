@@ -26,6 +26,9 @@ pub struct ScenarioBarProps {
     /// Compare mode: the lanes share the preset; one run's tools (card, exports, import) are hidden.
     #[prop_or_default]
     pub comparing: bool,
+    /// The experiments view is shown: only the language and the help are offered here.
+    #[prop_or_default]
+    pub experiments: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -53,6 +56,16 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
+    let lang_button = html! {
+        <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
+                aria-label={tr(l, "Switch to Chinese", "切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
+    };
+    let help_button = html! {
+        <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "Keyboard shortcuts", "键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
+    };
+    if p.experiments {
+        return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };
+    }
     // Presets grouped by algorithm, in registry order.
     let groups = election_lab::registry::all().iter().map(|a| {
         html! {
@@ -86,9 +99,10 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                     <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
                 </label>
             </> } } else { html!{} } }
-            <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
-                    aria-label={tr(l, "Switch to Chinese", "切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
-            <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "Keyboard shortcuts", "键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
+            <button onclick={p.on.reform(|_| Action::ToggleExperiments)} data-testid="open-experiments"
+                    title={tr(l, "Experiments: many runs over random seeds, plotted (X)", "实验：用许多随机种子运行并绘图（X）")}>{ tr(l, "Experiments…", "实验…") }</button>
+            { lang_button }
+            { help_button }
             <p class="hint">{ hint }{ tr(l, " Drag on empty canvas to cut the network; click a node to crash or recover it; right-click (or Shift-click) for more.", " 在画布空白处拖动可切断网络；点击节点使其崩溃或恢复；右键（或 Shift+点击）查看更多操作。") }</p>
         </div>
     }

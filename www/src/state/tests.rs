@@ -244,3 +244,60 @@ fn reset_drops_interventions_and_keeps_the_preset() {
     assert_eq!(s.cursor(), 0);
     assert_eq!(s.query(true), "?preset=split-brain-bully&step=0&embed=1");
 }
+
+#[test]
+fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
+    let s = Rc::new(State::open_in("?preset=ring-worst&experiment=raft-figure-16-randomness&lang=zh", None));
+    assert!(s.experiments);
+    assert_eq!(s.experiment, "raft-figure-16-randomness");
+    assert_eq!(s.lang, Lang::Zh);
+    assert_eq!(s.preset, Some("ring-worst"), "the simulator's session is there behind it");
+    assert!(s.query(false).ends_with("&lang=zh&experiment=raft-figure-16-randomness"), "a reload reopens it: {}", s.query(false));
+    let key = s.url_key();
+    let s = run(s, [Action::PickExperiment("one-partition")]);
+    assert_eq!(s.experiment, "one-partition");
+    assert_ne!(s.url_key(), key, "the address follows the chosen experiment");
+    let s = run(s, [Action::PickExperiment("nope")]);
+    assert_eq!(s.experiment, "one-partition", "only a ready-made experiment can be chosen");
+    let s = run(s, [Action::Escape]);
+    assert!(!s.experiments, "Escape goes back to the simulator");
+    assert!(!s.query(false).contains("experiment="));
+    assert_eq!(s.preset, Some("ring-worst"));
+}
+
+#[test]
+fn an_unknown_experiment_in_a_link_is_named_and_the_simulator_opens() {
+    let s = Rc::new(State::open_in("?preset=ring-worst&experiment=nope", None));
+    assert!(!s.experiments);
+    let notice = s.notice.as_deref().unwrap();
+    assert!(notice.starts_with("link: no ready-made experiment named 'nope' (there are: messages-vs-n,"), "{notice}");
+    assert_eq!(s.preset, Some("ring-worst"));
+    let zh = Rc::new(State::open_in("?experiment=nope&lang=zh", None));
+    assert!(zh.notice.as_deref().unwrap().contains("“nope”"));
+    let s = run(s, [Action::StepForward]);
+    assert_eq!(s.cursor(), 1, "the simulator works");
+    // An embed has no experiments view.
+    let e = Rc::new(State::open_in("?preset=ring-worst&embed=1&experiment=one-partition", None));
+    assert!(!e.experiments);
+    assert!(!run(e, [Action::ToggleExperiments]).experiments);
+}
+
+#[test]
+fn while_the_experiments_view_is_open_the_simulator_keys_wait() {
+    let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::TogglePlay]);
+    assert!(s.playing);
+    let s = run(s, [Action::ToggleExperiments]);
+    assert!(s.experiments);
+    assert!(!s.playing, "opening the view pauses the run");
+    let s = run(s, [Action::StepForward, Action::TogglePlay, Action::Reset, Action::NodeClick(1), Action::ToggleCard]);
+    assert_eq!(s.cursor(), 1, "the hidden simulator did not move");
+    assert!(!s.playing && !s.card && s.interventions.is_empty());
+    // The help opens over the view; Escape closes it first, then the view.
+    let s = run(s, [Action::ToggleHelp, Action::Escape]);
+    assert!(!s.help && s.experiments);
+    let s = run(s, [Action::ToggleLang, Action::ToggleExperiments]);
+    assert!(!s.experiments);
+    assert_eq!(s.lang, Lang::Zh);
+    let s = run(s, [Action::StepForward]);
+    assert_eq!(s.cursor(), 2, "back in the simulator, where it was");
+}

@@ -6,10 +6,14 @@
 //  5. an experiment in wasm: the 150–300 ms line of Raft's Figure 16, 1000 trials, in one call
 //     (compare with `cargo bench`'s native figure; the page itself runs sweeps in chunks).
 //  6. compare mode: frame intervals while 4 lanes x 16 nodes play on one clock.
+//  7. the experiments view, through the UI: Run clicked to plot shown, and the frame intervals
+//     meanwhile, for the 150–300 ms line at 1000 trials (spec edited in the view) and for the
+//     whole Figure 16 (top) experiment at its 1000 trials per line.
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, DIST } from '../e2e/harness.mjs';
+import { benchExperimentsView } from './experiments-view.mjs';
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
@@ -130,6 +134,9 @@ for (const speed of ['2', '10']) {
   const t = await cpage.getByTestId('time').textContent();
   console.log(`compare: ${lanes} lanes, ${nodes} nodes, up to ${dots} dots, playing at ${speed} ticks/s (to t=${t}): frame interval median ${median(frames).toFixed(1)} ms, p95 ${pct(frames, 0.95).toFixed(1)} ms (${frames.length} frames)`);
 }
+
+// 7. the experiments view (tests/bench/experiments-view.mjs, also runnable alone).
+await benchExperimentsView(browser, server);
 
 await browser.close();
 await server.close();
