@@ -115,7 +115,8 @@ test('a 640×420 iframe with split brain keeps its controls inside the frame', a
   const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
   const host = await ctx.newPage();
   const src = server.url + '?preset=split-brain-bully&step=3&embed=1';
-  await host.goto(server.url + 'index.html');
+  // A host page of its own: not the app's index.html, whose wasm, still loading, would mount
+  // into the document that setContent writes and take the iframe away.
   await host.setContent(`<h1>Notes</h1><iframe id="f" src="${src}" width="640" height="420" style="border:1px solid #999"></iframe>`);
   const said = [];
   host.on('console', (m) => said.push(`${m.type()}: ${m.text()}`));
