@@ -1,0 +1,260 @@
+//! What a sweep writes: its per-run and summary tables (CSV, JSON Lines, Markdown) and its
+//! plot (a [`Chart`], drawn as SVG by [`crate::plot`]).
+
+use super::*;
+
+impl Sweep {
+    fn row_cells(&self, r: &Row) -> Vec<Cell> {
+        let line = &self.lines[r.line];
+        vec![
+            Cell::Str(line.label.en.clone()),
+            Cell::Str(line.algorithm.id.into()),
+            Cell::Str(line.variant.as_ref().map_or(String::new(), |v| v.en.clone())),
+            Cell::Int(r.nodes as u64),
+            Cell::Int(r.seed),
+            Cell::Int(r.messages),
+            Cell::Int(r.counted),
+            r.theory.map_or(Cell::Empty, Cell::Int),
+            Cell::Int(r.end_time),
+            Cell::Int(r.steps),
+            Cell::Int(r.quiescent as u64),
+            r.agreement.map_or(Cell::Empty, |l| Cell::Int(l as u64)),
+            Cell::Int(r.leaders as u64),
+            Cell::Int(r.max_leaders as u64),
+            Cell::Int(r.violations as u64),
+            Cell::Int(r.elections as u64),
+            r.downtime.map_or(Cell::Empty, Cell::Int),
+            r.minority_leaders.map_or(Cell::Empty, |m| Cell::Int(m as u64)),
+            Cell::Str(format!("{:016x}", r.trace_hash)),
+        ]
+    }
+
+    fn group_cells(&self, g: &Group) -> Vec<Cell> {
+        let line = &self.lines[g.line];
+        let st = |f: fn(&Stats) -> f64| g.stats.as_ref().map_or(Cell::Empty, |s| Cell::Num(f(s)));
+        vec![
+            Cell::Str(line.label.en.clone()),
+            Cell::Str(line.algorithm.id.into()),
+            Cell::Str(line.variant.as_ref().map_or(String::new(), |v| v.en.clone())),
+            Cell::Int(g.nodes as u64),
+            Cell::Int(g.runs),
+            Cell::Str(self.measure.name().into()),
+            Cell::Int(g.stats.as_ref().map_or(0, |s| s.n)),
+            st(|s| s.mean),
+            st(|s| s.sd),
+            st(|s| s.min),
+            st(|s| s.median),
+            st(|s| s.p90),
+            st(|s| s.max),
+            g.theory.map_or(Cell::Empty, Cell::Int),
+            Cell::Str(self.claim(g.line).into()),
+            Cell::Int(g.agreement),
+            Cell::Int(g.ever_two),
+            Cell::Int(g.end_two),
+            Cell::Int(g.end_one),
+            Cell::Int(g.end_none),
+            Cell::Int(g.minority_leader),
+        ]
+    }
+
+    /// The header and cells of the per-run table (`summary == false`) or the summary.
+    pub fn table(&self, summary: bool) -> (&'static [&'static str], Vec<Vec<Cell>>) {
+        if summary {
+            (SUMMARY_COLUMNS, self.summary().iter().map(|g| self.group_cells(g)).collect())
+        } else {
+            (COLUMNS, self.rows.iter().map(|r| self.row_cells(r)).collect())
+        }
+    }
+
+    /// The per-run table (or the summary) as text, with only `columns` if given (in that
+    /// order). The command line prints exactly this, so the browser can compare.
+    pub fn render(&self, summary: bool, columns: Option<&[String]>, format: Format) -> Result<String, String> {
+        let (head, rows) = self.table(summary);
+        let pick: Vec<usize> = match columns {
+            None => (0..head.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|c| head.iter().position(|h| h == c).ok_or_else(|| format!("no column '{c}' (expected: {})", head.join(", "))))
+                .collect::<Result<_, _>>()?,
+        };
+        let mut out = String::new();
+        let line = |out: &mut String, cells: Vec<String>, sep: &str, ends: (&str, &str)| {
+            out.push_str(ends.0);
+            out.push_str(&cells.join(sep));
+            out.push_str(ends.1);
+            out.push('\n');
+        };
+        match format {
+            Format::Csv => line(&mut out, pick.iter().map(|&i| head[i].to_string()).collect(), ",", ("", "")),
+            Format::Markdown => {
+                line(&mut out, pick.iter().map(|&i| head[i].to_string()).collect(), " | ", ("| ", " |"));
+                line(&mut out, vec!["---"; pick.len()].into_iter().map(String::from).collect(), "|", ("|", "|"));
+            }
+            Format::JsonLines => {}
+        }
+        for r in rows {
+            match format {
+                Format::Csv => line(&mut out, pick.iter().map(|&i| r[i].csv()).collect(), ",", ("", "")),
+                Format::Markdown => line(&mut out, pick.iter().map(|&i| r[i].text().replace('|', "\\|")).collect(), " | ", ("| ", " |")),
+                Format::JsonLines => {
+                    let o: Map<String, Value> = pick.iter().map(|&i| (head[i].to_string(), r[i].json())).collect();
+                    out.push_str(&Value::Object(o).to_string());
+                    out.push('\n');
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One CSV row per run, with a header ([`COLUMNS`]).
+    pub fn csv(&self) -> String {
+        self.render(false, None, Format::Csv).expect("every column")
+    }
+    /// One CSV row per line and node count, with a header ([`SUMMARY_COLUMNS`]).
+    pub fn summary_csv(&self) -> String {
+        self.render(true, None, Format::Csv).expect("every column")
+    }
+    /// The same as [`Sweep::csv`] / [`Sweep::summary_csv`], one JSON object a line.
+    pub fn json_lines(&self, summary: bool) -> String {
+        self.render(summary, None, Format::JsonLines).expect("every column")
+    }
+
+    /// The plot of what has been run so far.
+    pub fn chart(&self, lang: Lang) -> Chart {
+        let p = &self.plot;
+        let groups = self.summary();
+        let xs: Vec<u32> = {
+            let mut v: Vec<u32> = groups.iter().map(|g| g.nodes).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let kind = p.kind.unwrap_or(if xs.len() > 1 { ChartKind::Lines } else { ChartKind::Bars });
+        let measure = Label::from_text(&self.measure.label());
+        let (x_label, y_label) = match kind {
+            ChartKind::Lines => (Label::from_text(&Text::new("nodes N", "节点数 N")), measure),
+            ChartKind::Cdf => (measure, Label::from_text(&Text::new("fraction of runs", "运行次数占比"))),
+            ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
+            ChartKind::Bars => (Label { en: format!("{} (mean over runs)", measure.en), zh: format!("{}（各次运行的平均值）", measure.zh) }, Label::default()),
+        };
+        let mut series = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            let mine: Vec<&Group> = groups.iter().filter(|g| g.line == i).collect();
+            let label = line.label.get(lang).to_string();
+            match kind {
+                ChartKind::Lines => {
+                    let stats: Vec<(f64, &Stats)> = mine.iter().filter_map(|g| g.stats.as_ref().map(|s| (g.nodes as f64, s))).collect();
+                    series.push(Series {
+                        label,
+                        color: i,
+                        dashed: false,
+                        points: stats.iter().map(|(x, s)| (*x, s.mean)).collect(),
+                        band: stats.iter().filter(|(_, s)| s.max > s.min).map(|(x, s)| (*x, s.min, s.max)).collect(),
+                    });
+                    if let Some(f) = line.formula {
+                        let theory = Text::new("theory", "理论值");
+                        series.push(Series {
+                            label: format!("{}: {}", theory.get(lang), f.name),
+                            color: i,
+                            dashed: true,
+                            points: mine.iter().map(|g| (g.nodes as f64, (f.value)(g.nodes as u64) as f64)).collect(),
+                            band: vec![],
+                        });
+                    }
+                }
+                ChartKind::Cdf => {
+                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    let runs = self.rows.iter().filter(|r| r.line == i).count();
+                    v.sort_by(f64::total_cmp);
+                    let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
+                    series.push(Series { label, color: i, dashed: false, points, band: vec![] });
+                }
+                ChartKind::Bars => {
+                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    if let Some(s) = Stats::of(&mut v) {
+                        series.push(Series { label, color: 0, dashed: false, points: vec![(s.mean, s.n as f64)], band: vec![] });
+                    }
+                }
+            }
+        }
+        let mut marks = Vec::new();
+        let mut unlined = 6;
+        for r in &self.references {
+            let label = r.label.get(lang).to_string();
+            if r.curve && kind != ChartKind::Bars {
+                let color = r.line.unwrap_or_else(|| {
+                    unlined += 1;
+                    unlined - 1
+                });
+                series.push(Series { label, color, dashed: true, points: r.points.clone(), band: vec![] });
+            } else if !r.curve {
+                marks.push(Mark { x: r.points[0].0, y: r.points[0].1, label, color: r.line });
+            }
+        }
+        Chart {
+            kind,
+            title: self.title.get(lang).to_string(),
+            x_label: p.x_label.as_ref().unwrap_or(&x_label).get(lang).to_string(),
+            y_label: p.y_label.as_ref().unwrap_or(&y_label).get(lang).to_string(),
+            x_log: p.x_log,
+            y_log: p.y_log,
+            x_min: p.x_min,
+            x_max: p.x_max,
+            percent: self.measure.is_flag(),
+            series,
+            marks,
+        }
+    }
+
+    /// The plot as a standalone SVG document.
+    pub fn svg(&self, lang: Lang) -> String {
+        crate::plot::svg(&self.chart(lang))
+    }
+}
+
+/// How [`Sweep::render`] writes a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    /// One JSON object a line, keyed by column; empty cells are null.
+    JsonLines,
+    Markdown,
+}
+
+/// One table cell: text, a whole number, a decimal (written with 3 places), or nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Str(String),
+    Int(u64),
+    Num(f64),
+    Empty,
+}
+
+impl Cell {
+    pub fn text(&self) -> String {
+        match self {
+            Cell::Str(s) => s.clone(),
+            Cell::Int(i) => i.to_string(),
+            Cell::Num(x) => format!("{x:.3}"),
+            Cell::Empty => String::new(),
+        }
+    }
+    /// The cell in a CSV file: quoted when it holds a comma, a quote or a line break.
+    pub fn csv(&self) -> String {
+        let t = self.text();
+        if t.contains([',', '"', '\n']) {
+            format!("\"{}\"", t.replace('"', "\"\""))
+        } else {
+            t
+        }
+    }
+    pub fn json(&self) -> Value {
+        match self {
+            Cell::Str(s) => json!(s),
+            Cell::Int(i) => json!(i),
+            // The value the CSV shows, so both outputs carry the same numbers.
+            Cell::Num(x) => json!(self.text().parse::<f64>().unwrap_or(*x)),
+            Cell::Empty => Value::Null,
+        }
+    }
+}
