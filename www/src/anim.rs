@@ -24,6 +24,12 @@ fn request(cb: &Closure<dyn FnMut(f64)>) -> i32 {
         .unwrap_or(0)
 }
 
+impl Default for FrameLoop {
+    fn default() -> Self {
+        FrameLoop::new()
+    }
+}
+
 impl FrameLoop {
     pub fn new() -> Self {
         FrameLoop { slot: Rc::new(RefCell::new(None)), running: Rc::new(Cell::new(false)), id: Rc::new(Cell::new(0)) }

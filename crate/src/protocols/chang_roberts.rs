@@ -9,6 +9,7 @@
 //! * `v > me`: forwards it unchanged;
 //! * `v < me` and it has not yet sent its own id: replaces `v` by its own id (once);
 //! * otherwise discards it (it already forwarded a larger id).
+//!
 //! ELECTED(k) sets `elected = k` at every node and stops at k.
 //!
 //! Single initiator: 2N messages at best (the maximum starts), 3N−1 at worst (the node just

@@ -665,7 +665,7 @@ impl Protocol for Raft {
             Role::Candidate => CANDIDATE,
             Role::Leader => LEADER,
         };
-        let tally = (s.role == Role::Candidate).then(|| (s.votes.len() as u32, s.quorum));
+        let tally = (s.role == Role::Candidate).then_some((s.votes.len() as u32, s.quorum));
         View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally, ..View::default() }
     }
 

@@ -270,12 +270,17 @@ fn ExperimentPane(p: &PaneProps) -> Html {
         move |&(run, l)| run.and_then(|_| sweep.borrow().as_ref().map(|s| (s.svg(l), summary_rows(s, l))))
     });
     let download = |what: &'static str| {
-        let sweep = sweep.clone();
+        let (sweep, results) = (sweep.clone(), results.clone());
         Callback::from(move |_: MouseEvent| {
             let held = sweep.borrow();
             let Some(s) = held.as_ref() else { return };
             match what {
-                "svg" => crate::effects::download_as(&format!("{id}.svg"), &s.svg(l), "image/svg+xml"),
+                // The plot on the page is the file: no second rendering.
+                "svg" => {
+                    if let Some((svg, _)) = results.as_ref() {
+                        crate::effects::download_as(&format!("{id}.svg"), svg, "image/svg+xml");
+                    }
+                }
                 "csv" => crate::effects::download_as(&format!("{id}.csv"), &s.summary_csv(), "text/csv"),
                 _ => crate::effects::download_as(&format!("{id}-runs.csv"), &s.csv(), "text/csv"),
             }
