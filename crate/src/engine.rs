@@ -61,7 +61,10 @@ impl Engine {
             let path = format!("interventions[{i}]");
             engine.seek(iv.step);
             if engine.cursor() != iv.step {
-                return Err(ScenarioError::new(format!("{path}.step"), format!("the run ends at step {}, before step {}", engine.cursor(), iv.step)));
+                return Err(ScenarioError::new(
+                    format!("{path}.step"),
+                    format!("the run ends at step {}, before step {}", engine.cursor(), iv.step),
+                ));
             }
             engine.run.apply_at(iv.action, iv.time).map_err(|e| ScenarioError::new(path, e.to_string()))?;
         }
@@ -85,7 +88,9 @@ impl Engine {
             // This run may be past the time already (its events fell differently): then the
             // intervention lands at its current time.
             let at = iv.time.max(self.now());
-            self.run.apply_at(iv.action.clone(), Some(at)).map_err(|e| ScenarioError::new(format!("interventions[{i}]"), e.to_string()))?;
+            self.run
+                .apply_at(iv.action.clone(), Some(at))
+                .map_err(|e| ScenarioError::new(format!("interventions[{i}]"), e.to_string()))?;
         }
         Ok(())
     }
@@ -278,7 +283,12 @@ impl Engine {
                 o.insert("timer".into(), json!(name));
             }
             EventKind::Write => {
-                let writes: Vec<Value> = self.run.store_writes(&rec).iter().map(|w| json!({"node": w.node, "token": w.token, "value": w.value, "arrive": w.arrive})).collect();
+                let writes: Vec<Value> = self
+                    .run
+                    .store_writes(&rec)
+                    .iter()
+                    .map(|w| json!({"node": w.node, "token": w.token, "value": w.value, "arrive": w.arrive}))
+                    .collect();
                 o.insert("writes".into(), Value::Array(writes));
             }
             EventKind::Store { accepted } => {
@@ -294,7 +304,11 @@ impl Engine {
         }
         o.insert("text".into(), json!(info.text));
         if !info.sends.is_empty() {
-            let sends: Vec<Value> = info.sends.iter().map(|&(id, to, kind, at)| json!({"msg": id, "to": to, "kind": kind, "deliver": at})).collect();
+            let sends: Vec<Value> = info
+                .sends
+                .iter()
+                .map(|&(id, to, kind, at)| json!({"msg": id, "to": to, "kind": kind, "deliver": at}))
+                .collect();
             o.insert("sends".into(), Value::Array(sends));
         }
         Some(Value::Object(o))

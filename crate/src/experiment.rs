@@ -105,14 +105,50 @@ pub const READY: &[(&str, &str)] = &[
 
 /// The per-run columns, in order (`election-lab sweep` prints them as the CSV header).
 pub const COLUMNS: &[&str] = &[
-    "line", "algorithm", "variant", "nodes", "seed", "messages", "counted", "theory", "end_time", "steps", "quiescent", "agreement",
-    "leaders", "max_leaders", "violations", "elections", "downtime", "minority_leaders", "trace_hash",
+    "line",
+    "algorithm",
+    "variant",
+    "nodes",
+    "seed",
+    "messages",
+    "counted",
+    "theory",
+    "end_time",
+    "steps",
+    "quiescent",
+    "agreement",
+    "leaders",
+    "max_leaders",
+    "violations",
+    "elections",
+    "downtime",
+    "minority_leaders",
+    "trace_hash",
 ];
 
 /// The summary columns, in order (`election-lab sweep --summary`).
 pub const SUMMARY_COLUMNS: &[&str] = &[
-    "line", "algorithm", "variant", "nodes", "runs", "measure", "n", "mean", "sd", "min", "median", "p90", "max", "theory", "claim",
-    "agreement", "ever_two", "end_two", "end_one", "end_none", "minority_leader",
+    "line",
+    "algorithm",
+    "variant",
+    "nodes",
+    "runs",
+    "measure",
+    "n",
+    "mean",
+    "sd",
+    "min",
+    "median",
+    "p90",
+    "max",
+    "theory",
+    "claim",
+    "agreement",
+    "ever_two",
+    "end_two",
+    "end_one",
+    "end_none",
+    "minority_leader",
 ];
 
 /// A text in both languages, owned (spec texts are read from JSON).
@@ -180,9 +216,17 @@ const MEASURES: &[(&str, Measure, Text)] = &[
     ("max_leaders", Measure::MaxLeaders, Text::new("most leaders at once", "同时存在的最多领导者数")),
     ("violations", Measure::Violations, Text::new("violations", "违反次数")),
     ("elections", Measure::Elections, Text::new("elections", "选举次数")),
-    ("downtime", Measure::Downtime, Text::new("time without a leader after the fault (ms = ticks)", "故障后无领导者的时间（ms = tick）")),
+    (
+        "downtime",
+        Measure::Downtime,
+        Text::new("time without a leader after the fault (ms = ticks)", "故障后无领导者的时间（ms = tick）"),
+    ),
     ("minority_leaders", Measure::MinorityLeaders, Text::new("leaders on the minority side", "少数派一侧的领导者数")),
-    ("split", Measure::Split, Text::new("runs with two leaders at once (split brain)", "出现两个领导者同时存在（脑裂）的运行比例")),
+    (
+        "split",
+        Measure::Split,
+        Text::new("runs with two leaders at once (split brain)", "出现两个领导者同时存在（脑裂）的运行比例"),
+    ),
     ("agreement", Measure::Agreement, Text::new("runs ending in agreement", "以一致结束的运行比例")),
 ];
 
@@ -269,9 +313,18 @@ impl Stats {
         values.sort_by(f64::total_cmp);
         let n = values.len();
         let mean = values.iter().sum::<f64>() / n as f64;
-        let var = if n > 1 { values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        let var =
+            if n > 1 { values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
         let rank = |p: f64| values[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
-        Some(Stats { n: n as u64, mean, sd: var.sqrt(), min: values[0], median: rank(0.5), p90: rank(0.9), max: values[n - 1] })
+        Some(Stats {
+            n: n as u64,
+            mean,
+            sd: var.sqrt(),
+            min: values[0],
+            median: rank(0.5),
+            p90: rank(0.9),
+            max: values[n - 1],
+        })
     }
 }
 
@@ -537,7 +590,9 @@ impl Sweep {
             match f.at {
                 Some(at) => {
                     let nodes = s.nodes.clone();
-                    s.schedule.extend(f.what.resolve(&nodes, None, &mut rng).into_iter().map(|action| Scheduled { at, action }));
+                    s.schedule.extend(
+                        f.what.resolve(&nodes, None, &mut rng).into_iter().map(|action| Scheduled { at, action }),
+                    );
                     since = since.max(at);
                 }
                 None => later.push(f),
@@ -570,7 +625,11 @@ impl Sweep {
         let n = e.scenario().nodes.len() as u32;
         let m = e.metrics();
         let f = e.frame();
-        let counted = if line.kinds.is_empty() { m.total } else { m.by_kind.iter().filter(|(k, _)| line.kinds.contains(k)).map(|x| x.1).sum() };
+        let counted = if line.kinds.is_empty() {
+            m.total
+        } else {
+            m.by_kind.iter().filter(|(k, _)| line.kinds.contains(k)).map(|x| x.1).sum()
+        };
         let downtime = e.elections().iter().find(|x| x.to > since).map(|x| x.to - x.from.max(since));
         let minority_leaders = f.groups.as_ref().map(|labels| {
             let mut sizes: BTreeMap<u32, u32> = BTreeMap::new();

@@ -129,7 +129,8 @@ pub enum Visual {
 }
 
 impl Visual {
-    pub const ALL: &'static [Visual] = &[Visual::Request, Visual::Answer, Visual::Announcement, Visual::Heartbeat, Visual::Refusal, Visual::Data];
+    pub const ALL: &'static [Visual] =
+        &[Visual::Request, Visual::Answer, Visual::Announcement, Visual::Heartbeat, Visual::Refusal, Visual::Data];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -207,8 +208,10 @@ impl Role {
 }
 
 pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, Text::new("believes it leads", "认为自己是领导者"));
-pub const FOLLOWER_ROLE: Role = Role::new("follower", Look::Follower, Text::new("follows a leader, or waits for one", "跟随领导者，或等待领导者"));
-pub const CANDIDATE_ROLE: Role = Role::new("candidate", Look::Candidate, Text::new("campaigning in an election", "正在竞选"));
+pub const FOLLOWER_ROLE: Role =
+    Role::new("follower", Look::Follower, Text::new("follows a leader, or waits for one", "跟随领导者，或等待领导者"));
+pub const CANDIDATE_ROLE: Role =
+    Role::new("candidate", Look::Candidate, Text::new("campaigning in an election", "正在竞选"));
 
 /// A message count that theory gives, to show beside the measured one.
 #[derive(Clone, Copy, Debug)]
@@ -236,7 +239,10 @@ pub enum Faults {
 impl Faults {
     pub fn describe(self) -> Text {
         match self {
-            Faults::Any => Text::new("under any crash, recovery, partition, loss or delay", "在任意崩溃、恢复、网络分区、丢包或延迟下都成立"),
+            Faults::Any => Text::new(
+                "under any crash, recovery, partition, loss or delay",
+                "在任意崩溃、恢复、网络分区、丢包或延迟下都成立",
+            ),
             Faults::CrashStop => Text::new(
                 "while the network is synchronous and never partitioned (nodes may crash)",
                 "前提是网络同步且不发生分区（节点可以崩溃）",
@@ -275,7 +281,10 @@ pub const fn single_leader(holds: Faults) -> Property {
     Property {
         id: SPLIT_BRAIN,
         title: Text::new("Single leader", "唯一领导者"),
-        explain: Text::new("at most one live node believes it leads at any moment", "任一时刻至多一个存活节点认为自己是领导者（否则即脑裂）"),
+        explain: Text::new(
+            "at most one live node believes it leads at any moment",
+            "任一时刻至多一个存活节点认为自己是领导者（否则即脑裂）",
+        ),
         holds,
         monitor: Monitor::SplitBrain,
     }

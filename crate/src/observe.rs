@@ -217,7 +217,14 @@ impl Observers {
     }
 
     /// A violation the protocol found itself (a [`Monitor::Reported`] property).
-    pub fn report(&mut self, property: &'static str, mut nodes: Vec<NodeId>, time: Time, step: u64, findings: &mut Findings) {
+    pub fn report(
+        &mut self,
+        property: &'static str,
+        mut nodes: Vec<NodeId>,
+        time: Time,
+        step: u64,
+        findings: &mut Findings,
+    ) {
         nodes.sort_unstable();
         findings.violations.push(Violation { kind: property, time, step, nodes, term: None });
     }

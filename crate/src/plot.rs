@@ -96,7 +96,11 @@ impl Axis {
         Axis { lo, hi, log, a, b }
     }
     fn px(&self, v: f64) -> f64 {
-        let t = if self.log { (v.max(self.lo * 1e-3).ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln()) } else { (v - self.lo) / (self.hi - self.lo) };
+        let t = if self.log {
+            (v.max(self.lo * 1e-3).ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        };
         self.a + t.clamp(0.0, 1.0) * (self.b - self.a)
     }
     fn contains(&self, v: f64) -> bool {
@@ -107,7 +111,8 @@ impl Axis {
             // Powers of ten within the axis; with fewer than four, also their doubles and fives.
             let inside = |t: &f64| *t >= self.lo * 0.9999 && *t <= self.hi * 1.0001;
             let first = 10f64.powf(self.lo.log10().floor());
-            let decades: Vec<f64> = (0..40).map(|k| first * 10f64.powi(k)).take_while(|&d| d <= self.hi * 1.0001).collect();
+            let decades: Vec<f64> =
+                (0..40).map(|k| first * 10f64.powi(k)).take_while(|&d| d <= self.hi * 1.0001).collect();
             if decades.iter().filter(|d| inside(d)).count() > 3 {
                 return decades.into_iter().filter(inside).collect();
             }
@@ -168,7 +173,8 @@ fn open(out: &mut String, h: f64, title: &[String]) {
          <rect width=\"{W}\" height=\"{h}\" fill=\"#fff\"/>"
     );
     for (i, t) in title.iter().enumerate() {
-        let _ = write!(out, "<text x=\"16\" y=\"{}\" font-size=\"15\" font-weight=\"600\">{}</text>", 26 + 20 * i, esc(t));
+        let _ =
+            write!(out, "<text x=\"16\" y=\"{}\" font-size=\"15\" font-weight=\"600\">{}</text>", 26 + 20 * i, esc(t));
     }
 }
 
@@ -221,7 +227,13 @@ fn bars(c: &Chart) -> String {
             num(runs)
         );
     }
-    let _ = write!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></svg>", (left + right) / 2.0, h - 12.0, esc(&c.x_label));
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></svg>",
+        (left + right) / 2.0,
+        h - 12.0,
+        esc(&c.x_label)
+    );
     out
 }
 
@@ -242,7 +254,13 @@ fn lines(c: &Chart) -> String {
         Axis::new(0.0, 1.0, false, bottom, top)
     } else if c.y_log {
         // A little room above and below the data.
-        Axis::new(ys().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min) / 1.2, ys().fold(1.0, f64::max) * 1.2, true, bottom, top)
+        Axis::new(
+            ys().filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min) / 1.2,
+            ys().fold(1.0, f64::max) * 1.2,
+            true,
+            bottom,
+            top,
+        )
     } else {
         Axis::new(0.0, ys().fold(0.0, f64::max) * 1.05, false, bottom, top)
     };
@@ -258,7 +276,12 @@ fn lines(c: &Chart) -> String {
         let label = if cdf { format!("{} %", num(t * 100.0)) } else { num(t) };
         let _ = write!(out, "<line x1=\"{left}\" y1=\"{py:.1}\" x2=\"{right}\" y2=\"{py:.1}\" stroke=\"#e5e5e5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" fill=\"#555\">{label}</text>", left - 6.0, py + 4.0);
     }
-    let _ = write!(out, "<rect x=\"{left}\" y=\"{top}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#999\"/>", right - left, bottom - top);
+    let _ = write!(
+        out,
+        "<rect x=\"{left}\" y=\"{top}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#999\"/>",
+        right - left,
+        bottom - top
+    );
     // Bands, then lines.
     for s in &c.series {
         let band: Vec<_> = s.band.iter().filter(|b| x.contains(b.0)).collect();
@@ -290,7 +313,12 @@ fn lines(c: &Chart) -> String {
         }
         if !d.is_empty() {
             let dash = if s.dashed { " stroke-dasharray=\"6 4\"" } else { "" };
-            let _ = write!(out, "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{dash}/>", color(s.color), if s.dashed { 1.5 } else { 2.0 });
+            let _ = write!(
+                out,
+                "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{dash}/>",
+                color(s.color),
+                if s.dashed { 1.5 } else { 2.0 }
+            );
         }
     }
     for m in &c.marks {
@@ -374,7 +402,13 @@ mod tests {
             x_min: None,
             x_max: None,
             percent: true,
-            series: vec![Series { label: "\"q\"".into(), color: 0, dashed: false, points: vec![(0.25, 200.0)], band: vec![] }],
+            series: vec![Series {
+                label: "\"q\"".into(),
+                color: 0,
+                dashed: false,
+                points: vec![(0.25, 200.0)],
+                band: vec![],
+            }],
             marks: vec![],
         };
         let s = svg(&c);

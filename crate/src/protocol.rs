@@ -56,7 +56,12 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn new(ids: Vec<NodeId>, initial_leader: Option<NodeId>, heartbeats: Option<Heartbeats>, latency: (Time, Time)) -> Self {
+    pub fn new(
+        ids: Vec<NodeId>,
+        initial_leader: Option<NodeId>,
+        heartbeats: Option<Heartbeats>,
+        latency: (Time, Time),
+    ) -> Self {
         let mut sorted = ids.clone();
         sorted.sort_unstable();
         Config { ids, sorted, initial_leader, heartbeats, latency }
@@ -124,7 +129,14 @@ pub struct Ctx<'a, M, T> {
 
 impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
     /// A context whose effects go to `effects`, payloads to `outbox` and timer keys to `timers`.
-    pub fn new(me: NodeId, now: Time, cfg: &'a Config, effects: &'a mut Vec<Effect>, outbox: &'a mut Vec<M>, timers: &'a mut Vec<T>) -> Self {
+    pub fn new(
+        me: NodeId,
+        now: Time,
+        cfg: &'a Config,
+        effects: &'a mut Vec<Effect>,
+        outbox: &'a mut Vec<M>,
+        timers: &'a mut Vec<T>,
+    ) -> Self {
         Ctx { me, now, cfg, effects, outbox, timers }
     }
     pub fn send(&mut self, to: NodeId, msg: M) {

@@ -48,11 +48,20 @@ mod tests {
             texts.extend(a.presets.iter().flat_map(|p| [("preset", p.title), ("preset", p.hint)]));
             for (what, t) in texts {
                 assert!(!t.en.trim().is_empty(), "{}: an empty English {what}", a.id);
-                assert!(t.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{}: the Chinese {what} has no Chinese: {:?}", a.id, t.zh);
+                assert!(
+                    t.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                    "{}: the Chinese {what} has no Chinese: {:?}",
+                    a.id,
+                    t.zh
+                );
             }
             let kinds: BTreeSet<_> = a.kinds.iter().map(|k| k.name).collect();
             assert_eq!(kinds.len(), a.kinds.len(), "{}: a kind twice", a.id);
-            assert!(a.kinds.iter().all(|k| !k.short.is_empty() && k.short.chars().count() <= 3), "{}: short labels", a.id);
+            assert!(
+                a.kinds.iter().all(|k| !k.short.is_empty() && k.short.chars().count() <= 3),
+                "{}: short labels",
+                a.id
+            );
             let props: BTreeSet<_> = a.properties.iter().map(|p| p.id).collect();
             assert_eq!(props.len(), a.properties.len(), "{}: a property twice", a.id);
             for f in a.formulas {

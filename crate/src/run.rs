@@ -264,8 +264,12 @@ impl Run for Sim {
                     (DropReason::Lost, true) => format!("N{from} 发给 N{to} 的 {label} 在网络中丢失。"),
                     (DropReason::Crashed, false) => format!("{label} from N{from} never arrives: N{to} has crashed."),
                     (DropReason::Crashed, true) => format!("N{from} 发给 N{to} 的 {label} 没有送达：N{to} 已崩溃。"),
-                    (DropReason::Partition, false) => format!("{label} from N{from} cannot reach N{to}: the network is partitioned between them."),
-                    (DropReason::Partition, true) => format!("N{from} 发给 N{to} 的 {label} 无法送达：两者之间发生了网络分区。"),
+                    (DropReason::Partition, false) => {
+                        format!("{label} from N{from} cannot reach N{to}: the network is partitioned between them.")
+                    }
+                    (DropReason::Partition, true) => {
+                        format!("N{from} 发给 N{to} 的 {label} 无法送达：两者之间发生了网络分区。")
+                    }
                     (DropReason::Manual, false) => format!("{label} from N{from} to N{to} was dropped by hand."),
                     (DropReason::Manual, true) => format!("N{from} 发给 N{to} 的 {label} 被手动丢弃。"),
                 }
@@ -280,7 +284,11 @@ impl Run for Sim {
             EventKind::Write => {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 if writes.is_empty() {
-                    return Some(if zh { "写入时刻：没有节点认为自己是 leader，无人写入存储。".into() } else { "Write round: no node believes it leads, so nobody writes to the store.".into() });
+                    return Some(if zh {
+                        "写入时刻：没有节点认为自己是 leader，无人写入存储。".into()
+                    } else {
+                        "Write round: no node believes it leads, so nobody writes to the store.".into()
+                    });
                 }
                 let parts: Vec<String> = writes
                     .iter()
@@ -288,7 +296,10 @@ impl Run for Sim {
                         if zh {
                             format!("N{} 认为自己是 leader，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
                         } else {
-                            format!("N{} believes it leads and writes {} to the store with token {}.", w.node, w.value, w.token)
+                            format!(
+                                "N{} believes it leads and writes {} to the store with token {}.",
+                                w.node, w.value, w.token
+                            )
                         }
                     })
                     .collect();
@@ -296,7 +307,14 @@ impl Run for Sim {
             }
             EventKind::Store { accepted } => {
                 let w = self.write_log()[rec.aux as usize];
-                let max = self.verdicts().iter().take_while(|v| v.write != rec.aux).filter(|v| v.accepted).map(|v| self.write_log()[v.write as usize].token).max().unwrap_or(0);
+                let max = self
+                    .verdicts()
+                    .iter()
+                    .take_while(|v| v.write != rec.aux)
+                    .filter(|v| v.accepted)
+                    .map(|v| self.write_log()[v.write as usize].token)
+                    .max()
+                    .unwrap_or(0);
                 match (accepted, zh) {
                     (true, false) => format!("The store accepts N{}'s write of {}: token {} is at least the largest it has seen ({max}).", w.node, w.value, w.token),
                     (true, true) => format!("存储接受 N{} 写入的 {}：令牌 {} 不小于它见过的最大令牌（{max}）。", w.node, w.value, w.token),
@@ -334,9 +352,16 @@ impl Run for Sim {
                     EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
                     _ => ("deliver", String::new()),
                 };
-                (event, Some(rec.peer), Some(kind), format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)))
+                (
+                    event,
+                    Some(rec.peer),
+                    Some(kind),
+                    format!("t={t} N{} → N{} {}{tail}", rec.peer, rec.node, self.label(rec.aux)),
+                )
             }
-            EventKind::Timer(name) => ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, if zh { "定时器" } else { "timer" })),
+            EventKind::Timer(name) => {
+                ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, if zh { "定时器" } else { "timer" }))
+            }
             EventKind::Write => {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
@@ -400,7 +425,10 @@ impl Run for Sim {
         self.verdicts().iter().map(|v| (self.write_log()[v.write as usize], *v)).collect()
     }
     fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
-        self.write_log().get(rec.writes.0 as usize..rec.writes.1 as usize).map(<[WriteEntry]>::to_vec).unwrap_or_default()
+        self.write_log()
+            .get(rec.writes.0 as usize..rec.writes.1 as usize)
+            .map(<[WriteEntry]>::to_vec)
+            .unwrap_or_default()
     }
     fn is_up(&self, id: NodeId) -> Option<bool> {
         self.idx(id).map(|i| Sim::is_up(self, i))

@@ -12,8 +12,8 @@
 //!   "stop": { "max_time": 10000, "max_steps": 1000000 } }
 //! ```
 
-pub use crate::error::ScenarioError;
 use crate::error::path_error;
+pub use crate::error::ScenarioError;
 use crate::meta::Lang;
 use crate::protocol::{Config, Heartbeats};
 use crate::{NodeId, Time};
@@ -136,12 +136,18 @@ impl Action {
                 ));
             }
             if let Some((prev, _)) = found {
-                return Err(ScenarioError::new(path, format!("has two actions ('{prev}' and '{k}'); give one per entry")));
+                return Err(ScenarioError::new(
+                    path,
+                    format!("has two actions ('{prev}' and '{k}'); give one per entry"),
+                ));
             }
             found = Some((k.as_str(), v));
         }
         let Some((key, v)) = found else {
-            return Err(ScenarioError::new(path, format!("has no action (expected one of: {})", ACTION_KEYS.join(", "))));
+            return Err(ScenarioError::new(
+                path,
+                format!("has no action (expected one of: {})", ACTION_KEYS.join(", ")),
+            ));
         };
         let field = format!("{path}.{key}");
         let node = |v: &Value| -> Result<NodeId, ScenarioError> {
@@ -155,7 +161,10 @@ impl Action {
             "recover" => Action::Recover(node(v)?),
             "start" => Action::Start(node(v)?),
             "isolate" => Action::Isolate(node(v)?),
-            "drop" => Action::Drop(v.as_u64().ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?),
+            "drop" => Action::Drop(
+                v.as_u64()
+                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
+            ),
             "heal" => {
                 if v != &Value::Bool(true) {
                     return Err(ScenarioError::new(field, "expected true"));
@@ -163,24 +172,34 @@ impl Action {
                 Action::Heal
             }
             "cut" => {
-                let pair = v.as_array().filter(|a| a.len() == 2).ok_or_else(|| ScenarioError::new(field.clone(), "expected [from, to]"))?;
+                let pair = v
+                    .as_array()
+                    .filter(|a| a.len() == 2)
+                    .ok_or_else(|| ScenarioError::new(field.clone(), "expected [from, to]"))?;
                 Action::Cut { from: node(&pair[0])?, to: node(&pair[1])? }
             }
             "partition" => {
-                let groups = v.as_array().ok_or_else(|| ScenarioError::new(field.clone(), "expected a list of groups, e.g. [[1,2],[3,4,5]]"))?;
+                let groups = v.as_array().ok_or_else(|| {
+                    ScenarioError::new(field.clone(), "expected a list of groups, e.g. [[1,2],[3,4,5]]")
+                })?;
                 let mut out = Vec::new();
                 for (gi, g) in groups.iter().enumerate() {
-                    let members = g.as_array().ok_or_else(|| ScenarioError::new(format!("{field}[{gi}]"), "expected a list of node ids"))?;
+                    let members = g
+                        .as_array()
+                        .ok_or_else(|| ScenarioError::new(format!("{field}[{gi}]"), "expected a list of node ids"))?;
                     let mut ids = Vec::new();
                     for m in members {
-                        ids.push(m.as_u64().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| ScenarioError::new(format!("{field}[{gi}]"), format!("expected a node id, found {m}")))? as NodeId);
+                        ids.push(m.as_u64().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| {
+                            ScenarioError::new(format!("{field}[{gi}]"), format!("expected a node id, found {m}"))
+                        })? as NodeId);
                     }
                     out.push(ids);
                 }
                 let mut lines = Vec::new();
                 if let Some(l) = obj.get("lines") {
-                    lines = serde_json::from_value::<Vec<[i32; 4]>>(l.clone())
-                        .map_err(|_| ScenarioError::new(format!("{path}.lines"), "expected a list of [x1, y1, x2, y2]"))?;
+                    lines = serde_json::from_value::<Vec<[i32; 4]>>(l.clone()).map_err(|_| {
+                        ScenarioError::new(format!("{path}.lines"), "expected a list of [x1, y1, x2, y2]")
+                    })?;
                 }
                 Action::Partition { groups: out, lines }
             }
@@ -216,7 +235,10 @@ impl Action {
                     for &id in g {
                         known(id, "partition")?;
                         if !seen.insert(id) {
-                            return Err(ScenarioError::new(format!("{path}.partition"), format!("node {id} is in two groups")));
+                            return Err(ScenarioError::new(
+                                format!("{path}.partition"),
+                                format!("node {id} is in two groups"),
+                            ));
                         }
                     }
                 }
@@ -382,7 +404,8 @@ impl Scenario {
     /// and accepts the `params` is checked when an engine is built from it
     /// ([`crate::Engine::new`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Scenario::from_value(&value)
     }
 
@@ -399,7 +422,10 @@ impl Scenario {
             return Err(ScenarioError::new("nodes", "needs at least one node"));
         }
         if raw.nodes.len() > MAX_NODES {
-            return Err(ScenarioError::new("nodes", format!("{} nodes is more than the {MAX_NODES} supported", raw.nodes.len())));
+            return Err(ScenarioError::new(
+                "nodes",
+                format!("{} nodes is more than the {MAX_NODES} supported", raw.nodes.len()),
+            ));
         }
         let mut seen = BTreeSet::new();
         for &id in &raw.nodes {
@@ -419,7 +445,10 @@ impl Scenario {
                     return Err(ScenarioError::new("network.latency", format!("minimum {lo} is above maximum {hi}")));
                 }
                 if hi > 1_000_000 {
-                    return Err(ScenarioError::new("network.latency", "the maximum latency must be at most 1000000 ticks"));
+                    return Err(ScenarioError::new(
+                        "network.latency",
+                        "the maximum latency must be at most 1000000 ticks",
+                    ));
                 }
                 if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {
                     return Err(ScenarioError::new("network.loss", format!("must be in [0, 1), found {}", n.loss)));
@@ -439,7 +468,10 @@ impl Scenario {
                     return Err(ScenarioError::new("heartbeats.interval", "must be at least 1 tick"));
                 }
                 if h.timeout <= h.interval {
-                    return Err(ScenarioError::new("heartbeats.timeout", format!("must be above the interval ({}), found {}", h.interval, h.timeout)));
+                    return Err(ScenarioError::new(
+                        "heartbeats.timeout",
+                        format!("must be above the interval ({}), found {}", h.interval, h.timeout),
+                    ));
                 }
                 Some(Heartbeats { interval: h.interval, timeout: h.timeout })
             }
@@ -467,12 +499,18 @@ impl Scenario {
             None => None,
             Some(f) => {
                 if f.write_every == 0 && f.writes.is_empty() {
-                    return Err(ScenarioError::new("fencing", "needs write_every (ticks between a leader's writes) or scripted writes"));
+                    return Err(ScenarioError::new(
+                        "fencing",
+                        "needs write_every (ticks between a leader's writes) or scripted writes",
+                    ));
                 }
                 let mut writes = Vec::new();
                 for (i, w) in f.writes.iter().enumerate() {
                     if !nodes.contains(&w.node) {
-                        return Err(ScenarioError::new(format!("fencing.writes[{i}].node"), format!("unknown node {}", w.node)));
+                        return Err(ScenarioError::new(
+                            format!("fencing.writes[{i}].node"),
+                            format!("unknown node {}", w.node),
+                        ));
                     }
                     writes.push(ScriptedWrite { at: w.at, node: w.node, value: w.value });
                 }
@@ -528,7 +566,8 @@ impl Scenario {
         obj.insert("schedule".into(), Value::Array(schedule));
         obj.insert("stop".into(), json!({"max_time": self.stop.max_time, "max_steps": self.stop.max_steps}));
         if let Some(f) = &self.fencing {
-            let writes: Vec<Value> = f.writes.iter().map(|w| json!({"at": w.at, "node": w.node, "value": w.value})).collect();
+            let writes: Vec<Value> =
+                f.writes.iter().map(|w| json!({"at": w.at, "node": w.node, "value": w.value})).collect();
             obj.insert("fencing".into(), json!({"write_every": f.write_every, "writes": writes}));
         }
         Value::Object(obj)
@@ -566,7 +605,10 @@ mod tests {
         .unwrap();
         assert_eq!(s.nodes, vec![3, 5, 6, 12, 32, 80]);
         assert_eq!(s.schedule.len(), 5);
-        assert_eq!(s.schedule[2].action, Action::Partition { groups: vec![vec![3, 5], vec![6, 12, 32, 80]], lines: vec![] });
+        assert_eq!(
+            s.schedule[2].action,
+            Action::Partition { groups: vec![vec![3, 5], vec![6, 12, 32, 80]], lines: vec![] }
+        );
         // Round trip.
         assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
     }
@@ -578,16 +620,34 @@ mod tests {
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2,1]}"#).to_string(), "nodes: duplicate id 1");
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"initial_leader":7}"#).field, "initial_leader");
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#).field, "network.latency");
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[1,"x"]}}"#).field, "network.latency[1]");
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[1,"x"]}}"#).field,
+            "network.latency[1]"
+        );
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"network":{"loss":1.5}}"#).field, "network.loss");
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crash":9}]}"#).field, "schedule[0].crash");
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crsh":1}]}"#).field, "schedule[0].crsh");
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crash":9}]}"#).field,
+            "schedule[0].crash"
+        );
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"crsh":1}]}"#).field,
+            "schedule[0].crsh"
+        );
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"crash":1}]}"#).field, "schedule[0].at");
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"colour":1}"#).message.contains("unknown field `colour`"), true);
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"heartbeats":{"interval":5,"timeout":5}}"#).field, "heartbeats.timeout");
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"colour":1}"#).message.contains("unknown field `colour`"),
+            true
+        );
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"heartbeats":{"interval":5,"timeout":5}}"#).field,
+            "heartbeats.timeout"
+        );
         assert_eq!(err(r#"{"algorithm":"bully","nodes":[]}"#).field, "nodes");
         assert!(err("{not json").message.starts_with("not valid JSON"));
         assert_eq!(err("[1,2]").message, "a scenario must be a JSON object");
-        assert_eq!(err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"partition":[[1],[1,2]]}]}"#).message, "node 1 is in two groups");
+        assert_eq!(
+            err(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"partition":[[1],[1,2]]}]}"#).message,
+            "node 1 is in two groups"
+        );
     }
 }

@@ -17,9 +17,9 @@
 //!   intervention is recorded with the step it was applied at.
 
 use crate::error::ScenarioError;
+use crate::machine::{At, Core, Machine, Stash};
 use crate::meta::{Lang, Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
-use crate::machine::{At, Core, Machine, Stash};
 use crate::protocol::{Config, Effect, Protocol};
 use crate::rng::Pcg32;
 use crate::scenario::{Action, FencingSpec, NetworkSpec, Scenario, Scheduled, StopSpec};
@@ -78,7 +78,9 @@ pub enum EventKind {
     /// writer, or 0 when nobody believed it led.
     Write,
     /// A write reached the fenced store, which accepted or rejected it (`aux` = write id).
-    Store { accepted: bool },
+    Store {
+        accepted: bool,
+    },
 }
 
 /// The record of one step. Messages sent during the step are `msgs.0 .. msgs.1` (ids are
@@ -130,7 +132,10 @@ pub struct TimerRec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
     Deliver(u64),
-    Timer { node: u32, token: u64 },
+    Timer {
+        node: u32,
+        token: u64,
+    },
     Fault(u32),
     /// Leaders write to the fenced store: the periodic round (`u32::MAX`) or scripted write k.
     Issue(u32),
@@ -501,14 +506,17 @@ impl Sim {
         let mut h = self.w.hash;
         h = mix(h, step);
         h = mix(h, rec.time);
-        h = mix(h, match kind {
-            EventKind::Deliver => 1,
-            EventKind::Drop(r) => 2 + r as u64,
-            EventKind::Timer(_) => 10,
-            EventKind::Fault => 11,
-            EventKind::Write => 12,
-            EventKind::Store { accepted } => 13 + accepted as u64,
-        });
+        h = mix(
+            h,
+            match kind {
+                EventKind::Deliver => 1,
+                EventKind::Drop(r) => 2 + r as u64,
+                EventKind::Timer(_) => 10,
+                EventKind::Fault => 11,
+                EventKind::Write => 12,
+                EventKind::Store { accepted } => 13 + accepted as u64,
+            },
+        );
         if let EventKind::Timer(name) = kind {
             h = hash_str(h, name);
         }
@@ -569,7 +577,15 @@ impl Sim {
                     }
                     self.w.n_msgs += 1;
                     if id as usize == self.msgs.len() {
-                        self.msgs.push(MsgEntry { from, to, sent: self.w.now, deliver, sent_step: self.w.steps, lost, kind });
+                        self.msgs.push(MsgEntry {
+                            from,
+                            to,
+                            sent: self.w.now,
+                            deliver,
+                            sent_step: self.w.steps,
+                            lost,
+                            kind,
+                        });
                     }
                     self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
                     self.w.obs.in_flight += 1;
@@ -790,12 +806,18 @@ impl Sim {
         let now = self.w.now;
         let time = time.unwrap_or(now);
         if time < now {
-            return Err(ScenarioError::new("intervention.time", format!("t={time} is before the current time t={now}")));
+            return Err(ScenarioError::new(
+                "intervention.time",
+                format!("t={time} is before the current time t={now}"),
+            ));
         }
         if time > now {
             if let Some(next) = self.next_event_time() {
                 if time > next {
-                    return Err(ScenarioError::new("intervention.time", format!("t={time} is after the next event (t={next}); run up to it first")));
+                    return Err(ScenarioError::new(
+                        "intervention.time",
+                        format!("t={time} is after the next event (t={next}); run up to it first"),
+                    ));
                 }
             }
         }
@@ -867,7 +889,10 @@ impl Sim {
     }
     /// No message in flight, no timer pending, no scheduled fault left.
     pub fn quiescent(&self) -> bool {
-        self.w.obs.in_flight == 0 && self.w.active_timers == 0 && self.w.pending_faults == 0 && self.w.pending_writes == 0
+        self.w.obs.in_flight == 0
+            && self.w.active_timers == 0
+            && self.w.pending_faults == 0
+            && self.w.pending_writes == 0
     }
     /// The fenced store at the cursor, if the scenario asked for fencing.
     pub fn hash(&self) -> u64 {

@@ -64,7 +64,8 @@ pub struct Trace {
 
 impl Trace {
     pub fn from_json(text: &str) -> Result<Trace, ScenarioError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Trace::from_value(&value)
     }
 
@@ -77,12 +78,18 @@ impl Trace {
         }
         for k in obj.keys() {
             if !["scenario", "interventions", "step", "format"].contains(&k.as_str()) {
-                return Err(ScenarioError::new(k.clone(), "unknown field (a trace has format, scenario, interventions, step)"));
+                return Err(ScenarioError::new(
+                    k.clone(),
+                    "unknown field (a trace has format, scenario, interventions, step)",
+                ));
             }
         }
         if let Some(f) = obj.get("format") {
             if !f.as_str().is_some_and(|f| FORMATS_READ.contains(&f)) {
-                return Err(ScenarioError::new("format", format!("unknown trace format {f} (this version reads {})", FORMATS_READ.join(", "))));
+                return Err(ScenarioError::new(
+                    "format",
+                    format!("unknown trace format {f} (this version reads {})", FORMATS_READ.join(", ")),
+                ));
             }
         }
         let scenario = Scenario::from_value(&obj["scenario"]).map_err(|e| e.within("scenario"))?;
@@ -95,19 +102,23 @@ impl Trace {
         let mut last = 0;
         for (i, iv) in list.iter().enumerate() {
             let path = format!("interventions[{i}]");
-            let o = iv.as_object().ok_or_else(|| ScenarioError::new(path.clone(), "expected an object like {\"step\": 4, \"crash\": 80}"))?;
-            let step = o
-                .get("step")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| ScenarioError::new(format!("{path}.step"), "expected the step number it was applied at"))?;
+            let o = iv.as_object().ok_or_else(|| {
+                ScenarioError::new(path.clone(), "expected an object like {\"step\": 4, \"crash\": 80}")
+            })?;
+            let step = o.get("step").and_then(Value::as_u64).ok_or_else(|| {
+                ScenarioError::new(format!("{path}.step"), "expected the step number it was applied at")
+            })?;
             if step < last {
                 return Err(ScenarioError::new(format!("{path}.step"), "interventions must be in step order"));
             }
             last = step;
-            let time = match o.get("time") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(v.as_u64().ok_or_else(|| ScenarioError::new(format!("{path}.time"), "expected a whole number of ticks"))?),
-            };
+            let time =
+                match o.get("time") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v.as_u64().ok_or_else(|| {
+                        ScenarioError::new(format!("{path}.time"), "expected a whole number of ticks")
+                    })?),
+                };
             let action = Action::from_object(o, &["step", "time"], &path)?;
             action.validate(&scenario.nodes, &path)?;
             interventions.push(Entry { step, time, action });
@@ -153,9 +164,18 @@ mod tests {
     fn errors_name_the_field() {
         let e = |t: &str| Trace::from_json(t).unwrap_err().to_string();
         assert_eq!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#), "scenario.nodes: duplicate id 1");
-        assert_eq!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":1,"time":"x","crash":1}]}"#), "interventions[0].time: expected a whole number of ticks");
-        assert_eq!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":1,"crash":7}]}"#), "interventions[0].crash: unknown node 7");
-        assert!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"format":"x/9"}"#).starts_with("format: unknown trace format"));
-        assert!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"colour":1}"#).starts_with("colour: unknown field"));
+        assert_eq!(
+            e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":1,"time":"x","crash":1}]}"#),
+            "interventions[0].time: expected a whole number of ticks"
+        );
+        assert_eq!(
+            e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":1,"crash":7}]}"#),
+            "interventions[0].crash: unknown node 7"
+        );
+        assert!(e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"format":"x/9"}"#)
+            .starts_with("format: unknown trace format"));
+        assert!(
+            e(r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"colour":1}"#).starts_with("colour: unknown field")
+        );
     }
 }

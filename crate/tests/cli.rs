@@ -56,7 +56,13 @@ fn cli(args: &[&str]) -> Output {
 
 fn cli_stdin(args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(BIN).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -70,7 +76,8 @@ fn stderr(o: &Output) -> String {
 
 fn run_json(o: &Output) -> Value {
     assert!(o.status.success(), "exit {:?}, stderr: {}", o.status.code(), stderr(o));
-    serde_json::from_str(stdout(o).trim()).unwrap_or_else(|e| panic!("output is not one JSON object ({e}): {}", stdout(o)))
+    serde_json::from_str(stdout(o).trim())
+        .unwrap_or_else(|e| panic!("output is not one JSON object ({e}): {}", stdout(o)))
 }
 
 /// Bully's worst case for N = 5 (19 election messages) — small and exact.
@@ -189,7 +196,8 @@ fn run_accepts_an_exported_trace_with_interventions() {
     // A format-1 trace has no times; the replay anchors each intervention to its virtual time.
     let at_step_3 = lines.iter().find(|l| l["step"] == 3).unwrap()["time"].clone();
     assert_eq!(lines[0]["interventions"], json!([{"step": 3, "time": at_step_3, "crash": 5}]));
-    let marks: Vec<(usize, &Value)> = lines.iter().enumerate().filter(|(_, l)| l.get("intervention_at_step").is_some()).collect();
+    let marks: Vec<(usize, &Value)> =
+        lines.iter().enumerate().filter(|(_, l)| l.get("intervention_at_step").is_some()).collect();
     assert_eq!(marks.len(), 1);
     let (at, mark) = marks[0];
     assert_eq!(mark["crash"], 5);
@@ -239,7 +247,10 @@ fn check_accepts_a_good_file() {
 fn malformed_files_exit_2_naming_the_field() {
     let cases: &[(&str, &str)] = &[
         (r#"{"algorithm":"bully","nodes":[1,5,5]}"#, "nodes: duplicate id 5"),
-        (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#, "network.latency: minimum 5 is above maximum 2"),
+        (
+            r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[5,2]}}"#,
+            "network.latency: minimum 5 is above maximum 2",
+        ),
         (r#"{"algorithm":"bully","nodes":[1,2],"network":{"latency":[0,2]}}"#, "network.latency:"),
         (r#"{"algorithm":"bully","nodes":[1,2],"network":{"loss":2}}"#, "network.loss:"),
         (r#"{"algorithm":"no-such-algorithm","nodes":[1,2]}"#, "algorithm: unknown algorithm 'no-such-algorithm'"),
@@ -253,7 +264,10 @@ fn malformed_files_exit_2_naming_the_field() {
         (r#"{"algorithm":"bully","nodes":[1,2],"colour":"red"}"#, "unknown field `colour`"),
         (r#"{"algorithm":"bully","nodes":[1,"two"]}"#, "nodes[1]:"),
         (r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#, "scenario.nodes: duplicate id 1"),
-        (r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":0,"crash":7}]}"#, "interventions[0]"),
+        (
+            r#"{"scenario":{"algorithm":"bully","nodes":[1,2]},"interventions":[{"step":0,"crash":7}]}"#,
+            "interventions[0]",
+        ),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "must be a JSON object"),
     ];
@@ -386,7 +400,10 @@ fn sweep_prints_csv_and_json_lines_with_the_same_numbers() {
     let summary = stdout(&cli(&["sweep", "--summary", f.path()]));
     let mut lines = summary.lines();
     assert_eq!(lines.next().unwrap(), SUMMARY_COLUMNS.join(","));
-    assert_eq!(lines.next().unwrap().split(',').take(8).collect::<Vec<_>>(), ["Bully", "bully", "", "3", "2", "counted", "2", "5.000"]);
+    assert_eq!(
+        lines.next().unwrap().split(',').take(8).collect::<Vec<_>>(),
+        ["Bully", "bully", "", "3", "2", "counted", "2", "5.000"]
+    );
     let picked = stdout(&cli(&["sweep", "--summary", "--columns", "nodes,mean,theory", "--markdown", f.path()]));
     assert_eq!(picked, "| nodes | mean | theory |\n|---|---|---|\n| 3 | 5.000 | 5 |\n| 4 | 11.000 | 11 |\n| 5 | 19.000 | 19 |\n| 6 | 29.000 | 29 |\n");
 }

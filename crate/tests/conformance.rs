@@ -24,7 +24,8 @@ fn only() -> Option<(String, u64)> {
 }
 
 fn engine(v: &Value) -> Engine {
-    Engine::new(Scenario::from_value(v).unwrap_or_else(|e| panic!("bad scenario {v}: {e}"))).unwrap_or_else(|e| panic!("{v}: {e}"))
+    Engine::new(Scenario::from_value(v).unwrap_or_else(|e| panic!("bad scenario {v}: {e}")))
+        .unwrap_or_else(|e| panic!("{v}: {e}"))
 }
 
 /// A stream per algorithm, so that adding one does not change the others' scenarios.
@@ -107,14 +108,22 @@ fn random_scenario(algorithm: &Algorithm, faults: Faults, seed: u64) -> Value {
 /// What must hold after any run of any algorithm.
 fn accounting(e: &Engine, what: &str) {
     let m = e.metrics();
-    assert_eq!(m.total, m.delivered + m.dropped + m.in_flight, "{what}: every message sent is delivered, dropped or in flight");
+    assert_eq!(
+        m.total,
+        m.delivered + m.dropped + m.in_flight,
+        "{what}: every message sent is delivered, dropped or in flight"
+    );
     assert_eq!(m.by_kind.iter().map(|k| k.1).sum::<u64>(), m.total, "{what}");
     let f = e.frame();
     for l in &f.leaders {
         assert!(f.nodes.iter().any(|n| n.id == *l && n.up), "{what}: leader N{l} is live");
     }
     for v in e.violations() {
-        assert!(e.algorithm().property(v.kind).is_some(), "{what}: violation {} of a property the algorithm does not claim", v.kind);
+        assert!(
+            e.algorithm().property(v.kind).is_some(),
+            "{what}: violation {} of a property the algorithm does not claim",
+            v.kind
+        );
     }
 }
 
@@ -122,7 +131,8 @@ fn accounting(e: &Engine, what: &str) {
 fn sweep(faults: Faults) {
     let only = only();
     for &a in registry::all() {
-        let claimed: Vec<&str> = a.properties.iter().filter(|p| p.holds == faults || p.holds == Faults::Any).map(|p| p.id).collect();
+        let claimed: Vec<&str> =
+            a.properties.iter().filter(|p| p.holds == faults || p.holds == Faults::Any).map(|p| p.id).collect();
         for seed in 0..seeds() {
             if let Some((id, s)) = &only {
                 if id != a.id || *s != seed {
@@ -138,7 +148,14 @@ fn sweep(faults: Faults) {
             let what = format!("{} {faults:?} seed {seed} (rerun with CONFORMANCE_ONLY={}:{seed})", a.id, a.id);
             accounting(&e, &what);
             for v in e.violations() {
-                assert!(!claimed.contains(&v.kind), "{what}: claimed property {} violated at step {} (t={}) by {:?}", v.kind, v.step, v.time, v.nodes);
+                assert!(
+                    !claimed.contains(&v.kind),
+                    "{what}: claimed property {} violated at step {} (t={}) by {:?}",
+                    v.kind,
+                    v.step,
+                    v.time,
+                    v.nodes
+                );
             }
         }
     }
@@ -172,7 +189,13 @@ fn every_preset_replays_to_its_golden_hash_twice() {
         for _ in 0..2 {
             let mut e = Engine::new(p.scenario()).unwrap();
             e.run_to_end();
-            assert_eq!(format!("{:016x}", e.trace_hash()), p.golden, "{}: preset {} no longer replays to its golden hash", a.id, p.id);
+            assert_eq!(
+                format!("{:016x}", e.trace_hash()),
+                p.golden,
+                "{}: preset {} no longer replays to its golden hash",
+                a.id,
+                p.id
+            );
             assert_eq!(e.frame().leaders, p.leaders, "{}: preset {} ends with these leaders", a.id, p.id);
         }
     }
@@ -286,7 +309,10 @@ fn every_step_is_narrated_in_both_languages() {
             // A template left unfilled shows as `{0}`; a fault's text is no template, and names a
             // partition group of one node as `{2}`.
             let fault = e.step_info(step).is_some_and(|i| i.event == "fault");
-            assert!(en.len() > 10 && (fault || !en.contains("{0}") && !en.contains("{1}") && !en.contains("{2}")), "{name}: step {step}: {en}");
+            assert!(
+                en.len() > 10 && (fault || !en.contains("{0}") && !en.contains("{1}") && !en.contains("{2}")),
+                "{name}: step {step}: {en}"
+            );
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{name}: step {step} in Chinese: {zh}");
             // The event log's line: a delivery reads the same in both languages (ids and the
             // protocol's message kinds); every other event is worded in Chinese.

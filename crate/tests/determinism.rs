@@ -134,7 +134,11 @@ fn intervention_in_the_past_forks_and_the_trace_replays() {
         e.apply(Action::Crash(victim)).unwrap();
         assert_eq!(e.head(), fork_at, "{name}: the old future is discarded");
         assert_eq!(e.cursor(), fork_at, "{name}");
-        assert_eq!(e.interventions(), &[Intervention { step: fork_at, time: fork_time, action: Action::Crash(victim) }], "{name}");
+        assert_eq!(
+            e.interventions(),
+            &[Intervention { step: fork_at, time: fork_time, action: Action::Crash(victim) }],
+            "{name}"
+        );
         assert!(!e.frame().nodes.iter().find(|n| n.id == victim).unwrap().up, "{name}: applied at once");
         e.run_to_end();
         assert_ne!(e.trace_hash(), original.trace_hash(), "{name}: the fork is another run");
@@ -145,7 +149,11 @@ fn intervention_in_the_past_forks_and_the_trace_replays() {
         e.apply(Action::Recover(victim)).unwrap();
         e.run_to_end();
         assert_eq!(e.interventions().len(), 2, "{name}");
-        assert_eq!(e.interventions()[1], Intervention { step: second_at, time: second_time, action: Action::Recover(victim) }, "{name}");
+        assert_eq!(
+            e.interventions()[1],
+            Intervention { step: second_at, time: second_time, action: Action::Recover(victim) },
+            "{name}"
+        );
 
         let trace = e.trace_value();
         let text = trace.to_string();

@@ -20,7 +20,13 @@ fn ready(id: &str) -> Value {
 /// Raft's Figure 16 experiment reduced to `lines` (by label) and `seeds` runs each.
 fn figure_16(lines: &[&str], seeds: u64) -> Value {
     let mut spec = ready("raft-figure-16-randomness");
-    let variants: Vec<Value> = spec["variants"].as_array().unwrap().iter().filter(|v| lines.contains(&v["label"].as_str().unwrap())).cloned().collect();
+    let variants: Vec<Value> = spec["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| lines.contains(&v["label"].as_str().unwrap()))
+        .cloned()
+        .collect();
     assert_eq!(variants.len(), lines.len());
     spec["variants"] = Value::Array(variants);
     spec["seeds"] = json!({"count": seeds});
@@ -55,7 +61,8 @@ fn a_sweep_is_deterministic() {
     assert_eq!(a.csv(), b.csv());
     assert_eq!(a.summary_csv(), b.summary_csv());
     // Seeds matter: the runs of one line at one N are not all the same run.
-    let hashes: std::collections::BTreeSet<u64> = a.rows().iter().filter(|r| r.line == 1 && r.nodes == 7).map(|r| r.trace_hash).collect();
+    let hashes: std::collections::BTreeSet<u64> =
+        a.rows().iter().filter(|r| r.line == 1 && r.nodes == 7).map(|r| r.trace_hash).collect();
     assert!(hashes.len() > 5, "{hashes:?}");
     // Another start seed gives other runs.
     let mut other = mixed();
@@ -265,9 +272,11 @@ fn bad_specs_name_the_field() {
         b
     };
     assert!(err(with("measure", json!("speed"))).starts_with("measure: unknown measure 'speed'"));
-    assert!(err(with("algorithms", json!([{"algorithm": "bully", "formula": "N³"}]))).starts_with("algorithms[0].formula: bully declares no formula 'N³'"));
+    assert!(err(with("algorithms", json!([{"algorithm": "bully", "formula": "N³"}])))
+        .starts_with("algorithms[0].formula: bully declares no formula 'N³'"));
     assert!(err(with("algorithms", json!(["no-such-algorithm"]))).contains("unknown algorithm 'no-such-algorithm'"));
-    assert!(err(with("schedule", json!([{"at": 0, "crash": "biggest"}]))).starts_with("schedule[0].crash: unknown node 'biggest'"));
+    assert!(err(with("schedule", json!([{"at": 0, "crash": "biggest"}])))
+        .starts_with("schedule[0].crash: unknown node 'biggest'"));
     assert!(err(with("schedule", json!([{"at": 0, "crash": 9}]))).contains("schedule[0].crash: unknown node 9"));
     assert!(err(with("schedule", json!([{"at": 0, "crash": "leader"}]))).contains("\"leader\" needs \"after\""));
     assert!(err(with("nodes", json!({"from": 5, "to": 3}))).starts_with("nodes:"));
@@ -276,16 +285,23 @@ fn bad_specs_name_the_field() {
     let mut v = with("variants", json!([{"label": "x", "set": {"params": {"t_out": "soon"}}}]));
     v["variants"][0]["label"] = json!("x");
     assert!(err(v).contains("params.t_out"), "the protocol's own check runs when the sweep is built");
-    assert!(err(with("reference", json!([{"line": "nope", "x": 1, "y": 1, "label": "p"}]))).starts_with("reference[0].line"));
-    assert!(err(with("reference", json!([{"x": 1, "points": [[1, 2], [3, 4]], "label": "p"}]))).starts_with("reference[0]: give x and y"));
-    assert!(err(with("reference", json!([{"points": [[1, 2]], "label": "p"}]))).starts_with("reference[0].points: expected at least two"));
+    assert!(err(with("reference", json!([{"line": "nope", "x": 1, "y": 1, "label": "p"}])))
+        .starts_with("reference[0].line"));
+    assert!(err(with("reference", json!([{"x": 1, "points": [[1, 2], [3, 4]], "label": "p"}])))
+        .starts_with("reference[0]: give x and y"));
+    assert!(err(with("reference", json!([{"points": [[1, 2]], "label": "p"}])))
+        .starts_with("reference[0].points: expected at least two"));
     assert!(err(with("divide", json!(0))).starts_with("divide: must be above 0"));
 }
 
 #[test]
 fn every_ready_made_experiment_builds_and_its_file_is_the_same() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments");
-    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|f| f.ends_with(".json")).collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".json"))
+        .collect();
     files.sort();
     let mut ids: Vec<String> = READY.iter().map(|r| format!("{}.json", r.0)).collect();
     ids.sort();
@@ -314,10 +330,14 @@ fn gossip_converges_in_logarithmically_many_periods() {
         let mean = g.stats.as_ref().unwrap().mean;
         assert!(mean > n.log(3.0) && mean < n.log(3.0) + n.ln(), "N = {n}: {mean} periods");
         // The rows keep ticks.
-        let ticks: f64 = s.rows().iter().filter(|r| r.nodes == g.nodes).map(|r| r.downtime.unwrap() as f64).sum::<f64>() / 30.0;
+        let ticks: f64 =
+            s.rows().iter().filter(|r| r.nodes == g.nodes).map(|r| r.downtime.unwrap() as f64).sum::<f64>() / 30.0;
         assert!((ticks / 10.0 - mean).abs() < 1e-9);
     }
-    assert!(groups[1].stats.as_ref().unwrap().mean > groups[0].stats.as_ref().unwrap().mean + 1.0, "eight times the nodes, more periods");
+    assert!(
+        groups[1].stats.as_ref().unwrap().mean > groups[0].stats.as_ref().unwrap().mean + 1.0,
+        "eight times the nodes, more periods"
+    );
     let chart = s.chart(election_lab::meta::Lang::En);
     let dashed: Vec<&str> = chart.series.iter().filter(|x| x.dashed).map(|x| x.label.as_str()).collect();
     assert_eq!(dashed, ["log₃ N", "log₃ N + ln N / 2"]);

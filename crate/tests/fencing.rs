@@ -20,7 +20,14 @@ fn history(e: &Engine) -> Vec<(u64, u64, u64, bool)> {
         .as_array()
         .expect("a store history")
         .iter()
-        .map(|h| (h["node"].as_u64().unwrap(), h["token"].as_u64().unwrap(), h["value"].as_u64().unwrap(), h["accepted"].as_bool().unwrap()))
+        .map(|h| {
+            (
+                h["node"].as_u64().unwrap(),
+                h["token"].as_u64().unwrap(),
+                h["value"].as_u64().unwrap(),
+                h["accepted"].as_bool().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -30,7 +37,10 @@ fn the_worked_example_token_1_then_2_then_a_stale_1_is_rejected() {
     let e = run(&serde_json::from_str(p.json).unwrap());
     assert_eq!(history(&e), vec![(5, 1, 100, true), (2, 2, 999, true), (5, 1, 50, false)]);
     let st = &e.summary()["store"];
-    assert_eq!((st["value"].as_u64(), st["max_token"].as_u64(), st["accepted"].as_u64(), st["rejected"].as_u64()), (Some(999), Some(2), Some(2), Some(1)));
+    assert_eq!(
+        (st["value"].as_u64(), st["max_token"].as_u64(), st["accepted"].as_u64(), st["rejected"].as_u64()),
+        (Some(999), Some(2), Some(2), Some(1))
+    );
     // N5 was still sure it led when its write was refused: the fence, not the election, stopped it.
     assert_eq!(e.frame().leaders, vec![2, 5]);
 }
@@ -107,9 +117,14 @@ fn every_algorithm_with_terms_or_a_sequencer_never_lets_a_smaller_token_overwrit
             e.run(u64::MAX);
             let h = history(&e);
             let accepted: Vec<_> = h.iter().filter(|w| w.3).collect();
-            assert!(accepted.windows(2).all(|p| p[0].1 <= p[1].1), "{} seed {seed}: accepted tokens decrease: {h:?}", alg.id);
+            assert!(
+                accepted.windows(2).all(|p| p[0].1 <= p[1].1),
+                "{} seed {seed}: accepted tokens decrease: {h:?}",
+                alg.id
+            );
             for w in &h {
-                let max_before = h.iter().take_while(|x| !std::ptr::eq(*x, w)).filter(|x| x.3).map(|x| x.1).max().unwrap_or(0);
+                let max_before =
+                    h.iter().take_while(|x| !std::ptr::eq(*x, w)).filter(|x| x.3).map(|x| x.1).max().unwrap_or(0);
                 assert_eq!(w.3, w.1 >= max_before, "{} seed {seed}: the store's rule: {h:?}", alg.id);
             }
         }

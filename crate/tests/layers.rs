@@ -68,7 +68,10 @@ fn crate_modules_import_each_other_without_a_circle() {
         visit(n, &graph, &mut Vec::new(), &mut done);
     }
     assert!(graph.contains_key("scenario") && graph.contains_key("engine"), "the scan found the modules");
-    assert!(!graph["scenario"].contains("engine") && !graph["scenario"].contains("protocols"), "the format knows no protocol");
+    assert!(
+        !graph["scenario"].contains("engine") && !graph["scenario"].contains("protocols"),
+        "the format knows no protocol"
+    );
 }
 
 /// No file outside `crate/src/protocols` names an algorithm id as a string (a `match` on the

@@ -339,7 +339,10 @@ fn scenario_errors_name_the_field() {
         (r#"{"algorithm":"raft","nodes":[1,5,5]}"#, "nodes"),
         (r#"{"algorithm":"raft","nodes":[1,2],"initial_leader":3}"#, "initial_leader"),
         (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"start":3}]}"#, "schedule[0].start"),
-        (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"recover":1},{"at":2,"isolate":9}]}"#, "schedule[1].isolate"),
+        (
+            r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"recover":1},{"at":2,"isolate":9}]}"#,
+            "schedule[1].isolate",
+        ),
         (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"cut":[1,7]}]}"#, "schedule[0].cut"),
         (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"cut":[1,1]}]}"#, "schedule[0].cut"),
         (r#"{"algorithm":"raft","nodes":[1,2],"schedule":[{"at":1,"partition":[[1],[4]]}]}"#, "schedule[0].partition"),
@@ -354,7 +357,10 @@ fn scenario_errors_name_the_field() {
         (r#"{"algorithm":"raft","nodes":[1,2],"params":{"log":{"7":[1,1]}}}"#, "params.log.7"),
         (r#"{"algorithm":"bully","nodes":[1,2],"params":{"t_out":0}}"#, "params.t_out"),
         (r#"{"algorithm":"bully","nodes":[1,2],"params":{"t_outt":3}}"#, "params.t_outt"),
-        (r#"{"algorithm":"chang-roberts","nodes":[1,2],"params":{"suppress_initiators":"yes"}}"#, "params.suppress_initiators"),
+        (
+            r#"{"algorithm":"chang-roberts","nodes":[1,2],"params":{"suppress_initiators":"yes"}}"#,
+            "params.suppress_initiators",
+        ),
         (r#"{"algorithm":"bully","nodes":[1,2],"stop":{"max_time":-1}}"#, "stop.max_time"),
     ];
     for (text, field) in cases {
@@ -362,7 +368,10 @@ fn scenario_errors_name_the_field() {
     }
     let unknown = Engine::from_json(r#"{"algorithm":"no-such-algorithm","nodes":[1,2]}"#).unwrap_err();
     assert!(unknown.message.contains("bully") && unknown.message.contains("raft"), "{unknown}");
-    assert_eq!(Scenario::from_json(r#"{"algorithm":"raft","nodes":[1,5,5]}"#).unwrap_err().to_string(), "nodes: duplicate id 5");
+    assert_eq!(
+        Scenario::from_json(r#"{"algorithm":"raft","nodes":[1,5,5]}"#).unwrap_err().to_string(),
+        "nodes: duplicate id 5"
+    );
 }
 
 /// Interventions are checked like scheduled actions: an unknown node names the field.

@@ -173,7 +173,9 @@ fn settles(e: &mut Engine, last_fault: Time, window: Time, want: impl Fn(&Engine
     while t < stop {
         t = (t + window / 4).min(stop);
         e.run_until(t);
-        let ok = want(e).is_some() && e.frame().agreement == want(e) && e.frame().leaders == want(e).into_iter().collect::<Vec<_>>();
+        let ok = want(e).is_some()
+            && e.frame().agreement == want(e)
+            && e.frame().leaders == want(e).into_iter().collect::<Vec<_>>();
         agreed_since = if ok { agreed_since.or(Some(t)) } else { None };
         if agreed_since.is_some_and(|s| t >= s + window) {
             return true;

@@ -19,9 +19,7 @@ pub struct FrameLoop {
 }
 
 fn request(cb: &Closure<dyn FnMut(f64)>) -> i32 {
-    web_sys::window()
-        .and_then(|w| w.request_animation_frame(cb.as_ref().unchecked_ref()).ok())
-        .unwrap_or(0)
+    web_sys::window().and_then(|w| w.request_animation_frame(cb.as_ref().unchecked_ref()).ok()).unwrap_or(0)
 }
 
 impl Default for FrameLoop {

@@ -13,14 +13,14 @@ use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invarian
 use crate::components::scenario_bar::{Request, ScenarioBar};
 use crate::components::teach::{CardDialog, Legend, Narration};
 use crate::components::timeline::Timeline;
-use crate::i18n::{tr, Lang};
 use crate::components::{Canvas, DrawOptions, NodeGesture};
 use crate::geometry::{Line, Pt};
+use crate::i18n::{tr, Lang};
 use crate::state::{Action, Compare, DropMark, State};
-use election_lab::{Algorithm, Frame};
-use std::rc::Rc;
 use crate::{effects, keyboard, meta, nodes_text};
 use election_lab::Action as Intervention;
+use election_lab::{Algorithm, Frame};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The canvas's gesture callbacks, wired to a reducer.
@@ -63,12 +63,28 @@ pub fn canvas_of(state: &State, lane: &'static str, dots: &Dots, gestures: &Gest
 fn lane_canvas(state: &State, c: &Compare, k: usize, dots: &Dots, gestures: &Gestures) -> Html {
     let l = &c.lanes[k];
     let menu = state.menu.filter(|_| c.menu_lane == k);
-    draw(state, l.algorithm, LANES[k], (l.frame.clone(), c.positions.clone(), c.lines.clone(), l.drops.clone()), menu, dots, gestures)
+    draw(
+        state,
+        l.algorithm,
+        LANES[k],
+        (l.frame.clone(), c.positions.clone(), c.lines.clone(), l.drops.clone()),
+        menu,
+        dots,
+        gestures,
+    )
 }
 
 type Drawn = (Rc<Frame>, Rc<Vec<Pt>>, Rc<Vec<Line>>, Rc<Vec<DropMark>>);
 
-fn draw(state: &State, algorithm: &'static Algorithm, lane: &'static str, (frame, positions, lines, drops): Drawn, menu: Option<u32>, dots: &Dots, gestures: &Gestures) -> Html {
+fn draw(
+    state: &State,
+    algorithm: &'static Algorithm,
+    lane: &'static str,
+    (frame, positions, lines, drops): Drawn,
+    menu: Option<u32>,
+    dots: &Dots,
+    gestures: &Gestures,
+) -> Html {
     let options = DrawOptions {
         algorithm,
         ring: meta::is_ring(algorithm),
@@ -92,7 +108,14 @@ fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
     let v = engine.violations().iter().rev().find(|v| v.kind != election_lab::meta::SPLIT_BRAIN)?;
     let name = engine.algorithm().property(v.kind).map_or(v.kind, |p| p.title.get(lang));
     let term = v.term.map(|t| format!(" {} {t}", tr(lang, "in term", "任期"))).unwrap_or_default();
-    Some(format!("{name} {} t={} ({} {}): {}{term}", tr(lang, "violated at", "被违反于"), v.time, tr(lang, "step", "步"), v.step, nodes_text(&v.nodes)))
+    Some(format!(
+        "{name} {} t={} ({} {}): {}{term}",
+        tr(lang, "violated at", "被违反于"),
+        v.time,
+        tr(lang, "step", "步"),
+        v.step,
+        nodes_text(&v.nodes)
+    ))
 }
 
 #[function_component]
@@ -115,9 +138,18 @@ pub fn Lab() -> Html {
         use_callback((), move |r: Request, _| match r {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
-            Request::ImportFile(file) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
+            Request::ImportFile(file) => {
+                effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import))
+            }
             Request::Picture(options) => crate::export::picture(&state, "lab", options),
-            Request::Animation(options, range, delay) => crate::export::animation(&state, "lab", options, range, delay, state.dispatcher().to_callback().reform(Action::Seek)),
+            Request::Animation(options, range, delay) => crate::export::animation(
+                &state,
+                "lab",
+                options,
+                range,
+                delay,
+                state.dispatcher().to_callback().reform(Action::Seek),
+            ),
         })
     };
 
@@ -127,7 +159,8 @@ pub fn Lab() -> Html {
     effects::use_play_loop(state.playing, state.speed, now, on.clone(), dots.clone());
     keyboard::use_shortcuts(state.embed, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
-    let (api_frame, api_head) = state.compare.as_ref().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
+    let (api_frame, api_head) =
+        state.compare.as_ref().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
     crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
 
     let lang = state.lang;
@@ -155,7 +188,8 @@ pub fn Lab() -> Html {
         // controls out of the frame), a compact legend, the narration, the controls, and a way
         // out to the full lab.
         let full = format!("./{}", state.query(false));
-        let title = state.preset.and_then(election_lab::presets::find).map_or(algorithm.title.get(lang), |p| p.title.get(lang));
+        let title =
+            state.preset.and_then(election_lab::presets::find).map_or(algorithm.title.get(lang), |p| p.title.get(lang));
         return html! {
             <div class="lab embed">
                 <div class="embed-head">
@@ -175,7 +209,10 @@ pub fn Lab() -> Html {
     }
     let (subtitle, body) = match (state.experiments, comparing) {
         // The experiments view, in place of the simulator (whose state is kept meanwhile).
-        (true, _) => (String::new(), html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> }),
+        (true, _) => (
+            String::new(),
+            html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> },
+        ),
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
         (false, Some(c)) => {
@@ -246,7 +283,9 @@ pub fn Lab() -> Html {
         },
     };
     let picker = match state.picker {
-        true => html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> },
+        true => {
+            html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> }
+        }
         false => html! {},
     };
     html! {

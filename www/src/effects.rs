@@ -63,7 +63,9 @@ pub fn share(state: &State, embed: bool) -> Action {
     let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
     let url = format!("{base}{}", state.query(embed));
     let text = if embed {
-        format!("<iframe src=\"{url}\" width=\"640\" height=\"640\" style=\"border:0\" title=\"Election Lab\"></iframe>")
+        format!(
+            "<iframe src=\"{url}\" width=\"640\" height=\"640\" style=\"border:0\" title=\"Election Lab\"></iframe>"
+        )
     } else {
         url
     };

@@ -155,7 +155,10 @@ fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String
             format!("fill=\"{}\"", e.colour),
             format!("<tspan font-weight=\"700\">{}</tspan> {}", escape(e.short), escape(e.name)),
         ),
-        None => (format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)), DOOMED.to_string()),
+        None => (
+            format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)),
+            DOOMED.to_string(),
+        ),
     };
     format!(
         "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {swatch}/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{}\">{text}</text>",
@@ -169,13 +172,20 @@ fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String
 /// One line of caption text.
 fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String {
     let weight = if bold { " font-weight=\"700\"" } else { "" };
-    format!("<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\"{weight} fill=\"{}\">{}</text>", escape(fill), escape(text))
+    format!(
+        "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\"{weight} fill=\"{}\">{}</text>",
+        escape(fill),
+        escape(text)
+    )
 }
 
 /// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
 /// number of rows.
 fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
-    let widths = legend.iter().map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0)).chain(doomed.then(|| 30.0 + text_width(DOOMED, 20.0)));
+    let widths = legend
+        .iter()
+        .map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0))
+        .chain(doomed.then(|| 30.0 + text_width(DOOMED, 20.0)));
     let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
     for w in widths {
         if x > PAD && x + w > W - PAD {
@@ -192,7 +202,15 @@ fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
 /// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
 /// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: a
 /// dashed ring's entry).
-pub fn compose(canvas: &str, caption: &[String], legend: &[Entry], doomed: bool, look: &Look, width: u32, shape: Shape) -> String {
+pub fn compose(
+    canvas: &str,
+    caption: &[String],
+    legend: &[Entry],
+    doomed: bool,
+    look: &Look,
+    width: u32,
+    shape: Shape,
+) -> String {
     let items = legend.iter().map(Some).chain(doomed.then_some(None));
     let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
     let (ink, muted) = (&look.ink, &look.muted);
@@ -297,7 +315,8 @@ fn grab(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
         Scheme::Light => "light",
         Scheme::Dark => "dark",
     };
-    let parts: Vec<String> = js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
+    let parts: Vec<String> =
+        js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
     let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).ok()?;
     (!canvas.is_empty()).then_some((canvas, Look { background, ink, muted, bad, font }))
 }
@@ -305,7 +324,14 @@ fn grab(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
 /// Exports steps `from..=to` of the canvas of `lane` as an animated PNG, `delay_ms` a frame:
 /// it moves the page through the steps with `seek` (each is drawn exactly as on screen), grabs
 /// each drawing, and returns the page to where it was.
-pub fn animation(state: &State, lane: &'static str, options: Options, range: (Option<u64>, Option<u64>), delay_ms: u32, seek: yew::Callback<u64>) {
+pub fn animation(
+    state: &State,
+    lane: &'static str,
+    options: Options,
+    range: (Option<u64>, Option<u64>),
+    delay_ms: u32,
+    seek: yew::Callback<u64>,
+) {
     let cursor = state.frame.step;
     let (from, to) = frame_range(cursor, state.head, range.0, range.1);
     let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
@@ -322,7 +348,8 @@ pub fn animation(state: &State, lane: &'static str, options: Options, range: (Op
             engine.seek(step);
             let frame = engine.frame();
             let (entries, doomed) = legend(alg, &frame);
-            let svg = compose(&canvas, &caption(alg, preset, &frame), &entries, doomed, &look, options.width, options.shape);
+            let svg =
+                compose(&canvas, &caption(alg, preset, &frame), &entries, doomed, &look, options.width, options.shape);
             height = svg_height(&svg).unwrap_or(height);
             texts.push(&svg.into());
         }
@@ -365,7 +392,13 @@ mod tests {
     use election_lab::{presets, Engine};
 
     fn look() -> Look {
-        Look { background: "#fff".into(), ink: "#111".into(), muted: "#666".into(), bad: "#b00".into(), font: "system-ui, \"Segoe UI\"".into() }
+        Look {
+            background: "#fff".into(),
+            ink: "#111".into(),
+            muted: "#666".into(),
+            bad: "#b00".into(),
+            font: "system-ui, \"Segoe UI\"".into(),
+        }
     }
 
     #[test]
@@ -389,7 +422,8 @@ mod tests {
             assert!(frame.messages.iter().any(|m| m.kind == en.name));
             assert!(en.colour.starts_with('#'));
         }
-        let order: Vec<usize> = entries.iter().map(|en| e.algorithm().kinds.iter().position(|k| k.name == en.name).unwrap()).collect();
+        let order: Vec<usize> =
+            entries.iter().map(|en| e.algorithm().kinds.iter().position(|k| k.name == en.name).unwrap()).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]));
         assert!(!doomed);
         let at0 = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap().frame();
@@ -402,7 +436,15 @@ mod tests {
         e.seek(4);
         let f = e.frame();
         let lines = caption(e.algorithm(), Some("split-brain-bully"), &f);
-        assert_eq!(lines, [e.algorithm().title.en.to_string(), "Split brain under Bully".into(), format!("step 4 · t = {}", f.time), "leader N5".into()]);
+        assert_eq!(
+            lines,
+            [
+                e.algorithm().title.en.to_string(),
+                "Split brain under Bully".into(),
+                format!("step 4 · t = {}", f.time),
+                "leader N5".into()
+            ]
+        );
         assert_eq!(caption(e.algorithm(), None, &f).len(), 3);
     }
 
@@ -410,12 +452,28 @@ mod tests {
         vec!["Bully & co".into(), "A preset".into(), "step 4 · t = 3".into(), "leaders N2, N5".into()]
     }
 
-    const LEGEND: [Entry; 2] = [Entry { colour: "#E69F00", short: "E", name: "ELECTION" }, Entry { colour: "#56B4E9", short: "OK", name: "OK" }];
+    const LEGEND: [Entry; 2] = [
+        Entry { colour: "#E69F00", short: "E", name: "ELECTION" },
+        Entry { colour: "#56B4E9", short: "OK", name: "OK" },
+    ];
 
     #[test]
     fn a_slide_is_16_by_9_with_the_caption_and_legend_beside_the_drawing() {
-        let s = compose("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>", &lines(), &LEGEND, true, &look(), 1920, Shape::Slide);
-        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\"1080\" viewBox=\"0 0 1778 1000\""), "{s}");
+        let s = compose(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>",
+            &lines(),
+            &LEGEND,
+            true,
+            &look(),
+            1920,
+            Shape::Slide,
+        );
+        assert!(
+            s.starts_with(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\"1080\" viewBox=\"0 0 1778 1000\""
+            ),
+            "{s}"
+        );
         assert!(s.ends_with("</svg>"));
         assert!(s.contains("Bully &amp; co"));
         assert!(s.contains("font-family=\"system-ui, &quot;Segoe UI&quot;\""));
@@ -438,9 +496,13 @@ mod tests {
 
     #[test]
     fn long_text_wraps_and_a_long_legend_takes_rows() {
-        assert_eq!(wrap("Chang-Roberts: worst case, N6 starts", 30.0, 400.0), ["Chang-Roberts: worst", "case, N6 starts"]);
+        assert_eq!(
+            wrap("Chang-Roberts: worst case, N6 starts", 30.0, 400.0),
+            ["Chang-Roberts: worst", "case, N6 starts"]
+        );
         assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
-        let many: Vec<Entry> = (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
+        let many: Vec<Entry> =
+            (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
         let (at, n) = rows(&many, true);
         assert!(n > 1);
         assert_eq!(at.len(), 13);

@@ -10,7 +10,11 @@ use yew::prelude::*;
 
 /// The shortcuts, as the help dialog lists them: (keys, English, 中文).
 pub const HELP: &[(&str, &str, &str)] = &[
-    ("Space", "play / pause (wherever the focus is, except in text fields)", "播放 / 暂停（除文本框外，焦点在哪里都可以）"),
+    (
+        "Space",
+        "play / pause (wherever the focus is, except in text fields)",
+        "播放 / 暂停（除文本框外，焦点在哪里都可以）",
+    ),
     ("← / →", "step back / forward", "后退 / 前进一步"),
     ("Home / End", "first step / last computed step", "第一步 / 已计算的最后一步"),
     ("R", "reset (an embed goes back to its link's step)", "重置（嵌入页面回到链接给出的那一步）"),
@@ -58,7 +62,9 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
 }
 
 fn in_form_field(e: &KeyboardEvent) -> bool {
-    e.target().and_then(|t| t.dyn_into::<Element>().ok()).is_some_and(|t| matches!(t.tag_name().to_lowercase().as_str(), "input" | "textarea" | "select"))
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|t| matches!(t.tag_name().to_lowercase().as_str(), "input" | "textarea" | "select"))
 }
 
 /// Listens for shortcuts on the window while the component is mounted.

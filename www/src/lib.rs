@@ -72,7 +72,9 @@ fn install_panic_hook() {
         let Ok(panel) = doc.create_element("div") else { return };
         panel.set_class_name("crash-panel");
         let _ = panel.set_attribute("role", "alert");
-        let text = format!("Election Lab hit an internal error: {message}\n\nBug report (scenario + interventions + step):\n{report}");
+        let text = format!(
+            "Election Lab hit an internal error: {message}\n\nBug report (scenario + interventions + step):\n{report}"
+        );
         panel.set_inner_html(
             "<h2>Something went wrong</h2><p>The simulation stopped because of an internal error. \
              Copy the bug report below (it replays your exact session) and reload the page.</p>\
@@ -131,7 +133,11 @@ mod tests {
         e.run(3);
         e.apply(election_lab::Action::Crash(e.scenario().nodes[0])).unwrap();
         e.run(2);
-        super::remember_trace(std::rc::Rc::new(e.scenario().clone()), std::rc::Rc::new(e.interventions().to_vec()), e.cursor());
+        super::remember_trace(
+            std::rc::Rc::new(e.scenario().clone()),
+            std::rc::Rc::new(e.interventions().to_vec()),
+            e.cursor(),
+        );
         let text: serde_json::Value = serde_json::from_str(&super::last_trace_text()).unwrap();
         assert_eq!(text, e.trace_value());
     }
@@ -154,7 +160,11 @@ mod tests {
     #[test]
     fn native_hashes_match_the_declared_golden_hashes() {
         for (id, expected) in super::golden::table() {
-            assert_eq!(super::golden::preset_hash(id), expected, "preset {id}: replays changed (update its golden hash only on purpose)");
+            assert_eq!(
+                super::golden::preset_hash(id),
+                expected,
+                "preset {id}: replays changed (update its golden hash only on purpose)"
+            );
         }
     }
 }

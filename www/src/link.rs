@@ -143,7 +143,8 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     if let Some(s) = step {
         engine.seek(s);
         if engine.cursor() != s {
-            clamped = Some(format!("link: step {s} is past the end of this run; showing its last step, {}", engine.cursor()));
+            clamped =
+                Some(format!("link: step {s} is past the end of this run; showing its last step, {}", engine.cursor()));
         }
     }
     Ok(Some(Link { engine, preset, embed, clamped }))
@@ -160,7 +161,13 @@ pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
 
 /// The query string of compare mode: the algorithms, lane by lane, then the anchor lane's run
 /// (its scenario and faults) and the shared virtual time: `?compare=a,b&preset=…&time=40`.
-pub fn write_compare(algs: &[&election_lab::Algorithm], anchor: &Engine, preset: Option<&str>, time: u64, embed: bool) -> String {
+pub fn write_compare(
+    algs: &[&election_lab::Algorithm],
+    anchor: &Engine,
+    preset: Option<&str>,
+    time: u64,
+    embed: bool,
+) -> String {
     let ids: Vec<&str> = algs.iter().map(|a| a.id).collect();
     let mut q = format!("?compare={}&{}&time={time}", ids.join(","), run_part(anchor, preset));
     if embed {
@@ -251,7 +258,9 @@ mod tests {
         fresh.run(12);
         fresh.apply(Action::Crash(3)).unwrap();
         fresh.run(30);
-        fresh.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] }).unwrap();
+        fresh
+            .apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[10, 0, 10, 1000]] })
+            .unwrap();
         fresh.run(25);
         assert_eq!(old.cursor(), 67);
         assert_eq!(old.cursor(), fresh.cursor());
@@ -312,7 +321,8 @@ mod tests {
         let mut rng = election_lab::rng::Pcg32::new(3, 3);
         for _ in 0..2000 {
             let mut r = || rng.range_inclusive(0, 1_000_000) as i32;
-            e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[r(), r(), r(), r()]] }).unwrap();
+            e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![[r(), r(), r(), r()]] })
+                .unwrap();
             e.run(1);
         }
         let q = write(&e, None, false);
@@ -336,7 +346,11 @@ mod tests {
         assert!(read("").unwrap().is_none());
         assert_eq!(read("?preset=nope").err().unwrap(), "link: no preset named 'nope'");
         // Out-of-range steps clamp, keep the scenario, and say so.
-        for (q, at, says) in [("?preset=ring-worst&step=x", Some(0), "step 'x' is not a step number"), ("?preset=ring-worst&step=-3", Some(0), "before the first step"), ("?preset=ring-worst&step=99999", None, "past the end")] {
+        for (q, at, says) in [
+            ("?preset=ring-worst&step=x", Some(0), "step 'x' is not a step number"),
+            ("?preset=ring-worst&step=-3", Some(0), "before the first step"),
+            ("?preset=ring-worst&step=99999", None, "past the end"),
+        ] {
             let l = read(q).unwrap().unwrap();
             assert_eq!(l.preset, Some("ring-worst"), "{q}");
             match at {
@@ -349,7 +363,10 @@ mod tests {
         let bad_json = r#"{"scenario":{"algorithm":"bully","nodes":[1,1]}}"#;
         let bad = b64_encode(bad_json.as_bytes());
         assert_eq!(read(&format!("?trace={bad}")).err().unwrap(), "link: scenario.nodes: duplicate id 1");
-        assert_eq!(read(&format!("?t={}", pack(bad_json).unwrap())).err().unwrap(), "link: scenario.nodes: duplicate id 1");
+        assert_eq!(
+            read(&format!("?t={}", pack(bad_json).unwrap())).err().unwrap(),
+            "link: scenario.nodes: duplicate id 1"
+        );
         assert!(read("?t=1.%%%").err().unwrap().starts_with("link: trace is damaged (character 1 ('%')"));
         assert!(read("?t=abc").err().unwrap().contains("no encoding version"));
         assert!(read("?t=2.abc").err().unwrap().contains("encoding '2'"));

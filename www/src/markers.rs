@@ -70,10 +70,18 @@ pub fn compute(engine: &Engine) -> Vec<Marker> {
         m.push(Marker { step: iv.step, class, title: format!("you: {}", iv.action.describe()) });
     }
     for e in engine.all_elections() {
-        m.push(Marker { step: e.step, class: "elected", title: format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency()) });
+        m.push(Marker {
+            step: e.step,
+            class: "elected",
+            title: format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency()),
+        });
     }
     for v in engine.all_violations() {
-        m.push(Marker { step: v.step, class: "violation", title: format!("t={} {} {}", v.time, v.kind, nodes_text(&v.nodes)) });
+        m.push(Marker {
+            step: v.step,
+            class: "violation",
+            title: format!("t={} {} {}", v.time, v.kind, nodes_text(&v.nodes)),
+        });
     }
     m.sort_by_key(|x| x.step);
     m

@@ -16,13 +16,20 @@ use yew::Reducible;
 pub mod compare;
 mod derived;
 mod ops;
-use derived::recent_drops;
 pub use compare::{Compare, Lane, Row};
+use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
-pub const SPEEDS: &[(f64, &str)] = &[(0.5, "0.5 tick/s"), (1.0, "1 tick/s"), (2.0, "2 ticks/s"), (5.0, "5 ticks/s"), (10.0, "10 ticks/s"), (30.0, "30 ticks/s")];
+pub const SPEEDS: &[(f64, &str)] = &[
+    (0.5, "0.5 tick/s"),
+    (1.0, "1 tick/s"),
+    (2.0, "2 ticks/s"),
+    (5.0, "5 ticks/s"),
+    (10.0, "10 ticks/s"),
+    (30.0, "30 ticks/s"),
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -52,7 +59,10 @@ pub enum Action {
     ApplyScenario(Result<Scenario, String>),
     /// A scenario or trace as JSON text.
     Import(String),
-    ShowShare { title: String, text: String },
+    ShowShare {
+        title: String,
+        text: String,
+    },
     CloseShare,
     Dismiss,
     ToggleHelp,
@@ -213,7 +223,10 @@ impl State {
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
                 self.notice = Some(match self.lang {
-                    Lang::En => format!("link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.", known.join(", ")),
+                    Lang::En => format!(
+                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
+                        known.join(", ")
+                    ),
                     Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
                 });
             }
@@ -305,7 +318,12 @@ impl State {
             self.lines = Rc::new(lines);
         }
         let narration = match engine.cursor() {
-            0 => tr(self.lang, "Step 0: nothing has happened yet. Press → to take one step, or Space to play.", "第 0 步：还什么都没有发生。按 → 前进一步，或按空格键播放。").to_string(),
+            0 => tr(
+                self.lang,
+                "Step 0: nothing has happened yet. Press → to take one step, or Space to play.",
+                "第 0 步：还什么都没有发生。按 → 前进一步，或按空格键播放。",
+            )
+            .to_string(),
             c => engine.narrate(c, self.lang).unwrap_or_default(),
         };
         if *self.narration != narration {
@@ -338,7 +356,14 @@ impl State {
                 if self.playing {
                     self.playing = false;
                 } else if self.at_end() {
-                    self.notice = Some(tr(self.lang, "The run has ended: nothing left to play. Step back, reset, or act on the cluster.", "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。").into());
+                    self.notice = Some(
+                        tr(
+                            self.lang,
+                            "The run has ended: nothing left to play. Step back, reset, or act on the cluster.",
+                            "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。",
+                        )
+                        .into(),
+                    );
                 } else {
                     self.playing = true;
                 }
@@ -432,7 +457,13 @@ impl State {
             Action::ApplyScenario(parsed) => {
                 let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
                 let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| if zh { format!("场景未应用：{e}") } else { format!("Scenario not applied: {e}") });
+                let ok = self.load(result, None, |e| {
+                    if zh {
+                        format!("场景未应用：{e}")
+                    } else {
+                        format!("Scenario not applied: {e}")
+                    }
+                });
                 if ok {
                     self.alert = None;
                 }
@@ -441,7 +472,13 @@ impl State {
             Action::Import(text) => {
                 let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
                 let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| if zh { format!("导入失败，未做任何更改：{e}") } else { format!("Import failed, nothing changed: {e}") });
+                let ok = self.load(result, None, |e| {
+                    if zh {
+                        format!("导入失败，未做任何更改：{e}")
+                    } else {
+                        format!("Import failed, nothing changed: {e}")
+                    }
+                });
                 if ok {
                     self.alert = None;
                     self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
@@ -523,7 +560,6 @@ impl State {
             }
         }
     }
-
 }
 
 impl State {

@@ -151,7 +151,13 @@ fn expected(preset: &str, step: u64) -> Vec<(u32, String, String)> {
     e.frame()
         .nodes
         .iter()
-        .map(|n| (n.id, if n.up { n.view.role } else { "crashed" }.to_string(), if n.up { "up" } else { "crashed" }.to_string()))
+        .map(|n| {
+            (
+                n.id,
+                if n.up { n.view.role } else { "crashed" }.to_string(),
+                if n.up { "up" } else { "crashed" }.to_string(),
+            )
+        })
         .collect()
 }
 
@@ -159,9 +165,11 @@ fn expected(preset: &str, step: u64) -> Vec<(u32, String, String)> {
 async fn two_canvases_on_one_page_do_not_interfere() {
     let root = fresh_root();
     let (left, right) = (Reported::default(), Reported::default());
-    yew::Renderer::<Pair>::with_root_and_props(root.clone(), PairProps { left: left.clone(), right: right.clone() }).render();
+    yew::Renderer::<Pair>::with_root_and_props(root.clone(), PairProps { left: left.clone(), right: right.clone() })
+        .render();
     settle().await;
-    let svg = |lane: &str| root.query_selector(&format!("svg.canvas[data-lane=\"{lane}\"]")).unwrap().expect("canvas drawn");
+    let svg =
+        |lane: &str| root.query_selector(&format!("svg.canvas[data-lane=\"{lane}\"]")).unwrap().expect("canvas drawn");
     let (l, r) = (svg("left"), svg("right"));
 
     // Each canvas draws its own engine's frame: same node ids, different algorithms.
@@ -183,7 +191,8 @@ async fn two_canvases_on_one_page_do_not_interfere() {
 
     // Element ids are per canvas: no id appears twice on the page.
     let ids = root.query_selector_all("[id]").unwrap();
-    let mut seen: Vec<String> = (0..ids.length()).map(|i| ids.item(i).unwrap().dyn_into::<Element>().unwrap().id()).collect();
+    let mut seen: Vec<String> =
+        (0..ids.length()).map(|i| ids.item(i).unwrap().dyn_into::<Element>().unwrap().id()).collect();
     let n = seen.len();
     seen.sort();
     seen.dedup();
@@ -234,7 +243,8 @@ async fn stepping_redraws_only_what_changed() {
     click(&button("Pause"));
     settle().await;
     let played = count();
-    let step: u64 = root.query_selector("[data-testid=step]").unwrap().unwrap().text_content().unwrap().parse().unwrap();
+    let step: u64 =
+        root.query_selector("[data-testid=step]").unwrap().unwrap().text_content().unwrap().parse().unwrap();
     assert!(step > 3, "playing moved the cursor");
     assert_eq!(played[..2], before[..2], "editor and scenario bar not redrawn while playing");
     assert!(played[4] > after[4]);

@@ -74,7 +74,11 @@ impl Sweep {
             None => (0..head.len()).collect(),
             Some(names) => names
                 .iter()
-                .map(|c| head.iter().position(|h| h == c).ok_or_else(|| format!("no column '{c}' (expected: {})", head.join(", "))))
+                .map(|c| {
+                    head.iter()
+                        .position(|h| h == c)
+                        .ok_or_else(|| format!("no column '{c}' (expected: {})", head.join(", ")))
+                })
                 .collect::<Result<_, _>>()?,
         };
         let mut out = String::new();
@@ -95,7 +99,9 @@ impl Sweep {
         for r in rows {
             match format {
                 Format::Csv => line(&mut out, pick.iter().map(|&i| r[i].csv()).collect(), ",", ("", "")),
-                Format::Markdown => line(&mut out, pick.iter().map(|&i| r[i].text().replace('|', "\\|")).collect(), " | ", ("| ", " |")),
+                Format::Markdown => {
+                    line(&mut out, pick.iter().map(|&i| r[i].text().replace('|', "\\|")).collect(), " | ", ("| ", " |"))
+                }
                 Format::JsonLines => {
                     let o: Map<String, Value> = pick.iter().map(|&i| (head[i].to_string(), r[i].json())).collect();
                     out.push_str(&Value::Object(o).to_string());
@@ -135,7 +141,13 @@ impl Sweep {
             ChartKind::Lines => (Label::from_text(&Text::new("nodes N", "节点数 N")), measure),
             ChartKind::Cdf => (measure, Label::from_text(&Text::new("fraction of runs", "运行次数占比"))),
             ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
-            ChartKind::Bars => (Label { en: format!("{} (mean over runs)", measure.en), zh: format!("{}（各次运行的平均值）", measure.zh) }, Label::default()),
+            ChartKind::Bars => (
+                Label {
+                    en: format!("{} (mean over runs)", measure.en),
+                    zh: format!("{}（各次运行的平均值）", measure.zh),
+                },
+                Label::default(),
+            ),
         };
         let mut series = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
@@ -143,7 +155,8 @@ impl Sweep {
             let label = line.label.get(lang).to_string();
             match kind {
                 ChartKind::Lines => {
-                    let stats: Vec<(f64, &Stats)> = mine.iter().filter_map(|g| g.stats.as_ref().map(|s| (g.nodes as f64, s))).collect();
+                    let stats: Vec<(f64, &Stats)> =
+                        mine.iter().filter_map(|g| g.stats.as_ref().map(|s| (g.nodes as f64, s))).collect();
                     series.push(Series {
                         label,
                         color: i,
@@ -163,16 +176,24 @@ impl Sweep {
                     }
                 }
                 ChartKind::Cdf => {
-                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    let mut v: Vec<f64> =
+                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
                     let runs = self.rows.iter().filter(|r| r.line == i).count();
                     v.sort_by(f64::total_cmp);
                     let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
                     series.push(Series { label, color: i, dashed: false, points, band: vec![] });
                 }
                 ChartKind::Bars => {
-                    let mut v: Vec<f64> = self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    let mut v: Vec<f64> =
+                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
                     if let Some(s) = Stats::of(&mut v) {
-                        series.push(Series { label, color: 0, dashed: false, points: vec![(s.mean, s.n as f64)], band: vec![] });
+                        series.push(Series {
+                            label,
+                            color: 0,
+                            dashed: false,
+                            points: vec![(s.mean, s.n as f64)],
+                            band: vec![],
+                        });
                     }
                 }
             }

@@ -5,7 +5,9 @@ use super::*;
 
 fn read_fault(o: &Map<String, Value>, path: &str) -> Result<Fault, ScenarioError> {
     let at = match o.get("at") {
-        Some(v) => Some(v.as_u64().ok_or_else(|| ScenarioError::new(format!("{path}.at"), "expected a whole number of ticks"))?),
+        Some(v) => Some(
+            v.as_u64().ok_or_else(|| ScenarioError::new(format!("{path}.at"), "expected a whole number of ticks"))?,
+        ),
         None => None,
     };
     match (at.is_some(), o.get("after")) {
@@ -16,13 +18,18 @@ fn read_fault(o: &Map<String, Value>, path: &str) -> Result<Fault, ScenarioError
         (true, None) => {}
     }
     let delay = match o.get("delay") {
-        Some(v) if at.is_none() => v.as_u64().ok_or_else(|| ScenarioError::new(format!("{path}.delay"), "expected a whole number of ticks"))?,
+        Some(v) if at.is_none() => {
+            v.as_u64().ok_or_else(|| ScenarioError::new(format!("{path}.delay"), "expected a whole number of ticks"))?
+        }
         Some(_) => return Err(ScenarioError::new(format!("{path}.delay"), "only with \"after\"")),
         None => 0,
     };
     let keys: Vec<&String> = o.keys().filter(|k| !["at", "after", "delay"].contains(&k.as_str())).collect();
     let [key] = keys[..] else {
-        return Err(ScenarioError::new(path, "needs exactly one action: crash, recover, start, isolate, partition, cut or heal"));
+        return Err(ScenarioError::new(
+            path,
+            "needs exactly one action: crash, recover, start, isolate, partition, cut or heal",
+        ));
     };
     let v = &o[key];
     let field = format!("{path}.{key}");
@@ -43,19 +50,36 @@ fn read_fault(o: &Map<String, Value>, path: &str) -> Result<Fault, ScenarioError
                     "others" => Who::Others,
                     "leader" if at.is_none() => Who::Leader,
                     "leader" => return Err(ScenarioError::new(field, "\"leader\" needs \"after\": \"agreement\"")),
-                    _ => return Err(ScenarioError::new(field, format!("unknown node '{s}' (expected an id, max, min, random, all, others or leader)"))),
+                    _ => {
+                        return Err(ScenarioError::new(
+                            field,
+                            format!("unknown node '{s}' (expected an id, max, min, random, all, others or leader)"),
+                        ))
+                    }
                 },
-                _ => Who::Id(v.as_u64().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a node id, found {v}")))? as NodeId),
+                _ => Who::Id(
+                    v.as_u64()
+                        .filter(|&x| x <= u32::MAX as u64)
+                        .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a node id, found {v}")))?
+                        as NodeId,
+                ),
             };
             Do::Node(k, who)
         }
         "partition" if v == "random" => Do::RandomPartition,
-        "partition" | "cut" | "heal" => match Action::from_object(&Map::from_iter([(key.clone(), v.clone())]), &[], path)? {
-            Action::Partition { groups, .. } => Do::Partition(groups),
-            Action::Cut { from, to } => Do::Cut(from, to),
-            _ => Do::Heal,
-        },
-        _ => return Err(ScenarioError::new(field, "unknown action (expected crash, recover, start, isolate, partition, cut or heal)")),
+        "partition" | "cut" | "heal" => {
+            match Action::from_object(&Map::from_iter([(key.clone(), v.clone())]), &[], path)? {
+                Action::Partition { groups, .. } => Do::Partition(groups),
+                Action::Cut { from, to } => Do::Cut(from, to),
+                _ => Do::Heal,
+            }
+        }
+        _ => {
+            return Err(ScenarioError::new(
+                field,
+                "unknown action (expected crash, recover, start, isolate, partition, cut or heal)",
+            ))
+        }
     };
     Ok(Fault { at, delay, what })
 }
@@ -80,7 +104,6 @@ fn merge(target: &mut Value, patch: &Value) {
     }
 }
 
-
 /// A JSON object of the spec being read: unknown keys are refused, and every error names the
 /// field (`algorithms[1].seeds.count`). Read by hand rather than by derived deserializers,
 /// which cost the browser build several times the size.
@@ -93,7 +116,10 @@ impl<'a> Obj<'a> {
     fn new(v: &'a Value, path: &str, keys: &[&str]) -> Result<Obj<'a>, ScenarioError> {
         let map = v.as_object().ok_or_else(|| ScenarioError::new(path, "expected an object"))?;
         if let Some(k) = map.keys().find(|k| !keys.contains(&k.as_str())) {
-            return Err(ScenarioError::new(prefixed(path, k), format!("unknown field `{k}`, expected one of: {}", keys.join(", "))));
+            return Err(ScenarioError::new(
+                prefixed(path, k),
+                format!("unknown field `{k}`, expected one of: {}", keys.join(", ")),
+            ));
         }
         Ok(Obj { map, path: path.to_string() })
     }
@@ -104,7 +130,9 @@ impl<'a> Obj<'a> {
         self.map.get(k).filter(|v| !v.is_null())
     }
     fn read<T>(&self, k: &str, what: &str, f: impl Fn(&'a Value) -> Option<T>) -> Result<Option<T>, ScenarioError> {
-        self.get(k).map(|v| f(v).ok_or_else(|| ScenarioError::new(self.field(k), format!("expected {what}, found {v}")))).transpose()
+        self.get(k)
+            .map(|v| f(v).ok_or_else(|| ScenarioError::new(self.field(k), format!("expected {what}, found {v}"))))
+            .transpose()
     }
     fn u64(&self, k: &str) -> Result<Option<u64>, ScenarioError> {
         self.read(k, "a whole number", Value::as_u64)
@@ -137,7 +165,9 @@ impl<'a> Obj<'a> {
             None => Ok(None),
             Some("given") => Ok(Some(false)),
             Some("random") => Ok(Some(true)),
-            Some(x) => Err(ScenarioError::new(self.field(k), format!("expected \"given\" or \"random\", found \"{x}\""))),
+            Some(x) => {
+                Err(ScenarioError::new(self.field(k), format!("expected \"given\" or \"random\", found \"{x}\"")))
+            }
         }
     }
     fn faults(&self, k: &str) -> Result<Vec<Fault>, ScenarioError> {
@@ -169,21 +199,37 @@ struct LineSpec<'a> {
 impl<'a> LineSpec<'a> {
     /// An algorithm with every setting from the spec.
     fn plain(algorithm: &'static Algorithm, path: String) -> LineSpec<'a> {
-        LineSpec { path, algorithm, label: None, formula: None, kinds: None, set: None, faults: vec![], order: None, seeds: None }
+        LineSpec {
+            path,
+            algorithm,
+            label: None,
+            formula: None,
+            kinds: None,
+            set: None,
+            faults: vec![],
+            order: None,
+            seeds: None,
+        }
     }
 
     fn read(v: &'a Value, path: String) -> Result<LineSpec<'a>, ScenarioError> {
         let o = match v {
-            Value::String(id) => return Ok(LineSpec::plain(registry::find_or_err(id).map_err(|e| e.within(&path))?, path)),
+            Value::String(id) => {
+                return Ok(LineSpec::plain(registry::find_or_err(id).map_err(|e| e.within(&path))?, path))
+            }
             _ => Obj::new(v, &path, &["algorithm", "label", "formula", "kinds", "set", "schedule", "order", "seeds"])?,
         };
-        let id = o.str("algorithm")?.ok_or_else(|| ScenarioError::new(o.field("algorithm"), "missing (an algorithm id)"))?;
+        let id =
+            o.str("algorithm")?.ok_or_else(|| ScenarioError::new(o.field("algorithm"), "missing (an algorithm id)"))?;
         let algorithm = registry::find_or_err(id).map_err(|e| e.within(&path))?;
         let formula = match o.str("formula")? {
             None => None,
             Some(name) => Some(algorithm.formulas.iter().find(|f| f.name == name).ok_or_else(|| {
                 let names: Vec<&str> = algorithm.formulas.iter().map(|f| f.name).collect();
-                ScenarioError::new(o.field("formula"), format!("{} declares no formula '{name}' (it declares: {})", algorithm.id, names.join(", ")))
+                ScenarioError::new(
+                    o.field("formula"),
+                    format!("{} declares no formula '{name}' (it declares: {})", algorithm.id, names.join(", ")),
+                )
             })?),
         };
         let kinds = o.strings("kinds")?.map(|k| read_kinds(algorithm, &k, &o.field("kinds"))).transpose()?;
@@ -224,8 +270,15 @@ fn read_sizes(v: Option<&Value>) -> Result<Option<Vec<u32>>, ScenarioError> {
         Some(v) => {
             let o = Obj::new(v, "nodes", &["from", "to", "step"])?;
             match (o.u64("from")?, o.u64("to")?, o.u64("step")?.unwrap_or(1)) {
-                (Some(from), Some(to), step) if from >= 1 && from <= to && to <= max && step >= 1 => Ok(Some((from..=to).step_by(step as usize).map(|n| n as u32).collect())),
-                _ => Err(ScenarioError::new("nodes", format!("expected {{\"from\": a, \"to\": b, \"step\": s}} with 1 <= a <= b <= {max}, s >= 1, or a list"))),
+                (Some(from), Some(to), step) if from >= 1 && from <= to && to <= max && step >= 1 => {
+                    Ok(Some((from..=to).step_by(step as usize).map(|n| n as u32).collect()))
+                }
+                _ => Err(ScenarioError::new(
+                    "nodes",
+                    format!(
+                        "expected {{\"from\": a, \"to\": b, \"step\": s}} with 1 <= a <= b <= {max}, s >= 1, or a list"
+                    ),
+                )),
             }
         }
     }
@@ -234,13 +287,18 @@ fn read_sizes(v: Option<&Value>) -> Result<Option<Vec<u32>>, ScenarioError> {
 fn read_kinds(a: &Algorithm, kinds: &[String], path: &str) -> Result<Vec<&'static str>, ScenarioError> {
     kinds
         .iter()
-        .map(|k| a.kind(k).map(|k| k.name).ok_or_else(|| ScenarioError::new(path, format!("{} has no message kind '{k}'", a.id))))
+        .map(|k| {
+            a.kind(k)
+                .map(|k| k.name)
+                .ok_or_else(|| ScenarioError::new(path, format!("{} has no message kind '{k}'", a.id)))
+        })
         .collect()
 }
 
 impl Sweep {
     pub fn from_json(text: &str) -> Result<Sweep, ScenarioError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Sweep::from_value(&v)
     }
 
@@ -250,7 +308,22 @@ impl Sweep {
         if !v.is_object() {
             return Err(ScenarioError::new("", "an experiment must be a JSON object"));
         }
-        const KEYS: &[&str] = &["title", "scenario", "algorithms", "variants", "nodes", "order", "seeds", "schedule", "until", "measure", "divide", "kinds", "plot", "reference"];
+        const KEYS: &[&str] = &[
+            "title",
+            "scenario",
+            "algorithms",
+            "variants",
+            "nodes",
+            "order",
+            "seeds",
+            "schedule",
+            "until",
+            "measure",
+            "divide",
+            "kinds",
+            "plot",
+            "reference",
+        ];
         let o = Obj::new(v, "", KEYS)?;
         let measure = match o.str("measure")? {
             None => Measure::Counted,
@@ -262,7 +335,9 @@ impl Sweep {
         let until = match o.str("until")? {
             None | Some("end") => Until::End,
             Some("agreement") => Until::Agreement,
-            Some(x) => return Err(ScenarioError::new("until", format!("expected \"end\" or \"agreement\", found \"{x}\""))),
+            Some(x) => {
+                return Err(ScenarioError::new("until", format!("expected \"end\" or \"agreement\", found \"{x}\"")))
+            }
         };
         let empty = Map::new();
         let scenario = match o.get("scenario") {
@@ -278,11 +353,19 @@ impl Sweep {
         };
         let entries: Vec<LineSpec> = match o.get("algorithms") {
             None => {
-                let id = scenario.get("algorithm").ok_or_else(|| ScenarioError::new("algorithms", "give the algorithms, or an algorithm in the scenario"))?;
+                let id = scenario.get("algorithm").ok_or_else(|| {
+                    ScenarioError::new("algorithms", "give the algorithms, or an algorithm in the scenario")
+                })?;
                 vec![LineSpec::read(id, "scenario.algorithm".into())?]
             }
-            Some(Value::String(s)) if s == "all" => registry::all().iter().map(|a| LineSpec::plain(a, "algorithms".into())).collect(),
-            Some(Value::Array(list)) => list.iter().enumerate().map(|(i, e)| LineSpec::read(e, format!("algorithms[{i}]"))).collect::<Result<_, _>>()?,
+            Some(Value::String(s)) if s == "all" => {
+                registry::all().iter().map(|a| LineSpec::plain(a, "algorithms".into())).collect()
+            }
+            Some(Value::Array(list)) => list
+                .iter()
+                .enumerate()
+                .map(|(i, e)| LineSpec::read(e, format!("algorithms[{i}]")))
+                .collect::<Result<_, _>>()?,
             Some(_) => return Err(ScenarioError::new("algorithms", "expected \"all\" or a list")),
         };
         let variants = o.list("variants")?;
@@ -312,7 +395,10 @@ impl Sweep {
             }
         }
         if sweep.total > MAX_RUNS {
-            return Err(ScenarioError::new("seeds", format!("{} runs is more than the {MAX_RUNS} an experiment may have", sweep.total)));
+            return Err(ScenarioError::new(
+                "seeds",
+                format!("{} runs is more than the {MAX_RUNS} an experiment may have", sweep.total),
+            ));
         }
         if let Some(t) = o.label("title")? {
             sweep.title = t;
@@ -324,7 +410,9 @@ impl Sweep {
                 Some("lines") => Some(ChartKind::Lines),
                 Some("cdf") => Some(ChartKind::Cdf),
                 Some("bars") => Some(ChartKind::Bars),
-                Some(x) => return Err(ScenarioError::new("plot.kind", format!("expected lines, cdf or bars, found \"{x}\""))),
+                Some(x) => {
+                    return Err(ScenarioError::new("plot.kind", format!("expected lines, cdf or bars, found \"{x}\"")))
+                }
             };
             sweep.plot = PlotSpec {
                 kind,
@@ -340,15 +428,30 @@ impl Sweep {
             let r = Obj::new(r, &format!("reference[{i}]"), &["line", "x", "y", "points", "label"])?;
             let line = match r.str("line")? {
                 None => None,
-                Some(l) => Some(sweep.lines.iter().position(|x| x.label.en == l).ok_or_else(|| ScenarioError::new(r.field("line"), format!("no line is labelled '{l}'")))?),
+                Some(l) => Some(
+                    sweep
+                        .lines
+                        .iter()
+                        .position(|x| x.label.en == l)
+                        .ok_or_else(|| ScenarioError::new(r.field("line"), format!("no line is labelled '{l}'")))?,
+                ),
             };
             let label = r.label("label")?.ok_or_else(|| ScenarioError::new(r.field("label"), "missing (a text)"))?;
             let (points, curve) = match (r.get("points"), r.f64("x")?, r.f64("y")?) {
                 (None, Some(x), Some(y)) => (vec![(x, y)], false),
                 (Some(p), None, None) => {
-                    let pair = |v: &Value| Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?)).filter(|_| v.as_array().is_some_and(|a| a.len() == 2));
-                    let pts = p.as_array().and_then(|a| a.iter().map(pair).collect::<Option<Vec<_>>>()).filter(|v| v.len() >= 2);
-                    (pts.ok_or_else(|| ScenarioError::new(r.field("points"), "expected at least two [x, y] pairs"))?, true)
+                    let pair = |v: &Value| {
+                        Some((v.get(0)?.as_f64()?, v.get(1)?.as_f64()?))
+                            .filter(|_| v.as_array().is_some_and(|a| a.len() == 2))
+                    };
+                    let pts = p
+                        .as_array()
+                        .and_then(|a| a.iter().map(pair).collect::<Option<Vec<_>>>())
+                        .filter(|v| v.len() >= 2);
+                    (
+                        pts.ok_or_else(|| ScenarioError::new(r.field("points"), "expected at least two [x, y] pairs"))?,
+                        true,
+                    )
                 }
                 _ => return Err(ScenarioError::new(&r.path, "give x and y (a point) or points (a curve)")),
             };
@@ -359,7 +462,14 @@ impl Sweep {
 
     /// Adds the line of `entry` in `variant` (if any): one job per node count, each checked by
     /// building it once.
-    fn add_line(&mut self, scenario: &Map<String, Value>, entry: &LineSpec, variant: Option<(usize, &Value)>, d: &Defaults, entries: usize) -> Result<(), ScenarioError> {
+    fn add_line(
+        &mut self,
+        scenario: &Map<String, Value>,
+        entry: &LineSpec,
+        variant: Option<(usize, &Value)>,
+        d: &Defaults,
+        entries: usize,
+    ) -> Result<(), ScenarioError> {
         let a = entry.algorithm;
         let mut base = Value::Object(scenario.clone());
         base["algorithm"] = json!(a.id);
@@ -404,11 +514,20 @@ impl Sweep {
                 sv["nodes"] = json!((1..=n).collect::<Vec<u32>>());
             }
             if let Some(Value::String(who)) = sv.get("initial_leader") {
-                let ids = sv.get("nodes").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_u64).collect::<Vec<u64>>()).unwrap_or_default();
+                let ids = sv
+                    .get("nodes")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_u64).collect::<Vec<u64>>())
+                    .unwrap_or_default();
                 let pick = match who.as_str() {
                     "max" => ids.iter().max(),
                     "min" => ids.iter().min(),
-                    _ => return Err(ScenarioError::new(format!("{prefix}: scenario.initial_leader"), "expected a node id, \"max\" or \"min\"")),
+                    _ => {
+                        return Err(ScenarioError::new(
+                            format!("{prefix}: scenario.initial_leader"),
+                            "expected a node id, \"max\" or \"min\"",
+                        ))
+                    }
                 };
                 sv["initial_leader"] = json!(pick);
             }
@@ -428,7 +547,16 @@ impl Sweep {
             self.jobs.push(Job { line, scenario, first: self.total });
             self.total = self.total.saturating_add(seeds.count);
         }
-        self.lines.push(Line { label, algorithm: a, variant: vlabel, formula: entry.formula, kinds, seeds, shuffle: entry.order.unwrap_or(d.shuffle), faults });
+        self.lines.push(Line {
+            label,
+            algorithm: a,
+            variant: vlabel,
+            formula: entry.formula,
+            kinds,
+            seeds,
+            shuffle: entry.order.unwrap_or(d.shuffle),
+            faults,
+        });
         Ok(())
     }
 }

@@ -226,7 +226,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             if menu_open {
                 close.emit(());
             }
-            let on_backdrop = e.target().and_then(|t| t.dyn_into::<Element>().ok()).is_some_and(|t| t.get_attribute("class").is_some_and(|c| c.contains("backdrop")));
+            let on_backdrop = e
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .is_some_and(|t| t.get_attribute("class").is_some_and(|c| c.contains("backdrop")));
             if let (true, Some(p)) = (on_backdrop, svg_point(&svg, &e)) {
                 *drag.borrow_mut() = Some(Drag::Draw { from: p, to: p });
                 capture(&e);
@@ -288,7 +291,19 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
     });
     let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
-    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| parts::node(alg, props.options.lang, detail, node, pos[i], r, props.options.selected == Some(node.id), &props.on_node, &props.on_act));
+    let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| {
+        parts::node(
+            alg,
+            props.options.lang,
+            detail,
+            node,
+            pos[i],
+            r,
+            props.options.selected == Some(node.id),
+            &props.on_node,
+            &props.on_act,
+        )
+    });
     let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
         let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
         let (a, b) = parts::edge(pos[fi], pos[ti], r);

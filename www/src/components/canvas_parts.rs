@@ -78,7 +78,11 @@ pub fn bare_dot(alg: &Algorithm, m: &MsgFrame, (x, y): Pt) -> Html {
 /// label starts with one (`ELECTION(32)` → `E32`), so a ring shows whose id is travelling.
 pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {
     let short = kind_short(alg, m.kind);
-    let digits: String = m.label.split_once('(').map(|(_, rest)| rest.chars().take_while(char::is_ascii_digit).collect()).unwrap_or_default();
+    let digits: String = m
+        .label
+        .split_once('(')
+        .map(|(_, rest)| rest.chars().take_while(char::is_ascii_digit).collect())
+        .unwrap_or_default();
     format!("{short}{digits}")
 }
 
@@ -186,7 +190,9 @@ pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
 /// campaigning (a candidate or participant look) to the node it votes for, and on each node so
 /// voted for a badge with how many campaigning nodes, itself included, vote for it now.
 pub fn vote_arrows(alg: &Algorithm, frame: &Frame, pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
-    let voting = |node: &NodeFrame| node.up && alg.role(node.view.role).is_some_and(|x| matches!(x.look, Look::Candidate | Look::Participant));
+    let voting = |node: &NodeFrame| {
+        node.up && alg.role(node.view.role).is_some_and(|x| matches!(x.look, Look::Candidate | Look::Participant))
+    };
     let nodes = &frame.nodes[..pos.len().min(frame.nodes.len())];
     let mut out = Vec::new();
     // (index voted for, votes, whether another node's arrow points there)
@@ -245,12 +251,31 @@ fn tint_colour(t: u32) -> String {
 
 /// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
 #[allow(clippy::too_many_arguments)]
-pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y): Pt, r: f64, selected: bool, on_node: &Callback<NodeGesture>, on_act: &Callback<Intervention>) -> Html {
+pub fn node(
+    alg: &Algorithm,
+    lang: Lang,
+    detail: bool,
+    node: &NodeFrame,
+    (x, y): Pt,
+    r: f64,
+    selected: bool,
+    on_node: &Callback<NodeGesture>,
+    on_act: &Callback<Intervention>,
+) -> Html {
     let id = node.id;
     let v = &node.view;
     let status = if node.up { "up" } else { "crashed" };
     let role = if node.up { v.role } else { "crashed" };
-    let onclick = on_node.reform(move |e: MouseEvent| if e.shift_key() || e.alt_key() { NodeGesture::Menu(id) } else { NodeGesture::Toggle(id) });
+    let onclick =
+        on_node.reform(
+            move |e: MouseEvent| {
+                if e.shift_key() || e.alt_key() {
+                    NodeGesture::Menu(id)
+                } else {
+                    NodeGesture::Toggle(id)
+                }
+            },
+        );
     let oncontextmenu = on_node.reform(move |e: MouseEvent| {
         e.prevent_default();
         NodeGesture::Menu(id)
@@ -286,7 +311,10 @@ pub fn node(alg: &Algorithm, lang: Lang, detail: bool, node: &NodeFrame, (x, y):
     let mut sub = Vec::new();
     if let Some(t) = v.term {
         let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
-        sub.push(format!("{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()));
+        sub.push(format!(
+            "{t}{}",
+            v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()
+        ));
     }
     if let Some((held, need)) = v.tally {
         sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
@@ -367,7 +395,13 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
 }
 
 /// The action menu next to a node.
-pub fn node_menu(node: &NodeFrame, (x, y): Pt, r: f64, on_act: &Callback<Intervention>, on_close: &Callback<()>) -> Html {
+pub fn node_menu(
+    node: &NodeFrame,
+    (x, y): Pt,
+    r: f64,
+    on_act: &Callback<Intervention>,
+    on_close: &Callback<()>,
+) -> Html {
     let id = node.id;
     let up = node.up;
     let items: Vec<(&str, Intervention)> = vec![

@@ -74,8 +74,14 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
 pub fn table(c: &Compare, lang: Lang) -> Html {
     let rows = c.lanes.iter().map(|lane| {
         let r = &lane.row;
-        let sides = r.sides.iter().map(|(nodes, l)| format!("{}: {}", side(nodes), leaders(l, lang))).collect::<Vec<_>>().join(" · ");
-        let broken: Vec<String> = r.claims.iter().filter(|(_, n)| *n > 0).map(|(p, n)| format!("{} ×{n}", p.title.get(lang))).collect();
+        let sides = r
+            .sides
+            .iter()
+            .map(|(nodes, l)| format!("{}: {}", side(nodes), leaders(l, lang)))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        let broken: Vec<String> =
+            r.claims.iter().filter(|(_, n)| *n > 0).map(|(p, n)| format!("{} ×{n}", p.title.get(lang))).collect();
         let violations = match (r.claims.is_empty(), broken.is_empty()) {
             (true, _) => tr(lang, "— (claims none)", "—（不声称）").to_string(),
             (false, true) => "0".into(),
@@ -123,7 +129,11 @@ pub fn first_choice(state: &State) -> Vec<&'static str> {
         return c.lanes.iter().map(|l| l.algorithm.id).collect();
     }
     let s = &state.scenario;
-    let mut out: Vec<&'static str> = registry::all().iter().filter(|a| a.id == s.algorithm || a.presets.iter().any(|p| compare::same_world(&p.scenario(), s))).map(|a| a.id).collect();
+    let mut out: Vec<&'static str> = registry::all()
+        .iter()
+        .filter(|a| a.id == s.algorithm || a.presets.iter().any(|p| compare::same_world(&p.scenario(), s)))
+        .map(|a| a.id)
+        .collect();
     out.truncate(MAX_LANES);
     out
 }
@@ -144,7 +154,8 @@ pub fn Picker(p: &PickerProps) -> Html {
     let picked = use_state(|| p.chosen.clone());
     let l = p.lang;
     let n = picked.len();
-    let (fit, unfit): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) = registry::all().iter().partition(|a| compare::fits(&p.scenario, a));
+    let (fit, unfit): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) =
+        registry::all().iter().partition(|a| compare::fits(&p.scenario, a));
     let items = fit.into_iter().map(|a| {
         let on = picked.contains(&a.id);
         let onchange = {
@@ -172,7 +183,9 @@ pub fn Picker(p: &PickerProps) -> Html {
     };
     let go = {
         let picked = picked.clone();
-        p.on.reform(move |_: MouseEvent| Action::Compare(registry::all().iter().copied().filter(|a| picked.contains(&a.id)).collect()))
+        p.on.reform(move |_: MouseEvent| {
+            Action::Compare(registry::all().iter().copied().filter(|a| picked.contains(&a.id)).collect())
+        })
     };
     let ok = (2..=MAX_LANES).contains(&n);
     let status = match l {

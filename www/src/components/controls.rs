@@ -27,7 +27,18 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let on = &p.on;
     let l = p.lang;
     let (back, forward) = match p.compare {
-        true => (tr(l, "Step back: to the previous tick at which any lane had an event (←)", "后退一步：回到任一通道有事件的上一个时刻（←）"), tr(l, "Step forward: to the next tick at which any lane has an event (→)", "前进一步：到任一通道有事件的下一个时刻（→）")),
+        true => (
+            tr(
+                l,
+                "Step back: to the previous tick at which any lane had an event (←)",
+                "后退一步：回到任一通道有事件的上一个时刻（←）",
+            ),
+            tr(
+                l,
+                "Step forward: to the next tick at which any lane has an event (→)",
+                "前进一步：到任一通道有事件的下一个时刻（→）",
+            ),
+        ),
         false => (tr(l, "Step back (←)", "后退一步（←）"), tr(l, "Step forward (→)", "前进一步（→）")),
     };
     let play_label = if p.playing { tr(l, "Pause", "暂停") } else { tr(l, "Play", "播放") };

@@ -1,13 +1,13 @@
 //! The scenario editor: a form for the common fields and the scenario as JSON. Its props change
 //! only when the scenario does, so stepping and playing never redraw it.
 
+use crate::i18n::{tr, Lang};
 use crate::meta;
 use crate::state::Action;
 use election_lab::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
-use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -19,7 +19,9 @@ pub struct EditorProps {
 
 /// Builds a scenario from the form's fields (`field(name)` gives a field's trimmed text).
 pub fn scenario_from_fields(field: impl Fn(&str) -> String) -> Result<Scenario, String> {
-    let num = |name: &str, what: &str| -> Result<u64, String> { field(name).parse::<u64>().map_err(|_| format!("{what}: '{}' is not a whole number", field(name))) };
+    let num = |name: &str, what: &str| -> Result<u64, String> {
+        field(name).parse::<u64>().map_err(|_| format!("{what}: '{}' is not a whole number", field(name)))
+    };
     let nodes_raw = field("nodes");
     let nodes: Vec<u64> = if nodes_raw.contains(',') || nodes_raw.contains(' ') {
         nodes_raw
@@ -28,7 +30,9 @@ pub fn scenario_from_fields(field: impl Fn(&str) -> String) -> Result<Scenario, 
             .map(|x| x.parse::<u64>().map_err(|_| format!("nodes: '{x}' is not a node id")))
             .collect::<Result<_, _>>()?
     } else {
-        let count = nodes_raw.parse::<u64>().map_err(|_| format!("nodes: '{nodes_raw}' is neither a count nor a list of ids"))?;
+        let count = nodes_raw
+            .parse::<u64>()
+            .map_err(|_| format!("nodes: '{nodes_raw}' is neither a count nor a list of ids"))?;
         if !(2..=64).contains(&count) {
             return Err(format!("nodes: the count must be between 2 and 64, found {count}"));
         }
@@ -59,7 +63,13 @@ fn read_form(form: &NodeRef) -> Result<Scenario, String> {
         form.query_selector(&format!("[name={name}]"))
             .ok()
             .flatten()
-            .and_then(|e| e.clone().dyn_into::<HtmlInputElement>().map(|i| i.value()).ok().or_else(|| e.dyn_into::<HtmlSelectElement>().ok().map(|s| s.value())))
+            .and_then(|e| {
+                e.clone()
+                    .dyn_into::<HtmlInputElement>()
+                    .map(|i| i.value())
+                    .ok()
+                    .or_else(|| e.dyn_into::<HtmlSelectElement>().ok().map(|s| s.value()))
+            })
             .unwrap_or_default()
             .trim()
             .to_string()
@@ -123,11 +133,32 @@ mod tests {
 
     #[test]
     fn the_form_builds_a_scenario_or_says_what_is_wrong() {
-        let ok = scenario_from_fields(fields(&[("algorithm", "raft"), ("nodes", "5"), ("seed", "7"), ("lat_lo", "1"), ("lat_hi", "3")])).unwrap();
+        let ok = scenario_from_fields(fields(&[
+            ("algorithm", "raft"),
+            ("nodes", "5"),
+            ("seed", "7"),
+            ("lat_lo", "1"),
+            ("lat_hi", "3"),
+        ]))
+        .unwrap();
         assert_eq!(ok.nodes, vec![1, 2, 3, 4, 5]);
-        let ids = scenario_from_fields(fields(&[("algorithm", "bully"), ("nodes", "3, 9,12"), ("seed", "0"), ("lat_lo", "1"), ("lat_hi", "1"), ("leader", "12")])).unwrap();
+        let ids = scenario_from_fields(fields(&[
+            ("algorithm", "bully"),
+            ("nodes", "3, 9,12"),
+            ("seed", "0"),
+            ("lat_lo", "1"),
+            ("lat_hi", "1"),
+            ("leader", "12"),
+        ]))
+        .unwrap();
         assert_eq!((ids.nodes.clone(), ids.initial_leader), (vec![3, 9, 12], Some(12)));
-        let bad = scenario_from_fields(fields(&[("algorithm", "bully"), ("nodes", "99"), ("seed", "0"), ("lat_lo", "1"), ("lat_hi", "1")]));
+        let bad = scenario_from_fields(fields(&[
+            ("algorithm", "bully"),
+            ("nodes", "99"),
+            ("seed", "0"),
+            ("lat_lo", "1"),
+            ("lat_hi", "1"),
+        ]));
         assert_eq!(bad.unwrap_err(), "nodes: the count must be between 2 and 64, found 99");
         let bad = scenario_from_fields(fields(&[("algorithm", "bully"), ("nodes", "4"), ("seed", "x")]));
         assert_eq!(bad.unwrap_err(), "seed: 'x' is not a whole number");

@@ -53,8 +53,12 @@ pub fn parse_trials(text: &str, lang: Lang) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_TRIALS).contains(&n) => Ok(n),
         _ => Err(match lang {
-            Lang::En => format!("Trials per line: enter a whole number from 1 to {MAX_TRIALS} (found '{}').", text.trim()),
-            Lang::Zh => format!("每条数据系列的试验次数：请输入 1 到 {MAX_TRIALS} 之间的整数（当前为“{}”）。", text.trim()),
+            Lang::En => {
+                format!("Trials per line: enter a whole number from 1 to {MAX_TRIALS} (found '{}').", text.trim())
+            }
+            Lang::Zh => {
+                format!("每条数据系列的试验次数：请输入 1 到 {MAX_TRIALS} 之间的整数（当前为“{}”）。", text.trim())
+            }
         }),
     }
 }
@@ -62,7 +66,8 @@ pub fn parse_trials(text: &str, lang: Lang) -> Result<u64, String> {
 /// The sweep the view would run: the spec text with the trial count applied, read and checked
 /// (every error names its field).
 pub fn plan(spec: &str, trials: &str, lang: Lang) -> Result<Sweep, String> {
-    let mut v: Value = serde_json::from_str(spec).map_err(|e| format!("{}{e}", tr(lang, "Spec (JSON): not valid JSON: ", "规格（JSON）：不是有效的 JSON：")))?;
+    let mut v: Value = serde_json::from_str(spec)
+        .map_err(|e| format!("{}{e}", tr(lang, "Spec (JSON): not valid JSON: ", "规格（JSON）：不是有效的 JSON：")))?;
     let n = parse_trials(trials, lang)?;
     with_trials(&mut v, n);
     Sweep::from_value(&v).map_err(|e| format!("{}{e}", tr(lang, "Spec (JSON): ", "规格（JSON）：")))
@@ -85,7 +90,8 @@ fn summary_rows(s: &Sweep, lang: Lang) -> Vec<Vec<String>> {
     s.summary()
         .iter()
         .map(|g| {
-            let st = |f: fn(&election_lab::experiment::Stats) -> f64| g.stats.as_ref().map_or(String::new(), |x| show(f(x)));
+            let st =
+                |f: fn(&election_lab::experiment::Stats) -> f64| g.stats.as_ref().map_or(String::new(), |x| show(f(x)));
             vec![
                 s.lines()[g.line].label.get(lang).to_string(),
                 g.nodes.to_string(),
@@ -117,7 +123,12 @@ pub struct ExperimentsProps {
 #[function_component]
 pub fn Experiments(p: &ExperimentsProps) -> Html {
     let l = p.lang;
-    let titles = use_memo(l, |&l| READY.iter().map(|(id, text)| (*id, title_of(&serde_json::from_str(text).unwrap_or_default(), l, id))).collect::<Vec<_>>());
+    let titles = use_memo(l, |&l| {
+        READY
+            .iter()
+            .map(|(id, text)| (*id, title_of(&serde_json::from_str(text).unwrap_or_default(), l, id)))
+            .collect::<Vec<_>>()
+    });
     let items = titles.iter().map(|(id, title)| {
         let id: &'static str = id;
         let chosen = id == p.id;
@@ -158,7 +169,10 @@ enum Phase {
     Running,
     Cancelled,
     /// Run number `run` finished in `ms` milliseconds.
-    Done { run: u64, ms: f64 },
+    Done {
+        run: u64,
+        ms: f64,
+    },
     Failed(String),
 }
 
@@ -191,7 +205,15 @@ fn ExperimentPane(p: &PaneProps) -> Html {
     let running = *phase == Phase::Running;
 
     let on_run = {
-        let (spec, trials, phase, progress, sweep, frames, runs) = (spec.clone(), trials.clone(), phase.clone(), progress.clone(), sweep.clone(), frames.clone(), runs.clone());
+        let (spec, trials, phase, progress, sweep, frames, runs) = (
+            spec.clone(),
+            trials.clone(),
+            phase.clone(),
+            progress.clone(),
+            sweep.clone(),
+            frames.clone(),
+            runs.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             frames.borrow_mut().stop();
             let built = match plan(&spec, &trials, l) {
@@ -298,7 +320,9 @@ fn ExperimentPane(p: &PaneProps) -> Html {
                 </dl>
             </>
         },
-        Err(_) => html! { <h3 data-testid="experiment-title">{ title_of(&serde_json::from_str(spec_of(id)).unwrap_or_default(), l, id) }</h3> },
+        Err(_) => {
+            html! { <h3 data-testid="experiment-title">{ title_of(&serde_json::from_str(spec_of(id)).unwrap_or_default(), l, id) }</h3> }
+        }
     };
     let input_error: Option<String> = match &*planned {
         Err(e) => Some(e.clone()),
@@ -307,7 +331,9 @@ fn ExperimentPane(p: &PaneProps) -> Html {
     let (done, total) = *progress;
     let status = match &*phase {
         Phase::Idle => html! {},
-        Phase::Running => html! { <p class="exp-status">{ tr(l, "Running… the page stays usable; Cancel stops the sweep.", "运行中……页面仍可使用；“取消”会停止本次实验。") }</p> },
+        Phase::Running => {
+            html! { <p class="exp-status">{ tr(l, "Running… the page stays usable; Cancel stops the sweep.", "运行中……页面仍可使用；“取消”会停止本次实验。") }</p> }
+        }
         Phase::Cancelled => html! {
             <p class="exp-status" data-testid="experiment-status">{ match l {
                 Lang::En => format!("Cancelled after {done} of {total} runs."),
@@ -320,7 +346,9 @@ fn ExperimentPane(p: &PaneProps) -> Html {
                 Lang::Zh => format!("完成：{total} 次运行，用时 {:.2} 秒。", ms / 1000.0),
             } }</p>
         },
-        Phase::Failed(e) => html! { <p class="banner error" role="alert" data-testid="experiment-error">{ e.clone() }</p> },
+        Phase::Failed(e) => {
+            html! { <p class="banner error" role="alert" data-testid="experiment-error">{ e.clone() }</p> }
+        }
     };
     let bar = match *phase {
         Phase::Running | Phase::Cancelled | Phase::Done { .. } => {

@@ -38,7 +38,8 @@ fn angles(frame: &Frame) -> Option<(Vec<f64>, f64)> {
     // The smallest blend towards even spacing that keeps neighbours apart.
     let r = layout::radius(n).max(1.0);
     let want = ((2.0 * layout::node_radius(n) + 30.0) / r).to_degrees().min(0.9 * step);
-    let alpha = (0..n).filter(|&k| gap(k) < want).map(|k| (want - gap(k)) / (step - gap(k))).fold(0.0f64, f64::max).min(1.0);
+    let alpha =
+        (0..n).filter(|&k| gap(k) < want).map(|k| (want - gap(k)) / (step - gap(k))).fold(0.0f64, f64::max).min(1.0);
     let rho = (0..n).map(|k| theta[k] - k as f64 * step).sum::<f64>() / n as f64;
     let drawn: Vec<f64> = (0..n).map(|k| theta[k] + alpha * (rho + k as f64 * step - theta[k])).collect();
     // The key after its predecessor k and no later than its successor k+1, at the same fraction
@@ -69,7 +70,13 @@ pub fn draw(frame: &Frame, lang: Lang) -> Html {
     let Some((a, key)) = angles(frame) else { return html! {} };
     let n = frame.nodes.len();
     let radius = layout::radius(n);
-    let mut leaders: Vec<(u32, f64)> = frame.nodes.iter().zip(&a).filter(|(nd, _)| nd.up && nd.view.is_leader()).map(|(nd, &to)| (nd.id, (to - key).rem_euclid(360.0))).collect();
+    let mut leaders: Vec<(u32, f64)> = frame
+        .nodes
+        .iter()
+        .zip(&a)
+        .filter(|(nd, _)| nd.up && nd.view.is_leader())
+        .map(|(nd, &to)| (nd.id, (to - key).rem_euclid(360.0)))
+        .collect();
     leaders.sort_by(|x, y| x.1.total_cmp(&y.1));
     let inner = radius * (0.86 - 0.07 * leaders.len().saturating_sub(1) as f64);
     let arcs = leaders.iter().enumerate().map(|(k, &(id, sweep))| {
@@ -126,10 +133,16 @@ mod tests {
             // The leader is the first drawn node clockwise from the drawn key.
             let leader = f.leaders[0];
             let li = f.nodes.iter().position(|x| x.id == leader).unwrap();
-            let first = (0..ids.len()).min_by(|&x, &y| (a[x] - key).rem_euclid(360.0).total_cmp(&(a[y] - key).rem_euclid(360.0))).unwrap();
+            let first = (0..ids.len())
+                .min_by(|&x, &y| (a[x] - key).rem_euclid(360.0).total_cmp(&(a[y] - key).rem_euclid(360.0)))
+                .unwrap();
             assert_eq!(first, li, "N = {n}: the drawing shows the key's successor first clockwise");
             if n <= 16 {
-                let min_gap = drawn.windows(2).map(|w| w[1] - w[0]).chain([drawn[0] + 360.0 - drawn[n as usize - 1]]).fold(360.0, f64::min);
+                let min_gap = drawn
+                    .windows(2)
+                    .map(|w| w[1] - w[0])
+                    .chain([drawn[0] + 360.0 - drawn[n as usize - 1]])
+                    .fold(360.0, f64::min);
                 assert!(min_gap >= (360.0 / n as f64).min(14.0) - 1e-9, "N = {n}: discs apart ({min_gap:.1}°)");
             }
         }

@@ -5,9 +5,9 @@
 
 use super::scenario_bar::Request;
 use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
+use crate::i18n::{tr, Lang};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
-use crate::i18n::{tr, Lang};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -1,8 +1,8 @@
 //! The header's scenario bar: preset picker, share, export, import, help.
 
 use crate::i18n::{tr, Lang};
-use crate::state::Action;
 use crate::state::compare::{PICKER_VALUE, SPLIT_BRAIN};
+use crate::state::Action;
 use election_lab::presets;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -51,8 +51,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     let l = p.lang;
     let hint = match (p.comparing, p.preset) {
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
-        (true, _) => tr(l, "Every lane runs this scenario with its own algorithm.", "每个通道用自己的算法运行这个场景。"),
-        (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。")),
+        (true, _) => {
+            tr(l, "Every lane runs this scenario with its own algorithm.", "每个通道用自己的算法运行这个场景。")
+        }
+        (false, p) => {
+            p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。"))
+        }
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };

@@ -105,7 +105,10 @@ pub fn parse_ids(list: &str) -> Result<Vec<&'static Algorithm>, String> {
         out.push(a);
     }
     if !(2..=MAX_LANES).contains(&out.len()) {
-        return Err(format!("compare: {} algorithm(s) given ('{list}'); compare mode shows 2 to {MAX_LANES}", out.len()));
+        return Err(format!(
+            "compare: {} algorithm(s) given ('{list}'); compare mode shows 2 to {MAX_LANES}",
+            out.len()
+        ));
     }
     Ok(out)
 }
@@ -174,7 +177,13 @@ fn seek_time(e: &mut Engine, t: Time) {
 impl Lane {
     fn new(algorithm: &'static Algorithm, engine: Engine) -> Lane {
         let frame = Rc::new(engine.frame());
-        Lane { algorithm, frame, engine: EngineRef::new(engine), drops: Rc::default(), row: Rc::new(Row { sides: vec![], leaders: vec![], claims: vec![], messages: 0, agreement: None, step: 0 }) }
+        Lane {
+            algorithm,
+            frame,
+            engine: EngineRef::new(engine),
+            drops: Rc::default(),
+            row: Rc::new(Row { sides: vec![], leaders: vec![], claims: vec![], messages: 0, agreement: None, step: 0 }),
+        }
     }
 
     /// `live`: the play loop moves the dots, so a lane with no new event keeps its frame (and
@@ -211,7 +220,12 @@ impl Lane {
         let row = Row {
             sides: sides.into_iter().map(|(_, nodes, leaders)| (nodes, leaders)).collect(),
             leaders: f.leaders.clone(),
-            claims: self.algorithm.properties.iter().map(|p| (p, e.violations().iter().filter(|v| v.kind == p.id).count())).collect(),
+            claims: self
+                .algorithm
+                .properties
+                .iter()
+                .map(|p| (p, e.violations().iter().filter(|v| v.kind == p.id).count()))
+                .collect(),
             messages: e.metrics().total,
             agreement: f.agreement.map(|l| (l, e.elections().last().map(|x| (x.latency(), x.to)))),
             step: e.cursor(),
@@ -226,14 +240,22 @@ impl Lane {
 impl Compare {
     /// Builds the lanes of `algs` on `base`, replays `faults` (time, action) in each by time, and
     /// sets the clock to `time`.
-    pub fn build(base: &Scenario, algs: &[&'static Algorithm], faults: &[(Time, Intervention)], time: Time) -> Result<Compare, String> {
+    pub fn build(
+        base: &Scenario,
+        algs: &[&'static Algorithm],
+        faults: &[(Time, Intervention)],
+        time: Time,
+    ) -> Result<Compare, String> {
         // The anchor must be one of the lanes.
         let scenario = match algs.iter().any(|a| a.id == base.algorithm) {
             true => base.clone(),
             false => lane_scenario(base, algs[0]),
         };
         if let Some(a) = algs.iter().find(|a| !fits(&scenario, a)) {
-            return Err(format!("compare: '{}' does not fit this scenario: it connects or places the nodes differently from '{}'", a.id, scenario.algorithm));
+            return Err(format!(
+                "compare: '{}' does not fit this scenario: it connects or places the nodes differently from '{}'",
+                a.id, scenario.algorithm
+            ));
         }
         let mut lanes = Vec::with_capacity(algs.len());
         for &a in algs {
@@ -393,14 +415,25 @@ impl State {
             None => {
                 let e = self.engine.get();
                 // A dropped message belongs to one run: it is not a fault the others can meet.
-                let faults = e.interventions().iter().filter(|iv| !matches!(iv.action, Intervention::Drop(_))).map(|iv| (iv.time, iv.action.clone())).collect();
+                let faults = e
+                    .interventions()
+                    .iter()
+                    .filter(|iv| !matches!(iv.action, Intervention::Drop(_)))
+                    .map(|iv| (iv.time, iv.action.clone()))
+                    .collect();
                 (e.scenario().clone(), faults, e.now())
             }
         };
         self.start_compare(&base, &algs, &faults, time)
     }
 
-    pub(super) fn start_compare(&mut self, base: &Scenario, algs: &[&'static Algorithm], faults: &[(Time, Intervention)], time: Time) -> bool {
+    pub(super) fn start_compare(
+        &mut self,
+        base: &Scenario,
+        algs: &[&'static Algorithm],
+        faults: &[(Time, Intervention)],
+        time: Time,
+    ) -> bool {
         match Compare::build(base, algs, faults, time) {
             Ok(c) => {
                 if self.preset.and_then(presets::find).is_some_and(|p| !same_world(&p.scenario(), &c.scenario)) {
@@ -449,7 +482,10 @@ impl State {
             None => None,
             Some(Ok(t)) => Some(t),
             Some(Err(_)) => {
-                self.alert = Some(format!("link: time '{}' is not a number of ticks; showing t = 0", get("time").unwrap_or_default()));
+                self.alert = Some(format!(
+                    "link: time '{}' is not a number of ticks; showing t = 0",
+                    get("time").unwrap_or_default()
+                ));
                 Some(0)
             }
         };
@@ -580,7 +616,9 @@ impl State {
                 fault = Some(match (lines.is_empty(), geometry::groups(&lines, &nodes)) {
                     (true, _) => Intervention::Heal,
                     (false, Some(groups)) => Intervention::Partition { groups, lines },
-                    (false, None) => Intervention::Partition { groups: vec![nodes.iter().map(|n| n.0).collect()], lines },
+                    (false, None) => {
+                        Intervention::Partition { groups: vec![nodes.iter().map(|n| n.0).collect()], lines }
+                    }
                 });
             }
             Action::LoadPreset(id) => {

@@ -81,4 +81,3 @@ pub(super) fn recent_drops(engine: &Engine) -> Vec<DropMark> {
     }
     out
 }
-

@@ -94,7 +94,12 @@ impl State {
         self.extend();
     }
 
-    pub(super) fn load(&mut self, result: Result<Engine, String>, preset: Option<&'static str>, on_error: impl FnOnce(String) -> String) -> bool {
+    pub(super) fn load(
+        &mut self,
+        result: Result<Engine, String>,
+        preset: Option<&'static str>,
+        on_error: impl FnOnce(String) -> String,
+    ) -> bool {
         match result {
             Ok(e) => {
                 self.replace_engine(e, preset);
@@ -147,8 +152,12 @@ impl State {
             return false;
         };
         let keep = self.interventions.len() - 1;
-        let entries = self.interventions[..keep].iter().map(|iv| Entry { step: iv.step, time: Some(iv.time), action: iv.action.clone() }).collect();
-        let trace = Trace { scenario: (*self.scenario).clone(), interventions: entries, step: Some(last.step), bare: false };
+        let entries = self.interventions[..keep]
+            .iter()
+            .map(|iv| Entry { step: iv.step, time: Some(iv.time), action: iv.action.clone() })
+            .collect();
+        let trace =
+            Trace { scenario: (*self.scenario).clone(), interventions: entries, step: Some(last.step), bare: false };
         match Engine::from_trace(trace) {
             Ok(engine) => {
                 let (preset, selected, redo) = (self.preset, self.selected, self.redo.clone());

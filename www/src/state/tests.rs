@@ -90,7 +90,9 @@ fn a_drawn_line_partitions_and_splits_the_brain() {
     let s = run(open("?preset=split-brain-bully"), [Action::StepForward, Action::SetLines(vec![[250, 10, 990, 650]])]);
     assert_eq!(*s.lines, vec![[250, 10, 990, 650]]);
     match s.interventions.last() {
-        Some(election_lab::Intervention { action: Intervention::Partition { groups, .. }, .. }) => assert_eq!(groups.len(), 2),
+        Some(election_lab::Intervention { action: Intervention::Partition { groups, .. }, .. }) => {
+            assert_eq!(groups.len(), 2)
+        }
         other => panic!("expected a partition, got {other:?}"),
     }
     let s = s.reduce(Action::End);
@@ -104,7 +106,10 @@ fn a_drawn_line_partitions_and_splits_the_brain() {
 
 #[test]
 fn raft_keeps_one_leader_across_the_same_line() {
-    let s = run(open("?preset=split-brain-raft"), [Action::StepForward, Action::SetLines(vec![[250, 10, 990, 650]]), Action::End]);
+    let s = run(
+        open("?preset=split-brain-raft"),
+        [Action::StepForward, Action::SetLines(vec![[250, 10, 990, 650]]), Action::End],
+    );
     assert_eq!(s.frame.leaders, vec![5]);
 }
 
@@ -139,7 +144,10 @@ fn a_bad_scenario_or_import_keeps_the_session() {
 
 #[test]
 fn import_of_an_exported_trace_restores_the_step() {
-    let s = run(open("?preset=split-brain-bully"), [Action::StepForward, Action::NodeClick(5), Action::StepForward, Action::StepForward]);
+    let s = run(
+        open("?preset=split-brain-bully"),
+        [Action::StepForward, Action::NodeClick(5), Action::StepForward, Action::StepForward],
+    );
     let text = s.engine.get().trace_value().to_string();
     let t = run(open(""), [Action::Import(text)]);
     assert_eq!(t.cursor(), s.cursor());
@@ -187,7 +195,10 @@ fn speed_keys_walk_the_list_and_stop_at_its_ends() {
 
 #[test]
 fn escape_closes_dialogs_and_menus() {
-    let s = run(open(""), [Action::ToggleHelp, Action::NodeMenu(3), Action::ShowShare { title: "Link".into(), text: "x".into() }]);
+    let s = run(
+        open(""),
+        [Action::ToggleHelp, Action::NodeMenu(3), Action::ShowShare { title: "Link".into(), text: "x".into() }],
+    );
     assert!(s.help && s.menu.is_some() && s.share.is_some());
     let c = s.cancel;
     let s = s.reduce(Action::Escape);
@@ -200,7 +211,9 @@ fn non_engine_actions_keep_the_derived_data() {
     let s = open("?preset=bully-heartbeats");
     let t = run(s.clone(), [Action::ToggleHelp, Action::Speed(5.0), Action::NodeMenu(3), Action::CloseMenu]);
     assert!(t.engine == s.engine);
-    assert!(Rc::ptr_eq(&t.frame, &s.frame) && Rc::ptr_eq(&t.markers, &s.markers) && Rc::ptr_eq(&t.scenario, &s.scenario));
+    assert!(
+        Rc::ptr_eq(&t.frame, &s.frame) && Rc::ptr_eq(&t.markers, &s.markers) && Rc::ptr_eq(&t.scenario, &s.scenario)
+    );
     assert_ne!(t.url_key(), s.url_key(), "the selection is part of the URL");
 }
 
@@ -227,7 +240,11 @@ fn markers_match_a_full_scan_of_the_records() {
                 expected.push((step, if start { "start" } else { "fault" }));
             }
         }
-        expected.extend(e.interventions().iter().map(|iv| (iv.step, if matches!(iv.action, Intervention::Start(_)) { "start" } else { "fault" })));
+        expected.extend(
+            e.interventions()
+                .iter()
+                .map(|iv| (iv.step, if matches!(iv.action, Intervention::Start(_)) { "start" } else { "fault" })),
+        );
         expected.extend(e.all_elections().iter().map(|x| (x.step, "elected")));
         expected.extend(e.all_violations().iter().map(|v| (v.step, "violation")));
         expected.sort();
@@ -252,7 +269,11 @@ fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
     assert_eq!(s.experiment, "raft-figure-16-randomness");
     assert_eq!(s.lang, Lang::Zh);
     assert_eq!(s.preset, Some("ring-worst"), "the simulator's session is there behind it");
-    assert!(s.query(false).ends_with("&lang=zh&experiment=raft-figure-16-randomness"), "a reload reopens it: {}", s.query(false));
+    assert!(
+        s.query(false).ends_with("&lang=zh&experiment=raft-figure-16-randomness"),
+        "a reload reopens it: {}",
+        s.query(false)
+    );
     let key = s.url_key();
     let s = run(s, [Action::PickExperiment("one-partition")]);
     assert_eq!(s.experiment, "one-partition");

@@ -32,7 +32,9 @@ pub fn Inspector(p: &InspectorProps) -> Html {
     crate::probe::rendered("inspector");
     let l = p.lang;
     let body = match &p.node {
-        None => html! { <p class="empty">{ tr(l, "Select a node (click it, or Tab to it) to see its state. Right-click or Shift-click for more actions.", "选择一个节点（点击它，或用 Tab 聚焦）查看其状态。右键或 Shift+点击查看更多操作。") }</p> },
+        None => {
+            html! { <p class="empty">{ tr(l, "Select a node (click it, or Tab to it) to see its state. Right-click or Shift-click for more actions.", "选择一个节点（点击它，或用 Tab 聚焦）查看其状态。右键或 Shift+点击查看更多操作。") }</p> }
+        }
         Some(node) => {
             let id = node.id;
             html! {

@@ -86,13 +86,22 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
         return format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders));
     }
     match &c.first {
-        None => format!("{} — {} ({})", tr(lang, "holds so far", "目前成立"), p.explain.get(lang), p.holds.describe().get(lang)),
+        None => format!(
+            "{} — {} ({})",
+            tr(lang, "holds so far", "目前成立"),
+            p.explain.get(lang),
+            p.holds.describe().get(lang)
+        ),
         Some((nodes, time)) => {
             let steps = c.steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
             let more = if c.count > c.steps.len() { ", …" } else { "" };
             match lang {
-                Lang::En => format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes)),
-                Lang::Zh => format!("被违反 {} 次（第 {steps}{more} 步）；首次在 t={time}：{}", c.count, nodes_text(nodes)),
+                Lang::En => {
+                    format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes))
+                }
+                Lang::Zh => {
+                    format!("被违反 {} 次（第 {steps}{more} 步）；首次在 t={time}：{}", c.count, nodes_text(nodes))
+                }
             }
         }
     }
@@ -110,8 +119,20 @@ pub fn Invariants(c: &Checks) -> Html {
     let (status, agreement) = match (c.agreement, lang) {
         (Some(l), Lang::En) => (Status::Ok, format!("every live node names N{l}{latency}")),
         (Some(l), Lang::Zh) => (Status::Ok, format!("所有存活节点都认 N{l} 为领导者{latency}")),
-        (None, _) if c.waiting => (Status::Waiting, tr(lang, "nobody names a leader yet", "还没有节点认定领导者").to_string()),
-        (None, _) => (Status::Bad, format!("{}{latency}", tr(lang, "not now: live nodes disagree or name a dead leader", "此刻未达成：存活节点意见不一，或认一个已崩溃的节点为领导者"))),
+        (None, _) if c.waiting => {
+            (Status::Waiting, tr(lang, "nobody names a leader yet", "还没有节点认定领导者").to_string())
+        }
+        (None, _) => (
+            Status::Bad,
+            format!(
+                "{}{latency}",
+                tr(
+                    lang,
+                    "not now: live nodes disagree or name a dead leader",
+                    "此刻未达成：存活节点意见不一，或认一个已崩溃的节点为领导者"
+                )
+            ),
+        ),
     };
     html! {
         <section class="panel" aria-label="Invariants">

@@ -40,7 +40,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     for step in first.saturating_sub(1)..=last {
         // Step `step`'s row, then what you did after it ("after step k" sits below step k).
         if let Some(info) = (step > 0).then(|| engine.step_info_in(step, lang)).flatten() {
-            let class = classes!(info.event, (step == cursor).then_some("current"), (step > cursor).then_some("future"));
+            let class =
+                classes!(info.event, (step == cursor).then_some("current"), (step > cursor).then_some("future"));
             let why = engine.narrate(step, lang).unwrap_or_default();
             rows.push(html! {
                 <li class={class} title={why}>

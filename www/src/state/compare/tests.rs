@@ -24,7 +24,14 @@ fn assert_in_sync(c: &Compare) {
         let e = l.engine.get();
         assert!(e.now() <= c.time, "{}: at t={} past the clock {}", l.algorithm.id, e.now(), c.time);
         if let Some(next) = e.record(e.cursor() + 1) {
-            assert!(next.time > c.time, "{}: step {} at t={} is due by the clock {}", l.algorithm.id, e.cursor() + 1, next.time, c.time);
+            assert!(
+                next.time > c.time,
+                "{}: step {} at t={} is due by the clock {}",
+                l.algorithm.id,
+                e.cursor() + 1,
+                next.time,
+                c.time
+            );
         }
         assert_eq!(l.frame.step, e.cursor());
         assert_eq!(l.frame.time, c.time, "every lane is drawn at the shared time");
@@ -47,7 +54,8 @@ fn the_split_brain_preset_takes_the_course_pair_and_what_else_fits() {
     let lanes: Vec<&str> = preset_lanes(&base).iter().map(|a| a.id).collect();
     assert!(lanes.contains(&"bully") && lanes.contains(&"raft"), "the course's pair: {lanes:?}");
     // Those that declare this very scenario as a preset of their own come first.
-    let declaring = registry::all().iter().filter(|a| a.presets.iter().any(|p| same_world(&p.scenario(), &base))).count();
+    let declaring =
+        registry::all().iter().filter(|a| a.presets.iter().any(|p| same_world(&p.scenario(), &base))).count();
     assert!(declaring >= 2);
     for (k, id) in lanes.iter().enumerate() {
         let declares = registry::find(id).unwrap().presets.iter().any(|p| same_world(&p.scenario(), &base));
@@ -157,7 +165,9 @@ fn one_partition_line_splits_bully_but_not_raft_at_the_same_time() {
         let e = l.engine.get();
         let iv = e.interventions().last().unwrap();
         assert_eq!(iv.time, 20, "{}: the same fault at the same virtual time", l.algorithm.id);
-        assert!(matches!(&iv.action, Intervention::Partition { groups, .. } if *groups == vec![vec![1, 2], vec![3, 4, 5]]));
+        assert!(
+            matches!(&iv.action, Intervention::Partition { groups, .. } if *groups == vec![vec![1, 2], vec![3, 4, 5]])
+        );
         assert_eq!(l.row.sides.iter().map(|s| s.0.clone()).collect::<Vec<_>>(), [vec![1, 2], vec![3, 4, 5]]);
     }
     assert_eq!(*c.lines, vec![CUT]);
@@ -183,7 +193,10 @@ fn one_partition_line_splits_bully_but_not_raft_at_the_same_time() {
 
 #[test]
 fn a_compare_link_reopens_the_same_view() {
-    let s = run(open("?compare=raft,bully,invitation&preset=split-brain-bully"), [Action::Seek(14), Action::SetLines(vec![CUT]), Action::Seek(33), Action::NodeClick(5), Action::Seek(61)]);
+    let s = run(
+        open("?compare=raft,bully,invitation&preset=split-brain-bully"),
+        [Action::Seek(14), Action::SetLines(vec![CUT]), Action::Seek(33), Action::NodeClick(5), Action::Seek(61)],
+    );
     let q = s.query(false);
     assert!(q.starts_with("?compare=raft,bully,invitation&t=1.") && q.contains("&time=61"), "{q}");
     let again = open(&q);
@@ -208,8 +221,14 @@ fn a_compare_link_reopens_the_same_view() {
 fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
     for (q, says) in [
         ("?compare=bully,nope&preset=split-brain-bully", "link: compare: no algorithm named 'nope'"),
-        ("?compare=raft&preset=split-brain-bully", "link: compare: 1 algorithm(s) given ('raft'); compare mode shows 2 to 4"),
-        ("?compare=bully,raft,invitation,lelann,token-ring&preset=split-brain-bully", "link: compare: 5 algorithm(s) given"),
+        (
+            "?compare=raft&preset=split-brain-bully",
+            "link: compare: 1 algorithm(s) given ('raft'); compare mode shows 2 to 4",
+        ),
+        (
+            "?compare=bully,raft,invitation,lelann,token-ring&preset=split-brain-bully",
+            "link: compare: 5 algorithm(s) given",
+        ),
     ] {
         let s = open(q);
         assert!(s.compare.is_none(), "{q}");
@@ -221,7 +240,11 @@ fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
     }
     let s = open("?compare=bully,chang-roberts&preset=split-brain-bully");
     assert!(s.compare.is_none());
-    assert!(s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"), "{:?}", s.alert);
+    assert!(
+        s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"),
+        "{:?}",
+        s.alert
+    );
     let s = open("?compare=bully,raft&preset=split-brain-bully&time=soon");
     assert!(s.alert.as_deref().unwrap().contains("time 'soon' is not a number of ticks"));
     assert_eq!(lanes(&s).time, 0);
@@ -255,7 +278,10 @@ fn faults_made_before_comparing_come_along_and_close_keeps_the_run() {
 
 #[test]
 fn undo_and_redo_take_a_fault_back_from_every_lane() {
-    let s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::Seek(20), Action::SetLines(vec![CUT]), Action::Seek(50)]);
+    let s = run(
+        open("?compare=bully,raft&preset=split-brain-bully"),
+        [Action::Seek(20), Action::SetLines(vec![CUT]), Action::Seek(50)],
+    );
     let before: Vec<u64> = lanes(&s).lanes.iter().map(|l| l.engine.get().trace_hash()).collect();
     let s = run(s, [Action::Undo]);
     assert_eq!(lanes(&s).time, 20);
@@ -273,5 +299,11 @@ fn the_compare_preset_opens_from_any_page() {
     assert_eq!(s.preset, Some(SPLIT_BRAIN.preset));
     assert!(c.lanes.len() >= 2);
     let q = s.query(false);
-    assert!(q.starts_with("?compare=") && q.contains("bully") && q.contains("raft") && q.contains("&preset=split-brain-bully&time=0"), "{q}");
+    assert!(
+        q.starts_with("?compare=")
+            && q.contains("bully")
+            && q.contains("raft")
+            && q.contains("&preset=split-brain-bully&time=0"),
+        "{q}"
+    );
 }
