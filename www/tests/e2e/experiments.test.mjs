@@ -104,14 +104,16 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
   assert.ok(seen, 'the progress bar was seen part-way');
   assert.equal(seen.max, 50100);
   assert.match(await page.locator('.exp-count').textContent(), /^\d+ \/ 50100 runs$/);
-  // Responsive while it runs: animation frames keep coming.
+  // Responsive while it runs: 30 animation frames come, and the sweep advances between the first and the last
+  // (how long the frames take is a benchmark's business: www/tests/bench/experiments-view.mjs).
+  const before = (await progress(page)).now;
   const frames = await page.evaluate(() => new Promise((done) => {
-    const out = []; let last = performance.now();
-    const tick = (t) => { out.push(t - last); last = t; if (out.length < 30) requestAnimationFrame(tick); else done(out); };
+    let n = 0;
+    const tick = () => { if (++n < 30) requestAnimationFrame(tick); else done(n); };
     requestAnimationFrame(tick);
   }));
-  const slowest = Math.max(...frames);
-  assert.ok(slowest < 200, `frames keep coming while the sweep runs (slowest ${slowest.toFixed(0)} ms)`);
+  assert.equal(frames, 30, 'frames keep coming while the sweep runs');
+  assert.ok((await progress(page)).now > before, 'and the sweep advanced meanwhile');
   assert.ok((await progress(page)).now < 50100, 'still running');
   await shot(page, 'experiments-running');
 
