@@ -17,7 +17,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help serve test build setup setup-build setup-test bench callgrind screenshot clean \
-        test-native test-wasm test-e2e
+        lint test-native test-wasm test-e2e
 
 help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -51,6 +51,11 @@ serve: setup-build
 
 # ---------- tests ----------
 
+# The tree stays tidy by itself: one format (rustfmt.toml) and no clippy warning, in every target.
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
+
 test-native:
 	cargo test --workspace --locked --offline
 
@@ -61,6 +66,7 @@ test-e2e: build
 	cd www && node --test --test-concurrency=1 tests/e2e/
 
 test: setup-test
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory test-e2e
