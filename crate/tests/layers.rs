@@ -93,3 +93,110 @@ fn no_code_outside_the_protocols_names_an_algorithm() {
         assert!(!code.contains("Algorithm::Bully") && !code.contains("Algorithm::Raft"), "{}", f.display());
     }
 }
+
+/// The module path of a file of `www/src` (`state/compare.rs` → `["state", "compare"]`,
+/// `components/mod.rs` → `["components"]`); `lib.rs` and `main.rs` are the root, `[]`.
+fn www_module(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_str().unwrap().to_string()).collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The modules a file's code names: `crate::a::b::Item` and `super::x` paths, resolved to the
+/// longest known module path (an item's name is not a module).
+fn www_imports(code: &str, me: &[String], is_mod_file: bool, known: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+    let mut out = BTreeSet::new();
+    let words = |s: &str| -> Vec<String> {
+        let path: String = s.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+        path.split("::").filter(|w| !w.is_empty()).map(str::to_string).collect()
+    };
+    let mut candidates: Vec<Vec<String>> = Vec::new();
+    for part in code.split("crate::").skip(1) {
+        candidates.push(words(part));
+    }
+    // `super::` from `a/b.rs` is `a`; from `a/mod.rs` it is the parent of `a`.
+    let base: Vec<String> = if is_mod_file { me[..me.len().saturating_sub(1)].to_vec() } else { me.to_vec() };
+    for part in code.split("super::").skip(1) {
+        let mut p = base[..base.len().saturating_sub(1)].to_vec();
+        p.extend(words(part));
+        candidates.push(p);
+    }
+    // A brace group (`use crate::components::{hash_ring, lease_bars}`) names each member.
+    for group in code.split("crate::").skip(1).filter_map(|p| {
+        let head: String = p.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+        let n = head.len();
+        p[n..].starts_with('{').then(|| (head, p[n + 1..].split('}').next().unwrap_or("").to_string()))
+    }) {
+        for member in group.1.split(',') {
+            let mut p = words(&group.0);
+            p.extend(words(member.trim()));
+            candidates.push(p);
+        }
+    }
+    for mut p in candidates {
+        while !p.is_empty() && !known.contains(&p) {
+            p.pop();
+        }
+        if !p.is_empty() && p != me {
+            out.insert(p);
+        }
+    }
+    out
+}
+
+/// The app's modules import each other without a circle (a module may use its own parent or
+/// children; siblings and strangers may not go round), and the reducer (`state`) never imports the
+/// components that draw it.
+#[test]
+fn www_modules_import_each_other_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let files: Vec<PathBuf> = files.into_iter().filter(|f| !f.ends_with("tests.rs")).collect();
+    let known: BTreeSet<Vec<String>> = files.iter().map(|f| www_module(&src, f)).collect();
+    let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for f in &files {
+        let me = www_module(&src, f);
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        let deps = www_imports(&code, &me, f.ends_with("mod.rs"), &known);
+        if me.first().is_some_and(|m| m == "state") {
+            let drawn: Vec<_> = deps.iter().filter(|d| d.first().is_some_and(|m| m == "components")).collect();
+            assert!(drawn.is_empty(), "{} (the reducer) imports components {drawn:?}", f.display());
+        }
+        // Between a module and its own ancestors or descendants, use goes both ways by nature.
+        let related = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
+        graph.entry(me.clone()).or_default().extend(deps.into_iter().filter(|d| !related(d, &me)));
+    }
+    fn visit(
+        n: &Vec<String>,
+        g: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        stack: &mut Vec<Vec<String>>,
+        done: &mut BTreeSet<Vec<String>>,
+    ) {
+        if done.contains(n) {
+            return;
+        }
+        if let Some(at) = stack.iter().position(|s| s == n) {
+            let names: Vec<String> = stack[at..].iter().chain([n]).map(|m| m.join("::")).collect();
+            panic!("import circle in www/src: {}", names.join(" -> "));
+        }
+        stack.push(n.clone());
+        for d in g.get(n).into_iter().flatten() {
+            visit(d, g, stack, done);
+        }
+        stack.pop();
+        done.insert(n.clone());
+    }
+    let mut done = BTreeSet::new();
+    for n in graph.keys() {
+        visit(n, &graph, &mut Vec::new(), &mut done);
+    }
+    let picture = vec!["components".to_string(), "picture".to_string()];
+    assert!(graph.contains_key(&picture) && graph.len() > 30, "the scan found the app's modules ({})", graph.len());
+    assert!(graph[&vec!["app".to_string()]].contains(&vec!["state".to_string()]), "the scan reads imports");
+}

@@ -30,7 +30,9 @@ pub mod link;
 pub mod markers;
 pub mod meta;
 pub mod palette;
+pub mod placement;
 pub mod probe;
+pub mod request;
 pub mod state;
 
 pub use effects::{copy_to_clipboard, download};

@@ -6,31 +6,8 @@
 
 use super::fmt;
 use crate::geometry::Pt;
-use election_lab::meta::{Look, Topology};
-use election_lab::{layout, Algorithm, Frame};
+use election_lab::{layout, Frame};
 use yew::prelude::*;
-
-/// The store at the centre and the other nodes round the circle in scenario order, for an
-/// algorithm with a distinguished resource node.
-pub fn positions(alg: &Algorithm, frame: &Frame) -> Option<Vec<Pt>> {
-    if alg.topology != Topology::WithResource {
-        return None;
-    }
-    let store = frame.nodes.iter().position(|nd| alg.role(nd.view.role).is_some_and(|r| r.look == Look::Store))?;
-    let n = frame.nodes.len();
-    let mut k = 0;
-    Some(
-        (0..n)
-            .map(|i| {
-                if i == store {
-                    return (layout::CENTRE, layout::CENTRE);
-                }
-                k += 1;
-                layout::position(k - 1, n - 1)
-            })
-            .collect(),
-    )
-}
 
 /// One bar per live node holding a lease, on the side of its disc facing the centre (below the
 /// disc for a node at the centre).

@@ -3,9 +3,9 @@
 //! draws it. A `<details>` rather than a dialog: the browser keeps it open or shut, and the
 //! choices are read from the selects when a download is asked for, so it holds no state.
 
-use super::scenario_bar::Request;
 use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
 use crate::i18n::{tr, Lang};
+use crate::request::Request;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

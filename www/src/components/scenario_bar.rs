@@ -7,18 +7,7 @@ use election_lab::presets;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-/// What the bar asks of the browser (handled by the app's effects).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Request {
-    /// Copy a link (`false`) or embed code (`true`) and show it.
-    Share(bool),
-    Export,
-    ImportFile(web_sys::File),
-    /// A picture of the canvas (SVG or PNG) to download.
-    Picture(crate::export::Options),
-    /// An animated PNG of steps `from..=to` (None: from the cursor, 40 steps), ms per frame.
-    Animation(crate::export::Options, (Option<u64>, Option<u64>), u32),
-}
+pub use crate::request::Request;
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioBarProps {

@@ -1,8 +1,8 @@
 //! What the state shares and derives: the engine cell, node positions, lines as of the cursor,
 //! the drops of the current tick.
 
-use crate::geometry::{Line, Pt};
-use election_lab::{layout, Action as Intervention, Engine, Frame, Scenario};
+use crate::geometry::Line;
+use election_lab::{Action as Intervention, Engine};
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
@@ -32,16 +32,7 @@ impl EngineRef {
 /// A message dropped during the cursor's tick: (from, to, kind).
 pub type DropMark = (u32, u32, &'static str);
 
-/// Node positions on the canvas, in scenario order: on a circle, unless the nodes carry hash-ring
-/// positions (`frame`'s views) or the algorithm sets a store apart.
-pub fn positions(scenario: &Scenario, frame: &Frame) -> Vec<Pt> {
-    use crate::components::{hash_ring, lease_bars};
-    let n = scenario.nodes.len();
-    hash_ring::positions(frame)
-        .or_else(|| lease_bars::positions(crate::meta::algorithm_of(scenario), frame))
-        .filter(|p| p.len() == n)
-        .unwrap_or_else(|| (0..n).map(|i| layout::position(i, n)).collect())
-}
+pub use crate::placement::positions;
 
 /// Lines drawn by the user, as of `cursor`: those of the last partition intervention.
 pub fn lines_at(interventions: &[election_lab::Intervention], cursor: u64) -> Vec<Line> {
