@@ -39,6 +39,29 @@ impl Engine {
         Ok(Engine { algorithm, scenario, sim })
     }
 
+    /// Builds a run in summary-only mode: it keeps no history (no records, narration,
+    /// checkpoints, nor the messages already delivered), so its memory follows the nodes and the
+    /// messages in flight, not the length of the run. It runs forward only (`seek` cannot go
+    /// back, `record` and `narrate` answer `None`), and ends exactly as [`Engine::new`]'s run
+    /// would: the same summary, counts, elections, violations and trace hash. What
+    /// `election-lab run --no-trace` and every sweep use.
+    pub fn summary_only(scenario: Scenario) -> Result<Engine, ScenarioError> {
+        let mut e = Engine::new(scenario)?;
+        e.sim.summary_only();
+        Ok(e)
+    }
+
+    /// How many messages' entries the run keeps: every message sent, or in summary-only mode
+    /// only those that may still be in flight.
+    pub fn kept_messages(&self) -> u64 {
+        self.sim.kept_messages()
+    }
+
+    /// Whether this run keeps no history (see [`Engine::summary_only`]).
+    pub fn is_summary_only(&self) -> bool {
+        self.sim.is_summary_only()
+    }
+
     pub fn from_json(text: &str) -> Result<Engine, ScenarioError> {
         Engine::new(Scenario::from_json(text)?)
     }
@@ -53,10 +76,20 @@ impl Engine {
         Engine::from_trace(Trace::from_value(value)?)
     }
 
+    /// [`Engine::from_trace_json`] in summary-only mode (see [`Engine::summary_only`]).
+    pub fn from_trace_json_summary_only(text: &str) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_in(Trace::from_json(text)?, true)
+    }
+
     /// Replays a trace's interventions at their steps, then seeks to its step.
     pub fn from_trace(trace: Trace) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_in(trace, false)
+    }
+
+    fn from_trace_in(trace: Trace, summary_only: bool) -> Result<Engine, ScenarioError> {
         let prefix = if trace.bare { "" } else { "scenario" };
-        let mut engine = Engine::new(trace.scenario).map_err(|e| e.within(prefix))?;
+        let build = if summary_only { Engine::summary_only } else { Engine::new };
+        let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
         for (i, iv) in trace.interventions.into_iter().enumerate() {
             let path = format!("interventions[{i}]");
             engine.seek(iv.step);
@@ -146,6 +179,19 @@ impl Engine {
     }
     pub fn trace_hash(&self) -> u64 {
         self.sim.hash()
+    }
+    /// Live nodes that believe they lead, at the cursor (what [`Engine::frame`] lists, without
+    /// drawing the rest).
+    pub fn leaders(&self) -> Vec<NodeId> {
+        self.sim.observers().leaders.iter().copied().collect()
+    }
+    /// The leader every live node names, if they agree (as in [`Engine::frame`]).
+    pub fn agreement(&self) -> Option<NodeId> {
+        self.sim.observers().agreed
+    }
+    /// Partition labels per node in scenario order, if partitioned (as in [`Engine::frame`]).
+    pub fn groups(&self) -> Option<&[u32]> {
+        self.sim.labels()
     }
     pub fn frame(&self) -> Frame {
         self.sim.frame()

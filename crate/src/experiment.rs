@@ -571,11 +571,12 @@ impl Sweep {
             return None;
         }
         let j = self.jobs.partition_point(|j| j.first <= k) - 1;
-        Some(self.play(&self.jobs[j], k - self.jobs[j].first).0)
+        Some(self.play(&self.jobs[j], k - self.jobs[j].first, false).0)
     }
 
-    /// Builds and runs the `k`-th seed of `job`; also returns the time of its last fault.
-    fn play(&self, job: &Job, k: u64) -> (Engine, Time) {
+    /// Builds and runs the `k`-th seed of `job` (in summary-only mode, keeping no history, for
+    /// a row); also returns the time of its last fault.
+    fn play(&self, job: &Job, k: u64, summary_only: bool) -> (Engine, Time) {
         let line = &self.lines[job.line];
         let seed = line.seeds.start + k;
         let mut rng = Pcg32::new(seed, STREAM);
@@ -599,7 +600,8 @@ impl Sweep {
             }
         }
         let nodes = s.nodes.clone();
-        let mut e = Engine::new(s).expect("checked when the sweep was built");
+        let build = if summary_only { Engine::summary_only } else { Engine::new };
+        let mut e = build(s).expect("checked when the sweep was built");
         for f in later {
             let Some(leader) = agreement(&mut e) else { break };
             let at = e.now() + f.delay;
@@ -620,24 +622,25 @@ impl Sweep {
 
     fn run(&self, job: &Job, k: u64) -> Row {
         let line = &self.lines[job.line];
-        let (e, since) = self.play(job, k);
+        let (e, since) = self.play(job, k, true);
         let seed = line.seeds.start + k;
         let n = e.scenario().nodes.len() as u32;
         let m = e.metrics();
-        let f = e.frame();
+        let (leaders, groups) = (e.leaders(), e.groups());
         let counted = if line.kinds.is_empty() {
             m.total
         } else {
             m.by_kind.iter().filter(|(k, _)| line.kinds.contains(k)).map(|x| x.1).sum()
         };
         let downtime = e.elections().iter().find(|x| x.to > since).map(|x| x.to - x.from.max(since));
-        let minority_leaders = f.groups.as_ref().map(|labels| {
+        let minority_leaders = groups.map(|labels| {
             let mut sizes: BTreeMap<u32, u32> = BTreeMap::new();
             for &l in labels {
                 *sizes.entry(l).or_default() += 1;
             }
             let minor = sizes.iter().min_by_key(|(l, c)| (**c, **l)).map(|(l, _)| *l);
-            f.nodes.iter().zip(labels).filter(|(nf, &l)| Some(l) == minor && f.leaders.contains(&nf.id)).count() as u32
+            e.scenario().nodes.iter().zip(labels).filter(|(id, &l)| Some(l) == minor && leaders.contains(id)).count()
+                as u32
         });
         Row {
             line: job.line,
@@ -646,11 +649,11 @@ impl Sweep {
             messages: m.total,
             counted,
             theory: line.formula.map(|x| (x.value)(n as u64)),
-            end_time: f.time,
-            steps: f.step,
-            quiescent: f.quiescent,
-            agreement: f.agreement,
-            leaders: f.leaders.len() as u32,
+            end_time: e.now(),
+            steps: e.cursor(),
+            quiescent: e.quiescent(),
+            agreement: e.agreement(),
+            leaders: leaders.len() as u32,
             max_leaders: m.max_simultaneous_leaders,
             violations: e.violations().len() as u32,
             elections: e.elections().len() as u32,
@@ -706,7 +709,7 @@ impl Sweep {
 
 /// Every live node names the same live leader: now, or at the end of the next election.
 fn agreement(e: &mut Engine) -> Option<NodeId> {
-    if let Some(l) = e.frame().agreement {
+    if let Some(l) = e.agreement() {
         return Some(l);
     }
     let seen = e.elections().len();

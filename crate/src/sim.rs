@@ -301,6 +301,9 @@ impl Sim {
     }
     /// The furthest step computed.
     pub fn head(&self) -> u64 {
+        if self.h.lean {
+            return self.w.steps;
+        }
         self.h.recs.len() as u64
     }
     pub fn now(&self) -> Time {
@@ -364,7 +367,7 @@ impl Sim {
     /// Messages in flight at the cursor, in delivery order.
     pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry)> + '_ {
         self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
-            Ev::Deliver(id) => Some((id, &self.h.msgs[id as usize])),
+            Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept"))),
             _ => None,
         })
     }

@@ -206,6 +206,24 @@ fn run_accepts_an_exported_trace_with_interventions() {
     assert_eq!(lines.len() as u64, summary["steps"].as_u64().unwrap() + 3);
 }
 
+/// `run --no-trace` keeps no history and prints the very same summary; it cannot be combined
+/// with `--trace`.
+#[test]
+fn no_trace_prints_the_same_summary() {
+    for v in [worst5(), serde_json::from_str(election_lab::presets::find("fencing-tokens").unwrap().json).unwrap()] {
+        let f = Temp::new("scenario.json", &v.to_string());
+        let full = cli(&["run", f.path()]);
+        let lean = cli(&["run", "--no-trace", f.path()]);
+        assert!(lean.status.success(), "{}", stderr(&lean));
+        assert_eq!(stdout(&lean), stdout(&full));
+    }
+    let f = Temp::new("scenario.json", &worst5().to_string());
+    let out = Temp::new("trace.jsonl", "");
+    let both = cli(&["run", "--no-trace", "--trace", out.path(), f.path()]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).contains("--no-trace"), "{}", stderr(&both));
+}
+
 /// FILE may be `-` for standard input.
 #[test]
 fn run_reads_standard_input() {

@@ -49,6 +49,10 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// Also write every step as JSON Lines to OUT
         #[arg(long, value_name = "OUT.jsonl")]
         trace: Option<String>,
+        /// Keep no history while running (summary-only mode): memory for the nodes and the
+        /// messages in flight only, whatever the length of the run; the same summary
+        #[arg(long, conflicts_with = "trace")]
+        no_trace: bool,
     },
     /// Run an experiment (many runs over seeds, node counts and variants) and print one CSV row per run
     #[command(after_help = SWEEP_HELP)]
@@ -124,6 +128,11 @@ fn load(path: &str) -> Result<Engine, String> {
     Engine::from_trace_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
+fn load_summary_only(path: &str) -> Result<Engine, String> {
+    let text = read(path)?;
+    Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{path}: {e}"))
+}
+
 fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
     let file = std::fs::File::create(out).map_err(|e| format!("cannot create {out}: {e}"))?;
     let mut w = BufWriter::new(file);
@@ -152,8 +161,8 @@ fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
 
 fn run(cmd: Cmd) -> Result<(), String> {
     match cmd {
-        Cmd::Run { file, trace } => {
-            let mut engine = load(&file)?;
+        Cmd::Run { file, trace, no_trace } => {
+            let mut engine = if no_trace { load_summary_only(&file)? } else { load(&file)? };
             engine.run_to_end();
             if let Some(out) = trace {
                 write_trace(&engine, &out)?;

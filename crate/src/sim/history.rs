@@ -47,9 +47,18 @@ impl Default for Budget {
 }
 
 /// The logs up to the head and the checkpoints.
+///
+/// In **summary-only** mode (`lean`, [`Sim::summary_only`]) none of it is kept: no records,
+/// timer log, notes or checkpoints, and the message log is a window holding only the messages
+/// that may still be in flight (the payloads likewise, in the protocol's machine), so memory
+/// follows the nodes and the messages in flight, not the length of the run. Such a run only
+/// goes forward; what it found (violations, elections, counts, the trace hash) is the same.
 #[derive(Default)]
 pub(super) struct History {
-    pub(super) msgs: Vec<MsgEntry>,
+    pub(super) lean: bool,
+    /// Messages `msg_base..` (all of them, from 0, unless `lean`).
+    pub(super) msgs: VecDeque<MsgEntry>,
+    pub(super) msg_base: u64,
     pub(super) recs: Vec<Rec>,
     pub(super) timer_log: Vec<TimerRec>,
     pub(super) notes: Vec<Note>,
@@ -60,9 +69,50 @@ pub(super) struct History {
     pub(super) budget: Budget,
 }
 
+impl History {
+    /// Message `id`, if it is still kept.
+    #[inline]
+    pub(super) fn msg(&self, id: u64) -> Option<&MsgEntry> {
+        self.msgs.get(id.checked_sub(self.msg_base)? as usize)
+    }
+    /// The number of messages logged (the next id).
+    #[inline]
+    pub(super) fn msgs_end(&self) -> u64 {
+        self.msg_base + self.msgs.len() as u64
+    }
+}
+
 impl Sim {
+    /// Turns this fresh run (no step taken yet) into a summary-only run: no history kept,
+    /// memory for the nodes and the messages in flight only. It cannot seek back.
+    pub fn summary_only(&mut self) {
+        debug_assert_eq!(self.w.steps, 0, "summary-only from the start");
+        self.h.lean = true;
+        self.h.checkpoints.clear();
+    }
+    /// How many messages' entries are kept (all, unless summary-only).
+    pub fn kept_messages(&self) -> u64 {
+        self.h.msgs.len() as u64
+    }
+    /// Whether the run keeps no history ([`Sim::summary_only`]).
+    pub fn is_summary_only(&self) -> bool {
+        self.h.lean
+    }
+    /// Summary-only: forgets the messages delivered before tick `t` (every event before the
+    /// current tick has been applied, so they are no longer in flight).
+    #[inline]
+    pub(super) fn release_before(&mut self, t: Time) {
+        let before = self.h.msg_base;
+        while self.h.msgs.front().is_some_and(|m| m.deliver < t) {
+            self.h.msgs.pop_front();
+            self.h.msg_base += 1;
+        }
+        if self.h.msg_base != before {
+            self.machine.release(self.h.msg_base);
+        }
+    }
     pub(super) fn log_timer(&mut self, rec: TimerRec) {
-        if self.w.n_timers as usize == self.h.timer_log.len() {
+        if !self.h.lean && self.w.n_timers as usize == self.h.timer_log.len() {
             self.h.timer_log.push(rec);
         }
         self.w.n_timers += 1;
@@ -71,6 +121,10 @@ impl Sim {
     /// At the head and out of history budget: the run stops here.
     #[inline]
     pub(super) fn over_budget(&self) -> bool {
+        if self.h.lean {
+            // No history: only what is in flight takes memory.
+            return self.w.obs.in_flight >= self.h.budget.messages;
+        }
         self.w.steps >= self.h.budget.steps || self.w.n_msgs >= self.h.budget.messages
     }
 
@@ -80,6 +134,12 @@ impl Sim {
             return None;
         }
         let (steps, msgs) = (self.w.steps, self.w.n_msgs);
+        if self.h.lean {
+            return Some(format!(
+                "stopped after {steps} steps: {} messages in flight would outgrow memory (budget {}); lower stop.max_time or stop.max_steps",
+                self.w.obs.in_flight, self.h.budget.messages
+            ));
+        }
         Some(format!(
             "stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
             self.h.budget.steps, self.h.budget.messages
@@ -113,6 +173,9 @@ impl Sim {
     }
 
     pub(super) fn maybe_checkpoint(&mut self) {
+        if self.h.lean {
+            return;
+        }
         let last = self.h.checkpoints.last().map_or(0, |c| c.steps);
         let size = self.w.obs.in_flight + self.w.active_timers + self.cfg.n() as u64;
         if self.w.steps >= last + CHECKPOINT_MIN.max(size) {
@@ -122,7 +185,7 @@ impl Sim {
 
     pub(super) fn truncate_future(&mut self) {
         let w = &self.w;
-        self.h.msgs.truncate(w.n_msgs as usize);
+        self.h.msgs.truncate((w.n_msgs - self.h.msg_base) as usize);
         self.machine.truncate(w.n_msgs);
         self.h.recs.truncate(w.steps as usize);
         self.h.timer_log.truncate(w.n_timers as usize);
@@ -138,7 +201,10 @@ impl Sim {
 
     /// Moves the cursor to `target` steps (back or forward), replaying from a checkpoint.
     pub fn seek(&mut self, target: u64) {
-        if target != self.w.steps {
+        if self.h.lean {
+            // Summary-only: no checkpoints; forward only.
+            while self.w.steps < target && self.step() {}
+        } else if target != self.w.steps {
             let forward_gap = target.saturating_sub(self.w.steps);
             if target < self.w.steps || forward_gap > CHECKPOINT_MIN {
                 let k = self.h.checkpoints.partition_point(|c| c.steps <= target);
@@ -157,7 +223,7 @@ impl Sim {
         &self.h.recs
     }
     pub fn message(&self, id: u64) -> Option<&MsgEntry> {
-        self.h.msgs.get(id as usize)
+        self.h.msg(id)
     }
     /// Message `id`'s readable label, e.g. `ELECTION(12)`.
     pub fn label(&self, id: u64) -> String {

@@ -130,6 +130,9 @@ impl Sim {
                     continue; // replaced or cancelled: not an event
                 }
             }
+            if self.h.lean && time > self.w.now {
+                self.release_before(time);
+            }
             self.w.now = time;
             self.apply_event(ev);
             return true;
@@ -147,7 +150,7 @@ impl Sim {
             Ev::Deliver(id) => {
                 self.w.obs.in_flight -= 1;
                 let (from, to, lost) = {
-                    let m = &self.h.msgs[id as usize];
+                    let m = self.h.msg(id).expect("in flight, so kept");
                     (m.from, m.to, m.lost)
                 };
                 let fi = self.idx(from).expect("sender");
@@ -244,7 +247,9 @@ impl Sim {
         }
         h = mix(h, ((node as u64) << 32) | peer as u64);
         self.w.hash = mix(h, aux);
-        if (step as usize) > self.h.recs.len() {
+        if self.h.lean {
+            // Summary-only: no record kept.
+        } else if (step as usize) > self.h.recs.len() {
             self.h.recs.push(rec);
         } else {
             debug_assert_eq!(self.h.recs[step as usize - 1], rec, "replay diverged at step {step}");
@@ -298,8 +303,8 @@ impl Sim {
                         *last = deliver;
                     }
                     self.w.n_msgs += 1;
-                    if id as usize == self.h.msgs.len() {
-                        self.h.msgs.push(MsgEntry {
+                    if id == self.h.msgs_end() {
+                        self.h.msgs.push_back(MsgEntry {
                             from,
                             to,
                             sent: self.w.now,
@@ -331,7 +336,7 @@ impl Sim {
                     self.w.hash = mix(hash_str(self.w.hash, name), at);
                 }
                 Effect::Note(note) => {
-                    if self.w.n_notes as usize == self.h.notes.len() {
+                    if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
                         self.h.notes.push(note);
                     }
                     self.w.n_notes += 1;
@@ -412,7 +417,7 @@ impl Sim {
         if m >= self.w.n_msgs || self.w.manual_drops.contains(&m) {
             return false;
         }
-        let at = self.h.msgs[m as usize].deliver;
+        let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
         self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m)))
     }
 }
