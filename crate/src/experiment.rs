@@ -508,6 +508,8 @@ pub struct Sweep {
     jobs: Vec<Job>,
     until: Until,
     total: u64,
+    /// The runs this sweep does, `lo..hi` of `0..total` ([`Sweep::shard`]; all of them unless set).
+    shard: Option<(u64, u64)>,
     rows: Vec<Row>,
     steps: u64,
 }
@@ -527,7 +529,30 @@ impl Sweep {
         &self.rows
     }
     pub fn progress(&self) -> Progress {
-        Progress { done: self.rows.len() as u64, total: self.total }
+        let (lo, hi) = self.span();
+        Progress { done: self.rows.len() as u64, total: hi - lo }
+    }
+
+    /// The runs this sweep does: `lo..hi` in sweep order (every run unless [`Sweep::shard`]ed).
+    /// `rows()[i]` is run `lo + i`.
+    pub fn span(&self) -> (u64, u64) {
+        self.shard.unwrap_or((0, self.total))
+    }
+
+    /// Keeps only the `k`-th of `n` consecutive slices of the runs (1 ≤ k ≤ n), before any run:
+    /// slice k is runs ⌊(k−1)·T/n⌋ .. ⌊k·T/n⌋ of the T runs, so the slices' rows, one after the
+    /// other, are the rows of the whole sweep — `election-lab sweep --shard K/N` on N machines,
+    /// concatenated, prints what one machine prints.
+    pub fn shard(&mut self, k: u64, n: u64) -> Result<(), String> {
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("{k}/{n}: K must be between 1 and N"));
+        }
+        if !self.rows.is_empty() {
+            return Err("a sweep is sharded before it runs".into());
+        }
+        let at = |i: u64| (i as u128 * self.total as u128 / n as u128) as u64;
+        self.shard = Some((at(k - 1), at(k)));
+        Ok(())
     }
     /// Simulation steps run so far (all runs together).
     pub fn steps(&self) -> u64 {
@@ -553,15 +578,36 @@ impl Sweep {
     }
 
     fn run_next(&mut self) -> bool {
-        let k = self.rows.len() as u64;
-        if k >= self.total {
+        let (lo, hi) = self.span();
+        let k = lo + self.rows.len() as u64;
+        if k >= hi {
             return false;
         }
-        let j = self.jobs.partition_point(|j| j.first <= k) - 1;
-        let row = self.run(&self.jobs[j], k - self.jobs[j].first);
+        let row = self.run_k(k);
         self.steps += row.steps;
         self.rows.push(row);
         true
+    }
+
+    /// Run `k` of the sweep (0-based, in sweep order).
+    fn run_k(&self, k: u64) -> Row {
+        let j = self.jobs.partition_point(|j| j.first <= k) - 1;
+        self.run(&self.jobs[j], k - self.jobs[j].first)
+    }
+
+    /// Does every remaining run on every core (natively; rayon's threads, `RAYON_NUM_THREADS`
+    /// to choose how many). Each run is independent and deterministic, and the rows are kept in
+    /// sweep order, so the result is byte for byte that of [`Sweep::advance`] on one thread. Not
+    /// in wasm32, where the page advances a sweep a few runs per frame.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn run_parallel(&mut self) -> Progress {
+        use rayon::prelude::*;
+        let (lo, hi) = self.span();
+        let from = lo + self.rows.len() as u64;
+        let rows: Vec<Row> = (from..hi).into_par_iter().map(|k| self.run_k(k)).collect();
+        self.steps += rows.iter().map(|r| r.steps).sum::<u64>();
+        self.rows.extend(rows);
+        self.progress()
     }
 
     /// Replays run `k` (0-based, in sweep order; it need not have been run yet) and returns its
