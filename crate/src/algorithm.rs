@@ -3,11 +3,11 @@
 
 use crate::error::ScenarioError;
 use crate::meta::{Formula, Kind, Preset, Property, Role, Text, Topology};
-use crate::run::Run;
 use crate::scenario::Scenario;
+use crate::sim::Sim;
 
 /// How a descriptor builds a run of its protocol.
-pub type Build = fn(&Scenario, &'static [Property]) -> Result<Box<dyn Run>, ScenarioError>;
+pub type Build = fn(&Scenario, &'static [Property]) -> Result<Sim, ScenarioError>;
 
 /// One registered algorithm.
 pub struct Algorithm {

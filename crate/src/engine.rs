@@ -1,18 +1,18 @@
 //! The protocol-independent face of the engine: [`Engine`] runs any registered algorithm behind
 //! one type, and hands out [`Frame`]s (what to draw), step descriptions, summaries and traces.
 //!
-//! The UI and the CLI never see protocol types: the registry builds a simulator over the
-//! protocol's type-erased machine, behind the object-safe [`Run`] trait, and everything an algorithm says about itself is read from its
-//! [`Algorithm`] descriptor.
+//! The UI and the CLI never see protocol types: the registry builds a simulator ([`Sim`], which
+//! the engine owns) over the protocol's type-erased machine, and everything an algorithm says
+//! about itself is read from its [`Algorithm`] descriptor.
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang};
 use crate::observe::{Election, Violation};
 use crate::registry;
-pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, Run, StepInfo};
+pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
 use crate::scenario::{Action, Scenario};
-use crate::sim::{Budget, EventKind, Rec};
+use crate::sim::{Budget, EventKind, Rec, Sim};
 use crate::trace::{Intervention, Trace};
 use crate::{NodeId, Time};
 use serde_json::{json, Map, Value};
@@ -22,12 +22,12 @@ use std::collections::BTreeMap;
 pub struct Engine {
     algorithm: &'static Algorithm,
     scenario: Scenario,
-    run: Box<dyn Run>,
+    sim: Sim,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Engine({}, step {}/{})", self.algorithm.id, self.run.cursor(), self.run.head())
+        write!(f, "Engine({}, step {}/{})", self.algorithm.id, self.sim.cursor(), self.sim.head())
     }
 }
 
@@ -35,8 +35,31 @@ impl Engine {
     /// Builds a run: the registry finds the scenario's algorithm, which checks its `params`.
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         let algorithm = registry::find_or_err(&scenario.algorithm)?;
-        let run = (algorithm.build)(&scenario, algorithm.properties)?;
-        Ok(Engine { algorithm, scenario, run })
+        let sim = (algorithm.build)(&scenario, algorithm.properties)?;
+        Ok(Engine { algorithm, scenario, sim })
+    }
+
+    /// Builds a run in summary-only mode: it keeps no history (no records, narration,
+    /// checkpoints, nor the messages already delivered), so its memory follows the nodes and the
+    /// messages in flight, not the length of the run. It runs forward only (`seek` cannot go
+    /// back, `record` and `narrate` answer `None`), and ends exactly as [`Engine::new`]'s run
+    /// would: the same summary, counts, elections, violations and trace hash. What
+    /// `election-lab run --no-trace` and every sweep use.
+    pub fn summary_only(scenario: Scenario) -> Result<Engine, ScenarioError> {
+        let mut e = Engine::new(scenario)?;
+        e.sim.summary_only();
+        Ok(e)
+    }
+
+    /// How many messages' entries the run keeps: every message sent, or in summary-only mode
+    /// only those that may still be in flight.
+    pub fn kept_messages(&self) -> u64 {
+        self.sim.kept_messages()
+    }
+
+    /// Whether this run keeps no history (see [`Engine::summary_only`]).
+    pub fn is_summary_only(&self) -> bool {
+        self.sim.is_summary_only()
     }
 
     pub fn from_json(text: &str) -> Result<Engine, ScenarioError> {
@@ -53,10 +76,20 @@ impl Engine {
         Engine::from_trace(Trace::from_value(value)?)
     }
 
+    /// [`Engine::from_trace_json`] in summary-only mode (see [`Engine::summary_only`]).
+    pub fn from_trace_json_summary_only(text: &str) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_in(Trace::from_json(text)?, true)
+    }
+
     /// Replays a trace's interventions at their steps, then seeks to its step.
     pub fn from_trace(trace: Trace) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_in(trace, false)
+    }
+
+    fn from_trace_in(trace: Trace, summary_only: bool) -> Result<Engine, ScenarioError> {
         let prefix = if trace.bare { "" } else { "scenario" };
-        let mut engine = Engine::new(trace.scenario).map_err(|e| e.within(prefix))?;
+        let build = if summary_only { Engine::summary_only } else { Engine::new };
+        let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
         for (i, iv) in trace.interventions.into_iter().enumerate() {
             let path = format!("interventions[{i}]");
             engine.seek(iv.step);
@@ -66,7 +99,7 @@ impl Engine {
                     format!("the run ends at step {}, before step {}", engine.cursor(), iv.step),
                 ));
             }
-            engine.run.apply_at(iv.action, iv.time).map_err(|e| ScenarioError::new(path, e.to_string()))?;
+            engine.sim.apply_at(iv.action, iv.time).map_err(|e| ScenarioError::new(path, e.to_string()))?;
         }
         let target = trace.step.unwrap_or(engine.cursor());
         engine.seek(target);
@@ -88,7 +121,7 @@ impl Engine {
             // This run may be past the time already (its events fell differently): then the
             // intervention lands at its current time.
             let at = iv.time.max(self.now());
-            self.run
+            self.sim
                 .apply_at(iv.action.clone(), Some(at))
                 .map_err(|e| ScenarioError::new(format!("interventions[{i}]"), e.to_string()))?;
         }
@@ -97,7 +130,7 @@ impl Engine {
 
     /// The trace as the UI and CLI export it: scenario + interventions + the cursor.
     pub fn trace_value(&self) -> Value {
-        Trace::value(&self.scenario, self.run.interventions(), Some(self.run.cursor()))
+        Trace::value(&self.scenario, self.sim.interventions(), Some(self.sim.cursor()))
     }
 
     /// What the algorithm says about itself (title, kinds, properties, formulas, presets).
@@ -108,110 +141,123 @@ impl Engine {
         &self.scenario
     }
     pub fn step(&mut self) -> bool {
-        self.run.step()
+        self.sim.step()
     }
     pub fn run(&mut self, max_steps: u64) -> u64 {
-        self.run.run(max_steps)
+        self.sim.run(max_steps)
     }
     /// Runs until quiescent or a stop limit.
     pub fn run_to_end(&mut self) {
-        while self.run.run(u64::MAX) > 0 {}
+        while self.sim.run(u64::MAX) > 0 {}
     }
     pub fn run_until(&mut self, t: Time) {
-        self.run.run_until(t)
+        self.sim.run_until(t)
     }
     pub fn seek(&mut self, step: u64) {
-        self.run.seek(step)
+        self.sim.seek(step)
     }
     /// Applies an intervention at the cursor (forking if the cursor is in the past).
     pub fn apply(&mut self, action: Action) -> Result<(), ScenarioError> {
-        self.run.apply_at(action, None)
+        self.sim.apply(action)
     }
     /// Applies an intervention at the cursor at virtual time `time`, which may lie between the
     /// last event and the next one.
     pub fn apply_at(&mut self, action: Action, time: Time) -> Result<(), ScenarioError> {
-        self.run.apply_at(action, Some(time))
+        self.sim.apply_at(action, Some(time))
     }
     pub fn cursor(&self) -> u64 {
-        self.run.cursor()
+        self.sim.cursor()
     }
     pub fn head(&self) -> u64 {
-        self.run.head()
+        self.sim.head()
     }
     pub fn now(&self) -> Time {
-        self.run.now()
+        self.sim.now()
     }
     pub fn quiescent(&self) -> bool {
-        self.run.quiescent()
+        self.sim.quiescent()
     }
     pub fn trace_hash(&self) -> u64 {
-        self.run.hash()
+        self.sim.hash()
+    }
+    /// Live nodes that believe they lead, at the cursor (what [`Engine::frame`] lists, without
+    /// drawing the rest).
+    pub fn leaders(&self) -> Vec<NodeId> {
+        self.sim.observers().leaders.iter().copied().collect()
+    }
+    /// The leader every live node names, if they agree (as in [`Engine::frame`]).
+    pub fn agreement(&self) -> Option<NodeId> {
+        self.sim.observers().agreed
+    }
+    /// Partition labels per node in scenario order, if partitioned (as in [`Engine::frame`]).
+    pub fn groups(&self) -> Option<&[u32]> {
+        self.sim.labels()
     }
     pub fn frame(&self) -> Frame {
-        self.run.frame()
+        self.sim.frame()
     }
     pub fn metrics(&self) -> Metrics {
-        self.run.metrics()
+        self.sim.metrics()
     }
     pub fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
-        self.run.inspect(id)
+        self.sim.idx(id).map_or_else(Vec::new, |i| self.sim.inspect_node(i))
     }
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {
-        self.run.step_info(step)
+        self.sim.step_info_in(step, Lang::En)
     }
     /// [`Engine::step_info`] with its text in `lang` (the event log of the page).
     pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
-        self.run.step_info_in(step, lang)
+        self.sim.step_info_in(step, lang)
     }
     /// Step `step` (1-based) explained in one or two plain sentences, in `lang`.
     pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
-        self.run.narrate(step, lang)
+        self.sim.narrate(step, lang)
     }
     pub fn record(&self, step: u64) -> Option<Rec> {
-        self.run.record(step)
+        self.sim.record(step)
     }
     pub fn kinds(&self) -> &'static [Kind] {
-        self.run.kinds()
+        self.sim.kinds()
     }
     pub fn violations(&self) -> &[Violation] {
-        self.run.violations()
+        self.sim.violations()
     }
     pub fn all_violations(&self) -> &[Violation] {
-        self.run.all_violations()
+        self.sim.all_violations()
     }
     pub fn elections(&self) -> &[Election] {
-        self.run.elections()
+        self.sim.elections()
     }
     /// Elections up to the head (for timeline markers).
     pub fn all_elections(&self) -> &[Election] {
-        self.run.all_elections()
+        self.sim.all_elections()
     }
     /// Tick of the next event, if any (within the scenario's stop time or not).
     pub fn next_event_time(&mut self) -> Option<Time> {
-        self.run.next_event_time()
+        self.sim.next_event_time()
     }
     pub fn stop_time(&self) -> Time {
-        self.run.stop_time()
+        self.sim.stop().max_time
     }
     pub fn interventions(&self) -> &[Intervention] {
-        self.run.interventions()
+        self.sim.interventions()
     }
     /// Highest tally each node reached as a candidate (quorum protocols).
     pub fn max_tally(&self) -> Vec<(NodeId, u32)> {
-        self.run.max_tally()
+        self.sim.max_tally()
     }
     /// Whether node `id` is up at the cursor (None: no such node).
     pub fn is_up(&self, id: NodeId) -> Option<bool> {
-        self.run.is_up(id)
+        self.sim.idx(id).map(|i| self.sim.is_up(i))
     }
 
     /// Why the run stopped early, if it ran out of history budget (see [`Budget`]).
     pub fn halted(&self) -> Option<String> {
-        self.run.halted()
+        self.sim.halted()
     }
     /// Replaces the history budget (the default keeps about a gigabyte).
     pub fn set_budget(&mut self, budget: Budget) {
-        self.run.set_budget(budget)
+        self.sim.set_budget(budget)
     }
 
     /// The CLI's result object.
@@ -244,7 +290,7 @@ impl Engine {
         });
         if let Some(st) = &f.store {
             let history: Vec<Value> = self
-                .run
+                .sim
                 .store_history()
                 .iter()
                 .map(|(w, v)| json!({"time": v.time, "node": w.node, "token": w.token, "value": w.value, "accepted": v.accepted}))
@@ -284,7 +330,7 @@ impl Engine {
             }
             EventKind::Write => {
                 let writes: Vec<Value> = self
-                    .run
+                    .sim
                     .store_writes(&rec)
                     .iter()
                     .map(|w| json!({"node": w.node, "token": w.token, "value": w.value, "arrive": w.arrive}))

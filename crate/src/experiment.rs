@@ -508,6 +508,8 @@ pub struct Sweep {
     jobs: Vec<Job>,
     until: Until,
     total: u64,
+    /// The runs this sweep does, `lo..hi` of `0..total` ([`Sweep::shard`]; all of them unless set).
+    shard: Option<(u64, u64)>,
     rows: Vec<Row>,
     steps: u64,
 }
@@ -527,7 +529,30 @@ impl Sweep {
         &self.rows
     }
     pub fn progress(&self) -> Progress {
-        Progress { done: self.rows.len() as u64, total: self.total }
+        let (lo, hi) = self.span();
+        Progress { done: self.rows.len() as u64, total: hi - lo }
+    }
+
+    /// The runs this sweep does: `lo..hi` in sweep order (every run unless [`Sweep::shard`]ed).
+    /// `rows()[i]` is run `lo + i`.
+    pub fn span(&self) -> (u64, u64) {
+        self.shard.unwrap_or((0, self.total))
+    }
+
+    /// Keeps only the `k`-th of `n` consecutive slices of the runs (1 ≤ k ≤ n), before any run:
+    /// slice k is runs ⌊(k−1)·T/n⌋ .. ⌊k·T/n⌋ of the T runs, so the slices' rows, one after the
+    /// other, are the rows of the whole sweep — `election-lab sweep --shard K/N` on N machines,
+    /// concatenated, prints what one machine prints.
+    pub fn shard(&mut self, k: u64, n: u64) -> Result<(), String> {
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("{k}/{n}: K must be between 1 and N"));
+        }
+        if !self.rows.is_empty() {
+            return Err("a sweep is sharded before it runs".into());
+        }
+        let at = |i: u64| (i as u128 * self.total as u128 / n as u128) as u64;
+        self.shard = Some((at(k - 1), at(k)));
+        Ok(())
     }
     /// Simulation steps run so far (all runs together).
     pub fn steps(&self) -> u64 {
@@ -553,15 +578,36 @@ impl Sweep {
     }
 
     fn run_next(&mut self) -> bool {
-        let k = self.rows.len() as u64;
-        if k >= self.total {
+        let (lo, hi) = self.span();
+        let k = lo + self.rows.len() as u64;
+        if k >= hi {
             return false;
         }
-        let j = self.jobs.partition_point(|j| j.first <= k) - 1;
-        let row = self.run(&self.jobs[j], k - self.jobs[j].first);
+        let row = self.run_k(k);
         self.steps += row.steps;
         self.rows.push(row);
         true
+    }
+
+    /// Run `k` of the sweep (0-based, in sweep order).
+    fn run_k(&self, k: u64) -> Row {
+        let j = self.jobs.partition_point(|j| j.first <= k) - 1;
+        self.run(&self.jobs[j], k - self.jobs[j].first)
+    }
+
+    /// Does every remaining run on every core (natively; rayon's threads, `RAYON_NUM_THREADS`
+    /// to choose how many). Each run is independent and deterministic, and the rows are kept in
+    /// sweep order, so the result is byte for byte that of [`Sweep::advance`] on one thread. Not
+    /// in wasm32, where the page advances a sweep a few runs per frame.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn run_parallel(&mut self) -> Progress {
+        use rayon::prelude::*;
+        let (lo, hi) = self.span();
+        let from = lo + self.rows.len() as u64;
+        let rows: Vec<Row> = (from..hi).into_par_iter().map(|k| self.run_k(k)).collect();
+        self.steps += rows.iter().map(|r| r.steps).sum::<u64>();
+        self.rows.extend(rows);
+        self.progress()
     }
 
     /// Replays run `k` (0-based, in sweep order; it need not have been run yet) and returns its
@@ -571,11 +617,12 @@ impl Sweep {
             return None;
         }
         let j = self.jobs.partition_point(|j| j.first <= k) - 1;
-        Some(self.play(&self.jobs[j], k - self.jobs[j].first).0)
+        Some(self.play(&self.jobs[j], k - self.jobs[j].first, false).0)
     }
 
-    /// Builds and runs the `k`-th seed of `job`; also returns the time of its last fault.
-    fn play(&self, job: &Job, k: u64) -> (Engine, Time) {
+    /// Builds and runs the `k`-th seed of `job` (in summary-only mode, keeping no history, for
+    /// a row); also returns the time of its last fault.
+    fn play(&self, job: &Job, k: u64, summary_only: bool) -> (Engine, Time) {
         let line = &self.lines[job.line];
         let seed = line.seeds.start + k;
         let mut rng = Pcg32::new(seed, STREAM);
@@ -599,7 +646,8 @@ impl Sweep {
             }
         }
         let nodes = s.nodes.clone();
-        let mut e = Engine::new(s).expect("checked when the sweep was built");
+        let build = if summary_only { Engine::summary_only } else { Engine::new };
+        let mut e = build(s).expect("checked when the sweep was built");
         for f in later {
             let Some(leader) = agreement(&mut e) else { break };
             let at = e.now() + f.delay;
@@ -620,24 +668,25 @@ impl Sweep {
 
     fn run(&self, job: &Job, k: u64) -> Row {
         let line = &self.lines[job.line];
-        let (e, since) = self.play(job, k);
+        let (e, since) = self.play(job, k, true);
         let seed = line.seeds.start + k;
         let n = e.scenario().nodes.len() as u32;
         let m = e.metrics();
-        let f = e.frame();
+        let (leaders, groups) = (e.leaders(), e.groups());
         let counted = if line.kinds.is_empty() {
             m.total
         } else {
             m.by_kind.iter().filter(|(k, _)| line.kinds.contains(k)).map(|x| x.1).sum()
         };
         let downtime = e.elections().iter().find(|x| x.to > since).map(|x| x.to - x.from.max(since));
-        let minority_leaders = f.groups.as_ref().map(|labels| {
+        let minority_leaders = groups.map(|labels| {
             let mut sizes: BTreeMap<u32, u32> = BTreeMap::new();
             for &l in labels {
                 *sizes.entry(l).or_default() += 1;
             }
             let minor = sizes.iter().min_by_key(|(l, c)| (**c, **l)).map(|(l, _)| *l);
-            f.nodes.iter().zip(labels).filter(|(nf, &l)| Some(l) == minor && f.leaders.contains(&nf.id)).count() as u32
+            e.scenario().nodes.iter().zip(labels).filter(|(id, &l)| Some(l) == minor && leaders.contains(id)).count()
+                as u32
         });
         Row {
             line: job.line,
@@ -646,11 +695,11 @@ impl Sweep {
             messages: m.total,
             counted,
             theory: line.formula.map(|x| (x.value)(n as u64)),
-            end_time: f.time,
-            steps: f.step,
-            quiescent: f.quiescent,
-            agreement: f.agreement,
-            leaders: f.leaders.len() as u32,
+            end_time: e.now(),
+            steps: e.cursor(),
+            quiescent: e.quiescent(),
+            agreement: e.agreement(),
+            leaders: leaders.len() as u32,
             max_leaders: m.max_simultaneous_leaders,
             violations: e.violations().len() as u32,
             elections: e.elections().len() as u32,
@@ -706,7 +755,7 @@ impl Sweep {
 
 /// Every live node names the same live leader: now, or at the end of the next election.
 fn agreement(e: &mut Engine) -> Option<NodeId> {
-    if let Some(l) = e.frame().agreement {
+    if let Some(l) = e.agreement() {
         return Some(l);
     }
     let seen = e.elections().len();

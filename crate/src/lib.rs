@@ -16,8 +16,8 @@
 //! | [`trace`] | the trace format: scenario + time-anchored interventions + step |
 //! | [`machine`] | a protocol with its types erased, so one simulator serves them all |
 //! | [`observe`] | split brain, two leaders in a term, agreement, latency, message counts |
-//! | [`sim`] | the event queue, network faults, stepping, checkpoints and time travel |
-//! | [`run`] | the object-safe [`run::Run`] over [`sim::Sim`]; frames, metrics, step descriptions |
+//! | [`sim`] | [`sim::Sim`]: the world and network (event queue, faults, stepping), the history and seeking (logs, checkpoints, forks), the observers' findings |
+//! | [`run`] | what a [`sim::Sim`] hands out, whatever the protocol: frames, metrics, step descriptions, narration |
 //! | [`algorithm`] | the [`Algorithm`] descriptor every protocol module declares |
 //! | [`protocols`] | one module per algorithm, and the one list that registers them |
 //! | [`registry`] | looking algorithms and presets up |

@@ -19,6 +19,7 @@ use crate::meta::Kind;
 use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey, View};
 use crate::{NodeId, Time};
 use std::any::Any;
+use std::collections::VecDeque;
 
 /// Type-erased, cloneable storage (a protocol's node states, in the simulator's world).
 pub trait Stash: Any {
@@ -81,6 +82,8 @@ pub trait Machine {
     fn log_sent(&mut self, id: u64);
     /// Forgets the payloads of messages `n..` (a fork).
     fn truncate(&mut self, n: u64);
+    /// Forgets the payloads of messages `..n` (a summary-only run: they are delivered).
+    fn release(&mut self, n: u64);
     /// The readable label of message `id`.
     fn label(&self, id: u64) -> String;
     fn view(&self, st: &dyn Stash, i: usize) -> View;
@@ -104,8 +107,9 @@ impl<P: Protocol> Clone for Slot<P> {
 /// The [`Machine`] of protocol `P`.
 pub struct Core<P: Protocol> {
     pub proto: P,
-    /// Every payload sent so far, by message id.
-    payloads: Vec<P::Msg>,
+    /// The payloads sent so far, by message id from `base` (0 unless released).
+    payloads: VecDeque<P::Msg>,
+    base: u64,
     /// Payloads of the handler that just ran, waiting to be numbered (`taken` were).
     outbox: Vec<P::Msg>,
     taken: usize,
@@ -115,11 +119,11 @@ pub struct Core<P: Protocol> {
 
 impl<P: Protocol> Core<P> {
     pub fn new(proto: P) -> Self {
-        Core { proto, payloads: Vec::new(), outbox: Vec::new(), taken: 0, scratch: Vec::new() }
+        Core { proto, payloads: VecDeque::new(), base: 0, outbox: Vec::new(), taken: 0, scratch: Vec::new() }
     }
 
     pub fn payload(&self, id: u64) -> Option<&P::Msg> {
-        self.payloads.get(id as usize)
+        self.payloads.get(id.checked_sub(self.base)? as usize)
     }
 
     /// The node states of a stash made by this core.
@@ -159,7 +163,7 @@ impl<P: Protocol> Machine for Core<P> {
         self.handle(at, out, |p, ctx| p.start(s, ctx));
     }
     fn deliver(&mut self, st: &mut dyn Stash, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>) {
-        let msg = self.payloads[id as usize].clone();
+        let msg = self.payload(id).expect("a kept payload").clone();
         let s = &mut Self::slots_mut(st)[at.i].state;
         self.handle(at, out, |p, ctx| p.on_message(s, from, msg, ctx));
     }
@@ -208,15 +212,20 @@ impl<P: Protocol> Machine for Core<P> {
     fn log_sent(&mut self, id: u64) {
         let k = self.taken;
         self.taken += 1;
-        if id as usize == self.payloads.len() {
-            self.payloads.push(self.outbox[k].clone());
+        if id == self.base + self.payloads.len() as u64 {
+            self.payloads.push_back(self.outbox[k].clone());
         }
     }
     fn truncate(&mut self, n: u64) {
-        self.payloads.truncate(n as usize);
+        self.payloads.truncate(n.saturating_sub(self.base) as usize);
+    }
+    fn release(&mut self, n: u64) {
+        while self.base < n && self.payloads.pop_front().is_some() {
+            self.base += 1;
+        }
     }
     fn label(&self, id: u64) -> String {
-        self.payloads.get(id as usize).map(Message::label).unwrap_or_default()
+        self.payload(id).map(Message::label).unwrap_or_default()
     }
     fn view(&self, st: &dyn Stash, i: usize) -> View {
         self.proto.view(&Self::slots(st)[i].state)

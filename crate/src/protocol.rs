@@ -22,10 +22,14 @@ pub fn read_params<T: DeserializeOwned>(params: &Params) -> Result<T, ScenarioEr
     serde_path_to_error::deserialize(&value).map_err(|e| path_error(e, "params"))
 }
 
-/// What every protocol message tells the simulator and the UI about itself.
-pub trait Message: Clone + fmt::Debug {
-    /// Index of this message's kind in [`Protocol::KINDS`].
+/// A message's kind: its index in [`Protocol::KINDS`]. Implemented by the `kinds!` macro of
+/// `crate::protocols`, which declares the kinds and this index together.
+pub trait MessageKind {
     fn kind(&self) -> usize;
+}
+
+/// What every protocol message tells the simulator and the UI about itself.
+pub trait Message: Clone + fmt::Debug + MessageKind {
     /// A short readable label, e.g. `ELECTION(12)` or `REQUEST_VOTE(t3)`.
     fn label(&self) -> String;
 }
@@ -173,6 +177,20 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
             *slot = *v;
         }
         self.effects.push(Effect::Note(Note { text, args: a }));
+    }
+    /// The leader's heartbeat, the block every leader-based protocol repeats: narrate the step
+    /// with `text` and `args` (see [`Ctx::note`]), send `msg` to every other node, and re-arm
+    /// `timer` for the next one, `heartbeats.interval` later.
+    pub fn heartbeat(&mut self, timer: T, text: &'static Text, args: &[u64], msg: M) {
+        self.note(text, args);
+        self.broadcast(msg);
+        self.arm_heartbeat(timer);
+    }
+    /// Arms the leader's heartbeat `timer` for `heartbeats.interval` (nothing without heartbeats).
+    pub fn arm_heartbeat(&mut self, timer: T) {
+        if let Some(hb) = self.cfg.heartbeats {
+            self.set_timer_after(timer, hb.interval);
+        }
     }
     /// Reports a violation of the protocol's own property `property` (its id).
     pub fn report(&mut self, property: &'static str, nodes: Vec<NodeId>) {

@@ -1,23 +1,20 @@
-//! The object-safe face of a run: [`Run`], implemented by the simulator, is what the engine,
-//! CLI and UI see. Also the
-//! protocol-independent pictures a run hands out: [`Frame`] (what to draw), [`Metrics`] and
-//! [`StepInfo`].
+//! The protocol-independent pictures a run hands out: [`Frame`] (what to draw), [`Metrics`],
+//! [`StepInfo`] and the narration of a step, read from the simulator ([`Sim`]) that the
+//! [`crate::Engine`] owns.
 
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang, Property, Visual};
-use crate::observe::{Election, Violation};
 use crate::protocol::{Protocol, View};
-use crate::scenario::{Action, Scenario};
-use crate::sim::{Budget, DropReason, EventKind, Rec, Sim, Store, Verdict, WriteEntry};
-use crate::trace::Intervention;
+use crate::scenario::Scenario;
+use crate::sim::{DropReason, EventKind, Rec, Sim, Store, Verdict, WriteEntry};
 use crate::{NodeId, Time};
 
 /// Builds a run of protocol `P` for `scenario`, watching the safety properties `claimed` (what
 /// an algorithm descriptor's `build` points to).
-pub fn build<P: Protocol>(scenario: &Scenario, claimed: &'static [Property]) -> Result<Box<dyn Run>, ScenarioError> {
+pub fn build<P: Protocol>(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, ScenarioError> {
     let cfg = scenario.config();
     let proto = P::new(&cfg, &scenario.params)?;
-    Ok(Box::new(Sim::new(proto, cfg, scenario, claimed)))
+    Ok(Sim::new(proto, cfg, scenario, claimed))
 }
 
 /// One node as drawn.
@@ -101,81 +98,9 @@ pub struct StepInfo {
     pub sends: Vec<(u64, NodeId, &'static str, Time)>,
 }
 
-/// The run behind an [`Engine`]: the simulator, whatever the protocol.
-pub trait Run {
-    fn step(&mut self) -> bool;
-    fn run(&mut self, max_steps: u64) -> u64;
-    fn run_until(&mut self, t: Time);
-    fn seek(&mut self, step: u64);
-    fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError>;
-    fn cursor(&self) -> u64;
-    fn head(&self) -> u64;
-    fn now(&self) -> Time;
-    fn quiescent(&self) -> bool;
-    fn hash(&self) -> u64;
-    fn frame(&self) -> Frame;
-    fn metrics(&self) -> Metrics;
-    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
-    fn step_info(&self, step: u64) -> Option<StepInfo> {
-        self.step_info_in(step, Lang::En)
-    }
-    /// Step `step` with its one-line text in `lang` (message kinds and timer names, which are
-    /// the protocol's own identifiers, stay as they are).
-    fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo>;
-    /// Step `step` explained in plain words: the protocol's own notes (which rule acted), or a
-    /// plain description of the event when its handler said nothing.
-    fn narrate(&self, step: u64, lang: Lang) -> Option<String>;
-    fn record(&self, step: u64) -> Option<Rec>;
-    fn kinds(&self) -> &'static [Kind];
-    fn violations(&self) -> &[Violation];
-    fn all_violations(&self) -> &[Violation];
-    fn elections(&self) -> &[Election];
-    fn all_elections(&self) -> &[Election];
-    fn next_event_time(&mut self) -> Option<Time>;
-    fn stop_time(&self) -> Time;
-    fn interventions(&self) -> &[Intervention];
-    fn max_tally(&self) -> Vec<(NodeId, u32)>;
-    fn is_up(&self, id: NodeId) -> Option<bool>;
-    fn halted(&self) -> Option<String>;
-    fn set_budget(&mut self, budget: Budget);
-    /// The fenced store's verdicts up to the cursor, with their writes.
-    fn store_history(&self) -> Vec<(WriteEntry, Verdict)>;
-    /// The writes step `rec` issued.
-    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry>;
-}
-
-impl Run for Sim {
-    fn step(&mut self) -> bool {
-        Sim::step(self)
-    }
-    fn run(&mut self, max_steps: u64) -> u64 {
-        Sim::run(self, max_steps)
-    }
-    fn run_until(&mut self, t: Time) {
-        Sim::run_until(self, t)
-    }
-    fn seek(&mut self, step: u64) {
-        Sim::seek(self, step)
-    }
-    fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError> {
-        Sim::apply_at(self, action, time)
-    }
-    fn cursor(&self) -> u64 {
-        Sim::cursor(self)
-    }
-    fn head(&self) -> u64 {
-        Sim::head(self)
-    }
-    fn now(&self) -> Time {
-        Sim::now(self)
-    }
-    fn quiescent(&self) -> bool {
-        Sim::quiescent(self)
-    }
-    fn hash(&self) -> u64 {
-        Sim::hash(self)
-    }
-    fn frame(&self) -> Frame {
+/// The pictures a run hands out, whatever the protocol.
+impl Sim {
+    pub fn frame(&self) -> Frame {
         let obs = self.observers();
         let nodes = (0..self.cfg.n())
             .map(|i| NodeFrame {
@@ -219,7 +144,7 @@ impl Run for Sim {
             }),
         }
     }
-    fn metrics(&self) -> Metrics {
+    pub fn metrics(&self) -> Metrics {
         let obs = self.observers();
         Metrics {
             by_kind: self.machine().kinds().iter().map(|k| k.name).zip(obs.sent_by_kind.iter().copied()).collect(),
@@ -231,13 +156,7 @@ impl Run for Sim {
             sent_by_node: self.cfg.ids.iter().copied().zip(obs.sent_by_node.iter().copied()).collect(),
         }
     }
-    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
-        match self.idx(id) {
-            Some(i) => self.inspect_node(i),
-            None => vec![],
-        }
-    }
-    fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
+    pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
         let notes = self.notes_of(&rec);
         if !notes.is_empty() {
@@ -332,7 +251,7 @@ impl Run for Sim {
             }
         })
     }
-    fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
+    pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
         let zh = lang == Lang::Zh;
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
         let sends = (rec.msgs.0..rec.msgs.1)
@@ -385,52 +304,22 @@ impl Run for Sim {
         };
         Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sent, sends })
     }
-    fn record(&self, step: u64) -> Option<Rec> {
+    pub fn record(&self, step: u64) -> Option<Rec> {
         self.records().get(step.checked_sub(1)? as usize).copied()
     }
-    fn kinds(&self) -> &'static [Kind] {
+    pub fn kinds(&self) -> &'static [Kind] {
         self.machine().kinds()
     }
-    fn violations(&self) -> &[Violation] {
-        Sim::violations(self)
-    }
-    fn all_violations(&self) -> &[Violation] {
-        Sim::all_violations(self)
-    }
-    fn elections(&self) -> &[Election] {
-        Sim::elections(self)
-    }
-    fn all_elections(&self) -> &[Election] {
-        Sim::all_elections(self)
-    }
-    fn next_event_time(&mut self) -> Option<Time> {
-        Sim::next_event_time(self)
-    }
-    fn stop_time(&self) -> Time {
-        self.stop().max_time
-    }
-    fn interventions(&self) -> &[Intervention] {
-        Sim::interventions(self)
-    }
-    fn max_tally(&self) -> Vec<(NodeId, u32)> {
+    pub fn max_tally(&self) -> Vec<(NodeId, u32)> {
         self.cfg.ids.iter().copied().zip(self.observers().max_tally.iter().copied()).collect()
     }
-    fn halted(&self) -> Option<String> {
-        Sim::halted(self)
-    }
-    fn set_budget(&mut self, budget: Budget) {
-        Sim::set_budget(self, budget)
-    }
-    fn store_history(&self) -> Vec<(WriteEntry, Verdict)> {
+    pub fn store_history(&self) -> Vec<(WriteEntry, Verdict)> {
         self.verdicts().iter().map(|v| (self.write_log()[v.write as usize], *v)).collect()
     }
-    fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
+    pub fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
         self.write_log()
             .get(rec.writes.0 as usize..rec.writes.1 as usize)
             .map(<[WriteEntry]>::to_vec)
             .unwrap_or_default()
-    }
-    fn is_up(&self, id: NodeId) -> Option<bool> {
-        self.idx(id).map(|i| Sim::is_up(self, i))
     }
 }

@@ -23,6 +23,35 @@ use std::collections::BTreeSet;
 
 /// Largest cluster the engine accepts (the UI offers 2–64).
 pub const MAX_NODES: usize = 5000;
+/// Largest scenario, trace or experiment text the engine reads, in bytes (a scenario of
+/// `MAX_NODES` nodes and `MAX_ACTIONS` actions fits well inside).
+pub const MAX_BYTES: usize = 4_000_000;
+/// Most actions a scenario's `schedule` may hold, and most interventions a trace may hold.
+pub const MAX_ACTIONS: usize = 100_000;
+
+/// Refuses a text longer than [`MAX_BYTES`] before reading it, naming the size and the limit:
+/// every reader of scenarios, traces and experiments calls it first (and the page may call it
+/// on a file before anything else).
+pub fn check_size(bytes: usize) -> Result<(), ScenarioError> {
+    if bytes > MAX_BYTES {
+        return Err(ScenarioError::new(
+            "",
+            format!("{bytes} bytes is more than the {MAX_BYTES} a scenario, trace or experiment may have"),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a list (`nodes`, `schedule`, `interventions`) longer than `max` before it is read,
+/// naming it.
+pub(crate) fn check_len(value: Option<&Value>, field: &str, max: usize, what: &str) -> Result<(), ScenarioError> {
+    match value.and_then(Value::as_array) {
+        Some(list) if list.len() > max => {
+            Err(ScenarioError::new(field, format!("{} {what} is more than the {max} supported", list.len())))
+        }
+        _ => Ok(()),
+    }
+}
 
 /// A fault or command applied to the running cluster.
 #[derive(Clone, Debug, PartialEq)]
@@ -404,6 +433,7 @@ impl Scenario {
     /// and accepts the `params` is checked when an engine is built from it
     /// ([`crate::Engine::new`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        check_size(text.len())?;
         let value: Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Scenario::from_value(&value)
@@ -413,6 +443,8 @@ impl Scenario {
         if !value.is_object() {
             return Err(ScenarioError::new("", "a scenario must be a JSON object"));
         }
+        check_len(value.get("nodes"), "nodes", MAX_NODES, "nodes")?;
+        check_len(value.get("schedule"), "schedule", MAX_ACTIONS, "actions")?;
         let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|e| path_error(e, ""))?;
         if raw.algorithm.is_empty() {
             return Err(ScenarioError::new("algorithm", "must name an algorithm, e.g. \"bully\""));

@@ -64,6 +64,7 @@ pub struct Trace {
 
 impl Trace {
     pub fn from_json(text: &str) -> Result<Trace, ScenarioError> {
+        crate::scenario::check_size(text.len())?;
         let value: Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Trace::from_value(&value)
@@ -92,6 +93,12 @@ impl Trace {
                 ));
             }
         }
+        crate::scenario::check_len(
+            obj.get("interventions"),
+            "interventions",
+            crate::scenario::MAX_ACTIONS,
+            "interventions",
+        )?;
         let scenario = Scenario::from_value(&obj["scenario"]).map_err(|e| e.within("scenario"))?;
         let list = match obj.get("interventions") {
             None | Some(Value::Null) => &[][..],

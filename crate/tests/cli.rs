@@ -206,6 +206,24 @@ fn run_accepts_an_exported_trace_with_interventions() {
     assert_eq!(lines.len() as u64, summary["steps"].as_u64().unwrap() + 3);
 }
 
+/// `run --no-trace` keeps no history and prints the very same summary; it cannot be combined
+/// with `--trace`.
+#[test]
+fn no_trace_prints_the_same_summary() {
+    for v in [worst5(), serde_json::from_str(election_lab::presets::find("fencing-tokens").unwrap().json).unwrap()] {
+        let f = Temp::new("scenario.json", &v.to_string());
+        let full = cli(&["run", f.path()]);
+        let lean = cli(&["run", "--no-trace", f.path()]);
+        assert!(lean.status.success(), "{}", stderr(&lean));
+        assert_eq!(stdout(&lean), stdout(&full));
+    }
+    let f = Temp::new("scenario.json", &worst5().to_string());
+    let out = Temp::new("trace.jsonl", "");
+    let both = cli(&["run", "--no-trace", "--trace", out.path(), f.path()]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).contains("--no-trace"), "{}", stderr(&both));
+}
+
 /// FILE may be `-` for standard input.
 #[test]
 fn run_reads_standard_input() {
@@ -429,4 +447,112 @@ fn sweep_writes_the_plot_and_rejects_bad_input() {
     assert!(stderr(&o).contains("--columns: no column 'colour'"), "{}", stderr(&o));
     let o = cli_stdin(&["sweep", "-", "--summary", "--columns", "runs"], &bully_sweep().to_string());
     assert_eq!(stdout(&o), "runs\n2\n2\n2\n2\n");
+}
+
+/// `sweep --shard K/N`: the shards' outputs, one after the other, are the whole sweep's output
+/// (CSV: the header comes from shard 1; JSON Lines); bad shards and shards of a summary, a
+/// Markdown table or a plot are refused naming `--shard`.
+#[test]
+fn sweep_shards_concatenate_to_the_whole_output() {
+    let f = Temp::new("sweep.json", &bully_sweep().to_string());
+    for fmt in [&[][..], &["--json"][..], &["--columns", "seed,messages,trace_hash"][..]] {
+        let whole = stdout(&cli(&[&["sweep", f.path()][..], fmt].concat()));
+        for n in [2, 3, 8, 11] {
+            let mut joined = String::new();
+            for k in 1..=n {
+                let shard = format!("{k}/{n}");
+                let o = cli(&[&["sweep", f.path(), "--shard", &shard][..], fmt].concat());
+                assert!(o.status.success(), "{shard}: {}", stderr(&o));
+                joined.push_str(&stdout(&o));
+            }
+            assert_eq!(joined, whole, "{n} shards, {fmt:?}");
+        }
+    }
+    for (args, why) in [
+        (&["--shard", "0/3"][..], "--shard"),
+        (&["--shard", "4/3"][..], "--shard"),
+        (&["--shard", "two"][..], "--shard"),
+        (&["--shard", "1/2", "--summary"][..], "--shard"),
+        (&["--shard", "1/2", "--markdown"][..], "--shard"),
+    ] {
+        let o = cli(&[&["sweep", f.path()][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// Inputs past the documented sizes are refused by name before any work (issue: a 50 MB scenario
+/// of 2.7 M actions grew the CLI past 16 GB): a 50 MB file by its size, before it is read; the
+/// same on standard input; a file under the byte limit with too many actions or nodes by the
+/// list at fault. The big inputs are built here, in the temp directory.
+#[test]
+fn oversized_inputs_are_refused_by_name() {
+    let limit = election_lab::scenario::MAX_BYTES;
+    // 50 MB: a scenario whose schedule holds about 2.7 M crash actions.
+    let mut big = String::from(r#"{"algorithm":"bully","nodes":[1,2,3],"schedule":["#);
+    let action = r#"{"at":1,"crash":2},"#;
+    while big.len() < 50_000_000 {
+        big.push_str(action);
+    }
+    big.push_str(r#"{"at":1,"crash":2}]}"#);
+    let f = Temp::new("big.json", &big);
+    for cmd in ["run", "check"] {
+        let o = cli(&[cmd, f.path()]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{} bytes is more than the {limit}", big.len())), "{cmd}: {err}");
+        assert!(err.contains("big.json"), "names the file: {err}");
+    }
+    // On standard input the CLI stops reading past the limit, so the writer may see a broken pipe.
+    let mut child = Command::new(BIN)
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = input.write_all(big.as_bytes());
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("more than the {limit}")), "{}", stderr(&o));
+    let o = cli(&["sweep", f.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("more than the {limit}")), "{}", stderr(&o));
+    drop(f);
+
+    // Under the byte limit, but one action too many: the schedule is named.
+    let max = election_lab::scenario::MAX_ACTIONS;
+    let schedule: Vec<Value> = (0..=max).map(|_| json!({"at": 1, "start": 1})).collect();
+    let v = json!({"algorithm": "bully", "nodes": [1, 2], "schedule": schedule});
+    let text = v.to_string();
+    assert!(text.len() < limit, "{} bytes", text.len());
+    let f = Temp::new("actions.json", &text);
+    let o = cli(&["run", f.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("schedule: {} actions is more than the {max}", max + 1)), "{}", stderr(&o));
+    // The same in a trace's interventions.
+    let ivs: Vec<Value> = (0..=max).map(|_| json!({"step": 0, "start": 1})).collect();
+    let t = json!({"scenario": {"algorithm": "bully", "nodes": [1, 2]}, "interventions": ivs});
+    let f = Temp::new("trace.json", &t.to_string());
+    let o = cli(&["run", f.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("interventions: {} interventions is more than the {max}", max + 1)),
+        "{}",
+        stderr(&o)
+    );
+    // Too many nodes.
+    let n = election_lab::scenario::MAX_NODES;
+    let f = Temp::new(
+        "nodes.json",
+        &json!({"algorithm": "bully", "nodes": (1..=n as u32 + 1).collect::<Vec<_>>()}).to_string(),
+    );
+    let o = cli(&["check", f.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("nodes: {} nodes is more than the {n} supported", n + 1)), "{}", stderr(&o));
 }

@@ -11,6 +11,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use election_lab::experiment::{Format, Sweep};
 use election_lab::meta::Lang;
 use election_lab::presets;
+use election_lab::scenario::{check_size, MAX_BYTES};
 use election_lab::Engine;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -49,6 +50,10 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// Also write every step as JSON Lines to OUT
         #[arg(long, value_name = "OUT.jsonl")]
         trace: Option<String>,
+        /// Keep no history while running (summary-only mode): memory for the nodes and the
+        /// messages in flight only, whatever the length of the run; the same summary
+        #[arg(long, conflicts_with = "trace")]
+        no_trace: bool,
     },
     /// Run an experiment (many runs over seeds, node counts and variants) and print one CSV row per run
     #[command(after_help = SWEEP_HELP)]
@@ -74,6 +79,10 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// Language of the plot's texts
         #[arg(long, default_value = "en", value_parser = PossibleValuesParser::new(["en", "zh"]))]
         lang: String,
+        /// Run only the K-th of N slices of the runs (1 ≤ K ≤ N): the shards' outputs, in order,
+        /// concatenate to the whole sweep's (only shard 1 prints the CSV header)
+        #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["summary", "markdown", "svg"])]
+        shard: Option<(u64, u64)>,
     },
     /// Validate a scenario (or exported trace) file without running it
     Check {
@@ -109,19 +118,46 @@ leader: any, crash-stop, none), agreement, ever_two, end_two, end_one, end_none,
 (counts of runs).
 The spec format is documented in the README (\"Experiments\") and in crate/src/experiment.rs.";
 
-fn read(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        io::Read::read_to_string(&mut io::stdin(), &mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+/// `--shard K/N`.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or_else(|| format!("'{s}' is not K/N (e.g. 2/8)"))?;
+    let num = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("'{s}' is not K/N (e.g. 2/8)"));
+    let (k, n) = (num(k)?, num(n)?);
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("'{s}': K must be between 1 and N"));
     }
+    Ok((k, n))
+}
+
+/// Reads a scenario, trace or experiment file (`-`: standard input), refusing one larger than
+/// the engine accepts before reading it whole.
+fn read(path: &str) -> Result<String, String> {
+    let too_big = |bytes: usize| check_size(bytes).map_err(|e| format!("{path}: {e}"));
+    let mut s = String::new();
+    if path == "-" {
+        // Read one byte past the limit at most: enough to know it is too big.
+        io::Read::read_to_string(&mut io::Read::take(io::stdin(), MAX_BYTES as u64 + 1), &mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        too_big(s.len())?;
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let len = file.metadata().map_err(|e| format!("cannot read {path}: {e}"))?.len();
+        too_big(usize::try_from(len).unwrap_or(usize::MAX))?;
+        io::Read::read_to_string(&mut io::Read::take(file, MAX_BYTES as u64 + 1), &mut s)
+            .map_err(|e| format!("cannot read {path}: {e}"))?;
+        too_big(s.len())?;
+    }
+    Ok(s)
 }
 
 fn load(path: &str) -> Result<Engine, String> {
     let text = read(path)?;
     Engine::from_trace_json(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+fn load_summary_only(path: &str) -> Result<Engine, String> {
+    let text = read(path)?;
+    Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
@@ -152,8 +188,8 @@ fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
 
 fn run(cmd: Cmd) -> Result<(), String> {
     match cmd {
-        Cmd::Run { file, trace } => {
-            let mut engine = load(&file)?;
+        Cmd::Run { file, trace, no_trace } => {
+            let mut engine = if no_trace { load_summary_only(&file)? } else { load(&file)? };
             engine.run_to_end();
             if let Some(out) = trace {
                 write_trace(&engine, &out)?;
@@ -163,10 +199,13 @@ fn run(cmd: Cmd) -> Result<(), String> {
                 eprintln!("election-lab: warning: {why}");
             }
         }
-        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang } => {
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard } => {
             let text = read(&file)?;
             let mut sweep = Sweep::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
-            while !sweep.advance(64).finished() {}
+            if let Some((k, n)) = shard {
+                sweep.shard(k, n).map_err(|e| format!("--shard: {e}"))?;
+            }
+            sweep.run_parallel();
             let format = if json {
                 Format::JsonLines
             } else if markdown {
@@ -174,7 +213,11 @@ fn run(cmd: Cmd) -> Result<(), String> {
             } else {
                 Format::Csv
             };
-            let text = sweep.render(summary, columns.as_deref(), format).map_err(|e| format!("--columns: {e}"))?;
+            let mut text = sweep.render(summary, columns.as_deref(), format).map_err(|e| format!("--columns: {e}"))?;
+            if shard.is_some_and(|(k, _)| k > 1) && format == Format::Csv {
+                // The header once, from shard 1: the shards concatenate to the whole table.
+                text = text.split_once('\n').map_or(String::new(), |(_, rows)| rows.to_string());
+            }
             let mut out = io::stdout().lock();
             let io_err = |e: io::Error| format!("writing standard output: {e}");
             out.write_all(text.as_bytes()).map_err(io_err)?;

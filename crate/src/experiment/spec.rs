@@ -297,6 +297,7 @@ fn read_kinds(a: &Algorithm, kinds: &[String], path: &str) -> Result<Vec<&'stati
 
 impl Sweep {
     pub fn from_json(text: &str) -> Result<Sweep, ScenarioError> {
+        crate::scenario::check_size(text.len())?;
         let v: Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Sweep::from_value(&v)
@@ -383,6 +384,7 @@ impl Sweep {
             jobs: Vec::new(),
             until,
             total: 0,
+            shard: None,
             rows: Vec::new(),
             steps: 0,
         };

@@ -260,22 +260,15 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("asks every higher id to take over", "请求所有更大的 id 接管选举")),
-    Kind::new("OK", "OK", Visual::Answer, Text::new("a higher node is alive and takes over", "更大的节点存活并接管选举")),
-    Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("the winner announces itself to the lower ids", "获胜者向更小的 id 宣布自己当选")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new("asks every higher id to take over", "请求所有更大的 id 接管选举")),
+    Msg::Ok => Kind::new("OK", "OK", Visual::Answer, Text::new("a higher node is alive and takes over", "更大的节点存活并接管选举")),
+    Msg::Coordinator(_) => Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("the winner announces itself to the lower ids", "获胜者向更小的 id 宣布自己当选")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Election => 0,
-            Msg::Ok => 1,
-            Msg::Coordinator(_) => 2,
-            Msg::Heartbeat => 3,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Coordinator(k) => format!("COORDINATOR(N{k})"),
@@ -453,11 +446,7 @@ impl Protocol for Bully {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&N_BEAT, &[ctx.me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }

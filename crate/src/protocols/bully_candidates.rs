@@ -300,22 +300,15 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("asks a candidate whether it is alive", "询问候选人是否存活")),
-    Kind::new("ALIVE", "AL", Visual::Answer, Text::new("a candidate is up and could lead", "候选人存活，可以当领导者")),
-    Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("names the highest live candidate to everyone", "向所有节点宣布存活候选人中 id 最大者当选")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new("asks a candidate whether it is alive", "询问候选人是否存活")),
+    Msg::Alive => Kind::new("ALIVE", "AL", Visual::Answer, Text::new("a candidate is up and could lead", "候选人存活，可以当领导者")),
+    Msg::Coordinator(_) => Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("names the highest live candidate to everyone", "向所有节点宣布存活候选人中 id 最大者当选")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Election => 0,
-            Msg::Alive => 1,
-            Msg::Coordinator(_) => 2,
-            Msg::Heartbeat => 3,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Coordinator(k) => format!("COORDINATOR(N{k})"),
@@ -538,11 +531,7 @@ impl Protocol for BullyCandidates {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&N_BEAT, &[ctx.me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -592,20 +581,11 @@ impl Protocol for BullyCandidates {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run, preset_json as preset};
     use crate::protocols::testkit::{sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
-    use serde_json::{json, Value};
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        e
-    }
-
-    fn preset(id: &str) -> Value {
-        serde_json::from_str(super::ALGORITHM.preset(id).unwrap().json).unwrap()
-    }
+    use serde_json::json;
 
     fn random_ids(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
         let mut ids: Vec<NodeId> = (1..=n as NodeId * 4).collect();

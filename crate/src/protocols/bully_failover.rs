@@ -307,31 +307,22 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("FAILOVER", "FO", Visual::Request, Text::new("asks the next in line to take over from the failed leader", "请名单上的下一顺位接替失效的领导者")),
-    Kind::new("ALIVE", "AL", Visual::Answer, Text::new("the next in line is up and takes over", "下一顺位存活并接任")),
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("asks every higher id to take over", "请求所有更大的 id 接管选举")),
-    Kind::new("OK", "OK", Visual::Answer, Text::new("a higher node is alive and takes over", "更大的节点存活并接管选举")),
-    Kind::new(
-        "COORDINATOR",
-        "C",
-        Visual::Announcement,
-        Text::new("the new leader announces itself and its failover list to the lower ids", "新领导者向更小的 id 宣布自己当选及其接班名单"),
-    ),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Failover(_) => Kind::new("FAILOVER", "FO", Visual::Request, Text::new("asks the next in line to take over from the failed leader", "请名单上的下一顺位接替失效的领导者")),
+    Msg::Alive => Kind::new("ALIVE", "AL", Visual::Answer, Text::new("the next in line is up and takes over", "下一顺位存活并接任")),
+    Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new("asks every higher id to take over", "请求所有更大的 id 接管选举")),
+    Msg::Ok => Kind::new("OK", "OK", Visual::Answer, Text::new("a higher node is alive and takes over", "更大的节点存活并接管选举")),
+    Msg::Coordinator(..) => Kind::new(
+            "COORDINATOR",
+            "C",
+            Visual::Announcement,
+            Text::new("the new leader announces itself and its failover list to the lower ids", "新领导者向更小的 id 宣布自己当选及其接班名单"),
+        ),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Failover(_) => 0,
-            Msg::Alive => 1,
-            Msg::Election => 2,
-            Msg::Ok => 3,
-            Msg::Coordinator(..) => 4,
-            Msg::Heartbeat => 5,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Failover(l) => format!("FAILOVER(N{l} failed)"),
@@ -595,11 +586,7 @@ impl Protocol for BullyFailover {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&N_BEAT, &[ctx.me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -646,16 +633,11 @@ impl Protocol for BullyFailover {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run, preset_json as preset};
     use crate::protocols::testkit::{sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     /// Every message but heartbeats: what an election costs.
     fn election_cost(e: &Engine) -> u64 {
@@ -667,11 +649,6 @@ mod tests {
         let mut v = v.clone();
         v["algorithm"] = json!(algorithm);
         v
-    }
-
-    fn preset(id: &str) -> Value {
-        let p = super::ALGORITHM.preset(id).unwrap();
-        serde_json::from_str(p.json).unwrap()
     }
 
     /// Leader `max(ids)` crashed at t = 0, `crashed` too; `detector` notices at t = 1.

@@ -261,20 +261,14 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("carries the largest id seen so far round the ring", "沿环携带目前见到的最大 id")),
-    Kind::new("ELECTED", "W", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("carries the largest id seen so far round the ring", "沿环携带目前见到的最大 id")),
+    Msg::Elected(_) => Kind::new("ELECTED", "W", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Election { .. } => 0,
-            Msg::Elected(_) => 1,
-            Msg::Heartbeat => 2,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Election { value, init } => format!("ELECTION({value}, init {init})"),
@@ -421,9 +415,7 @@ impl Protocol for ChangRoberts {
                     self.leader_alive(s, ctx);
                 } else {
                     ctx.note(&N_ELECTED_HOME, &[k as u64]);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.arm_heartbeat(Timer::Heartbeat);
                 }
             }
             Msg::Heartbeat => {
@@ -460,11 +452,7 @@ impl Protocol for ChangRoberts {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&N_BEAT, &[ctx.me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -503,15 +491,9 @@ impl Protocol for ChangRoberts {
 
 #[cfg(test)]
 mod narration_tests {
+    use crate::protocols::testkit::{preset};
     use crate::meta::Lang;
     use crate::{Engine, NodeId};
-
-    fn preset(id: &str) -> Engine {
-        let p = super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset");
-        let mut e = Engine::new(p.scenario()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     /// The step where `to` receives the message labelled `label` from `from`.
     fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {

@@ -197,17 +197,12 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[Kind::new(
-    "HEARTBEAT",
-    "hb",
-    Visual::Heartbeat,
-    Text::new("a node's periodic sign of life, keeping it in the others' views", "节点定期发出的存活信号（心跳），使它留在其他节点的视图中"),
-)];
+kinds! {
+    Msg;
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("a node's periodic sign of life, keeping it in the others' views", "节点定期发出的存活信号（心跳），使它留在其他节点的视图中")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        0
-    }
     fn label(&self) -> String {
         KINDS[0].name.to_string()
     }
@@ -248,9 +243,7 @@ impl Dht {
 
     fn beat(&self, ctx: &mut C) {
         ctx.broadcast(Msg::Heartbeat);
-        if let Some(hb) = ctx.cfg.heartbeats {
-            ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-        }
+        ctx.arm_heartbeat(Timer::Heartbeat);
     }
 
     /// Looks the key up again after the view changed, and says whether the answer moved.
@@ -358,6 +351,7 @@ impl Protocol for Dht {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{preset};
     use super::{key_position, position, successor, Dht, State, ALGORITHM};
     use crate::meta::Lang;
     use crate::protocols::testkit::{random_ring as ring, sent, sim_of};
@@ -372,12 +366,6 @@ mod tests {
 
     fn live(s: &Typed<Dht>) -> Vec<&State> {
         (0..s.cfg.n()).filter(|&i| s.is_up(i)).map(|i| s.state(i)).collect()
-    }
-
-    fn preset(id: &str) -> Engine {
-        let mut e = Engine::new(ALGORITHM.preset(id).unwrap().scenario()).unwrap();
-        e.run_to_end();
-        e
     }
 
     /// A random key: a short word or a number.

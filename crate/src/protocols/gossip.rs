@@ -250,17 +250,17 @@ pub enum Msg {
     Gossip { epoch: u64, id: NodeId, beat: u64 },
 }
 
-pub const KINDS: &[Kind] = &[Kind::new(
-    "GOSSIP",
-    "g",
-    Visual::Announcement,
-    Text::new("the candidate (epoch, id) a node backs, with its heartbeat count", "节点支持的候选者（epoch, id）及其心跳计数"),
-)];
+kinds! {
+    Msg;
+    Msg::Gossip { .. } => Kind::new(
+        "GOSSIP",
+        "g",
+        Visual::Announcement,
+        Text::new("the candidate (epoch, id) a node backs, with its heartbeat count", "节点支持的候选者（epoch, id）及其心跳计数"),
+),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        0
-    }
     fn label(&self) -> String {
         let Msg::Gossip { epoch, id, beat } = self;
         format!("GOSSIP(e{epoch}, N{id}, ♥{beat})")
@@ -418,19 +418,14 @@ impl Protocol for Gossip {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run};
     use super::*;
     use crate::meta::Lang;
     use crate::protocols::testkit::{sent, sim_of};
     use crate::rng::Pcg32;
-    use crate::{Engine, Scenario};
+    use crate::Engine;
     use serde_json::{json, Value};
     use std::collections::BTreeMap;
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     /// Periods until every node backs (0, N) when N nodes start backing themselves: no failure
     /// detector, period 10 ticks, latency 1.

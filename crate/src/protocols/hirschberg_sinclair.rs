@@ -346,22 +346,15 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("PROBE", "P", Visual::Request, Text::new("a candidate's id, sent both ways to 2^k hops", "候选人的 id，向两个方向探测 2^k 跳")),
-    Kind::new("REPLY", "R", Visual::Answer, Text::new("a probe turned back at its radius: no larger id on the way", "在探测半径处折返：沿途没有更大的 id")),
-    Kind::new("ELECTED", "EL", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Probe { .. } => Kind::new("PROBE", "P", Visual::Request, Text::new("a candidate's id, sent both ways to 2^k hops", "候选人的 id，向两个方向探测 2^k 跳")),
+    Msg::Reply { .. } => Kind::new("REPLY", "R", Visual::Answer, Text::new("a probe turned back at its radius: no larger id on the way", "在探测半径处折返：沿途没有更大的 id")),
+    Msg::Elected(_) => Kind::new("ELECTED", "EL", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Probe { .. } => 0,
-            Msg::Reply { .. } => 1,
-            Msg::Elected(_) => 2,
-            Msg::Heartbeat => 3,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Probe { id, phase, hops, .. } => format!("PROBE({id}, k={phase}, hop {hops})"),
@@ -425,9 +418,7 @@ impl HirschbergSinclair {
         s.status = Status::Idle;
         s.leader = Some(ctx.me);
         ctx.cancel_timer(Timer::Retry);
-        if let Some(hb) = ctx.cfg.heartbeats {
-            ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-        }
+        ctx.arm_heartbeat(Timer::Heartbeat);
         let succ = ctx.cfg.successor(ctx.me);
         ctx.send(succ, Msg::Elected(ctx.me));
     }
@@ -581,11 +572,7 @@ impl Protocol for HirschbergSinclair {
             }
             Timer::Heartbeat => {
                 if s.leader == Some(me) {
-                    ctx.note(&N_BEAT, &[me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[me as u64], Msg::Heartbeat);
                 }
             }
             Timer::Retry => {
@@ -638,6 +625,7 @@ impl Protocol for HirschbergSinclair {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run_finished as run};
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{ceil_log2, HirschbergSinclair, N_NEXT};
     use crate::rng::Pcg32;
@@ -649,13 +637,6 @@ mod tests {
         let schedule: Vec<Value> = starters.iter().map(|s| json!({"at": 0, "start": s})).collect();
         json!({"algorithm": "hirschberg-sinclair", "nodes": ring, "seed": seed, "network": {"latency": latency},
                "schedule": schedule, "stop": {"max_steps": 50_000_000u64, "max_time": 10_000_000u64}})
-    }
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        assert!(e.quiescent(), "did not finish");
-        e
     }
 
     fn sim(v: &Value) -> Typed<HirschbergSinclair> {

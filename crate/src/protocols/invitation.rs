@@ -381,26 +381,17 @@ pub enum Msg {
     Ack,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("INVITE", "INV", Visual::Request, Text::new("a leader invites a node outside its group (with its group's size)", "领导者邀请组外节点加入（附本组大小）")),
-    Kind::new("ACCEPT", "ACC", Visual::Answer, Text::new("the smaller group's leader accepts, listing its members", "较小组的领导者接受邀请，并列出其成员")),
-    Kind::new("GROUP", "G", Visual::Announcement, Text::new("the new leader tells the smaller group's members it leads them", "新领导者告知较小组的成员：由它来领导")),
-    Kind::new("REDIRECT", "RD", Visual::Refusal, Text::new("not my group's leader: here is who is", "我不是组的领导者：这是我的领导者")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("a leader's periodic sign of life to its members", "领导者定期向组员发出的存活信号（心跳）")),
-    Kind::new("ACK", "ack", Visual::Answer, Text::new("a member answers its leader's heartbeat: still here", "组员回应领导者的心跳：我还在")),
-];
+kinds! {
+    Msg;
+    Msg::Invite { .. } => Kind::new("INVITE", "INV", Visual::Request, Text::new("a leader invites a node outside its group (with its group's size)", "领导者邀请组外节点加入（附本组大小）")),
+    Msg::Accept { .. } => Kind::new("ACCEPT", "ACC", Visual::Answer, Text::new("the smaller group's leader accepts, listing its members", "较小组的领导者接受邀请，并列出其成员")),
+    Msg::Group { .. } => Kind::new("GROUP", "G", Visual::Announcement, Text::new("the new leader tells the smaller group's members it leads them", "新领导者告知较小组的成员：由它来领导")),
+    Msg::Redirect { .. } => Kind::new("REDIRECT", "RD", Visual::Refusal, Text::new("not my group's leader: here is who is", "我不是组的领导者：这是我的领导者")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("a leader's periodic sign of life to its members", "领导者定期向组员发出的存活信号（心跳）")),
+    Msg::Ack => Kind::new("ACK", "ack", Visual::Answer, Text::new("a member answers its leader's heartbeat: still here", "组员回应领导者的心跳：我还在")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Invite { .. } => 0,
-            Msg::Accept { .. } => 1,
-            Msg::Group { .. } => 2,
-            Msg::Redirect { .. } => 3,
-            Msg::Heartbeat => 4,
-            Msg::Ack => 5,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Invite { size } => format!("INVITE(size {size})"),
@@ -860,19 +851,12 @@ impl Protocol for Invitation {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{engine, preset_engine as preset};
     use crate::protocols::testkit::{sent};
     use super::ALGORITHM;
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
-
-    fn engine(v: &Value) -> Engine {
-        Engine::new(Scenario::from_value(v).unwrap()).unwrap()
-    }
-
-    fn preset(id: &str) -> Engine {
-        Engine::new(ALGORITHM.preset(id).unwrap().scenario()).unwrap()
-    }
 
     /// (node, group leader) of every live node.
     fn groups(e: &Engine) -> Vec<(NodeId, NodeId)> {

@@ -285,20 +285,14 @@ pub enum Msg {
     Fail { holder: Option<NodeId> },
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("CAS", "cas", Visual::Request, Text::new("create the key if free, or refresh it if it holds my token", "键空闲时创建，键中是自己的令牌时续约")),
-    Kind::new("OK", "ok", Visual::Answer, Text::new("the store wrote the token: a new TTL starts", "存储已写入令牌：新的 TTL 开始计时")),
-    Kind::new("FAIL", "no", Visual::Refusal, Text::new("refused: the key holds another token", "被拒绝：键中是别的令牌")),
-];
+kinds! {
+    Msg;
+    Msg::Cas { .. } => Kind::new("CAS", "cas", Visual::Request, Text::new("create the key if free, or refresh it if it holds my token", "键空闲时创建，键中是自己的令牌时续约")),
+    Msg::Ok { .. } => Kind::new("OK", "ok", Visual::Answer, Text::new("the store wrote the token: a new TTL starts", "存储已写入令牌：新的 TTL 开始计时")),
+    Msg::Fail { .. } => Kind::new("FAIL", "no", Visual::Refusal, Text::new("refused: the key holds another token", "被拒绝：键中是别的令牌")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Cas { .. } => 0,
-            Msg::Ok { .. } => 1,
-            Msg::Fail { .. } => 2,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Cas { expect: None, .. } => "CAS(create)".to_string(),
@@ -589,22 +583,13 @@ impl Protocol for Lease {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{engine, preset};
     use super::{Lease, ALGORITHM};
     use crate::meta::Lang;
     use crate::protocols::testkit::{random_ring as ring, sent};
     use crate::rng::Pcg32;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
-
-    fn engine(v: &Value) -> Engine {
-        Engine::new(Scenario::from_value(v).unwrap_or_else(|e| panic!("{v}: {e}"))).unwrap_or_else(|e| panic!("{v}: {e}"))
-    }
-
-    fn preset(id: &str) -> Engine {
-        let mut e = Engine::new(ALGORITHM.preset(id).unwrap().scenario()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     fn overlaps(e: &Engine) -> usize {
         e.violations().iter().filter(|v| v.kind == "lease-overlap").count()

@@ -196,18 +196,13 @@ pub enum Msg {
     Heartbeat,
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("carries one node's id all the way round the ring", "携带某个节点的 id 绕环一整周")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("carries one node's id all the way round the ring", "携带某个节点的 id 绕环一整周")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Election { .. } => 0,
-            Msg::Heartbeat => 1,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Election { id, .. } => format!("ELECTION({id})"),
@@ -256,9 +251,7 @@ impl LeLann {
         ctx.cancel_timer(Timer::Retry);
         s.leader = s.seen.last().copied();
         if s.leader == Some(ctx.me) {
-            if let Some(hb) = ctx.cfg.heartbeats {
-                ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-            }
+            ctx.arm_heartbeat(Timer::Heartbeat);
         } else {
             ctx.watch_leader(Timer::LeaderTimeout, s.leader);
         }
@@ -381,11 +374,7 @@ impl Protocol for LeLann {
             }
             Timer::Heartbeat => {
                 if s.leader == Some(ctx.me) {
-                    ctx.note(&N_BEAT, &[ctx.me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }

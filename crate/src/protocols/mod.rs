@@ -7,6 +7,43 @@
 
 use crate::algorithm::Algorithm;
 
+/// Declares a protocol's message kinds once, each beside the pattern of the messages of that
+/// kind: it defines `KINDS` (the table the UI, the counts and the formulas read) and the
+/// message type's `kind()` (the index in `KINDS`), so the order of the two cannot drift.
+///
+/// ```ignore
+/// kinds! {
+///     Msg;
+///     Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new(..)),
+///     Msg::Coordinator(_) => Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new(..)),
+/// }
+/// ```
+macro_rules! kinds {
+    ($msg:ident; $($pat:pat => $kind:expr),+ $(,)?) => {
+        /// Message kinds with their visual roles, in the order `kind()` indexes them.
+        pub const KINDS: &[Kind] = &[$($kind),+];
+        impl $msg {
+            /// The index of this message's kind in [`KINDS`].
+            pub fn kind(&self) -> usize {
+                kinds!(@index self, 0usize, [] $($pat),+)
+            }
+        }
+        impl crate::protocol::MessageKind for $msg {
+            fn kind(&self) -> usize {
+                $msg::kind(self)
+            }
+        }
+    };
+    (@index $s:ident, $i:expr, [$($arms:tt)*] $pat:pat $(, $rest:pat)*) => {
+        kinds!(@index $s, $i + 1, [$($arms)* $pat => $i,] $($rest),*)
+    };
+    (@index $s:ident, $i:expr, [$($arms:tt)*]) => {
+        match $s {
+            $($arms)*
+        }
+    };
+}
+
 macro_rules! register {
     ($($module:ident),* $(,)?) => {
         $(pub mod $module;)*

@@ -377,28 +377,18 @@ pub enum Msg {
     Heartbeat { inst: u64, ballot: u64 },
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("PREPARE", "1a", Visual::Request, Text::new("phase 1: a proposer asks for promises for its ballot", "第一阶段：提议者为自己的提议编号请求承诺")),
-    Kind::new("PROMISE", "1b", Visual::Answer, Text::new("a promise to refuse lower ballots, with any value already accepted", "承诺拒绝更小的编号，并附上已接受过的值")),
-    Kind::new("ACCEPT", "2a", Visual::Data, Text::new("phase 2: the proposer asks acceptors to accept its value", "第二阶段：提议者请求接受者接受它的值")),
-    Kind::new("ACCEPTED", "2b", Visual::Answer, Text::new("the value accepted under this ballot", "在该提议编号下接受了这个值")),
-    Kind::new("NACK", "✗", Visual::Refusal, Text::new("refused: a higher ballot was promised, or the instance is long decided", "拒绝：已承诺更大的编号，或该实例早已有结果")),
-    Kind::new("CHOSEN", "C", Visual::Announcement, Text::new("a majority accepted: the new leader is decided", "多数派已接受：新领导者已经选定")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Prepare { .. } => Kind::new("PREPARE", "1a", Visual::Request, Text::new("phase 1: a proposer asks for promises for its ballot", "第一阶段：提议者为自己的提议编号请求承诺")),
+    Msg::Promise { .. } => Kind::new("PROMISE", "1b", Visual::Answer, Text::new("a promise to refuse lower ballots, with any value already accepted", "承诺拒绝更小的编号，并附上已接受过的值")),
+    Msg::Accept { .. } => Kind::new("ACCEPT", "2a", Visual::Data, Text::new("phase 2: the proposer asks acceptors to accept its value", "第二阶段：提议者请求接受者接受它的值")),
+    Msg::Accepted { .. } => Kind::new("ACCEPTED", "2b", Visual::Answer, Text::new("the value accepted under this ballot", "在该提议编号下接受了这个值")),
+    Msg::Nack { .. } => Kind::new("NACK", "✗", Visual::Refusal, Text::new("refused: a higher ballot was promised, or the instance is long decided", "拒绝：已承诺更大的编号，或该实例早已有结果")),
+    Msg::Chosen { .. } => Kind::new("CHOSEN", "C", Visual::Announcement, Text::new("a majority accepted: the new leader is decided", "多数派已接受：新领导者已经选定")),
+    Msg::Heartbeat { .. } => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Prepare { .. } => 0,
-            Msg::Promise { .. } => 1,
-            Msg::Accept { .. } => 2,
-            Msg::Accepted { .. } => 3,
-            Msg::Nack { .. } => 4,
-            Msg::Chosen { .. } => 5,
-            Msg::Heartbeat { .. } => 6,
-        }
-    }
     fn label(&self) -> String {
         match *self {
             Msg::Prepare { inst, ballot } => format!("PREPARE(i{inst}, b{ballot})"),
@@ -567,9 +557,7 @@ impl Paxos {
             ctx.note(&N_LEARN_SELF, &args);
             s.leader = Some(ctx.me);
             ctx.cancel_timer(Timer::LeaderTimeout);
-            if let Some(hb) = ctx.cfg.heartbeats {
-                ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-            }
+            ctx.arm_heartbeat(Timer::Heartbeat);
         } else {
             ctx.note(&N_LEARN, &args);
             self.stop_leading(s, ctx);
@@ -773,11 +761,7 @@ impl Protocol for Paxos {
             Timer::Heartbeat => {
                 if s.leading() {
                     let inst = s.latest().0;
-                    ctx.note(&N_BEAT, &[me, inst]);
-                    ctx.broadcast(Msg::Heartbeat { inst, ballot: s.decided_by });
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[me, inst], Msg::Heartbeat { inst, ballot: s.decided_by });
                 }
             }
         }
@@ -828,6 +812,7 @@ impl Protocol for Paxos {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run, preset};
     use super::*;
     use crate::meta::Lang;
     use crate::protocol::Effect;
@@ -836,19 +821,6 @@ mod tests {
     use crate::{Engine, Scenario};
     use serde_json::{json, Value};
     use std::collections::{BTreeMap, BTreeSet};
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        e
-    }
-
-    fn preset(id: &str) -> Engine {
-        let p = ALGORITHM.preset(id).expect("preset");
-        let mut e = Engine::new(p.scenario()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     /// The four messages of one ballot that the formula counts.
     fn ballot_messages(e: &Engine) -> u64 {

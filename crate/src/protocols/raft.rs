@@ -338,14 +338,15 @@ pub enum Msg {
     AppendReject { term: u64 },
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("REQUEST_VOTE", "RV", Visual::Request, Text::new("a candidate asks for a vote in its term", "候选人在其任期内请求投票")),
-    Kind::new("VOTE_GRANT", "✓", Visual::Answer, Text::new("a vote given (one per node per term)", "投出赞成票（每个节点每个任期一票）")),
-    Kind::new("VOTE_DENY", "✗", Visual::Refusal, Text::new("a vote refused: already voted, stale term or older log", "拒绝投票：已投过票、任期过旧或日志更旧")),
-    Kind::new("APPEND_ENTRIES", "AE", Visual::Data, Text::new("the leader's heartbeat (and log entries)", "领导者的心跳（及日志条目）")),
-    Kind::new("APPEND_ACK", "ack", Visual::Answer, Text::new("a follower accepts the leader of this term", "跟随者接受本任期的领导者")),
-    Kind::new("APPEND_REJECT", "rej", Visual::Refusal, Text::new("refused: the sender's term is stale", "拒绝：发送者的任期已过时")),
-];
+kinds! {
+    Msg;
+    Msg::RequestVote { .. } => Kind::new("REQUEST_VOTE", "RV", Visual::Request, Text::new("a candidate asks for a vote in its term", "候选人在其任期内请求投票")),
+    Msg::VoteGrant { .. } => Kind::new("VOTE_GRANT", "✓", Visual::Answer, Text::new("a vote given (one per node per term)", "投出赞成票（每个节点每个任期一票）")),
+    Msg::VoteDeny { .. } => Kind::new("VOTE_DENY", "✗", Visual::Refusal, Text::new("a vote refused: already voted, stale term or older log", "拒绝投票：已投过票、任期过旧或日志更旧")),
+    Msg::AppendEntries { .. } => Kind::new("APPEND_ENTRIES", "AE", Visual::Data, Text::new("the leader's heartbeat (and log entries)", "领导者的心跳（及日志条目）")),
+    Msg::AppendAck { .. } => Kind::new("APPEND_ACK", "ack", Visual::Answer, Text::new("a follower accepts the leader of this term", "跟随者接受本任期的领导者")),
+    Msg::AppendReject { .. } => Kind::new("APPEND_REJECT", "rej", Visual::Refusal, Text::new("refused: the sender's term is stale", "拒绝：发送者的任期已过时")),
+}
 
 impl Msg {
     fn term(&self) -> u64 {
@@ -361,16 +362,6 @@ impl Msg {
 }
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::RequestVote { .. } => 0,
-            Msg::VoteGrant { .. } => 1,
-            Msg::VoteDeny { .. } => 2,
-            Msg::AppendEntries { .. } => 3,
-            Msg::AppendAck { .. } => 4,
-            Msg::AppendReject { .. } => 5,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::RequestVote { term, last_index, last_term } => format!("REQUEST_VOTE(t{term}, log {last_index}@{last_term})"),
@@ -614,11 +605,7 @@ impl Protocol for Raft {
             }
             Timer::Heartbeat => {
                 if s.role == Role::Leader {
-                    ctx.note(&N_BEAT, &[ctx.me as u64, s.term]);
-                    ctx.broadcast(Msg::AppendEntries { term: s.term });
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64, s.term], Msg::AppendEntries { term: s.term });
                 }
             }
             Timer::AckCheck => {
@@ -685,15 +672,9 @@ impl Protocol for Raft {
 
 #[cfg(test)]
 mod narration_tests {
+    use crate::protocols::testkit::{preset};
     use crate::meta::Lang;
     use crate::{Engine, Scenario, StepInfo};
-
-    fn preset(id: &str) -> Engine {
-        let p = super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset");
-        let mut e = Engine::new(p.scenario()).unwrap();
-        e.run_to_end();
-        e
-    }
 
     /// The first step matching `pred`.
     fn step_where(e: &Engine, what: &str, pred: impl Fn(&StepInfo) -> bool) -> u64 {

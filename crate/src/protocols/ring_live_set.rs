@@ -294,26 +294,19 @@ impl Msg {
     }
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("ELECTION", "E", Visual::Request, Text::new("goes round the ring collecting the ids of the live nodes", "沿环收集存活节点的 id")),
-    Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("tells every live node who leads", "告诉每个存活节点谁是领导者")),
-    Kind::new("ACK", "ack", Visual::Answer, Text::new("\"I got it\": a node that does not send it in time is skipped", "“已收到”：没有及时回复的节点会被跳过")),
-    Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
-];
+kinds! {
+    Msg;
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("goes round the ring collecting the ids of the live nodes", "沿环收集存活节点的 id")),
+    Msg::Coordinator { .. } => Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("tells every live node who leads", "告诉每个存活节点谁是领导者")),
+    Msg::Ack { .. } => Kind::new("ACK", "ack", Visual::Answer, Text::new("\"I got it\": a node that does not send it in time is skipped", "“已收到”：没有及时回复的节点会被跳过")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+}
 
 fn fmt_ids(ids: &[NodeId]) -> String {
     ids.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
 }
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Election { .. } => 0,
-            Msg::Coordinator { .. } => 1,
-            Msg::Ack { .. } => 2,
-            Msg::Heartbeat => 3,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Election { live, .. } => format!("ELECTION{{{}}}", fmt_ids(live)),
@@ -401,9 +394,7 @@ impl RingLiveSet {
         if leader == ctx.me {
             ctx.cancel_timer(Timer::LeaderTimeout);
             if !was_leader {
-                if let Some(hb) = ctx.cfg.heartbeats {
-                    ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                }
+                ctx.arm_heartbeat(Timer::Heartbeat);
             }
         } else {
             if was_leader {
@@ -587,11 +578,7 @@ impl Protocol for RingLiveSet {
             }
             Timer::Heartbeat => {
                 if s.leader == Some(me) {
-                    ctx.note(&N_BEAT, &[me as u64]);
-                    ctx.broadcast(Msg::Heartbeat);
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Heartbeat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[me as u64], Msg::Heartbeat);
                 }
             }
             Timer::Retry => {
@@ -649,6 +636,7 @@ impl Protocol for RingLiveSet {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run_finished as run};
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
     use super::{RingLiveSet, N_SKIP};
     use crate::meta::{Lang, SPLIT_BRAIN};
@@ -660,13 +648,6 @@ mod tests {
     fn scenario(ring: &[NodeId], schedule: Vec<Value>, seed: u64, latency: [u64; 2]) -> Value {
         json!({"algorithm": "ring-live-set", "nodes": ring, "seed": seed, "network": {"latency": latency},
                "schedule": schedule, "stop": {"max_steps": 10_000_000u64, "max_time": 1_000_000u64}})
-    }
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        assert!(e.quiescent(), "{v} did not finish");
-        e
     }
 
     fn sim(v: &Value) -> Typed<RingLiveSet> {

@@ -213,18 +213,13 @@ pub enum Msg {
     Ok { round: u64 },
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("START", "S", Visual::Request, Text::new("asks the next round's leader to take over", "请下一轮的领导者接管")),
-    Kind::new("OK", "OK", Visual::Heartbeat, Text::new("the round's leader is alive", "本轮领导者仍然存活")),
-];
+kinds! {
+    Msg;
+    Msg::Start { .. } => Kind::new("START", "S", Visual::Request, Text::new("asks the next round's leader to take over", "请下一轮的领导者接管")),
+    Msg::Ok { .. } => Kind::new("OK", "OK", Visual::Heartbeat, Text::new("the round's leader is alive", "本轮领导者仍然存活")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Start { .. } => 0,
-            Msg::Ok { .. } => 1,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Start { round } | Msg::Ok { round } => format!("{}(r{round})", KINDS[self.kind()].name),
@@ -293,9 +288,7 @@ impl StableLeader {
             s.leader = Some(me);
             ctx.cancel_timer(Timer::Timeout);
             ctx.broadcast(Msg::Ok { round: k });
-            if let Some(hb) = ctx.cfg.heartbeats {
-                ctx.set_timer_after(Timer::Beat, hb.interval);
-            }
+            ctx.arm_heartbeat(Timer::Beat);
         } else {
             ctx.note(&N_ASK, &[me as u64, k, o as u64]);
             self.demote(s, ctx);
@@ -407,11 +400,7 @@ impl Protocol for StableLeader {
             }
             Timer::Beat => {
                 if s.leader == Some(s.me) {
-                    ctx.note(&N_BEAT, &[me, s.round]);
-                    ctx.broadcast(Msg::Ok { round: s.round });
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Beat, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Beat, &N_BEAT, &[me, s.round], Msg::Ok { round: s.round });
                 }
             }
         }
@@ -440,20 +429,13 @@ impl Protocol for StableLeader {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{engine, preset_json as preset};
     use super::LEADER_DEMOTED;
     use crate::meta::Lang;
     use crate::protocols::testkit::sent;
     use crate::rng::Pcg32;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
-
-    fn engine(v: &Value) -> Engine {
-        Engine::new(Scenario::from_value(v).unwrap()).unwrap()
-    }
-
-    fn preset(id: &str) -> Value {
-        serde_json::from_str(super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset").json).unwrap()
-    }
 
     #[test]
     fn a_recovering_higher_id_does_not_depose_the_leader() {

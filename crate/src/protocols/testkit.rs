@@ -4,8 +4,45 @@ use crate::meta::Property;
 use crate::protocol::Protocol;
 use crate::rng::Pcg32;
 use crate::sim::Typed;
-use crate::{Engine, NodeId, Scenario};
+use crate::{presets, Engine, NodeId, Scenario};
 use serde_json::Value;
+
+/// An engine for scenario `v`, not run yet (a bad scenario fails the test, naming it).
+pub fn engine(v: &Value) -> Engine {
+    let s = Scenario::from_value(v).unwrap_or_else(|e| panic!("{v}: {e}"));
+    Engine::new(s).unwrap_or_else(|e| panic!("{v}: {e}"))
+}
+
+/// An engine for scenario `v`, run until nothing is left or a stop limit.
+pub fn run(v: &Value) -> Engine {
+    let mut e = engine(v);
+    e.run_to_end();
+    e
+}
+
+/// [`run`], and the run must have finished: nothing left in flight or pending.
+pub fn run_finished(v: &Value) -> Engine {
+    let e = run(v);
+    assert!(e.quiescent(), "{v} did not finish");
+    e
+}
+
+/// Preset `id`'s scenario as JSON.
+pub fn preset_json(id: &str) -> Value {
+    serde_json::from_str(presets::find(id).unwrap_or_else(|| panic!("no preset {id}")).json).unwrap()
+}
+
+/// An engine for preset `id`, not run yet.
+pub fn preset_engine(id: &str) -> Engine {
+    Engine::new(presets::find(id).unwrap_or_else(|| panic!("no preset {id}")).scenario()).unwrap()
+}
+
+/// An engine for preset `id`, run until nothing is left or a stop limit.
+pub fn preset(id: &str) -> Engine {
+    let mut e = preset_engine(id);
+    e.run_to_end();
+    e
+}
 
 /// Messages of one kind sent so far (0 when the algorithm has no such kind).
 pub fn sent(e: &Engine, kind: &str) -> u64 {

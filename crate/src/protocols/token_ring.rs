@@ -277,18 +277,13 @@ pub enum Msg {
     Ack(Token),
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("TOKEN", "T", Visual::Data, Text::new("the token: whoever holds it leads", "令牌：持有者即领导者")),
-    Kind::new("ACK", "ack", Visual::Answer, Text::new("the successor confirms it has the token", "后继确认已收到令牌")),
-];
+kinds! {
+    Msg;
+    Msg::Token(_) => Kind::new("TOKEN", "T", Visual::Data, Text::new("the token: whoever holds it leads", "令牌：持有者即领导者")),
+    Msg::Ack(_) => Kind::new("ACK", "ack", Visual::Answer, Text::new("the successor confirms it has the token", "后继确认已收到令牌")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Token(_) => 0,
-            Msg::Ack(_) => 1,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Token(t) => format!("TOKEN(gen {}·N{}, hop {})", t.generation.counter, t.generation.origin, t.hop),

@@ -407,22 +407,15 @@ pub enum Msg {
     Ping { round: u64 },
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind::new("VOTE", "V", Visual::Request, Text::new("a LOOKING node's vote: whom it proposes, that node's ZXID, and its round", "LOOKING 节点的投票：提议谁、该节点的 ZXID 以及选举轮次")),
-    Kind::new("ELECTED", "EL", Visual::Announcement, Text::new("the leader answers a LOOKING node: follow me in this round", "领导者答复 LOOKING 节点：本轮请跟随我")),
-    Kind::new("FOLLOW", "F", Visual::Answer, Text::new("a promise to follow this leader in this round; also the answer to PING", "承诺本轮跟随该领导者；也是对 PING 的应答")),
-    Kind::new("PING", "P", Visual::Heartbeat, Text::new("the leader's heartbeat", "领导者的心跳")),
-];
+kinds! {
+    Msg;
+    Msg::Vote { .. } => Kind::new("VOTE", "V", Visual::Request, Text::new("a LOOKING node's vote: whom it proposes, that node's ZXID, and its round", "LOOKING 节点的投票：提议谁、该节点的 ZXID 以及选举轮次")),
+    Msg::Elected { .. } => Kind::new("ELECTED", "EL", Visual::Announcement, Text::new("the leader answers a LOOKING node: follow me in this round", "领导者答复 LOOKING 节点：本轮请跟随我")),
+    Msg::Follow { .. } => Kind::new("FOLLOW", "F", Visual::Answer, Text::new("a promise to follow this leader in this round; also the answer to PING", "承诺本轮跟随该领导者；也是对 PING 的应答")),
+    Msg::Ping { .. } => Kind::new("PING", "P", Visual::Heartbeat, Text::new("the leader's heartbeat", "领导者的心跳")),
+}
 
 impl Message for Msg {
-    fn kind(&self) -> usize {
-        match self {
-            Msg::Vote { .. } => 0,
-            Msg::Elected { .. } => 1,
-            Msg::Follow { .. } => 2,
-            Msg::Ping { .. } => 3,
-        }
-    }
     fn label(&self) -> String {
         match self {
             Msg::Vote { leader, zxid, round } => format!("VOTE(N{leader}, zxid {zxid}, r{round})"),
@@ -777,11 +770,7 @@ impl Protocol for ZooKeeper {
             }
             Timer::Ping => {
                 if s.leads() {
-                    ctx.note(&N_BEAT, &[me, s.round]);
-                    ctx.broadcast(Msg::Ping { round: s.round });
-                    if let Some(hb) = ctx.cfg.heartbeats {
-                        ctx.set_timer_after(Timer::Ping, hb.interval);
-                    }
+                    ctx.heartbeat(Timer::Ping, &N_BEAT, &[me, s.round], Msg::Ping { round: s.round });
                 }
             }
             Timer::AckCheck => {
@@ -839,22 +828,12 @@ impl Protocol for ZooKeeper {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocols::testkit::{run, preset};
     use crate::meta::Lang;
     use crate::protocols::testkit::sent;
     use crate::rng::Pcg32;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
-
-    fn run(v: &Value) -> Engine {
-        let mut e = Engine::new(Scenario::from_value(v).unwrap()).unwrap();
-        e.run_to_end();
-        e
-    }
-
-    fn preset(id: &str) -> Engine {
-        let p = super::ALGORITHM.presets.iter().find(|p| p.id == id).expect("preset");
-        run(&serde_json::from_str(p.json).unwrap())
-    }
 
     /// Whom each live node names as leader, in scenario order.
     fn named(e: &Engine) -> Vec<(NodeId, Option<NodeId>)> {

@@ -63,8 +63,8 @@ impl Sim {
             let value = value.unwrap_or(id as u64 * 1000 + (n % 1000));
             let (lo, hi) = self.net.latency;
             let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
-            if n as usize == self.writes.len() {
-                self.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
+            if n as usize == self.h.writes.len() {
+                self.h.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
             }
             self.w.n_writes += 1;
             self.w.pending_writes += 1;
@@ -88,16 +88,16 @@ impl Sim {
     }
     /// Writes issued up to the head.
     pub fn write_log(&self) -> &[WriteEntry] {
-        &self.writes
+        &self.h.writes
     }
     /// The store's verdicts up to the cursor.
     pub fn verdicts(&self) -> &[Verdict] {
-        &self.verdicts[..self.w.n_verdicts as usize]
+        &self.h.verdicts[..self.w.n_verdicts as usize]
     }
     /// Writes on their way to the store at the cursor, in arrival order.
     pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {
         self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
-            Ev::Arrive(id) => Some((id, &self.writes[id as usize])),
+            Ev::Arrive(id) => Some((id, &self.h.writes[id as usize])),
             _ => None,
         })
     }

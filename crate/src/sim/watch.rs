@@ -1,0 +1,62 @@
+//! The observers' side of a run: what they found (violations of the claimed properties,
+//! elections), logged up to the head like the rest of the history.
+
+use super::*;
+
+/// Violations and elections up to the head.
+#[derive(Default)]
+pub(super) struct Watch {
+    pub(super) violations: Vec<Violation>,
+    pub(super) elections: Vec<Election>,
+    pub(super) findings: Findings,
+}
+
+impl Sim {
+    /// Re-reads node `i`'s view and logs what the observers found.
+    pub(super) fn observe(&mut self, i: usize) {
+        let view = if self.w.up[i] { Some(self.machine.view(&*self.w.states, i)) } else { None };
+        if self.fencing.is_some() {
+            let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
+            if let Some(v) = &view {
+                if v.is_leader() && !was && v.term.is_none() {
+                    // A new leader without a term of its own asks the store's sequencer.
+                    self.w.store.sequencer += 1;
+                    self.w.tokens[i] = self.w.store.sequencer;
+                    self.w.hash = mix(self.w.hash, self.w.store.sequencer);
+                }
+            }
+        }
+        let findings = &mut self.watch.findings;
+        self.w.obs.update(i, view, self.w.now, self.w.steps, findings);
+        for v in findings.violations.drain(..) {
+            if self.w.n_violations as usize == self.watch.violations.len() {
+                self.watch.violations.push(v);
+            }
+            self.w.n_violations += 1;
+        }
+        if let Some(e) = findings.election.take() {
+            if self.w.n_elections as usize == self.watch.elections.len() {
+                self.watch.elections.push(e);
+            }
+            self.w.n_elections += 1;
+        }
+    }
+    /// Violations seen up to the cursor.
+    pub fn violations(&self) -> &[Violation] {
+        &self.watch.violations[..self.w.n_violations as usize]
+    }
+    /// Violations seen up to the head.
+    pub fn all_violations(&self) -> &[Violation] {
+        &self.watch.violations
+    }
+    pub fn elections(&self) -> &[Election] {
+        &self.watch.elections[..self.w.n_elections as usize]
+    }
+    /// Elections up to the head.
+    pub fn all_elections(&self) -> &[Election] {
+        &self.watch.elections
+    }
+    pub fn observers(&self) -> &Observers {
+        &self.w.obs
+    }
+}

@@ -1,0 +1,433 @@
+//! The world and its network: the state that changes as the run advances (cloned for
+//! checkpoints), the event queue, delivery and drops, scheduled faults, and the only place a
+//! handler's effects become messages and timers.
+
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ev {
+    Deliver(u64),
+    Timer {
+        node: u32,
+        token: u64,
+    },
+    Fault(u32),
+    /// Leaders write to the fenced store: the periodic round (`u32::MAX`) or scripted write k.
+    Issue(u32),
+    /// Write k reaches the fenced store.
+    Arrive(u64),
+}
+
+/// The periodic write round's [`Ev::Issue`] index.
+pub(super) const PERIODIC: u32 = u32::MAX;
+
+/// Everything that changes as the run advances; cloned for checkpoints.
+#[derive(Clone)]
+pub(super) struct World {
+    pub(super) now: Time,
+    pub(super) steps: u64,
+    pub(super) up: Vec<bool>,
+    /// The protocol's node states with their pending timers (see [`Machine`]).
+    pub(super) states: Box<dyn Stash>,
+    pub(super) queue: BTreeMap<Time, VecDeque<Ev>>,
+    pub(super) next_token: u64,
+    pub(super) active_timers: u64,
+    pub(super) pending_faults: u64,
+    pub(super) rng: Pcg32,
+    /// Partition labels per node: nodes with different labels cannot talk.
+    pub(super) labels: Option<Vec<u32>>,
+    pub(super) cuts: BTreeSet<(NodeId, NodeId)>,
+    pub(super) fifo_last: BTreeMap<(u32, u32), Time>,
+    pub(super) manual_drops: BTreeSet<u64>,
+    pub(super) obs: Observers,
+    pub(super) hash: u64,
+    // How much of each log this world has produced (the logs may run further, up to the head).
+    pub(super) n_msgs: u64,
+    pub(super) n_timers: u64,
+    pub(super) n_notes: u64,
+    pub(super) n_violations: u64,
+    pub(super) n_elections: u64,
+    pub(super) applied_ivs: usize,
+    pub(super) store: Store,
+    /// Sequencer tokens per node (0: never handed one).
+    pub(super) tokens: Vec<u64>,
+    /// Write rounds scheduled and writes in flight.
+    pub(super) pending_writes: u64,
+    pub(super) n_writes: u64,
+    pub(super) n_verdicts: u64,
+}
+
+pub(super) fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+pub(super) fn hash_str(mut h: u64, s: &str) -> u64 {
+    for chunk in s.as_bytes().chunks(8) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(b));
+    }
+    mix(h, s.len() as u64)
+}
+
+pub(super) fn hash_action(mut h: u64, a: &Action) -> u64 {
+    h = hash_str(h, &a.describe());
+    if let Action::Partition { groups, .. } = a {
+        for g in groups {
+            h = mix(h, g.len() as u64);
+            for &x in g {
+                h = mix(h, x as u64);
+            }
+        }
+    }
+    h
+}
+
+impl Sim {
+    // ----- lookups -----
+
+    #[inline]
+    pub fn idx(&self, id: NodeId) -> Option<usize> {
+        if !self.dense.is_empty() {
+            return match self.dense.get(id as usize) {
+                Some(&i) if i != u32::MAX => Some(i as usize),
+                _ => None,
+            };
+        }
+        self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
+    }
+
+    pub(super) fn link_ok(&self, from: usize, to: usize) -> bool {
+        if let Some(labels) = &self.w.labels {
+            if labels[from] != labels[to] {
+                return false;
+            }
+        }
+        self.w.cuts.is_empty() || !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
+    }
+
+    /// Applies one event if there is one at or before tick `limit`.
+    pub(super) fn step_within(&mut self, limit: Time) -> bool {
+        self.flush_interventions();
+        if self.w.steps >= self.stop.max_steps || self.over_budget() {
+            return false;
+        }
+        let limit = limit.min(self.stop.max_time);
+        loop {
+            let Some(mut entry) = self.w.queue.first_entry() else {
+                return false;
+            };
+            let time = *entry.key();
+            if time > limit {
+                return false;
+            }
+            let ev = entry.get_mut().pop_front().expect("non-empty bucket");
+            if entry.get().is_empty() {
+                entry.remove();
+            }
+            if let Ev::Timer { node, token } = ev {
+                if !self.machine.has_timer(&*self.w.states, node as usize, token) {
+                    continue; // replaced or cancelled: not an event
+                }
+            }
+            if self.h.lean && time > self.w.now {
+                self.release_before(time);
+            }
+            self.w.now = time;
+            self.apply_event(ev);
+            return true;
+        }
+    }
+
+    pub(super) fn apply_event(&mut self, ev: Ev) {
+        self.w.steps += 1;
+        let step = self.w.steps;
+        let msgs_start = self.w.n_msgs;
+        let timers_start = self.w.n_timers;
+        let notes_start = self.w.n_notes;
+        let writes_start = self.w.n_writes;
+        let (kind, node, peer, aux) = match ev {
+            Ev::Deliver(id) => {
+                self.w.obs.in_flight -= 1;
+                let (from, to, lost) = {
+                    let m = self.h.msg(id).expect("in flight, so kept");
+                    (m.from, m.to, m.lost)
+                };
+                let fi = self.idx(from).expect("sender");
+                let ti = self.idx(to).expect("destination");
+                let reason = if !self.w.manual_drops.is_empty() && self.w.manual_drops.remove(&id) {
+                    Some(DropReason::Manual)
+                } else if lost {
+                    Some(DropReason::Lost)
+                } else if !self.w.up[ti] {
+                    Some(DropReason::Crashed)
+                } else if !self.link_ok(fi, ti) {
+                    Some(DropReason::Partition)
+                } else {
+                    None
+                };
+                match reason {
+                    Some(r) => {
+                        self.w.obs.dropped += 1;
+                        (EventKind::Drop(r), to, from, id)
+                    }
+                    None => {
+                        self.w.obs.delivered += 1;
+                        self.w.obs.received_by_node[ti] += 1;
+                        self.run_handler(ti, Handler::Deliver { from, id });
+                        (EventKind::Deliver, to, from, id)
+                    }
+                }
+            }
+            Ev::Timer { node, token } => {
+                let i = node as usize;
+                self.w.active_timers -= 1;
+                let name = self.run_handler(i, Handler::Timer { token });
+                let id = self.cfg.ids[i];
+                (EventKind::Timer(name), id, id, 0)
+            }
+            Ev::Fault(k) => {
+                self.w.pending_faults -= 1;
+                let action = self.schedule[k as usize].action.clone();
+                self.apply_action(&action);
+                (EventKind::Fault, action.node().unwrap_or(0), 0, k as u64)
+            }
+            Ev::Issue(k) => {
+                self.w.pending_writes -= 1;
+                let first = self.issue_writes(k);
+                (EventKind::Write, first, 0, k as u64)
+            }
+            Ev::Arrive(id) => {
+                self.w.pending_writes -= 1;
+                let w = self.h.writes[id as usize];
+                let st = &mut self.w.store;
+                let accepted = w.token >= st.max_token;
+                if accepted {
+                    st.max_token = w.token;
+                    st.value = Some(w.value);
+                    st.accepted += 1;
+                } else {
+                    st.rejected += 1;
+                }
+                if self.w.n_verdicts as usize == self.h.verdicts.len() {
+                    self.h.verdicts.push(Verdict { write: id, accepted, time: self.w.now });
+                }
+                self.w.n_verdicts += 1;
+                (EventKind::Store { accepted }, w.node, 0, id)
+            }
+        };
+        let rec = Rec {
+            step,
+            time: self.w.now,
+            kind,
+            node,
+            peer,
+            aux,
+            msgs: (msgs_start, self.w.n_msgs),
+            timers: (timers_start, self.w.n_timers),
+            notes: (notes_start, self.w.n_notes),
+            writes: (writes_start, self.w.n_writes),
+        };
+        let mut h = self.w.hash;
+        h = mix(h, step);
+        h = mix(h, rec.time);
+        h = mix(
+            h,
+            match kind {
+                EventKind::Deliver => 1,
+                EventKind::Drop(r) => 2 + r as u64,
+                EventKind::Timer(_) => 10,
+                EventKind::Fault => 11,
+                EventKind::Write => 12,
+                EventKind::Store { accepted } => 13 + accepted as u64,
+            },
+        );
+        if let EventKind::Timer(name) = kind {
+            h = hash_str(h, name);
+        }
+        h = mix(h, ((node as u64) << 32) | peer as u64);
+        self.w.hash = mix(h, aux);
+        if self.h.lean {
+            // Summary-only: no record kept.
+        } else if (step as usize) > self.h.recs.len() {
+            self.h.recs.push(rec);
+        } else {
+            debug_assert_eq!(self.h.recs[step as usize - 1], rec, "replay diverged at step {step}");
+        }
+        self.maybe_checkpoint();
+    }
+
+    /// Runs one handler of node `i`, applies its effects and observes the node (booting nodes
+    /// are observed together once all have booted). A timer handler returns the timer's name.
+    pub(super) fn run_handler(&mut self, i: usize, h: Handler) -> &'static str {
+        let mut effects = std::mem::take(&mut self.effects);
+        let at = At { i, me: self.cfg.ids[i], now: self.w.now, cfg: &self.cfg };
+        let st = &mut *self.w.states;
+        let m = &mut self.machine;
+        let mut name = "";
+        match h {
+            Handler::Boot => m.boot(st, at, &mut effects),
+            Handler::Start => m.start(st, at, &mut effects),
+            Handler::Recover => m.recover(st, at, &mut effects),
+            Handler::Deliver { from, id } => m.deliver(st, at, from, id, &mut effects),
+            Handler::Timer { token } => name = m.fire(st, at, token, &mut effects),
+        }
+        self.apply_effects(i, &mut effects);
+        self.effects = effects;
+        if !matches!(h, Handler::Boot) {
+            self.observe(i);
+        }
+        name
+    }
+
+    /// The only place effects become messages and timers.
+    pub(super) fn apply_effects(&mut self, i: usize, effects: &mut Vec<Effect>) {
+        let from = self.cfg.ids[i];
+        for effect in effects.drain(..) {
+            match effect {
+                Effect::Send { to, kind } => {
+                    let id = self.w.n_msgs;
+                    let Some(ti) = self.idx(to) else {
+                        debug_assert!(false, "N{from} sent to unknown node {to}");
+                        self.machine.log_sent(u64::MAX); // consumed, never numbered
+                        continue;
+                    };
+                    self.machine.log_sent(id);
+                    let (lo, hi) = self.net.latency;
+                    let latency = self.w.rng.range_inclusive(lo, hi);
+                    let lost = self.w.rng.chance(self.net.loss);
+                    let mut deliver = self.w.now + latency;
+                    if self.net.fifo && lo != hi {
+                        let last = self.w.fifo_last.entry((i as u32, ti as u32)).or_insert(0);
+                        deliver = deliver.max(*last);
+                        *last = deliver;
+                    }
+                    self.w.n_msgs += 1;
+                    if id == self.h.msgs_end() {
+                        self.h.msgs.push_back(MsgEntry {
+                            from,
+                            to,
+                            sent: self.w.now,
+                            deliver,
+                            sent_step: self.w.steps,
+                            lost,
+                            kind,
+                        });
+                    }
+                    self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
+                    self.w.obs.in_flight += 1;
+                    self.w.obs.sent_by_kind[kind] += 1;
+                    self.w.obs.sent_by_node[i] += 1;
+                    let mut h = mix(self.w.hash, id);
+                    h = mix(h, ((to as u64) << 16) | kind as u64);
+                    self.w.hash = mix(h, (deliver << 1) | lost as u64);
+                }
+                Effect::SetTimer { slot, lo, hi } => {
+                    let delay = self.w.rng.range_inclusive(lo, hi);
+                    let at = self.w.now + delay;
+                    let token = self.w.next_token;
+                    self.w.next_token += 1;
+                    let (replaced, name) = self.machine.arm(&mut *self.w.states, i, slot, token);
+                    if !replaced {
+                        self.w.active_timers += 1;
+                    }
+                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
+                    self.log_timer(TimerRec { node: from, name, at: Some(at) });
+                    self.w.hash = mix(hash_str(self.w.hash, name), at);
+                }
+                Effect::Note(note) => {
+                    if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
+                        self.h.notes.push(note);
+                    }
+                    self.w.n_notes += 1;
+                }
+                Effect::Report { property, nodes } => {
+                    self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.watch.findings);
+                }
+                Effect::CancelTimer { slot } => {
+                    if let Some(name) = self.machine.disarm(&mut *self.w.states, i, slot) {
+                        self.w.active_timers -= 1;
+                        self.log_timer(TimerRec { node: from, name, at: None });
+                        self.w.hash = mix(hash_str(self.w.hash, name), u64::MAX);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_action(&mut self, action: &Action) {
+        self.w.hash = hash_action(self.w.hash, action);
+        let n = self.cfg.n();
+        match *action {
+            Action::Crash(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if self.w.up[i] {
+                    self.w.up[i] = false;
+                    self.w.active_timers -= self.machine.clear_timers(&mut *self.w.states, i) as u64;
+                    self.observe(i);
+                }
+            }
+            Action::Recover(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if !self.w.up[i] {
+                    self.w.up[i] = true;
+                    self.run_handler(i, Handler::Recover);
+                }
+            }
+            Action::Start(id) => {
+                let Some(i) = self.idx(id) else { return };
+                if self.w.up[i] {
+                    self.run_handler(i, Handler::Start);
+                }
+            }
+            Action::Drop(m) => {
+                if self.in_flight_contains(m) {
+                    self.w.manual_drops.insert(m);
+                }
+            }
+            Action::Partition { ref groups, .. } => {
+                let mut labels = vec![0u32; n];
+                for (g, members) in groups.iter().enumerate() {
+                    for &id in members {
+                        if let Some(i) = self.idx(id) {
+                            labels[i] = g as u32 + 1;
+                        }
+                    }
+                }
+                self.w.labels = Some(labels);
+            }
+            Action::Cut { from, to } => {
+                self.w.cuts.insert((from, to));
+            }
+            Action::Isolate(id) => {
+                let Some(i) = self.idx(id) else { return };
+                let mut labels = self.w.labels.take().unwrap_or_else(|| vec![0; n]);
+                let fresh = labels.iter().copied().max().unwrap_or(0) + 1;
+                labels[i] = fresh;
+                self.w.labels = Some(labels);
+            }
+            Action::Heal => {
+                self.w.labels = None;
+                self.w.cuts.clear();
+            }
+        }
+    }
+
+    pub(super) fn in_flight_contains(&self, m: u64) -> bool {
+        if m >= self.w.n_msgs || self.w.manual_drops.contains(&m) {
+            return false;
+        }
+        let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
+        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m)))
+    }
+}
+
+/// The handler a step runs.
+#[derive(Clone, Copy)]
+pub(super) enum Handler {
+    Boot,
+    Start,
+    Recover,
+    Deliver { from: NodeId, id: u64 },
+    Timer { token: u64 },
+}
