@@ -9,6 +9,7 @@ use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang};
 use crate::observe::{Election, Violation};
+use crate::protocol::View;
 use crate::registry;
 pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, Run, StepInfo};
 use crate::scenario::{Action, Scenario};
@@ -18,11 +19,16 @@ use crate::{NodeId, Time};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+mod jsonl;
+pub use jsonl::{is_jsonl, node_state, Stop};
+
 /// A running scenario of any registered algorithm.
 pub struct Engine {
     algorithm: &'static Algorithm,
     scenario: Scenario,
     run: Box<dyn Run>,
+    /// Breakpoint texts carried by the trace (see [`crate::trace::Trace::until`]).
+    until: Vec<String>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -36,7 +42,7 @@ impl Engine {
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         let algorithm = registry::find_or_err(&scenario.algorithm)?;
         let run = (algorithm.build)(&scenario, algorithm.properties)?;
-        Ok(Engine { algorithm, scenario, run })
+        Ok(Engine { algorithm, scenario, run, until: vec![] })
     }
 
     pub fn from_json(text: &str) -> Result<Engine, ScenarioError> {
@@ -44,8 +50,12 @@ impl Engine {
     }
 
     /// Rebuilds a run from an exported trace: `{scenario, interventions, step}` (see
-    /// [`crate::trace`]). A bare scenario is accepted too.
+    /// [`crate::trace`]), or the JSON Lines `election-lab run --trace` writes (checked line by
+    /// line against a re-run: see [`Engine::from_jsonl`]). A bare scenario is accepted too.
     pub fn from_trace_json(text: &str) -> Result<Engine, ScenarioError> {
+        if is_jsonl(text) {
+            return Engine::from_jsonl(text);
+        }
         Engine::from_trace(Trace::from_json(text)?)
     }
 
@@ -57,6 +67,7 @@ impl Engine {
     pub fn from_trace(trace: Trace) -> Result<Engine, ScenarioError> {
         let prefix = if trace.bare { "" } else { "scenario" };
         let mut engine = Engine::new(trace.scenario).map_err(|e| e.within(prefix))?;
+        engine.until = trace.until;
         for (i, iv) in trace.interventions.into_iter().enumerate() {
             let path = format!("interventions[{i}]");
             engine.seek(iv.step);
@@ -97,7 +108,20 @@ impl Engine {
 
     /// The trace as the UI and CLI export it: scenario + interventions + the cursor.
     pub fn trace_value(&self) -> Value {
-        Trace::value(&self.scenario, self.run.interventions(), Some(self.run.cursor()))
+        let mut v = Trace::value(&self.scenario, self.run.interventions(), Some(self.run.cursor()));
+        if !self.until.is_empty() {
+            v["until"] = json!(self.until);
+        }
+        v
+    }
+
+    /// The breakpoint texts this run carries in its trace (see [`crate::breakpoint`]; this
+    /// engine stores them, the breakpoint module reads them).
+    pub fn until(&self) -> &[String] {
+        &self.until
+    }
+    pub fn set_until(&mut self, until: Vec<String>) {
+        self.until = until;
     }
 
     /// What the algorithm says about itself (title, kinds, properties, formulas, presets).
@@ -155,6 +179,14 @@ impl Engine {
     }
     pub fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
         self.run.inspect(id)
+    }
+    /// Node `id`'s view at the cursor (None: no such node); cheaper than a whole [`Frame`].
+    pub fn node_view(&self, id: NodeId) -> Option<View> {
+        self.run.node_view(id)
+    }
+    /// The live self-declared leaders at the cursor, ascending; cheaper than a whole [`Frame`].
+    pub fn leaders(&self) -> Vec<NodeId> {
+        self.run.leaders()
     }
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.run.step_info(step)

@@ -116,6 +116,11 @@ pub trait Run {
     fn frame(&self) -> Frame;
     fn metrics(&self) -> Metrics;
     fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
+    /// Node `id`'s view at the cursor, as [`Frame`] draws it (a crashed node keeps its last
+    /// state's), without building a whole frame.
+    fn node_view(&self, id: NodeId) -> Option<View>;
+    /// The live self-declared leaders at the cursor, ascending, without building a frame.
+    fn leaders(&self) -> Vec<NodeId>;
     fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.step_info_in(step, Lang::En)
     }
@@ -236,6 +241,13 @@ impl Run for Sim {
             Some(i) => self.inspect_node(i),
             None => vec![],
         }
+    }
+    fn node_view(&self, id: NodeId) -> Option<View> {
+        let i = self.idx(id)?;
+        Some(self.observers().views[i].clone().unwrap_or_else(|| self.view(i)))
+    }
+    fn leaders(&self) -> Vec<NodeId> {
+        self.observers().leaders.iter().copied().collect()
     }
     fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
         let rec = *self.records().get(step.checked_sub(1)? as usize)?;
