@@ -1,7 +1,8 @@
 //! Traces both ways and runs compared: the JSON Lines a run writes (with the per-node state
 //! each step changed and the violations it began) read back to the same run, a hand-edited
-//! line named.
+//! line named; `diff` finds the first divergence of two runs, found here by a plain scan.
 
+use election_lab::diff::diff;
 use election_lab::engine::Stop;
 use election_lab::{presets, Action, Engine, Scenario};
 use serde_json::{json, Value};
@@ -141,4 +142,72 @@ fn breakpoints_travel_in_the_trace() {
     let mut bad = v;
     bad["until"] = json!("violation");
     assert!(Engine::from_trace_value(&bad).unwrap_err().to_string().starts_with("until: expected a list"));
+}
+
+/// The first step where two runs' step descriptions or leader sets differ, by a plain scan.
+fn scan_first_difference(a: &Scenario, b: &Scenario) -> Option<u64> {
+    let (mut x, mut y) = (Engine::new(a.clone()).unwrap(), Engine::new(b.clone()).unwrap());
+    x.run_to_end();
+    y.run_to_end();
+    let n = x.cursor().max(y.cursor());
+    let (mut x2, mut y2) = (Engine::new(a.clone()).unwrap(), Engine::new(b.clone()).unwrap());
+    for k in 1..=n {
+        let (sx, sy) = (x2.step(), y2.step());
+        let ix = sx.then(|| x.step_info(k).unwrap().text);
+        let iy = sy.then(|| y.step_info(k).unwrap().text);
+        if ix != iy || x2.frame().leaders != y2.frame().leaders {
+            return Some(k);
+        }
+    }
+    None
+}
+
+#[test]
+fn diff_finds_the_first_divergence_of_two_seeds() {
+    let mut a = bully_split();
+    a.network.latency = (1, 3);
+    let mut b = a.clone();
+    b.seed += 1;
+    let want = scan_first_difference(&a, &b).expect("two seeds differ");
+    let (mut x, mut y) = (Engine::new(a).unwrap(), Engine::new(b).unwrap());
+    x.run_to_end();
+    y.run_to_end();
+    let d = diff(&x, &y);
+    let f = d.first.clone().expect("a divergence");
+    assert_eq!((f.step_a, f.step_b), (want, want));
+    assert_eq!(f.event_a, x.step_info(want).map(|i| i.text));
+    assert!(!d.identical());
+    assert_eq!(d.to_value()["first"]["step_a"], json!(want));
+}
+
+#[test]
+fn identical_runs_report_no_difference() {
+    let mut x = Engine::new(bully_split()).unwrap();
+    let mut y = Engine::new(bully_split()).unwrap();
+    x.run_to_end();
+    y.run_to_end();
+    let d = diff(&x, &y);
+    assert_eq!(d.first, None);
+    assert!(d.identical());
+    assert!(d.text().contains("no difference"));
+    assert_eq!(d.to_value()["identical"], json!(true));
+}
+
+#[test]
+fn diff_names_a_message_delivered_in_one_run_and_dropped_in_the_other() {
+    let mut a = Engine::new(raft_split()).unwrap();
+    a.run(10);
+    let m = a.frame().messages.iter().find(|m| !m.doomed).cloned().expect("a message in flight");
+    let mut b = Engine::new(raft_split()).unwrap();
+    b.run(10);
+    b.apply(Action::Drop(m.id)).unwrap();
+    a.run_to_end();
+    b.run_to_end();
+    // Where A delivers it, by a scan of A's records.
+    let delivered =
+        (11..=a.cursor()).find(|&k| a.record(k).unwrap().aux == m.id && a.step_info(k).unwrap().event == "deliver");
+    let d = diff(&a, &b);
+    let f = d.first.unwrap();
+    assert_eq!(Some(f.step_a), delivered);
+    assert_eq!(f.what, format!("{} N{} → N{}: delivered in A, dropped in B (manual)", m.kind, m.from, m.to));
 }
