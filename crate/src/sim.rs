@@ -735,8 +735,9 @@ impl Sim {
             return None;
         }
         let (steps, msgs) = (self.w.steps, self.w.n_msgs);
+        let which = if steps >= self.budget.steps { "step" } else { "message" };
         Some(format!(
-            "stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
+            "the {which} budget ran out: stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
             self.budget.steps, self.budget.messages
         ))
     }
