@@ -9,6 +9,7 @@ use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Lang};
 use crate::observe::{Election, Violation};
+use crate::protocol::View;
 use crate::registry;
 pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
 use crate::scenario::{Action, Scenario};
@@ -18,11 +19,16 @@ use crate::{NodeId, Time};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+mod jsonl;
+pub use jsonl::{is_jsonl, node_state, Stop};
+
 /// A running scenario of any registered algorithm.
 pub struct Engine {
     algorithm: &'static Algorithm,
     scenario: Scenario,
     sim: Sim,
+    /// Breakpoint texts carried by the trace (see [`crate::trace::Trace::until`]).
+    until: Vec<String>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -36,7 +42,7 @@ impl Engine {
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         let algorithm = registry::find_or_err(&scenario.algorithm)?;
         let sim = (algorithm.build)(&scenario, algorithm.properties)?;
-        Ok(Engine { algorithm, scenario, sim })
+        Ok(Engine { algorithm, scenario, sim, until: vec![] })
     }
 
     /// Builds a run in summary-only mode: it keeps no history (no records, narration,
@@ -67,8 +73,12 @@ impl Engine {
     }
 
     /// Rebuilds a run from an exported trace: `{scenario, interventions, step}` (see
-    /// [`crate::trace`]). A bare scenario is accepted too.
+    /// [`crate::trace`]), or the JSON Lines `election-lab run --trace` writes (checked line by
+    /// line against a re-run: see [`Engine::from_jsonl`]). A bare scenario is accepted too.
     pub fn from_trace_json(text: &str) -> Result<Engine, ScenarioError> {
+        if is_jsonl(text) {
+            return Engine::from_jsonl(text);
+        }
         Engine::from_trace(Trace::from_json(text)?)
     }
 
@@ -90,6 +100,7 @@ impl Engine {
         let prefix = if trace.bare { "" } else { "scenario" };
         let build = if summary_only { Engine::summary_only } else { Engine::new };
         let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
+        engine.until = trace.until;
         for (i, iv) in trace.interventions.into_iter().enumerate() {
             let path = format!("interventions[{i}]");
             engine.seek(iv.step);
@@ -130,7 +141,20 @@ impl Engine {
 
     /// The trace as the UI and CLI export it: scenario + interventions + the cursor.
     pub fn trace_value(&self) -> Value {
-        Trace::value(&self.scenario, self.sim.interventions(), Some(self.sim.cursor()))
+        let mut v = Trace::value(&self.scenario, self.sim.interventions(), Some(self.sim.cursor()));
+        if !self.until.is_empty() {
+            v["until"] = json!(self.until);
+        }
+        v
+    }
+
+    /// The breakpoint texts this run carries in its trace (see [`crate::breakpoint`]; this
+    /// engine stores them, the breakpoint module reads them).
+    pub fn until(&self) -> &[String] {
+        &self.until
+    }
+    pub fn set_until(&mut self, until: Vec<String>) {
+        self.until = until;
     }
 
     /// What the algorithm says about itself (title, kinds, properties, formulas, presets).
@@ -201,6 +225,12 @@ impl Engine {
     }
     pub fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
         self.sim.idx(id).map_or_else(Vec::new, |i| self.sim.inspect_node(i))
+    }
+    /// Node `id`'s view at the cursor (None: no such node); cheaper than a whole [`Frame`]. A
+    /// crashed node keeps its last state's view, as the frame draws it.
+    pub fn node_view(&self, id: NodeId) -> Option<View> {
+        let i = self.sim.idx(id)?;
+        Some(self.sim.observers().views[i].clone().unwrap_or_else(|| self.sim.view(i)))
     }
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.sim.step_info_in(step, Lang::En)

@@ -124,6 +124,11 @@ pub const COLUMNS: &[&str] = &[
     "downtime",
     "minority_leaders",
     "trace_hash",
+    // What replays the run: its index (`election-lab sweep SPEC --replay K`), the faults the
+    // sweep drew or placed (schedule entries), the node order when the line shuffles it.
+    "run",
+    "faults",
+    "order",
 ];
 
 /// The summary columns, in order (`election-lab sweep --summary`).
@@ -268,6 +273,13 @@ pub struct Row {
     pub downtime: Option<Time>,
     pub minority_leaders: Option<u32>,
     pub trace_hash: u64,
+    /// The run's index in the sweep (what [`Sweep::replay`] takes).
+    pub run: u64,
+    /// The faults this run drew or placed, `<time>:<action>` separated by spaces
+    /// (`20:partition=1+2/3+4+5 250:heal`; see [`fault_text`]).
+    pub faults: String,
+    /// The node (ring) order, when the line shuffles it: ids separated by spaces.
+    pub order: Option<String>,
 }
 
 impl Row {
@@ -621,8 +633,9 @@ impl Sweep {
     }
 
     /// Builds and runs the `k`-th seed of `job` (in summary-only mode, keeping no history, for
-    /// a row); also returns the time of its last fault.
-    fn play(&self, job: &Job, k: u64, summary_only: bool) -> (Engine, Time) {
+    /// a row); also returns the time of its last fault and the faults it drew or placed (time,
+    /// action).
+    fn play(&self, job: &Job, k: u64, summary_only: bool) -> (Engine, Time, Vec<(Time, Action)>) {
         let line = &self.lines[job.line];
         let seed = line.seeds.start + k;
         let mut rng = Pcg32::new(seed, STREAM);
@@ -633,13 +646,15 @@ impl Sweep {
         }
         let mut since = s.schedule.iter().map(|x| x.at).max().unwrap_or(0);
         let mut later = Vec::new();
+        let mut drawn = Vec::new();
         for f in &line.faults {
             match f.at {
                 Some(at) => {
                     let nodes = s.nodes.clone();
-                    s.schedule.extend(
-                        f.what.resolve(&nodes, None, &mut rng).into_iter().map(|action| Scheduled { at, action }),
-                    );
+                    for action in f.what.resolve(&nodes, None, &mut rng) {
+                        drawn.push((at, action.clone()));
+                        s.schedule.push(Scheduled { at, action });
+                    }
                     since = since.max(at);
                 }
                 None => later.push(f),
@@ -654,6 +669,7 @@ impl Sweep {
             e.run_until(at);
             let at = at.max(e.now());
             for a in f.what.resolve(&nodes, Some(leader), &mut rng) {
+                drawn.push((at, a.clone()));
                 // Checked on these nodes when the sweep was built.
                 let _ = e.apply_at(a, at);
             }
@@ -663,12 +679,15 @@ impl Sweep {
             Until::End => e.run_to_end(),
             Until::Agreement => while e.elections().last().is_none_or(|x| x.to <= since) && e.step() {},
         }
-        (e, since)
+        (e, since, drawn)
     }
 
     fn run(&self, job: &Job, k: u64) -> Row {
         let line = &self.lines[job.line];
-        let (e, since) = self.play(job, k, true);
+        let (e, since, drawn) = self.play(job, k, true);
+        let faults: Vec<String> = drawn.iter().map(|(at, a)| fault_text(*at, a)).collect();
+        let order =
+            line.shuffle.then(|| e.scenario().nodes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
         let seed = line.seeds.start + k;
         let n = e.scenario().nodes.len() as u32;
         let m = e.metrics();
@@ -706,6 +725,9 @@ impl Sweep {
             downtime,
             minority_leaders,
             trace_hash: e.trace_hash(),
+            run: job.first + k,
+            faults: faults.join(" "),
+            order,
         }
     }
 
@@ -751,6 +773,26 @@ impl Sweep {
             None => "none",
         }
     }
+}
+
+/// One fault of a row's `faults` column, without commas (a CSV cell stays unquoted):
+/// `20:crash=5`, `20:partition=1+2/3+4+5`, `20:cut=1>2`, `250:heal`.
+pub fn fault_text(at: Time, a: &Action) -> String {
+    let what = match a {
+        Action::Crash(n) => format!("crash={n}"),
+        Action::Recover(n) => format!("recover={n}"),
+        Action::Start(n) => format!("start={n}"),
+        Action::Isolate(n) => format!("isolate={n}"),
+        Action::Drop(m) => format!("drop={m}"),
+        Action::Cut { from, to } => format!("cut={from}>{to}"),
+        Action::Heal => "heal".to_string(),
+        Action::Partition { groups, .. } => {
+            let g: Vec<String> =
+                groups.iter().map(|g| g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("+")).collect();
+            format!("partition={}", g.join("/"))
+        }
+    };
+    format!("{at}:{what}")
 }
 
 /// Every live node names the same live leader: now, or at the end of the next election.

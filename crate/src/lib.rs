@@ -22,16 +22,22 @@
 //! | [`protocols`] | one module per algorithm, and the one list that registers them |
 //! | [`registry`] | looking algorithms and presets up |
 //! | [`engine`] | one non-generic [`Engine`] over every algorithm; summaries, traces |
+//! | [`breakpoint`] | breakpoints ("run until"): predicates over a run evaluated at every step |
+//! | [`diff`] | two runs compared: the first divergence and a summary of differences |
 //! | [`presets`] | presets by id, for the CLI, the UI and the tests |
 //! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
 //! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
+//! | [`link`] | the page's links (`?t=1.<compressed trace>&step=N`), written and read natively |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;
+pub mod breakpoint;
+pub mod diff;
 pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod layout;
+pub mod link;
 pub mod machine;
 pub mod meta;
 pub mod observe;

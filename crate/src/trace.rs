@@ -22,6 +22,8 @@ use serde_json::{json, Map, Value};
 
 pub const FORMAT: &str = "election-lab-trace/2";
 const FORMATS_READ: &[&str] = &["election-lab-trace/1", FORMAT];
+/// The most breakpoints a trace carries (as [`crate::breakpoint::MAX_BREAKPOINTS`]).
+const MAX_UNTIL: usize = 64;
 
 /// An action applied by hand while the run was at `step` (after that step's event) and `time`.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +62,9 @@ pub struct Trace {
     pub step: Option<u64>,
     /// Read from a bare scenario: errors found later name its fields without `scenario.`.
     pub bare: bool,
+    /// Breakpoints the run was stopped at (texts, see [`crate::breakpoint`]); checked
+    /// against the algorithm when they are parsed. Older traces have none.
+    pub until: Vec<String>,
 }
 
 impl Trace {
@@ -75,13 +80,19 @@ impl Trace {
             return Err(ScenarioError::new("", "a trace must be a JSON object"));
         };
         if !obj.contains_key("scenario") {
-            return Ok(Trace { scenario: Scenario::from_value(value)?, interventions: vec![], step: None, bare: true });
+            return Ok(Trace {
+                scenario: Scenario::from_value(value)?,
+                interventions: vec![],
+                step: None,
+                bare: true,
+                until: vec![],
+            });
         }
         for k in obj.keys() {
-            if !["scenario", "interventions", "step", "format"].contains(&k.as_str()) {
+            if !["scenario", "interventions", "step", "format", "until"].contains(&k.as_str()) {
                 return Err(ScenarioError::new(
                     k.clone(),
-                    "unknown field (a trace has format, scenario, interventions, step)",
+                    "unknown field (a trace has format, scenario, interventions, step, until)",
                 ));
             }
         }
@@ -134,7 +145,27 @@ impl Trace {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_u64().ok_or_else(|| ScenarioError::new("step", "expected a step number"))?),
         };
-        Ok(Trace { scenario, interventions, step, bare: false })
+        let until = match obj.get("until") {
+            None | Some(Value::Null) => vec![],
+            Some(Value::Array(a)) if a.len() <= MAX_UNTIL => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v.as_str() {
+                    Some(t) if t.len() <= 200 => Ok(t.to_string()),
+                    _ => Err(ScenarioError::new(
+                        format!("until[{i}]"),
+                        "expected a breakpoint text of at most 200 characters, like \"role:3=leader\"",
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(ScenarioError::new(
+                    "until",
+                    format!("expected a list of at most {MAX_UNTIL} breakpoint texts, like [\"violation\"]"),
+                ))
+            }
+        };
+        Ok(Trace { scenario, interventions, step, bare: false, until })
     }
 
     /// The trace as JSON (what `from_value` reads back).

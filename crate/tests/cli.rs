@@ -556,3 +556,196 @@ fn oversized_inputs_are_refused_by_name() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains(&format!("nodes: {} nodes is more than the {n} supported", n + 1)), "{}", stderr(&o));
 }
+
+/// Bully, N5 leading, partitioned {1,2} | {3,4,5} at t=5: N2 takes over the minority.
+fn split_scenario() -> Value {
+    json!({
+        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
+        "heartbeats": {"interval": 2, "timeout": 10},
+        "schedule": [{"at": 5, "partition": [[1, 2], [3, 4, 5]]}], "stop": {"max_time": 300},
+    })
+}
+
+fn jsonl(path: &str) -> Vec<Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// `--until` stops at the first hit and names it; `--trace` ends there and carries the
+/// breakpoints; the hit is where the full run's first violation is.
+#[test]
+fn run_until_stops_at_the_first_hit() {
+    let f = Temp::new("split.json", &split_scenario().to_string());
+    let full = run_json(&cli(&["run", f.path()]));
+    let first = full["violations"][0]["step"].as_u64().unwrap();
+    let out = Temp::new("until.jsonl", "");
+    let o =
+        run_json(&cli(&["run", f.path(), "--until", "violation", "--until", "role:3=leader", "--trace", out.path()]));
+    assert_eq!(o["hit"]["step"], json!(first), "{o}");
+    assert_eq!(o["hit"]["breakpoint"], "violation");
+    assert_eq!(o["hit"]["nodes"], json!([2, 5]));
+    assert_eq!(o["steps"], json!(first));
+    let lines = jsonl(out.path());
+    assert_eq!(lines[0]["until"], json!(["violation", "role:3=leader"]));
+    assert_eq!(lines[0]["step"], json!(first));
+    assert_eq!(lines[lines.len() - 2]["step"], json!(first), "the trace ends at the hit");
+    assert_eq!(lines[lines.len() - 2]["violations"][0]["kind"], "split-brain");
+    // No hit: null, and the run goes to its end.
+    let o = run_json(&cli(&["run", f.path(), "--until", "role:3=leader"]));
+    assert_eq!(o["hit"], Value::Null);
+    assert_eq!(o["trace_hash"], full["trace_hash"]);
+    // A bad breakpoint exits 2 naming it.
+    let o = cli(&["run", f.path(), "--until", "violation", "--until", "deliver:VOTE:to=3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--until[1]: unknown message kind 'VOTE' for bully"), "{}", stderr(&o));
+}
+
+/// What `run --trace` writes, `run` and `check` read back: the same summary and trace_hash; a
+/// hand-edited line is named.
+#[test]
+fn a_trace_file_reads_back() {
+    let f = Temp::new("split.json", &split_scenario().to_string());
+    let out = Temp::new("split.jsonl", "");
+    let summary = run_json(&cli(&["run", f.path(), "--trace", out.path()]));
+    let again = run_json(&cli(&["run", out.path()]));
+    assert_eq!(again, summary);
+    let o = cli(&["check", out.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "ok: bully with 5 nodes\n");
+    let mut lines = jsonl(out.path());
+    lines[9]["kind"] = json!("OK");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let edited = Temp::new("edited.jsonl", &text);
+    let o = cli(&["run", edited.path()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("{}: line 10: event differs from the re-run: \"kind\"", edited.path())),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `--link` opens the run at its first violation (or `--step`), in the page's link format.
+#[test]
+fn run_link_opens_at_the_first_violation() {
+    let f = Temp::new("split.json", &split_scenario().to_string());
+    let o = run_json(&cli(&["run", f.path(), "--link", "--base", "https://lab.example/"]));
+    let first = o["violations"][0]["step"].as_u64().unwrap();
+    let link = o["link"].as_str().unwrap();
+    assert!(link.starts_with("https://lab.example/?t=1."), "{link}");
+    assert!(link.ends_with(&format!("&step={first}")), "{link}");
+    let e = election_lab::link::open(link).unwrap();
+    assert_eq!(e.cursor(), first);
+    assert_eq!(e.violations().len(), 1);
+    let o = run_json(&cli(&["run", f.path(), "--link", "--step", "12"]));
+    assert!(o["link"].as_str().unwrap().starts_with("http://127.0.0.1:8080/?t=1."));
+    assert_eq!(election_lab::link::open(o["link"].as_str().unwrap()).unwrap().cursor(), 12);
+}
+
+/// A run stopped by its history budget exits 3 and says which budget.
+#[test]
+fn a_run_out_of_budget_exits_3() {
+    let f = Temp::new("split.json", &split_scenario().to_string());
+    let o = cli(&["run", f.path(), "--budget", "50"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the step budget ran out: stopped after 50 steps"), "{}", stderr(&o));
+    let summary: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(summary["steps"], 50);
+    assert!(summary["halted"].as_str().unwrap().contains("step budget"));
+    let help = stdout(&cli(&["run", "--help"]));
+    assert!(help.contains("3 stopped by the history budget"), "{help}");
+}
+
+/// Every sweep row says how to replay it, and `--replay K` writes run K's trace, which shows
+/// the violation the row counted and reads back to the row's trace_hash.
+#[test]
+fn sweep_rows_replay() {
+    use election_lab::experiment::COLUMNS;
+    let mut spec: Value =
+        serde_json::from_str(&std::fs::read_to_string("../experiments/one-partition.json").unwrap()).unwrap();
+    spec["algorithms"] = json!(["bully", "raft"]);
+    spec["seeds"] = json!({"count": 3});
+    let f = Temp::new("one-partition.json", &spec.to_string());
+    let o = cli(&["sweep", f.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap();
+    assert!(COLUMNS.ends_with(&["trace_hash", "run", "faults", "order"]));
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6);
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r.len(), COLUMNS.len(), "no quoting needed: {r:?}");
+        assert_eq!(r[col("run")], k.to_string());
+        assert_eq!(r[col("faults")], "", "the partition is the spec's own, not drawn");
+    }
+    let bully = rows.iter().position(|r| r[col("algorithm")] == "bully" && r[col("violations")] != "0").unwrap();
+    let out = Temp::new("replay.jsonl", "");
+    let o = cli(&["sweep", f.path(), "--replay", &bully.to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(out.path(), stdout(&o)).unwrap();
+    let lines = jsonl(out.path());
+    assert!(lines.iter().any(|l| l["violations"][0]["kind"] == "split-brain"), "the violation is marked");
+    let back = run_json(&cli(&["run", out.path()]));
+    assert_eq!(back["trace_hash"], rows[bully][col("trace_hash")]);
+    assert_eq!(back["violations"].as_array().unwrap().len().to_string(), rows[bully][col("violations")]);
+    let o = cli(&["sweep", f.path(), "--replay", "6"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--replay: no run 6 (this sweep has 6 runs: 0 to 5)"), "{}", stderr(&o));
+}
+
+/// A random partition drawn by the sweep is in its row.
+#[test]
+fn sweep_rows_carry_the_drawn_partition() {
+    let spec = json!({
+        "scenario": {"nodes": [1, 2, 3, 4, 5], "initial_leader": 5, "heartbeats": {"interval": 2, "timeout": 10},
+                     "stop": {"max_time": 100}},
+        "algorithms": [{"algorithm": "bully", "schedule": [{"at": 20, "partition": "random"}, {"at": 60, "heal": true}]}],
+        "seeds": {"count": 2},
+    });
+    let f = Temp::new("random.json", &spec.to_string());
+    let o = cli(&["sweep", f.path(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (k, line) in stdout(&o).lines().enumerate() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        let faults = row["faults"].as_str().unwrap();
+        assert!(faults.starts_with("20:partition=") && faults.ends_with(" 60:heal"), "{faults}");
+        // The partition in the row is the one the replayed run applied.
+        let e = run_json(&cli_stdin(&["run", "-"], &{
+            let t = stdout(&cli(&["sweep", f.path(), "--replay", &k.to_string()]));
+            t
+        }));
+        assert_eq!(e["trace_hash"], row["trace_hash"]);
+        let groups = faults.trim_start_matches("20:partition=").split(' ').next().unwrap();
+        let sides: Vec<Vec<u32>> =
+            groups.split('/').map(|g| g.split('+').map(|x| x.parse().unwrap()).collect()).collect();
+        assert_eq!(sides.iter().map(Vec::len).sum::<usize>(), 5);
+    }
+}
+
+/// `diff`: identical runs exit 0 with no difference; two seeds exit 1 naming the first
+/// divergence; `--json` for scripts.
+#[test]
+fn diff_compares_two_runs() {
+    let mut a = split_scenario();
+    a["network"] = json!({"latency": [1, 3]});
+    let mut b = a.clone();
+    b["seed"] = json!(426);
+    let fa = Temp::new("a.json", &a.to_string());
+    let fb = Temp::new("b.json", &b.to_string());
+    let o = cli(&["diff", fa.path(), fa.path()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("no difference"), "{}", stdout(&o));
+    let o = cli(&["diff", fa.path(), fb.path()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("first divergence at t="), "{}", stdout(&o));
+    let o = cli(&["diff", "--json", fa.path(), fb.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    let d: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(d["identical"], false);
+    assert!(d["first"]["step_a"].as_u64().unwrap() > 0);
+    // A trace and its scenario: the trace stands at the end, the same run.
+    let t = Temp::new("a.jsonl", "");
+    run_json(&cli(&["run", fa.path(), "--trace", t.path()]));
+    assert_eq!(cli(&["diff", fa.path(), t.path()]).status.code(), Some(0));
+    let o = cli(&["diff", fa.path(), "/nonexistent.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

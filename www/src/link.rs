@@ -22,12 +22,12 @@
 //! each with its own algorithm, replay its interventions by time, and stand at `time=` (ticks).
 //!
 //! `embed=1` asks for the compact embed view. The query string is split and percent-decoded by
-//! `form_urlencoded`, base64 is the `base64` crate. Nothing here touches the DOM, so it is
+//! `form_urlencoded`; the `t=` codec is the engine's (`election_lab::link`), so the command line
+//! writes the same links. Nothing here touches the DOM, so it is
 //! tested natively; a bad link yields an error message naming what is wrong.
 
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::{alphabet, DecodeError, Engine as _};
+pub use election_lab::link::{b64_decode, b64_encode, MAX_PAYLOAD};
+use election_lab::link::{pack, unpack};
 use election_lab::{presets, Engine};
 
 /// What the page should show, read from a query string.
@@ -39,68 +39,11 @@ pub struct Link {
     pub clamped: Option<String>,
 }
 
-/// The current encoding of `t=`: its version number, written before the dot.
-const TRACE_VERSION: &str = "1";
-/// The longest `t=` payload (in characters) read or written. lz-string's output, and its
-/// dictionary, can grow with the square of its input: a crafted payload of this length expands
-/// to under 10 million characters (measured natively: 8,336 characters gave 10 million in
-/// 0.12 s; the same JSON then fails to parse at once).
-/// A real trace this long holds well over a hundred interventions.
-pub const MAX_PAYLOAD: usize = 8 << 10;
-
-/// URL-safe alphabet; writes no padding, reads it or its absence, and tolerates non-zero
-/// trailing bits, as the hand-written decoder of the first link form did.
-const B64URL: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
-        .with_decode_allow_trailing_bits(true),
-);
-
-pub fn b64_encode(data: &[u8]) -> String {
-    B64URL.encode(data)
-}
-
-/// Decodes base64url (with or without padding); `+` and `/` are read as `-` and `_`.
-pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let text = text.replace('+', "-").replace('/', "_");
-    B64URL.decode(text.as_bytes()).map_err(|e| match e {
-        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol { offset: at, .. } => {
-            let c = text.get(at..).and_then(|s| s.chars().next()).unwrap_or('?');
-            format!("character {} ('{c}') is not base64url", text.get(..at).map_or(at, |s| s.chars().count()) + 1)
-        }
-        DecodeError::InvalidLength(_) => "its length is not a whole number of base64url characters".to_string(),
-        DecodeError::InvalidPadding => "its padding is wrong".to_string(),
-    })
-}
-
 /// Splits `a=1&b=2` (with or without a leading `?` or `#`) and percent-decodes keys and values
 /// (`application/x-www-form-urlencoded`: `+` is a space).
 pub fn params(query: &str) -> Vec<(String, String)> {
     let q = query.trim_start_matches(['?', '#']);
     form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
-}
-
-/// The trace JSON of a `t=` value (`<version>.<payload>`).
-fn unpack(t: &str) -> Result<String, String> {
-    let damaged = |why: String| format!("link: trace is damaged ({why})");
-    let (version, payload) = t.split_once('.').ok_or_else(|| damaged("no encoding version before a '.'".into()))?;
-    if version != TRACE_VERSION {
-        return Err(format!("link: trace encoding '{version}' is not one this version of Election Lab reads (it reads '{TRACE_VERSION}')"));
-    }
-    if payload.len() > MAX_PAYLOAD {
-        return Err(damaged(format!("longer than {MAX_PAYLOAD} characters")));
-    }
-    let packed = b64_decode(payload).map_err(damaged)?;
-    let wide = lz_str::decompress_from_uint8_array(&packed).ok_or_else(|| damaged("cannot decompress".into()))?;
-    String::from_utf16(&wide).map_err(|_| damaged("not text".into()))
-}
-
-/// The `t=` value for a trace JSON text, or `None` when its payload would be too long to read.
-fn pack(json: &str) -> Option<String> {
-    let payload = b64_encode(&lz_str::compress_to_uint8_array(json));
-    (payload.len() <= MAX_PAYLOAD).then(|| format!("{TRACE_VERSION}.{payload}"))
 }
 
 /// Reads a link. `Ok(None)` when the query names no scenario (show the default).

@@ -8,23 +8,35 @@
 
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, Parser, Subcommand};
+use election_lab::breakpoint::{self, Breakpoint, Watch};
+use election_lab::engine::Stop;
 use election_lab::experiment::{Format, Sweep};
 use election_lab::meta::Lang;
-use election_lab::presets;
 use election_lab::scenario::{check_size, MAX_BYTES};
+use election_lab::sim::Budget;
 use election_lab::Engine;
+use election_lab::{diff, link, presets};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 /// Exit code for bad input, the same as clap uses for bad arguments.
 const BAD_INPUT: u8 = 2;
+/// Exit code of `diff` when the runs differ (like diff(1)).
+const DIFFERENT: u8 = 1;
+/// Exit code of a run stopped by its history budget (memory) before its scenario's limits.
+const OUT_OF_BUDGET: u8 = 3;
+
+/// The page `run --link` points at, unless `--base` says otherwise (`make serve`).
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
 #[derive(Parser)]
 #[command(
     name = "election-lab",
     version,
     about = "Run leader-election scenarios deterministically",
-    after_help = "Exit code 2: bad arguments or a bad scenario (the message names the field).",
+    after_help = "Exit codes: 0 done; 1 `diff`: the runs differ; 2 bad arguments or bad input (the message names \
+the field, file and line); 3 `run`/`sweep --replay`: the run was stopped by its history budget (memory), the \
+message says which (steps or messages).",
     arg_required_else_help = true
 )]
 struct Cli {
@@ -40,11 +52,28 @@ The summary has the keys: algorithm, seed, end_time, steps, quiescent, leaders, 
 messages, total_messages, max_simultaneous_leaders, violations, elections (each stretch without
 agreement that ended in agreement: {from, to, leader, latency}, in ticks), trace_hash, halted (null,
 or why the run stopped at its history budget), and, when the scenario asks for fencing, store:
-{value, max_token, accepted, rejected, history}.
-With --trace, the first line of OUT is the trace header, then one line per step (an intervention
-is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"summary\": ...}.")]
+{value, max_token, accepted, rejected, history}. With --until: hit (null, or the first hit:
+{step, time, breakpoint, what, nodes, msg}). With --link: link.
+With --trace, the first line of OUT is the trace header, then one line per step (step, time, event,
+msg, kind, from, to, text, sends, state: the nodes whose state the step changed, violations: those
+that began there; an intervention is marked by a line {\"intervention_at_step\": k, ...} after step k),
+then {\"summary\": ...}. `run` and `check` read such a file back: its header rebuilds the run and every
+later line is checked against a re-run (a line that disagrees is named).
+Breakpoints (--until, several are or-ed; the run stops at the first hit, --trace ends there):
+  violation | violation:<property>      a claimed property is violated (split-brain, ...)
+  leaders-change                        the set of self-declared leaders changes
+  role:<node>=<role>                    the node takes the role (role:3=leader)
+  send|deliver|drop:<KIND>[:to=<node>][:from=<node>]   (deliver:VOTE_GRANT:to=3)
+  timer:<node>[:<name>]                 a timer fires at the node
+  <field>:<node><op><value>             a numeric field passes the value (term:3>=5; fields: the
+                                        view's term/ballot/round/..., vote, leader, votes, zxid,
+                                        and the inspector's numeric values; op: >= > <= < =)
+  time>=<ticks>                         virtual time reaches the value
+From an exported trace, the run goes on from the trace's step.
+Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
+(memory: too many steps or messages kept), with a message on stderr naming which.")]
     Run {
-        /// Scenario or exported trace (JSON); `-` reads standard input
+        /// Scenario or exported trace (JSON, or the JSON Lines of --trace); `-` reads standard input
         #[arg(value_name = "FILE")]
         file: String,
         /// Also write every step as JSON Lines to OUT
@@ -52,8 +81,41 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         trace: Option<String>,
         /// Keep no history while running (summary-only mode): memory for the nodes and the
         /// messages in flight only, whatever the length of the run; the same summary
-        #[arg(long, conflicts_with = "trace")]
+        #[arg(long, conflicts_with_all = ["trace", "until", "link"])]
         no_trace: bool,
+        /// Stop at the first step where this breakpoint hits (repeat for "or")
+        #[arg(long, value_name = "BREAKPOINT")]
+        until: Vec<String>,
+        /// Add "link": a link that opens the run in the page at the first violation (or --step)
+        #[arg(long)]
+        link: bool,
+        /// With --link: the step the link opens at
+        #[arg(long, value_name = "N", requires = "link")]
+        step: Option<u64>,
+        /// With --link: the page's address
+        #[arg(long, value_name = "URL", default_value = DEFAULT_BASE, requires = "link")]
+        base: String,
+        /// History budget in steps (default 4000000): past it the run stops, exit code 3
+        #[arg(long, value_name = "STEPS")]
+        budget: Option<u64>,
+    },
+    /// Compare two runs (scenarios or traces): the first divergence and a summary of differences
+    #[command(after_help = "\
+The runs are walked from step 0 side by side, aligned by virtual time; the first divergence is the
+first step where the events differ (delivered in one and dropped in the other, another kind, another
+time) or, after the same event, the leaders differ. Then: leaders over time, elections, message
+counts by kind and violations, where they differ. A scenario runs to its end; a trace stands at its
+step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
+    Diff {
+        /// First run: scenario or trace (JSON or JSON Lines)
+        #[arg(value_name = "A")]
+        a: String,
+        /// Second run
+        #[arg(value_name = "B")]
+        b: String,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
     },
     /// Run an experiment (many runs over seeds, node counts and variants) and print one CSV row per run
     #[command(after_help = SWEEP_HELP)]
@@ -83,6 +145,10 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// concatenate to the whole sweep's (only shard 1 prints the CSV header)
         #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["summary", "markdown", "svg"])]
         shard: Option<(u64, u64)>,
+        /// Instead of the table, write run K's trace (0-based, the `run` column) as JSON Lines,
+        /// as `run --trace` writes it
+        #[arg(long, value_name = "K", conflicts_with_all = ["json", "summary", "columns", "markdown", "svg"])]
+        replay: Option<u64>,
     },
     /// Validate a scenario (or exported trace) file without running it
     Check {
@@ -111,7 +177,9 @@ Per-run columns: line, algorithm, variant, nodes, seed, messages, counted (the k
 formula counts), theory (the formula at N), end_time, steps, quiescent, agreement (the agreed
 leader, or empty), leaders, max_leaders, violations, elections, downtime (ticks from the last fault
 until agreement; empty if none), minority_leaders (on the smallest side of the partition in force
-at the end), trace_hash.
+at the end), trace_hash, then what replays the run: run (its index K: `--replay K` writes its
+trace), faults (what the sweep drew or placed, `<time>:<action>` separated by spaces:
+20:partition=1+2/3+4+5 250:heal 30:crash=5 30:cut=1>2), order (the shuffled node order, if any).
 Summary columns (--summary): line, algorithm, variant, nodes, runs, measure, n, mean, sd, min,
 median, p90, max (of the spec's measure), theory, claim (what the algorithm claims about a single
 leader: any, crash-stop, none), agreement, ever_two, end_two, end_one, end_none, minority_leader
@@ -160,48 +228,99 @@ fn load_summary_only(path: &str) -> Result<Engine, String> {
     Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{path}: {e}"))
 }
 
-fn write_trace(engine: &Engine, out: &str) -> Result<(), String> {
-    let file = std::fs::File::create(out).map_err(|e| format!("cannot create {out}: {e}"))?;
-    let mut w = BufWriter::new(file);
-    let io_err = |e: io::Error| format!("writing {out}: {e}");
-    writeln!(w, "{}", engine.trace_value()).map_err(io_err)?;
-    let ivs = engine.interventions();
-    let mut next_iv = 0;
-    for step in 0..=engine.cursor() {
-        if step > 0 {
-            if let Some(line) = engine.trace_line(step) {
-                writeln!(w, "{line}").map_err(io_err)?;
-            }
-        }
-        // An intervention recorded at step k was applied after step k's event, before step k+1.
-        while next_iv < ivs.len() && ivs[next_iv].step == step {
-            let mut o = serde_json::Map::new();
-            o.insert("intervention_at_step".into(), step.into());
-            ivs[next_iv].action.write_json(&mut o);
-            writeln!(w, "{}", serde_json::Value::Object(o)).map_err(io_err)?;
-            next_iv += 1;
-        }
-    }
-    writeln!(w, "{}", serde_json::json!({"summary": engine.summary()})).map_err(io_err)?;
+/// Writes the run up to its cursor as JSON Lines (see `Engine::trace_lines`) to `out`, or to
+/// standard output for `-`.
+fn write_trace(engine: &mut Engine, out: &str) -> Result<(), String> {
+    let sink: Box<dyn Write> = if out == "-" {
+        Box::new(io::stdout().lock())
+    } else {
+        Box::new(std::fs::File::create(out).map_err(|e| format!("cannot create {out}: {e}"))?)
+    };
+    let mut w = BufWriter::new(sink);
+    let name = if out == "-" { "standard output" } else { out };
+    let io_err = |e: io::Error| format!("writing {name}: {e}");
+    engine.trace_lines(&mut |line| writeln!(w, "{line}").map_err(|e| Stop::Err(io_err(e))))?;
     w.flush().map_err(io_err)
 }
 
-fn run(cmd: Cmd) -> Result<(), String> {
+/// The budget message, and the exit code for it, if the run was stopped by its budget.
+fn budget_check(engine: &Engine) -> Option<String> {
+    engine.halted().map(|why| format!("stopped by the history budget: {why}"))
+}
+
+/// A failure with its exit code (and a message for stderr, if any).
+struct Failure(u8, String);
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Failure {
+        Failure(BAD_INPUT, msg)
+    }
+}
+
+fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
-        Cmd::Run { file, trace, no_trace } => {
+        Cmd::Run { file, trace, no_trace, until, link, step, base, budget } => {
             let mut engine = if no_trace { load_summary_only(&file)? } else { load(&file)? };
-            engine.run_to_end();
-            if let Some(out) = trace {
-                write_trace(&engine, &out)?;
+            if let Some(steps) = budget {
+                engine.set_budget(Budget { steps, ..Budget::default() });
             }
-            println!("{}", engine.summary());
-            if let Some(why) = engine.halted() {
-                eprintln!("election-lab: warning: {why}");
+            let mut hit = None;
+            if until.is_empty() {
+                engine.run_to_end();
+            } else {
+                let bps = Breakpoint::parse_all(&until, &engine, "--until").map_err(|e| e.to_string())?;
+                engine.set_until(until);
+                let mut watch = Watch::new(bps, &engine);
+                hit = breakpoint::run_until(&mut engine, &mut watch, u64::MAX);
+            }
+            if let Some(out) = trace {
+                write_trace(&mut engine, &out)?;
+            }
+            let mut summary = engine.summary();
+            if !engine.until().is_empty() {
+                summary["hit"] = hit.map_or(serde_json::Value::Null, |h| h.to_value());
+            }
+            if link {
+                let at = step.or_else(|| engine.violations().first().map(|v| v.step)).unwrap_or(engine.cursor());
+                summary["link"] = format!("{base}{}", link::query(&engine, at)).into();
+            }
+            println!("{summary}");
+            if let Some(why) = budget_check(&engine) {
+                return Err(Failure(OUT_OF_BUDGET, why));
             }
         }
-        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard } => {
+        Cmd::Diff { a, b, json } => {
+            let mut ea = load(&a)?;
+            let mut eb = load(&b)?;
+            for e in [&mut ea, &mut eb] {
+                if e.cursor() == 0 {
+                    e.run_to_end();
+                }
+            }
+            let d = diff::diff(&ea, &eb);
+            if json {
+                println!("{}", d.to_value());
+            } else {
+                print!("{}", d.text());
+            }
+            if !d.identical() {
+                return Err(Failure(DIFFERENT, String::new()));
+            }
+        }
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, replay } => {
             let text = read(&file)?;
             let mut sweep = Sweep::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+            if let Some(k) = replay {
+                let total = sweep.progress().total;
+                let mut engine = sweep.replay(k).ok_or_else(|| {
+                    format!("--replay: no run {k} (this sweep has {total} runs: 0 to {})", total.saturating_sub(1))
+                })?;
+                write_trace(&mut engine, "-")?;
+                if let Some(why) = budget_check(&engine) {
+                    return Err(Failure(OUT_OF_BUDGET, why));
+                }
+                return Ok(());
+            }
             if let Some((k, n)) = shard {
                 sweep.shard(k, n).map_err(|e| format!("--shard: {e}"))?;
             }
@@ -253,9 +372,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("election-lab: {msg}");
-            ExitCode::from(BAD_INPUT)
+        Err(Failure(code, msg)) => {
+            if !msg.is_empty() {
+                eprintln!("election-lab: {msg}");
+            }
+            ExitCode::from(code)
         }
     }
 }

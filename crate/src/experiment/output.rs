@@ -26,6 +26,9 @@ impl Sweep {
             r.downtime.map_or(Cell::Empty, Cell::Int),
             r.minority_leaders.map_or(Cell::Empty, |m| Cell::Int(m as u64)),
             Cell::Str(format!("{:016x}", r.trace_hash)),
+            Cell::Int(r.run),
+            Cell::Str(r.faults.clone()),
+            r.order.clone().map_or(Cell::Empty, Cell::Str),
         ]
     }
 

@@ -136,12 +136,13 @@ impl Sim {
         let (steps, msgs) = (self.w.steps, self.w.n_msgs);
         if self.h.lean {
             return Some(format!(
-                "stopped after {steps} steps: {} messages in flight would outgrow memory (budget {}); lower stop.max_time or stop.max_steps",
+                "the message budget ran out: stopped after {steps} steps: {} messages in flight would outgrow memory (budget {}); lower stop.max_time or stop.max_steps",
                 self.w.obs.in_flight, self.h.budget.messages
             ));
         }
+        let which = if steps >= self.h.budget.steps { "step" } else { "message" };
         Some(format!(
-            "stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
+            "the {which} budget ran out: stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
             self.h.budget.steps, self.h.budget.messages
         ))
     }

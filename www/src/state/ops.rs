@@ -156,8 +156,13 @@ impl State {
             .iter()
             .map(|iv| Entry { step: iv.step, time: Some(iv.time), action: iv.action.clone() })
             .collect();
-        let trace =
-            Trace { scenario: (*self.scenario).clone(), interventions: entries, step: Some(last.step), bare: false };
+        let trace = Trace {
+            scenario: (*self.scenario).clone(),
+            interventions: entries,
+            step: Some(last.step),
+            bare: false,
+            until: vec![],
+        };
         match Engine::from_trace(trace) {
             Ok(engine) => {
                 let (preset, selected, redo) = (self.preset, self.selected, self.redo.clone());

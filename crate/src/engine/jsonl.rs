@@ -1,0 +1,267 @@
+//! Traces as JSON Lines, both ways: what `election-lab run --trace` writes and what `run`,
+//! `check` and the page's Import read back.
+//!
+//! * line 1, the header: the trace (`{format, scenario, interventions, step, until?}`), which
+//!   alone rebuilds the run;
+//! * one line per step: `step, time, event, ...` as [`Engine::trace_line`], plus `state` — the
+//!   nodes whose state the step changed, each with `up, role, leader`, its term (named as the
+//!   algorithm names it: `term`, `ballot`, `round`, ...), `vote`, `votes`, `zxid`, `group` where
+//!   it has them, and `inspect` (the inspector's values) — and `violations`, those that began at
+//!   that step;
+//! * after step k's line, a line `{"intervention_at_step": k, ...}` per intervention applied
+//!   there (the last one carries the `state` it changed);
+//! * a last line `{"summary": ...}`.
+//!
+//! Reading: the header rebuilds the run; every later line is checked against a re-run, and the
+//! first that disagrees is named (`line 57: event differs from the re-run: "kind" is "OK" here,
+//! "ELECTION" in the re-run`). A file cut short (`head -n 100`) is still read; lines written
+//! before the per-node state existed (no `state`, no `violations`) are still read.
+
+use super::Engine;
+use crate::error::ScenarioError;
+use crate::sim::EventKind;
+use crate::trace::Trace;
+use crate::NodeId;
+use serde_json::{json, Map, Value};
+
+/// One node's state as a trace line shows it.
+pub fn node_state(e: &Engine, id: NodeId) -> Value {
+    let up = e.is_up(id) == Some(true);
+    let v = e.node_view(id).unwrap_or_default();
+    let mut o = Map::new();
+    o.insert("up".into(), json!(up));
+    o.insert("role".into(), json!(v.role));
+    o.insert("leader".into(), json!(v.leader));
+    if let Some(t) = v.term {
+        o.insert(v.term_word.map_or("term", |w| w.en).into(), json!(t));
+    }
+    if let Some(x) = v.vote {
+        o.insert("vote".into(), json!(x));
+    }
+    if let Some((held, needed)) = v.tally {
+        o.insert("votes".into(), json!([held, needed]));
+    }
+    if let Some(x) = v.zxid {
+        o.insert("zxid".into(), json!(x));
+    }
+    if let Some(x) = v.group {
+        o.insert("group".into(), json!(x));
+    }
+    let inspect: Map<String, Value> = e.inspect(id).into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    o.insert("inspect".into(), Value::Object(inspect));
+    Value::Object(o)
+}
+
+/// Compares the nodes at positions `which` with `last`, updating it; the changed ones as
+/// `{"<id>": state}`.
+fn changed(e: &Engine, ids: &[NodeId], which: &[usize], last: &mut [Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for &i in which {
+        let now = node_state(e, ids[i]);
+        if now != last[i] {
+            out.insert(ids[i].to_string(), now.clone());
+            last[i] = now;
+        }
+    }
+    out
+}
+
+/// Why [`Engine::trace_lines`] stopped early.
+pub enum Stop<E> {
+    /// The consumer asked to stop (e.g. a file read back is shorter than the run).
+    Enough,
+    Err(E),
+}
+
+impl Engine {
+    /// The run up to the cursor as JSON Lines values, in order: header, step lines (with the
+    /// per-node state each step changed and the violations it began), intervention lines,
+    /// summary. Replays the run from step 0 to read the states; the cursor is back where it
+    /// was afterwards.
+    pub fn trace_lines<E>(&mut self, emit: &mut dyn FnMut(Value) -> Result<(), Stop<E>>) -> Result<(), E> {
+        let end = self.cursor();
+        let result = self.walk_lines(end, emit);
+        self.seek(end);
+        match result {
+            Ok(()) | Err(Stop::Enough) => Ok(()),
+            Err(Stop::Err(e)) => Err(e),
+        }
+    }
+
+    fn walk_lines<E>(&mut self, end: u64, emit: &mut dyn FnMut(Value) -> Result<(), Stop<E>>) -> Result<(), Stop<E>> {
+        emit(self.trace_value())?;
+        let ids = self.scenario.nodes.clone();
+        let every: Vec<usize> = (0..ids.len()).collect();
+        // The state every node boots with, before any intervention at step 0.
+        let boot = Engine::new(self.scenario.clone()).expect("this scenario built a run already");
+        let mut last: Vec<Value> = ids.iter().map(|&id| node_state(&boot, id)).collect();
+        drop(boot);
+        let ivs = self.interventions().to_vec();
+        let violations: Vec<(u64, Value)> = self
+            .all_violations()
+            .iter()
+            .filter(|v| v.step <= end)
+            .map(|v| (v.step, super::violation_json(v)))
+            .collect();
+        let mut next_iv = 0;
+        let mut next_v = 0;
+        self.seek(0);
+        let mut step = 0;
+        loop {
+            if step > 0 {
+                let Some(mut line) = self.trace_line(step) else { break };
+                let rec = self.record(step).expect("a step with a line has a record");
+                let one;
+                let which: &[usize] = match rec.kind {
+                    EventKind::Deliver | EventKind::Drop(_) | EventKind::Timer(_) => {
+                        one = ids.iter().position(|&x| x == rec.node).map_or(vec![], |i| vec![i]);
+                        &one
+                    }
+                    _ => &every,
+                };
+                let state = changed(self, &ids, which, &mut last);
+                if !state.is_empty() {
+                    line["state"] = Value::Object(state);
+                }
+                let mut began = vec![];
+                while next_v < violations.len() && violations[next_v].0 <= step {
+                    if violations[next_v].0 == step {
+                        began.push(violations[next_v].1.clone());
+                    }
+                    next_v += 1;
+                }
+                if !began.is_empty() {
+                    line["violations"] = Value::Array(began);
+                }
+                emit(line)?;
+            }
+            // An intervention recorded at step k was applied after step k's event: seeking to
+            // the cursor applies it.
+            if next_iv < ivs.len() && ivs[next_iv].step == step {
+                self.seek(step);
+                let first = next_iv;
+                while next_iv < ivs.len() && ivs[next_iv].step == step {
+                    next_iv += 1;
+                }
+                let state = changed(self, &ids, &every, &mut last);
+                for (k, iv) in ivs[first..next_iv].iter().enumerate() {
+                    let mut o = Map::new();
+                    o.insert("intervention_at_step".into(), step.into());
+                    o.insert("time".into(), iv.time.into());
+                    iv.action.write_json(&mut o);
+                    if first + k + 1 == next_iv && !state.is_empty() {
+                        o.insert("state".into(), Value::Object(state.clone()));
+                    }
+                    emit(Value::Object(o))?;
+                }
+            }
+            if step >= end || !self.step() {
+                break;
+            }
+            step += 1;
+        }
+        emit(json!({"summary": self.summary()}))
+    }
+
+    /// Reads the JSON Lines [`Engine::trace_lines`] writes: the header rebuilds the run, and
+    /// every later line must agree with a re-run of it.
+    pub fn from_jsonl(text: &str) -> Result<Engine, ScenarioError> {
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l));
+        let Some((h, header)) = lines.next() else {
+            return Err(ScenarioError::new("", "empty trace"));
+        };
+        let at = |n: usize| format!("line {n}");
+        let value: Value =
+            serde_json::from_str(header).map_err(|e| ScenarioError::new(at(h), format!("not valid JSON: {e}")))?;
+        let trace = Trace::from_value(&value).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
+        if trace.bare {
+            return Err(ScenarioError::new(
+                at(h),
+                "the first line of a JSON Lines trace is its header: {\"scenario\": ..., \"interventions\": ...}",
+            ));
+        }
+        let mut engine = Engine::from_trace(trace).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
+        let mut first = true;
+        let mut check = |rerun: Value| -> Result<(), Stop<ScenarioError>> {
+            if std::mem::take(&mut first) {
+                return Ok(()); // the header, read above
+            }
+            let Some((n, line)) = lines.next() else { return Err(Stop::Enough) };
+            let file: Value = serde_json::from_str(line)
+                .map_err(|e| Stop::Err(ScenarioError::new(at(n), format!("not valid JSON: {e}"))))?;
+            match difference(&file, &rerun, "") {
+                None => Ok(()),
+                Some(d) => {
+                    let what = match (rerun.get("step"), rerun.get("intervention_at_step"), rerun.get("summary")) {
+                        (Some(_), _, _) => "event",
+                        (_, Some(_), _) => "intervention",
+                        (_, _, Some(_)) => "summary",
+                        _ => "line",
+                    };
+                    Err(Stop::Err(ScenarioError::new(at(n), format!("{what} differs from the re-run: {d}"))))
+                }
+            }
+        };
+        engine.trace_lines(&mut check)?;
+        if let Some((n, _)) = lines.next() {
+            return Err(ScenarioError::new(
+                at(n),
+                format!("the re-run has no such line: it ends at step {} with its summary", engine.cursor()),
+            ));
+        }
+        Ok(engine)
+    }
+}
+
+/// Whether `text` looks like JSON Lines: a first line that is a whole JSON object, and more.
+pub fn is_jsonl(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = lines.next() else { return false };
+    first.trim_start().starts_with('{')
+        && lines.next().is_some()
+        && serde_json::from_str::<Value>(first).is_ok_and(|v| v.is_object())
+}
+
+fn short(v: Option<&Value>) -> String {
+    match v {
+        None => "missing".into(),
+        Some(v) => {
+            let t = v.to_string();
+            if t.chars().count() > 100 {
+                format!("{}…", t.chars().take(100).collect::<String>())
+            } else {
+                t
+            }
+        }
+    }
+}
+
+/// The first place `file` differs from `rerun`, as `"a.b" is X here, Y in the re-run`. Keys
+/// an older writer did not write (`state`, `violations` at the top level) may be missing.
+fn difference(file: &Value, rerun: &Value, path: &str) -> Option<String> {
+    match (file, rerun) {
+        (Value::Object(f), Value::Object(r)) => {
+            for (k, rv) in r {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                match f.get(k) {
+                    None if path.is_empty() && (k == "state" || k == "violations") => {}
+                    None => return Some(format!("\"{p}\" is missing here, {} in the re-run", short(Some(rv)))),
+                    Some(fv) => {
+                        if let Some(d) = difference(fv, rv, &p) {
+                            return Some(d);
+                        }
+                    }
+                }
+            }
+            f.keys().find(|k| !r.contains_key(*k)).map(|k| {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                format!("\"{p}\" is {} here, missing in the re-run", short(f.get(k)))
+            })
+        }
+        _ if file == rerun => None,
+        _ => {
+            let p = if path.is_empty() { "the line".to_string() } else { format!("\"{path}\"") };
+            Some(format!("{p} is {} here, {} in the re-run", short(Some(file)), short(Some(rerun))))
+        }
+    }
+}

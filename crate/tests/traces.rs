@@ -1,0 +1,213 @@
+//! Traces both ways and runs compared: the JSON Lines a run writes (with the per-node state
+//! each step changed and the violations it began) read back to the same run, a hand-edited
+//! line named; `diff` finds the first divergence of two runs, found here by a plain scan.
+
+use election_lab::diff::diff;
+use election_lab::engine::Stop;
+use election_lab::{presets, Action, Engine, Scenario};
+use serde_json::{json, Value};
+
+fn with_schedule(preset: &str, schedule: Value) -> Scenario {
+    let mut v = presets::find(preset).unwrap().scenario().to_value();
+    v["schedule"] = schedule;
+    Scenario::from_value(&v).unwrap()
+}
+
+fn bully_split() -> Scenario {
+    with_schedule("split-brain-bully", json!([{"at": 5, "partition": [[1, 2], [3, 4, 5]]}]))
+}
+
+fn raft_split() -> Scenario {
+    with_schedule("split-brain-raft", json!([{"at": 20, "partition": [[1, 2], [3, 4, 5]]}]))
+}
+
+fn lines(e: &mut Engine) -> Vec<Value> {
+    let mut out = vec![];
+    e.trace_lines::<()>(&mut |v| {
+        out.push(v);
+        Ok::<(), Stop<()>>(())
+    })
+    .unwrap();
+    out
+}
+
+fn text(lines: &[Value]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn a_written_trace_reads_back_to_the_same_run() {
+    let mut e = Engine::new(raft_split()).unwrap();
+    e.run(30);
+    e.apply(Action::Crash(4)).unwrap();
+    e.run_to_end();
+    let ls = lines(&mut e);
+    assert_eq!(ls.len() as u64, 1 + e.cursor() + 1 + 1, "header, a line per step, the intervention, the summary");
+    let back = Engine::from_trace_json(&text(&ls)).unwrap();
+    assert_eq!(back.cursor(), e.cursor());
+    assert_eq!(back.trace_hash(), e.trace_hash());
+    assert_eq!(back.summary(), e.summary());
+    // The intervention line carries the crashed node's new state.
+    let iv = ls.iter().find(|l| l.get("intervention_at_step").is_some()).unwrap();
+    assert_eq!(iv["intervention_at_step"], json!(30));
+    assert_eq!(iv["crash"], json!(4));
+    assert_eq!(iv["state"]["4"]["up"], json!(false));
+    // A file cut short still reads (and stands where its header says).
+    let cut = text(&ls[..40]);
+    assert_eq!(Engine::from_trace_json(&cut).unwrap().trace_hash(), e.trace_hash());
+}
+
+#[test]
+fn every_step_line_carries_the_state_it_changed() {
+    let mut e = Engine::new(raft_split()).unwrap();
+    e.run_to_end();
+    let ls = lines(&mut e);
+    // Walk a fresh run and compare each node's role and term, step by step, with the lines.
+    let mut f = Engine::new(raft_split()).unwrap();
+    let mut roles: Vec<(&str, Option<u64>)> = f.frame().nodes.iter().map(|n| (n.view.role, n.view.term)).collect();
+    let mut changes = 0;
+    for l in ls[1..].iter().filter(|l| l.get("step").is_some()) {
+        assert!(f.step());
+        assert_eq!(l["step"], json!(f.cursor()));
+        let frame = f.frame();
+        for (i, n) in frame.nodes.iter().enumerate() {
+            let now = (n.view.role, n.view.term);
+            let st = &l["state"][n.id.to_string()];
+            if now != roles[i] {
+                changes += 1;
+                assert_eq!(st["role"], json!(n.view.role), "step {} N{}", f.cursor(), n.id);
+                assert_eq!(st["term"], json!(n.view.term), "step {} N{}", f.cursor(), n.id);
+                roles[i] = now;
+            } else if !st.is_null() {
+                // Listed although role and term stayed: something else changed (vote, inspector).
+                assert_eq!(st["role"], json!(n.view.role));
+            }
+        }
+    }
+    assert!(changes > 5, "the minority campaigns: roles and terms change");
+}
+
+#[test]
+fn the_violating_step_is_marked() {
+    let mut e = Engine::new(bully_split()).unwrap();
+    e.run_to_end();
+    let first = e.violations()[0].clone();
+    let ls = lines(&mut e);
+    let marked: Vec<&Value> = ls.iter().filter(|l| l.get("violations").is_some()).collect();
+    assert_eq!(marked.len(), e.violations().len());
+    assert_eq!(marked[0]["step"], json!(first.step));
+    assert_eq!(marked[0]["violations"][0]["kind"], json!("split-brain"));
+    assert_eq!(marked[0]["violations"][0]["nodes"], json!(first.nodes));
+}
+
+#[test]
+fn a_hand_edited_line_is_named() {
+    let mut e = Engine::new(raft_split()).unwrap();
+    e.run_to_end();
+    let mut ls = lines(&mut e);
+    // Line 57 of the file is ls[56]: a step line (the header is line 1).
+    assert_eq!(ls[56]["step"], json!(56));
+    let was = ls[56]["time"].clone();
+    ls[56]["time"] = json!(9999);
+    let err = Engine::from_trace_json(&text(&ls)).unwrap_err().to_string();
+    assert_eq!(err, format!("line 57: event differs from the re-run: \"time\" is 9999 here, {was} in the re-run"));
+    ls[56]["time"] = was;
+    ls[56]["state"] = json!({"1": {"role": "leader"}});
+    let err = Engine::from_trace_json(&text(&ls)).unwrap_err().to_string();
+    assert!(err.starts_with("line 57: event differs from the re-run: \"state"), "{err}");
+    // A line past the re-run's end.
+    let mut ls = lines(&mut e);
+    ls.push(json!({"step": 99999}));
+    let err = Engine::from_trace_json(&text(&ls)).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("line {}: the re-run has no such line", ls.len())), "{err}");
+    // A damaged line.
+    let mut t = text(&lines(&mut e)[..5]);
+    t.push_str("{not json\n");
+    assert!(Engine::from_trace_json(&t).unwrap_err().to_string().starts_with("line 6: not valid JSON"));
+}
+
+#[test]
+fn breakpoints_travel_in_the_trace() {
+    let mut e = Engine::new(bully_split()).unwrap();
+    e.set_until(vec!["violation".into(), "role:3=leader".into()]);
+    e.run(20);
+    let v = e.trace_value();
+    assert_eq!(v["until"], json!(["violation", "role:3=leader"]));
+    let back = Engine::from_trace_value(&v).unwrap();
+    assert_eq!(back.until(), e.until());
+    // A trace without them (every trace written before) still loads.
+    let mut old = v.clone();
+    old.as_object_mut().unwrap().remove("until");
+    assert!(Engine::from_trace_value(&old).unwrap().until().is_empty());
+    let mut bad = v;
+    bad["until"] = json!("violation");
+    assert!(Engine::from_trace_value(&bad).unwrap_err().to_string().starts_with("until: expected a list"));
+}
+
+/// The first step where two runs' step descriptions or leader sets differ, by a plain scan.
+fn scan_first_difference(a: &Scenario, b: &Scenario) -> Option<u64> {
+    let (mut x, mut y) = (Engine::new(a.clone()).unwrap(), Engine::new(b.clone()).unwrap());
+    x.run_to_end();
+    y.run_to_end();
+    let n = x.cursor().max(y.cursor());
+    let (mut x2, mut y2) = (Engine::new(a.clone()).unwrap(), Engine::new(b.clone()).unwrap());
+    for k in 1..=n {
+        let (sx, sy) = (x2.step(), y2.step());
+        let ix = sx.then(|| x.step_info(k).unwrap().text);
+        let iy = sy.then(|| y.step_info(k).unwrap().text);
+        if ix != iy || x2.frame().leaders != y2.frame().leaders {
+            return Some(k);
+        }
+    }
+    None
+}
+
+#[test]
+fn diff_finds_the_first_divergence_of_two_seeds() {
+    let mut a = bully_split();
+    a.network.latency = (1, 3);
+    let mut b = a.clone();
+    b.seed += 1;
+    let want = scan_first_difference(&a, &b).expect("two seeds differ");
+    let (mut x, mut y) = (Engine::new(a).unwrap(), Engine::new(b).unwrap());
+    x.run_to_end();
+    y.run_to_end();
+    let d = diff(&x, &y);
+    let f = d.first.clone().expect("a divergence");
+    assert_eq!((f.step_a, f.step_b), (want, want));
+    assert_eq!(f.event_a, x.step_info(want).map(|i| i.text));
+    assert!(!d.identical());
+    assert_eq!(d.to_value()["first"]["step_a"], json!(want));
+}
+
+#[test]
+fn identical_runs_report_no_difference() {
+    let mut x = Engine::new(bully_split()).unwrap();
+    let mut y = Engine::new(bully_split()).unwrap();
+    x.run_to_end();
+    y.run_to_end();
+    let d = diff(&x, &y);
+    assert_eq!(d.first, None);
+    assert!(d.identical());
+    assert!(d.text().contains("no difference"));
+    assert_eq!(d.to_value()["identical"], json!(true));
+}
+
+#[test]
+fn diff_names_a_message_delivered_in_one_run_and_dropped_in_the_other() {
+    let mut a = Engine::new(raft_split()).unwrap();
+    a.run(10);
+    let m = a.frame().messages.iter().find(|m| !m.doomed).cloned().expect("a message in flight");
+    let mut b = Engine::new(raft_split()).unwrap();
+    b.run(10);
+    b.apply(Action::Drop(m.id)).unwrap();
+    a.run_to_end();
+    b.run_to_end();
+    // Where A delivers it, by a scan of A's records.
+    let delivered =
+        (11..=a.cursor()).find(|&k| a.record(k).unwrap().aux == m.id && a.step_info(k).unwrap().event == "deliver");
+    let d = diff(&a, &b);
+    let f = d.first.unwrap();
+    assert_eq!(Some(f.step_a), delivered);
+    assert_eq!(f.what, format!("{} N{} → N{}: delivered in A, dropped in B (manual)", m.kind, m.from, m.to));
+}
