@@ -39,6 +39,13 @@ impl Engine {
         Ok(Engine { algorithm, scenario, run })
     }
 
+    /// Builds a run of `algorithm`, which need not be registered: the counterexample search's
+    /// tests run protocol mutants this way, which no scenario file can name.
+    pub fn with_algorithm(algorithm: &'static Algorithm, scenario: Scenario) -> Result<Engine, ScenarioError> {
+        let run = (algorithm.build)(&scenario, algorithm.properties)?;
+        Ok(Engine { algorithm, scenario, run })
+    }
+
     pub fn from_json(text: &str) -> Result<Engine, ScenarioError> {
         Engine::new(Scenario::from_json(text)?)
     }

@@ -25,6 +25,7 @@
 //! | [`presets`] | presets by id, for the CLI, the UI and the tests |
 //! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
 //! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
+//! | [`search`] | counterexample search: fault schedules, a property watched at every step, shrinking |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;
@@ -43,6 +44,7 @@ pub mod registry;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+pub mod search;
 pub mod sim;
 pub mod trace;
 
