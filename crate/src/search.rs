@@ -6,6 +6,13 @@
 //!   faults (crash, recover, partition into two random sides, heal, drop a message in flight)
 //!   at random ticks of the first two thirds of the run. Faults are applied as interventions
 //!   anchored by step and time, exactly as a click in the page is, so the trace replays them.
+//! * **Delivery orders**: at a *choice point* two or more messages are due at the next event's
+//!   tick; a plan may let the 2nd or 3rd of them go first (the ones before it are deferred
+//!   with [`crate::scenario::Action::Defer`], an intervention like any other). Random plans
+//!   (with `delay`) choose at their first few choice points; on small clusters every other
+//!   schedule is instead the next of a **systematic** depth-first enumeration of the orders at
+//!   the first [`Options::systematic_depth`] choice points of the fault-free scenario (at most
+//!   [`Options::systematic_branching`] choices each), until all were tried.
 //! * **The property** is one the algorithm claims (its own monitor names the violations:
 //!   `split-brain`, `two-leaders-in-term`, `lease-overlap`, `duplicate-token`, `chosen-once`),
 //!   `split-brain` on an algorithm that does not claim it (two live nodes believing they lead
@@ -63,6 +70,12 @@ pub struct Options {
     pub shrink_runs: u64,
     /// Distinct states remembered, at most (8 bytes and a little more each).
     pub max_states: usize,
+    /// Clusters of at most this many nodes also get the systematic exploration of delivery
+    /// orders (0: never).
+    pub systematic_nodes: usize,
+    /// Choice points it enumerates, and choices at each.
+    pub systematic_depth: usize,
+    pub systematic_branching: u32,
 }
 
 impl Default for Options {
@@ -77,6 +90,9 @@ impl Default for Options {
             until: None,
             shrink_runs: 400,
             max_states: 4_000_000,
+            systematic_nodes: 5,
+            systematic_depth: 8,
+            systematic_branching: 3,
         }
     }
 }
@@ -96,8 +112,11 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     pub phase: Phase,
-    /// Schedules tried (not counting shrinking).
+    /// Schedules tried (not counting shrinking), of which `orders` were systematic delivery orders.
     pub schedules: u64,
+    pub orders: u64,
+    /// Every delivery order up to the systematic depth was tried.
+    pub orders_exhausted: bool,
     /// Distinct trace-hash prefixes seen while searching.
     pub states: u64,
     /// Simulation steps spent searching, and the budget.
@@ -171,6 +190,9 @@ pub struct Search {
     states: States,
     schedules: u64,
     steps: u64,
+    /// The next systematic delivery order (None: all tried, or the cluster is too large).
+    next_order: Option<Vec<u32>>,
+    orders: u64,
     shrinking: Option<Shrinking>,
     found_at: u64,
     result: Option<Counterexample>,
@@ -203,6 +225,7 @@ impl Search {
             let last = scenario.schedule.iter().map(|s| s.at).max().unwrap_or(0);
             until = until.max(horizon.max(last) + t);
         }
+        let systematic = scenario.nodes.len() <= options.systematic_nodes && options.systematic_depth > 0;
         Ok(Search {
             algorithm,
             rng: Pcg32::new(options.seed, 0x5ea7c4),
@@ -214,6 +237,8 @@ impl Search {
             opts: options,
             schedules: 0,
             steps: 0,
+            next_order: systematic.then(Vec::new),
+            orders: 0,
             shrinking: None,
             found_at: 0,
             result: None,
@@ -234,6 +259,8 @@ impl Search {
         Progress {
             phase,
             schedules: self.schedules,
+            orders: self.orders,
+            orders_exhausted: self.orders > 0 && self.next_order.is_none(),
             states: self.states.set.len() as u64,
             steps: self.steps,
             budget_steps: self.opts.budget_steps,
@@ -270,15 +297,27 @@ impl Search {
             self.exhausted = true;
             return 0;
         }
-        let (lo, hi) = self.opts.faults_per_schedule;
-        let count = self.rng.range_inclusive(lo, hi);
-        let plan = Plan::random(&mut self.rng, &self.base, self.opts.faults, count, self.horizon);
+        let systematic = self.schedules % 2 == 1 && self.next_order.is_some();
+        let (plan, depth) = match &self.next_order {
+            Some(order) if systematic => {
+                (Plan { order: order.clone(), ..Plan::plain(&self.base) }, self.opts.systematic_depth)
+            }
+            _ => {
+                let (lo, hi) = self.opts.faults_per_schedule;
+                let count = self.rng.range_inclusive(lo, hi);
+                (Plan::random(&mut self.rng, &self.base, self.opts.faults, count, self.horizon), 0)
+            }
+        };
         self.schedules += 1;
-        let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states));
+        let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth);
         let Ok(out) = out else {
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
         };
         self.steps += out.steps;
+        if systematic {
+            self.orders += 1;
+            self.next_order = next_order(&plan.order, &out.branching, self.opts.systematic_branching);
+        }
         if let Some(found) = out.found {
             self.found_at = self.schedules - 1;
             let queue = shrink::candidates(&plan, &self.base);
@@ -303,7 +342,7 @@ impl Search {
             return 1;
         };
         s.runs += 1;
-        let Ok(out) = execute(self.algorithm, &self.base, &cand, &self.target, self.until, None) else {
+        let Ok(out) = execute(self.algorithm, &self.base, &cand, &self.target, self.until, None, 0) else {
             return 1;
         };
         if let Some(found) = out.found {
@@ -335,6 +374,20 @@ impl Search {
     }
 }
 
+/// The delivery order after `order` in depth-first order, given the branching its run saw at
+/// each choice point (capped at `cap`); None when every order was tried.
+fn next_order(order: &[u32], branching: &[u32], cap: u32) -> Option<Vec<u32>> {
+    let mut o: Vec<u32> = (0..branching.len()).map(|i| order.get(i).copied().unwrap_or(0)).collect();
+    for i in (0..o.len()).rev() {
+        if o[i] + 1 < branching[i].min(cap) {
+            o.truncate(i + 1);
+            o[i] += 1;
+            return Some(o);
+        }
+    }
+    None
+}
+
 /// Reads a property id against what `algorithm` claims.
 fn target_of(algorithm: &'static Algorithm, id: &str) -> Result<Target, ScenarioError> {
     if let Some(t) = id.strip_prefix(NO_LEADER_WITHIN) {
@@ -360,4 +413,26 @@ pub fn known(algorithm: &Algorithm) -> String {
     }
     ids.push(format!("{NO_LEADER_WITHIN}T"));
     ids.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_order;
+
+    /// Depth-first over a tree with branching 2 then 3: every one of the 6 orders, each once.
+    #[test]
+    fn orders_are_enumerated_depth_first_each_once() {
+        let mut seen = vec![];
+        let mut order = Some(vec![]);
+        while let Some(o) = order {
+            seen.push(o.clone());
+            order = next_order(&o, &[2, 3], 3);
+        }
+        let full: Vec<Vec<u32>> =
+            seen.iter().map(|o| (0..2).map(|i| o.get(i).copied().unwrap_or(0)).collect()).collect();
+        assert_eq!(full, vec![vec![0, 0], vec![0, 1], vec![0, 2], vec![1, 0], vec![1, 1], vec![1, 2]]);
+        // The cap limits the choices at each point.
+        assert_eq!(next_order(&[0, 1], &[5, 5], 2), Some(vec![1]));
+        assert_eq!(next_order(&[1, 1], &[5, 5], 2), None);
+    }
 }

@@ -28,13 +28,19 @@ pub struct Timed {
     pub fault: Fault,
 }
 
-/// A schedule: faults in time order, on the scenario with this seed, latency range and nodes.
+/// A schedule: faults in time order, on the scenario with this seed, latency range and nodes,
+/// and which of the simultaneous deliveries goes first at the first choice points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub seed: u64,
     pub latency: (Time, Time),
     pub nodes: Vec<NodeId>,
     pub faults: Vec<Timed>,
+    /// At the i-th choice point (two or more messages due at the next event's tick), the
+    /// `order[i] mod k`-th of the `k` goes first (the ones before it are deferred, as
+    /// [`Action::Defer`] interventions); 0 is the simulator's own order. Later choice points
+    /// keep the simulator's order.
+    pub order: Vec<u32>,
 }
 
 /// Which fault kinds the search may inject (`--faults crash,recover,partition,heal,drop,delay`).
@@ -45,7 +51,8 @@ pub struct FaultSet {
     pub partition: bool,
     pub heal: bool,
     pub drop: bool,
-    /// A wider latency range for the whole schedule (up to `2·max + 2`).
+    /// A wider latency range for the whole schedule (up to `2·max + 2`), and another order of
+    /// simultaneous deliveries at a few choice points.
     pub delay: bool,
 }
 
@@ -142,7 +149,23 @@ impl Plan {
             };
             faults.push(Timed { at, fault });
         }
-        Plan { seed, latency, nodes, faults }
+        let mut order = Vec::new();
+        if kinds.delay {
+            let len = rng.range_inclusive(0, 6);
+            order = (0..len).map(|_| rng.range_inclusive(0, 2) as u32).collect();
+        }
+        Plan { seed, latency, nodes, faults, order }
+    }
+
+    /// The scenario as it is, with no fault and the simulator's own order of deliveries.
+    pub fn plain(base: &Scenario) -> Plan {
+        Plan {
+            seed: base.seed,
+            latency: base.network.latency,
+            nodes: base.nodes.clone(),
+            faults: vec![],
+            order: vec![],
+        }
     }
 
     /// The scenario this plan runs: the base with the plan's seed, latency and nodes, and the run
@@ -285,6 +308,9 @@ pub struct Outcome {
     pub engine: Engine,
     pub steps: u64,
     pub found: Option<Found>,
+    /// How many deliveries were simultaneous at each choice point seen (up to the plan's
+    /// order and the depth asked for).
+    pub branching: Vec<u32>,
 }
 
 struct Exec<'a> {
@@ -293,13 +319,45 @@ struct Exec<'a> {
     seen_violations: usize,
     steps: u64,
     states: Option<&'a mut States>,
+    order: &'a [u32],
+    /// Choice points to look at (at least the plan's order).
+    depth: usize,
+    branching: Vec<u32>,
 }
 
 impl Exec<'_> {
+    /// One step, after choosing among simultaneous deliveries if a choice point is due.
+    fn step(&mut self) -> bool {
+        let at = self.branching.len();
+        if at < self.depth {
+            if let Some(next) = self.engine.next_event_time() {
+                let due: Vec<u64> = self
+                    .engine
+                    .frame()
+                    .messages
+                    .iter()
+                    .filter(|m| m.deliver == next && !m.doomed)
+                    .map(|m| m.id)
+                    .collect();
+                if due.len() >= 2 {
+                    self.branching.push(due.len() as u32);
+                    let first = self.order.get(at).map_or(0, |&c| c as usize % due.len());
+                    let now = self.engine.now();
+                    for &id in &due[..first] {
+                        if self.engine.apply_at(Action::Defer(id), now).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.engine.step()
+    }
+
     /// Runs every event up to tick `t`; stops at a violation.
     fn run_to(&mut self, t: Time) -> Option<Found> {
         while self.engine.next_event_time().is_some_and(|next| next <= t) {
-            if !self.engine.step() {
+            if !self.step() {
                 break;
             }
             self.steps += 1;
@@ -360,7 +418,8 @@ impl Exec<'_> {
 }
 
 /// Runs `plan` on `base` (as [`Plan::scenario`] builds it) until `until`, watching `target`
-/// after every step and fault; records every trace-hash prefix in `states` if given.
+/// after every step and fault; records every trace-hash prefix in `states` if given, and the
+/// branching of the first `depth` choice points (at least those the plan's order covers).
 pub fn execute(
     algorithm: &'static Algorithm,
     base: &Scenario,
@@ -368,13 +427,16 @@ pub fn execute(
     target: &Target,
     until: Time,
     states: Option<&mut States>,
+    depth: usize,
 ) -> Result<Outcome, ScenarioError> {
     let scenario =
         plan.scenario(base, until).ok_or_else(|| ScenarioError::new("nodes", "the plan removed a needed node"))?;
     let last_scheduled = scenario.schedule.iter().map(|s| s.at).max().unwrap_or(0);
     let engine = Engine::with_algorithm(algorithm, scenario)?;
-    let mut x = Exec { engine, target, seen_violations: 0, steps: 0, states };
-    let done = |x: Exec, found| Ok(Outcome { engine: x.engine, steps: x.steps, found });
+    let depth = depth.max(plan.order.len());
+    let mut x =
+        Exec { engine, target, seen_violations: 0, steps: 0, states, order: &plan.order, depth, branching: vec![] };
+    let done = |x: Exec, found| Ok(Outcome { engine: x.engine, steps: x.steps, found, branching: x.branching });
     if let Some(f) = x.check() {
         return done(x, Some(f));
     }
@@ -400,7 +462,7 @@ pub fn execute(
             }
             let before = x.engine.elections().len();
             while x.engine.next_event_time().is_some_and(|next| next <= deadline) {
-                if !x.engine.step() {
+                if !x.step() {
                     break;
                 }
                 x.steps += 1;

@@ -8,14 +8,15 @@ use crate::Time;
 use std::collections::VecDeque;
 
 /// How small a counterexample is, compared lexicographically: faults first, then nodes, then
-/// whether the latency range and seed are the scenario's own, then the violating step, then
-/// how late the faults come.
-pub type Measure = (usize, usize, bool, bool, u64, Time);
+/// the deliveries taken out of the simulator's order, whether the latency range and seed are
+/// the scenario's own, then the violating step, then how late the faults come.
+pub type Measure = (usize, usize, usize, bool, bool, u64, Time);
 
 pub fn measure(plan: &Plan, found: &Found, base: &Scenario) -> Measure {
     (
         plan.faults.len(),
         plan.nodes.len(),
+        plan.order.iter().filter(|&&c| c != 0).count(),
         plan.latency != base.network.latency,
         plan.seed != base.seed,
         found.step,
@@ -24,8 +25,9 @@ pub fn measure(plan: &Plan, found: &Found, base: &Scenario) -> Measure {
 }
 
 /// The candidates smaller than `plan`, in the order they are tried: drop a fault (the last
-/// first), drop a node (not the initial leader), the scenario's own latency range and seed,
-/// then move each fault halfway towards the one before it (or towards tick 1).
+/// first), drop a node (not the initial leader), the simulator's own delivery order (at every
+/// choice point, then at one), the scenario's own latency range and seed, then move each fault
+/// halfway towards the one before it (or towards tick 1).
 pub fn candidates(plan: &Plan, base: &Scenario) -> VecDeque<Plan> {
     let mut out = VecDeque::new();
     for i in (0..plan.faults.len()).rev() {
@@ -38,6 +40,14 @@ pub fn candidates(plan: &Plan, base: &Scenario) -> VecDeque<Plan> {
             if base.initial_leader != Some(n) {
                 out.push_back(plan.without_node(n));
             }
+        }
+    }
+    if plan.order.iter().any(|&c| c != 0) {
+        out.push_back(Plan { order: vec![], ..plan.clone() });
+        for i in (0..plan.order.len()).rev().filter(|&i| plan.order[i] != 0) {
+            let mut p = plan.clone();
+            p.order[i] = 0;
+            out.push_back(p);
         }
     }
     if plan.latency != base.network.latency {
