@@ -40,11 +40,19 @@ use crate::meta::SPLIT_BRAIN;
 use crate::registry;
 use crate::rng::Pcg32;
 use crate::scenario::Scenario;
+use crate::sim::Budget;
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
 use plan::{execute, States};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
+
+/// The most faults a schedule may inject.
+pub const MAX_FAULTS: u64 = 64;
+
+/// The history one schedule's run may keep (see [`Budget`]): a schedule that would record more
+/// stops there, so a huge `until` costs time, not memory.
+pub const RUN_BUDGET: Budget = Budget { steps: 1_000_000, messages: 2_000_000 };
 
 /// The prefix of the bounded liveness property's id: `no-leader-within:T`.
 pub const NO_LEADER_WITHIN: &str = "no-leader-within:";
@@ -219,11 +227,14 @@ impl Search {
         if lo > hi || hi == 0 {
             return Err(ScenarioError::new("faults_per_schedule", format!("{lo}..{hi} is empty")));
         }
+        if hi > MAX_FAULTS {
+            return Err(ScenarioError::new("faults_per_schedule", format!("at most {MAX_FAULTS} faults per schedule")));
+        }
         let mut until = options.until.unwrap_or(scenario.stop.max_time.min(1000)).max(2);
         let horizon = options.horizon.unwrap_or(until * 2 / 3).max(1);
         if let Target::NoLeaderWithin(t) = target {
             let last = scenario.schedule.iter().map(|s| s.at).max().unwrap_or(0);
-            until = until.max(horizon.max(last) + t);
+            until = until.max(horizon.max(last).saturating_add(t));
         }
         let systematic = scenario.nodes.len() <= options.systematic_nodes && options.systematic_depth > 0;
         Ok(Search {

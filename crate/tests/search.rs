@@ -164,6 +164,17 @@ fn bad_properties_and_faults_are_named() {
         "faults: unknown fault 'melt' (expected some of crash, recover, partition, heal, drop, delay)"
     );
     assert_eq!(FaultSet::parse("").unwrap_err().to_string(), "faults: no fault kind given");
+    let mut o = options("split-brain", "crash", 0, 10);
+    o.faults_per_schedule = (1, 1_000_000_000);
+    assert_eq!(err(o), "faults_per_schedule: at most 64 faults per schedule");
+    // A bound far beyond any run is no overflow: the schedules stop at their history budget.
+    let far = format!("no-leader-within:{}", u64::MAX);
+    let mut o = options(&far, "partition", 0, 1);
+    o.systematic_nodes = 0;
+    let quiet =
+        Scenario::from_json(r#"{"algorithm":"bully","nodes":[1,2,3],"schedule":[{"at":0,"start":1}]}"#).unwrap();
+    let s = run_to_end(Search::new(quiet, o).unwrap());
+    assert!(s.progress().schedules >= 1);
 }
 
 // ----- the order of simultaneous deliveries -----

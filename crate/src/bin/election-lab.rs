@@ -12,7 +12,7 @@ use election_lab::experiment::{Format, Sweep};
 use election_lab::meta::Lang;
 use election_lab::presets;
 use election_lab::search::{FaultSet, Options, Search};
-use election_lab::{Engine, Scenario};
+use election_lab::{Action, Engine, Scenario};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -149,8 +149,12 @@ The spec format is documented in the README (\"Experiments\") and in crate/src/e
 const SEARCH_HELP: &str = "\
 Each schedule runs the scenario with its own seed and 1 to --max-faults faults at random ticks of
 the first two thirds of the run: crash, recover, partition (two random sides), heal, drop (a
-message in flight), delay (the whole schedule runs with a wider latency range, up to 2*max+2).
-The property is checked after every step. The first violating schedule is shrunk (fewer faults,
+message in flight), delay (the whole schedule runs with a wider latency range, up to 2*max+2,
+and lets another of the messages due at one tick go first at up to 6 such choice points, as
+{\"defer\": message} interventions). On clusters of at most 5 nodes every other schedule is instead
+the next delivery order of a depth-first enumeration over the first 8 choice points of the
+fault-free scenario (3 choices each), until all were tried. The property is checked after every
+step. The first violating schedule is shrunk (fewer faults,
 fewer nodes, the scenario's own latency and seed, faults earlier, an earlier violating step) as
 long as it still breaks the property.
 no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed on
@@ -158,7 +162,7 @@ a live leader at any instant since that fault.
 States seen = distinct trace-hash prefixes (the hash of the history up to a step: events, sends,
 timers, faults), not world states: two histories that reach the same world count twice.
 Progress goes to standard error. Standard output: one JSON object {found, property, schedules,
-states, steps, counterexample} where counterexample is {step, time, nodes, faults_found (before
+states, steps, orders (systematic delivery orders tried), counterexample} where counterexample is {step, time, nodes, faults_found (before
 shrinking), faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash}.
 With --out, the trace {format, scenario, interventions, step} opens at the violating step (in the
 page: Import; here: election-lab run OUT).
@@ -201,8 +205,8 @@ fn search(
     let scenario: Scenario = trace.scenario;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
     let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
-    if max_faults == 0 {
-        return Err("--max-faults: at least 1".into());
+    if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {
+        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS));
     }
     let opts = Options {
         property: property.clone(),
@@ -230,8 +234,10 @@ fn search(
         if now.duration_since(last_report).as_millis() >= 500 || p.finished() {
             last_report = now;
             eprintln!(
-                "election-lab: search: {} schedules, {} distinct states, {} steps{}",
+                "election-lab: search: {} schedules ({} systematic delivery orders{}), {} distinct states, {} steps{}",
                 p.schedules,
+                p.orders,
+                if p.orders_exhausted { ", all tried" } else { "" },
                 p.states,
                 p.steps,
                 if p.shrink_runs > 0 { format!("; shrinking: {} runs", p.shrink_runs) } else { String::new() }
@@ -248,18 +254,21 @@ fn search(
         "schedules": p.schedules,
         "states": p.states,
         "steps": p.steps,
+        "orders": p.orders,
         "counterexample": result.map(|c| c.summary()),
     });
     match result {
         Some(c) => {
+            let deferred = c.interventions.iter().filter(|i| matches!(i.action, Action::Defer(_))).count();
             eprintln!(
-                "election-lab: search: {} broken at step {} (t={}) by schedule {}; shrunk from {} to {} faults",
+                "election-lab: search: {} broken at step {} (t={}) by schedule {}; shrunk from {} to {} faults{}",
                 c.property,
                 c.step,
                 c.time,
                 c.schedule,
                 c.faults_found,
-                c.interventions.len()
+                c.interventions.len() - deferred,
+                if deferred > 0 { format!(" and {deferred} deferred deliveries") } else { String::new() }
             );
             if let Some(path) = &out {
                 std::fs::write(path, format!("{}\n", c.trace)).map_err(|e| format!("cannot write {path}: {e}"))?;

@@ -432,7 +432,8 @@ pub fn execute(
     let scenario =
         plan.scenario(base, until).ok_or_else(|| ScenarioError::new("nodes", "the plan removed a needed node"))?;
     let last_scheduled = scenario.schedule.iter().map(|s| s.at).max().unwrap_or(0);
-    let engine = Engine::with_algorithm(algorithm, scenario)?;
+    let mut engine = Engine::with_algorithm(algorithm, scenario)?;
+    engine.set_budget(super::RUN_BUDGET);
     let depth = depth.max(plan.order.len());
     let mut x =
         Exec { engine, target, seen_violations: 0, steps: 0, states, order: &plan.order, depth, branching: vec![] };
@@ -454,7 +455,7 @@ pub fn execute(
     match *target {
         Target::NoLeaderWithin(t) => {
             let last = plan.faults.last().map_or(0, |f| f.at).max(last_scheduled);
-            let deadline = last + t;
+            let deadline = last.saturating_add(t);
             x.run_to(last);
             // Agreed right after the last fault, or agreeing within the deadline: no violation.
             if x.engine.frame().agreement.is_some() {
