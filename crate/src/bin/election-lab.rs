@@ -108,7 +108,8 @@ is marked by a line {\"intervention_at_step\": k, ...} after step k), then {\"su
         /// Run each schedule until this tick [default: the scenario's stop.max_time, at most 1000]
         #[arg(long, value_name = "TICK")]
         until: Option<u64>,
-        /// Write the shrunk counterexample's trace to OUT (opens in the page at the violating step)
+        /// Write the shrunk counterexample's trace to OUT, if one is found (it opens in the page at
+        /// the violating step)
         #[arg(long, value_name = "OUT.json")]
         out: Option<String>,
     },
@@ -151,19 +152,20 @@ Each schedule runs the scenario with its own seed and 1 to --max-faults faults a
 the first two thirds of the run: crash, recover, partition (two random sides), heal, drop (a
 message in flight), delay (the whole schedule runs with a wider latency range, up to 2*max+2,
 and lets another of the messages due at one tick go first at up to 6 such choice points, as
-{\"defer\": message} interventions). On clusters of at most 5 nodes every other schedule is instead
-the next delivery order of a depth-first enumeration over the first 8 choice points of the
-fault-free scenario (3 choices each), until all were tried. The property is checked after every
-step. The first violating schedule is shrunk (fewer faults,
-fewer nodes, the scenario's own latency and seed, faults earlier, an earlier violating step) as
-long as it still breaks the property.
-no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed on
-a live leader at any instant since that fault.
+{\"defer\": message} interventions). On clusters of at most 5 nodes every other schedule is
+instead the next delivery order of a depth-first enumeration over the first 8 choice points of
+the fault-free scenario (3 choices each), until all were tried.
+The property is checked after every step. The first violating schedule is shrunk as long as it
+still breaks the property: fewer faults, fewer nodes, the simulator's own delivery order, the
+scenario's own latency and seed, faults earlier, an earlier violating step.
+no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed
+on a live leader at any instant since that fault.
 States seen = distinct trace-hash prefixes (the hash of the history up to a step: events, sends,
 timers, faults), not world states: two histories that reach the same world count twice.
 Progress goes to standard error. Standard output: one JSON object {found, property, schedules,
-states, steps, orders (systematic delivery orders tried), counterexample} where counterexample is {step, time, nodes, faults_found (before
-shrinking), faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash}.
+states, steps, orders (systematic delivery orders tried), counterexample}; counterexample is
+{step, time, nodes (those involved, e.g. the two leaders), faults_found (before shrinking),
+faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash}.
 With --out, the trace {format, scenario, interventions, step} opens at the violating step (in the
 page: Import; here: election-lab run OUT).
 Exit code 0: no violation within the budget; 1: a counterexample was found; 2: bad arguments or a
