@@ -130,6 +130,25 @@ fn no_leader_within_a_bound_after_the_last_fault() {
     assert!(e.elections().iter().all(|el| el.to < last), "{:?}", e.elections());
 }
 
+/// The adversarial timing behind FLP: with equal election timeouts every Raft node campaigns at
+/// once, round after round, and splits the vote; randomized timeouts (the preset's) end it.
+#[test]
+fn raft_without_randomized_timeouts_never_elects_with_randomized_it_does() {
+    let randomized = preset("raft-cold");
+    let mut fixed = randomized.clone();
+    let timeout = fixed.heartbeats.unwrap().timeout;
+    fixed.params.insert("election_timeout".into(), serde_json::json!([timeout, timeout]));
+    let o = options("no-leader-within:150", "delay", 0, 100_000);
+    let s = run_to_end(Search::new(fixed, o.clone()).unwrap());
+    let c = s.result().expect("split votes for ever");
+    assert_eq!((c.faults_found, c.interventions.len()), (0, 0), "no fault needed");
+    let e = Engine::from_trace_json(&c.trace.to_string()).unwrap();
+    assert!(e.elections().is_empty() && e.frame().agreement.is_none());
+    assert!(e.max_tally().iter().all(|&(_, t)| t < 3), "nobody ever held a quorum: {:?}", e.max_tally());
+    let s = run_to_end(Search::new(randomized, o).unwrap());
+    assert_eq!(s.progress().phase, Phase::Exhausted, "{:?}", s.result().map(|c| c.summary()));
+}
+
 #[test]
 fn the_same_seed_and_step_budget_give_the_same_counterexample_in_any_slices() {
     let search = |seed, slice: u64| {
