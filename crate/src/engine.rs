@@ -68,6 +68,13 @@ impl Engine {
         self.sim.is_summary_only()
     }
 
+    /// Builds a run of `algorithm`, which need not be registered: the counterexample search's
+    /// tests run protocol mutants this way, which no scenario file can name.
+    pub fn with_algorithm(algorithm: &'static Algorithm, scenario: Scenario) -> Result<Engine, ScenarioError> {
+        let sim = (algorithm.build)(&scenario, algorithm.properties)?;
+        Ok(Engine { algorithm, scenario, sim, until: vec![] })
+    }
+
     pub fn from_json(text: &str) -> Result<Engine, ScenarioError> {
         Engine::new(Scenario::from_json(text)?)
     }
@@ -119,11 +126,11 @@ impl Engine {
 
     /// Applies interventions recorded on another run (possibly of another algorithm on the same
     /// nodes) by virtual time: each is applied once every event up to its `time` has run.
-    /// Message drops name messages of the other run and are skipped. Used to put the same drawn
+    /// Message drops and deferrals name messages of the other run and are skipped. Used to put the same drawn
     /// faults on several algorithms.
     pub fn replay_by_time(&mut self, interventions: &[Intervention]) -> Result<(), ScenarioError> {
         for (i, iv) in interventions.iter().enumerate() {
-            if matches!(iv.action, Action::Drop(_)) {
+            if matches!(iv.action, Action::Drop(_) | Action::Defer(_)) {
                 continue;
             }
             if iv.time > self.now() {

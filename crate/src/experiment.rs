@@ -784,6 +784,7 @@ pub fn fault_text(at: Time, a: &Action) -> String {
         Action::Start(n) => format!("start={n}"),
         Action::Isolate(n) => format!("isolate={n}"),
         Action::Drop(m) => format!("drop={m}"),
+        Action::Defer(m) => format!("defer={m}"),
         Action::Cut { from, to } => format!("cut={from}>{to}"),
         Action::Heal => "heal".to_string(),
         Action::Partition { groups, .. } => {

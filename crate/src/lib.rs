@@ -28,6 +28,7 @@
 //! | [`plot`] | plots as standalone SVG (lines with a spread band, distributions, bars) |
 //! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
 //! | [`link`] | the page's links (`?t=1.<compressed trace>&step=N`), written and read natively |
+//! | [`search`] | counterexample search: fault schedules, a property watched at every step, shrinking |
 //! | [`layout`] | node positions for drawing |
 
 pub mod algorithm;
@@ -49,6 +50,7 @@ pub mod registry;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+pub mod search;
 pub mod sim;
 pub mod trace;
 

@@ -73,9 +73,12 @@ pub enum Action {
     Isolate(NodeId),
     /// Remove every partition and cut.
     Heal,
+    /// Deliver one message in flight (by id) after the other events due at its tick: how the
+    /// counterexample search chooses among simultaneous deliveries. Nothing else changes.
+    Defer(u64),
 }
 
-const ACTION_KEYS: &[&str] = &["crash", "recover", "start", "drop", "partition", "cut", "isolate", "heal"];
+const ACTION_KEYS: &[&str] = &["crash", "recover", "start", "drop", "partition", "cut", "isolate", "heal", "defer"];
 
 impl Action {
     /// The node the action is about, if it is about one.
@@ -104,6 +107,7 @@ impl Action {
             Action::Cut { from, to } => format!("cut N{from} → N{to}"),
             Action::Isolate(n) => format!("isolate N{n}"),
             Action::Heal => "heal the network".to_string(),
+            Action::Defer(m) => format!("deliver message #{m} after the others due at its tick"),
         }
     }
 
@@ -127,6 +131,7 @@ impl Action {
             Action::Cut { from, to } => format!("切断 N{from} → N{to} 的链路"),
             Action::Isolate(n) => format!("隔离 N{n}"),
             Action::Heal => "网络恢复（分区消除）".to_string(),
+            Action::Defer(m) => format!("消息 #{m} 在同一时刻的其他事件之后送达"),
         }
     }
 
@@ -146,6 +151,7 @@ impl Action {
             Action::Cut { from, to } => ("cut", json!([from, to])),
             Action::Isolate(n) => ("isolate", json!(n)),
             Action::Heal => ("heal", json!(true)),
+            Action::Defer(m) => ("defer", json!(m)),
         };
         obj.insert(k.into(), v);
     }
@@ -191,6 +197,10 @@ impl Action {
             "start" => Action::Start(node(v)?),
             "isolate" => Action::Isolate(node(v)?),
             "drop" => Action::Drop(
+                v.as_u64()
+                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
+            ),
+            "defer" => Action::Defer(
                 v.as_u64()
                     .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
             ),
@@ -273,7 +283,7 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::Drop(_) | Action::Heal => Ok(()),
+            Action::Drop(_) | Action::Defer(_) | Action::Heal => Ok(()),
         }
     }
 }

@@ -250,9 +250,13 @@ impl Sim {
     /// on to it, so that an intervention anchored by time lands at that time.
     pub fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError> {
         action.validate(&self.cfg.ids, "intervention")?;
-        if let Action::Drop(m) = action {
+        if let Action::Drop(m) | Action::Defer(m) = action {
             if !self.in_flight_contains(m) {
-                return Err(ScenarioError::new("intervention.drop", format!("message #{m} is not in flight")));
+                let key = if matches!(action, Action::Drop(_)) { "drop" } else { "defer" };
+                return Err(ScenarioError::new(
+                    format!("intervention.{key}"),
+                    format!("message #{m} is not in flight"),
+                ));
             }
         }
         self.flush_interventions();

@@ -410,6 +410,17 @@ impl Sim {
                 self.w.labels = None;
                 self.w.cuts.clear();
             }
+            Action::Defer(m) => {
+                if self.in_flight_contains(m) {
+                    let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return };
+                    if let Some(bucket) = self.w.queue.get_mut(&at) {
+                        if let Some(k) = bucket.iter().position(|e| *e == Ev::Deliver(m)) {
+                            bucket.remove(k);
+                            bucket.push_back(Ev::Deliver(m));
+                        }
+                    }
+                }
+            }
         }
     }
 
