@@ -139,7 +139,11 @@ pub fn Lab() -> Html {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
             Request::ImportFile(file) => {
-                effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import))
+                // A file past the engine's limit is refused by its size, before it is read.
+                match election_lab::scenario::check_size(file.size() as usize) {
+                    Err(e) => state.dispatch(Action::ImportRefused(format!("{}: {}", file.name(), e.message))),
+                    Ok(()) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
+                }
             }
             Request::Picture(options) => crate::export::picture(&state, "lab", options),
             Request::Animation(options, range, delay) => crate::export::animation(

@@ -59,6 +59,8 @@ pub enum Action {
     ApplyScenario(Result<Scenario, String>),
     /// A scenario or trace as JSON text.
     Import(String),
+    /// A file refused before it was read (too large): why, naming the file. Nothing changes.
+    ImportRefused(String),
     ShowShare {
         title: String,
         text: String,
@@ -484,6 +486,13 @@ impl State {
                     self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
                 }
                 ok
+            }
+            Action::ImportRefused(why) => {
+                self.alert = Some(match self.lang {
+                    Lang::Zh => format!("导入失败，未做任何更改：{why}"),
+                    Lang::En => format!("Import failed, nothing changed: {why}"),
+                });
+                true
             }
             Action::ShowShare { title, text } => {
                 self.share = Some(Rc::new((title, text)));
