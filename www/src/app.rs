@@ -300,7 +300,7 @@ pub fn Lab() -> Html {
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>

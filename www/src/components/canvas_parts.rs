@@ -425,7 +425,7 @@ pub fn node(
         let rest: Vec<Html> = sub
             .iter()
             .map(|s| {
-                y += sz.sub * 1.15;
+                y += sz.sub * super::labels::LINE;
                 html! { <text class="sub" x={fmt(p.x)} y={fmt(y)} text-anchor={anchor} style={format!("font-size:{:.1}px", sz.sub)}>{ s.clone() }</text> }
             })
             .collect();
