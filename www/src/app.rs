@@ -216,7 +216,8 @@ pub fn Lab() -> Html {
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
     let side_bar = side_bar(&state.side, lang, &on);
-    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
+    let narration =
+        html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
     if state.embed && comparing.is_none() {
         // The embed: a title, the canvas with banners laid over it (they never push the
         // controls out of the frame), a compact legend, the narration, the controls, and a way

@@ -402,18 +402,30 @@ pub fn node(
     let onpointerenter = cb.on_peek.reform(move |_: PointerEvent| id);
     let onfocusin = cb.on_peek.reform(move |_: FocusEvent| id);
     let (leader_text, sub) = node_texts(alg, lang, node);
+    // The accessible name starts with the text the node shows (its id, and its label lines when
+    // they are drawn), so that speech input can name it by what is seen; the rest follows.
+    let mut shown = vec![format!("N{id}")];
+    if place.is_some() {
+        shown.push(leader_text.clone());
+        shown.extend(sub.iter().cloned());
+    }
+    let hidden = if place.is_some() {
+        String::new()
+    } else {
+        std::iter::once(leader_text.clone()).chain(sub.iter().cloned()).collect::<Vec<_>>().join(", ")
+    };
     let label = match lang {
         Lang::En => format!(
-            "N{id}, {status}, {}{}. Click to {}.",
-            leader_text,
-            if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) },
+            "{}: {status}{}. Click to {}.",
+            shown.join(" "),
+            if hidden.is_empty() { String::new() } else { format!(", {hidden}") },
             if node.up { "crash it" } else { "recover it" }
         ),
         Lang::Zh => format!(
-            "N{id}，{}，{}{}。点击{}。",
+            "{}：{}{}。点击{}。",
+            shown.join(" "),
             if node.up { "运行中" } else { "已崩溃" },
-            leader_text,
-            if sub.is_empty() { String::new() } else { format!("，{}", sub.join("，")) },
+            if hidden.is_empty() { String::new() } else { format!("，{}", hidden.replace(", ", "，")) },
             if node.up { "使其崩溃" } else { "使其恢复" }
         ),
     };
@@ -534,7 +546,15 @@ pub fn node_menu(
         let on_close = on_close.clone();
         Callback::from(move |e: KeyboardEvent| {
             let key = e.key();
-            let Some(menu) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            // Yew delegates events, so the current target is the page's root: find the menu
+            // from the element the key was pressed on.
+            let Some(menu) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|t| t.closest(".node-menu").ok().flatten())
+            else {
+                return;
+            };
             let focus_node = |menu: &web_sys::Element| {
                 let wrap = menu.parent_element();
                 if let Some(n) = wrap.and_then(|w| w.query_selector(&format!("[data-node=\"{id}\"]")).ok().flatten()) {

@@ -80,7 +80,7 @@ pub fn narration(c: &Compare, k: usize, lang: Lang) -> Html {
         s => lane.engine.get().narrate(s, lang).unwrap_or_default(),
     };
     html! {
-        <p class="narration lane-narration" data-testid="lane-narration" data-lane={LANES[k]} aria-live="polite">
+        <p class="narration lane-narration" data-testid="lane-narration" data-lane={LANES[k]} aria-live="polite" tabindex="0">
             <span class="narration-step">{ format!("{} · {} {}{}", lane.algorithm.title.get(lang), tr(lang, "step", "第"), step, tr(lang, ":", " 步：")) }</span>
             { text }
         </p>
@@ -123,7 +123,7 @@ pub fn table(c: &Compare, lang: Lang) -> Html {
         }
     });
     html! {
-        <div class="compare-table-wrap">
+        <div class="compare-table-wrap" tabindex="0" role="region" aria-label={tr(lang, "Side by side", "并排对比")}>
             <table class="compare-table" data-testid="compare-table">
                 <caption>{ format!("{} t = {}", tr(lang, "Side by side at", "并排对比："), c.time) }</caption>
                 <thead><tr>

@@ -14,13 +14,16 @@ pub struct NarrationProps {
     pub step: u64,
     pub text: Rc<String>,
     pub lang: Lang,
+    /// In an embed the box shows two lines and scrolls: focusable, so a keyboard can scroll it.
+    #[prop_or_default]
+    pub scrolls: bool,
 }
 
 /// One or two plain sentences under the canvas: what this step did and which rule made it.
 #[function_component]
 pub fn Narration(p: &NarrationProps) -> Html {
     html! {
-        <p class="narration" data-testid="narration" aria-live="polite">
+        <p class="narration" data-testid="narration" aria-live="polite" tabindex={p.scrolls.then_some("0")}>
             <span class="narration-step">{ format!("{} {}", tr(p.lang, "Step", "第"), p.step) }{ tr(p.lang, ":", " 步：") }</span>
             { p.text.to_string() }
         </p>
@@ -137,7 +140,8 @@ pub fn Legend(p: &LegendProps) -> Html {
         }
     });
     html! {
-        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")}>
+        // Compact, it may scroll: focusable, so that a keyboard can scroll it too.
+        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")} tabindex={p.compact.then_some("0")}>
             { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, "Legend", "图例") }</h2> } } }
             <ul class="legend-list">
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
