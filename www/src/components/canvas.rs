@@ -142,6 +142,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     crate::probe::rendered("canvas");
     let svg = use_node_ref();
     let dots_ref = use_node_ref();
+    let labels_ref = use_node_ref();
     let drag: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);
     let redraw = use_force_update();
     let wrap = use_node_ref();
@@ -285,6 +286,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         !dense,
     );
     let (places, placed_dots) = (placed.nodes, placed.dots);
+    let mut label_paths: Vec<DotPath> = Vec::new();
+    let mut dot_labels: Vec<Html> = Vec::new();
     let dots: Vec<Html> = drawn
         .iter()
         .enumerate()
@@ -308,19 +311,26 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                     format!("\n+ {}", members.join("\n+ "))
                 }
             };
-            parts::dot(alg, m, *at, dense, !props.options.bare, label, &folded, &sz, &props.on_act)
+            if let Some(l) = label {
+                label_paths.push(paths[k]);
+                dot_labels.push(parts::dot_label_text(m, *at, l, &sz));
+            }
+            parts::dot(alg, m, *at, dense, !props.options.bare, &folded, &sz, &props.on_act)
         })
         .collect();
     {
-        let dots_ref = dots_ref.clone();
+        // The dots and their labels move along the same paths.
+        let (dots_ref, labels_ref) = (dots_ref.clone(), labels_ref.clone());
         let handle = props.dots.clone();
         use_effect(move || {
-            let mut bound = Vec::with_capacity(paths.len());
-            if let Some(group) = dots_ref.cast::<Element>() {
-                let children = group.children();
-                for (k, path) in paths.into_iter().enumerate() {
-                    let Some(el) = children.item(k as u32) else { break };
-                    bound.push((el, path));
+            let mut bound = Vec::with_capacity(paths.len() + label_paths.len());
+            for (group, paths) in [(dots_ref, paths), (labels_ref, label_paths)] {
+                if let Some(group) = group.cast::<Element>() {
+                    let children = group.children();
+                    for (k, path) in paths.into_iter().enumerate() {
+                        let Some(el) = children.item(k as u32) else { break };
+                        bound.push((el, path));
+                    }
                 }
             }
             handle.bind(bound);
@@ -488,6 +498,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for nodes }
                 { for super::lease_bars::bars(frame, &pos[..n], r) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
+                <g ref={labels_ref} class="dot-labels" aria-hidden="true">{ for dot_labels }</g>
                 { for ghosts }
                 { preview }
                 { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{ tr(props.options.lang, "No nodes", "没有节点") }</text> } } else { html!{} } }

@@ -61,7 +61,6 @@ pub fn dot(
     at: Pt,
     dense: bool,
     interactive: bool,
-    label: Option<&DotLabel>,
     folded: &str,
     sz: &Sizes,
     on_act: &Callback<Intervention>,
@@ -78,7 +77,6 @@ pub fn dot(
         Shape::Circle => html! { <circle class="dot-shape" r={fmt(sz.dot_r)} fill={fill} /> },
         _ => html! { <path class="dot-shape" d={shape.path(sz.dot_r)} fill={fill} /> },
     };
-    let font = format!("font-size:{:.1}px", sz.dot_label);
     html! {
         <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
            data-shape={format!("{shape:?}").to_lowercase()}
@@ -88,12 +86,18 @@ pub fn dot(
             { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={}){folded}", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
             { if interactive { html!{ <circle class="dot-hit" r={fmt(sz.hit)} fill="transparent" /> } } else { html!{} } }
             { body }
-            { match label.filter(|_| !dense) {
-                Some(l) => html!{ <text class={classes!("dot-label", (l.count > 1).then_some("folded"))} data-count={l.count.to_string()}
-                                        x={fmt(l.dx)} y={fmt(l.dy)} text-anchor={l.anchor.svg()} style={font}>{ l.text.clone() }</text> },
-                None => html!{},
-            } }
         </g>
+    }
+}
+
+/// A dot's label, placed by the layout at an offset from the dot and moved with it (the
+/// animation moves it by the dot's path): in a layer of its own above the dots, outside the dot's
+/// button, whose accessible name already says what the message is.
+pub fn dot_label_text(m: &MsgFrame, (x, y): Pt, l: &DotLabel, sz: &Sizes) -> Html {
+    html! {
+        <text key={m.id} class={classes!("dot-label", (l.count > 1).then_some("folded"))} data-for={m.id.to_string()} data-count={l.count.to_string()}
+              transform={format!("translate({x:.1} {y:.1})")} x={fmt(l.dx)} y={fmt(l.dy)} text-anchor={l.anchor.svg()}
+              style={format!("font-size:{:.1}px", sz.dot_label)}>{ l.text.clone() }</text>
     }
 }
 
@@ -402,30 +406,18 @@ pub fn node(
     let onpointerenter = cb.on_peek.reform(move |_: PointerEvent| id);
     let onfocusin = cb.on_peek.reform(move |_: FocusEvent| id);
     let (leader_text, sub) = node_texts(alg, lang, node);
-    // The accessible name starts with the text the node shows (its id, and its label lines when
-    // they are drawn), so that speech input can name it by what is seen; the rest follows.
-    let mut shown = vec![format!("N{id}")];
-    if place.is_some() {
-        shown.push(leader_text.clone());
-        shown.extend(sub.iter().cloned());
-    }
-    let hidden = if place.is_some() {
-        String::new()
-    } else {
-        std::iter::once(leader_text.clone()).chain(sub.iter().cloned()).collect::<Vec<_>>().join(", ")
-    };
+    // The accessible name starts with the text the button shows, its id (its label lines are
+    // drawn beside it, outside the button), so that speech input can name it by what is seen.
+    let details = if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) };
     let label = match lang {
         Lang::En => format!(
-            "{}: {status}{}. Click to {}.",
-            shown.join(" "),
-            if hidden.is_empty() { String::new() } else { format!(", {hidden}") },
+            "N{id}, {status}, {leader_text}{details}. Click to {}.",
             if node.up { "crash it" } else { "recover it" }
         ),
         Lang::Zh => format!(
-            "{}：{}{}。点击{}。",
-            shown.join(" "),
+            "N{id}，{}，{leader_text}{}。点击{}。",
             if node.up { "运行中" } else { "已崩溃" },
-            if hidden.is_empty() { String::new() } else { format!("，{}", hidden.replace(", ", "，")) },
+            details.replace(", ", "，"),
             if node.up { "使其崩溃" } else { "使其恢复" }
         ),
     };
@@ -444,6 +436,7 @@ pub fn node(
         html! { <>{ first }{ for rest }</> }
     });
     html! {
+        <>
         <g class={classes!("node", status, look, selected.then_some("selected"), chosen.then_some("chosen"))} data-node={id.to_string()}
            data-status={status} data-role={role} data-labelled={place.is_some().then_some("1")} role="button" tabindex="0" aria-label={label}
            aria-pressed={chosen.then_some("true")}
@@ -459,8 +452,13 @@ pub fn node(
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
             <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central" style={format!("font-size:{:.1}px", sz.id.min(r * 1.1).max(12.5 * sz.u))}>{ format!("N{id}") }</text>
-            { for texts }
         </g>
+        // Its label lines: beside the button, not in it (its accessible name says them).
+        { match texts {
+            Some(t) => html!{ <g class={classes!("node", "node-labels", status, look)} data-labels-of={id.to_string()} aria-hidden="true">{ t }</g> },
+            None => html!{},
+        } }
+        </>
     }
 }
 

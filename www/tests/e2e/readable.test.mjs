@@ -106,7 +106,7 @@ test('labels that would pile up fold into a count; the folded messages are named
     if (await f.count()) {
       folded = Number(await f.first().getAttribute('data-count'));
       assert.match(await f.first().textContent(), /×\d|\+\d/);
-      const title = await f.first().evaluate((t) => t.closest('g.dot').querySelector('title').textContent);
+      const title = await f.first().evaluate((t) => document.querySelector(`g.dot[data-id="${t.dataset.for}"] title`).textContent);
       assert.equal((title.match(/\n\+ #/g) || []).length, folded - 1, 'the tooltip lists the folded messages');
       await shot(page, 'readable-folded');
     }
