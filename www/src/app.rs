@@ -30,6 +30,7 @@ pub struct Gestures {
     pub on_act: Callback<Intervention>,
     pub on_close_menu: Callback<()>,
     pub on_lines: Callback<Vec<crate::geometry::Line>>,
+    pub on_peek: Callback<u32>,
 }
 
 impl Gestures {
@@ -44,7 +45,9 @@ impl Gestures {
                 (NodeGesture::Toggle(id), _) => Action::NodeClick(id),
                 (NodeGesture::Menu(id), None) => Action::NodeMenu(id),
                 (NodeGesture::Menu(id), Some(k)) => Action::LaneMenu(k, id),
+                (NodeGesture::Side(id), _) => Action::ToggleSide(id),
             }),
+            on_peek: on.reform(Action::Peek),
             on_act: on.reform(Action::Act),
             on_close_menu: on.reform(|_| Action::CloseMenu),
             on_lines: on.reform(Action::SetLines),
@@ -95,11 +98,27 @@ fn draw(
         animate: state.playing,
         cancel: state.cancel,
         bare: state.compare.is_some(),
+        chosen: state.side.clone(),
     };
     let g = gestures.clone();
     html! {
         <Canvas {lane} {frame} {positions} {lines} {drops} {options} dots={dots.clone()}
-                on_node={g.on_node} on_act={g.on_act} on_close_menu={g.on_close_menu} on_lines={g.on_lines} />
+                on_node={g.on_node} on_act={g.on_act} on_close_menu={g.on_close_menu} on_lines={g.on_lines} on_peek={g.on_peek} />
+    }
+}
+
+/// The keyboard partition's bar: the nodes chosen for one side, and a button that cuts them off
+/// with one line (as if drawn) or forgets them. Shown while some are chosen.
+fn side_bar(side: &[u32], lang: Lang, on: &Callback<Action>) -> Html {
+    if side.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="side-bar" role="group" aria-label={tr(lang, "Partition by keyboard", "用键盘分区")} data-testid="side-bar">
+            <span>{ tr(lang, "One side: ", "一侧：") }<b>{ nodes_text(side) }</b></span>
+            <button onclick={on.reform(|_| Action::CommitSide)} data-testid="cut-side">{ tr(lang, "Cut them off", "把它们分隔出去") }</button>
+            <button onclick={on.reform(|_| Action::ClearSide)}>{ tr(lang, "Cancel", "取消") }</button>
+        </div>
     }
 }
 
@@ -122,6 +141,8 @@ fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
 pub fn Lab() -> Html {
     let state = use_reducer(|| State::open_in(&effects::location_query(), effects::browser_lang().as_deref()));
     let on: Callback<Action> = state.dispatcher().to_callback();
+    // The compare lane whose narration is shown: the one last pointed at or focused.
+    let lane_focus = use_state_eq(|| 0usize);
     let gestures = use_memo((), {
         let on = on.clone();
         move |_| Gestures::to(&on)
@@ -157,6 +178,18 @@ pub fn Lab() -> Html {
         })
     };
 
+    {
+        // A coarse pointer (a phone, a tablet): the narration names taps, not keys.
+        let on = on.clone();
+        use_effect_with((), move |_| {
+            let coarse = web_sys::window()
+                .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+                .is_some_and(|m| m.matches());
+            if coarse {
+                on.emit(Action::SetTouch(true));
+            }
+        });
+    }
     effects::use_url_sync(&state);
     effects::use_document_lang(state.lang);
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
@@ -186,7 +219,9 @@ pub fn Lab() -> Html {
     let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
-    let narration = html! { <Narration step={frame.step} text={state.narration.clone()} {lang} /> };
+    let side_bar = side_bar(&state.side, lang, &on);
+    let narration =
+        html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
     if state.embed && comparing.is_none() {
         // The embed: a title, the canvas with banners laid over it (they never push the
         // controls out of the frame), a compact legend, the narration, the controls, and a way
@@ -196,17 +231,20 @@ pub fn Lab() -> Html {
             state.preset.and_then(election_lab::presets::find).map_or(algorithm.title.get(lang), |p| p.title.get(lang));
         return html! {
             <div class="lab embed">
-                <div class="embed-head">
-                    <b class="embed-title">{ title }</b>
+                <header class="embed-head">
+                    <h1 class="embed-title">{ title }</h1>
                     <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
-                </div>
-                <div class="embed-stage">
-                    { canvas() }
-                    <div class="embed-banners">{ banners }</div>
-                </div>
-                <Legend {algorithm} {lang} compact=true />
-                { narration }
-                { controls }
+                </header>
+                <main class="embed-main">
+                    <div class="embed-stage">
+                        { canvas() }
+                        <div class="embed-banners">{ banners }</div>
+                    </div>
+                    { side_bar }
+                    <Legend {algorithm} {lang} compact=true frame={frame.clone()} />
+                    { narration }
+                    { controls }
+                </main>
                 { card }
             </div>
         };
@@ -228,11 +266,20 @@ pub fn Lab() -> Html {
                     <Timeline cursor={c.time} head={c.end} markers={c.markers.clone()} by_time=true {lang} on={on.clone()} />
                 </> },
             };
+            let focus = (*lane_focus).min(c.lanes.len().saturating_sub(1));
             let body = html! {
                 <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
                     <div class="lanes">
-                        { for (0..c.lanes.len()).map(|k| cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k]))) }
+                        { for (0..c.lanes.len()).map(|k| {
+                            let onfocus = { let f = lane_focus.clone(); Callback::from(move |_: FocusEvent| f.set(k)) };
+                            let onenter = { let f = lane_focus.clone(); Callback::from(move |_: PointerEvent| f.set(k)) };
+                            html!{ <div class={classes!("lane-box", (k == focus && c.lanes.len() > 1).then_some("focused"))} onfocusin={onfocus} onpointerenter={onenter}>
+                                { cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k])) }
+                            </div> }
+                        }) }
                     </div>
+                    { side_bar }
+                    { cmp::narration(c, focus, lang) }
                     { controls }
                     { timeline }
                     { cmp::table(c, lang) }
@@ -242,22 +289,23 @@ pub fn Lab() -> Html {
         }
         (false, None) => {
             let checks = Checks::of(&engine, frame, lang);
-            let inspected = state.selected.and_then(|id| Inspected::of(&engine, id));
+            let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
                 <div class="main">
                     <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
                         { canvas() }
+                        { side_bar.clone() }
                         { narration }
                         { controls }
                         <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
-                        <Legend {algorithm} {lang} />
+                        <Legend {algorithm} {lang} frame={frame.clone()} />
                     </section>
                     <aside class="panels">
                         <Invariants ..checks />
-                        <Inspector node={inspected} {lang} on={on.clone()} />
+                        <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} on={on.clone()} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>
@@ -270,10 +318,10 @@ pub fn Lab() -> Html {
     let head = match (state.embed, comparing.is_some()) {
         // A compare embed: the lanes' names and a way out to the full lab.
         (true, _) => html! {
-            <div class="embed-head">
-                <b class="embed-title">{ subtitle }</b>
+            <header class="embed-head">
+                <h1 class="embed-title">{ subtitle }</h1>
                 <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
-            </div>
+            </header>
         },
         (false, comparing) => html! {
             <header class="top">
@@ -295,8 +343,10 @@ pub fn Lab() -> Html {
     html! {
         <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))}>
             { head }
-            { banners }
-            { body }
+            <main class="lab-main">
+                { banners }
+                { body }
+            </main>
             <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
             <HelpDialog open={state.help} {lang} on={on.clone()} />
             { card }

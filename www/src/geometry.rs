@@ -43,6 +43,46 @@ pub fn groups(lines: &[Line], nodes: &[(u32, Pt)]) -> Option<Vec<Vec<u32>>> {
     (out.len() > 1).then_some(out)
 }
 
+/// A line with every point of `a` on one side and every point of `b` on the other, as far from
+/// both as a line can be (directions tried every half degree), through the canvas; `None` when
+/// no straight line separates them.
+pub fn separating_line(a: &[Pt], b: &[Pt]) -> Option<Line> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let mut best: Option<(f64, f64, f64)> = None;
+    for k in 0..720 {
+        let t = k as f64 * std::f64::consts::PI / 360.0;
+        let (ux, uy) = (t.cos(), t.sin());
+        let proj = |p: &Pt| p.0 * ux + p.1 * uy;
+        let a_max = a.iter().map(proj).fold(f64::MIN, f64::max);
+        let b_min = b.iter().map(proj).fold(f64::MAX, f64::min);
+        let gap = b_min - a_max;
+        if gap > 4.0 && best.is_none_or(|(g, _, _)| gap > g) {
+            best = Some((gap, t, (a_max + b_min) / 2.0));
+        }
+    }
+    let (_, t, c) = best?;
+    let (ux, uy) = (t.cos(), t.sin());
+    // The line's point nearest the canvas centre, and 300 units either way along it.
+    let k = c - (BOX / 2.0 * ux + BOX / 2.0 * uy);
+    let (bx, by) = (BOX / 2.0 + k * ux, BOX / 2.0 + k * uy);
+    let line = [
+        (bx + 300.0 * uy).round() as i32,
+        (by - 300.0 * ux).round() as i32,
+        (bx - 300.0 * uy).round() as i32,
+        (by + 300.0 * ux).round() as i32,
+    ];
+    let one_side = |v: &[Pt]| {
+        let s: Vec<bool> = v.iter().map(|p| side(&line, *p) >= 0.0).collect();
+        s.iter().all(|&x| x == s[0]).then_some(s[0])
+    };
+    match (one_side(a), one_side(b)) {
+        (Some(x), Some(y)) if x != y => Some(line),
+        _ => None,
+    }
+}
+
 /// The points where the infinite line crosses the canvas border (for drawing it edge to edge).
 pub fn clip_to_box(line: &Line) -> Option<(Pt, Pt)> {
     clip_to(line, 0.0, BOX)

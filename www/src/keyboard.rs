@@ -23,6 +23,12 @@ pub const HELP: &[(&str, &str, &str)] = &[
     ("Tab, Enter", "focus a node, crash or recover it", "聚焦节点，使其崩溃或恢复"),
     ("M or right-click", "node menu: start election, isolate", "节点菜单：发起选举、隔离"),
     ("S (on a node)", "start an election there", "在该节点发起选举"),
+    (
+        "P (on a node)",
+        "choose it for one side of a partition; then “Cut them off” draws the line",
+        "选入分区的一侧；然后用“把它们分隔出去”画出分区线",
+    ),
+    ("↑ / ↓, Enter, Esc (in a node menu)", "move, act, close", "移动、执行、关闭"),
     ("C", "remove all partition lines", "移除所有分区线"),
     ("V", "compare algorithms side by side (2 to 4 lanes)", "并排对比算法（2 到 4 个通道）"),
     ("X", "experiments: many runs over random seeds, plotted", "实验：用许多随机种子运行并绘图"),

@@ -3,7 +3,7 @@
 //! theory gives, the safety properties it claims, its topology and title. No file of `www/src`
 //! names an algorithm: a newly registered one is drawn and explained with no change here.
 
-use crate::palette::visual_colour;
+use crate::palette::{visual_colour, Shape, DASHES, EXTRA, SHAPES};
 use election_lab::meta::{Lang, Look, Property};
 use election_lab::{registry, Algorithm, Metrics, Scenario};
 
@@ -12,9 +12,41 @@ pub fn algorithm_of(scenario: &Scenario) -> &'static Algorithm {
     registry::find(&scenario.algorithm).unwrap_or(registry::all()[0])
 }
 
-/// Fill colour of a message kind, from its visual role (every kind also has a text label).
+/// Fill colour of a message kind (every kind also has a text label and a shape). Each kind of
+/// an algorithm has its own colour: the first kind of a visual role takes the role's colour, a
+/// later kind with the same role the next colour no kind of the algorithm uses yet.
 pub fn kind_colour(alg: &Algorithm, kind: &str) -> &'static str {
-    alg.kind(kind).map_or("#999999", |k| visual_colour(k.visual))
+    let Some(at) = alg.kinds.iter().position(|k| k.name == kind) else { return "#999999" };
+    let mut used: Vec<&'static str> = Vec::new();
+    for k in alg.kinds {
+        let own = visual_colour(k.visual);
+        if !used.contains(&own) {
+            used.push(own);
+        }
+    }
+    let mut taken: Vec<&'static str> = Vec::new();
+    for (i, k) in alg.kinds.iter().enumerate() {
+        let own = visual_colour(k.visual);
+        let colour = if taken.contains(&own) {
+            let c = EXTRA.iter().copied().find(|c| !used.contains(c)).unwrap_or(own);
+            used.push(c);
+            c
+        } else {
+            own
+        };
+        taken.push(colour);
+        if i == at {
+            return colour;
+        }
+    }
+    "#999999"
+}
+
+/// The second cue of a message kind, which survives greyscale: its dot's shape and its edge's
+/// dash, one per kind of the algorithm (by the kind's place in the algorithm's list).
+pub fn kind_shape(alg: &Algorithm, kind: &str) -> (Shape, Option<&'static str>) {
+    let i = alg.kinds.iter().position(|k| k.name == kind).unwrap_or(0);
+    (SHAPES[i % SHAPES.len()], DASHES[i % DASHES.len()])
 }
 
 /// Short label drawn next to a moving dot.
@@ -125,5 +157,26 @@ mod tests {
             }
         }
         assert_eq!(algorithm_choices(Lang::En).len(), registry::all().len());
+    }
+
+    #[test]
+    fn every_kind_of_an_algorithm_has_its_own_colour_and_shape() {
+        for a in registry::all() {
+            for (i, k) in a.kinds.iter().enumerate() {
+                for j in a.kinds.iter().skip(i + 1) {
+                    assert_ne!(kind_colour(a, k.name), kind_colour(a, j.name), "{}: {} and {}", a.id, k.name, j.name);
+                    assert_ne!(kind_shape(a, k.name), kind_shape(a, j.name), "{}: {} and {}", a.id, k.name, j.name);
+                }
+            }
+        }
+        // The cases: kinds that shared a visual role used to share a colour.
+        let raft = registry::find("raft").unwrap();
+        let grant = kind_colour(raft, "VOTE_GRANT");
+        assert!(raft.kinds.iter().filter(|k| k.name != "VOTE_GRANT").all(|k| kind_colour(raft, k.name) != grant));
+        assert_eq!(
+            kind_colour(raft, raft.kinds[0].name),
+            visual_colour(raft.kinds[0].visual),
+            "the first keeps its role's colour"
+        );
     }
 }

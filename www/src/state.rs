@@ -91,6 +91,15 @@ pub enum Action {
     CloseExperiments,
     /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
     PickExperiment(&'static str),
+    /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
+    Peek(u32),
+    /// Choose a node for (or take it off) one side of a keyboard partition.
+    ToggleSide(u32),
+    /// Cut the chosen nodes off from the others with one line, as if drawn.
+    CommitSide,
+    ClearSide,
+    /// The page is used by touch (a coarse pointer): words name gestures, not keys.
+    SetTouch(bool),
 }
 
 /// The ready-made experiment named `id`, if there is one.
@@ -122,6 +131,12 @@ pub struct State {
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
+    /// The node shown in the inspector by hover, focus or long press (else the selected one).
+    pub peek: Option<u32>,
+    /// Nodes chosen for one side of a keyboard partition, not yet cut off.
+    pub side: Rc<Vec<u32>>,
+    /// Used by touch: the narration names gestures instead of keys.
+    pub touch: bool,
     pub menu: Option<u32>,
     pub alert: Option<String>,
     pub notice: Option<String>,
@@ -171,6 +186,9 @@ impl State {
             playing: false,
             speed: 2.0,
             selected: None,
+            peek: None,
+            side: Rc::new(Vec::new()),
+            touch: false,
             menu: None,
             alert: None,
             notice: None,
@@ -320,6 +338,12 @@ impl State {
             self.lines = Rc::new(lines);
         }
         let narration = match engine.cursor() {
+            0 if self.touch => tr(
+                self.lang,
+                "Step 0: nothing has happened yet. Tap ⏭ to take one step, or ▶ to play.",
+                "第 0 步：还什么都没有发生。轻点 ⏭ 前进一步，或轻点 ▶ 播放。",
+            )
+            .to_string(),
             0 => tr(
                 self.lang,
                 "Step 0: nothing has happened yet. Press → to take one step, or Space to play.",
@@ -422,6 +446,7 @@ impl State {
             Action::PlayTo(t) => self.play_to(t),
             Action::NodeClick(id) => {
                 self.menu = None;
+                self.peek = None;
                 self.selected = Some(id);
                 let up = self.engine.get().is_up(id).unwrap_or(false);
                 self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
@@ -553,6 +578,31 @@ impl State {
                 }
                 false
             }
+            Action::Peek(id) => {
+                self.peek = Some(id);
+                false
+            }
+            Action::ToggleSide(id) => {
+                let mut side = (*self.side).clone();
+                match side.iter().position(|&x| x == id) {
+                    Some(i) => {
+                        side.remove(i);
+                    }
+                    None => side.push(id),
+                }
+                self.side = Rc::new(side);
+                self.menu = None;
+                false
+            }
+            Action::ClearSide => {
+                self.side = Rc::new(Vec::new());
+                false
+            }
+            Action::CommitSide => self.commit_side(),
+            Action::SetTouch(touch) => {
+                self.touch = touch;
+                true
+            }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;
@@ -572,6 +622,47 @@ impl State {
 }
 
 impl State {
+    /// Cuts the nodes chosen with P off from the others: one more partition line, placed as
+    /// far from both sides as it can be, exactly as if it had been drawn. Nodes that no straight
+    /// line separates from the rest are named in a notice instead.
+    fn commit_side(&mut self) -> bool {
+        let (ids, pos, lines) = match &self.compare {
+            Some(c) => (c.scenario.nodes.clone(), c.positions.clone(), c.lines.clone()),
+            None => (self.scenario.nodes.clone(), self.positions.clone(), self.lines.clone()),
+        };
+        type Placed = Vec<(u32, Pt)>;
+        let (chosen, others): (Placed, Placed) =
+            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
+        if chosen.is_empty() || others.is_empty() {
+            self.notice = Some(
+                tr(
+                    self.lang,
+                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
+                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
+                )
+                .into(),
+            );
+            return false;
+        }
+        let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
+        match crate::geometry::separating_line(&pts(&chosen), &pts(&others)) {
+            Some(line) => {
+                self.side = Rc::new(Vec::new());
+                let mut next = (*lines).clone();
+                next.push(line);
+                self.apply(Action::SetLines(next))
+            }
+            None => {
+                let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
+                self.notice = Some(match self.lang {
+                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
+                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
+                });
+                false
+            }
+        }
+    }
+
     /// What the experiments view lets through while it hides the simulator.
     fn in_experiments(action: &Action) -> bool {
         matches!(

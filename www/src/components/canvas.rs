@@ -6,8 +6,10 @@
 
 use super::canvas_parts::{self as parts, NodeGesture};
 use super::fmt;
+use super::labels::{self, Sizes};
 use crate::anim::{DotPath, Dots};
 use crate::geometry::{self, Line, Pt};
+use crate::i18n::tr;
 use crate::state::DropMark;
 use election_lab::{layout, Action as Intervention, Frame};
 use std::cell::RefCell;
@@ -34,9 +36,11 @@ pub struct DrawOptions {
     pub animate: bool,
     /// Changing this drops a gesture in progress (Escape).
     pub cancel: u32,
-    /// A small canvas (a compare lane): a message dot is one bare circle (no label, edge or
-    /// drop button: its text would be too small to read there, and drops are for one run).
+    /// A small canvas (a compare lane): texts start a size up, and a message dot is no drop
+    /// button (drops are for one run).
     pub bare: bool,
+    /// Nodes chosen for one side of a keyboard partition (drawn with a dashed ring).
+    pub chosen: Rc<Vec<u32>>,
 }
 
 impl Default for DrawOptions {
@@ -51,6 +55,7 @@ impl Default for DrawOptions {
             animate: false,
             cancel: 0,
             bare: false,
+            chosen: Rc::new(Vec::new()),
         }
     }
 }
@@ -82,6 +87,9 @@ pub struct CanvasProps {
     /// The partition lines after a draw, move or removal.
     #[prop_or_default]
     pub on_lines: Callback<Vec<Line>>,
+    /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
+    #[prop_or_default]
+    pub on_peek: Callback<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -94,6 +102,17 @@ enum Drag {
 
 /// Above this many messages in flight, dots are drawn without edges and labels.
 const DENSE: usize = 150;
+
+/// How long a touch must rest on a node to open its menu instead of crashing it.
+const LONG_PRESS_MS: u32 = 500;
+
+/// ViewBox units per CSS pixel of the drawn square (the SVG keeps its aspect ratio, so the
+/// square is the smaller side of its box).
+fn units_per_px(svg: &NodeRef) -> Option<f64> {
+    let r = svg.cast::<Element>()?.get_bounding_client_rect();
+    let side = r.width().min(r.height());
+    (side > 1.0).then(|| geometry::BOX / side)
+}
 
 /// Converts a pointer event to viewBox coordinates.
 fn svg_point(svg: &NodeRef, e: &PointerEvent) -> Option<Pt> {
@@ -123,8 +142,82 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     crate::probe::rendered("canvas");
     let svg = use_node_ref();
     let dots_ref = use_node_ref();
+    let labels_ref = use_node_ref();
     let drag: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);
     let redraw = use_force_update();
+    let wrap = use_node_ref();
+    // The drawing's scale on screen, measured after each render and on resize: text, dots and
+    // targets are sized from it so that they keep a minimum size in screen pixels.
+    let unit = use_state_eq(|| 1.0f64);
+    {
+        let (svg, unit) = (svg.clone(), unit.clone());
+        use_effect(move || {
+            if let Some(u) = units_per_px(&svg) {
+                if (u - *unit).abs() > *unit * 0.02 {
+                    unit.set(u);
+                }
+            }
+        });
+    }
+    {
+        let (svg, unit) = (svg.clone(), unit.clone());
+        use_effect_with((), move |_| {
+            let listener = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                if let Some(u) = units_per_px(&svg) {
+                    unit.set(u);
+                }
+            });
+            let window = web_sys::window().expect("window");
+            let _ = window.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            move || {
+                let _ = window.remove_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            }
+        });
+    }
+    {
+        // An opened menu takes the focus, so that the keyboard can go through it.
+        let wrap = wrap.clone();
+        use_effect_with(props.options.menu, move |menu| {
+            if menu.is_some() {
+                if let Some(first) = wrap
+                    .cast::<Element>()
+                    .and_then(|w| w.query_selector(".node-menu button:not([disabled])").ok().flatten())
+                {
+                    let _ = first.unchecked_into::<web_sys::HtmlElement>().focus();
+                }
+            }
+        });
+    }
+    // A touch resting on a node: after LONG_PRESS_MS its menu opens (and the tap is not a crash).
+    let long_pressed = use_mut_ref(|| Rc::new(std::cell::Cell::new(false)));
+    let press: Rc<RefCell<Option<gloo_timers::callback::Timeout>>> = use_mut_ref(|| None);
+    let node_callbacks = {
+        let long = long_pressed.borrow().clone();
+        let (press_down, press_up) = (press.clone(), press.clone());
+        let (on_node, on_peek) = (props.on_node.clone(), props.on_peek.clone());
+        let long_set = long.clone();
+        parts::NodeCallbacks {
+            on_node: props.on_node.clone(),
+            on_act: props.on_act.clone(),
+            on_peek: props.on_peek.clone(),
+            on_press: Callback::from(move |(id, _e): (u32, PointerEvent)| {
+                let (on_node, on_peek, long) = (on_node.clone(), on_peek.clone(), long_set.clone());
+                let t = gloo_timers::callback::Timeout::new(LONG_PRESS_MS, move || {
+                    if !long.replace(true) {
+                        on_peek.emit(id);
+                        on_node.emit(NodeGesture::Menu(id));
+                    }
+                });
+                *press_down.borrow_mut() = Some(t);
+            }),
+            on_release: Callback::from(move |_| {
+                if let Some(t) = press_up.borrow_mut().take() {
+                    t.cancel();
+                }
+            }),
+            long_pressed: long,
+        }
+    };
     {
         let drag = drag.clone();
         let redraw = redraw.clone();
@@ -147,7 +240,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let detail = frame.nodes.len() <= if props.options.bare { 8 } else { 24 };
     let pos = &props.positions;
     let n = frame.nodes.len().min(pos.len());
-    let r = layout::node_radius(frame.nodes.len());
+    let sz = Sizes::new(*unit, layout::node_radius(frame.nodes.len()), props.options.bare);
+    let r = sz.node_r;
     let mut lines: Vec<Line> = (*props.lines).clone();
     let current = *drag.borrow();
     if let Some(Drag::Move { i, grab, now }) = current {
@@ -159,37 +253,84 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let arrow_id = format!("{}-arrow", props.lane);
 
     // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.
-    let dense = props.options.bare || frame.messages.len() > DENSE;
+    let dense = frame.messages.len() > DENSE;
     // Playing, the dots are drawn where the animation clock has them (not at the frame's tick),
     // so the loop does not have to move every one of them again after this render. Paused, a
     // step's picture is the moment just after it: half a tick on, so a message sent this tick
     // sits on its edge instead of on its sender.
     let now = props.dots.clock().filter(|_| props.options.animate).unwrap_or(frame.time as f64 + 0.5);
     let mut paths: Vec<DotPath> = Vec::with_capacity(frame.messages.len());
-    let dots: Vec<Html> = frame
-        .messages
+    let mut drawn: Vec<(&election_lab::MsgFrame, Pt)> = Vec::with_capacity(frame.messages.len());
+    for m in &frame.messages {
+        let (Some(&fi), Some(&ti)) = (index.get(&m.from), index.get(&m.to)) else { continue };
+        let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
+        let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
+        paths.push(path);
+        drawn.push((m, path.at(now)));
+    }
+
+    // Labels: first each node's (clear of every disc), then the dots' (clear of nodes, dots and
+    // the node labels), folding those that would pile up into a count.
+    let dot_texts: Vec<String> = drawn.iter().map(|(m, _)| parts::dot_label(alg, m)).collect();
+    let dot_at: Vec<Pt> = drawn.iter().map(|d| d.1).collect();
+    let selected = props.options.selected;
+    let (placed, _) = labels::layout(
+        alg,
+        props.options.lang,
+        frame,
+        &pos[..n],
+        &sz,
+        &|node| detail || selected == Some(node.id),
+        &dot_at,
+        &dot_texts,
+        !dense,
+    );
+    let (places, placed_dots) = (placed.nodes, placed.dots);
+    let mut label_paths: Vec<DotPath> = Vec::new();
+    let mut dot_labels: Vec<Html> = Vec::new();
+    let dots: Vec<Html> = drawn
         .iter()
-        .filter_map(|m| {
-            let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-            let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
-            let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
-            paths.push(path);
-            Some(match props.options.bare {
-                true => parts::bare_dot(alg, m, path.at(now)),
-                false => parts::dot(alg, m, path.at(now), dense, &props.on_act),
-            })
+        .enumerate()
+        .map(|(k, (m, at))| {
+            let (label, head) = placed_dots.get(k).map_or((None, k), |(l, h)| (l.as_ref(), *h));
+            let folded = if head != k {
+                let h = drawn[head].0;
+                format!(" — {} #{}", tr(props.options.lang, "counted in the label of", "计入标签："), h.id)
+            } else {
+                let members: Vec<String> = placed_dots
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, (_, h))| *h == k && *j != k)
+                    .map(|(j, _)| {
+                        format!("#{} {} N{} → N{}", drawn[j].0.id, drawn[j].0.label, drawn[j].0.from, drawn[j].0.to)
+                    })
+                    .collect();
+                if members.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n+ {}", members.join("\n+ "))
+                }
+            };
+            if let Some(l) = label {
+                label_paths.push(paths[k]);
+                dot_labels.push(parts::dot_label_text(m, *at, l, &sz));
+            }
+            parts::dot(alg, m, *at, dense, !props.options.bare, &folded, &sz, &props.on_act)
         })
         .collect();
     {
-        let dots_ref = dots_ref.clone();
+        // The dots and their labels move along the same paths.
+        let (dots_ref, labels_ref) = (dots_ref.clone(), labels_ref.clone());
         let handle = props.dots.clone();
         use_effect(move || {
-            let mut bound = Vec::with_capacity(paths.len());
-            if let Some(group) = dots_ref.cast::<Element>() {
-                let children = group.children();
-                for (k, path) in paths.into_iter().enumerate() {
-                    let Some(el) = children.item(k as u32) else { break };
-                    bound.push((el, path));
+            let mut bound = Vec::with_capacity(paths.len() + label_paths.len());
+            for (group, paths) in [(dots_ref, paths), (labels_ref, label_paths)] {
+                if let Some(group) = group.cast::<Element>() {
+                    let children = group.children();
+                    for (k, path) in paths.into_iter().enumerate() {
+                        let Some(el) = children.item(k as u32) else { break };
+                        bound.push((el, path));
+                    }
                 }
             }
             handle.bind(bound);
@@ -288,37 +429,55 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
     let menu = props.options.menu.and_then(|id| {
         let i = *index.get(&id)?;
-        Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
+        let chosen = props.options.chosen.contains(&id);
+        Some(parts::node_menu(
+            &frame.nodes[i],
+            pos[i],
+            r,
+            props.options.lang,
+            chosen,
+            &props.on_act,
+            &props.on_node,
+            &props.on_close_menu,
+        ))
     });
     let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
     let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| {
         parts::node(
             alg,
             props.options.lang,
-            detail,
             node,
             pos[i],
-            r,
+            &sz,
+            places[i],
             props.options.selected == Some(node.id),
-            &props.on_node,
-            &props.on_act,
+            props.options.chosen.contains(&node.id),
+            &node_callbacks,
         )
     });
     let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
         let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
         let (a, b) = parts::edge(pos[fi], pos[ti], r);
-        Some(parts::ghost(alg, kind, crate::anim::lerp(a, b, 0.85)))
+        Some(parts::ghost(alg, kind, crate::anim::lerp(a, b, 0.85), &sz))
     });
-    let edges = frame.messages.iter().filter(|_| !dense).filter_map(|m| {
+    let edges = frame.messages.iter().filter(|_| !dense || props.options.bare).filter_map(|m| {
         let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
         Some(parts::msg_edge(alg, m.kind, parts::lane(parts::edge(pos[fi], pos[ti], r)), &arrow_id))
     });
 
+    let label = match props.options.lang {
+        crate::i18n::Lang::En => {
+            format!("{} cluster of {} nodes at step {}", props.options.title, frame.nodes.len(), frame.step)
+        }
+        crate::i18n::Lang::Zh => {
+            format!("{}：{} 个节点的集群，第 {} 步", props.options.title, frame.nodes.len(), frame.step)
+        }
+    };
     html! {
-        <div class="canvas-wrap">
+        <div class="canvas-wrap" ref={wrap}>
             { for menu }
             <svg ref={svg} class="canvas" data-lane={props.lane.clone()} viewBox="0 0 1000 1000" preserveAspectRatio="xMidYMid meet"
-                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", props.options.title, frame.nodes.len(), frame.step)}
+                 role="group" aria-label={label} style={format!("--u:{:.3}", sz.u)}
                  {onpointerdown} {onpointermove} {onpointerup}>
                 <defs>
                     <marker id={arrow_id.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -334,14 +493,15 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for ring_edges }
                 { for edges }
                 { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }
-                { for parts::cut_lines(&lines, &on_line_down, &on_remove_line) }
+                { for parts::cut_lines(&lines, &sz, props.options.lang, &on_line_down, &on_remove_line) }
                 { super::store::store(frame, &index, &pos[..n], props.options.lang) }
                 { for nodes }
                 { for super::lease_bars::bars(frame, &pos[..n], r) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
+                <g ref={labels_ref} class="dot-labels" aria-hidden="true">{ for dot_labels }</g>
                 { for ghosts }
                 { preview }
-                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{"No nodes"}</text> } } else { html!{} } }
+                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{ tr(props.options.lang, "No nodes", "没有节点") }</text> } } else { html!{} } }
             </svg>
         </div>
     }

@@ -2,12 +2,15 @@
 //! Plain functions from data to markup; the canvas component wires them together.
 
 use super::fmt;
+use super::labels::{DotLabel, Placed, Sizes};
 use crate::geometry::{self, Line, Pt};
 use crate::i18n::{tr, Lang};
-use crate::meta::{kind_colour, kind_short, role_look};
+use crate::meta::{kind_colour, kind_shape, kind_short, role_look};
+use crate::palette::Shape;
 use crate::palette::GROUP_FILLS;
 use election_lab::meta::Look;
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// What a gesture on a node asks for.
@@ -15,8 +18,10 @@ use yew::prelude::*;
 pub enum NodeGesture {
     /// Click, Enter or Space: crash it if up, recover it if crashed.
     Toggle(u32),
-    /// Right-click, Shift/Alt-click or M: its action menu.
+    /// Right-click, Shift/Alt-click, M or a long press: its action menu.
     Menu(u32),
+    /// P (or the menu): choose it for (or take it off) one side of a keyboard partition.
+    Side(u32),
 }
 
 /// Pulls the endpoints back from the node centres so they start and end at the discs' rims.
@@ -45,32 +50,54 @@ pub fn lane((a, b): (Pt, Pt)) -> (Pt, Pt) {
 
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
 /// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
-/// still arrive drops it, through `on_act`; a doomed dot is not a button.
-pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback<Intervention>) -> Html {
+/// still arrive drops it, through `on_act`; a doomed dot is not a button, nor is any dot of a
+/// canvas that is not `interactive` (a compare lane). Its shape is its kind's (a cue that
+/// survives greyscale); its label was placed clear of nodes and other labels (`label`), and a
+/// dot whose label was folded into another's names that dot in its tooltip (`folded_into`).
+#[allow(clippy::too_many_arguments)]
+pub fn dot(
+    alg: &Algorithm,
+    m: &MsgFrame,
+    at: Pt,
+    dense: bool,
+    interactive: bool,
+    folded: &str,
+    sz: &Sizes,
+    on_act: &Callback<Intervention>,
+) -> Html {
     let (x, y) = at;
     let id = m.id;
-    let live = !m.doomed;
+    let live = !m.doomed && interactive;
     let onclick = on_act.reform(move |_: MouseEvent| Intervention::Drop(id));
     let onkeydown = super::dropping::on_key(on_act, id);
-    let label = super::dropping::label(m);
+    let aria = live.then(|| super::dropping::label(m));
+    let (shape, _) = kind_shape(alg, m.kind);
+    let fill = kind_colour(alg, m.kind);
+    let body = match shape {
+        Shape::Circle => html! { <circle class="dot-shape" r={fmt(sz.dot_r)} fill={fill} /> },
+        _ => html! { <path class="dot-shape" d={shape.path(sz.dot_r)} fill={fill} /> },
+    };
     html! {
         <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
+           data-shape={format!("{shape:?}").to_lowercase()}
            transform={format!("translate({x:.1} {y:.1})")}
-           role={live.then_some("button")} tabindex={(live && !dense).then_some("0")} aria-label={label}
+           role={live.then_some("button")} tabindex={(live && !dense).then_some("0")} aria-label={aria}
            onclick={live.then_some(onclick)} onkeydown={live.then_some(onkeydown)}>
-            { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={})", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
-            <circle class="dot-hit" r="15" fill="transparent" />
-            <circle r="9" fill={kind_colour(alg, m.kind)} />
-            { if dense { html!{} } else { html!{ <text class="dot-label" y="-13" text-anchor="middle">{ dot_label(alg, m) }</text> } } }
+            { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={}){folded}", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
+            { if interactive { html!{ <circle class="dot-hit" r={fmt(sz.hit)} fill="transparent" /> } } else { html!{} } }
+            { body }
         </g>
     }
 }
 
-/// A message in flight as one circle: the least to create and move (compare lanes).
-pub fn bare_dot(alg: &Algorithm, m: &MsgFrame, (x, y): Pt) -> Html {
+/// A dot's label, placed by the layout at an offset from the dot and moved with it (the
+/// animation moves it by the dot's path): in a layer of its own above the dots, outside the dot's
+/// button, whose accessible name already says what the message is.
+pub fn dot_label_text(m: &MsgFrame, (x, y): Pt, l: &DotLabel, sz: &Sizes) -> Html {
     html! {
-        <circle key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} r="9"
-                fill={kind_colour(alg, m.kind)} transform={format!("translate({x:.1} {y:.1})")} />
+        <text key={m.id} class={classes!("dot-label", (l.count > 1).then_some("folded"))} data-for={m.id.to_string()} data-count={l.count.to_string()}
+              transform={format!("translate({x:.1} {y:.1})")} x={fmt(l.dx)} y={fmt(l.dy)} text-anchor={l.anchor.svg()}
+              style={format!("font-size:{:.1}px", sz.dot_label)}>{ l.text.clone() }</text>
     }
 }
 
@@ -86,18 +113,21 @@ pub fn dot_label(alg: &Algorithm, m: &MsgFrame) -> String {
     format!("{short}{digits}")
 }
 
-/// A faint edge under a message in flight.
+/// A faint edge under a message in flight, dashed as its kind is (the dot's shape's partner).
 /// It ends in an arrowhead, so a still frame shows who sends to whom.
 pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt), arrow_id: &str) -> Html {
-    html! { <line class="msg-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)} marker-end={format!("url(#{arrow_id})")} /> }
+    let (_, dash) = kind_shape(alg, kind);
+    html! { <line class="msg-edge" data-msg={kind.to_string()} x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, kind)}
+    stroke-dasharray={dash} marker-end={format!("url(#{arrow_id})")} /> }
 }
 
 /// A message dropped during this tick, fading out where it was lost.
-pub fn ghost(alg: &Algorithm, kind: &'static str, (x, y): Pt) -> Html {
+pub fn ghost(alg: &Algorithm, kind: &'static str, (x, y): Pt, sz: &Sizes) -> Html {
+    let (shape, _) = kind_shape(alg, kind);
     html! {
         <g class="ghost" data-dropped={kind} transform={format!("translate({x:.1} {y:.1})")}>
-            <circle r="9" fill={kind_colour(alg, kind)} />
-            <text y="4" text-anchor="middle" class="ghost-x">{"✕"}</text>
+            <path d={shape.path(sz.dot_r)} fill={kind_colour(alg, kind)} />
+            <text y={fmt(sz.dot_label * 0.3)} text-anchor="middle" class="ghost-x" style={format!("font-size:{:.1}px", sz.dot_label)}>{"✕"}</text>
         </g>
     }
 }
@@ -249,59 +279,11 @@ fn tint_colour(t: u32) -> String {
     format!("hsl({:.0}, 70%, {}%)", (t as f64 * 137.508) % 360.0, if t % 2 == 0 { 36 } else { 56 })
 }
 
-/// A node: disc, id, what it believes, and its protocol details; clicks and keys go to `on_node`.
-#[allow(clippy::too_many_arguments)]
-pub fn node(
-    alg: &Algorithm,
-    lang: Lang,
-    detail: bool,
-    node: &NodeFrame,
-    (x, y): Pt,
-    r: f64,
-    selected: bool,
-    on_node: &Callback<NodeGesture>,
-    on_act: &Callback<Intervention>,
-) -> Html {
+/// What is written by a node: who it believes leads (or that it crashed), then its protocol
+/// details (term and vote, tally, role, ZXID), one line each.
+pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec<String>) {
     let id = node.id;
     let v = &node.view;
-    let status = if node.up { "up" } else { "crashed" };
-    let role = if node.up { v.role } else { "crashed" };
-    let onclick =
-        on_node.reform(
-            move |e: MouseEvent| {
-                if e.shift_key() || e.alt_key() {
-                    NodeGesture::Menu(id)
-                } else {
-                    NodeGesture::Toggle(id)
-                }
-            },
-        );
-    let oncontextmenu = on_node.reform(move |e: MouseEvent| {
-        e.prevent_default();
-        NodeGesture::Menu(id)
-    });
-    let onkeydown = {
-        let (on_node, on_act) = (on_node.clone(), on_act.clone());
-        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
-            // Space is left to the page (play / pause), so "click a node, then press Space"
-            // plays instead of undoing the click.
-            "Enter" => {
-                e.prevent_default();
-                e.stop_propagation();
-                on_node.emit(NodeGesture::Toggle(id));
-            }
-            "m" | "ContextMenu" => {
-                e.stop_propagation();
-                on_node.emit(NodeGesture::Menu(id));
-            }
-            "s" => {
-                e.stop_propagation();
-                on_act.emit(Intervention::Start(id));
-            }
-            _ => {}
-        })
-    };
-    let onpointerdown = Callback::from(|e: PointerEvent| e.stop_propagation());
     let leader_text = match (node.up, v.leader) {
         (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
         (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
@@ -326,46 +308,168 @@ pub fn node(
     } else if let Some(z) = zxid {
         sub.push(z);
     }
-    let label = format!(
-        "Node {id}, {status}, {}{}. Click to {}.",
-        leader_text,
-        if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) },
-        if node.up { "crash it" } else { "recover it" }
-    );
-    let below = y > layout::CENTRE + 1.0 || (y - layout::CENTRE).abs() < 1.0 && x > layout::CENTRE;
-    // Above the disc the lines stack upwards, so that none runs into it; where that would leave
-    // the picture (the top node with many lines) they go beside the disc instead.
-    let stacked = y - r - 34.0 - 22.0 * sub.len() as f64;
-    let (tx, anchor, ty) = match () {
-        _ if below => (x, "middle", y + r + 26.0),
-        _ if stacked >= 16.0 => (x, "middle", stacked),
-        _ => (x + r + 12.0, "start", y - 11.0 * sub.len() as f64 + 6.0),
+    (leader_text, sub)
+}
+
+/// A node's gesture callbacks, shared by every node of a canvas.
+#[derive(Clone)]
+pub struct NodeCallbacks {
+    pub on_node: Callback<NodeGesture>,
+    pub on_act: Callback<Intervention>,
+    /// Hover or focus: show this node in the inspector (changes nothing in the run).
+    pub on_peek: Callback<u32>,
+    /// A touch or pen press began on a node (a long press opens its menu).
+    pub on_press: Callback<(u32, PointerEvent)>,
+    /// The press ended (lifted, cancelled or left the node) before it was long.
+    pub on_release: Callback<()>,
+    /// Set when a long press opened the menu: the click that may follow is not a crash.
+    pub long_pressed: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+/// A node: disc, id, what it believes, and its protocol details (placed where `place` says, or
+/// not written when no place was free: they stay in its tooltip, its accessible name and the
+/// inspector); clicks and keys go to the callbacks.
+#[allow(clippy::too_many_arguments)]
+pub fn node(
+    alg: &Algorithm,
+    lang: Lang,
+    node: &NodeFrame,
+    (x, y): Pt,
+    sz: &Sizes,
+    place: Option<Placed>,
+    selected: bool,
+    chosen: bool,
+    cb: &NodeCallbacks,
+) -> Html {
+    let id = node.id;
+    let v = &node.view;
+    let r = sz.node_r;
+    let status = if node.up { "up" } else { "crashed" };
+    let role = if node.up { v.role } else { "crashed" };
+    let onclick = {
+        let (on_node, long) = (cb.on_node.clone(), cb.long_pressed.clone());
+        Callback::from(move |e: MouseEvent| {
+            if long.replace(false) {
+                return;
+            }
+            on_node.emit(if e.shift_key() || e.alt_key() { NodeGesture::Menu(id) } else { NodeGesture::Toggle(id) });
+        })
+    };
+    let oncontextmenu = {
+        let (on_node, long, release) = (cb.on_node.clone(), cb.long_pressed.clone(), cb.on_release.clone());
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            // A touch long press may fire this too: the menu opens once, and the press is done.
+            release.emit(());
+            if !long.replace(true) {
+                on_node.emit(NodeGesture::Menu(id));
+            }
+        })
+    };
+    let onkeydown = {
+        let (on_node, on_act) = (cb.on_node.clone(), cb.on_act.clone());
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            // Space is left to the page (play / pause), so "click a node, then press Space"
+            // plays instead of undoing the click.
+            "Enter" => {
+                e.prevent_default();
+                e.stop_propagation();
+                on_node.emit(NodeGesture::Toggle(id));
+            }
+            "m" | "M" | "ContextMenu" => {
+                e.prevent_default();
+                e.stop_propagation();
+                on_node.emit(NodeGesture::Menu(id));
+            }
+            "s" | "S" => {
+                e.stop_propagation();
+                on_act.emit(Intervention::Start(id));
+            }
+            "p" | "P" => {
+                e.stop_propagation();
+                on_node.emit(NodeGesture::Side(id));
+            }
+            _ => {}
+        })
+    };
+    let onpointerdown = {
+        let (press, long) = (cb.on_press.clone(), cb.long_pressed.clone());
+        Callback::from(move |e: PointerEvent| {
+            e.stop_propagation();
+            long.set(false);
+            if e.pointer_type() != "mouse" {
+                press.emit((id, e));
+            }
+        })
+    };
+    let release = cb.on_release.reform(|_: PointerEvent| ());
+    let onpointerenter = cb.on_peek.reform(move |_: PointerEvent| id);
+    let onfocusin = cb.on_peek.reform(move |_: FocusEvent| id);
+    let (leader_text, sub) = node_texts(alg, lang, node);
+    // The accessible name starts with the text the button shows, its id (its label lines are
+    // drawn beside it, outside the button), so that speech input can name it by what is seen.
+    let details = if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) };
+    let label = match lang {
+        Lang::En => format!(
+            "N{id}, {status}, {leader_text}{details}. Click to {}.",
+            if node.up { "crash it" } else { "recover it" }
+        ),
+        Lang::Zh => format!(
+            "N{id}，{}，{leader_text}{}。点击{}。",
+            if node.up { "运行中" } else { "已崩溃" },
+            details.replace(", ", "，"),
+            if node.up { "使其崩溃" } else { "使其恢复" }
+        ),
     };
     let look = if node.up { role_look(alg, v.role) } else { "crashed" };
+    let texts = place.map(|p| {
+        let anchor = p.anchor.svg();
+        let mut y = p.y;
+        let first = html! { <text class="view" x={fmt(p.x)} y={fmt(y)} text-anchor={anchor} style={format!("font-size:{:.1}px", sz.view)}>{ leader_text.clone() }</text> };
+        let rest: Vec<Html> = sub
+            .iter()
+            .map(|s| {
+                y += sz.sub * super::labels::LINE;
+                html! { <text class="sub" x={fmt(p.x)} y={fmt(y)} text-anchor={anchor} style={format!("font-size:{:.1}px", sz.sub)}>{ s.clone() }</text> }
+            })
+            .collect();
+        html! { <>{ first }{ for rest }</> }
+    });
     html! {
-        <g class={classes!("node", status, look, selected.then_some("selected"))} data-node={id.to_string()}
-           data-status={status} data-role={role} role="button" tabindex="0" aria-label={label}
-           {onclick} {oncontextmenu} {onkeydown} {onpointerdown}>
+        <>
+        <g class={classes!("node", status, look, selected.then_some("selected"), chosen.then_some("chosen"))} data-node={id.to_string()}
+           data-status={status} data-role={role} data-labelled={place.is_some().then_some("1")} role="button" tabindex="0" aria-label={label}
+           aria-pressed={chosen.then_some("true")}
+           {onclick} {oncontextmenu} {onkeydown} {onpointerdown} onpointerup={release.clone()} onpointercancel={release.clone()}
+           onpointerleave={release} {onpointerenter} {onfocusin}>
             // The colour of the value it holds (gossip: the candidate it backs).
             { match v.tint.filter(|_| node.up) {
                 Some(t) => html!{ <circle class="tint" data-tint={t.to_string()} cx={fmt(x)} cy={fmt(y)} r={fmt(r + 9.0)} stroke={tint_colour(t)} /> },
                 None => html!{},
             } }
+            // Chosen for one side of a keyboard partition: a dashed ring, as a cut line is drawn.
+            { if chosen { html!{ <circle class="side-ring" cx={fmt(x)} cy={fmt(y)} r={fmt(r + 16.0)} /> } } else { html!{} } }
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
-            <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ format!("N{id}") }</text>
-            // With many nodes, the labels under each node would pile up: they show for the
-            // selected node only (the aria-label and the inspector carry them for every node).
-            { if detail || selected { html!{ <>
-                <text class="view" x={fmt(tx)} y={fmt(ty)} text-anchor={anchor}>{ leader_text.clone() }</text>
-                { for sub.iter().enumerate().map(|(k, s)| html!{ <text class="sub" x={fmt(tx)} y={fmt(ty + 22.0 * (k as f64 + 1.0))} text-anchor={anchor}>{ s.clone() }</text> }) }
-            </> } } else { html!{} } }
+            <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central" style={format!("font-size:{:.1}px", sz.id.min(r * 1.1).max(12.5 * sz.u))}>{ format!("N{id}") }</text>
         </g>
+        // Its label lines: beside the button, not in it (its accessible name says them).
+        { match texts {
+            Some(t) => html!{ <g class={classes!("node", "node-labels", status, look)} data-labels-of={id.to_string()} aria-hidden="true">{ t }</g> },
+            None => html!{},
+        } }
+        </>
     }
 }
 
 /// The user's partition lines: a wide invisible hit line to drag, the dashed line, a ✕ to remove.
-pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_remove: &Callback<usize>) -> Vec<Html> {
+pub fn cut_lines(
+    lines: &[Line],
+    sz: &Sizes,
+    lang: Lang,
+    on_down: &Callback<(usize, PointerEvent)>,
+    on_remove: &Callback<usize>,
+) -> Vec<Html> {
     lines
         .iter()
         .enumerate()
@@ -378,15 +482,24 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
                 e.stop_propagation();
                 i
             });
+            let onkey = {
+                let on_remove = on_remove.clone();
+                Callback::from(move |e: KeyboardEvent| {
+                    if e.key() == "Enter" {
+                        e.stop_propagation();
+                        on_remove.emit(i);
+                    }
+                })
+            };
             Some(html! {
                 <g class="cut" data-partition={i.to_string()}>
                     <line class="cut-hit" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} onpointerdown={ondown} ondblclick={ondbl} />
                     <line class="cut-line" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} />
-                    <g class="cut-remove" role="button" aria-label={format!("Remove partition line {}", i + 1)} tabindex="0"
-                       onclick={onremove} onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}
+                    <g class="cut-remove" role="button" aria-label={format!("{} {}", tr(lang, "Remove partition line", "移除分区线"), i + 1)} tabindex="0"
+                       onclick={onremove} onkeydown={onkey} onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}
                        transform={format!("translate({mx:.0} {my:.0})")}>
-                        <circle r="16" />
-                        <text y="6" text-anchor="middle">{"✕"}</text>
+                        <circle r={fmt(sz.hit.max(16.0))} />
+                        <text y={fmt(sz.sub * 0.35)} text-anchor="middle" style={format!("font-size:{:.1}px", sz.sub)}>{"✕"}</text>
                     </g>
                 </g>
             })
@@ -394,32 +507,100 @@ pub fn cut_lines(lines: &[Line], on_down: &Callback<(usize, PointerEvent)>, on_r
         .collect()
 }
 
-/// The action menu next to a node.
+/// The action menu next to a node. It takes the focus when it opens (the canvas does that);
+/// ↑/↓ (and Home/End) move between its items, Enter or Space acts, Escape closes it and gives
+/// the focus back to the node.
+#[allow(clippy::too_many_arguments)]
 pub fn node_menu(
     node: &NodeFrame,
     (x, y): Pt,
     r: f64,
+    lang: Lang,
+    chosen: bool,
     on_act: &Callback<Intervention>,
+    on_node: &Callback<NodeGesture>,
     on_close: &Callback<()>,
 ) -> Html {
     let id = node.id;
     let up = node.up;
-    let items: Vec<(&str, Intervention)> = vec![
-        (if up { "Crash" } else { "Recover" }, if up { Intervention::Crash(id) } else { Intervention::Recover(id) }),
-        ("Start election here", Intervention::Start(id)),
-        ("Isolate", Intervention::Isolate(id)),
+    let crash = if up { tr(lang, "Crash", "使其崩溃") } else { tr(lang, "Recover", "恢复") };
+    let items: Vec<(&str, bool, Callback<MouseEvent>)> = vec![
+        (crash, true, on_act.reform(move |_| if up { Intervention::Crash(id) } else { Intervention::Recover(id) })),
+        (tr(lang, "Start election here", "在此发起选举"), up, on_act.reform(move |_| Intervention::Start(id))),
+        (tr(lang, "Isolate", "隔离"), up, on_act.reform(move |_| Intervention::Isolate(id))),
+        (
+            if chosen {
+                tr(lang, "Take off the partition side", "移出分区的一侧")
+            } else {
+                tr(lang, "Choose for a partition side (P)", "选入分区的一侧（P）")
+            },
+            true,
+            on_node.reform(move |_| NodeGesture::Side(id)),
+        ),
     ];
     let (mx, my) = ((x + r + 8.0).min(640.0), (y - 20.0).clamp(10.0, 800.0));
     let style = format!("left: {:.1}%; top: {:.1}%", mx / 10.0, my / 10.0);
+    let onkeydown = {
+        let on_close = on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let key = e.key();
+            // Yew delegates events, so the current target is the page's root: find the menu
+            // from the element the key was pressed on.
+            let Some(menu) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|t| t.closest(".node-menu").ok().flatten())
+            else {
+                return;
+            };
+            let focus_node = |menu: &web_sys::Element| {
+                let wrap = menu.parent_element();
+                if let Some(n) = wrap.and_then(|w| w.query_selector(&format!("[data-node=\"{id}\"]")).ok().flatten()) {
+                    let _ = n.unchecked_into::<web_sys::HtmlElement>().focus();
+                }
+            };
+            match key.as_str() {
+                "ArrowDown" | "ArrowUp" | "Home" | "End" => {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    let Ok(items) = menu.query_selector_all("button:not([disabled])") else { return };
+                    let n = items.length();
+                    if n == 0 {
+                        return;
+                    }
+                    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+                    let at = (0..n).find(|&k| {
+                        items.item(k).is_some_and(|it| active.as_ref().is_some_and(|a| a.is_same_node(Some(&it))))
+                    });
+                    let next = match (key.as_str(), at) {
+                        ("Home", _) | ("ArrowDown", None) => 0,
+                        ("End", _) | (_, None) => n - 1,
+                        ("ArrowDown", Some(k)) => (k + 1) % n,
+                        (_, Some(k)) => (k + n - 1) % n,
+                    };
+                    if let Some(it) = items.item(next) {
+                        let _ = it.unchecked_into::<web_sys::HtmlElement>().focus();
+                    }
+                }
+                "Escape" => {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    focus_node(&menu);
+                    on_close.emit(());
+                }
+                // Keys meant for the menu's buttons stay there (Space would play the run).
+                " " | "Enter" | "ArrowLeft" | "ArrowRight" => e.stop_propagation(),
+                _ => {}
+            }
+        })
+    };
     html! {
-        <div class="node-menu" role="menu" aria-label={format!("Actions for N{id}")} {style}>
-            <div class="menu-title">{ format!("N{id}") }</div>
-            { for items.into_iter().map(|(text, a)| {
-                let cb = on_act.reform(move |_: MouseEvent| a.clone());
-                let disabled = !up && text != "Recover";
-                html!{ <button role="menuitem" onclick={cb} {disabled}>{ text }</button> }
+        <div class="node-menu" role="menu" aria-label={format!("{} N{id}", tr(lang, "Actions for", "操作："))} {style} {onkeydown}>
+            <div class="menu-title" aria-hidden="true">{ format!("N{id}") }</div>
+            { for items.into_iter().map(|(text, enabled, cb)| {
+                html!{ <button role="menuitem" onclick={cb} disabled={!enabled}>{ text }</button> }
             }) }
-            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{"Close"}</button>
+            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{ tr(lang, "Close", "关闭") }</button>
         </div>
     }
 }

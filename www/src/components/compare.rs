@@ -61,12 +61,29 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
         <section class="lane" data-lane={LANES[k]} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
             <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, "step", "步"), row.step) }</span></h2>
             { canvas }
+            <super::teach::Legend algorithm={lane.algorithm} {lang} compact=true frame={lane.frame.clone()} />
             { status }
             <ul class="invariants lane-claims">
                 { for claims }
                 { if row.claims.is_empty() { html!{ <li class="muted">{ tr(lang, "claims no safety property", "不声称任何安全性") }</li> } } else { html!{} } }
             </ul>
         </section>
+    }
+}
+
+/// The narration of lane `k` (the one last pointed at or focused) at its current step, named.
+pub fn narration(c: &Compare, k: usize, lang: Lang) -> Html {
+    let Some(lane) = c.lanes.get(k) else { return html! {} };
+    let step = lane.frame.step;
+    let text = match step {
+        0 => tr(lang, "nothing has happened yet.", "还什么都没有发生。").to_string(),
+        s => lane.engine.get().narrate(s, lang).unwrap_or_default(),
+    };
+    html! {
+        <p class="narration lane-narration" data-testid="lane-narration" data-lane={LANES[k]} aria-live="polite" tabindex="0">
+            <span class="narration-step">{ format!("{} · {} {}{}", lane.algorithm.title.get(lang), tr(lang, "step", "第"), step, tr(lang, ":", " 步：")) }</span>
+            { text }
+        </p>
     }
 }
 
@@ -106,7 +123,7 @@ pub fn table(c: &Compare, lang: Lang) -> Html {
         }
     });
     html! {
-        <div class="compare-table-wrap">
+        <div class="compare-table-wrap" tabindex="0" role="region" aria-label={tr(lang, "Side by side", "并排对比")}>
             <table class="compare-table" data-testid="compare-table">
                 <caption>{ format!("{} t = {}", tr(lang, "Side by side at", "并排对比："), c.time) }</caption>
                 <thead><tr>

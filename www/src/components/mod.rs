@@ -11,6 +11,7 @@ pub mod dropping;
 pub mod editor;
 pub mod experiments;
 pub mod hash_ring;
+pub mod labels;
 pub mod lease_bars;
 pub mod panels;
 pub mod picture;

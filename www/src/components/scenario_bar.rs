@@ -51,10 +51,10 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
     let lang_button = html! {
         <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
-                aria-label={tr(l, "Switch to Chinese", "切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
+                aria-label={tr(l, "中文 — switch to Chinese", "English — 切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
     };
     let help_button = html! {
-        <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "Keyboard shortcuts", "键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
+        <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "? Keyboard shortcuts", "? 键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
     };
     if p.experiments {
         return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };

@@ -3,7 +3,7 @@
 //! running algorithm's descriptor, in the page's language.
 
 use crate::i18n::{tr, Lang};
-use crate::meta::{kind_colour, look_class};
+use crate::meta::{kind_colour, kind_shape, look_class};
 use crate::state::Action;
 use election_lab::Algorithm;
 use std::rc::Rc;
@@ -14,13 +14,16 @@ pub struct NarrationProps {
     pub step: u64,
     pub text: Rc<String>,
     pub lang: Lang,
+    /// In an embed the box shows two lines and scrolls: focusable, so a keyboard can scroll it.
+    #[prop_or_default]
+    pub scrolls: bool,
 }
 
 /// One or two plain sentences under the canvas: what this step did and which rule made it.
 #[function_component]
 pub fn Narration(p: &NarrationProps) -> Html {
     html! {
-        <p class="narration" data-testid="narration" aria-live="polite">
+        <p class="narration" data-testid="narration" aria-live="polite" tabindex={p.scrolls.then_some("0")}>
             <span class="narration-step">{ format!("{} {}", tr(p.lang, "Step", "第"), p.step) }{ tr(p.lang, ":", " 步：") }</span>
             { p.text.to_string() }
         </p>
@@ -34,6 +37,66 @@ pub struct LegendProps {
     /// The compact embed legend shows the message kinds only.
     #[prop_or_default]
     pub compact: bool,
+    /// The frame drawn: the extras it shows (group bands, colour rings, halos, reach arcs, vote
+    /// arrows, doomed messages) get a line each, so that everything drawn is in the legend.
+    #[prop_or_default]
+    pub frame: Option<Rc<election_lab::Frame>>,
+}
+
+/// A kind's swatch: its dot's shape in its colour over a stroke with its edge's dash.
+pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
+    let (shape, dash) = kind_shape(a, kind);
+    html! {
+        <svg class="swatch-svg" viewBox="-20 -10 40 20" width="30" height="15" aria-hidden="true">
+            <line x1="-19" y1="0" x2="19" y2="0" stroke={kind_colour(a, kind)} stroke-width="3" stroke-dasharray={dash.map(|d| d.split(' ').map(|x| format!("{:.1}", x.parse::<f64>().unwrap_or(4.0) * 0.5)).collect::<Vec<_>>().join(" "))} />
+            <path d={shape.path(6.5)} fill={kind_colour(a, kind)} stroke="currentColor" stroke-width="1" />
+        </svg>
+    }
+}
+
+/// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
+fn extras(frame: &election_lab::Frame) -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut out = Vec::new();
+    let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
+    if any(&|n| n.view.group.is_some()) {
+        out.push((
+            "group-hull",
+            "band: a group (or candidate set), in its leader's colour",
+            "色带：一个组（或候选者集合），用其领导者的颜色",
+        ));
+    }
+    if any(&|n| n.view.tint.is_some()) {
+        out.push((
+            "tint",
+            "coloured ring: the value a node holds (gossip: the candidate it backs), one colour per id",
+            "彩色圆环：节点持有的值（gossip：它支持的候选者），每个 id 一种颜色",
+        ));
+    }
+    if any(&|n| n.view.reach.is_some()) {
+        out.push((
+            "reach-arc",
+            "arc: how far a candidate's probes reach along the ring, each way",
+            "弧线：候选者的探测沿环向两侧到达多远",
+        ));
+    }
+    if any(&|n| n.view.vote.is_some()) {
+        out.push((
+            "vote-arrow",
+            "dashed arrow: whom a campaigning node votes for; the badge counts the votes",
+            "虚线箭头：竞选中的节点投票给谁；徽章为得票数",
+        ));
+    }
+    if frame.groups.is_some() {
+        out.push((
+            "halo",
+            "halo or shading: a side of a partition (one colour: can talk)",
+            "光晕或阴影：分区的一侧（同色可通信）",
+        ));
+    }
+    if frame.messages.iter().any(|m| m.doomed) {
+        out.push(("doomed", "red dashed rim: a message that will be dropped", "红色虚线边：将被丢弃的消息"));
+    }
+    out
 }
 
 /// The legend: how each node role looks, and each message kind's colour, label and meaning.
@@ -58,23 +121,52 @@ pub fn Legend(p: &LegendProps) -> Html {
             <span>{ tr(p.lang, "crashed", "已崩溃") }</span>
         </li>
     };
+    let extra = p.frame.as_ref().map(|f| extras(f)).unwrap_or_default();
+    let extra = extra.into_iter().map(|(class, en, zh)| {
+        html! {
+            <li class="legend-extra" data-extra={class}>
+                <svg class="legend-node" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">{ extra_icon(class) }</svg>
+                <span>{ tr(p.lang, en, zh) }</span>
+            </li>
+        }
+    });
     let kinds = a.kinds.iter().map(|k| {
         html! {
-            <li class="legend-kind" title={k.explain.get(p.lang)}>
-                <span class="swatch" style={format!("background:{}", kind_colour(a, k.name))}></span>
+            <li class="legend-kind" data-kind={k.name} title={k.explain.get(p.lang)}>
+                { kind_swatch(a, k.name) }
                 <b>{ k.short }</b>{" "}{ k.name }
                 { if p.compact { html!{} } else { html!{ <span class="legend-explain">{ format!(" — {}", k.explain.get(p.lang)) }</span> } } }
             </li>
         }
     });
     html! {
-        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")}>
+        // Compact, it may scroll: focusable, so that a keyboard can scroll it too.
+        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")} tabindex={p.compact.then_some("0")}>
             { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, "Legend", "图例") }</h2> } } }
             <ul class="legend-list">
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
                 { for kinds }
+                { for extra }
             </ul>
         </section>
+    }
+}
+
+/// A small picture of an extra, drawn with the canvas's own classes.
+fn extra_icon(class: &str) -> Html {
+    match class {
+        "group-hull" => {
+            html! { <path class="group-hull" d="M4 12 L20 12" stroke="#56B4E9" fill="#56B4E9" stroke-width="12" /> }
+        }
+        "tint" => {
+            html! { <circle class="tint" cx="12" cy="12" r="8" stroke="hsl(137, 70%, 56%)" style="stroke-width:3" /> }
+        }
+        "reach-arc" => html! { <path class="reach-arc" d="M3 16 A10 10 0 0 1 21 16" style="stroke-width:3" /> },
+        "vote-arrow" => {
+            html! { <line class="vote-arrow" x1="2" y1="12" x2="22" y2="12" style="stroke-width:2.5;stroke-dasharray:4 3" /> }
+        }
+        "halo" => html! { <circle class="halo" cx="12" cy="12" r="10" fill="#E69F00" /> },
+        _ => html! { <g class="dot doomed"><circle cx="12" cy="12" r="7" fill="#999999" /></g> },
     }
 }
 

@@ -322,3 +322,78 @@ fn while_the_experiments_view_is_open_the_simulator_keys_wait() {
     let s = run(s, [Action::StepForward]);
     assert_eq!(s.cursor(), 2, "back in the simulator, where it was");
 }
+
+#[test]
+fn a_keyboard_partition_cuts_the_chosen_nodes_off_with_one_line() {
+    for preset in ["bully-heartbeats", "gossip-16", "split-brain-bully", "dht-crash"] {
+        let s = open(&format!("?preset={preset}"));
+        let ids = s.scenario.nodes.clone();
+        // Two neighbours in drawing order (next to each other on the circle or the hash ring).
+        let mut order: Vec<(u32, Pt)> = ids.iter().copied().zip(s.positions.iter().copied()).collect();
+        let angle = |p: Pt| (p.1 - 500.0).atan2(p.0 - 500.0);
+        order.sort_by(|a, b| angle(a.1).total_cmp(&angle(b.1)));
+        let chosen = [order[0].0, order[1].0];
+        let s = run(
+            s,
+            [Action::ToggleSide(chosen[0]), Action::ToggleSide(ids[ids.len() / 2]), Action::ToggleSide(chosen[1])],
+        );
+        let s = run(s, [Action::ToggleSide(ids[ids.len() / 2])]);
+        assert_eq!(*s.side, chosen.to_vec(), "{preset}: P toggles");
+        let s = run(s, [Action::CommitSide]);
+        assert!(s.side.is_empty());
+        assert_eq!(s.lines.len(), 1, "{preset}: one line, as if drawn");
+        // The groups the engine was given: the chosen nodes, and everyone else.
+        let groups = s.frame.groups.clone().expect("a partition");
+        let g = |id: u32| groups[ids.iter().position(|&x| x == id).unwrap()];
+        assert_eq!(g(chosen[0]), g(chosen[1]));
+        for &id in ids.iter().filter(|id| !chosen.contains(id)) {
+            assert_ne!(g(id), g(chosen[0]), "{preset}: N{id} is on the other side");
+            assert_eq!(g(id), g(order[2].0));
+        }
+        // Undo takes the line back like a drawn one.
+        let s = run(s, [Action::Undo]);
+        assert!(s.lines.is_empty());
+    }
+}
+
+#[test]
+fn nodes_no_line_separates_are_named_and_nothing_changes() {
+    let s = open("?preset=bully-worst-8");
+    let ids = s.scenario.nodes.clone();
+    // Opposite nodes of a circle, with others between them on both sides.
+    let s = run(s, [Action::ToggleSide(ids[0]), Action::ToggleSide(ids[4])]);
+    let rev = s.engine.rev;
+    let s = run(s, [Action::CommitSide]);
+    assert!(s.lines.is_empty());
+    assert_eq!(s.engine.rev, rev);
+    let notice = s.notice.clone().unwrap();
+    assert!(notice.contains(&format!("N{}, N{}", ids[0], ids[4])), "{notice}");
+    assert_eq!(s.side.len(), 2, "the choice is kept, to be changed");
+    let s = run(s, [Action::ClearSide, Action::CommitSide]);
+    assert!(s.notice.clone().unwrap().starts_with("Choose one side first"));
+}
+
+#[test]
+fn peeking_at_a_node_changes_nothing_in_the_run() {
+    let s = run(open("?preset=bully-heartbeats&step=5"), []);
+    let (rev, q) = (s.engine.rev, s.query(false));
+    let peeked = s.scenario.nodes[1];
+    let s = run(s, [Action::Peek(peeked)]);
+    assert_eq!(s.peek, Some(peeked));
+    assert_eq!((s.engine.rev, s.query(false), s.cursor()), (rev, q, 5));
+    assert!(s.interventions.is_empty());
+    // A click crashes, and the inspector follows the clicked node.
+    let id = s.scenario.nodes[2];
+    let s = run(s, [Action::NodeClick(id)]);
+    assert_eq!((s.peek, s.selected, role(&s, id)), (None, Some(id), "crashed"));
+}
+
+#[test]
+fn on_touch_the_first_narration_names_taps_not_keys() {
+    let s = open("?preset=bully-heartbeats");
+    assert!(s.narration.contains("Press →"));
+    let s = run(s, [Action::SetTouch(true)]);
+    assert!(s.narration.contains("Tap") && !s.narration.contains("Press") && !s.narration.contains("Space"));
+    let s = run(s, [Action::SetLang(Lang::Zh)]);
+    assert!(s.narration.contains("轻点") && !s.narration.contains("空格"));
+}

@@ -24,6 +24,9 @@ impl Inspected {
 pub struct InspectorProps {
     pub node: Option<Inspected>,
     pub lang: Lang,
+    /// Used by touch: the hint names taps and long presses.
+    #[prop_or_default]
+    pub touch: bool,
     pub on: Callback<Action>,
 }
 
@@ -32,8 +35,11 @@ pub fn Inspector(p: &InspectorProps) -> Html {
     crate::probe::rendered("inspector");
     let l = p.lang;
     let body = match &p.node {
+        None if p.touch => {
+            html! { <p class="empty">{ tr(l, "Long-press a node to see its state here and open its menu; a tap crashes or recovers it.", "长按一个节点，可在此查看其状态并打开其菜单；轻点则使其崩溃或恢复。") }</p> }
+        }
         None => {
-            html! { <p class="empty">{ tr(l, "Select a node (click it, or Tab to it) to see its state. Right-click or Shift-click for more actions.", "选择一个节点（点击它，或用 Tab 聚焦）查看其状态。右键或 Shift+点击查看更多操作。") }</p> }
+            html! { <p class="empty">{ tr(l, "Point at a node (or Tab to it) to see its state here; a click crashes or recovers it. Right-click, Shift-click or M for more actions.", "指向一个节点（或用 Tab 聚焦）即可在此查看其状态；点击则使其崩溃或恢复。右键、Shift+点击或按 M 查看更多操作。") }</p> }
         }
         Some(node) => {
             let id = node.id;

@@ -13,6 +13,9 @@ pub struct EventLogProps {
     pub cursor: u64,
     pub interventions: Rc<Vec<election_lab::Intervention>>,
     pub lang: Lang,
+    /// Used by touch: the empty log names the buttons to tap, not keys.
+    #[prop_or_default]
+    pub touch: bool,
     pub on: Callback<Action>,
 }
 
@@ -58,7 +61,9 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     html! {
         <section class="panel log" aria-label={tr(lang, "Event log", "事件日志")}>
             <h2>{ tr(lang, "Event log", "事件日志") }</h2>
-            { if rows.is_empty() {
+            { if rows.is_empty() && p.touch {
+                html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Tap ⏭ (step forward) or ▶ (play).", "还什么都没有发生。轻点 ⏭（前进一步）或 ▶（播放）。") }</p> }
+            } else if rows.is_empty() {
                 html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Press Step forward (→) or Play (Space).", "还什么都没有发生。按“前进一步”（→）或“播放”（空格）。") }</p> }
             } else {
                 html!{ <ol ref={list}>{ for rows }</ol> }

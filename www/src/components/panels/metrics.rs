@@ -1,7 +1,7 @@
 //! The messages panel: sent messages per kind, totals, and the algorithm's textbook formula.
 
 use crate::i18n::tr;
-use crate::meta::{kind_colour, Formula};
+use crate::meta::Formula;
 use election_lab::{Algorithm, Metrics};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -25,7 +25,7 @@ pub fn MetricsPanel(p: &MetricsProps) -> Html {
             <table class="metrics">
                 <tbody>
                     { for m.by_kind.iter().map(|&(k, c)| html!{
-                        <tr><td><span class="swatch" style={format!("background:{}", kind_colour(p.algorithm, k))}></span>{ k }</td><td class="num" data-kind={k}>{ c }</td></tr>
+                        <tr><td>{ crate::components::teach::kind_swatch(p.algorithm, k) }{ k }</td><td class="num" data-kind={k}>{ c }</td></tr>
                     }) }
                     <tr class="total"><td>{ tr(l, "total sent", "发送总数") }</td><td class="num" data-testid="total-messages">{ m.total }</td></tr>
                     <tr><td>{ tr(l, "delivered / dropped / in flight", "已送达 / 丢失 / 在途") }</td><td class="num">{ format!("{} / {} / {}", m.delivered, m.dropped, m.in_flight) }</td></tr>
