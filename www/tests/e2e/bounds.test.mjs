@@ -3,6 +3,9 @@
 // (which no Rust panic hook sees) shows a panel that reloads the run in the address bar.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve, launch, open } from './harness.mjs';
 
 let server, browser;
@@ -19,7 +22,15 @@ test('a 50 MB import is refused by its size, naming the file, and the run is kep
   const action = '{"at":1,"crash":2},';
   const big = Buffer.from(head + action.repeat(Math.ceil(50e6 / action.length)) + '{"at":1,"crash":2}]}');
   assert.ok(big.length > 50e6);
-  await page.getByTestId('import').setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: big });
+  // From disk: the browser opens the file itself (a 50 MB buffer sent through the driver is slow).
+  const dir = await mkdtemp(join(tmpdir(), 'election-lab-'));
+  const file = join(dir, 'huge.json');
+  await writeFile(file, big);
+  try {
+    await page.getByTestId('import').setInputFiles(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   const alert = page.getByRole('alert');
   await alert.waitFor();
   const text = await alert.textContent();
