@@ -229,7 +229,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 engine.set_budget(Budget { steps, ..Budget::default() });
             }
             let mut hit = None;
-            if until.is_empty() {
+            // Only --until stops the run: breakpoints a trace carries are kept in the trace
+            // it writes, not applied.
+            let watching = !until.is_empty();
+            if !watching {
                 engine.run_to_end();
             } else {
                 let bps = Breakpoint::parse_all(&until, &engine, "--until").map_err(|e| e.to_string())?;
@@ -241,7 +244,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 write_trace(&mut engine, &out)?;
             }
             let mut summary = engine.summary();
-            if !engine.until().is_empty() {
+            if watching {
                 summary["hit"] = hit.map_or(serde_json::Value::Null, |h| h.to_value());
             }
             if link {
