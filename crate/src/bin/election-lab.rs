@@ -68,7 +68,8 @@ Breakpoints (--until, several are or-ed; the run stops at the first hit, --trace
                                         view's term/ballot/round/..., vote, leader, votes, zxid,
                                         and the inspector's numeric values; op: >= > <= < =)
   time>=<ticks>                         virtual time reaches the value
-From an exported trace, the run goes on from the trace's step.
+From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
+applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
 (memory: too many steps or messages kept), with a message on stderr naming which.")]
     Run {
