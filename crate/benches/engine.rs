@@ -18,9 +18,15 @@
 //!   (target ≤ 0.7 with the full trace recorded). Also the engine's memory: peak bytes allocated
 //!   per recorded step with the full trace (target ≤ 96), and the peak of the summary-only mode
 //!   ([`Engine::summary_only`]: no history, memory for the nodes and the messages in flight).
+//! * (d) Debugging a trace, on the 100 000-step Raft trace of (b): writing its JSON Lines with
+//!   the per-node state of every step (`Engine::trace_lines`), reading them back against a
+//!   re-run (`Engine::from_jsonl`), running to the end under three breakpoints
+//!   (`breakpoint::run_until`, going on after each hit) against a plain run, and `diff` of two copies of the run.
 //!
 //! `BENCH_RUNS=<n>` changes the number of runs of (a) and (c) (default 9).
 
+use election_lab::breakpoint::{run_until, Breakpoint, Watch};
+use election_lab::engine::Stop;
 use election_lab::experiment::{Sweep, READY};
 use election_lab::rng::Pcg32;
 use election_lab::{Engine, Scenario};
@@ -436,6 +442,56 @@ fn bench_sweep(runs: usize) {
     );
 }
 
+fn bench_debugging(runs: usize) {
+    let steps = 100_000;
+    let (mut write, mut read, mut plain, mut until, mut diffs) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut bytes = 0;
+    for _ in 0..runs.min(5) {
+        let t = Instant::now();
+        let mut e = Engine::new(raft_long(steps)).expect("engine");
+        e.run_to_end();
+        plain.push(t.elapsed());
+        let t = Instant::now();
+        let mut text = String::new();
+        e.trace_lines::<()>(&mut |v| {
+            text.push_str(&v.to_string());
+            text.push('\n');
+            Ok::<(), Stop<()>>(())
+        })
+        .unwrap();
+        write.push(t.elapsed());
+        bytes = text.len();
+        let t = Instant::now();
+        let back = Engine::from_trace_json(&text).expect("reads back");
+        read.push(t.elapsed());
+        assert_eq!(back.trace_hash(), e.trace_hash());
+        let t = Instant::now();
+        let mut u = Engine::new(raft_long(steps)).expect("engine");
+        let bps: Vec<Breakpoint> = ["violation:two-leaders-in-term", "term:1>=1000000", "deliver:VOTE_GRANT:to=1"]
+            .iter()
+            .map(|b| Breakpoint::parse(b, &u).expect("breakpoint"))
+            .collect();
+        let mut w = Watch::new(bps, &u);
+        // Go on after every hit, to the end: the cost of evaluating three breakpoints a step.
+        while run_until(&mut u, &mut w, u64::MAX).is_some() {}
+        until.push(t.elapsed());
+        assert_eq!(u.trace_hash(), e.trace_hash());
+        let t = Instant::now();
+        let d = election_lab::diff::diff(&e, &back);
+        diffs.push(t.elapsed());
+        assert!(d.identical());
+    }
+    println!(
+        "(d) debugging a {steps}-step raft trace: plain run {:.0} ms; JSON Lines written {:.0} ms ({:.1} MB), read back against a re-run {:.0} ms; run to the end under 3 breakpoints {:.0} ms; diff of two copies {:.0} ms",
+        ms(median(&mut plain)),
+        ms(median(&mut write)),
+        bytes as f64 / 1e6,
+        ms(median(&mut read)),
+        ms(median(&mut until)),
+        ms(median(&mut diffs)),
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not and only wants a smoke run.
     let bench = std::env::args().any(|a| a == "--bench");
@@ -447,4 +503,5 @@ fn main() {
     bench_bully_worst(runs);
     bench_seek();
     bench_sweep(runs);
+    bench_debugging(runs);
 }

@@ -480,14 +480,16 @@ impl Watch {
         let need_leaders = self.bps.iter().any(|b| b.predicate == Predicate::LeadersChange);
         let leaders = if need_leaders { engine.leaders() } else { vec![] };
         let rec = if new_step { engine.record(step) } else { None };
+        // The step's description (message kinds, what it sent) costs a formatted label: only
+        // read it when a message breakpoint may need it.
+        let wants = |e: MsgEvent| {
+            self.bps.iter().any(|b| matches!(b.predicate, Predicate::Message { event, .. } if event == e))
+        };
         let info = match rec {
             Some(r)
-                if matches!(r.kind, EventKind::Deliver | EventKind::Drop(_))
-                    || (r.msgs.1 > r.msgs.0
-                        && self
-                            .bps
-                            .iter()
-                            .any(|b| matches!(b.predicate, Predicate::Message { event: MsgEvent::Send, .. }))) =>
+                if (matches!(r.kind, EventKind::Deliver) && wants(MsgEvent::Deliver))
+                    || (matches!(r.kind, EventKind::Drop(_)) && wants(MsgEvent::Drop))
+                    || (r.msgs.1 > r.msgs.0 && wants(MsgEvent::Send)) =>
             {
                 engine.step_info(step)
             }

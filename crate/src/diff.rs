@@ -122,7 +122,47 @@ fn advance(w: &mut Engine, end: u64, last: &mut Vec<NodeId>, changes: &mut Vec<(
     true
 }
 
-/// Compares two runs, each up to its cursor.
+/// The time of `w`'s next event, if it has not reached `end`.
+fn next_time(w: &mut Engine, end: u64) -> Option<Time> {
+    if w.cursor() >= end {
+        return None;
+    }
+    w.next_event_time()
+}
+
+/// Steps `w` through every event of tick `t` (up to `end`): the events with their steps.
+fn tick(
+    w: &mut Engine,
+    end: u64,
+    t: Time,
+    last: &mut Vec<NodeId>,
+    changes: &mut Vec<(Time, u64, Vec<NodeId>)>,
+) -> Vec<(u64, Event)> {
+    let mut out = vec![];
+    while next_time(w, end) == Some(t) && advance(w, end, last, changes) {
+        if let Some(e) = event_of(w, w.cursor()) {
+            out.push((w.cursor(), e));
+        }
+    }
+    out
+}
+
+/// The events of `x` that `y` does not have (as a multiset: the order within a tick is not
+/// compared), in `x`'s order.
+fn unmatched(x: &[(u64, Event)], y: &[(u64, Event)]) -> Vec<(u64, Event)> {
+    let mut used = vec![false; y.len()];
+    let mut out = vec![];
+    for e in x {
+        match (0..y.len()).find(|&j| !used[j] && y[j].1 == e.1) {
+            Some(j) => used[j] = true,
+            None => out.push(e.clone()),
+        }
+    }
+    out
+}
+
+/// Compares two runs, each up to its cursor, aligned by virtual time: tick by tick, the events
+/// of each tick (in any order) and then the leaders.
 pub fn diff(a: &Engine, b: &Engine) -> Divergence {
     let (end_a, end_b) = (a.cursor(), b.cursor());
     let (mut wa, mut wb) = (fresh(a), fresh(b));
@@ -139,26 +179,34 @@ pub fn diff(a: &Engine, b: &Engine) -> Divergence {
             event_b: None,
         });
     }
+    let (mut done_a, mut done_b) = (false, false);
     while first.is_none() {
-        let sa = advance(&mut wa, end_a, &mut la, &mut ca);
-        let sb = advance(&mut wb, end_b, &mut lb, &mut cb);
-        if !sa && !sb {
-            break;
-        }
-        let ea = if sa { event_of(&wa, wa.cursor()) } else { None };
-        let eb = if sb { event_of(&wb, wb.cursor()) } else { None };
-        let (step_a, step_b) = (wa.cursor() + u64::from(!sa), wb.cursor() + u64::from(!sb));
-        if ea != eb {
-            first = Some(describe(ea, eb, step_a, step_b, &wa, &wb));
+        let ta = if done_a { None } else { next_time(&mut wa, end_a) };
+        let tb = if done_b { None } else { next_time(&mut wb, end_b) };
+        let t = match (ta, tb) {
+            (None, None) => break,
+            (Some(x), None) => x,
+            (None, Some(y)) => y,
+            (Some(x), Some(y)) => x.min(y),
+        };
+        let xa = if ta == Some(t) { tick(&mut wa, end_a, t, &mut la, &mut ca) } else { vec![] };
+        let xb = if tb == Some(t) { tick(&mut wb, end_b, t, &mut lb, &mut cb) } else { vec![] };
+        // A run whose next event lies past its stop limit has ended.
+        done_a |= ta == Some(t) && xa.is_empty();
+        done_b |= tb == Some(t) && xb.is_empty();
+        let (ua, ub) = (unmatched(&xa, &xb), unmatched(&xb, &xa));
+        if !ua.is_empty() || !ub.is_empty() {
+            let step_a = ua.first().map_or(wa.cursor() + 1, |e| e.0);
+            let step_b = ub.first().map_or(wb.cursor() + 1, |e| e.0);
+            first = Some(describe(t, ua.first().cloned(), ub.first().cloned(), step_a, step_b, &wa, &wb));
         } else if la != lb {
-            let t = wa.now();
             first = Some(First {
                 time: t,
-                step_a,
-                step_b,
-                what: format!("after the same event, leaders differ: {} in A, {} in B", nodes(&la), nodes(&lb)),
-                event_a: ea.map(|e| e.text),
-                event_b: eb.map(|e| e.text),
+                step_a: wa.cursor(),
+                step_b: wb.cursor(),
+                what: format!("after the same events, leaders differ: {} in A, {} in B", nodes(&la), nodes(&lb)),
+                event_a: xa.last().map(|e| e.1.text.clone()),
+                event_b: xb.last().map(|e| e.1.text.clone()),
             });
         }
     }
@@ -167,23 +215,21 @@ pub fn diff(a: &Engine, b: &Engine) -> Divergence {
     Divergence { first, a: side(a, ca), b: side(b, cb) }
 }
 
-fn describe(ea: Option<Event>, eb: Option<Event>, step_a: u64, step_b: u64, wa: &Engine, wb: &Engine) -> First {
-    let time = match (&ea, &eb) {
-        (Some(x), Some(y)) => x.time.min(y.time),
-        (Some(x), None) => x.time,
-        (None, Some(y)) => y.time,
-        (None, None) => 0,
-    };
+fn describe(
+    time: Time,
+    ea: Option<(u64, Event)>,
+    eb: Option<(u64, Event)>,
+    step_a: u64,
+    step_b: u64,
+    wa: &Engine,
+    wb: &Engine,
+) -> First {
+    let ends = |e: &Event| format!("N{} → N{}", e.peer.unwrap_or(0), e.node);
     let what = match (&ea, &eb) {
-        (Some(x), Some(y))
-            if x.time == y.time
-                && x.kind == y.kind
-                && x.kind.is_some()
-                && x.node == y.node
-                && x.peer == y.peer
-                && x.event != y.event =>
+        (Some((_, x)), Some((_, y)))
+            if x.kind == y.kind && x.kind.is_some() && x.node == y.node && x.peer == y.peer && x.event != y.event =>
         {
-            let m = format!("{} N{} → N{}", x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
+            let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
             let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
                 Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
                 _ => String::new(),
@@ -194,18 +240,21 @@ fn describe(ea: Option<Event>, eb: Option<Event>, step_a: u64, step_b: u64, wa: 
                 format!("{m}: dropped in A{}, delivered in B", why(wa, step_a))
             }
         }
-        (Some(x), Some(y)) if x.time != y.time => {
-            format!("the next event is at t={} in A and at t={} in B", x.time, y.time)
+        (Some((_, x)), Some((_, y))) if x.kind == y.kind && x.kind.is_some() && x.event == y.event => {
+            format!("{} {}: {} in A, {} in B", x.kind.unwrap_or("?"), x.event, ends(x), ends(y))
         }
-        (Some(x), Some(y)) if x.kind != y.kind => {
+        (Some((_, x)), Some((_, y))) => {
             format!("a different event: {} in A, {} in B", x.kind.unwrap_or(x.event), y.kind.unwrap_or(y.event))
         }
-        (Some(_), Some(_)) => "a different event".to_string(),
-        (Some(_), None) => format!("B ends at step {}; A goes on", step_b - 1),
-        (None, Some(_)) => format!("A ends at step {}; B goes on", step_a - 1),
+        (Some((_, x)), None) => {
+            format!("A has {} {} here, B has no such event at t={time}", x.kind.unwrap_or(""), x.event)
+        }
+        (None, Some((_, y))) => {
+            format!("B has {} {} here, A has no such event at t={time}", y.kind.unwrap_or(""), y.event)
+        }
         (None, None) => String::new(),
     };
-    First { time, step_a, step_b, what, event_a: ea.map(|e| e.text), event_b: eb.map(|e| e.text) }
+    First { time, step_a, step_b, what, event_a: ea.map(|e| e.1.text), event_b: eb.map(|e| e.1.text) }
 }
 
 impl Divergence {

@@ -589,6 +589,9 @@ fn run_until_stops_at_the_first_hit() {
     assert_eq!(lines[0]["step"], json!(first));
     assert_eq!(lines[lines.len() - 2]["step"], json!(first), "the trace ends at the hit");
     assert_eq!(lines[lines.len() - 2]["violations"][0]["kind"], "split-brain");
+    // The trace reads back; without --until, its breakpoints are carried, not applied.
+    let back = run_json(&cli(&["run", out.path()]));
+    assert_eq!(back, full, "from the hit, the run goes on to the same end");
     // No hit: null, and the run goes to its end.
     let o = run_json(&cli(&["run", f.path(), "--until", "role:3=leader"]));
     assert_eq!(o["hit"], Value::Null);

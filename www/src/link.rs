@@ -325,4 +325,25 @@ mod tests {
         let err = read(cut).err().unwrap();
         assert!(err.starts_with("link: trace is damaged"), "{cut}: {err}");
     }
+
+    /// The engine writes links for the command line (`election-lab run --link`) with its own
+    /// copy of this format (`election_lab::link`): the two must stay the same, both ways.
+    #[test]
+    fn the_engine_writes_and_reads_the_same_links() {
+        let mut e = split_brain_partitioned();
+        let json = {
+            let mut t = e.trace_value();
+            t.as_object_mut().unwrap().remove("step");
+            t.to_string()
+        };
+        assert_eq!(election_lab::link::pack(&json), pack(&json));
+        let q = election_lab::link::query(&e, 30);
+        assert_eq!(q, write(&e, None, false).replace(&format!("step={}", e.cursor()), "step=30"));
+        let page = read(&q).unwrap().unwrap();
+        e.seek(30);
+        assert_eq!(page.engine.frame(), e.frame());
+        let engine = election_lab::link::open(&write(&e, None, false)).unwrap();
+        assert_eq!(engine.cursor(), 30);
+        assert_eq!(engine.trace_hash(), e.trace_hash());
+    }
 }

@@ -74,7 +74,8 @@ Breakpoints (--until, several are or-ed; the run stops at the first hit, --trace
                                         view's term/ballot/round/..., vote, leader, votes, zxid,
                                         and the inspector's numeric values; op: >= > <= < =)
   time>=<ticks>                         virtual time reaches the value
-From an exported trace, the run goes on from the trace's step.
+From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
+applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
 (memory: too many steps or messages kept), with a message on stderr naming which.")]
     Run {
@@ -448,7 +449,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 engine.set_budget(Budget { steps, ..Budget::default() });
             }
             let mut hit = None;
-            if until.is_empty() {
+            // Only --until stops the run: breakpoints a trace carries are kept in the trace
+            // it writes, not applied.
+            let watching = !until.is_empty();
+            if !watching {
                 engine.run_to_end();
             } else {
                 let bps = Breakpoint::parse_all(&until, &engine, "--until").map_err(|e| e.to_string())?;
@@ -460,7 +464,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 write_trace(&mut engine, &out)?;
             }
             let mut summary = engine.summary();
-            if !engine.until().is_empty() {
+            if watching {
                 summary["hit"] = hit.map_or(serde_json::Value::Null, |h| h.to_value());
             }
             if link {

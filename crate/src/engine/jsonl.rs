@@ -15,7 +15,8 @@
 //! Reading: the header rebuilds the run; every later line is checked against a re-run, and the
 //! first that disagrees is named (`line 57: event differs from the re-run: "kind" is "OK" here,
 //! "ELECTION" in the re-run`). A file cut short (`head -n 100`) is still read; lines written
-//! before the per-node state existed (no `state`, no `violations`) are still read.
+//! before the per-node state existed (no `state`, no `violations`, interventions without
+//! `time`) are still read.
 
 use super::Engine;
 use crate::error::ScenarioError;
@@ -237,7 +238,8 @@ fn short(v: Option<&Value>) -> String {
 }
 
 /// The first place `file` differs from `rerun`, as `"a.b" is X here, Y in the re-run`. Keys
-/// an older writer did not write (`state`, `violations` at the top level) may be missing.
+/// an older writer did not write (`state`, `violations` at the top level, an intervention
+/// line's `time`) may be missing.
 fn difference(file: &Value, rerun: &Value, path: &str) -> Option<String> {
     match (file, rerun) {
         (Value::Object(f), Value::Object(r)) => {
@@ -245,6 +247,8 @@ fn difference(file: &Value, rerun: &Value, path: &str) -> Option<String> {
                 let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 match f.get(k) {
                     None if path.is_empty() && (k == "state" || k == "violations") => {}
+                    // Intervention lines of the first writer had no time.
+                    None if path.is_empty() && k == "time" && r.contains_key("intervention_at_step") => {}
                     None => return Some(format!("\"{p}\" is missing here, {} in the re-run", short(Some(rv)))),
                     Some(fv) => {
                         if let Some(d) = difference(fv, rv, &p) {

@@ -156,6 +156,31 @@ fn import_of_an_exported_trace_restores_the_step() {
     assert_eq!(t.notice.as_deref(), Some("Imported."));
 }
 
+/// The JSON Lines `election-lab run --trace` writes import as they are (the engine reads them
+/// back against a re-run), at the step the file stopped; a hand-edited line is named.
+#[test]
+fn import_of_the_command_lines_json_lines_trace() {
+    let s = run(open("?preset=split-brain-bully"), [Action::StepForward, Action::NodeClick(5), Action::StepForward]);
+    let mut e = election_lab::Engine::from_trace_value(&s.engine.get().trace_value()).unwrap();
+    e.run(40);
+    let mut lines = vec![];
+    e.trace_lines::<()>(&mut |v| {
+        lines.push(v);
+        Ok(())
+    })
+    .unwrap();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let t = run(open(""), [Action::Import(text)]);
+    assert_eq!(t.cursor(), e.cursor());
+    assert_eq!(*t.frame, e.frame());
+    assert_eq!(t.notice.as_deref(), Some("Imported."));
+    lines[3]["time"] = serde_json::json!(999);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let t = run(t, [Action::Import(text)]);
+    let alert = t.alert.as_deref().unwrap();
+    assert!(alert.contains("line 4: event differs from the re-run: \"time\" is 999 here"), "{alert}");
+}
+
 #[test]
 fn playing_steps_only_when_an_event_is_due() {
     let s = open("?preset=raft-cold");
