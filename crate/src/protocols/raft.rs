@@ -662,7 +662,7 @@ impl Protocol for Raft {
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
         let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
         vec![
-            ("role", format!("{:?}", s.role).to_lowercase()),
+            ("role", format!("{:?}", s.role).to_ascii_lowercase()),
             ("current term", s.term.to_string()),
             ("voted for", fmt_node(s.voted_for)),
             ("leader", fmt_node(s.leader)),
