@@ -70,7 +70,7 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
 fn in_form_field(e: &KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<Element>().ok())
-        .is_some_and(|t| matches!(t.tag_name().to_lowercase().as_str(), "input" | "textarea" | "select"))
+        .is_some_and(|t| matches!(t.tag_name().to_ascii_lowercase().as_str(), "input" | "textarea" | "select"))
 }
 
 /// Listens for shortcuts on the window while the component is mounted.

@@ -44,19 +44,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct CandidatesParams {
-    candidates: Option<Vec<NodeId>>,
-    t_out: Option<Time>,
-    t_coord: Option<Time>,
-    delta: Option<Time>,
-}
 
 #[derive(Clone, Debug)]
 pub struct BullyCandidates {
@@ -213,8 +203,8 @@ const N_RECOVER: Text = Text::new("N{0} recovers with no memory of a leader, so 
 
 impl BullyCandidates {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: CandidatesParams = read_params(params)?;
-        let candidates = match p.candidates {
+        let p = ParamReader::new(params, &["candidates", "t_out", "t_coord", "delta"])?;
+        let candidates = match p.ids("candidates")? {
             Some(mut c) => {
                 if c.is_empty() {
                     return Err(ScenarioError::new("params.candidates", "needs at least one candidate"));
@@ -233,15 +223,15 @@ impl BullyCandidates {
             None => default_candidates(cfg),
         };
         let lat_max = cfg.latency.1;
-        let t_out = p.t_out.unwrap_or(2 * lat_max + 1);
+        let t_out = p.uint("t_out")?.unwrap_or(2 * lat_max + 1);
         if t_out == 0 {
             return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
         }
-        let t_coord = p.t_coord.unwrap_or(3 * t_out);
+        let t_coord = p.uint("t_coord")?.unwrap_or(3 * t_out);
         if t_coord == 0 {
             return Err(ScenarioError::new("params.t_coord", "must be at least 1 tick"));
         }
-        let delta = p.delta.unwrap_or(t_out + lat_max + 1);
+        let delta = p.uint("delta")?.unwrap_or(t_out + lat_max + 1);
         Ok(BullyCandidates { candidates, t_out, t_coord, delta })
     }
 

@@ -47,18 +47,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct FailoverParams {
-    t_out: Option<Time>,
-    t_coord: Option<Time>,
-    failover: Option<usize>,
-}
 
 #[derive(Clone, Debug)]
 pub struct BullyFailover {
@@ -242,16 +233,16 @@ const N_RECOVER: Text = Text::new(
 
 impl BullyFailover {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: FailoverParams = read_params(params)?;
-        let t_out = p.t_out.unwrap_or(2 * cfg.latency.1 + 1);
+        let p = ParamReader::new(params, &["t_out", "t_coord", "failover"])?;
+        let t_out = p.uint("t_out")?.unwrap_or(2 * cfg.latency.1 + 1);
         if t_out == 0 {
             return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
         }
-        let t_coord = p.t_coord.unwrap_or(3 * t_out);
+        let t_coord = p.uint("t_coord")?.unwrap_or(3 * t_out);
         if t_coord == 0 {
             return Err(ScenarioError::new("params.t_coord", "must be at least 1 tick"));
         }
-        let failover = p.failover.unwrap_or(2);
+        let failover = p.uint("failover")?.map_or(2, |n| n as usize);
         if failover == 0 {
             return Err(ScenarioError::new("params.failover", "the list needs at least 1 node"));
         }

@@ -51,18 +51,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct CrParams {
-    #[serde(default)]
-    suppress_initiators: bool,
-    retry: Option<Time>,
-}
 
 #[derive(Clone, Debug)]
 pub struct ChangRoberts {
@@ -231,13 +222,13 @@ const N_RECOVER: Text = Text::new(
 
 impl ChangRoberts {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: CrParams = read_params(params)?;
+        let p = ParamReader::new(params, &["suppress_initiators", "retry"])?;
         let n = cfg.n() as Time;
-        let retry = p.retry.unwrap_or(3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
+        let retry = p.uint("retry")?.unwrap_or(3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
         if retry == 0 {
             return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
         }
-        Ok(ChangRoberts { suppress_initiators: p.suppress_initiators, retry })
+        Ok(ChangRoberts { suppress_initiators: p.flag("suppress_initiators")?, retry })
     }
 }
 

@@ -39,17 +39,10 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
-use serde::Deserialize;
 use serde_json::Value;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct DhtParams {
-    key: Option<Value>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Dht {
@@ -268,10 +261,10 @@ impl Protocol for Dht {
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: DhtParams = read_params(params)?;
-        let key = match p.key {
+        let p = ParamReader::new(params, &["key"])?;
+        let key = match p.value("key") {
             None => key_position("leader"),
-            Some(Value::String(k)) => key_position(&k),
+            Some(Value::String(k)) => key_position(k),
             Some(Value::Number(n)) => match n.as_u64() {
                 Some(k) => position(k),
                 None => return Err(ScenarioError::new("params.key", "a numeric key must be a whole number from 0 up")),

@@ -42,20 +42,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct GossipParams {
-    period: Option<Time>,
-    fanout: Option<u32>,
-    silence: Option<Time>,
-    #[serde(default)]
-    relay: bool,
-}
 
 #[derive(Clone, Debug)]
 pub struct Gossip {
@@ -183,23 +172,23 @@ const N_RECOVER: Text = Text::new(
 
 impl Gossip {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: GossipParams = read_params(params)?;
-        let period = p.period.unwrap_or(cfg.heartbeats.map_or(4, |h| h.interval));
+        let p = ParamReader::new(params, &["period", "fanout", "silence", "relay"])?;
+        let period = p.uint("period")?.unwrap_or(cfg.heartbeats.map_or(4, |h| h.interval));
         if period == 0 {
             return Err(ScenarioError::new("params.period", "must be at least 1 tick"));
         }
-        let fanout = p.fanout.unwrap_or(2) as usize;
+        let fanout = p.uint("fanout")?.unwrap_or(2) as usize;
         if fanout == 0 {
             return Err(ScenarioError::new("params.fanout", "must be at least 1"));
         }
         let log2 = ceil_log(2, cfg.n() as u64);
-        let silence = match (p.silence, cfg.heartbeats) {
+        let silence = match (p.uint("silence")?, cfg.heartbeats) {
             (Some(0), _) => return Err(ScenarioError::new("params.silence", "must be at least 1 tick")),
             (Some(t), Some(_)) => Some(t),
             (None, Some(hb)) => Some((period * (2 * log2 + 4)).max(hb.timeout)),
             (_, None) => None,
         };
-        Ok(Gossip { period, fanout, silence, relay: p.relay })
+        Ok(Gossip { period, fanout, silence, relay: p.flag("relay")? })
     }
 }
 

@@ -66,10 +66,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 
 /// ⌈log₂ n⌉ (0 for n ≤ 1).
 pub fn ceil_log2(n: u64) -> u64 {
@@ -253,12 +252,6 @@ const N_RECOVER: Text = Text::new(
     "N{0} 恢复后不记得领导者是谁，于是作为候选人发起选举（第 0 阶段，半径 1）。",
 );
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct HsParams {
-    retry: Option<Time>,
-}
-
 #[derive(Clone, Debug)]
 pub struct HirschbergSinclair {
     /// Ticks a candidate waits for progress before it starts again (with heartbeats only).
@@ -267,9 +260,9 @@ pub struct HirschbergSinclair {
 
 impl HirschbergSinclair {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: HsParams = read_params(params)?;
+        let p = ParamReader::new(params, &["retry"])?;
         let n = cfg.n() as Time;
-        let retry = p.retry.unwrap_or(10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
+        let retry = p.uint("retry")?.unwrap_or(10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
         if retry == 0 {
             return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
         }

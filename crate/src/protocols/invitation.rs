@@ -63,17 +63,10 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct InvitationParams {
-    invite: Option<[Time; 2]>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Invitation {
@@ -300,9 +293,9 @@ const N_STALE_ACK: Text = Text::new(
 
 impl Invitation {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: InvitationParams = read_params(params)?;
+        let p = ParamReader::new(params, &["invite"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.invite.map_or((t, 2 * t), |[a, b]| (a, b));
+        let (lo, hi) = p.pair("invite")?.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.invite", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }

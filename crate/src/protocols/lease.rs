@@ -47,22 +47,11 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
+use serde_json::Value;
 use std::collections::BTreeMap;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct LeaseParams {
-    store: Option<NodeId>,
-    ttl: Option<u64>,
-    period: Option<u64>,
-    margin: Option<u64>,
-    #[serde(default)]
-    drift: BTreeMap<String, f64>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Lease {
@@ -327,20 +316,20 @@ type C<'a> = Ctx<'a, Msg, Timer>;
 
 impl Lease {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: LeaseParams = read_params(params)?;
+        let p = ParamReader::new(params, &["store", "ttl", "period", "margin", "drift"])?;
         if cfg.n() < 2 {
             return Err(ScenarioError::new("nodes", "a lease election needs a store and at least one other node"));
         }
-        let store = p.store.unwrap_or(cfg.sorted[0]);
+        let store = p.id("store")?.unwrap_or(cfg.sorted[0]);
         if cfg.position(store).is_none() {
             return Err(ScenarioError::new("params.store", format!("N{store} is not one of the nodes")));
         }
-        let period = p.period.unwrap_or(4);
+        let period = p.uint("period")?.unwrap_or(4);
         if period == 0 {
             return Err(ScenarioError::new("params.period", "must be at least 1 tick"));
         }
-        let ttl = p.ttl.unwrap_or(4 * (period + cfg.latency.1));
-        let margin = p.margin.unwrap_or((ttl / 10).max(1));
+        let ttl = p.uint("ttl")?.unwrap_or(4 * (period + cfg.latency.1));
+        let margin = p.uint("margin")?.unwrap_or((ttl / 10).max(1));
         if margin >= ttl {
             return Err(ScenarioError::new("params.margin", format!("must be below the TTL ({ttl})")));
         }
@@ -348,7 +337,7 @@ impl Lease {
             return Err(ScenarioError::new("params.period", format!("must be shorter than the TTL minus the margin ({})", ttl - margin)));
         }
         let mut rates = BTreeMap::new();
-        for (k, &v) in &p.drift {
+        for (k, v) in p.entries("drift", "a clock rate (a number)", Value::as_f64)? {
             let field = format!("params.drift.{k}");
             let id: NodeId = k.parse().map_err(|_| ScenarioError::new(&field, "must name a node id"))?;
             if cfg.position(id).is_none() {

@@ -31,10 +31,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "lelann",
@@ -168,10 +167,6 @@ const N_RECOVER: Text = Text::new(
     "N{0} 恢复后不知道领导者是谁，于是发起新的选举（第 {1} 轮）：轮次计数在崩溃后依然保留，所以旧的 id 副本无法结束这一轮。",
 );
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct NoParams {}
-
 #[derive(Clone, Debug)]
 pub struct LeLann {
     /// Ticks after which an unfinished election starts a new round (with heartbeats only).
@@ -265,7 +260,7 @@ impl Protocol for LeLann {
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let _: NoParams = read_params(params)?;
+        ParamReader::new(params, &[])?;
         let retry = 3 * cfg.n() as Time * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout);
         Ok(LeLann { retry })
     }

@@ -60,18 +60,10 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct PaxosParams {
-    backoff: Option<[Time; 2]>,
-    patience: Option<Time>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Paxos {
@@ -288,13 +280,13 @@ const N_RECOVER: Text = Text::new(
 
 impl Paxos {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: PaxosParams = read_params(params)?;
+        let p = ParamReader::new(params, &["backoff", "patience"])?;
         let lat = cfg.latency.1;
-        let (lo, hi) = p.backoff.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
+        let (lo, hi) = p.pair("backoff")?.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.backoff", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }
-        let patience = p.patience.unwrap_or(2 * lat + 1);
+        let patience = p.uint("patience")?.unwrap_or(2 * lat + 1);
         if patience == 0 {
             return Err(ScenarioError::new("params.patience", "must be at least 1 tick"));
         }

@@ -29,20 +29,10 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, pair, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RaftParams {
-    election_timeout: Option<[Time; 2]>,
-    ack_window: Option<Time>,
-    #[serde(default)]
-    log: BTreeMap<String, [u64; 2]>,
-}
 
 #[derive(Clone, Debug)]
 pub struct Raft {
@@ -282,25 +272,25 @@ const N_RECOVER: Text = Text::new(
 
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: RaftParams = read_params(params)?;
+        let p = ParamReader::new(params, &["election_timeout", "ack_window", "log"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.election_timeout.map_or((t, 2 * t), |[a, b]| (a, b));
+        let (lo, hi) = p.pair("election_timeout")?.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }
         let interval = cfg.heartbeats.map_or(2, |h| h.interval);
         let round_trip = 2 * cfg.latency.1;
-        let ack_window = p.ack_window.unwrap_or((3 * interval).max(interval + round_trip + 1));
+        let ack_window = p.uint("ack_window")?.unwrap_or((3 * interval).max(interval + round_trip + 1));
         if ack_window == 0 {
             return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
         }
         let mut logs = BTreeMap::new();
-        for (key, [index, term]) in &p.log {
+        for (key, [index, term]) in p.entries("log", "[index, term] (two whole numbers)", pair)? {
             let id: NodeId = key.parse().map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
             if !cfg.ids.contains(&id) {
                 return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
             }
-            logs.insert(id, (*index, *term));
+            logs.insert(id, (index, term));
         }
         Ok(Raft { election_timeout: (lo, hi), ack_window, logs })
     }
@@ -659,7 +649,7 @@ impl Protocol for Raft {
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
         let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
         vec![
-            ("role", format!("{:?}", s.role).to_lowercase()),
+            ("role", format!("{:?}", s.role).to_ascii_lowercase()),
             ("current term", s.term.to_string()),
             ("voted for", fmt_node(s.voted_for)),
             ("leader", fmt_node(s.leader)),

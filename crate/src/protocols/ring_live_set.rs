@@ -54,10 +54,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "ring-live-set",
@@ -213,13 +212,6 @@ const N_RECOVER: Text = Text::new(
     "N{0} 恢复后不记得领导者是谁，于是发起选举。",
 );
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct LiveSetParams {
-    ack_timeout: Option<Time>,
-    retry: Option<Time>,
-}
-
 #[derive(Clone, Debug)]
 pub struct RingLiveSet {
     /// Ticks a sender waits for ACK before it skips the node.
@@ -230,14 +222,14 @@ pub struct RingLiveSet {
 
 impl RingLiveSet {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: LiveSetParams = read_params(params)?;
+        let p = ParamReader::new(params, &["ack_timeout", "retry"])?;
         let lat_max = cfg.latency.1;
-        let ack_timeout = p.ack_timeout.unwrap_or(2 * lat_max + 1);
+        let ack_timeout = p.uint("ack_timeout")?.unwrap_or(2 * lat_max + 1);
         if ack_timeout == 0 {
             return Err(ScenarioError::new("params.ack_timeout", "must be at least 1 tick"));
         }
         let n = cfg.n() as Time;
-        let retry = p.retry.unwrap_or(2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout));
+        let retry = p.uint("retry")?.unwrap_or(2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout));
         if retry == 0 {
             return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
         }

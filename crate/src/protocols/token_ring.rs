@@ -60,17 +60,9 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
-use serde::Deserialize;
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct TokenRingParams {
-    hold: Option<Time>,
-    silence: Option<Time>,
-}
 
 #[derive(Clone, Debug)]
 pub struct TokenRing {
@@ -218,15 +210,15 @@ const N_RECOVER: Text = Text::new(
 
 impl TokenRing {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p: TokenRingParams = read_params(params)?;
+        let p = ParamReader::new(params, &["hold", "silence"])?;
         let lat = cfg.latency.1;
-        let hold = p.hold.unwrap_or(lat + 1);
+        let hold = p.uint("hold")?.unwrap_or(lat + 1);
         if hold == 0 {
             return Err(ScenarioError::new("params.hold", "must be at least 1 tick"));
         }
         let ack_wait = 2 * lat + 1;
         let n = cfg.n() as Time;
-        let silence = p.silence.unwrap_or(2 * n * (hold + lat + ack_wait) + 1);
+        let silence = p.uint("silence")?.unwrap_or(2 * n * (hold + lat + ack_wait) + 1);
         if silence == 0 {
             return Err(ScenarioError::new("params.silence", "must be at least 1 tick"));
         }

@@ -814,7 +814,7 @@ impl Protocol for ZooKeeper {
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
         let votes = s.votes.iter().map(|(n, v)| format!("N{n}→N{}", v.1)).collect::<Vec<_>>().join(", ");
         vec![
-            ("state", format!("{:?}", s.phase).to_uppercase()),
+            ("state", format!("{:?}", s.phase).to_ascii_uppercase()),
             ("zxid", s.zxid.to_string()),
             ("round", s.round.to_string()),
             ("vote (zxid, sid)", format!("({}, N{})", s.vote.0, s.vote.1)),

@@ -44,7 +44,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let play_label = if p.playing { tr(l, "Pause", "暂停") } else { tr(l, "Play", "播放") };
     let speed_change = super::maybe(on, |e: Event| {
         let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
-        v.parse::<f64>().ok().map(Action::Speed)
+        // The option whose value this is, rather than parsing it: no float parser in the wasm.
+        SPEEDS.iter().find(|s| s.0.to_string() == v).map(|s| Action::Speed(s.0))
     });
     html! {
         <div class="controls" role="toolbar" aria-label={tr(l, "Playback", "播放控制")}>
