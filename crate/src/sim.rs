@@ -275,7 +275,7 @@ impl Sim {
             }
         }
         self.truncate_future();
-        self.h.ivs.push(Intervention { step: self.w.steps, time, action });
+        self.push_intervention(Intervention { step: self.w.steps, time, action });
         self.flush_interventions();
         Ok(())
     }
@@ -365,9 +365,9 @@ impl Sim {
         &self.stop
     }
     /// Messages in flight at the cursor, in delivery order.
-    pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry)> + '_ {
+    pub fn in_flight(&self) -> impl Iterator<Item = (u64, MsgEntry)> + '_ {
         self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
-            Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept"))),
+            Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept").entry())),
             _ => None,
         })
     }

@@ -65,6 +65,7 @@ impl Sim {
             let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
             if n as usize == self.h.writes.len() {
                 self.h.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
+                self.h.write_steps.push(self.w.steps);
             }
             self.w.n_writes += 1;
             self.w.pending_writes += 1;

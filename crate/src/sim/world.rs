@@ -3,6 +3,7 @@
 //! handler's effects become messages and timers.
 
 use super::*;
+use history::CMsg;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ev {
@@ -250,9 +251,9 @@ impl Sim {
         if self.h.lean {
             // Summary-only: no record kept.
         } else if (step as usize) > self.h.recs.len() {
-            self.h.recs.push(rec);
+            self.h.push_rec(&rec);
         } else {
-            debug_assert_eq!(self.h.recs[step as usize - 1], rec, "replay diverged at step {step}");
+            debug_assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
         }
         self.maybe_checkpoint();
     }
@@ -304,15 +305,7 @@ impl Sim {
                     }
                     self.w.n_msgs += 1;
                     if id == self.h.msgs_end() {
-                        self.h.msgs.push_back(MsgEntry {
-                            from,
-                            to,
-                            sent: self.w.now,
-                            deliver,
-                            sent_step: self.w.steps,
-                            lost,
-                            kind,
-                        });
+                        self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
                     }
                     self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
                     self.w.obs.in_flight += 1;
@@ -337,7 +330,7 @@ impl Sim {
                 }
                 Effect::Note(note) => {
                     if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
-                        self.h.notes.push(note);
+                        self.h.push_note(&note);
                     }
                     self.w.n_notes += 1;
                 }
