@@ -138,6 +138,13 @@ impl Observers {
     }
 
     /// Records node `i`'s new view (None = crashed). Returns what changed for the logs.
+    /// Whether node `i`'s view is `new` already (then [`Observers::update`] has nothing to do):
+    /// the common case, checked without moving the view.
+    #[inline]
+    pub fn unchanged(&self, i: usize, new: &Option<View>) -> bool {
+        same_view(&self.views[i], new)
+    }
+
     pub fn update(&mut self, i: usize, new: Option<View>, time: Time, step: u64, findings: &mut Findings) {
         if same_view(&self.views[i], &new) {
             return;

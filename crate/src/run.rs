@@ -137,7 +137,7 @@ impl Sim {
             store: self.store().map(|st| StoreFrame {
                 store: *st,
                 writes: self.writes_in_flight().map(|(id, w)| (id, *w)).collect(),
-                verdict: self.records().get(self.cursor().wrapping_sub(1) as usize).and_then(|r| match r.kind {
+                verdict: self.record(self.cursor()).and_then(|r| match r.kind {
                     EventKind::Store { accepted } => Some((self.write_log()[r.aux as usize], accepted)),
                     _ => None,
                 }),
@@ -157,7 +157,7 @@ impl Sim {
         }
     }
     pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
-        let rec = *self.records().get(step.checked_sub(1)? as usize)?;
+        let rec = self.record(step)?;
         let notes = self.notes_of(&rec);
         if !notes.is_empty() {
             let parts: Vec<String> = notes.iter().map(|n| n.render(lang)).collect();
@@ -253,7 +253,7 @@ impl Sim {
     }
     pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
         let zh = lang == Lang::Zh;
-        let rec = *self.records().get(step.checked_sub(1)? as usize)?;
+        let rec = self.record(step)?;
         let sends = (rec.msgs.0..rec.msgs.1)
             .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
             .collect();
@@ -303,9 +303,6 @@ impl Sim {
             }
         };
         Some(StepInfo { step, time: t, event, node: rec.node, peer, kind, text, sent, sends })
-    }
-    pub fn record(&self, step: u64) -> Option<Rec> {
-        self.records().get(step.checked_sub(1)? as usize).copied()
     }
     pub fn kinds(&self) -> &'static [Kind] {
         self.machine().kinds()

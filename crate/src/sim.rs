@@ -204,7 +204,7 @@ impl Sim {
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {
-            sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32));
+            sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32).pack());
             sim.w.pending_faults += 1;
         }
         if let Some(f) = &sim.fencing {
@@ -214,7 +214,7 @@ impl Sim {
             }
             issues.sort_by_key(|&(at, _)| at); // stable: scripted writes keep their order
             for (at, k) in issues {
-                sim.w.queue.entry(at).or_default().push_back(Ev::Issue(k));
+                sim.w.queue.entry(at).or_default().push_back(Ev::Issue(k).pack());
                 sim.w.pending_writes += 1;
             }
         }
@@ -279,7 +279,7 @@ impl Sim {
             }
         }
         self.truncate_future();
-        self.h.ivs.push(Intervention { step: self.w.steps, time, action });
+        self.push_intervention(Intervention { step: self.w.steps, time, action });
         self.flush_interventions();
         Ok(())
     }
@@ -349,8 +349,8 @@ impl Sim {
         loop {
             let mut entry = self.w.queue.first_entry()?;
             let time = *entry.key();
-            let stale = match entry.get().front() {
-                Some(&Ev::Timer { node, token }) => !self.machine.has_timer(&*self.w.states, node as usize, token),
+            let stale = match entry.get().front().map(|q| q.ev()) {
+                Some(Ev::Timer { node, token }) => !self.machine.has_timer(&*self.w.states, node as usize, token),
                 _ => false,
             };
             if !stale {
@@ -369,9 +369,9 @@ impl Sim {
         &self.stop
     }
     /// Messages in flight at the cursor, in delivery order.
-    pub fn in_flight(&self) -> impl Iterator<Item = (u64, &MsgEntry)> + '_ {
-        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
-            Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept"))),
+    pub fn in_flight(&self) -> impl Iterator<Item = (u64, MsgEntry)> + '_ {
+        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |q| match q.ev() {
+            Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept").entry())),
             _ => None,
         })
     }

@@ -646,7 +646,7 @@ mod tests {
     /// narration notes.
     fn survivors(s: &Typed<HirschbergSinclair>) -> Vec<u64> {
         let mut out = Vec::new();
-        for n in s.records().iter().flat_map(|r| s.notes_of(r)) {
+        for n in s.records().flat_map(|r| s.notes_of(&r)) {
             if *n.text == N_NEXT {
                 let k = n.args[1] as usize;
                 if out.len() <= k {

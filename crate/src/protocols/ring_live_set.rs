@@ -715,7 +715,7 @@ mod tests {
         // The live set grows hop by hop, and N5 skips N6 for N1.
         let s = sim(&v);
         let elections: Vec<(NodeId, NodeId, String)> = (0..)
-            .map_while(|id| s.message(id).map(|m| (id, *m)))
+            .map_while(|id| s.message(id).map(|m| (id, m)))
             .filter(|(_, m)| m.kind == 0)
             .map(|(id, m)| (m.from, m.to, s.label(id)))
             .collect();
@@ -729,7 +729,7 @@ mod tests {
         ];
         let want: Vec<(NodeId, NodeId, String)> = want.iter().map(|&(a, b, l)| (a, b, l.to_string())).collect();
         assert_eq!(elections, want);
-        let skips: Vec<[u64; 3]> = s.records().iter().flat_map(|r| s.notes_of(r)).filter(|n| *n.text == N_SKIP).map(|n| n.args).collect();
+        let skips: Vec<[u64; 3]> = s.records().flat_map(|r| s.notes_of(&r)).filter(|n| *n.text == N_SKIP).map(|n| n.args).collect();
         assert_eq!(skips, vec![[5, 6, 1]], "one skip: N5 past N6 to N1");
         let step = (1..=e.cursor()).find(|&k| e.narrate(k, Lang::En).unwrap().contains("skips to the next node, N1")).expect("the skip is narrated");
         let zh = e.narrate(step, Lang::Zh).unwrap();

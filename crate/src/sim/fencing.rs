@@ -40,7 +40,7 @@ impl Sim {
         let Some(f) = &self.fencing else { return 0 };
         let (writers, value): (Vec<usize>, Option<u64>) = if k == PERIODIC {
             let every = f.write_every;
-            self.w.queue.entry(self.w.now + every).or_default().push_back(Ev::Issue(PERIODIC));
+            self.w.queue.entry(self.w.now + every).or_default().push_back(Ev::Issue(PERIODIC).pack());
             self.w.pending_writes += 1;
             ((0..self.cfg.n()).collect(), None)
         } else {
@@ -65,10 +65,11 @@ impl Sim {
             let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
             if n as usize == self.h.writes.len() {
                 self.h.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
+                self.h.write_steps.push(self.w.steps);
             }
             self.w.n_writes += 1;
             self.w.pending_writes += 1;
-            self.w.queue.entry(arrive).or_default().push_back(Ev::Arrive(n));
+            self.w.queue.entry(arrive).or_default().push_back(Ev::Arrive(n).pack());
             self.w.hash = mix(mix(mix(self.w.hash, n), token), (value << 8) ^ arrive);
         }
         first
@@ -96,7 +97,7 @@ impl Sim {
     }
     /// Writes on their way to the store at the cursor, in arrival order.
     pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {
-        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |ev| match *ev {
+        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |q| match q.ev() {
             Ev::Arrive(id) => Some((id, &self.h.writes[id as usize])),
             _ => None,
         })

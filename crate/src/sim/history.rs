@@ -1,23 +1,84 @@
 //! The history and seeking: the logs a run keeps up to its head (records, messages, timers,
 //! notes, writes, interventions), the checkpoints seeking replays from, forks, and the budget
 //! that bounds them.
+//!
+//! The logs are compact, so that a recorded step costs well under 100 bytes: a step's record is
+//! 36 bytes ([`CRec`]: ids, kinds and reasons as small integers, the timer's name interned, where
+//! its messages, timer changes and notes begin in their logs), a message 24 ([`CMsg`]), a note
+//! 16 ([`CNote`]: its template interned and its arguments, rendered only when shown). The
+//! readers ([`Sim::record`], [`Sim::message`], [`Sim::notes_of`]) rebuild the full values.
 
 use super::*;
+use crate::meta::Text;
 
-/// One message ever sent. Immutable once logged. (Its payload is kept by the protocol's
-/// [`Machine`]; [`Sim::label`] reads it.)
-#[derive(Clone, Copy, Debug)]
+/// One message ever sent, as read back. (Its payload is kept by the protocol's [`Machine`];
+/// [`Sim::label`] reads it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MsgEntry {
     pub from: NodeId,
     pub to: NodeId,
     pub sent: Time,
     pub deliver: Time,
-    /// Number of steps applied when it was sent.
-    pub sent_step: u64,
     /// The network will lose it (decided when it was sent).
     pub lost: bool,
     /// Index of its kind in the protocol's kinds.
     pub kind: usize,
+}
+
+/// A message as logged: 24 bytes. Immutable once logged.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CMsg {
+    pub(super) deliver: Time,
+    pub(super) from: NodeId,
+    pub(super) to: NodeId,
+    /// `deliver − sent` (at most the largest latency a scenario may have, 10⁶ ticks).
+    latency: u32,
+    kind: u16,
+    pub(super) lost: bool,
+}
+
+impl CMsg {
+    pub(super) fn new(from: NodeId, to: NodeId, sent: Time, deliver: Time, lost: bool, kind: usize) -> CMsg {
+        let latency = u32::try_from(deliver - sent).expect("latency within the scenario's limit");
+        CMsg { deliver, from, to, latency, kind: kind as u16, lost }
+    }
+    pub(super) fn entry(&self) -> MsgEntry {
+        MsgEntry {
+            from: self.from,
+            to: self.to,
+            sent: self.deliver - self.latency as Time,
+            deliver: self.deliver,
+            lost: self.lost,
+            kind: self.kind as usize,
+        }
+    }
+}
+
+/// A step's record as logged: 36 bytes. [`Sim::record`] rebuilds the [`Rec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CRec {
+    time: [u32; 2],
+    node: NodeId,
+    peer: NodeId,
+    aux: u32,
+    /// Where this step's messages, timer changes and notes begin in their logs (they end where
+    /// the next step's begin, or where the interventions made after this step begin).
+    msgs: u32,
+    timers: u32,
+    notes: u32,
+    /// The event: 0 deliver, 1 drop, 2 timer, 3 fault, 4 write, 5 store.
+    kind: u8,
+    /// The drop's reason, the timer's name (interned) or the store's verdict.
+    sub: u8,
+}
+
+/// A narration note as logged: 16 bytes, its template interned. Arguments that do not fit 32
+/// bits are kept aside (`wide`), which no protocol needs so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CNote {
+    text: u16,
+    wide: bool,
+    args: [u32; 3],
 }
 
 /// A timer being set (`at` = when it fires) or cancelled (`at` = None).
@@ -28,11 +89,19 @@ pub struct TimerRec {
     pub at: Option<Time>,
 }
 
+/// A timer change as logged: 16 bytes (`at` = `Time::MAX` for a cancellation).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CTimer {
+    at: Time,
+    node: NodeId,
+    name: u8,
+}
+
 /// Smallest number of steps between checkpoints.
 const CHECKPOINT_MIN: u64 = 256;
 
-/// How much history one run may keep: about 250 bytes a step, so the default budget stays near
-/// a gigabyte, natively and in a browser tab. A run that would record more stops there with
+/// How much history one run may keep: under 100 bytes a step, so the default budget stays
+/// under half a gigabyte, natively and in a browser tab. A run that would record more stops there with
 /// [`Sim::halted`] saying why, instead of growing until the allocator aborts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -57,12 +126,23 @@ impl Default for Budget {
 pub(super) struct History {
     pub(super) lean: bool,
     /// Messages `msg_base..` (all of them, from 0, unless `lean`).
-    pub(super) msgs: VecDeque<MsgEntry>,
+    pub(super) msgs: VecDeque<CMsg>,
     pub(super) msg_base: u64,
-    pub(super) recs: Vec<Rec>,
-    pub(super) timer_log: Vec<TimerRec>,
-    pub(super) notes: Vec<Note>,
+    pub(super) recs: Vec<CRec>,
+    pub(super) timer_log: Vec<CTimer>,
+    pub(super) notes: Vec<CNote>,
+    /// Note arguments too wide for a [`CNote`].
+    wide: Vec<[u64; 3]>,
+    /// Interned note templates and timer names.
+    texts: Vec<&'static Text>,
+    last_text: usize,
+    timer_names: Vec<&'static str>,
     pub(super) ivs: Vec<Intervention>,
+    /// Per intervention: how long the message, timer and note logs were when it was applied
+    /// (where the step before it ends).
+    iv_marks: Vec<[u32; 3]>,
+    /// Per write: the step that issued it.
+    pub(super) write_steps: Vec<u64>,
     pub(super) checkpoints: Vec<World>,
     pub(super) writes: Vec<WriteEntry>,
     pub(super) verdicts: Vec<Verdict>,
@@ -72,13 +152,126 @@ pub(super) struct History {
 impl History {
     /// Message `id`, if it is still kept.
     #[inline]
-    pub(super) fn msg(&self, id: u64) -> Option<&MsgEntry> {
+    pub(super) fn msg(&self, id: u64) -> Option<&CMsg> {
         self.msgs.get(id.checked_sub(self.msg_base)? as usize)
     }
     /// The number of messages logged (the next id).
     #[inline]
     pub(super) fn msgs_end(&self) -> u64 {
         self.msg_base + self.msgs.len() as u64
+    }
+
+    fn intern_text(&mut self, text: &'static Text) -> u16 {
+        if self.texts.get(self.last_text).is_some_and(|&t| std::ptr::eq(t, text)) {
+            return self.last_text as u16;
+        }
+        let k = match self.texts.iter().position(|&t| std::ptr::eq(t, text)) {
+            Some(k) => k,
+            None => {
+                self.texts.push(text);
+                self.texts.len() - 1
+            }
+        };
+        self.last_text = k;
+        u16::try_from(k).expect("note templates are declared in code, far fewer than 65 536")
+    }
+
+    fn intern_timer(&mut self, name: &'static str) -> u8 {
+        let k = match self.timer_names.iter().position(|&t| std::ptr::eq(t, name) || t == name) {
+            Some(k) => k,
+            None => {
+                self.timer_names.push(name);
+                self.timer_names.len() - 1
+            }
+        };
+        u8::try_from(k).expect("a protocol's timer names are declared in code, far fewer than 256")
+    }
+
+    /// Logs step `rec` compactly.
+    pub(super) fn push_rec(&mut self, rec: &Rec) {
+        let (kind, sub) = match rec.kind {
+            EventKind::Deliver => (0, 0),
+            EventKind::Drop(r) => (1, r as u8),
+            EventKind::Timer(name) => (2, self.intern_timer(name)),
+            EventKind::Fault => (3, 0),
+            EventKind::Write => (4, 0),
+            EventKind::Store { accepted } => (5, accepted as u8),
+        };
+        self.recs.push(CRec {
+            time: [rec.time as u32, (rec.time >> 32) as u32],
+            node: rec.node,
+            peer: rec.peer,
+            aux: u32::try_from(rec.aux).expect("ids within the history budget"),
+            msgs: rec.msgs.0 as u32,
+            timers: rec.timers.0 as u32,
+            notes: rec.notes.0 as u32,
+            kind,
+            sub,
+        });
+    }
+
+    /// Step `step`'s record (1-based), rebuilt.
+    pub(super) fn rec(&self, step: u64) -> Option<Rec> {
+        let c = self.recs.get(step.checked_sub(1)? as usize)?;
+        let kind = match (c.kind, c.sub) {
+            (0, _) => EventKind::Deliver,
+            (1, 0) => EventKind::Drop(DropReason::Lost),
+            (1, 1) => EventKind::Drop(DropReason::Crashed),
+            (1, 2) => EventKind::Drop(DropReason::Partition),
+            (1, _) => EventKind::Drop(DropReason::Manual),
+            (2, k) => EventKind::Timer(self.timer_names[k as usize]),
+            (3, _) => EventKind::Fault,
+            (4, _) => EventKind::Write,
+            (_, v) => EventKind::Store { accepted: v != 0 },
+        };
+        // Where the step's entries end: where the interventions made after it begin, else
+        // where the next step's begin, else (the head) at the end of the logs.
+        let k = self.ivs.partition_point(|iv| iv.step < step);
+        let end = if self.ivs.get(k).is_some_and(|iv| iv.step == step) {
+            self.iv_marks[k].map(u64::from)
+        } else if let Some(next) = self.recs.get(step as usize) {
+            [next.msgs, next.timers, next.notes].map(u64::from)
+        } else {
+            [self.msgs_end(), self.timer_log.len() as u64, self.notes.len() as u64]
+        };
+        let w0 = self.write_steps.partition_point(|&s| s < step) as u64;
+        let w1 = self.write_steps.partition_point(|&s| s <= step) as u64;
+        Some(Rec {
+            step,
+            time: c.time[0] as u64 | (c.time[1] as u64) << 32,
+            kind,
+            node: c.node,
+            peer: c.peer,
+            aux: c.aux as u64,
+            msgs: (c.msgs as u64, end[0]),
+            timers: (c.timers as u64, end[1]),
+            notes: (c.notes as u64, end[2]),
+            writes: (w0, w1),
+        })
+    }
+
+    /// Logs a note compactly.
+    pub(super) fn push_note(&mut self, note: &Note) {
+        let text = self.intern_text(note.text);
+        let narrow = note.args.map(|a| u32::try_from(a).ok());
+        let c = match narrow {
+            [Some(a), Some(b), Some(c)] => CNote { text, wide: false, args: [a, b, c] },
+            _ => {
+                self.wide.push(note.args);
+                CNote { text, wide: true, args: [self.wide.len() as u32 - 1, 0, 0] }
+            }
+        };
+        self.notes.push(c);
+    }
+
+    fn note(&self, c: &CNote) -> Note {
+        let args = if c.wide { self.wide[c.args[0] as usize] } else { c.args.map(u64::from) };
+        Note { text: self.texts[c.text as usize], args }
+    }
+
+    pub(super) fn push_timer(&mut self, rec: TimerRec) {
+        let name = self.intern_timer(rec.name);
+        self.timer_log.push(CTimer { at: rec.at.unwrap_or(Time::MAX), node: rec.node, name });
     }
 }
 
@@ -113,7 +306,7 @@ impl Sim {
     }
     pub(super) fn log_timer(&mut self, rec: TimerRec) {
         if !self.h.lean && self.w.n_timers as usize == self.h.timer_log.len() {
-            self.h.timer_log.push(rec);
+            self.h.push_timer(rec);
         }
         self.w.n_timers += 1;
     }
@@ -147,9 +340,19 @@ impl Sim {
         ))
     }
 
-    /// Sets the history budget (tests use a small one).
+    /// Sets the history budget (tests use a small one). The logs number steps and messages
+    /// with 32 bits: a budget above that is lowered to it.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.h.budget = budget;
+        let max = u32::MAX as u64 - 1;
+        self.h.budget = Budget { steps: budget.steps.min(max), messages: budget.messages.min(max) };
+    }
+
+    /// Records an intervention made at the cursor (after truncating the future), with where the
+    /// step before it ends in the logs.
+    pub(super) fn push_intervention(&mut self, iv: Intervention) {
+        let w = &self.w;
+        self.h.iv_marks.push([w.n_msgs as u32, w.n_timers as u32, w.n_notes as u32]);
+        self.h.ivs.push(iv);
     }
     #[inline]
     pub(super) fn flush_interventions(&mut self) {
@@ -194,8 +397,10 @@ impl Sim {
         self.watch.violations.truncate(w.n_violations as usize);
         self.watch.elections.truncate(w.n_elections as usize);
         self.h.writes.truncate(w.n_writes as usize);
+        self.h.write_steps.truncate(w.n_writes as usize);
         self.h.verdicts.truncate(w.n_verdicts as usize);
         self.h.ivs.truncate(w.applied_ivs);
+        self.h.iv_marks.truncate(w.applied_ivs);
         let steps = w.steps;
         self.h.checkpoints.retain(|c| c.steps <= steps);
     }
@@ -219,23 +424,33 @@ impl Sim {
         self.flush_interventions();
     }
 
-    /// Records of steps 1..=head.
-    pub fn records(&self) -> &[Rec] {
-        &self.h.recs
+    /// The records of steps 1..=head, rebuilt.
+    pub fn records(&self) -> impl Iterator<Item = Rec> + '_ {
+        (1..=self.h.recs.len() as u64).filter_map(|s| self.h.rec(s))
     }
-    pub fn message(&self, id: u64) -> Option<&MsgEntry> {
-        self.h.msg(id)
+    /// The record of step `step` (1-based, up to the head).
+    pub fn record(&self, step: u64) -> Option<Rec> {
+        self.h.rec(step)
+    }
+    pub fn message(&self, id: u64) -> Option<MsgEntry> {
+        self.h.msg(id).map(CMsg::entry)
     }
     /// Message `id`'s readable label, e.g. `ELECTION(12)`.
     pub fn label(&self, id: u64) -> String {
         self.machine.label(id)
     }
-    /// The narration notes of step `step`'s handlers.
-    pub fn notes_of(&self, rec: &Rec) -> &[Note] {
-        self.h.notes.get(rec.notes.0 as usize..rec.notes.1 as usize).unwrap_or(&[])
+    /// The narration notes of step `rec`'s handlers.
+    pub fn notes_of(&self, rec: &Rec) -> Vec<Note> {
+        let notes = self.h.notes.get(rec.notes.0 as usize..rec.notes.1 as usize).unwrap_or(&[]);
+        notes.iter().map(|c| self.h.note(c)).collect()
     }
-    pub fn timer_log(&self) -> &[TimerRec] {
-        &self.h.timer_log
+    /// The timer changes up to the head, in order.
+    pub fn timer_log(&self) -> impl Iterator<Item = TimerRec> + '_ {
+        self.h.timer_log.iter().map(|c| TimerRec {
+            node: c.node,
+            name: self.h.timer_names[c.name as usize],
+            at: (c.at != Time::MAX).then_some(c.at),
+        })
     }
     pub fn interventions(&self) -> &[Intervention] {
         &self.h.ivs

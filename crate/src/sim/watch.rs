@@ -15,6 +15,10 @@ impl Sim {
     /// Re-reads node `i`'s view and logs what the observers found.
     pub(super) fn observe(&mut self, i: usize) {
         let view = if self.w.up[i] { Some(self.machine.view(&*self.w.states, i)) } else { None };
+        if self.w.obs.unchanged(i, &view) && self.watch.findings.violations.is_empty() {
+            // Most steps: the handler changed nothing the observers read, and reported nothing.
+            return;
+        }
         if self.fencing.is_some() {
             let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
             if let Some(v) = &view {

@@ -3,6 +3,7 @@
 //! handler's effects become messages and timers.
 
 use super::*;
+use history::CMsg;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ev {
@@ -21,6 +22,46 @@ pub(super) enum Ev {
 /// The periodic write round's [`Ev::Issue`] index.
 pub(super) const PERIODIC: u32 = u32::MAX;
 
+/// An [`Ev`] packed into 8 bytes for the queue (and so for every checkpoint): the variant in the
+/// top 3 bits; a timer's node in the next 16 and its token in the low 45.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Q(u64);
+
+const TAG: u32 = 61;
+const TOKEN_BITS: u32 = 45;
+
+impl Ev {
+    #[inline]
+    pub(super) fn pack(self) -> Q {
+        let (tag, body) = match self {
+            Ev::Deliver(id) => (0, id),
+            Ev::Timer { node, token } => {
+                debug_assert!(node < 1 << 16 && token < 1 << TOKEN_BITS, "timer {node}/{token} fits");
+                (1, (node as u64) << TOKEN_BITS | token)
+            }
+            Ev::Fault(k) => (2, k as u64),
+            Ev::Issue(k) => (3, k as u64),
+            Ev::Arrive(id) => (4, id),
+        };
+        debug_assert!(body < 1 << TAG);
+        Q(tag << TAG | body)
+    }
+}
+
+impl Q {
+    #[inline]
+    pub(super) fn ev(self) -> Ev {
+        let body = self.0 & ((1 << TAG) - 1);
+        match self.0 >> TAG {
+            0 => Ev::Deliver(body),
+            1 => Ev::Timer { node: (body >> TOKEN_BITS) as u32, token: body & ((1 << TOKEN_BITS) - 1) },
+            2 => Ev::Fault(body as u32),
+            3 => Ev::Issue(body as u32),
+            _ => Ev::Arrive(body),
+        }
+    }
+}
+
 /// Everything that changes as the run advances; cloned for checkpoints.
 #[derive(Clone)]
 pub(super) struct World {
@@ -29,7 +70,7 @@ pub(super) struct World {
     pub(super) up: Vec<bool>,
     /// The protocol's node states with their pending timers (see [`Machine`]).
     pub(super) states: Box<dyn Stash>,
-    pub(super) queue: BTreeMap<Time, VecDeque<Ev>>,
+    pub(super) queue: BTreeMap<Time, VecDeque<Q>>,
     pub(super) next_token: u64,
     pub(super) active_timers: u64,
     pub(super) pending_faults: u64,
@@ -121,7 +162,7 @@ impl Sim {
             if time > limit {
                 return false;
             }
-            let ev = entry.get_mut().pop_front().expect("non-empty bucket");
+            let ev = entry.get_mut().pop_front().expect("non-empty bucket").ev();
             if entry.get().is_empty() {
                 entry.remove();
             }
@@ -250,9 +291,9 @@ impl Sim {
         if self.h.lean {
             // Summary-only: no record kept.
         } else if (step as usize) > self.h.recs.len() {
-            self.h.recs.push(rec);
+            self.h.push_rec(&rec);
         } else {
-            debug_assert_eq!(self.h.recs[step as usize - 1], rec, "replay diverged at step {step}");
+            debug_assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
         }
         self.maybe_checkpoint();
     }
@@ -304,17 +345,9 @@ impl Sim {
                     }
                     self.w.n_msgs += 1;
                     if id == self.h.msgs_end() {
-                        self.h.msgs.push_back(MsgEntry {
-                            from,
-                            to,
-                            sent: self.w.now,
-                            deliver,
-                            sent_step: self.w.steps,
-                            lost,
-                            kind,
-                        });
+                        self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
                     }
-                    self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id));
+                    self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id).pack());
                     self.w.obs.in_flight += 1;
                     self.w.obs.sent_by_kind[kind] += 1;
                     self.w.obs.sent_by_node[i] += 1;
@@ -331,13 +364,13 @@ impl Sim {
                     if !replaced {
                         self.w.active_timers += 1;
                     }
-                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token });
+                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token }.pack());
                     self.log_timer(TimerRec { node: from, name, at: Some(at) });
                     self.w.hash = mix(hash_str(self.w.hash, name), at);
                 }
                 Effect::Note(note) => {
                     if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
-                        self.h.notes.push(note);
+                        self.h.push_note(&note);
                     }
                     self.w.n_notes += 1;
                 }
@@ -414,9 +447,9 @@ impl Sim {
                 if self.in_flight_contains(m) {
                     let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return };
                     if let Some(bucket) = self.w.queue.get_mut(&at) {
-                        if let Some(k) = bucket.iter().position(|e| *e == Ev::Deliver(m)) {
+                        if let Some(k) = bucket.iter().position(|e| e.ev() == Ev::Deliver(m)) {
                             bucket.remove(k);
-                            bucket.push_back(Ev::Deliver(m));
+                            bucket.push_back(Ev::Deliver(m).pack());
                         }
                     }
                 }
@@ -429,7 +462,7 @@ impl Sim {
             return false;
         }
         let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
-        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m)))
+        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m).pack()))
     }
 }
 
