@@ -55,7 +55,7 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
 }
 
 /// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
-fn extras(frame: &election_lab::Frame) -> Vec<(&'static str, &'static str, &'static str)> {
+fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, &'static str, &'static str)> {
     let mut out = Vec::new();
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
     if any(&|n| n.view.group.is_some()) {
@@ -79,7 +79,13 @@ fn extras(frame: &election_lab::Frame) -> Vec<(&'static str, &'static str, &'sta
             "弧线：候选者的探测沿环向两侧到达多远",
         ));
     }
-    if any(&|n| n.view.vote.is_some()) {
+    // Vote arrows are drawn from campaigning nodes to another node they vote for.
+    let campaigning = |n: &election_lab::NodeFrame| {
+        a.role(n.view.role).is_some_and(|r| {
+            matches!(r.look, election_lab::meta::Look::Candidate | election_lab::meta::Look::Participant)
+        })
+    };
+    if any(&|n| campaigning(n) && n.view.vote.is_some_and(|v| v != n.id)) {
         out.push((
             "vote-arrow",
             "dashed arrow: whom a campaigning node votes for; the badge counts the votes",
@@ -121,7 +127,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             <span>{ tr(p.lang, "crashed", "已崩溃") }</span>
         </li>
     };
-    let extra = p.frame.as_ref().map(|f| extras(f)).unwrap_or_default();
+    let extra = p.frame.as_ref().map(|f| extras(a, f)).unwrap_or_default();
     let extra = extra.into_iter().map(|(class, en, zh)| {
         html! {
             <li class="legend-extra" data-extra={class}>
@@ -154,19 +160,25 @@ pub fn Legend(p: &LegendProps) -> Html {
 
 /// A small picture of an extra, drawn with the canvas's own classes.
 fn extra_icon(class: &str) -> Html {
+    // Own classes (legend-*), not the canvas's: tests and styles that count what the canvas
+    // draws must not count the legend.
     match class {
         "group-hull" => {
-            html! { <path class="group-hull" d="M4 12 L20 12" stroke="#56B4E9" fill="#56B4E9" stroke-width="12" /> }
+            html! { <path class="legend-hull" d="M4 12 L20 12" stroke="#56B4E9" stroke-width="12" stroke-linecap="round" opacity="0.35" /> }
         }
         "tint" => {
-            html! { <circle class="tint" cx="12" cy="12" r="8" stroke="hsl(137, 70%, 56%)" style="stroke-width:3" /> }
+            html! { <circle class="legend-tint" cx="12" cy="12" r="8" fill="none" stroke="hsl(137, 70%, 40%)" stroke-width="3" /> }
         }
-        "reach-arc" => html! { <path class="reach-arc" d="M3 16 A10 10 0 0 1 21 16" style="stroke-width:3" /> },
+        "reach-arc" => {
+            html! { <path class="legend-reach" d="M3 16 A10 10 0 0 1 21 16" fill="none" stroke="var(--candidate)" stroke-width="3" stroke-linecap="round" /> }
+        }
         "vote-arrow" => {
-            html! { <line class="vote-arrow" x1="2" y1="12" x2="22" y2="12" style="stroke-width:2.5;stroke-dasharray:4 3" /> }
+            html! { <line class="legend-vote" x1="2" y1="12" x2="22" y2="12" stroke="var(--ink)" stroke-width="2.5" stroke-dasharray="4 3" /> }
         }
-        "halo" => html! { <circle class="halo" cx="12" cy="12" r="10" fill="#E69F00" /> },
-        _ => html! { <g class="dot doomed"><circle cx="12" cy="12" r="7" fill="#999999" /></g> },
+        "halo" => html! { <circle class="legend-halo" cx="12" cy="12" r="10" fill="#E69F00" opacity="0.35" /> },
+        _ => {
+            html! { <circle class="legend-doomed" cx="12" cy="12" r="7" fill="#999999" stroke="var(--bad)" stroke-width="2" stroke-dasharray="3 2" /> }
+        }
     }
 }
 
