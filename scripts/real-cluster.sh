@@ -71,7 +71,6 @@ cleanup() {
   # SIGKILL at once: a graceful stop would add a leadership transfer to the logs.
   for m in "${!PID[@]}"; do
     kill -KILL "${PID[$m]}" 2>/dev/null || true
-    wait "${PID[$m]}" 2>/dev/null || true
   done
 }
 trap cleanup EXIT
@@ -115,7 +114,8 @@ if [ "$kind" = etcd ]; then
       --initial-cluster "$cluster" --initial-cluster-state new \
       --initial-cluster-token "election-lab-$base" "${logger[@]}" >"$out/$n.log" 2>&1 &
     PID[$n]=$!
-    echo "$n $!" >>"$out/pids"
+    disown "$!" # no "Killed" notice from bash when it is killed
+    echo "$n ${PID[$n]}" >>"$out/pids"
   done
   # The member that leads, by the cluster's own account: "name id term".
   leader_of() {
@@ -193,12 +193,13 @@ EOF
       -Dzookeeper.admin.enableServer=false \
       org.apache.zookeeper.server.quorum.QuorumPeerMain "$out/$s.cfg" >"$out/$s.log" 2>&1 &
     PID[$s]=$!
-    echo "$s $!" >>"$out/pids"
+    disown "$!"
+    echo "$s ${PID[$s]}" >>"$out/pids"
   done
   # "Mode: leader" from the srvr four-letter command; prints "mode zxid".
   srvr() {
     local reply
-    reply="$(exec 3<>"/dev/tcp/127.0.0.1/$((base + $1))" && printf 'srvr' >&3 && timeout 3 cat <&3)" 2>/dev/null || return 1
+    reply="$({ exec 3<>"/dev/tcp/127.0.0.1/$((base + $1))" && printf 'srvr' >&3 && timeout 3 cat <&3; } 2>/dev/null)" || return 1
     echo "$(echo "$reply" | sed -n 's/^Mode: //p') $(echo "$reply" | sed -n 's/^Zxid: //p')"
   }
   leader_among() {

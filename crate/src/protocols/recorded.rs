@@ -149,6 +149,7 @@ pub struct Puppet<F: Flavor> {
 /// A member's state: what its log said last.
 #[derive(Clone, Debug, PartialEq)]
 pub struct St {
+    me: NodeId,
     idx: usize,
     role: &'static str,
     term: u64,
@@ -305,6 +306,7 @@ impl<F: Flavor> Puppet<F> {
     pub fn init(&self, ctx: &mut Ctx<Rec<F>, Timer>) -> St {
         let idx = ctx.cfg.position(ctx.me).expect("a node of the run");
         let mut s = St {
+            me: ctx.me,
             idx,
             role: F::INITIAL_ROLE,
             term: 0,
@@ -394,17 +396,11 @@ impl<F: Flavor> Puppet<F> {
 
     pub fn inspect(&self, s: &St) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        if let Some(m) =
-            self.script.members.iter().find(|m| self.agenda.len() > s.idx && Some(s.idx) == self.index_of(m.node))
-        {
-            if !m.name.is_empty() {
-                out.push(("name", m.name.clone()));
-            }
-            if !m.id.is_empty() {
-                out.push(("member id", m.id.clone()));
-            }
-            if !m.addr.is_empty() {
-                out.push(("address", m.addr.clone()));
+        if let Some(m) = self.script.members.iter().find(|m| m.node == s.me) {
+            for (key, value) in [("name", &m.name), ("member id", &m.id), ("address", &m.addr)] {
+                if !value.is_empty() {
+                    out.push((key, value.clone()));
+                }
             }
         }
         out.push(("role", s.role.to_string()));
@@ -414,11 +410,6 @@ impl<F: Flavor> Puppet<F> {
             out.push(("log line", s.line.clone()));
         }
         out
-    }
-
-    fn index_of(&self, node: NodeId) -> Option<usize> {
-        // Members are listed in scenario order by the importers; fall back to a search.
-        self.script.members.iter().position(|m| m.node == node)
     }
 
     /// The script this run plays.
@@ -627,6 +618,9 @@ pub struct Builder<'a> {
     /// The earliest timestamp of any line (tick 0).
     pub t_min: u64,
 }
+
+/// Ticks (ms) a run goes on after the last log line, for the model to finish its election.
+pub const MODEL_MARGIN: Time = 10_000;
 
 /// Largest input accepted, in bytes, and longest line.
 pub const MAX_INPUT: usize = 64 << 20;
@@ -949,9 +943,18 @@ impl<'a> Builder<'a> {
         member_list.sort_by_key(|m| m["node"].as_u64());
         let ids: Vec<NodeId> = member_list.iter().map(|m| m["node"].as_u64().unwrap_or(0) as NodeId).collect();
         let last_t = rel(end).max(messages.iter().filter_map(|m| m["received"].as_u64()).max().unwrap_or(0));
-        let latency = if lo_hi.0 == u64::MAX { json!([1, 1]) } else { json!([lo_hi.0.max(1), lo_hi.1.max(1)]) };
+        // The model's delays: from the shortest matched delay to twice the median. (The longest
+        // is no guide: a message sent before its connection is up waits for it, seconds at boot.)
+        let latency = if lo_hi.0 == u64::MAX {
+            json!([1, 1])
+        } else {
+            let lo = lo_hi.0.max(1);
+            json!([lo, (2 * typical).clamp(lo, lo_hi.1.max(lo))])
+        };
         let heartbeats = self.heartbeats.map(|(i, t)| json!({"interval": i, "timeout": t}));
-        let stop = json!({"max_time": last_t + 1, "max_steps": 1_000_000});
+        // The recorded run ends with its last line; the time after it is for the model, which
+        // may take longer to elect than the real cluster did before it was stopped.
+        let stop = json!({"max_time": last_t + MODEL_MARGIN, "max_steps": 1_000_000});
 
         // The model: the same members, faults and timeouts under the textbook algorithm, starting
         // from the leader that led just before the first fault (if one did).
