@@ -16,9 +16,11 @@ use yew::Reducible;
 pub mod compare;
 mod derived;
 mod ops;
+mod real_logs;
 pub use compare::{Compare, Lane, Row};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use real_logs::{import_title, replay_label, replay_title};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
@@ -59,6 +61,11 @@ pub enum Action {
     ApplyScenario(Result<Scenario, String>),
     /// A scenario or trace as JSON text.
     Import(String),
+    /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
+    /// of a real cluster are detected and opened as a recorded run.
+    ImportFiles(Vec<(String, String)>),
+    /// Compare lanes: the recorded run beside the textbook algorithm of its system.
+    ReplayModel,
     ShowShare {
         title: String,
         text: String,
@@ -469,22 +476,9 @@ impl State {
                 }
                 ok
             }
-            Action::Import(text) => {
-                let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("导入失败，未做任何更改：{e}")
-                    } else {
-                        format!("Import failed, nothing changed: {e}")
-                    }
-                });
-                if ok {
-                    self.alert = None;
-                    self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
-                }
-                ok
-            }
+            Action::Import(text) => self.reduce_import(text),
+            Action::ImportFiles(files) => self.import_files(files),
+            Action::ReplayModel => self.replay_model(),
             Action::ShowShare { title, text } => {
                 self.share = Some(Rc::new((title, text)));
                 false
@@ -599,6 +593,26 @@ impl Reducible for State {
             next.refresh();
         }
         Rc::new(next)
+    }
+}
+
+impl State {
+    /// A scenario or trace as JSON text.
+    fn reduce_import(&mut self, text: String) -> bool {
+        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
+        let zh = self.lang == Lang::Zh;
+        let ok = self.load(result, None, |e| {
+            if zh {
+                format!("导入失败，未做任何更改：{e}")
+            } else {
+                format!("Import failed, nothing changed: {e}")
+            }
+        });
+        if ok {
+            self.alert = None;
+            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+        }
+        ok
     }
 }
 
