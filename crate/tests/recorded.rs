@@ -325,3 +325,31 @@ fn the_model_replays_the_same_faults_and_elects_among_the_same_survivors() {
         assert!(up.contains(&leaders[0]), "{dir}: among the survivors {up:?}: {leaders:?}");
     }
 }
+
+#[test]
+fn a_lost_connection_to_a_member_that_goes_on_logging_is_a_cut_until_restored() {
+    let mut files = data("etcd-zap");
+    // Member b (node 2) loses member c (node 3) for half a second while c goes on logging.
+    let c_id = "b0689b7f7eadf9aa";
+    let lines = [
+        format!(
+            r#"{{"level":"warn","ts":"2026-12-03T09:27:11.000Z","caller":"rafthttp/peer_status.go:68","msg":"peer became inactive (message send to peer failed)","peer-id":"{c_id}"}}"#
+        ),
+        format!(
+            r#"{{"level":"info","ts":"2026-12-03T09:27:11.500Z","caller":"rafthttp/peer_status.go:51","msg":"peer became active","peer-id":"{c_id}"}}"#
+        ),
+    ];
+    files[1].1.push_str(&(lines.join("\n") + "\n"));
+    let imp = import("etcd", &files).unwrap();
+    let sched = imp.scenario["schedule"].as_array().unwrap();
+    let cut = sched.iter().find(|s| s.get("cut").is_some()).expect("a cut");
+    assert_eq!(cut["cut"], serde_json::json!([3, 2]), "c → b is cut: {sched:?}");
+    let heal = sched.iter().find(|s| s.get("heal").is_some()).expect("a heal");
+    assert_eq!(heal["at"].as_u64().unwrap() - cut["at"].as_u64().unwrap(), 500);
+    // Both are narrated from b's log.
+    let events = imp.scenario["params"]["events"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["say"] == "peer-down" && e["node"] == 2 && e["args"][0] == 3));
+    assert!(events.iter().any(|e| e["say"] == "peer-up" && e["node"] == 2 && e["args"][0] == 3));
+    let e = run(&imp.scenario);
+    assert_eq!(e.frame().leaders, vec![2]);
+}

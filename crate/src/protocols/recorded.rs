@@ -667,9 +667,12 @@ impl<'a> Builder<'a> {
 
     /// Orders members into node numbers: `number` gives a member's own number when it has one
     /// (ZooKeeper's myid), else members are numbered 1.. in the order of `order_key`.
+    /// `cuts`: whether a lost connection to a member that went on logging becomes a cut link
+    /// (etcd's rafthttp reports both loss and recovery; ZooKeeper logs no recovery).
     pub fn finish(
         mut self,
         algorithm: &str,
+        cuts: bool,
         number: impl Fn(&Key, &MemberInfo) -> Option<NodeId>,
     ) -> Result<Imported, String> {
         if self.members.is_empty() || self.lines.is_empty() {
@@ -934,6 +937,50 @@ impl<'a> Builder<'a> {
                 });
             }
         }
+        // Lost and restored connections, as each member saw them: narrated when the state of a
+        // link flips; and, where the flavour allows it, a member that lost a peer which went on
+        // logging (so it was not dead) is cut off from that peer until it reaches it again.
+        let mut down: BTreeMap<(NodeId, NodeId), bool> = BTreeMap::new();
+        let mut cut_links: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut order: Vec<&Line> =
+            self.lines.iter().filter(|l| matches!(l.what, What::PeerDown(_) | What::PeerUp(_))).collect();
+        order.sort_by_key(|l| (l.t, node(&l.member)));
+        for l in order {
+            let (peer, lost) = match &l.what {
+                What::PeerDown(p) => (p, true),
+                What::PeerUp(p) => (p, false),
+                _ => continue,
+            };
+            let (me, them) = (node(&l.member), node(peer));
+            if me == them || *down.get(&(me, them)).unwrap_or(&false) == lost {
+                continue;
+            }
+            down.insert((me, them), lost);
+            let at = rel(l.t);
+            let say = if lost { "peer-down" } else { "peer-up" };
+            events.push(json!({"at": at, "node": me, "say": say, "args": [them, 0],
+                               "line": format!("{}:{}", self.files[l.file].name, l.line)}));
+            if !cuts {
+                continue;
+            }
+            let alive_after = self.members.get(peer).is_some_and(|m| m.last > l.t);
+            if lost && alive_after {
+                schedule.push(json!({"at": at, "cut": [them, me]}));
+                cut_links.push((them, me));
+                self.report.faults.push(format!(
+                    "member {me} lost member {them}, which went on logging: link {them} → {me} cut at {at} ms"
+                ));
+            } else if !lost && cut_links.contains(&(them, me)) {
+                cut_links.retain(|&c| c != (them, me));
+                if cut_links.is_empty() {
+                    schedule.push(json!({"at": at, "heal": true}));
+                    self.report
+                        .faults
+                        .push(format!("member {me} reaches member {them} again: links restored at {at} ms"));
+                }
+            }
+        }
+        events.sort_by_key(|e| (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number)));
         schedule.sort_by_key(|s| s["at"].as_u64());
 
         let mut member_list = Vec::new();

@@ -123,7 +123,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         ),
         json: include_str!("recorded/zookeeper-leader-killed.json"),
         leaders: &[2],
-        golden: "ed6a271dbeb961e1",
+        golden: "c947a8424dde735f",
     }],
     build: crate::run::build::<ZookeeperLog>,
 };
@@ -373,7 +373,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
             5 * tk
         ));
     }
-    b.finish(ID, |k, _| k.parse().ok())
+    b.finish(ID, false, |k, _| k.parse().ok())
 }
 
 #[cfg(test)]
