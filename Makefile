@@ -38,6 +38,10 @@ setup-test: setup-build
 	@[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; }
 	@# A CJK font, so that screenshots of the Chinese interface show real glyphs.
 	@[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || { $(SUDO) apt-get update && $(SUDO) apt-get install -y fonts-noto-cjk; }
+	@# Real clusters for crate/tests/real_clusters.rs (3 etcd members, 3 ZooKeeper servers on
+	@# loopback): Debian's etcd 3.4 and ZooKeeper 3.8 with a headless JRE.
+	@command -v etcd >/dev/null && command -v etcdctl >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server etcd-client; }
+	@[ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zookeeper default-jre-headless; }
 
 setup: setup-test
 

@@ -188,6 +188,10 @@ impl Config {
 pub enum Effect {
     /// Send the next outbox payload to `to`; `kind` indexes [`Protocol::KINDS`].
     Send { to: NodeId, kind: usize },
+    /// Like `Send`, but the message takes exactly `latency` ticks instead of a latency drawn from
+    /// the network's range (a recorded run replays the delays its logs show). Partitions, cuts,
+    /// crashes and manual drops still apply when it arrives; network loss does not.
+    SendTimed { to: NodeId, kind: usize, latency: Time },
     /// Fire the timer at index `slot` of the timer list after a delay drawn uniformly from
     /// `[lo, hi]` ticks.
     SetTimer { slot: u32, lo: Time, hi: Time },
@@ -224,6 +228,11 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
     }
     pub fn send(&mut self, to: NodeId, msg: M) {
         self.effects.push(Effect::Send { to, kind: msg.kind() });
+        self.outbox.push(msg);
+    }
+    /// Sends `msg` to `to`, arriving exactly `latency` ticks from now (see [`Effect::SendTimed`]).
+    pub fn send_timed(&mut self, to: NodeId, msg: M, latency: Time) {
+        self.effects.push(Effect::SendTimed { to, kind: msg.kind(), latency });
         self.outbox.push(msg);
     }
     /// Sends `msg` to every other node, in ascending id order.

@@ -5,14 +5,26 @@
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::Preset;
-pub use crate::protocols::ALGORITHMS;
+pub use crate::protocols::{ALGORITHMS, RECORDED};
 
+/// The algorithms offered for simulation (the picker, experiments, sweeps).
 pub fn all() -> &'static [&'static Algorithm] {
     ALGORITHMS
 }
 
+/// Recorded runs of real clusters (see [`crate::protocols::recorded`]): found by id and run
+/// like any algorithm, but not offered for simulation.
+pub fn recorded() -> &'static [&'static Algorithm] {
+    RECORDED
+}
+
+/// Whether `id` is a recorded run's algorithm.
+pub fn is_recorded(id: &str) -> bool {
+    RECORDED.iter().any(|a| a.id == id)
+}
+
 pub fn find(id: &str) -> Option<&'static Algorithm> {
-    ALGORITHMS.iter().copied().find(|a| a.id == id)
+    ALGORITHMS.iter().chain(RECORDED).copied().find(|a| a.id == id)
 }
 
 /// [`find`], or an error naming the known ids.
@@ -23,9 +35,9 @@ pub fn find_or_err(id: &str) -> Result<&'static Algorithm, ScenarioError> {
     })
 }
 
-/// Every preset of every algorithm, with its algorithm.
+/// Every preset of every algorithm (recorded runs' last), with its algorithm.
 pub fn presets() -> impl Iterator<Item = (&'static Algorithm, &'static Preset)> {
-    ALGORITHMS.iter().copied().flat_map(|a| a.presets.iter().map(move |p| (a, p)))
+    ALGORITHMS.iter().chain(RECORDED).copied().flat_map(|a| a.presets.iter().map(move |p| (a, p)))
 }
 
 #[cfg(test)]
@@ -37,7 +49,7 @@ mod tests {
     fn ids_kinds_roles_properties_and_presets_are_unique() {
         let mut ids = BTreeSet::new();
         let mut preset_ids = BTreeSet::new();
-        for a in ALGORITHMS {
+        for a in ALGORITHMS.iter().chain(RECORDED) {
             assert!(ids.insert(a.id), "algorithm id {} twice", a.id);
             assert!(!a.citation.is_empty(), "{}", a.id);
             let mut texts = vec![("title", a.title), ("summary", a.summary), ("card", a.card)];

@@ -159,11 +159,16 @@ pub fn Lab() -> Html {
         use_callback((), move |r: Request, _| match r {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
-            Request::ImportFile(file) => {
-                // A file past the engine's limit is refused by its size, before it is read.
-                match election_lab::scenario::check_size(file.size() as usize) {
-                    Err(e) => state.dispatch(Action::ImportRefused(format!("{}: {}", file.name(), e.message))),
-                    Ok(()) => effects::read_file(file, state.dispatcher().to_callback().reform(Action::Import)),
+            Request::ImportFiles(files) => {
+                // A file past the engine's limit is refused by its size, before anything is read.
+                let big = files.iter().find_map(|f| {
+                    election_lab::scenario::check_size(f.size() as usize)
+                        .err()
+                        .map(|e| format!("{}: {}", f.name(), e.message))
+                });
+                match big {
+                    Some(why) => state.dispatch(Action::ImportRefused(why)),
+                    None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportFiles)),
                 }
             }
             Request::Picture(options) => crate::export::picture(&state, "lab", options),
@@ -330,7 +335,7 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, " — compare: ", " — 对比："),
                     (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} {lang} on={on.clone()} {request} />
+                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
             </header>
         },
     };
@@ -340,8 +345,21 @@ pub fn Lab() -> Html {
         }
         false => html! {},
     };
+    // Files dropped anywhere on the page are imported like files chosen with Import….
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ondrop = {
+        let request = request.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            let Some(list) = e.data_transfer().and_then(|d| d.files()) else { return };
+            let files: Vec<web_sys::File> = (0..list.length()).filter_map(|k| list.get(k)).collect();
+            if !files.is_empty() {
+                request.emit(Request::ImportFiles(files));
+            }
+        })
+    };
     html! {
-        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))}>
+        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))} {ondragover} {ondrop}>
             { head }
             <main class="lab-main">
                 { banners }

@@ -80,12 +80,16 @@ pub fn export(state: &State) {
     download("election-lab-trace.json", &text);
 }
 
-/// Reads a chosen file as text (an unreadable file gives empty text, which fails to import).
-pub fn read_file(file: web_sys::File, on_text: Callback<String>) {
-    let promise = file.text();
+/// Reads several files as text, in the order given: (name, text) each (an unreadable file
+/// gives empty text).
+pub fn read_files(files: Vec<web_sys::File>, on_texts: Callback<Vec<(String, String)>>) {
     wasm_bindgen_futures::spawn_local(async move {
-        let text = wasm_bindgen_futures::JsFuture::from(promise).await.ok().and_then(|v| v.as_string());
-        on_text.emit(text.unwrap_or_default());
+        let mut out = Vec::with_capacity(files.len());
+        for file in files {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+            out.push((file.name(), text.unwrap_or_default()));
+        }
+        on_texts.emit(out);
     });
 }
 

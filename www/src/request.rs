@@ -7,7 +7,8 @@ pub enum Request {
     /// Copy a link (`false`) or embed code (`true`) and show it.
     Share(bool),
     Export,
-    ImportFile(web_sys::File),
+    /// Files chosen or dropped at once (a scenario or trace, or a real cluster's logs).
+    ImportFiles(Vec<web_sys::File>),
     /// A picture of the canvas (SVG or PNG) to download.
     Picture(crate::export::Options),
     /// An animated PNG of steps `from..=to` (None: from the cursor, 40 steps), ms per frame.

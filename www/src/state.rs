@@ -16,9 +16,11 @@ use yew::Reducible;
 pub mod compare;
 mod derived;
 mod ops;
+mod real_logs;
 pub use compare::{Compare, Lane, Row};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use real_logs::{import_title, replay_label, replay_title};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
@@ -61,6 +63,11 @@ pub enum Action {
     Import(String),
     /// A file refused before it was read (too large): why, naming the file. Nothing changes.
     ImportRefused(String),
+    /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
+    /// of a real cluster are detected and opened as a recorded run.
+    ImportFiles(Vec<(String, String)>),
+    /// Compare lanes: the recorded run beside the textbook algorithm of its system.
+    ReplayModel,
     ShowShare {
         title: String,
         text: String,
@@ -496,22 +503,9 @@ impl State {
                 }
                 ok
             }
-            Action::Import(text) => {
-                let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("导入失败，未做任何更改：{e}")
-                    } else {
-                        format!("Import failed, nothing changed: {e}")
-                    }
-                });
-                if ok {
-                    self.alert = None;
-                    self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
-                }
-                ok
-            }
+            Action::Import(text) => self.reduce_import(text),
+            Action::ImportFiles(files) => self.import_files(files),
+            Action::ReplayModel => self.replay_model(),
             Action::ImportRefused(why) => {
                 self.alert = Some(match self.lang {
                     Lang::Zh => format!("导入失败，未做任何更改：{why}"),
@@ -699,6 +693,26 @@ impl Reducible for State {
             next.refresh();
         }
         Rc::new(next)
+    }
+}
+
+impl State {
+    /// A scenario or trace as JSON text.
+    fn reduce_import(&mut self, text: String) -> bool {
+        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
+        let zh = self.lang == Lang::Zh;
+        let ok = self.load(result, None, |e| {
+            if zh {
+                format!("导入失败，未做任何更改：{e}")
+            } else {
+                format!("Import failed, nothing changed: {e}")
+            }
+        });
+        if ok {
+            self.alert = None;
+            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+        }
+        ok
     }
 }
 

@@ -55,6 +55,14 @@ macro_rules! register {
 #[cfg(test)]
 pub(crate) mod testkit;
 
+pub mod etcd_log;
+pub mod recorded;
+pub mod zookeeper_log;
+
+/// Recorded runs: real clusters' elections read from their logs (see [`recorded`]). They run
+/// like any algorithm, but are not offered in the picker, experiments or generic sweeps.
+pub static RECORDED: &[&Algorithm] = &[&etcd_log::ALGORITHM, &zookeeper_log::ALGORITHM];
+
 register! {
     bully,
     bully_failover,

@@ -326,35 +326,8 @@ impl Sim {
         let from = self.cfg.ids[i];
         for effect in effects.drain(..) {
             match effect {
-                Effect::Send { to, kind } => {
-                    let id = self.w.n_msgs;
-                    let Some(ti) = self.idx(to) else {
-                        debug_assert!(false, "N{from} sent to unknown node {to}");
-                        self.machine.log_sent(u64::MAX); // consumed, never numbered
-                        continue;
-                    };
-                    self.machine.log_sent(id);
-                    let (lo, hi) = self.net.latency;
-                    let latency = self.w.rng.range_inclusive(lo, hi);
-                    let lost = self.w.rng.chance(self.net.loss);
-                    let mut deliver = self.w.now + latency;
-                    if self.net.fifo && lo != hi {
-                        let last = self.w.fifo_last.entry((i as u32, ti as u32)).or_insert(0);
-                        deliver = deliver.max(*last);
-                        *last = deliver;
-                    }
-                    self.w.n_msgs += 1;
-                    if id == self.h.msgs_end() {
-                        self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
-                    }
-                    self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id).pack());
-                    self.w.obs.in_flight += 1;
-                    self.w.obs.sent_by_kind[kind] += 1;
-                    self.w.obs.sent_by_node[i] += 1;
-                    let mut h = mix(self.w.hash, id);
-                    h = mix(h, ((to as u64) << 16) | kind as u64);
-                    self.w.hash = mix(h, (deliver << 1) | lost as u64);
-                }
+                Effect::Send { to, kind } => self.send(i, to, kind, None),
+                Effect::SendTimed { to, kind, latency } => self.send(i, to, kind, Some(latency)),
                 Effect::SetTimer { slot, lo, hi } => {
                     let delay = self.w.rng.range_inclusive(lo, hi);
                     let at = self.w.now + delay;
@@ -455,6 +428,45 @@ impl Sim {
                 }
             }
         }
+    }
+
+    /// A message from node `i` to `to`: numbered, given its arrival time (drawn from the network's
+    /// latency range, or `fixed`), queued and hashed.
+    fn send(&mut self, i: usize, to: NodeId, kind: usize, fixed: Option<Time>) {
+        let from = self.cfg.ids[i];
+        let id = self.w.n_msgs;
+        let Some(ti) = self.idx(to) else {
+            debug_assert!(false, "N{from} sent to unknown node {to}");
+            self.machine.log_sent(u64::MAX); // consumed, never numbered
+            return;
+        };
+        self.machine.log_sent(id);
+        // A fixed latency (a recorded run) draws nothing from the generator and is never lost.
+        let (lost, mut deliver, drawn) = match fixed {
+            Some(latency) => (false, self.w.now + latency, false),
+            None => {
+                let (lo, hi) = self.net.latency;
+                let latency = self.w.rng.range_inclusive(lo, hi);
+                let lost = self.w.rng.chance(self.net.loss);
+                (lost, self.w.now + latency, lo != hi)
+            }
+        };
+        if self.net.fifo && drawn {
+            let last = self.w.fifo_last.entry((i as u32, ti as u32)).or_insert(0);
+            deliver = deliver.max(*last);
+            *last = deliver;
+        }
+        self.w.n_msgs += 1;
+        if id == self.h.msgs_end() {
+            self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
+        }
+        self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id).pack());
+        self.w.obs.in_flight += 1;
+        self.w.obs.sent_by_kind[kind] += 1;
+        self.w.obs.sent_by_node[i] += 1;
+        let mut h = mix(self.w.hash, id);
+        h = mix(h, ((to as u64) << 16) | kind as u64);
+        self.w.hash = mix(h, (deliver << 1) | lost as u64);
     }
 
     pub(super) fn in_flight_contains(&self, m: u64) -> bool {

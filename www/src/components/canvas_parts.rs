@@ -2,7 +2,7 @@
 //! Plain functions from data to markup; the canvas component wires them together.
 
 use super::fmt;
-use super::labels::{DotLabel, Placed, Sizes};
+use super::labels::{node_texts, DotLabel, Placed, Sizes};
 use crate::geometry::{self, Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_shape, kind_short, role_look};
@@ -277,38 +277,6 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
 /// come close again are those of ids 13 or 21 apart.
 fn tint_colour(t: u32) -> String {
     format!("hsl({:.0}, 70%, {}%)", (t as f64 * 137.508) % 360.0, if t % 2 == 0 { 36 } else { 56 })
-}
-
-/// What is written by a node: who it believes leads (or that it crashed), then its protocol
-/// details (term and vote, tally, role, ZXID), one line each.
-pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec<String>) {
-    let id = node.id;
-    let v = &node.view;
-    let leader_text = match (node.up, v.leader) {
-        (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
-        (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
-        (true, Some(l)) => format!("→ N{l}"),
-        (true, None) => tr(lang, "no leader", "无领导者").to_string(),
-    };
-    let mut sub = Vec::new();
-    if let Some(t) = v.term {
-        let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
-        sub.push(format!(
-            "{t}{}",
-            v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()
-        ));
-    }
-    if let Some((held, need)) = v.tally {
-        sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
-    }
-    let zxid = v.zxid.map(|z| format!("zxid {z}"));
-    if node.up && v.role != "leader" && v.role != "follower" {
-        let role = crate::meta::role_label(alg, v.role, lang);
-        sub.push(zxid.as_ref().map_or(role.clone(), |z| format!("{role} · {z}")));
-    } else if let Some(z) = zxid {
-        sub.push(z);
-    }
-    (leader_text, sub)
 }
 
 /// A node's gesture callbacks, shared by every node of a canvas.

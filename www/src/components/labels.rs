@@ -5,6 +5,8 @@
 //! listed on hover (the dot's tooltip). Pure functions of positions and texts, tested natively.
 
 use crate::geometry::Pt;
+use crate::i18n::{tr, Lang};
+use election_lab::{Algorithm, NodeFrame};
 
 /// The smallest text on screen, in CSS pixels.
 pub const MIN_TEXT_PX: f64 = 11.5;
@@ -339,7 +341,7 @@ pub fn layout(
             if !show(node) {
                 return None;
             }
-            let (first, sub) = super::canvas_parts::node_texts(alg, lang, node);
+            let (first, sub) = node_texts(alg, lang, node);
             let mut lines = vec![(sz.view, text_width(&first, sz.view))];
             lines.extend(sub.iter().map(|t| (sz.sub, text_width(t, sz.sub))));
             place_node_label(&mut obs, pos[i], sz.node_r, &lines)
@@ -347,6 +349,38 @@ pub fn layout(
         .collect();
     let dots = if with_dot_labels { dot_labels(&mut obs, dot_at, dot_texts, sz.dot_label, sz.dot_r) } else { vec![] };
     (Layout { nodes, dots }, obs)
+}
+
+/// What is written by a node: who it believes leads (or that it crashed), then its protocol
+/// details (term and vote, tally, role, ZXID), one line each.
+pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec<String>) {
+    let id = node.id;
+    let v = &node.view;
+    let leader_text = match (node.up, v.leader) {
+        (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
+        (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
+        (true, Some(l)) => format!("→ N{l}"),
+        (true, None) => tr(lang, "no leader", "无领导者").to_string(),
+    };
+    let mut sub = Vec::new();
+    if let Some(t) = v.term {
+        let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
+        sub.push(format!(
+            "{t}{}",
+            v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()
+        ));
+    }
+    if let Some((held, need)) = v.tally {
+        sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
+    }
+    let zxid = v.zxid.map(|z| format!("zxid {z}"));
+    if node.up && v.role != "leader" && v.role != "follower" {
+        let role = crate::meta::role_label(alg, v.role, lang);
+        sub.push(zxid.as_ref().map_or(role.clone(), |z| format!("{role} · {z}")));
+    } else if let Some(z) = zxid {
+        sub.push(z);
+    }
+    (leader_text, sub)
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub struct ScenarioBarProps {
     /// The experiments view is shown: only the language and the help are offered here.
     #[prop_or_default]
     pub experiments: bool,
+    /// The run shown is a real cluster's, read from its logs: offer to replay it in the model.
+    #[prop_or_default]
+    pub recorded: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -33,9 +36,10 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     let compare_preset = p.comparing && p.preset == Some(SPLIT_BRAIN.preset);
     let onfile = super::maybe(&p.request, |e: Event| {
         let input = e.target_dyn_into::<web_sys::HtmlInputElement>()?;
-        let file = input.files()?.get(0)?;
+        let list = input.files()?;
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|k| list.get(k)).collect();
         input.set_value("");
-        Some(Request::ImportFile(file))
+        (!files.is_empty()).then_some(Request::ImportFiles(files))
     });
     let l = p.lang;
     let hint = match (p.comparing, p.preset) {
@@ -59,8 +63,8 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     if p.experiments {
         return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };
     }
-    // Presets grouped by algorithm, in registry order.
-    let groups = election_lab::registry::all().iter().map(|a| {
+    // Presets grouped by algorithm, in registry order; real clusters' recorded runs last.
+    let groups = election_lab::registry::all().iter().chain(election_lab::registry::recorded()).map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
                 { for a.presets.iter().map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
@@ -88,9 +92,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             { if one { html!{ <>
                 <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
                 <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
-                <label class="file-button">{ tr(l, "Import…", "导入…") }
-                    <input type="file" accept=".json,application/json" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
+                <label class="file-button" title={crate::state::import_title(l)}>{ tr(l, "Import…", "导入…") }
+                    <input type="file" multiple=true accept=".json,.log,.txt,application/json,text/plain" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
                 </label>
+                { if p.recorded { html!{
+                    <button onclick={p.on.reform(|_| Action::ReplayModel)} data-testid="replay-model" title={crate::state::replay_title(l)}>{ crate::state::replay_label(l) }</button>
+                } } else { html!{} } }
             </> } } else { html!{} } }
             <button onclick={p.on.reform(|_| Action::ToggleExperiments)} data-testid="open-experiments"
                     title={tr(l, "Experiments: many runs over random seeds, plotted (X)", "实验：用许多随机种子运行并绘图（X）")}>{ tr(l, "Experiments…", "实验…") }</button>

@@ -658,7 +658,7 @@ impl State {
                 }
             }
             // Editing or importing a scenario leaves compare mode.
-            a @ (Action::ApplyScenario(_) | Action::Import(_)) => {
+            a @ (Action::ApplyScenario(_) | Action::Import(_) | Action::ImportFiles(_)) => {
                 self.close_compare();
                 return Err(a);
             }

@@ -422,3 +422,33 @@ fn on_touch_the_first_narration_names_taps_not_keys() {
     let s = run(s, [Action::SetLang(Lang::Zh)]);
     assert!(s.narration.contains("轻点") && !s.narration.contains("空格"));
 }
+
+#[test]
+fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
+    let logs = |names: [(&str, &str); 3]| names.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect::<Vec<_>>();
+    let etcd = logs([
+        ("c.log", include_str!("../../../crate/tests/data/real/etcd-zap/c.log")),
+        ("a.log", include_str!("../../../crate/tests/data/real/etcd-zap/a.log")),
+        ("b.log", include_str!("../../../crate/tests/data/real/etcd-zap/b.log")),
+    ]);
+    let s = run(open("?preset=ring-best"), [Action::ImportFiles(etcd)]);
+    assert_eq!(s.scenario.algorithm, "etcd-log");
+    assert_eq!(s.scenario.nodes, vec![1, 2, 3]);
+    assert!(
+        s.notice.as_deref().unwrap().starts_with("Imported 3 etcd log file(s): 5 messages matched"),
+        "{:?}",
+        s.notice
+    );
+    assert!(s.alert.is_none());
+    let s = run(s, [Action::ReplayModel]);
+    let c = s.compare.as_ref().expect("compare lanes");
+    let ids: Vec<&str> = c.lanes.iter().map(|l| l.algorithm.id).collect();
+    assert_eq!(ids, vec!["etcd-log", "raft"]);
+    assert_eq!(c.scenario.algorithm, "etcd-log", "the real run is the anchor");
+    // One JSON file is still a scenario or trace; text that is neither is refused.
+    let t = run(open(""), [Action::ImportFiles(vec![("x.json".into(), s.engine.get().trace_value().to_string())])]);
+    assert_eq!(t.notice.as_deref(), Some("Imported."));
+    let u = run(open("?preset=ring-best"), [Action::ImportFiles(vec![("x.txt".into(), "hello".into())])]);
+    assert!(u.alert.as_deref().unwrap().starts_with("Import failed, nothing changed: these files are neither"));
+    assert_eq!(u.scenario.algorithm, "chang-roberts");
+}

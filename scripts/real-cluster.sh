@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Runs a real 3-member etcd or ZooKeeper cluster on 127.0.0.1, kills (or freezes) its leader,
+# waits for the new election, stops everything and leaves the logs (and, when the election-lab
+# CLI is at hand, the imported trace) in a directory it prints.
+#
+#   scripts/real-cluster.sh etcd|zookeeper [--freeze] [--zap] [--out DIR] [--timeout SECONDS]
+#
+#   --freeze     stop the leader with SIGSTOP instead of killing it (its log simply ends)
+#   --zap        etcd only: the JSON logger (--logger=zap, millisecond timestamps) instead of
+#                the default text logger (one-second timestamps)
+#   --out DIR    where to leave the logs (default: a new directory under ${TMPDIR:-/tmp})
+#   --timeout S  bound on each wait (default 60)
+#
+# Uses Debian's packages (etcd-server + etcd-client 3.4, zookeeper 3.8 + a headless JRE) and
+# installs them when missing (as root, or through sudo). Every process it starts is stopped on
+# exit, also on failure or Ctrl-C. Only loopback addresses; ports are picked free.
+#
+# In DIR: one log per member (etcd: a.log b.log c.log; zookeeper: 1.log 2.log 3.log),
+# status.txt (who led before, who leads after, by the cluster's own account), pids, and
+# trace.json when the CLI could be run (ELECTION_LAB=path/to/election-lab, or cargo in this repo).
+
+set -euo pipefail
+
+kind="${1:-}"
+shift || true
+freeze=0
+zap=0
+out=""
+timeout=60
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --freeze) freeze=1 ;;
+    --zap) zap=1 ;;
+    --out) out="${2:?--out needs a directory}"; shift ;;
+    --timeout) timeout="${2:?--timeout needs seconds}"; shift ;;
+    *) echo "real-cluster.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$kind" in
+  etcd|zookeeper) ;;
+  *) echo "usage: scripts/real-cluster.sh etcd|zookeeper [--freeze] [--zap] [--out DIR] [--timeout S]" >&2; exit 2 ;;
+esac
+
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+install_if_missing() {
+  if [ "$kind" = etcd ]; then
+    command -v etcd >/dev/null && command -v etcdctl >/dev/null && return 0
+    echo "installing etcd-server and etcd-client from Debian's packages" >&2
+    $SUDO apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y etcd-server etcd-client >&2
+  else
+    [ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null && return 0
+    echo "installing zookeeper and a headless JRE from Debian's packages" >&2
+    $SUDO apt-get update >&2 &&
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends zookeeper default-jre-headless >&2
+  fi
+}
+install_if_missing
+
+if [ -z "$out" ]; then
+  out="$(mktemp -d "${TMPDIR:-/tmp}/election-lab-$kind.XXXXXX")"
+else
+  mkdir -p "$out"
+fi
+out="$(cd "$out" && pwd)"
+: >"$out/pids"
+
+declare -A PID=()
+cleanup() {
+  # SIGKILL at once: a graceful stop would add a leadership transfer to the logs.
+  for m in "${!PID[@]}"; do
+    kill -KILL "${PID[$m]}" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# A base port with base..base+9 free (collisions with other users of the machine are retried).
+pick_base() {
+  local base tries=0
+  while [ $tries -lt 50 ]; do
+    base=$((20000 + (RANDOM % 400) * 100))
+    local ok=1 p
+    for p in $(seq "$base" $((base + 9))); do port_free "$p" || { ok=0; break; }; done
+    [ $ok = 1 ] && { echo "$base"; return 0; }
+    tries=$((tries + 1))
+  done
+  echo "real-cluster.sh: no free ports found" >&2
+  return 1
+}
+base="$(pick_base)"
+deadline() { echo $(($(date +%s) + timeout)); }
+
+# ---------------------------------------------------------------- etcd
+if [ "$kind" = etcd ]; then
+  names=(a b c)
+  cluster=""
+  for k in 0 1 2; do
+    cluster+="${cluster:+,}${names[$k]}=http://127.0.0.1:$((base + 2 * k))"
+  done
+  endpoints=""
+  for k in 0 1 2; do endpoints+="${endpoints:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
+  logger=()
+  [ $zap = 1 ] && logger=(--logger=zap --log-outputs=stderr)
+  for k in 0 1 2; do
+    n="${names[$k]}"
+    etcd --name "$n" --data-dir "$out/$n.data" \
+      --listen-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
+      --initial-advertise-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
+      --listen-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
+      --advertise-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
+      --initial-cluster "$cluster" --initial-cluster-state new \
+      --initial-cluster-token "election-lab-$base" "${logger[@]}" >"$out/$n.log" 2>&1 &
+    PID[$n]=$!
+    disown "$!" # no "Killed" notice from bash when it is killed
+    echo "$n ${PID[$n]}" >>"$out/pids"
+  done
+  # The member that leads, by the cluster's own account: "name id term".
+  leader_of() {
+    local ep="$1" json
+    json="$(ETCDCTL_API=3 timeout 5 etcdctl --endpoints="$ep" --dial-timeout=2s endpoint status -w json 2>/dev/null)" || return 1
+    python3 - "$json" <<'EOF'
+import json, sys
+rows = json.loads(sys.argv[1])
+for r in rows:
+    s = r["Status"]
+    if s["leader"] == s["header"]["member_id"]:
+        print(r["Endpoint"], format(s["leader"], "016x"), s.get("raftTerm", s["header"].get("raft_term")))
+        sys.exit(0)
+sys.exit(1)
+EOF
+  }
+  end=$(deadline)
+  until first="$(leader_of "$endpoints")"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no etcd leader within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.2
+  done
+  read -r ep1 id1 term1 <<<"$first"
+  k1=$(( ($(echo "$ep1" | sed 's/.*://') - base - 1) / 2 ))
+  victim="${names[$k1]}"
+  echo "before: leader $victim (member $id1) at term $term1" | tee "$out/status.txt"
+  sleep 1
+  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  survivors=""
+  for k in 0 1 2; do [ "$k" = "$k1" ] || survivors+="${survivors:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
+  end=$(deadline)
+  until second="$(leader_of "$survivors")"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no new etcd leader within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.2
+  done
+  read -r ep2 id2 term2 <<<"$second"
+  k2=$(( ($(echo "$ep2" | sed 's/.*://') - base - 1) / 2 ))
+  echo "after: leader ${names[$k2]} (member $id2) at term $term2" | tee -a "$out/status.txt"
+  sleep 1
+  logs=("$out/a.log" "$out/b.log" "$out/c.log")
+fi
+
+# ---------------------------------------------------------------- zookeeper
+if [ "$kind" = zookeeper ]; then
+  J=/usr/share/java
+  cp="$J/zookeeper.jar:$J/zookeeper-jute.jar:$J/slf4j-api.jar:$J/slf4j-log4j12.jar:$J/log4j-1.2.jar"
+  for j in netty-buffer netty-codec netty-common netty-handler netty-resolver netty-transport \
+    netty-transport-native-epoll netty-transport-native-unix-common commons-cli jackson-core \
+    jackson-databind jackson-annotations metrics-core snappy-java; do
+    [ -f "$J/$j.jar" ] && cp+=":$J/$j.jar"
+  done
+  for a in "$J"/audience-annotations*.jar "$J"/jline*.jar; do [ -f "$a" ] && cp+=":$a"; done
+  # Millisecond timestamps; FastLeaderElection at DEBUG so that sent notifications are logged too.
+  cat >"$out/log4j.properties" <<'EOF'
+log4j.rootLogger=INFO, CONSOLE
+log4j.appender.CONSOLE=org.apache.log4j.ConsoleAppender
+log4j.appender.CONSOLE.layout=org.apache.log4j.PatternLayout
+log4j.appender.CONSOLE.layout.ConversionPattern=%d{ISO8601} [myid:%X{myid}] %-5p [%t] %c{1} - %m%n
+log4j.logger.org.apache.zookeeper.server.quorum.FastLeaderElection=DEBUG
+EOF
+  for s in 1 2 3; do
+    mkdir -p "$out/$s.data"
+    echo "$s" >"$out/$s.data/myid"
+    {
+      echo "tickTime=200"
+      echo "initLimit=10"
+      echo "syncLimit=5"
+      echo "dataDir=$out/$s.data"
+      echo "clientPort=$((base + s))"
+      echo "admin.enableServer=false"
+      echo "4lw.commands.whitelist=srvr,stat"
+      for t in 1 2 3; do echo "server.$t=127.0.0.1:$((base + 3 + t)):$((base + 6 + t))"; done
+    } >"$out/$s.cfg"
+    java -Xmx128m -cp "$cp" -Dlog4j.configuration="file:$out/log4j.properties" \
+      -Dzookeeper.admin.enableServer=false \
+      org.apache.zookeeper.server.quorum.QuorumPeerMain "$out/$s.cfg" >"$out/$s.log" 2>&1 &
+    PID[$s]=$!
+    disown "$!"
+    echo "$s ${PID[$s]}" >>"$out/pids"
+  done
+  # "Mode: leader" from the srvr four-letter command; prints "mode zxid".
+  srvr() {
+    local reply
+    reply="$({ exec 3<>"/dev/tcp/127.0.0.1/$((base + $1))" && printf 'srvr' >&3 && timeout 3 cat <&3; } 2>/dev/null)" || return 1
+    echo "$(echo "$reply" | sed -n 's/^Mode: //p') $(echo "$reply" | sed -n 's/^Zxid: //p')"
+  }
+  leader_among() {
+    local s
+    for s in "$@"; do
+      read -r mode zxid <<<"$(srvr "$s" || echo none)"
+      [ "${mode:-}" = leader ] && { echo "$s $zxid"; return 0; }
+    done
+    return 1
+  }
+  end=$(deadline)
+  until first="$(leader_among 1 2 3)"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no ZooKeeper leader within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.3
+  done
+  read -r victim zxid1 <<<"$first"
+  echo "before: leader $victim zxid $zxid1" | tee "$out/status.txt"
+  sleep 1
+  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  others=()
+  for s in 1 2 3; do [ "$s" = "$victim" ] || others+=("$s"); done
+  end=$(deadline)
+  until second="$(leader_among "${others[@]}")"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no new ZooKeeper leader within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.3
+  done
+  read -r s2 zxid2 <<<"$second"
+  echo "after: leader $s2 zxid $zxid2" | tee -a "$out/status.txt"
+  sleep 1
+  logs=("$out/1.log" "$out/2.log" "$out/3.log")
+fi
+
+cleanup
+PID=()
+
+# The imported trace, when the CLI is at hand.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -n "${ELECTION_LAB:-}" ]; then
+  cli=("$ELECTION_LAB")
+elif [ -f "$here/Cargo.toml" ] && command -v cargo >/dev/null; then
+  cli=(cargo run --quiet --release --offline --manifest-path "$here/Cargo.toml" -p election-lab --)
+else
+  cli=()
+fi
+if [ ${#cli[@]} -gt 0 ] && "${cli[@]}" import "$kind" "${logs[@]}" -o "$out/trace.json" 2>"$out/import-report.txt"; then
+  echo "trace: $out/trace.json (open it with Import… in the page; report in $out/import-report.txt)"
+else
+  echo "no trace written (the election-lab CLI was not run or failed; see $out/import-report.txt)"
+fi
+echo "logs: ${logs[*]}"
+echo "status: $out/status.txt"

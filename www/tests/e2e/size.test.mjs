@@ -1,0 +1,33 @@
+// The size budget: what an English reader downloads to see the first drawing — wasm, JS, CSS, the
+// page and whatever else it fetches before the network goes idle — each response compressed as a
+// server would (gzip -9), summed, against the budget in tests/size-budget.json.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
+import { serve, launch } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the first load in English stays within the size budget', async () => {
+  const { budget_bytes: budget } = JSON.parse(await readFile(new URL('../size-budget.json', import.meta.url)));
+  const context = await browser.newContext({ locale: 'en-GB' });
+  const page = await context.newPage();
+  const bodies = [];
+  page.on('response', (r) => {
+    if (r.url().startsWith('data:')) return;
+    bodies.push(r.body().then((b) => ({ url: new URL(r.url()).pathname, raw: b.length, gzip: gzipSync(b, { level: 9 }).length })));
+  });
+  await page.goto(server.url + '?lang=en', { waitUntil: 'networkidle' });
+  await page.waitForSelector('[data-node]');
+  await page.waitForLoadState('networkidle');
+  const files = await Promise.all(bodies);
+  const total = files.reduce((s, f) => s + f.gzip, 0);
+  const table = files.map((f) => `  ${f.url.padEnd(48)} ${String(f.raw).padStart(9)} B raw ${String(f.gzip).padStart(8)} B gzip`).join('\n');
+  console.log(`first load in English: ${total} B gzip (budget ${budget} B)\n${table}`);
+  assert.ok(files.some((f) => f.url.endsWith('.wasm')), 'the wasm was among the downloads');
+  assert.ok(total <= budget, `the first load is ${total} B gzip, over the budget of ${budget} B:\n${table}`);
+  await context.close();
+});
