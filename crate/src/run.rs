@@ -40,8 +40,12 @@ pub struct MsgFrame {
     pub to: NodeId,
     pub sent: Time,
     pub deliver: Time,
-    /// Will not arrive (lost by the network or dropped by hand).
+    /// Will not arrive (lost by the network, dropped by hand, cut off by a partition or cut,
+    /// or bound for a crashed node), as things stand now.
     pub doomed: bool,
+    /// Why it will not arrive, as things stand now (the reason its delivery step would give if
+    /// nothing changed before then).
+    pub doom: Option<DropReason>,
 }
 
 /// Everything the UI draws for one step.
@@ -59,6 +63,9 @@ pub struct Frame {
     pub quiescent: bool,
     /// The fenced store, when the scenario writes through one.
     pub store: Option<StoreFrame>,
+    /// For token algorithms (a [`crate::meta::Monitor::OneToken`] claim): how many different
+    /// live tokens exist now, held or in flight. Their agreement is "one token".
+    pub tokens: Option<u32>,
 }
 
 /// The fenced store as drawn.
@@ -196,7 +203,8 @@ impl Run for Sim {
                 to: m.to,
                 sent: m.sent,
                 deliver: m.deliver,
-                doomed: m.lost || self.is_manually_dropped(id),
+                doomed: self.doom(id).is_some(),
+                doom: self.doom(id),
             })
             .collect();
         Frame {
@@ -209,6 +217,7 @@ impl Run for Sim {
             leaders: obs.leaders.iter().copied().collect(),
             agreement: obs.agreed,
             quiescent: self.quiescent(),
+            tokens: self.observers().token_id.and_then(|_| self.token_count()),
             store: self.store().map(|st| StoreFrame {
                 store: *st,
                 writes: self.writes_in_flight().map(|(id, w)| (id, *w)).collect(),
