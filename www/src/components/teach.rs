@@ -58,6 +58,16 @@ pub fn Legend(p: &LegendProps) -> Html {
             <span>{ tr(p.lang, "crashed", "已崩溃") }</span>
         </li>
     };
+    // A message that will not arrive: a dashed path ending in ✕ where it dies.
+    let doomed = html! {
+        <li class="legend-doomed">
+            <svg viewBox="0 0 40 24" width="30" height="18" aria-hidden="true">
+                <g class="doomed-path"><line class="msg-edge doomed-edge" x1="2" y1="12" x2="28" y2="12" stroke="currentColor" />
+                <text class="doom-mark" x="32" y="12" text-anchor="middle" dominant-baseline="central" style="font-size:16px">{"✕"}</text></g>
+            </svg>
+            <span>{ tr(p.lang, "will not arrive: ends where it is lost (at the partition line, short of a crashed node)", "不会送达：在丢失处终止（分区线上，或崩溃节点之前）") }</span>
+        </li>
+    };
     let kinds = a.kinds.iter().map(|k| {
         html! {
             <li class="legend-kind" title={k.explain.get(p.lang)}>
@@ -73,6 +83,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             <ul class="legend-list">
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
                 { for kinds }
+                { if p.compact { html!{} } else { doomed } }
             </ul>
         </section>
     }
