@@ -194,7 +194,8 @@ impl Run for Sim {
         let kinds = self.machine().kinds();
         let messages = self
             .in_flight()
-            .map(|(id, m)| MsgFrame {
+            .map(|(id, m)| (id, m, self.doom(id)))
+            .map(|(id, m, doom)| MsgFrame {
                 id,
                 kind: kinds[m.kind].name,
                 visual: kinds[m.kind].visual,
@@ -203,8 +204,8 @@ impl Run for Sim {
                 to: m.to,
                 sent: m.sent,
                 deliver: m.deliver,
-                doomed: self.doom(id).is_some(),
-                doom: self.doom(id),
+                doomed: doom.is_some(),
+                doom,
             })
             .collect();
         Frame {

@@ -39,14 +39,17 @@
 //!   which costs one more silence and one more regeneration (a higher one) — fewer tokens,
 //!   never more.
 //!
-//! **What it claims.** `duplicate-token` (checked like split brain: two live nodes holding a
-//! token at the same moment) holds while the network is synchronous and never partitioned, with
-//! crashes. A partition breaks it, by design of the timeouts: the side without the token hears
-//! nothing, its lowest id regenerates, and each side has a holder — the token ring's split
-//! brain. After healing the older generation is discarded. Message loss breaks it too: a lost
-//! ACK makes the sender pass a second copy. (The holding time defaults to `latency_max + 1`,
-//! longer than a hop, so that two tokens on one ring are held at the same moment often enough
-//! for the monitor to see the duplicate.)
+//! **What it claims.** `duplicate-token` — at most one live token at any moment: held by a live
+//! node, in flight to a node that will keep it, or waiting at a sender that will pass it again
+//! because its ACK never came (`Protocol::live_tokens`, watched after every step; two live
+//! holders at once count too) — holds while the network is synchronous and never partitioned,
+//! with crashes. Two tokens need not ever be *held* at the same instant to be two: on a ring
+//! cut in two they can circulate in lockstep, one per side, for as long as the cut lasts.
+//! A partition breaks it, by design of the timeouts: the side without the token hears nothing,
+//! its lowest id regenerates, and each side has a token — the token ring's split brain (and a
+//! cut that swallows an ACK makes its sender pass a copy). After healing the older generation
+//! is discarded. Message loss breaks it too: a lost ACK makes the sender pass a second copy.
+//! (The holding time defaults to `latency_max + 1`, longer than a hop.)
 //!
 //! * `initial_leader` holds the first token (generation 1); without one, the lowest id does.
 //! * `heartbeats` are not used: the token itself is the sign of life, and it circulates with or
