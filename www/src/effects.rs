@@ -136,8 +136,14 @@ struct Clock {
 /// Writes the clock into the controls' time while a quiet stretch plays (no re-render: nothing
 /// else changes), so that the time visibly runs on while nothing moves.
 fn show_time(t: u64) {
-    if let Some(el) = window().document().and_then(|d| d.query_selector("[data-testid=time]").ok().flatten()) {
-        el.set_text_content(Some(&t.to_string()));
+    // The text node itself, not the element's content: replacing the node would leave the
+    // renderer updating a detached one.
+    let text = window()
+        .document()
+        .and_then(|d| d.query_selector("[data-testid=time]").ok().flatten())
+        .and_then(|el| el.first_child());
+    if let Some(node) = text {
+        node.set_text_content(Some(&t.to_string()));
     }
 }
 

@@ -115,11 +115,15 @@ pub fn doomed_edge(alg: &Algorithm, m: &MsgFrame, (a, b): (Pt, Pt), lang: Lang) 
         Lang::En => format!("{} N{} → N{} will not arrive ({why})", m.label, m.from, m.to),
         Lang::Zh => format!("N{} 发给 N{} 的 {} 不会送达（{why}）", m.from, m.to, m.label),
     };
+    // The ✕ a little beyond where the dot stops (on the line itself), so the resting dot does
+    // not hide it.
+    let len = (b.0 - a.0).hypot(b.1 - a.1).max(1.0);
+    let mark = (b.0 + (b.0 - a.0) / len * 16.0, b.1 + (b.1 - a.1) / len * 16.0);
     html! {
         <g class="doomed-path" data-doomed={m.id.to_string()} data-doom={m.doom.map_or("", |d| d.name())}>
             <title>{ title }</title>
             <line class="msg-edge doomed-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, m.kind)} />
-            <text class="doom-mark" x={fmt(b.0)} y={fmt(b.1)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
+            <text class="doom-mark" x={fmt(mark.0)} y={fmt(mark.1)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
         </g>
     }
 }
