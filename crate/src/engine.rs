@@ -250,6 +250,34 @@ impl Engine {
     pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
         self.sim.narrate(step, lang)
     }
+    /// The interventions made at step `step` (after its event), each in one plain sentence, or
+    /// `None` when none was made there. A crashed leader's followers are told to wait for their
+    /// timeout, since nothing moves until it runs out.
+    pub fn narrate_interventions(&self, step: u64, lang: Lang) -> Option<String> {
+        let zh = lang == Lang::Zh;
+        let ivs: Vec<&Intervention> = self.interventions().iter().filter(|iv| iv.step == step).collect();
+        if ivs.is_empty() {
+            return None;
+        }
+        let frame = self.frame();
+        let followed = |n: NodeId| frame.nodes.iter().any(|x| x.id != n && x.up && x.view.leader == Some(n));
+        let parts: Vec<String> = ivs
+            .iter()
+            .map(|iv| match (&iv.action, zh) {
+                (Action::Crash(n), false) if followed(*n) => {
+                    format!("N{n} crashed. The nodes that follow it will notice only when their timeout runs out.")
+                }
+                (Action::Crash(n), true) if followed(*n) => {
+                    format!("N{n} 崩溃了。追随它的节点要等各自的超时到期才会察觉。")
+                }
+                (Action::Crash(n), false) => format!("N{n} crashed: it sends and receives nothing until it recovers."),
+                (Action::Crash(n), true) => format!("N{n} 崩溃了：恢复之前它不收也不发任何消息。"),
+                (a, false) => format!("Intervention at t={}: {}.", iv.time, a.describe()),
+                (a, true) => format!("t={} 时的干预：{}。", iv.time, a.describe_in(lang)),
+            })
+            .collect();
+        Some(parts.join(if zh { "" } else { " " }))
+    }
     pub fn record(&self, step: u64) -> Option<Rec> {
         self.sim.record(step)
     }

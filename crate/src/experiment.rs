@@ -73,7 +73,7 @@
 use crate::algorithm::Algorithm;
 use crate::engine::Engine;
 use crate::error::{prefixed, ScenarioError};
-use crate::meta::{Faults, Formula, Lang, Monitor, Text};
+use crate::meta::{Faults, Formula, Lang, Text};
 use crate::plot::{Chart, ChartKind, Mark, Series};
 use crate::registry;
 use crate::rng::Pcg32;
@@ -588,7 +588,7 @@ impl Sweep {
     /// What the line's algorithm claims about a single leader: `any` (under any fault),
     /// `crash-stop`, or `none`.
     pub fn claim(&self, line: usize) -> &'static str {
-        match self.lines[line].algorithm.properties.iter().find(|p| p.monitor == Monitor::SplitBrain).map(|p| p.holds) {
+        match self.lines[line].algorithm.properties.iter().find(|p| p.monitor.is_single_leader()).map(|p| p.holds) {
             Some(Faults::Any) => "any",
             Some(Faults::CrashStop) => "crash-stop",
             None => "none",

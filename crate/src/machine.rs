@@ -86,6 +86,9 @@ pub trait Machine {
     fn release(&mut self, n: u64);
     /// The readable label of message `id`.
     fn label(&self, id: u64) -> String;
+    /// The live tokens ([`Protocol::live_tokens`]); `up` per node, `flying` as (message id,
+    /// from, to, doomed).
+    fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
     fn view(&self, st: &dyn Stash, i: usize) -> View;
     fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)>;
     fn as_any(&self) -> &dyn Any;
@@ -229,6 +232,15 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn view(&self, st: &dyn Stash, i: usize) -> View {
         self.proto.view(&Self::slots(st)[i].state)
+    }
+    fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
+        let nodes: Vec<Option<&P::State>> =
+            Self::slots(st).iter().zip(up).map(|(slot, &up)| up.then_some(&slot.state)).collect();
+        let flying: Vec<(NodeId, NodeId, &P::Msg, bool)> = flying
+            .iter()
+            .filter_map(|&(id, from, to, doomed)| Some((from, to, self.payloads.get(id as usize)?, doomed)))
+            .collect();
+        self.proto.live_tokens(&nodes, &flying)
     }
     fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)> {
         self.proto.inspect(&Self::slots(st)[i].state)

@@ -50,7 +50,8 @@ impl Text {
             Lang::Zh => self.zh,
         }
     }
-    /// The template in `lang` with `{0}`, `{1}`, `{2}` replaced by `args`.
+    /// The template in `lang` with `{0}`, `{1}`, `{2}` replaced by `args`, and `{1:node:nodes}`
+    /// by the number followed by the singular (for 1) or the plural noun.
     pub fn fill(&self, lang: Lang, args: &[u64]) -> String {
         let t = self.get(lang);
         let mut out = String::with_capacity(t.len() + 8);
@@ -66,6 +67,21 @@ impl Text {
                         None => out.push_str(&tail[..3]),
                     }
                     rest = &tail[3..];
+                }
+                // `{1:node:nodes}`: the number and its noun, singular for 1.
+                (Some(d @ b'0'..=b'9'), Some(b':')) if tail.contains('}') => {
+                    let end = tail.find('}').expect("checked");
+                    let mut forms = tail[3..end].splitn(2, ':');
+                    let (one, many) = (forms.next().unwrap_or(""), forms.next().unwrap_or(""));
+                    match args.get((d - b'0') as usize) {
+                        Some(&v) => {
+                            out.push_str(&v.to_string());
+                            out.push(' ');
+                            out.push_str(if v == 1 { one } else { many });
+                        }
+                        None => out.push_str(&tail[..=end]),
+                    }
+                    rest = &tail[end + 1..];
                 }
                 _ => {
                     out.push('{');
@@ -260,6 +276,18 @@ pub enum Monitor {
     TwoLeadersInTerm,
     /// The protocol reports violations itself (e.g. a fenced store accepting an old token).
     Reported,
+    /// A token protocol's split brain: two live tokens of different generations exist at once
+    /// (held by live nodes or in flight, read through `Protocol::token` and `Message::token`),
+    /// or two live nodes lead at once.
+    OneToken,
+}
+
+impl Monitor {
+    /// Whether this monitor watches for more than one leader at once (split brain, or its
+    /// token-ring form, duplicate tokens).
+    pub fn is_single_leader(self) -> bool {
+        matches!(self, Monitor::SplitBrain | Monitor::OneToken)
+    }
 }
 
 /// A safety property an algorithm claims.

@@ -51,6 +51,10 @@ pub struct Observers {
     /// a token ring calls its split-brain monitor `duplicate-token`).
     split_brain_id: Option<&'static str>,
     term_id: Option<&'static str>,
+    /// The claimed property watched by the token monitor ([`Monitor::OneToken`]), if any.
+    pub token_id: Option<&'static str>,
+    /// The token monitor saw more than one live token after the last step.
+    pub duplicate_tokens: bool,
     /// Cached view per node (scenario order); `None` while the node is crashed.
     pub views: Vec<Option<View>>,
     pub live: u32,
@@ -81,7 +85,8 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => {
             // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, term_word, vote, tally, group, reach, ring, lease, tint, zxid } = x;
+            let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } =
+                x;
             *leader == y.leader
                 && *term == y.term
                 && *vote == y.vote
@@ -93,6 +98,7 @@ fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
                 && *tint == y.tint
                 && *zxid == y.zxid
                 && *term_word == y.term_word
+                && *tally_word == y.tally_word
                 && (std::ptr::eq(*role, y.role) || *role == y.role)
         }
         (None, None) => true,
@@ -107,6 +113,8 @@ impl Observers {
             ids: ids.to_vec(),
             split_brain_id: claimed.iter().find(|p| p.monitor == Monitor::SplitBrain).map(|p| p.id),
             term_id: claimed.iter().find(|p| p.monitor == Monitor::TwoLeadersInTerm).map(|p| p.id),
+            token_id: claimed.iter().find(|p| p.monitor == Monitor::OneToken).map(|p| p.id),
+            duplicate_tokens: false,
             views: vec![None; n],
             live: 0,
             leaders: BTreeSet::new(),

@@ -312,6 +312,10 @@ pub struct View {
     pub vote: Option<NodeId>,
     /// A candidate's tally: (votes held, votes needed).
     pub tally: Option<(u32, u32)>,
+    /// What `tally` counts, when it is not votes (Paxos: promises, then acceptances): the UI
+    /// writes "promises 2 / 3" instead of "votes 2 / 3", so that the label names what the
+    /// narration counts.
+    pub tally_word: Option<&'static Text>,
     /// The group this node belongs to, named by its group leader (group-merging algorithms such
     /// as Invitation): the UI draws a coloured hull round each group.
     pub group: Option<NodeId>,
@@ -371,6 +375,18 @@ pub trait Protocol: Sized + 'static {
     fn view(&self, s: &Self::State) -> View;
     /// Key/value pairs for the inspector.
     fn inspect(&self, s: &Self::State) -> Vec<(&'static str, String)>;
+    /// For protocols that circulate a token (watched by [`crate::meta::Monitor::OneToken`]): the
+    /// live tokens now, one entry per token, each named by the node it stands at (its holder,
+    /// the node it travels to, or a sender that will pass it again). `nodes` are the states in
+    /// scenario order (`None` while crashed); `flying` the messages in flight as (from, to,
+    /// payload, doomed — it will not be delivered as things stand). `None`: no tokens here.
+    fn live_tokens(
+        &self,
+        _nodes: &[Option<&Self::State>],
+        _flying: &[(NodeId, NodeId, &Self::Msg, bool)],
+    ) -> Option<Vec<NodeId>> {
+        None
+    }
 }
 
 /// Formats an optional node id as `N5` or `-`.

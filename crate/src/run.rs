@@ -37,8 +37,12 @@ pub struct MsgFrame {
     pub to: NodeId,
     pub sent: Time,
     pub deliver: Time,
-    /// Will not arrive (lost by the network or dropped by hand).
+    /// Will not arrive (lost by the network, dropped by hand, cut off by a partition or cut,
+    /// or bound for a crashed node), as things stand now.
     pub doomed: bool,
+    /// Why it will not arrive, as things stand now (the reason its delivery step would give if
+    /// nothing changed before then).
+    pub doom: Option<DropReason>,
 }
 
 /// Everything the UI draws for one step.
@@ -56,6 +60,9 @@ pub struct Frame {
     pub quiescent: bool,
     /// The fenced store, when the scenario writes through one.
     pub store: Option<StoreFrame>,
+    /// For token algorithms (a [`crate::meta::Monitor::OneToken`] claim): how many different
+    /// live tokens exist now, held or in flight. Their agreement is "one token".
+    pub tokens: Option<u32>,
 }
 
 /// The fenced store as drawn.
@@ -112,7 +119,8 @@ impl Sim {
         let kinds = self.machine().kinds();
         let messages = self
             .in_flight()
-            .map(|(id, m)| MsgFrame {
+            .map(|(id, m)| (id, m, self.doom(id)))
+            .map(|(id, m, doom)| MsgFrame {
                 id,
                 kind: kinds[m.kind].name,
                 visual: kinds[m.kind].visual,
@@ -121,7 +129,8 @@ impl Sim {
                 to: m.to,
                 sent: m.sent,
                 deliver: m.deliver,
-                doomed: m.lost || self.is_manually_dropped(id),
+                doomed: doom.is_some(),
+                doom,
             })
             .collect();
         Frame {
@@ -134,6 +143,7 @@ impl Sim {
             leaders: obs.leaders.iter().copied().collect(),
             agreement: obs.agreed,
             quiescent: self.quiescent(),
+            tokens: self.observers().token_id.and_then(|_| self.token_count()),
             store: self.store().map(|st| StoreFrame {
                 store: *st,
                 writes: self.writes_in_flight().map(|(id, w)| (id, *w)).collect(),

@@ -379,4 +379,53 @@ impl Sim {
     pub fn is_manually_dropped(&self, id: u64) -> bool {
         self.w.manual_drops.contains(&id)
     }
+    /// Why message `id`, in flight, will not be delivered if nothing changes before it is due:
+    /// the same checks, in the same order, as its delivery step makes.
+    pub fn doom(&self, id: u64) -> Option<DropReason> {
+        let m = self.h.msg(id)?.entry();
+        let (fi, ti) = (self.idx(m.from)?, self.idx(m.to)?);
+        if self.w.manual_drops.contains(&id) {
+            Some(DropReason::Manual)
+        } else if m.lost {
+            Some(DropReason::Lost)
+        } else if !self.w.up[ti] {
+            Some(DropReason::Crashed)
+        } else if !self.link_ok(fi, ti) {
+            Some(DropReason::Partition)
+        } else {
+            None
+        }
+    }
+
+    /// The live tokens now, each named by the node it stands at ([`crate::protocol::Protocol::live_tokens`]);
+    /// `None` for protocols without tokens.
+    pub fn live_tokens(&self) -> Option<Vec<NodeId>> {
+        let flying: Vec<(u64, NodeId, NodeId, bool)> =
+            self.in_flight().map(|(id, m)| (id, m.from, m.to, self.doom(id).is_some())).collect();
+        self.machine.live_tokens(&*self.w.states, &self.w.up, &flying)
+    }
+
+    /// How many live tokens exist now (see [`Sim::live_tokens`]).
+    pub fn token_count(&self) -> Option<u32> {
+        self.live_tokens().map(|t| t.len() as u32)
+    }
+
+    /// The token monitor ([`crate::meta::Monitor::OneToken`]): a violation when a second live
+    /// token appears (or a second live holder), once per stretch of more than one.
+    fn watch_tokens(&mut self) {
+        let tokens = self.live_tokens().unwrap_or_default();
+        let dup = tokens.len() >= 2 || self.w.obs.leaders.len() >= 2;
+        if dup && !self.w.obs.duplicate_tokens {
+            let mut nodes: Vec<NodeId> = tokens.into_iter().chain(self.w.obs.leaders.iter().copied()).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            let kind = self.w.obs.token_id.expect("watched");
+            let v = Violation { kind, time: self.w.now, step: self.w.steps, nodes, term: None };
+            if self.w.n_violations as usize == self.watch.violations.len() {
+                self.watch.violations.push(v);
+            }
+            self.w.n_violations += 1;
+        }
+        self.w.obs.duplicate_tokens = dup;
+    }
 }

@@ -202,7 +202,7 @@ fn seeking_without_acting_does_not_fork() {
 // differently. Never update them to silence an accidental change.
 // ---------------------------------------------------------------------------------------------
 
-const GOLDEN_BULLY: &str = "46891b4a3d1d0d24";
+const GOLDEN_BULLY: &str = "981f142cf7804f35";
 const GOLDEN_CHANG_ROBERTS: &str = "2aa11732822b8bc7";
 const GOLDEN_RAFT: &str = "0035d936126ec722";
 

@@ -86,6 +86,30 @@ impl Drop for FrameLoop {
     }
 }
 
+/// The longest a quiet stretch plays for, in seconds of wall time: virtual time in which nothing
+/// visible happens (no message travels) is played faster, so that it never stands still for long.
+pub const QUIET_SECONDS: f64 = 0.4;
+
+/// The playback schedule: where the animation clock goes from virtual time `t` after `dt`
+/// seconds of wall time at `speed` ticks a second. Inside a quiet stretch `[from, to)` (nothing
+/// moves until `to`, the next event) the clock runs fast enough to cross the whole stretch in
+/// [`QUIET_SECONDS`] — at least `speed` — and visibly: it still moves every frame. Past `to`
+/// the rest of the frame's time runs at `speed` again.
+pub fn advance(t: f64, dt: f64, speed: f64, quiet: Option<(f64, f64)>) -> f64 {
+    match quiet {
+        Some((from, to)) if t >= from && t < to => {
+            let rate = speed.max((to - from) / QUIET_SECONDS);
+            let next = t + dt * rate;
+            if next <= to {
+                next
+            } else {
+                to + (dt - (to - t) / rate) * speed
+            }
+        }
+        _ => t + dt * speed,
+    }
+}
+
 /// Where a message dot travels: from `a` (sent at `sent`) to `b` (arrives at `deliver`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DotPath {
@@ -159,5 +183,47 @@ impl Dots {
             let (x, y) = path.at(t);
             let _ = el.set_attribute("transform", &format!("translate({x:.1} {y:.1})"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames of `dt` seconds from the start of `[from, to)` until the clock reaches `to`.
+    fn wall_time(from: f64, to: f64, speed: f64, dt: f64) -> f64 {
+        let (mut t, mut wall) = (from, 0.0);
+        while t < to {
+            let next = advance(t, dt, speed, Some((from, to)));
+            assert!(next > t, "the clock moves every frame");
+            t = next;
+            wall += dt;
+        }
+        wall
+    }
+
+    #[test]
+    fn any_quiet_stretch_plays_in_half_a_second_at_most() {
+        for speed in [0.5, 1.0, 2.0, 5.0, 10.0, 30.0] {
+            for len in [1.0, 3.0, 12.0, 40.0, 250.0, 5000.0] {
+                for dt in [1.0 / 120.0, 1.0 / 60.0, 1.0 / 30.0] {
+                    let wall = wall_time(7.0, 7.0 + len, speed, dt);
+                    // At most one frame beyond QUIET_SECONDS (the frame that crosses the end).
+                    assert!(wall <= 0.5, "speed {speed}, stretch {len} ticks, frame {dt}: {wall} s");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn outside_a_quiet_stretch_the_clock_keeps_the_chosen_speed() {
+        assert_eq!(advance(3.0, 0.5, 2.0, None), 4.0);
+        // Past the stretch, or before it: the normal speed.
+        assert_eq!(advance(20.0, 0.5, 2.0, Some((0.0, 12.0))), 21.0);
+        // A short stretch is never played slower than the speed asked for.
+        assert_eq!(advance(0.0, 0.1, 30.0, Some((0.0, 10.0))), 3.0);
+        // The frame that crosses the end of the stretch goes on at the normal speed after it.
+        let t = advance(11.0, 0.1, 2.0, Some((0.0, 12.0)));
+        assert!(t > 12.0 && t < 12.2, "{t}");
     }
 }

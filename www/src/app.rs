@@ -91,6 +91,7 @@ fn draw(
     let options = DrawOptions {
         algorithm,
         ring: meta::is_ring(algorithm),
+        two_way: algorithm.topology == election_lab::meta::Topology::BidirectionalRing,
         lang: state.lang,
         title: algorithm.title.get(state.lang).into(),
         selected: state.selected,
@@ -198,7 +199,8 @@ pub fn Lab() -> Html {
     effects::use_url_sync(&state);
     effects::use_document_lang(state.lang);
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
-    effects::use_play_loop(state.playing, state.speed, now, on.clone(), dots.clone());
+    let quiet = if state.playing { state.quiet_stretch() } else { None };
+    effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
     keyboard::use_shortcuts(state.embed, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
@@ -221,7 +223,8 @@ pub fn Lab() -> Html {
         Some(_) => (Vec::new(), None),
         None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
-    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {lang} on={on.clone()} /> };
+    let per_group = meta::leader_per_group(algorithm);
+    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
     let side_bar = side_bar(&state.side, lang, &on);

@@ -133,11 +133,35 @@ struct Clock {
     t: Cell<f64>,
     last_ts: Cell<Option<f64>>,
     running: Cell<bool>,
+    /// The quiet stretch ahead, as of the last render ([`State::quiet_stretch`]).
+    quiet: Cell<Option<(f64, f64)>>,
+}
+
+/// Writes the clock into the controls' time while a quiet stretch plays (no re-render: nothing
+/// else changes), so that the time visibly runs on while nothing moves.
+fn show_time(t: u64) {
+    // The text node itself, not the element's content: replacing the node would leave the
+    // renderer updating a detached one.
+    let text = window()
+        .document()
+        .and_then(|d| d.query_selector("[data-testid=time]").ok().flatten())
+        .and_then(|el| el.first_child());
+    if let Some(node) = text {
+        node.set_text_content(Some(&t.to_string()));
+    }
 }
 
 #[hook]
-pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, dots: Rc<Vec<Dots>>) {
+pub fn use_play_loop(
+    playing: bool,
+    speed: f64,
+    now: u64,
+    quiet: Option<(f64, f64)>,
+    on: Callback<Action>,
+    dots: Rc<Vec<Dots>>,
+) {
     let clock = use_memo((), |_| Clock::default());
+    clock.quiet.set(quiet);
     let frames = use_mut_ref(FrameLoop::new);
     use_effect_with((playing, speed), move |&(playing, speed)| {
         if playing {
@@ -150,8 +174,13 @@ pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, 
             frames.borrow_mut().start(move |ts| {
                 let dt = clock.last_ts.get().map_or(0.0, |last| ((ts - last) / 1000.0).min(0.25));
                 clock.last_ts.set(Some(ts));
-                clock.t.set(clock.t.get() + dt * speed);
-                on.emit(Action::PlayTo(clock.t.get()));
+                let quiet = clock.quiet.get();
+                let t = crate::anim::advance(clock.t.get(), dt, speed, quiet);
+                clock.t.set(t);
+                if quiet.is_some_and(|(from, to)| t >= from && t < to) {
+                    show_time(t as u64);
+                }
+                on.emit(Action::PlayTo(t));
                 for d in dots.iter() {
                     d.place(clock.t.get());
                 }
@@ -160,6 +189,10 @@ pub fn use_play_loop(playing: bool, speed: f64, now: u64, on: Callback<Action>, 
             clock.running.set(false);
             frames.borrow_mut().stop();
             dots.iter().for_each(Dots::rest);
+            if clock.quiet.get().is_some() {
+                // Paused inside a quiet stretch: the time shown is the step's again.
+                show_time(now);
+            }
         }
         let frames: Rc<_> = frames;
         move || frames.borrow_mut().stop()

@@ -174,9 +174,29 @@ pub fn distance(line: &Line, p: Pt) -> f64 {
     side(line, p).abs() / len
 }
 
+/// Where the segment `a → b` first crosses one of `lines`, as a fraction of the way (0..1), or
+/// `None` when it crosses none (a message whose ends no drawn line separates).
+pub fn first_crossing(lines: &[Line], a: Pt, b: Pt) -> Option<f64> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let (sa, sb) = (side(l, a), side(l, b));
+            (sa * sb < 0.0).then(|| sa / (sa - sb))
+        })
+        .min_by(|x, y| x.total_cmp(y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_segment_stops_at_the_first_line_it_crosses() {
+        let lines = [[600, 0, 600, 1000], [300, 0, 300, 1000]];
+        let t = first_crossing(&lines, (100.0, 500.0), (900.0, 500.0)).unwrap();
+        assert!((t - 0.25).abs() < 1e-9, "{t}");
+        assert_eq!(first_crossing(&lines, (100.0, 500.0), (200.0, 900.0)), None);
+    }
 
     const NODES: [(u32, Pt); 4] = [(1, (100.0, 100.0)), (2, (900.0, 100.0)), (3, (900.0, 900.0)), (4, (100.0, 900.0))];
 

@@ -122,6 +122,13 @@ pub fn claimed_invariants(alg: &Algorithm) -> &'static [Property] {
     alg.properties
 }
 
+/// Whether the algorithm elects a leader per group by design (it claims no single leader, as
+/// Invitation and gossip): several leaders at once are then shown as a neutral note, not as a
+/// split-brain alarm.
+pub fn leader_per_group(alg: &Algorithm) -> bool {
+    !alg.properties.iter().any(|p| p.monitor.is_single_leader())
+}
+
 /// Ring algorithms draw the ring's edges and direction.
 pub fn is_ring(alg: &Algorithm) -> bool {
     alg.topology.is_ring()

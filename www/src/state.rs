@@ -322,6 +322,23 @@ impl State {
         (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment))
     }
 
+    /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
+    /// flight (nothing moves on the canvas until the next event), for the playback schedule
+    /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
+    /// run, or while messages travel.
+    pub fn quiet_stretch(&self) -> Option<(f64, f64)> {
+        if self.compare.is_some() || !self.frame.messages.is_empty() {
+            return None;
+        }
+        if self.frame.store.as_ref().is_some_and(|st| !st.writes.is_empty()) {
+            return None;
+        }
+        let mut e = self.engine_mut();
+        let next = e.next_event_time().filter(|&n| n <= e.stop_time())?;
+        let now = self.frame.time;
+        (next > now).then_some((now as f64, next as f64))
+    }
+
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
         self.engine.cell.borrow_mut()
     }
@@ -344,20 +361,29 @@ impl State {
         if *self.lines != lines {
             self.lines = Rc::new(lines);
         }
-        let narration = match engine.cursor() {
-            0 if self.touch => tr(
+        // The step's own sentence, then what was done at it (a crash, a line, ...). The panel
+        // prefixes "Step N:" itself.
+        let cursor = engine.cursor();
+        let step_text = match cursor {
+            0 => None,
+            c => engine.narrate(c, self.lang),
+        };
+        let narration = match (step_text, engine.narrate_interventions(cursor, self.lang)) {
+            (Some(a), Some(b)) => format!("{a}{}{b}", if self.lang == Lang::Zh { "" } else { " " }),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) if self.touch => tr(
                 self.lang,
-                "Step 0: nothing has happened yet. Tap ⏭ to take one step, or ▶ to play.",
-                "第 0 步：还什么都没有发生。轻点 ⏭ 前进一步，或轻点 ▶ 播放。",
+                "Nothing has happened yet. Tap ⏭ to take one step, or ▶ to play.",
+                "还什么都没有发生。轻点 ⏭ 前进一步，或轻点 ▶ 播放。",
             )
             .to_string(),
-            0 => tr(
+            (None, None) => tr(
                 self.lang,
-                "Step 0: nothing has happened yet. Press → to take one step, or Space to play.",
-                "第 0 步：还什么都没有发生。按 → 前进一步，或按空格键播放。",
+                "Nothing has happened yet. Press → to take one step, or Space to play.",
+                "还什么都没有发生。按 → 前进一步，或按空格键播放。",
             )
             .to_string(),
-            c => engine.narrate(c, self.lang).unwrap_or_default(),
         };
         if *self.narration != narration {
             self.narration = Rc::new(narration);

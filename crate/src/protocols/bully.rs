@@ -14,6 +14,13 @@
 //!   the receiver's own id, or the receiver knows no leader (`k >= me or elected == none`).
 //!   Either way the receiver leaves its election. A lower announcer is ignored by a node that
 //!   knows a leader, which is the classic guard against a stale announcement.
+//! * **A leader hears a lower leader** (after a partition heals, both sides' leaders
+//!   heartbeat everyone): a leader that receives a COORDINATOR or a HEARTBEAT from a lower id
+//!   starts an election: the classic rule (after Garcia-Molina 1982, above) that a process
+//!   which hears a coordinator announcement from a lower process challenges it, since a lower
+//!   process cannot rightly lead while a higher one is up. Its election reaches every higher live id, so the highest
+//!   live id wins and announces itself, the lower leader accepts the announcement (`k >= me`),
+//!   and the split brain a partition caused ends once the network is whole again.
 //! * **Crash-recovery**: all state is volatile; a recovered process knows no leader and starts
 //!   an election. A recovering process above the current leader therefore takes over, with a
 //!   short window (one message latency) in which two processes believe they lead.
@@ -129,6 +136,20 @@ const PRESETS: &[Preset] = &[
         golden: "cae8d0f7a94fbbc3",
     },
     Preset {
+        id: "bully-heal",
+        title: Text::new("Bully: the partition heals", "Bully：分区消除"),
+        hint: Text::new(
+            "The line between {1,2} and {3,4,5} at t=20 splits the brain: N2 leads the minority. At t=80 the network heals; N5 hears N2's heartbeat, challenges the lower leader with an election, wins it and announces itself, and N2 gives way: one leader again.",
+            "t=20 时 {1,2} 与 {3,4,5} 之间的分区造成脑裂：N2 领导少数派。t=80 时网络恢复；N5 收到 N2 的心跳，用一次选举挑战这个更小的领导者，胜出后宣布自己当选，N2 让位：重新只有一个领导者。",
+        ),
+        json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+                  "heartbeats":{"interval":2,"timeout":10},
+                  "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],
+                  "stop":{"max_time":160}}"#,
+        leaders: &[5],
+        golden: "f7e267a5303dfdfe",
+    },
+    Preset {
         id: "fencing-tokens",
         title: Text::new("Fencing tokens stop a stale leader", "fencing 令牌拦住过期的 leader"),
         hint: Text::new(
@@ -161,7 +182,7 @@ const PRESETS: &[Preset] = &[
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 const N_START: Text = Text::new(
-    "N{0} starts an election: it sends ELECTION to the {1} node(s) with a higher id and waits {2} ticks for an OK.",
+    "N{0} starts an election: it sends ELECTION to the {1:node:nodes} with a higher id and waits {2} ticks for an OK.",
     "N{0} 发起选举：向 {1} 个 id 更大的节点发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
 );
 const N_TOP: Text = Text::new(
@@ -206,6 +227,10 @@ const N_SUSPECT: Text = Text::new(
 );
 const N_BEAT: Text = Text::new("N{0} leads: it sends HEARTBEAT to everyone.", "N{0} 是领导者：向所有节点发送 HEARTBEAT（心跳）。");
 const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: the leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
+const N_CHALLENGE: Text = Text::new(
+    "N{0} leads and hears N{1} announce itself as leader: {1} < {0}, so N{0} challenges the lower leader and starts an election, which the highest live id wins.",
+    "N{0} 是领导者，却听到 N{1} 以领导者身份发声：{1} < {0}，所以 N{0} 向这个更小的领导者发起挑战，发起选举，由存活的最大 id 胜出。",
+);
 const N_RECOVER: Text = Text::new(
     "N{0} recovers with no memory of a leader, so it starts an election.",
     "N{0} 恢复后不记得领导者是谁，于是发起选举。",
@@ -331,6 +356,15 @@ impl Bully {
         }
     }
 
+    /// This leader heard a COORDINATOR or HEARTBEAT from `lower`, a lower id that leads too: it
+    /// gives up its own leadership for an election, which the highest live id wins.
+    fn challenge(&self, s: &mut State, ctx: &mut C, lower: NodeId) {
+        ctx.note(&N_CHALLENGE, &[ctx.me as u64, lower as u64]);
+        ctx.cancel_timer(Timer::Heartbeat);
+        s.elected = None;
+        self.start_election(s, ctx);
+    }
+
     /// Heard from (or about) the leader: re-arm the failure detector.
     fn leader_alive(&self, s: &State, ctx: &mut C) {
         ctx.watch_leader(Timer::LeaderTimeout, s.elected);
@@ -391,6 +425,8 @@ impl Protocol for Bully {
                     s.bullied_by = Some(from);
                 }
             }
+            Msg::Coordinator(k) if k < ctx.me && s.elected == Some(ctx.me) => self.challenge(s, ctx, k),
+            Msg::Heartbeat if from < ctx.me && s.elected == Some(ctx.me) => self.challenge(s, ctx, from),
             Msg::Coordinator(k) => {
                 let was_leader = s.elected == Some(ctx.me);
                 if k >= ctx.me || s.elected.is_none() {
@@ -477,5 +513,67 @@ impl Protocol for Bully {
             ("bullied by", fmt_node(s.bullied_by)),
             ("T_out / T_coord", format!("{} / {}", self.t_out, self.t_coord)),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bully, ALGORITHM};
+    use crate::protocols::testkit::{random_ring, sim_of};
+    use crate::rng::Pcg32;
+    use crate::sim::Typed;
+    use serde_json::json;
+
+    fn leaders(s: &Typed<Bully>) -> Vec<u32> {
+        (0..s.cfg.n()).filter(|&i| s.is_up(i) && s.state(i).elected == Some(s.cfg.ids[i])).map(|i| s.cfg.ids[i]).collect()
+    }
+
+    /// Random partitions of random clusters: each side elects its own highest id (split brain),
+    /// and once the network heals the highest id challenges the lower leader it hears, wins, and
+    /// everyone follows it: one leader, the highest id, named by every node.
+    #[test]
+    fn split_brain_ends_after_a_heal() {
+        for seed in 0..120u64 {
+            let mut r = Pcg32::new(seed, 1982);
+            let n = r.range_inclusive(3, 9) as usize;
+            let ids = random_ring(&mut r, n);
+            let top = *ids.iter().max().unwrap();
+            let mut side: Vec<bool> = (0..n).map(|_| r.range_inclusive(0, 1) == 0).collect();
+            let t = ids.iter().position(|&x| x == top).unwrap();
+            side[t] = true;
+            let other = (t + 1 + r.range_inclusive(0, n as u64 - 2) as usize) % n;
+            side[other] = false;
+            let a: Vec<u32> = (0..n).filter(|&i| side[i]).map(|i| ids[i]).collect();
+            let b: Vec<u32> = (0..n).filter(|&i| !side[i]).map(|i| ids[i]).collect();
+            let hi = r.range_inclusive(1, 3);
+            let (cut, heal) = (r.range_inclusive(10, 40), r.range_inclusive(100, 200));
+            let v = json!({"algorithm": "bully", "nodes": ids, "seed": seed, "initial_leader": top,
+                           "network": {"latency": [1, hi]}, "heartbeats": {"interval": 2, "timeout": 10},
+                           "schedule": [{"at": cut, "partition": [a, b]}, {"at": heal, "heal": true}],
+                           "stop": {"max_time": heal + 150}});
+            let mut s: Typed<Bully> = sim_of(&v, ALGORITHM.properties);
+            s.run_until(heal - 1);
+            let before = leaders(&s);
+            assert_eq!(before.len(), 2, "seed {seed}: a leader per side before the heal: {before:?}\n{v}");
+            s.run_until(heal + 150);
+            assert_eq!(leaders(&s), vec![top], "seed {seed}: one leader after the heal\n{v}");
+            let names: Vec<_> = (0..n).map(|i| s.state(i).elected).collect();
+            assert!(names.iter().all(|&x| x == Some(top)), "seed {seed}: everyone names N{top}: {names:?}");
+        }
+    }
+
+    /// The `bully-heal` preset: split brain during the partition, one leader (N5) after the heal,
+    /// and the narration names the challenge.
+    #[test]
+    fn the_preset_heals_to_one_leader_and_says_why() {
+        let p = ALGORITHM.preset("bully-heal").unwrap();
+        let mut e = crate::Engine::new(p.scenario()).unwrap();
+        e.run_to_end();
+        assert_eq!(e.frame().leaders, vec![5]);
+        let challenged = (1..=e.cursor()).any(|k| {
+            e.narrate(k, crate::meta::Lang::En).is_some_and(|t| t.contains("N5 leads and hears N2 announce itself as leader"))
+        });
+        assert!(challenged, "the challenge is narrated");
+        assert!(e.all_violations().iter().any(|v| v.kind == crate::observe::SPLIT_BRAIN), "split brain before the heal");
     }
 }

@@ -133,7 +133,7 @@ const PRESETS: &[Preset] = &[
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 const N_WAIT: Text = Text::new(
-    "N{0} waits its tiebreaker δ = {1} ticks before acting: the {2} node(s) with a higher id go first, and one of them may already be electing.",
+    "N{0} waits its tiebreaker δ = {1} ticks before acting: the {2:node:nodes} with a higher id go first, and one of them may already be electing.",
     "N{0} 行动前先等待自己的决胜延迟 δ = {1} 个时间单位：{2} 个 id 更大的节点优先，其中可能已有节点在主持选举。",
 );
 const N_DELTA_UP: Text =
@@ -143,7 +143,7 @@ const N_ASK_ALL: Text = Text::new(
     "N{0} 是普通节点，不能当领导者：它询问全部 {1} 个候选人是否存活（ELECTION），并等待 {2} 个时间单位内的 ALIVE。",
 );
 const N_ASK_ABOVE: Text = Text::new(
-    "N{0} is a candidate: it asks the {1} candidate(s) above it whether they are alive (ELECTION) and waits {2} ticks for ALIVE.",
+    "N{0} is a candidate: it asks the {1:candidate:candidates} above it whether they are alive (ELECTION) and waits {2} ticks for ALIVE.",
     "N{0} 是候选人：它询问 {1} 个比自己大的候选人是否存活（ELECTION），并等待 {2} 个时间单位内的 ALIVE。",
 );
 const N_TOP: Text = Text::new(

@@ -153,19 +153,19 @@ const N_ASK_NEXT: Text = Text::new(
     "N{1} 没有及时回应 FAILOVER，N{0} 视其为已崩溃，转而询问下一顺位 N{2}。",
 );
 const N_FIRST: Text = Text::new(
-    "N{0} is itself next in line (no listed node above it is left to ask), so it takes over at once: like Bully, it only sends ELECTION to the {1} id(s) above it and waits {2} ticks for an OK.",
+    "N{0} is itself next in line (no listed node above it is left to ask), so it takes over at once: like Bully, it only sends ELECTION to the {1:id:ids} above it and waits {2} ticks for an OK.",
     "N{0} 自己就是下一顺位（名单上已没有比它大的节点可问），于是立即接任：和 Bully 一样，它只向 {1} 个比自己大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
 );
 const N_LIST_SILENT: Text = Text::new(
-    "Nobody listed above N{0} answered: it falls back to a full Bully election, sending ELECTION to the {1} higher id(s) and waiting {2} ticks for an OK.",
+    "Nobody listed above N{0} answered: it falls back to a full Bully election, sending ELECTION to the {1:higher id:higher ids} and waiting {2} ticks for an OK.",
     "名单上比 N{0} 大的节点都没有回应：它退回完整的 Bully 选举，向 {1} 个更大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
 );
 const N_NO_LIST: Text = Text::new(
-    "N{0} knows no failover list, so it runs a full Bully election: ELECTION to the {1} higher id(s), then {2} ticks to wait for an OK.",
+    "N{0} knows no failover list, so it runs a full Bully election: ELECTION to the {1:higher id:higher ids}, then {2} ticks to wait for an OK.",
     "N{0} 不知道接班名单，于是发起完整的 Bully 选举：向 {1} 个更大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
 );
 const N_TAKE_OVER: Text = Text::new(
-    "N{0} gets FAILOVER from N{1}: it is next in line and up, so it answers ALIVE and takes over, after checking with ELECTION that none of the {2} id(s) above it is alive.",
+    "N{0} gets FAILOVER from N{1}: it is next in line and up, so it answers ALIVE and takes over, after checking with ELECTION that none of the {2:id:ids} above it is alive.",
     "N{0} 收到 N{1} 的 FAILOVER：它是下一顺位且存活，于是回复 ALIVE 并接任；接任前先用 ELECTION 确认 {2} 个比它大的 id 都已不在。",
 );
 const N_FO_BUSY: Text = Text::new(

@@ -184,11 +184,11 @@ const N_SWALLOW: Text = Text::new(
     "N{0} 吞掉 N{1} 的 PROBE：{0} > {1}，所以 N{1} 不可能是最大者。",
 );
 const N_RELAY: Text = Text::new(
-    "N{0} passes N{1}'s PROBE on: {1} > {0}, and {2} hop(s) out the probe has not reached its radius yet.",
+    "N{0} passes N{1}'s PROBE on: {1} > {0}, and {2:hop:hops} out the probe has not reached its radius yet.",
     "N{0} 继续转发 N{1} 的 PROBE：{1} > {0}，且探测才走了 {2} 跳，尚未到达其半径。",
 );
 const N_TURN: Text = Text::new(
-    "N{0} is {2} hop(s) from N{1}, the radius of its probe, and {1} > {0}: it turns the probe back as REPLY.",
+    "N{0} is {2:hop:hops} from N{1}, the radius of its probe, and {1} > {0}: it turns the probe back as REPLY.",
     "N{0} 距离 N{1} 恰好 {2} 跳，正是其探测半径，且 {1} > {0}：它把探测作为 REPLY 折返。",
 );
 const N_WITHDRAW: Text = Text::new(
@@ -201,11 +201,11 @@ const N_STEP_DOWN: Text = Text::new(
 );
 const N_REPLY_PASS: Text = Text::new("N{0} passes N{1}'s REPLY back towards N{1}.", "N{0} 把 N{1} 的 REPLY 继续传回 N{1}。");
 const N_HALF: Text = Text::new(
-    "N{0} gets one REPLY of phase {1}: no larger id within {2} hop(s) on that side; it waits for the other side.",
+    "N{0} gets one REPLY of phase {1}: no larger id within {2:hop:hops} on that side; it waits for the other side.",
     "N{0} 收到第 {1} 阶段的一个 REPLY：这一侧 {2} 跳以内没有更大的 id；它等待另一侧。",
 );
 const N_NEXT: Text = Text::new(
-    "N{0} has both REPLYs of phase {1}: no id within {2} hop(s) either way is larger, so it goes on to the next phase and probes twice as far.",
+    "N{0} has both REPLYs of phase {1}: no id within {2:hop:hops} either way is larger, so it goes on to the next phase and probes twice as far.",
     "N{0} 收到第 {1} 阶段两侧的 REPLY：两侧 {2} 跳以内都没有更大的 id，于是进入下一阶段，探测距离加倍。",
 );
 const N_LATE_REPLY: Text = Text::new(

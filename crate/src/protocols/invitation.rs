@@ -186,7 +186,7 @@ const N_ACCEPT_LARGER: Text = Text::new(
     "N{0} 收到 N{1} 的 INVITE，N{1} 的组有 {2} 个节点，比自己的组大：较大组的领导者领导合并后的组，所以 N{0} 接受邀请，回复附有成员名单的 ACCEPT，并等待 GROUP。",
 );
 const N_ACCEPT_TIE: Text = Text::new(
-    "N{0} gets INVITE from N{1}: both groups have {2} node(s), and a tie goes to the lower id, N{1}. N{0} accepts, sends ACCEPT with its member list and waits for GROUP.",
+    "N{0} gets INVITE from N{1}: both groups have {2:node:nodes}, and a tie goes to the lower id, N{1}. N{0} accepts, sends ACCEPT with its member list and waits for GROUP.",
     "N{0} 收到 N{1} 的 INVITE：两个组都有 {2} 个节点，平局时 id 较小者 N{1} 胜出。N{0} 接受邀请，回复附有成员名单的 ACCEPT，并等待 GROUP。",
 );
 const N_COUNTER: Text = Text::new(
@@ -226,11 +226,11 @@ const N_GROUP_REFUSED: Text = Text::new(
     "N{0} 收到 N{1} 关于一个它已不再属于的组的 GROUP：它回复 REDIRECT，告知自己的领导者 N{2}。",
 );
 const N_BEAT: Text = Text::new(
-    "N{0} leads: it sends HEARTBEAT to the {1} other member(s) of its group.",
+    "N{0} leads: it sends HEARTBEAT to the {1:other member:other members} of its group.",
     "N{0} 是领导者：它向组内其余 {1} 个成员发送 HEARTBEAT（心跳）。",
 );
 const N_BEAT_JOINING: Text = Text::new(
-    "N{0} is joining N{1}'s group: until N{1} takes its {2} member(s) over, it keeps sending them HEARTBEAT.",
+    "N{0} is joining N{1}'s group: until N{1} takes its {2:member:members} over, it keeps sending them HEARTBEAT.",
     "N{0} 正在加入 N{1} 的组：在 N{1} 接管它的 {2} 个成员之前，它继续向它们发送 HEARTBEAT。",
 );
 const N_ACK: Text = Text::new("N{0} gets ACK from its member N{1}: N{1} is still in the group.", "N{0} 收到组员 N{1} 的 ACK：N{1} 仍在组中。");
@@ -388,7 +388,7 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::Invite { size } => format!("INVITE(size {size})"),
-            Msg::Accept { members } => format!("ACCEPT({} nodes)", members.len()),
+            Msg::Accept { members } => format!("ACCEPT({} node{})", members.len(), if members.len() == 1 { "" } else { "s" }),
             Msg::Group { old } => format!("GROUP(was N{old})"),
             Msg::Redirect { leader } => format!("REDIRECT(N{leader})"),
             Msg::Heartbeat => "HEARTBEAT".into(),

@@ -274,7 +274,7 @@ const N_NOBODY: Text = Text::new(
 );
 const N_RETRY: Text = Text::new("N{0}'s random backoff is over and nobody leads yet.", "N{0} 的随机退避结束，仍然没有领导者。");
 const N_RECOVER: Text = Text::new(
-    "N{0} recovers its promises, accepted values and {1} known decision(s) from disk, so it cannot break a promise; it waits for a heartbeat.",
+    "N{0} recovers its promises, accepted values and {1:known decision:known decisions} from disk, so it cannot break a promise; it waits for a heartbeat.",
     "N{0} 恢复，承诺、已接受的值和已知的 {1} 个结果都从磁盘读回，所以不会违背承诺；它等待心跳。",
 );
 
@@ -568,6 +568,9 @@ impl Paxos {
 
 /// What a node's number counts, under it on the canvas.
 static BALLOT: Text = Text::new("ballot", "提案号");
+/// What a proposer's tally counts, in each phase.
+static PROMISES: Text = Text::new("promises", "承诺");
+static ACCEPTANCES: Text = Text::new("acceptances", "接受");
 
 impl Protocol for Paxos {
     type State = State;
@@ -778,7 +781,8 @@ impl Protocol for Paxos {
         // highest ballot it has promised, if any.
         let term = if s.leading() { Some(s.decided_by) } else { Some(s.promised).filter(|&b| b > 0) };
         let tally = s.proposal.as_ref().map(|p| (p.yes.len() as u32, self.quorum));
-        View { role, leader: s.leader, term, term_word: Some(&BALLOT), tally, ..View::default() }
+        let tally_word = s.proposal.as_ref().map(|p| if p.phase == Phase::Prepare { &PROMISES } else { &ACCEPTANCES });
+        View { role, leader: s.leader, term, term_word: Some(&BALLOT), tally, tally_word, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {

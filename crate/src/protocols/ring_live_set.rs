@@ -157,7 +157,7 @@ const N_SKIP: Text = Text::new(
     "N{0} 在超时前没有收到 N{1} 的 ACK：它认为 N{1} 已失效（崩溃或无法到达），跳过它，改发给下一个节点 N{2}。",
 );
 const N_DECIDE: Text = Text::new(
-    "N{0}'s ELECTION is back with a live set of {1} node(s): the highest id in it is {2}, so N{2} leads; N{0} sends COORDINATOR round the live set.",
+    "N{0}'s ELECTION is back with a live set of {1:node:nodes}: the highest id in it is {2}, so N{2} leads; N{0} sends COORDINATOR round the live set.",
     "N{0} 的 ELECTION 带着 {1} 个节点的存活集合回来了：其中最大的 id 是 {2}，所以 N{2} 成为领导者；N{0} 沿存活集合发送 COORDINATOR。",
 );
 const N_ALONE: Text = Text::new(

@@ -39,14 +39,17 @@
 //!   which costs one more silence and one more regeneration (a higher one) — fewer tokens,
 //!   never more.
 //!
-//! **What it claims.** `duplicate-token` (checked like split brain: two live nodes holding a
-//! token at the same moment) holds while the network is synchronous and never partitioned, with
-//! crashes. A partition breaks it, by design of the timeouts: the side without the token hears
-//! nothing, its lowest id regenerates, and each side has a holder — the token ring's split
-//! brain. After healing the older generation is discarded. Message loss breaks it too: a lost
-//! ACK makes the sender pass a second copy. (The holding time defaults to `latency_max + 1`,
-//! longer than a hop, so that two tokens on one ring are held at the same moment often enough
-//! for the monitor to see the duplicate.)
+//! **What it claims.** `duplicate-token` — at most one live token at any moment: held by a live
+//! node, in flight to a node that will keep it, or waiting at a sender that will pass it again
+//! because its ACK never came (`Protocol::live_tokens`, watched after every step; two live
+//! holders at once count too) — holds while the network is synchronous and never partitioned,
+//! with crashes. Two tokens need not ever be *held* at the same instant to be two: on a ring
+//! cut in two they can circulate in lockstep, one per side, for as long as the cut lasts.
+//! A partition breaks it, by design of the timeouts: the side without the token hears nothing,
+//! its lowest id regenerates, and each side has a token — the token ring's split brain (and a
+//! cut that swallows an ACK makes its sender pass a copy). After healing the older generation
+//! is discarded. Message loss breaks it too: a lost ACK makes the sender pass a second copy.
+//! (The holding time defaults to `latency_max + 1`, longer than a hop.)
 //!
 //! * `initial_leader` holds the first token (generation 1); without one, the lowest id does.
 //! * `heartbeats` are not used: the token itself is the sign of life, and it circulates with or
@@ -75,13 +78,17 @@ pub struct TokenRing {
     pub ack_wait: Time,
 }
 
-/// The token ring's split brain: two live nodes hold a token at the same moment.
+/// The token ring's split brain: two live tokens of different generations (held by live nodes
+/// or in flight) exist at once, or two live nodes hold a token at the same moment.
 pub const DUPLICATE_TOKEN: Property = Property {
     id: "duplicate-token",
     title: Text::new("Single token", "唯一令牌"),
-    explain: Text::new("at most one live node holds the token at any moment", "任一时刻至多一个存活节点持有令牌（否则令牌重复，即令牌环的脑裂）"),
+    explain: Text::new(
+        "at most one live token exists at any moment, held or in flight",
+        "任一时刻至多存在一个有效令牌（持有中或传递中；否则令牌重复，即令牌环的脑裂）",
+    ),
     holds: Faults::CrashStop,
-    monitor: Monitor::SplitBrain,
+    monitor: Monitor::OneToken,
 };
 
 pub const ALGORITHM: Algorithm = Algorithm {
@@ -459,8 +466,46 @@ impl Protocol for TokenRing {
         } else {
             FOLLOWER
         };
-        let leader = if s.holding.is_some() { Some(s.me) } else { s.last_holder };
-        View { role, leader, term: s.seen.map(|t| t.generation.counter), term_word: Some(&GENERATION), ..View::default() }
+        // Only the holder names itself: a node that passed the token on names the node it
+        // passed it to, and a node that last held it but has it no more names nobody. The
+        // generation is the holder's only (the token's), not every node's.
+        let leader = match (s.holding, s.passing) {
+            (Some(_), _) => Some(s.me),
+            (None, Some((_, to))) => Some(to),
+            (None, None) => s.last_holder.filter(|&l| l != s.me),
+        };
+        let term = s.holding.map(|t| t.generation.counter);
+        View { role, leader, term, term_word: term.map(|_| &GENERATION), ..View::default() }
+    }
+
+    /// One entry per live token: each live holder; each TOKEN in flight that will arrive and
+    /// that its receiver will keep (newer than any it has seen); and each sender still waiting
+    /// for ACK whose token neither travels on nor arrived (its message is doomed, or was
+    /// dropped), since it will pass the token again. A copy made when an ACK went missing counts
+    /// as a second token, as does a regenerated one.
+    fn live_tokens(&self, nodes: &[Option<&State>], flying: &[(NodeId, NodeId, &Msg, bool)]) -> Option<Vec<NodeId>> {
+        let seen = |id: NodeId| nodes.iter().flatten().find(|s| s.me == id).map(|s| s.seen);
+        let kept = |t: Token, to: NodeId| seen(to).is_some_and(|seen| seen.is_none_or(|x| t > x));
+        let mut out: Vec<NodeId> = nodes.iter().flatten().filter(|s| s.holding.is_some()).map(|s| s.me).collect();
+        for &(_, to, m, doomed) in flying {
+            if let Msg::Token(t) = m {
+                if !doomed && kept(*t, to) {
+                    out.push(to);
+                }
+            }
+        }
+        for s in nodes.iter().flatten() {
+            let Some((t, to)) = s.passing else { continue };
+            let travels = flying.iter().any(|&(from, dest, m, doomed)| from == s.me && dest == to && !doomed && *m == Msg::Token(t));
+            // Arrived: the receiver has seen this token (or a later pass of it), or its ACK is on
+            // the way back (a stale copy it destroyed is acknowledged too).
+            let arrived = seen(to).flatten().is_some_and(|x| x.generation == t.generation && x >= t)
+                || flying.iter().any(|&(from, dest, m, _)| from == to && dest == s.me && *m == Msg::Ack(t));
+            if !travels && !arrived {
+                out.push(s.me);
+            }
+        }
+        Some(out)
     }
 
     fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
@@ -600,9 +645,9 @@ mod tests {
         let mut s = sim(&serde_json::from_str(ALGORITHM.preset("token-ring-partition").unwrap().json).unwrap());
         s.run_until(499);
         let v = s.violations();
-        assert!(!v.is_empty(), "two holders under the partition");
-        assert!(v.iter().all(|x| x.kind == "duplicate-token" && x.nodes.len() == 2));
-        assert!(v.iter().all(|x| (x.nodes[0] <= 3) != (x.nodes[1] <= 3)), "one holder on each side: {v:?}");
+        assert_eq!(v.len(), 1, "one stretch of two tokens under the partition: {v:?}");
+        assert!(v.iter().all(|x| x.kind == "duplicate-token"));
+        assert!(v.iter().all(|x| x.nodes.iter().any(|&n| n <= 3) && x.nodes.iter().any(|&n| n > 3)), "a token on each side: {v:?}");
         assert_eq!(regenerations(&s), 1, "only the side without the token regenerated");
         assert_eq!(s.state(3).regenerated, 1, "N4, the lowest id of that side");
         // After healing the older token dies at the first node the newer one has passed.
@@ -613,6 +658,62 @@ mod tests {
         assert_eq!(s.violations().len(), settled, "one token again after healing");
         assert!(settled - before <= 1);
         assert!(states(&s).iter().all(|x| x.seen.unwrap().generation.counter == 2));
+    }
+
+    /// Random rings of 4 to 10 nodes cut in two: the side without the token regenerates one,
+    /// and `duplicate-token` is flagged — whether or not two nodes ever hold at the same instant
+    /// (tokens in flight count) — and at most one node per side names itself the holder.
+    #[test]
+    fn every_random_partition_flags_duplicate_token() {
+        for seed in 0..100u64 {
+            let mut r = Pcg32::new(seed, 1980);
+            let n = r.range_inclusive(4, 10) as usize;
+            let ids = ring(&mut r, n);
+            let hi = r.range_inclusive(1, 3);
+            // Two non-empty sides, chosen at random (not necessarily arcs of the ring).
+            let mut side: Vec<bool> = (0..n).map(|_| r.range_inclusive(0, 1) == 0).collect();
+            side[0] = true;
+            let k = 1 + r.range_inclusive(0, n as u64 - 2) as usize;
+            side[k] = false;
+            let (a, b): (Vec<u32>, Vec<u32>) = {
+                let a = (0..n).filter(|&i| side[i]).map(|i| ids[i]).collect();
+                let b = (0..n).filter(|&i| !side[i]).map(|i| ids[i]).collect();
+                (a, b)
+            };
+            let at = r.range_inclusive(5, 60);
+            let v = json!({"algorithm": "token-ring", "nodes": ids, "seed": seed, "network": {"latency": [1, hi]},
+                           "schedule": [{"at": at, "partition": [a, b]}], "stop": {"max_time": 1_000_000}});
+            let mut s = sim(&v);
+            let until = at + (n as u64 + 2) * s.proto().silence;
+            while s.now() <= until && s.step() {
+                for group in [&a, &b] {
+                    let holders = (0..n).filter(|&i| s.is_up(i) && group.contains(&ids[i]) && s.view(i).leader == Some(ids[i])).count();
+                    assert!(holders <= 1, "seed {seed}: {holders} holders on one side at t={}\n{v}", s.now());
+                }
+            }
+            let dup: Vec<_> = s.violations().iter().filter(|x| x.kind == "duplicate-token").collect();
+            assert!(!dup.is_empty(), "seed {seed}: no duplicate-token flagged\n{v}");
+        }
+    }
+
+    /// Only the holder names itself; a node that passed the token on names the node it passed it
+    /// to; the generation is written under the holder only.
+    #[test]
+    fn only_the_holder_is_labelled_holder() {
+        let mut s = sim(&json!({"algorithm": "token-ring", "nodes": [3, 1, 2, 5], "seed": 3, "stop": {"max_time": 400}}));
+        let mut saw_passing = false;
+        while s.step() {
+            for i in 0..4 {
+                let (st, v) = (s.state(i), s.view(i));
+                assert_eq!(v.leader == Some(st.me), st.holding.is_some(), "t={}: {st:?} {v:?}", s.now());
+                assert_eq!(v.term.is_some(), st.holding.is_some());
+                if let Some((_, to)) = st.passing {
+                    saw_passing = true;
+                    assert_eq!(v.leader, Some(to));
+                }
+            }
+        }
+        assert!(saw_passing);
     }
 
     #[test]

@@ -262,11 +262,11 @@ const N_FOLLOW_IGNORED: Text = Text::new(
     "N{0} 并不领导第 {2} 轮，所以 N{1} 对该轮的 FOLLOW 不起作用。",
 );
 const N_LEADS: Text = Text::new(
-    "A quorum ({2} nodes) has promised to follow N{0} in round {1}: it is LEADING. No other node can gather a quorum of promises in this round.",
+    "A quorum ({2:node:nodes}) has promised to follow N{0} in round {1}: it is LEADING. No other node can gather a quorum of promises in this round.",
     "已有多数派（{2} 个节点）承诺在第 {1} 轮跟随 N{0}：它成为领导者（LEADING）。本轮再没有别的节点能凑齐多数派的承诺。",
 );
 const N_RECONFIRMED: Text = Text::new(
-    "A quorum ({2} nodes) has confirmed N{0} in round {1}: it now leads round {1}.",
+    "A quorum ({2:node:nodes}) has confirmed N{0} in round {1}: it now leads round {1}.",
     "已有多数派（{2} 个节点）在第 {1} 轮确认了 N{0}：它现在领导第 {1} 轮。",
 );
 const N_RETRY: Text = Text::new(

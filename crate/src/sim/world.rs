@@ -257,6 +257,9 @@ impl Sim {
                 (EventKind::Store { accepted }, w.node, 0, id)
             }
         };
+        if self.w.obs.token_id.is_some() {
+            self.watch_tokens();
+        }
         let rec = Rec {
             step,
             time: self.w.now,

@@ -13,6 +13,9 @@ pub struct BannersProps {
     pub leaders: Vec<u32>,
     /// The latest violation other than split brain, described.
     pub violation: Option<String>,
+    /// The algorithm elects a leader per group by design: several leaders are no alarm.
+    #[prop_or_default]
+    pub per_group: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
 }
@@ -22,6 +25,27 @@ pub fn split_brain_text(leaders: &[u32], lang: Lang) -> String {
     match lang {
         Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(leaders)),
         Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(leaders)),
+    }
+}
+
+/// "A leader per group: N2, N5 each lead their own group (by design)."
+pub fn per_group_text(leaders: &[u32], lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "A leader per group: {} each lead their own group — this algorithm elects one per group by design, so this is no split brain.",
+            nodes_text(leaders)
+        ),
+        Lang::Zh => format!("每组一个领导者：{} 各自领导自己的组——该算法按设计为每个组选出一个领导者，这不是脑裂。", nodes_text(leaders)),
+    }
+}
+
+/// The banner for several leaders at once: a split-brain alarm, or a neutral note when the
+/// algorithm elects a leader per group by design.
+pub fn leaders_banner(leaders: &[u32], per_group: bool, lang: Lang) -> Html {
+    if per_group {
+        html! { <div class="banner per-group" role="status" data-testid="per-group">{ per_group_text(leaders, lang) }</div> }
+    } else {
+        html! { <div class="banner violation" role="alert" data-testid="split-brain">{ split_brain_text(leaders, lang) }</div> }
     }
 }
 
@@ -38,11 +62,7 @@ pub fn Banners(p: &BannersProps) -> Html {
     html! {
         <div class="banners">
             { for p.alert.iter().map(|a| dismiss(a, "error", "alert")) }
-            { if p.leaders.len() >= 2 { html!{
-                <div class="banner violation" role="alert" data-testid="split-brain">
-                    { split_brain_text(&p.leaders, p.lang) }
-                </div>
-            }} else if let Some(v) = &p.violation { html!{
+            { if p.leaders.len() >= 2 { leaders_banner(&p.leaders, p.per_group, p.lang) } else if let Some(v) = &p.violation { html!{
                 <div class="banner violation" role="alert">{ v.clone() }</div>
             }} else { html!{} } }
             { for p.notice.iter().map(|n| dismiss(n, "notice", "status")) }

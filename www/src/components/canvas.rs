@@ -26,6 +26,8 @@ pub struct DrawOptions {
     pub algorithm: &'static election_lab::Algorithm,
     /// Draw the ring's edges with their direction.
     pub ring: bool,
+    /// The ring is bidirectional: its edges point both ways.
+    pub two_way: bool,
     pub lang: crate::i18n::Lang,
     /// The algorithm's name, for the accessible label.
     pub title: AttrValue,
@@ -48,6 +50,7 @@ impl Default for DrawOptions {
         DrawOptions {
             algorithm: election_lab::registry::all()[0],
             ring: false,
+            two_way: false,
             lang: crate::i18n::Lang::En,
             title: AttrValue::default(),
             selected: None,
@@ -264,6 +267,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     for m in &frame.messages {
         let (Some(&fi), Some(&ti)) = (index.get(&m.from), index.get(&m.to)) else { continue };
         let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
+        // A doomed message never reaches its destination: it travels to where it dies.
+        let b = m.doom.map_or(b, |d| parts::doom_end(d, a, b, &lines));
         let path = DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 };
         paths.push(path);
         drawn.push((m, path.at(now)));
@@ -441,7 +446,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             &props.on_close_menu,
         ))
     });
-    let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
+    let ring_edges = if props.options.ring && n > 1 {
+        parts::ring_edges(&pos[..n], r, &arrow_id, props.options.two_way)
+    } else {
+        vec![]
+    };
     let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| {
         parts::node(
             alg,
@@ -455,14 +464,20 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             &node_callbacks,
         )
     });
-    let ghosts = props.drops.iter().filter_map(|&(from, to, kind)| {
+    let ghosts = props.drops.iter().filter_map(|&(from, to, kind, why)| {
         let (fi, ti) = (*index.get(&from)?, *index.get(&to)?);
-        let (a, b) = parts::edge(pos[fi], pos[ti], r);
-        Some(parts::ghost(alg, kind, crate::anim::lerp(a, b, 0.85), &sz))
+        let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
+        // Where the doomed dot stopped: at the line, short of a crashed node, or most of the way.
+        let at = why.map_or_else(|| crate::anim::lerp(a, b, 0.85), |d| parts::doom_end(d, a, b, &lines));
+        Some(parts::ghost(alg, kind, at, &sz))
     });
     let edges = frame.messages.iter().filter(|_| !dense || props.options.bare).filter_map(|m| {
         let (fi, ti) = (*index.get(&m.from)?, *index.get(&m.to)?);
-        Some(parts::msg_edge(alg, m.kind, parts::lane(parts::edge(pos[fi], pos[ti], r)), &arrow_id))
+        let (a, b) = parts::lane(parts::edge(pos[fi], pos[ti], r));
+        Some(match m.doom {
+            None => parts::msg_edge(alg, m.kind, (a, b), &arrow_id),
+            Some(d) => parts::doomed_edge(alg, m, (a, parts::doom_end(d, a, b, &lines)), props.options.lang),
+        })
     });
 
     let label = match props.options.lang {

@@ -9,6 +9,7 @@ use crate::meta::{kind_colour, kind_shape, kind_short, role_look};
 use crate::palette::Shape;
 use crate::palette::GROUP_FILLS;
 use election_lab::meta::Look;
+use election_lab::sim::DropReason;
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -121,6 +122,41 @@ pub fn msg_edge(alg: &Algorithm, kind: &str, (a, b): (Pt, Pt), arrow_id: &str) -
     stroke-dasharray={dash} marker-end={format!("url(#{arrow_id})")} /> }
 }
 
+/// Where a doomed message's dot stops, on its way `a → b`: at the first partition line it
+/// crosses (a little before it) when cut off by a drawn line; short of the destination when the
+/// destination is down; halfway for a message the network loses or that was dropped by hand (and
+/// for a partition drawn by no line: a scheduled one, or a one-way cut).
+pub fn doom_end(reason: DropReason, a: Pt, b: Pt, lines: &[Line]) -> Pt {
+    let len = (b.0 - a.0).hypot(b.1 - a.1).max(1.0);
+    let f = match reason {
+        DropReason::Partition => geometry::first_crossing(lines, a, b).map_or(0.5, |t| (t - 14.0 / len).max(0.0)),
+        DropReason::Crashed => (1.0 - 30.0 / len).max(0.0),
+        DropReason::Lost | DropReason::Manual => 0.5,
+    };
+    crate::anim::lerp(a, b, f)
+}
+
+/// The path of a doomed message: a dashed edge ending where it dies, with a ✕ there (no arrow:
+/// it does not arrive), titled with the reason.
+pub fn doomed_edge(alg: &Algorithm, m: &MsgFrame, (a, b): (Pt, Pt), lang: Lang) -> Html {
+    let why = m.doom.map_or("", |d| d.name_in(lang));
+    let title = match lang {
+        Lang::En => format!("{} N{} → N{} will not arrive ({why})", m.label, m.from, m.to),
+        Lang::Zh => format!("N{} 发给 N{} 的 {} 不会送达（{why}）", m.from, m.to, m.label),
+    };
+    // The ✕ a little beyond where the dot stops (on the line itself), so the resting dot does
+    // not hide it.
+    let len = (b.0 - a.0).hypot(b.1 - a.1).max(1.0);
+    let mark = (b.0 + (b.0 - a.0) / len * 16.0, b.1 + (b.1 - a.1) / len * 16.0);
+    html! {
+        <g class="doomed-path" data-doomed={m.id.to_string()} data-doom={m.doom.map_or("", |d| d.name())}>
+            <title>{ title }</title>
+            <line class="msg-edge doomed-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} stroke={kind_colour(alg, m.kind)} />
+            <text class="doom-mark" x={fmt(mark.0)} y={fmt(mark.1)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
+        </g>
+    }
+}
+
 /// A message dropped during this tick, fading out where it was lost.
 pub fn ghost(alg: &Algorithm, kind: &'static str, (x, y): Pt, sz: &Sizes) -> Html {
     let (shape, _) = kind_shape(alg, kind);
@@ -195,8 +231,10 @@ pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
     if n < 3 {
         return vec![];
     }
-    let radius = layout::radius(n);
     let (cx, cy) = (layout::CENTRE, layout::CENTRE);
+    // Each candidate's arc on a ring of its own: candidates in ring order take the next of four
+    // radii in turn, so arcs that overlap (neighbouring candidates) never merge into one circle.
+    let mut level = 0usize;
     frame
         .nodes
         .iter()
@@ -204,13 +242,22 @@ pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
         .take(n)
         .filter_map(|(i, node)| {
             let k = node.view.reach.filter(|_| node.up)? as usize;
+            let rad = layout::radius(n) * (1.10 + 0.05 * (level % 4) as f64);
+            level += 1;
             let span = k.min(n / 2);
             let angle = |j: f64| -std::f64::consts::FRAC_PI_2 + 2.0 * std::f64::consts::PI * j / n as f64;
-            let (a0, a1) = (angle(i as f64 - span as f64), angle(i as f64 + span as f64));
-            let (x0, y0) = (cx + radius * 1.12 * a0.cos(), cy + radius * 1.12 * a0.sin());
-            let (x1, y1) = (cx + radius * 1.12 * a1.cos(), cy + radius * 1.12 * a1.sin());
-            let large = if 2 * span > n / 2 { 1 } else { 0 };
-            let d = format!("M{x0:.1} {y0:.1} A{:.1} {:.1} 0 {large} 1 {x1:.1} {y1:.1}", radius * 1.12, radius * 1.12);
+            let at = |j: f64| (cx + rad * angle(j).cos(), cy + rad * angle(j).sin());
+            let (x0, y0) = at(i as f64 - span as f64);
+            let d = if 2 * span >= n {
+                // Half the ring each way: the whole circle (an arc from a point to itself would
+                // draw nothing), as two half arcs.
+                let (xm, ym) = at(i as f64 + n as f64 / 2.0 - span as f64);
+                format!("M{x0:.1} {y0:.1} A{rad:.1} {rad:.1} 0 1 1 {xm:.1} {ym:.1} A{rad:.1} {rad:.1} 0 1 1 {x0:.1} {y0:.1}")
+            } else {
+                let (x1, y1) = at(i as f64 + span as f64);
+                let large = if 4 * span > n { 1 } else { 0 };
+                format!("M{x0:.1} {y0:.1} A{rad:.1} {rad:.1} 0 {large} 1 {x1:.1} {y1:.1}")
+            };
             Some(html! { <path class="reach-arc" data-reach={k.to_string()} data-reach-of={node.id.to_string()} d={d}><title>{ format!("N{}: probes reach {k} hops each way", node.id) }</title></path> })
         })
         .collect()
@@ -251,7 +298,7 @@ pub fn vote_arrows(alg: &Algorithm, frame: &Frame, pos: &[Pt], r: f64, arrow_id:
         let (x, y) = (pos[j].0 + side * (r + 20.0), pos[j].1);
         out.push(html! {
             <g class="vote-tally" data-votes-for={id.to_string()} data-votes={k.to_string()}>
-                <title>{ format!("N{id}: {k} vote(s)") }</title>
+                <title>{ format!("N{id}: {k} {}", if k == 1 { "vote" } else { "votes" }) }</title>
                 <circle cx={fmt(x)} cy={fmt(y)} r="15" />
                 <text x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{ k }</text>
             </g>
@@ -260,14 +307,16 @@ pub fn vote_arrows(alg: &Algorithm, frame: &Frame, pos: &[Pt], r: f64, arrow_id:
     out
 }
 
-/// The ring's edges, each pointing to the next node (marker `arrow_id` of this canvas).
-pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str) -> Vec<Html> {
+/// The ring's edges, each pointing to the next node (marker `arrow_id` of this canvas); on a
+/// bidirectional ring (`both`), pointing both ways.
+pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str, both: bool) -> Vec<Html> {
     let n = pos.len();
     let marker = format!("url(#{arrow_id})");
     (0..n)
         .map(|i| {
             let (a, b) = edge(pos[i], pos[(i + 1) % n], r + 4.0);
-            html! { <line class="ring-edge" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} marker-end={marker.clone()} /> }
+            html! { <line class={classes!("ring-edge", both.then_some("two-way"))} x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)}
+                          marker-start={both.then(|| marker.clone())} marker-end={marker.clone()} /> }
         })
         .collect()
 }

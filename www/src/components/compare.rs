@@ -1,7 +1,7 @@
 //! Compare mode on the page: the lanes (each with its canvas, who leads and its invariant
 //! status), the comparison table under them, and the picker of 2 to 4 algorithms.
 
-use super::banners::split_brain_text;
+use super::banners::leaders_banner;
 use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::compare::{self, Compare, Row, MAX_LANES, SPLIT_BRAIN};
@@ -41,7 +41,7 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
     let row: &Row = &lane.row;
     let title = lane.algorithm.title.get(lang);
     let status = if row.leaders.len() >= 2 {
-        html! { <div class="banner violation" role="alert" data-testid="split-brain">{ split_brain_text(&row.leaders, lang) }</div> }
+        leaders_banner(&row.leaders, crate::meta::leader_per_group(lane.algorithm), lang)
     } else {
         let who = match row.leaders.first() {
             Some(&l) => format!("{} N{l}", tr(lang, "Leader:", "领导者：")),

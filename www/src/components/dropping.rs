@@ -41,6 +41,7 @@ mod tests {
             sent: 5,
             deliver: 6,
             doomed,
+            doom: None,
         }
     }
 

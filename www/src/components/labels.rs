@@ -371,7 +371,8 @@ pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec
         ));
     }
     if let Some((held, need)) = v.tally {
-        sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
+        let word = v.tally_word.map_or_else(|| tr(lang, "votes", "得票"), |w| w.get(lang));
+        sub.push(format!("{word} {held} / {need}"));
     }
     let zxid = v.zxid.map(|z| format!("zxid {z}"));
     if node.up && v.role != "leader" && v.role != "follower" {

@@ -99,9 +99,6 @@ fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, &'st
             "光晕或阴影：分区的一侧（同色可通信）",
         ));
     }
-    if frame.messages.iter().any(|m| m.doomed) {
-        out.push(("doomed", "red dashed rim: a message that will be dropped", "红色虚线边：将被丢弃的消息"));
-    }
     out
 }
 
@@ -136,6 +133,16 @@ pub fn Legend(p: &LegendProps) -> Html {
             </li>
         }
     });
+    // A message that will not arrive: a dashed path ending in ✕ where it dies.
+    let doomed = html! {
+        <li class="legend-doomed">
+            <svg viewBox="0 0 40 24" width="30" height="18" aria-hidden="true">
+                <g class="doomed-path"><line class="msg-edge doomed-edge" x1="2" y1="12" x2="28" y2="12" stroke="currentColor" />
+                <text class="doom-mark" x="32" y="12" text-anchor="middle" dominant-baseline="central" style="font-size:16px">{"✕"}</text></g>
+            </svg>
+            <span>{ tr(p.lang, "will not arrive: ends where it is lost (at the partition line, short of a crashed node)", "不会送达：在丢失处终止（分区线上，或崩溃节点之前）") }</span>
+        </li>
+    };
     let kinds = a.kinds.iter().map(|k| {
         html! {
             <li class="legend-kind" data-kind={k.name} title={k.explain.get(p.lang)}>
@@ -153,6 +160,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
                 { for kinds }
                 { for extra }
+                { if !p.compact || p.frame.as_ref().is_some_and(|f| f.messages.iter().any(|m| m.doom.is_some())) { doomed } else { html!{} } }
             </ul>
         </section>
     }

@@ -30,7 +30,8 @@ impl EngineRef {
 }
 
 /// A message dropped during the cursor's tick: (from, to, kind).
-pub type DropMark = (u32, u32, &'static str);
+/// A message dropped this tick: (from, to, kind, why).
+pub type DropMark = (u32, u32, &'static str, Option<election_lab::sim::DropReason>);
 
 pub use crate::placement::positions;
 
@@ -62,7 +63,11 @@ pub(super) fn recent_drops(engine: &Engine) -> Vec<DropMark> {
         }
         if info.event == "drop" {
             if let (Some(peer), Some(kind)) = (info.peer, info.kind) {
-                out.push((peer, info.node, kind));
+                let why = match engine.record(step).map(|r| r.kind) {
+                    Some(election_lab::sim::EventKind::Drop(r)) => Some(r),
+                    _ => None,
+                };
+                out.push((peer, info.node, kind, why));
             }
         }
         step -= 1;

@@ -452,3 +452,50 @@ fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
     assert!(u.alert.as_deref().unwrap().starts_with("Import failed, nothing changed: these files are neither"));
     assert_eq!(u.scenario.algorithm, "chang-roberts");
 }
+
+/// Plays `s` with 60 animation frames a second through the playback schedule, as the play loop
+/// does, until the cursor passes `step`; returns the state and the wall time it took (seconds).
+fn play_until_past(mut s: Rc<State>, step: u64) -> (Rc<State>, f64) {
+    let dt = 1.0 / 60.0;
+    let (mut t, mut wall) = (s.frame.time as f64, 0.0);
+    while s.cursor() <= step && s.playing {
+        t = crate::anim::advance(t, dt, s.speed, s.quiet_stretch());
+        s = s.reduce(Action::PlayTo(t));
+        wall += dt;
+        assert!(wall < 600.0, "never got past step {step}");
+    }
+    (s, wall)
+}
+
+#[test]
+fn a_crash_then_play_does_not_sit_through_the_silent_timeout() {
+    let s = run(open("?preset=bully-heartbeats"), [Action::NodeClick(80)]);
+    assert_eq!(s.cursor(), 0);
+    assert!(s.narration.contains("N80 crashed"), "the crash is narrated: {}", s.narration);
+    assert!(!s.narration.contains("nothing has happened"), "{}", s.narration);
+    let quiet = s.clone().reduce(Action::TogglePlay).quiet_stretch().expect("nothing moves before the timeouts");
+    assert!(quiet.1 - quiet.0 >= 10.0, "the followers' timeout is the quiet stretch: {quiet:?}");
+    let (s, wall) = play_until_past(s.reduce(Action::TogglePlay), 0);
+    assert!(wall <= 0.5, "the first event came after {wall} s of wall time");
+    assert!(s.frame.time as f64 >= quiet.1, "the first event is the timeout");
+    // Every later quiet stretch of the run plays as quickly: walk the whole run, measuring the
+    // wall time spent with no message in flight between two steps.
+    let mut s = s;
+    while s.playing {
+        let before = s.cursor();
+        let quiet = s.quiet_stretch();
+        let (next, wall) = play_until_past(s, before);
+        if quiet.is_some() {
+            assert!(wall <= 0.5, "quiet stretch {quiet:?} after step {before} took {wall} s");
+        }
+        s = next;
+    }
+}
+
+#[test]
+fn the_first_step_narration_is_not_doubled_and_a_crash_at_step_0_is_told() {
+    let s = open("?preset=bully-heartbeats");
+    assert!(!s.narration.starts_with("Step 0"), "the panel adds 'Step 0:' itself: {}", s.narration);
+    let zh = run(Rc::new(State::open_in("?preset=bully-heartbeats&lang=zh", None)), [Action::NodeClick(3)]);
+    assert!(zh.narration.contains("N3 崩溃了"), "{}", zh.narration);
+}

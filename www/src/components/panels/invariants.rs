@@ -27,6 +27,8 @@ pub struct Checks {
     /// Nodes that lead now.
     pub leaders: Vec<u32>,
     pub agreement: Option<u32>,
+    /// Token algorithms: how many live tokens exist now (their agreement is "one token").
+    pub tokens: Option<u32>,
     pub claims: Vec<Claim>,
     /// Latency of the last election, if one ran.
     pub latency: Option<u64>,
@@ -48,13 +50,27 @@ impl Checks {
                     steps: seen.iter().take(4).map(|v| v.step).collect(),
                     count: seen.len(),
                     first: seen.first().map(|v| (v.nodes.clone(), v.time)),
-                    now: p.monitor == election_lab::meta::Monitor::SplitBrain && frame.leaders.len() >= 2,
+                    now: match p.monitor {
+                        election_lab::meta::Monitor::SplitBrain => frame.leaders.len() >= 2,
+                        election_lab::meta::Monitor::OneToken => {
+                            frame.tokens.is_some_and(|t| t >= 2) || frame.leaders.len() >= 2
+                        }
+                        _ => false,
+                    },
                 }
             })
             .collect();
         let latency = engine.elections().last().map(|e| e.latency());
         let waiting = latency.is_none() && frame.nodes.iter().filter(|n| n.up).all(|n| n.view.leader.is_none());
-        Checks { leaders: frame.leaders.clone(), agreement: frame.agreement, claims, latency, waiting, lang }
+        Checks {
+            leaders: frame.leaders.clone(),
+            agreement: frame.agreement,
+            tokens: frame.tokens,
+            claims,
+            latency,
+            waiting,
+            lang,
+        }
     }
 }
 
@@ -117,6 +133,18 @@ pub fn Invariants(c: &Checks) -> Html {
         (None, _) => String::new(),
     };
     let (status, agreement) = match (c.agreement, lang) {
+        // A token ring agrees when one token lives: whoever holds it leads.
+        _ if c.tokens.is_some() => match (c.tokens.unwrap_or(0), lang) {
+            (1, _) => {
+                (Status::Ok, tr(lang, "one token: whoever holds it leads", "只有一个令牌：持有者即领导者").to_string())
+            }
+            (0, _) => (
+                Status::Waiting,
+                tr(lang, "no live token now (one will be regenerated)", "此刻没有有效令牌（将被重新生成）").to_string(),
+            ),
+            (k, Lang::En) => (Status::Bad, format!("not now: {k} tokens are alive at once")),
+            (k, Lang::Zh) => (Status::Bad, format!("此刻未达成：同时存在 {k} 个令牌")),
+        },
         (Some(l), Lang::En) => (Status::Ok, format!("every live node names N{l}{latency}")),
         (Some(l), Lang::Zh) => (Status::Ok, format!("所有存活节点都认 N{l} 为领导者{latency}")),
         (None, _) if c.waiting => {
