@@ -296,7 +296,8 @@ pub fn Lab() -> Html {
             (names, body)
         }
         (false, None) => {
-            let checks = Checks::of(&engine, frame, lang);
+            let mut checks = Checks::of(&engine, frame, lang);
+            checks.on = on.clone();
             let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
@@ -306,6 +307,9 @@ pub fn Lab() -> Html {
                         { side_bar.clone() }
                         { narration }
                         { controls }
+                        <crate::components::breakpoints::Breakpoints until={Rc::new(engine.until().to_vec())}
+                            hit={state.hit_here().map(|h| Rc::new(h.clone()))} error={state.bp_error.clone()}
+                            {algorithm} nodes={Rc::new(state.scenario.nodes.clone())} time={frame.time} {lang} on={on.clone()} />
                         <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
                         <Legend {algorithm} {lang} frame={frame.clone()} />
                     </section>
@@ -313,7 +317,7 @@ pub fn Lab() -> Html {
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} {lang} touch={state.touch} on={on.clone()} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>

@@ -46,6 +46,11 @@ pub fn params(query: &str) -> Vec<(String, String)> {
     form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
 }
 
+/// Percent-encodes a value for a query string.
+pub fn encode(v: &str) -> String {
+    form_urlencoded::byte_serialize(v.as_bytes()).collect()
+}
+
 /// Reads a link. `Ok(None)` when the query names no scenario (show the default).
 pub fn read(query: &str) -> Result<Option<Link>, String> {
     let ps = params(query);
@@ -83,6 +88,25 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     } else {
         return Ok(None);
     };
+    // Breakpoints: `until=` parameters (the page writes them), else those inside the trace. One
+    // this run cannot have (an unknown node, kind, role) is left out, and the page says so.
+    let mut until: Vec<String> = ps.iter().filter(|(k, _)| k == "until").map(|(_, v)| v.clone()).collect();
+    if until.is_empty() {
+        until = engine.until().to_vec();
+    }
+    if !until.is_empty() {
+        let mut kept = Vec::new();
+        for (i, t) in until.iter().enumerate().take(election_lab::breakpoint::MAX_BREAKPOINTS) {
+            match election_lab::breakpoint::Breakpoint::parse(t, &engine) {
+                Ok(b) => kept.push(b.to_string()),
+                Err(e) => {
+                    let msg = format!("link: until[{i}] '{t}' left out: {e}");
+                    clamped = Some(clamped.map_or(msg.clone(), |c| format!("{c}; {msg}")));
+                }
+            }
+        }
+        engine.set_until(kept);
+    }
     if let Some(s) = step {
         engine.seek(s);
         if engine.cursor() != s {
@@ -96,6 +120,9 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
 /// The query string for the engine's current state.
 pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
     let mut q = format!("?{}&step={}", run_part(engine, preset), engine.cursor());
+    for t in engine.until() {
+        q.push_str(&format!("&until={}", encode(t)));
+    }
     if embed {
         q.push_str("&embed=1");
     }
@@ -127,6 +154,8 @@ fn run_part(engine: &Engine, preset: Option<&str>) -> String {
     let mut trace = engine.trace_value();
     if let Some(o) = trace.as_object_mut() {
         o.remove("step");
+        // Breakpoints go in `until=` parameters of their own, readable in the address.
+        o.remove("until");
     }
     let json = trace.to_string();
     match pack(&json) {

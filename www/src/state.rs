@@ -14,10 +14,12 @@ use std::rc::Rc;
 use yew::Reducible;
 
 pub mod compare;
+mod debug;
 mod derived;
 mod ops;
 mod real_logs;
 pub use compare::{Compare, Lane, Row};
+pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use real_logs::{import_title, replay_label, replay_title};
@@ -107,6 +109,14 @@ pub enum Action {
     ClearSide,
     /// The page is used by touch (a coarse pointer): words name gestures, not keys.
     SetTouch(bool),
+    /// Add a breakpoint from its text (as the command line's `--until` reads it).
+    AddBreakpoint(String),
+    RemoveBreakpoint(usize),
+    /// Run on to the next breakpoint hit at once / back to the previous one.
+    NextHit,
+    PrevHit,
+    /// Narrow the event log.
+    SetLogFilter(LogFilter),
 }
 
 /// The ready-made experiment named `id`, if there is one.
@@ -169,6 +179,14 @@ pub struct State {
     pub experiments: bool,
     /// The experiment shown there (an id of `experiment::READY`).
     pub experiment: &'static str,
+    /// The last breakpoint hit Play (or next / previous hit) stopped at.
+    pub hit: Option<Rc<election_lab::breakpoint::Hit>>,
+    /// Watching for hits while playing (set when Play starts, with breakpoints).
+    watch: Option<Rc<std::cell::RefCell<election_lab::breakpoint::Watch>>>,
+    /// Why the breakpoint last typed was not added.
+    pub bp_error: Option<Rc<String>>,
+    /// What the event log shows.
+    pub log_filter: Rc<LogFilter>,
 }
 
 impl State {
@@ -212,6 +230,10 @@ impl State {
             picker: false,
             experiments: false,
             experiment: election_lab::experiment::READY[0].0,
+            hit: None,
+            watch: None,
+            bp_error: None,
+            log_filter: Rc::new(LogFilter::default()),
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -231,6 +253,7 @@ impl State {
             s.origin = Some(Rc::new(query.to_string()));
         }
         s.experiment_from_link(&ps);
+        s.log_filter_from_link(&ps);
         s.refresh();
         s
     }
@@ -257,6 +280,23 @@ impl State {
                     Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
                 });
             }
+        }
+    }
+
+    /// `?log=node:3&log=type:deliver` narrows the event log; what is not understood is named.
+    fn log_filter_from_link(&mut self, ps: &[(String, String)]) {
+        let values: Vec<&str> = ps.iter().filter(|(k, _)| k == "log").map(|(_, v)| v.as_str()).collect();
+        if values.is_empty() {
+            return;
+        }
+        let (f, bad) = LogFilter::read(&values, &self.engine.get());
+        self.log_filter = Rc::new(f);
+        if !bad.is_empty() {
+            self.notice = Some(format!(
+                "{} {}",
+                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
+                bad.join("; ")
+            ));
         }
     }
 
@@ -297,7 +337,7 @@ impl State {
     pub fn query(&self, embed: bool) -> String {
         let mut q = match &self.compare {
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
-            None => link::write(&self.engine.get(), self.preset, embed),
+            None => link::write(&self.engine.get(), self.preset, embed) + &self.log_filter.query(),
         };
         if let Some(id) = self.selected {
             q.push_str(&format!("&sel={id}"));
@@ -425,6 +465,7 @@ impl State {
                     );
                 } else {
                     self.playing = true;
+                    self.start_watch();
                 }
                 false
             }
@@ -461,7 +502,12 @@ impl State {
                         return true;
                     }
                 }
-                let result = Engine::new((*self.scenario).clone()).map_err(|e| e.to_string());
+                let until = self.engine.get().until().to_vec();
+                let result = Engine::new((*self.scenario).clone()).map_err(|e| e.to_string()).map(|mut e| {
+                    // Your breakpoints stay: they are about the scenario, not the interventions.
+                    e.set_until(until);
+                    e
+                });
                 self.load(result, self.preset, |e| e)
             }
             Action::Speed(s) => {
@@ -621,6 +667,14 @@ impl State {
             Action::CommitSide => self.commit_side(),
             Action::SetTouch(touch) => {
                 self.touch = touch;
+                true
+            }
+            Action::AddBreakpoint(text) => self.add_breakpoint(&text),
+            Action::RemoveBreakpoint(i) => self.remove_breakpoint(i),
+            Action::NextHit => self.next_hit(),
+            Action::PrevHit => self.previous_hit(),
+            Action::SetLogFilter(f) => {
+                self.log_filter = Rc::new(f);
                 true
             }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {

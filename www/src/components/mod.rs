@@ -2,6 +2,7 @@
 //! values, stable callbacks), so a component re-renders only when what it shows changed.
 
 pub mod banners;
+pub mod breakpoints;
 pub mod canvas;
 pub mod canvas_parts;
 pub mod compare;

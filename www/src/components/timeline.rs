@@ -32,7 +32,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         <div class="timeline">
             <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
                    aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, "step", "步") })} />
-            <Markers markers={p.markers.clone()} {head} on={p.on.clone()} />
+            <Markers markers={p.markers.clone()} {head} lang={p.lang} on={p.on.clone()} />
             <div class="legend">
                 <span class="marker start"></span>{ tr(p.lang, "election started ", "发起选举 ") }
                 <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
@@ -47,6 +47,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
 struct MarkersProps {
     markers: Rc<Vec<Marker>>,
     head: u64,
+    lang: Lang,
     on: Callback<Action>,
 }
 
@@ -54,11 +55,17 @@ struct MarkersProps {
 fn Markers(p: &MarkersProps) -> Html {
     crate::probe::rendered("markers");
     html! {
-        <div class="markers" aria-hidden="true">
+        <div class="markers">
             { for p.markers.iter().map(|m| {
                 let s = m.step;
                 let left = format!("left: calc({}% - 4px)", s as f64 / p.head as f64 * 100.0);
-                html!{ <button class={classes!("marker", m.class)} style={left} title={m.title.clone()} tabindex="-1"
+                // A violation is a target of its own: named, reachable by Tab, larger to hit.
+                // The other markers stay pointer-only (the log and the scrubber reach them).
+                let violation = m.class == "violation";
+                let label = violation.then(|| format!("{} {s}: {}", tr(p.lang, "Violation at step", "违反安全性，第"), m.title));
+                html!{ <button class={classes!("marker", m.class, violation.then_some("target"))} style={left} title={m.title.clone()}
+                               tabindex={if violation { "0" } else { "-1" }} aria-hidden={(!violation).then_some("true")}
+                               aria-label={label} data-step={s.to_string()}
                                onclick={p.on.reform(move |_| Action::Seek(s))}></button> }
             }) }
         </div>

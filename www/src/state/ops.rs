@@ -91,6 +91,8 @@ impl State {
         self.selected = None;
         self.menu = None;
         self.playing = false;
+        self.hit = None;
+        self.watch = None;
         self.extend();
     }
 
@@ -132,6 +134,9 @@ impl State {
                         break;
                     }
                     changed = true;
+                    if self.check_watch() {
+                        break;
+                    }
                 }
                 Some((_, true)) => break,
                 _ => {
@@ -161,7 +166,7 @@ impl State {
             interventions: entries,
             step: Some(last.step),
             bare: false,
-            until: vec![],
+            until: self.engine.get().until().to_vec(),
         };
         match Engine::from_trace(trace) {
             Ok(engine) => {

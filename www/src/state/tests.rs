@@ -499,3 +499,165 @@ fn the_first_step_narration_is_not_doubled_and_a_crash_at_step_0_is_told() {
     let zh = run(Rc::new(State::open_in("?preset=bully-heartbeats&lang=zh", None)), [Action::NodeClick(3)]);
     assert!(zh.narration.contains("N3 崩溃了"), "{}", zh.narration);
 }
+
+/// Split brain under Bully with the partition {1, 2} | {3, 4, 5} made after step 1 (as the
+/// e2e test draws it), and the "leaders change" breakpoint.
+fn split_brain_with_breakpoint() -> Rc<State> {
+    run(
+        open("?preset=split-brain-bully"),
+        [
+            Action::StepForward,
+            Action::SetLines(vec![[250, 10, 990, 650]]),
+            Action::AddBreakpoint("leaders-change".into()),
+        ],
+    )
+}
+
+/// The first step after `from` whose leaders differ from the step before it, found by seeking
+/// step by step (independently of the breakpoint module's watch).
+fn first_leader_change(s: &Rc<State>, from: u64) -> u64 {
+    let mut e = s.engine.cell.borrow_mut();
+    let back = e.cursor();
+    e.seek(from);
+    let mut before = e.leaders();
+    let mut step = from;
+    loop {
+        assert!(e.step(), "the run ended before the leaders changed");
+        step += 1;
+        let now = e.leaders();
+        if now != before {
+            break;
+        }
+        before = now;
+    }
+    e.seek(back);
+    step
+}
+
+#[test]
+fn play_stops_at_the_step_where_the_second_leader_appears() {
+    let s = split_brain_with_breakpoint();
+    assert_eq!(s.engine.get().until(), ["leaders-change"]);
+    let want = first_leader_change(&s, s.cursor());
+    let s = run(s, [Action::Speed(30.0), Action::TogglePlay, Action::PlayTo(1e9)]);
+    assert!(!s.playing, "Play stopped at the hit");
+    assert_eq!(s.cursor(), want);
+    let hit = s.hit_here().expect("the hit is shown");
+    assert_eq!(hit.breakpoint, "leaders-change");
+    assert_eq!(s.frame.leaders.len(), 2, "split brain: {:?}", s.frame.leaders);
+    assert_eq!(s.selected, hit.nodes.first().copied(), "the node that hit is highlighted");
+    assert!(hit_text(hit, crate::i18n::Lang::En).contains(&format!("step {want}")));
+    assert!(hit_text(hit, crate::i18n::Lang::Zh).contains(&format!("第 {want} 步")));
+    // Play again: it goes on from the hit (the hit itself does not stop it again).
+    let s = run(s, [Action::TogglePlay, Action::PlayTo(1e9)]);
+    assert!(s.cursor() > want);
+}
+
+#[test]
+fn next_and_previous_hit_move_between_hits() {
+    let s = split_brain_with_breakpoint();
+    let first = first_leader_change(&s, s.cursor());
+    let s = s.reduce(Action::NextHit);
+    assert_eq!(s.cursor(), first);
+    let s = run(s, [Action::Seek(first + 30), Action::PrevHit]);
+    assert_eq!(s.cursor(), first, "back to the previous hit");
+    assert_eq!(s.hit_here().map(|h| h.step), Some(first));
+    let s = run(s, [Action::Seek(1), Action::PrevHit]);
+    assert_eq!(s.cursor(), 1, "no hit before: the cursor stays");
+    assert!(s.notice.as_deref().unwrap().contains("No breakpoint hits before"));
+}
+
+#[test]
+fn a_bad_breakpoint_is_named_and_not_added() {
+    let s = run(open("?preset=split-brain-bully"), [Action::AddBreakpoint("role:9=leader".into())]);
+    assert!(s.engine.get().until().is_empty());
+    let e = s.bp_error.as_deref().expect("an error");
+    assert!(e.contains("unknown node 9"), "{e}");
+    let s = run(s, [Action::AddBreakpoint("deliver:NOPE".into())]);
+    assert!(s.bp_error.as_deref().unwrap().contains("unknown message kind 'NOPE'"));
+    let s = run(s, [Action::AddBreakpoint(" role:3=leader ".into()), Action::AddBreakpoint("time>=200".into())]);
+    assert_eq!(s.bp_error, None);
+    assert_eq!(s.engine.get().until(), ["role:3=leader", "time>=200"]);
+    let s = run(s, [Action::RemoveBreakpoint(0)]);
+    assert_eq!(s.engine.get().until(), ["time>=200"]);
+}
+
+#[test]
+fn breakpoints_travel_in_links_and_traces_and_survive_reset() {
+    let s = split_brain_with_breakpoint();
+    let s = run(s, [Action::AddBreakpoint("time>=100".into())]);
+    let q = s.query(false);
+    assert!(q.contains("&until=leaders-change&until=time%3E%3D100"), "{q}");
+    let back = open(&q);
+    assert_eq!(back.engine.get().until(), ["leaders-change", "time>=100"]);
+    assert_eq!(back.engine.get().trace_hash(), s.engine.get().trace_hash());
+    // The exported trace carries them, and importing it brings them back.
+    let exported = s.engine.get().trace_value().to_string();
+    assert!(exported.contains("\"until\":[\"leaders-change\",\"time>=100\"]"));
+    let imported = run(open("?preset=ring-worst"), [Action::Import(exported)]);
+    assert_eq!(imported.engine.get().until(), ["leaders-change", "time>=100"]);
+    // A preset link with a breakpoint (no interventions) keeps it too.
+    let p = run(open("?preset=split-brain-bully"), [Action::AddBreakpoint("violation".into())]);
+    assert_eq!(p.query(false), "?preset=split-brain-bully&step=0&until=violation");
+    // Reset drops the interventions, not the breakpoints.
+    let r = run(s, [Action::Reset]);
+    assert!(r.interventions.is_empty());
+    assert_eq!(r.engine.get().until(), ["leaders-change", "time>=100"]);
+}
+
+#[test]
+fn a_link_with_a_breakpoint_this_run_cannot_have_says_so() {
+    let s = open("?preset=split-brain-bully&until=role:9%3Dleader&until=violation");
+    assert_eq!(s.engine.get().until(), ["violation"]);
+    let a = s.alert.as_deref().expect("named");
+    assert!(a.contains("until[0] 'role:9=leader' left out: unknown node 9"), "{a}");
+}
+
+#[test]
+fn the_json_lines_of_run_trace_import_with_the_same_hash_and_breakpoints() {
+    let src = split_brain_with_breakpoint();
+    let src = run(src, [Action::Seek(120)]);
+    let mut text = String::new();
+    src.engine
+        .cell
+        .borrow_mut()
+        .trace_lines::<()>(&mut |line| {
+            text.push_str(&line.to_string());
+            text.push('\n');
+            Ok(())
+        })
+        .unwrap();
+    assert!(text.lines().count() > 100, "a header, one line per step, a summary");
+    let s = run(open("?preset=ring-worst"), [Action::Import(text)]);
+    assert_eq!(s.alert, None);
+    assert_eq!(s.engine.get().trace_hash(), src.engine.get().trace_hash());
+    assert_eq!(s.engine.get().until(), ["leaders-change"]);
+    assert_eq!(*s.interventions, *src.interventions);
+}
+
+#[test]
+fn the_log_filter_is_kept_in_the_link() {
+    let s = State::open_in("?preset=split-brain-bully&log=node:3&log=type:deliver&log=kind:HEARTBEAT", None);
+    assert_eq!(s.notice, None);
+    let f = LogFilter { node: Some(3), kind: Some("HEARTBEAT".into()), event: Some("deliver") };
+    assert_eq!(*s.log_filter, f);
+    let q = s.query(false);
+    assert!(q.ends_with("&log=node:3&log=kind:HEARTBEAT&log=type:deliver"), "{q}");
+    assert_eq!(*State::open_in(&q, None).log_filter, f);
+    let e = s.engine.get();
+    let mut kept = 0;
+    for step in 1..=200 {
+        let info = e.step_info_in(step, crate::i18n::Lang::En).unwrap();
+        let touches = info.node == 3 || info.peer == Some(3);
+        let passes = touches && info.kind == Some("HEARTBEAT") && info.event == "deliver";
+        assert_eq!(f.keeps(&info), passes, "step {step}: {info:?}");
+        kept += usize::from(passes);
+    }
+    assert!(kept > 0, "some steps pass");
+    drop(e);
+    let bad = State::open_in("?preset=split-brain-bully&log=node:9&log=type:nope", None);
+    let n = bad.notice.as_deref().unwrap();
+    assert!(n.contains("log=node:9: no such node") && n.contains("log=type:nope"), "{n}");
+    let s = run(Rc::new(bad), [Action::SetLogFilter(LogFilter::default())]);
+    assert!(!s.query(false).contains("log="));
+}

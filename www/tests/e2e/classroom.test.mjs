@@ -138,8 +138,10 @@ test('token-ring-partition: at most one holder per side, the generation on the h
   for (const at of [100, 200, 264, 300, 400, 450]) {
     await page.goto(server.url + `?preset=token-ring-partition&step=${at}`);
     await page.waitForSelector('[data-node]');
+    // A node's label lines are drawn beside its button, in a group named by `data-labels-of`.
     const holders = await page.locator('[data-node][data-status="up"]').evaluateAll((els) =>
-      els.filter((e) => [...e.querySelectorAll('text.view')].some((t) => t.textContent === 'leader')).map((e) => Number(e.dataset.node)));
+      els.filter((e) => [...document.querySelectorAll(`[data-labels-of="${e.dataset.node}"] text.view`)].some((t) => t.textContent === 'leader'))
+        .map((e) => Number(e.dataset.node)));
     const left = holders.filter((n) => n <= 3), right = holders.filter((n) => n > 3);
     assert.ok(left.length <= 1 && right.length <= 1, `step ${at}: holders ${holders}`);
     const gens = await page.locator('text.sub', { hasText: 'token gen.' }).count();

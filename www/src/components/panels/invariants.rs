@@ -36,6 +36,9 @@ pub struct Checks {
     /// (a fresh leaderless cluster), shown as waiting rather than as a failure.
     pub waiting: bool,
     pub lang: Lang,
+    /// Where a violation's step (a button) sends the cursor.
+    #[prop_or_default]
+    pub on: Callback<crate::state::Action>,
 }
 
 impl Checks {
@@ -70,6 +73,7 @@ impl Checks {
             latency,
             waiting,
             lang,
+            on: Callback::noop(),
         }
     }
 }
@@ -82,7 +86,7 @@ enum Status {
     Waiting,
 }
 
-fn row(name: &str, id: &str, status: Status, text: String) -> Html {
+fn row(name: &str, id: &str, status: Status, text: Html) -> Html {
     let (class, mark) = match status {
         Status::Ok => ("ok", "✓"),
         Status::Bad => ("bad", "✗"),
@@ -96,28 +100,36 @@ fn row(name: &str, id: &str, status: Status, text: String) -> Html {
     }
 }
 
-fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
+fn claim_text(c: &Claim, leaders: &[u32], lang: Lang, on: &Callback<crate::state::Action>) -> Html {
     let p = &c.property;
     if c.now && p.id == SPLIT_BRAIN {
-        return format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders));
+        return html! { { format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders)) } };
     }
     match &c.first {
-        None => format!(
+        None => html! { { format!(
             "{} — {} ({})",
             tr(lang, "holds so far", "目前成立"),
             p.explain.get(lang),
             p.holds.describe().get(lang)
-        ),
+        ) } },
         Some((nodes, time)) => {
-            let steps = c.steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+            // Each step is a button that takes the cursor there.
+            let steps = c.steps.iter().enumerate().map(|(i, &s)| {
+                let label = format!("{} {s}", tr(lang, "Go to step", "转到第"));
+                html! { <>
+                    { if i > 0 { ", " } else { "" } }
+                    <button class="step-link" onclick={on.reform(move |_| crate::state::Action::Seek(s))}
+                            aria-label={label} data-step={s.to_string()}>{ s }</button>
+                </> }
+            });
             let more = if c.count > c.steps.len() { ", …" } else { "" };
             match lang {
-                Lang::En => {
-                    format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes))
-                }
-                Lang::Zh => {
-                    format!("被违反 {} 次（第 {steps}{more} 步）；首次在 t={time}：{}", c.count, nodes_text(nodes))
-                }
+                Lang::En => html! { <>
+                    { format!("violated {}× (step ", c.count) }{ for steps }{ format!("{more}); first at t={time}: {}", nodes_text(nodes)) }
+                </> },
+                Lang::Zh => html! { <>
+                    { format!("被违反 {} 次（第 ", c.count) }{ for steps }{ format!("{more} 步）；首次在 t={time}：{}", nodes_text(nodes)) }
+                </> },
             }
         }
     }
@@ -166,8 +178,8 @@ pub fn Invariants(c: &Checks) -> Html {
         <section class="panel" aria-label="Invariants">
             <h2>{ tr(lang, "Invariants", "不变式") }</h2>
             <ul class="invariants">
-                { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad }, claim_text(cl, &c.leaders, c.lang))) }
-                { row(tr(lang, "Agreement", "一致"), "agreement", status, agreement) }
+                { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad }, claim_text(cl, &c.leaders, c.lang, &c.on))) }
+                { row(tr(lang, "Agreement", "一致"), "agreement", status, html!{ { agreement } }) }
             </ul>
         </section>
     }

@@ -2,9 +2,10 @@
 //! shows its narration on hover, and the list keeps the current step in view.
 
 use crate::i18n::{tr, Lang};
-use crate::state::{Action, EngineRef};
+use crate::state::{Action, EngineRef, LogFilter, LOG_TYPES};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,6 +13,7 @@ pub struct EventLogProps {
     pub engine: EngineRef,
     pub cursor: u64,
     pub interventions: Rc<Vec<election_lab::Intervention>>,
+    pub filter: Rc<LogFilter>,
     pub lang: Lang,
     /// Used by touch: the empty log names the buttons to tap, not keys.
     #[prop_or_default]
@@ -36,32 +38,65 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         });
     }
     let engine = p.engine.get();
-    let (cursor, lang) = (p.cursor, p.lang);
-    let first = cursor.saturating_sub(40).max(1);
-    let last = (cursor + 12).min(engine.head());
+    let (cursor, lang, f) = (p.cursor, p.lang, &*p.filter);
+    // Unfiltered: the steps around the cursor. Filtered: the matching steps around it, looked
+    // for over a bounded window (so a rare event far away does not cost a scan of the run).
+    let (before, after, window) = if f.is_empty() { (40, 12, 52) } else { (40, 12, 5_000) };
+    let mut picked: Vec<u64> = Vec::new();
+    let mut s = cursor;
+    while s >= 1 && picked.len() < before && cursor - s < window {
+        if engine.step_info_in(s, lang).is_some_and(|i| f.keeps(&i)) {
+            picked.push(s);
+        }
+        s -= 1;
+    }
+    picked.reverse();
+    let head = engine.head();
+    let mut s = cursor + 1;
+    let mut ahead = 0;
+    while s <= head && ahead < after && s - cursor <= window {
+        if engine.step_info_in(s, lang).is_some_and(|i| f.keeps(&i)) {
+            picked.push(s);
+            ahead += 1;
+        }
+        s += 1;
+    }
+    let notes = f.keeps_notes();
     let mut rows = Vec::new();
-    for step in first.saturating_sub(1)..=last {
+    let first = picked.first().copied().unwrap_or(cursor);
+    if notes {
+        for a in p.interventions.iter().filter(|iv| iv.step == 0 && first <= 1).map(|iv| &iv.action) {
+            rows.push(html! { <li class="iv">{ format!("{} 0{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+        }
+    }
+    for step in picked.iter().copied() {
         // Step `step`'s row, then what you did after it ("after step k" sits below step k).
-        if let Some(info) = (step > 0).then(|| engine.step_info_in(step, lang)).flatten() {
+        if let Some(info) = (f.event != Some("note")).then(|| engine.step_info_in(step, lang)).flatten() {
             let class =
                 classes!(info.event, (step == cursor).then_some("current"), (step > cursor).then_some("future"));
             let why = engine.narrate(step, lang).unwrap_or_default();
             rows.push(html! {
-                <li class={class} title={why}>
+                <li class={class} title={why} data-ev-node={info.node.to_string()} data-ev-peer={info.peer.map(|x| x.to_string())}>
                     <button onclick={p.on.reform(move |_| Action::Seek(step))} aria-current={(step == cursor).then_some("step")}>
                         <span class="step-no">{ step }</span>{ info.text }
                     </button>
                 </li>
             });
         }
-        for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
-            rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+        if notes {
+            for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
+                rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+            }
         }
     }
+    let filter_bar = filter_bar(f, &engine.scenario().nodes, engine.kinds(), lang, &p.on);
     html! {
         <section class="panel log" aria-label={tr(lang, "Event log", "事件日志")}>
             <h2>{ tr(lang, "Event log", "事件日志") }</h2>
-            { if rows.is_empty() && p.touch {
+            { filter_bar }
+            { if rows.is_empty() && !f.is_empty() {
+                html!{ <p class="empty">{ tr(lang, "No event near this step passes the filter.", "此步附近没有符合筛选条件的事件。") }</p> }
+            } else if rows.is_empty() && p.touch {
                 html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Tap ⏭ (step forward) or ▶ (play).", "还什么都没有发生。轻点 ⏭（前进一步）或 ▶（播放）。") }</p> }
             } else if rows.is_empty() {
                 html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Press Step forward (→) or Play (Space).", "还什么都没有发生。按“前进一步”（→）或“播放”（空格）。") }</p> }
@@ -69,5 +104,58 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                 html!{ <ol ref={list}>{ for rows }</ol> }
             } }
         </section>
+    }
+}
+
+/// Three menus (node, message kind, event type); each change sends the whole new filter.
+fn filter_bar(
+    f: &LogFilter,
+    nodes: &[u32],
+    kinds: &'static [election_lab::meta::Kind],
+    lang: Lang,
+    on: &Callback<Action>,
+) -> Html {
+    let types: [(&str, &str, &str); 5] = [
+        (LOG_TYPES[0], "deliveries", "送达"),
+        (LOG_TYPES[1], "drops", "丢弃"),
+        (LOG_TYPES[2], "timers", "定时器"),
+        (LOG_TYPES[3], "faults", "故障"),
+        (LOG_TYPES[4], "notes (your actions)", "备注（你的操作）"),
+    ];
+    let change = |which: u8| {
+        let base = f.clone();
+        crate::components::maybe(on, move |e: Event| {
+            let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
+            let mut next = base.clone();
+            match which {
+                0 => next.node = v.parse().ok(),
+                1 => next.kind = kinds.iter().find(|k| k.name == v).map(|k| k.name.to_string()),
+                _ => next.event = LOG_TYPES.iter().copied().find(|t| *t == v),
+            }
+            Some(Action::SetLogFilter(next))
+        })
+    };
+    let any = tr(lang, "all", "全部");
+    html! {
+        <div class="log-filter" role="group" aria-label={tr(lang, "Filter the event log", "筛选事件日志")}>
+            <label>{ tr(lang, "node ", "节点 ") }
+                <select onchange={change(0)} data-testid="log-node">
+                    <option value="" selected={f.node.is_none()}>{ any }</option>
+                    { for nodes.iter().map(|n| html!{ <option value={n.to_string()} selected={f.node == Some(*n)}>{ format!("N{n}") }</option> }) }
+                </select>
+            </label>
+            <label>{ tr(lang, " message ", " 消息 ") }
+                <select onchange={change(1)} data-testid="log-kind">
+                    <option value="" selected={f.kind.is_none()}>{ any }</option>
+                    { for kinds.iter().map(|k| html!{ <option value={k.name} selected={f.kind.as_deref() == Some(k.name)}>{ k.name }</option> }) }
+                </select>
+            </label>
+            <label>{ tr(lang, " type ", " 类型 ") }
+                <select onchange={change(2)} data-testid="log-type">
+                    <option value="" selected={f.event.is_none()}>{ any }</option>
+                    { for types.iter().map(|(v, en, zh)| html!{ <option value={*v} selected={f.event == Some(*v)}>{ tr(lang, en, zh) }</option> }) }
+                </select>
+            </label>
+        </div>
     }
 }
