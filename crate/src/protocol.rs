@@ -165,9 +165,10 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
         self.timers.push(timer);
         self.effects.push(Effect::CancelTimer { slot: self.timers.len() as u32 - 1 });
     }
-    /// Explains this step in one sentence: `text` is a template in both languages (declared as a
-    /// `const` in the protocol's module), `args` fill its `{0}`, `{1}`, `{2}`.
-    pub fn note(&mut self, text: &'static Text, args: &[u64]) {
+    /// Explains this step in one sentence: `text` is a catalog key (`k::BULLY_NOTE_START`),
+    /// `args` fill its named arguments, in the order of [`Text::args`].
+    pub fn note(&mut self, text: &Text, args: &[u64]) {
+        let text = *text;
         let mut a = [0u64; 3];
         for (slot, v) in a.iter_mut().zip(args) {
             *slot = *v;

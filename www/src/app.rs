@@ -18,6 +18,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::state::{Action, Compare, DropMark, State};
 use crate::{effects, keyboard, meta, nodes_text};
+use election_lab::meta::k;
 use election_lab::Action as Intervention;
 use election_lab::{Algorithm, Frame};
 use std::rc::Rc;
@@ -107,12 +108,12 @@ fn draw(
 fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
     let v = engine.violations().iter().rev().find(|v| v.kind != election_lab::meta::SPLIT_BRAIN)?;
     let name = engine.algorithm().property(v.kind).map_or(v.kind, |p| p.title.get(lang));
-    let term = v.term.map(|t| format!(" {} {t}", tr(lang, "in term", "任期"))).unwrap_or_default();
+    let term = v.term.map(|t| format!(" {} {t}", tr(lang, k::UI_IN_TERM))).unwrap_or_default();
     Some(format!(
         "{name} {} t={} ({} {}): {}{term}",
-        tr(lang, "violated at", "被违反于"),
+        tr(lang, k::UI_VIOLATED_AT),
         v.time,
-        tr(lang, "step", "步"),
+        tr(lang, k::UI_STEP),
         v.step,
         nodes_text(&v.nodes)
     ))
@@ -155,6 +156,7 @@ pub fn Lab() -> Html {
 
     effects::use_url_sync(&state);
     effects::use_document_lang(state.lang);
+    effects::use_catalog(state.pending_lang, on.clone());
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
     effects::use_play_loop(state.playing, state.speed, now, on.clone(), dots.clone());
     keyboard::use_shortcuts(state.embed, on.clone());
@@ -194,7 +196,7 @@ pub fn Lab() -> Html {
             <div class="lab embed">
                 <div class="embed-head">
                     <b class="embed-title">{ title }</b>
-                    <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
+                    <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, k::UI_OPEN_IN_ELECTION_LAB) }</a>
                 </div>
                 <div class="embed-stage">
                     { canvas() }
@@ -225,7 +227,7 @@ pub fn Lab() -> Html {
                 </> },
             };
             let body = html! {
-                <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                <section class="compare-main" aria-label={tr(lang, k::UI_COMPARE)}>
                     <div class="lanes">
                         { for (0..c.lanes.len()).map(|k| cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k]))) }
                     </div>
@@ -242,7 +244,7 @@ pub fn Lab() -> Html {
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
                 <div class="main">
-                    <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
+                    <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
                         { canvas() }
                         { narration }
                         { controls }
@@ -268,15 +270,15 @@ pub fn Lab() -> Html {
         (true, _) => html! {
             <div class="embed-head">
                 <b class="embed-title">{ subtitle }</b>
-                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
+                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, k::UI_OPEN_IN_ELECTION_LAB) }</a>
             </div>
         },
         (false, comparing) => html! {
             <header class="top">
                 <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments, comparing) {
-                    (true, _) => tr(lang, " — experiments", " — 实验"),
-                    (false, true) => tr(lang, " — compare: ", " — 对比："),
-                    (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
+                    (true, _) => tr(lang, k::UI_EXPERIMENTS),
+                    (false, true) => tr(lang, k::UI_COMPARE_2),
+                    (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
                 <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} {lang} on={on.clone()} {request} />
             </header>

@@ -13,6 +13,7 @@
 //! The DOM work is in `export.js` (smaller there than as wasm); what the picture says —
 //! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
 
+use crate::i18n::{k, tr, Lang};
 use crate::meta::kind_colour;
 use crate::state::State;
 use election_lab::{Algorithm, Frame};
@@ -94,16 +95,16 @@ pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
 }
 
 /// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
-pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame) -> Vec<String> {
-    let mut lines = vec![alg.title.en.to_string()];
+pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang) -> Vec<String> {
+    let mut lines = vec![alg.title.get(lang).to_string()];
     if let Some(p) = preset.and_then(election_lab::presets::find) {
-        lines.push(p.title.en.to_string());
+        lines.push(p.title.get(lang).to_string());
     }
-    lines.push(format!("step {} · t = {}", frame.step, frame.time));
+    lines.push(k::UI_CAPTION_STEP.fill(lang, &[frame.step, frame.time]));
     lines.push(match frame.leaders.as_slice() {
-        [] => "no leader".to_string(),
-        [one] => format!("leader N{one}"),
-        many => format!("leaders {}", crate::nodes_text(many)),
+        [] => tr(lang, k::UI_CAPTION_NO_LEADER).to_string(),
+        [one] => k::UI_CAPTION_LEADER.fill(lang, &[*one as u64]),
+        many => format!("{} {}", tr(lang, k::UI_CAPTION_LEADERS), crate::nodes_text(many)),
     });
     lines
 }
@@ -336,6 +337,7 @@ pub fn animation(
     let (from, to) = frame_range(cursor, state.head, range.0, range.1);
     let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
     let preset = state.preset;
+    let lang = state.lang;
     wasm_bindgen_futures::spawn_local(async move {
         let alg = engine.algorithm();
         let texts = js_sys::Array::new();
@@ -348,8 +350,15 @@ pub fn animation(
             engine.seek(step);
             let frame = engine.frame();
             let (entries, doomed) = legend(alg, &frame);
-            let svg =
-                compose(&canvas, &caption(alg, preset, &frame), &entries, doomed, &look, options.width, options.shape);
+            let svg = compose(
+                &canvas,
+                &caption(alg, preset, &frame, lang),
+                &entries,
+                doomed,
+                &look,
+                options.width,
+                options.shape,
+            );
             height = svg_height(&svg).unwrap_or(height);
             texts.push(&svg.into());
         }
@@ -370,7 +379,7 @@ pub fn picture(state: &State, lane: &str, options: Options) {
     let engine = state.engine.get();
     let alg = engine.algorithm();
     let frame = &state.frame;
-    let lines = caption(alg, state.preset, frame);
+    let lines = caption(alg, state.preset, frame, state.lang);
     let (entries, doomed) = legend(alg, frame);
     let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
     let name = file_name(alg, state.preset, frame.step, options.format);
@@ -435,17 +444,24 @@ mod tests {
         let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
         e.seek(4);
         let f = e.frame();
-        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f);
+        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::En);
         assert_eq!(
             lines,
             [
-                e.algorithm().title.en.to_string(),
+                e.algorithm().title.get(Lang::En).to_string(),
                 "Split brain under Bully".into(),
                 format!("step 4 · t = {}", f.time),
                 "leader N5".into()
             ]
         );
-        assert_eq!(caption(e.algorithm(), None, &f).len(), 3);
+        assert_eq!(caption(e.algorithm(), None, &f, Lang::En).len(), 3);
+        // In Chinese, every line is the Chinese one (the preset's title, the words around the
+        // numbers), with the same numbers.
+        let zh = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::Zh);
+        assert_eq!(zh[1], presets::find("split-brain-bully").unwrap().title.get(Lang::Zh));
+        assert_ne!(zh[1], lines[1]);
+        assert!(zh[2].contains(&f.time.to_string()) && zh[2] != lines[2]);
+        assert!(zh[3].contains("N5") && zh[3] != lines[3]);
     }
 
     fn lines() -> Vec<String> {

@@ -9,6 +9,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
+use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
@@ -68,9 +69,14 @@ pub enum Action {
     ToggleHelp,
     /// Open or close the "how it works" card of the running algorithm.
     ToggleCard,
+    /// Show the page in this language: at once if its texts are at hand, else once its catalog
+    /// has arrived (the page keeps the current language meanwhile).
     SetLang(Lang),
     /// Switch to the other language.
     ToggleLang,
+    /// A language's catalog was fetched and installed (`effects::use_catalog`); `Err` names why
+    /// it could not be.
+    CatalogArrived(Lang, Result<(), String>),
     /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
     Undo,
     Redo,
@@ -116,7 +122,7 @@ pub struct State {
     pub interventions: Rc<Vec<Recorded>>,
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
-    markers_key: (u64, u64, u64),
+    markers_key: (u64, u64, u64, Lang),
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
@@ -130,6 +136,8 @@ pub struct State {
     pub lang: Lang,
     /// The language was chosen (by the link or the switch), so links carry it.
     pub lang_chosen: bool,
+    /// The language asked for while its catalog is on its way (`lang` stays as it was).
+    pub pending_lang: Option<Lang>,
     /// The cursor's step explained in plain words.
     pub narration: Rc<String>,
     pub card: bool,
@@ -165,7 +173,7 @@ impl State {
             interventions: empty,
             head: 0,
             markers: Rc::new(Vec::new()),
-            markers_key: (u64::MAX, 0, 0),
+            markers_key: (u64::MAX, 0, 0, Lang::En),
             playing: false,
             speed: 2.0,
             selected: None,
@@ -177,6 +185,7 @@ impl State {
             cancel: 0,
             lang: Lang::En,
             lang_chosen: false,
+            pending_lang: None,
             narration: Rc::new(String::new()),
             card: false,
             redo: Rc::new(Vec::new()),
@@ -200,6 +209,11 @@ impl State {
         let mut s = State::open(query);
         s.lang = crate::i18n::initial(asked, browser_lang);
         s.lang_chosen = asked.and_then(Lang::parse).is_some();
+        if !election_lab::meta::ready(s.lang) {
+            // English until the catalog of the language asked for has arrived.
+            s.pending_lang = Some(s.lang);
+            s.lang = Lang::En;
+        }
         if s.embed {
             s.origin = Some(Rc::new(query.to_string()));
         }
@@ -222,13 +236,8 @@ impl State {
             }
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
-                self.notice = Some(match self.lang {
-                    Lang::En => format!(
-                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
-                        known.join(", ")
-                    ),
-                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
-                });
+                let list = known.join(tr(self.lang, k::UI_LIST_SEPARATOR));
+                self.notice = Some(k::UI_NO_SUCH_EXPERIMENT.format(self.lang, &[id, &list]));
             }
         }
     }
@@ -276,7 +285,7 @@ impl State {
             q.push_str(&format!("&sel={id}"));
         }
         if self.lang_chosen {
-            q.push_str(&format!("&lang={}", self.lang.tag()));
+            q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
         }
         if self.experiments {
             q.push_str(&format!("&experiment={}", self.experiment));
@@ -292,7 +301,13 @@ impl State {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
-        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment))
+        (
+            self.gen,
+            rev,
+            self.selected,
+            self.pending_lang.unwrap_or(self.lang),
+            self.experiments.then_some(self.experiment),
+        )
     }
 
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
@@ -318,12 +333,7 @@ impl State {
             self.lines = Rc::new(lines);
         }
         let narration = match engine.cursor() {
-            0 => tr(
-                self.lang,
-                "Step 0: nothing has happened yet. Press → to take one step, or Space to play.",
-                "第 0 步：还什么都没有发生。按 → 前进一步，或按空格键播放。",
-            )
-            .to_string(),
+            0 => tr(self.lang, k::UI_STEP_0_NOTHING_HAS_HAPPENED).to_string(),
             c => engine.narrate(c, self.lang).unwrap_or_default(),
         };
         if *self.narration != narration {
@@ -334,9 +344,9 @@ impl State {
             self.drops = Rc::new(drops);
         }
         // Markers change only when the head moves or the interventions change.
-        let key = (self.gen, self.ivs_rev, self.head);
+        let key = (self.gen, self.ivs_rev, self.head, self.lang);
         if key != self.markers_key {
-            self.markers = Rc::new(markers::compute(&engine));
+            self.markers = Rc::new(markers::compute(&engine, self.lang));
             self.markers_key = key;
         }
     }
@@ -356,14 +366,7 @@ impl State {
                 if self.playing {
                     self.playing = false;
                 } else if self.at_end() {
-                    self.notice = Some(
-                        tr(
-                            self.lang,
-                            "The run has ended: nothing left to play. Step back, reset, or act on the cluster.",
-                            "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。",
-                        )
-                        .into(),
-                    );
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playing = true;
                 }
@@ -376,7 +379,7 @@ impl State {
             Action::StepForward => {
                 self.playing = false;
                 if !self.step_forward() {
-                    self.notice = Some(tr(self.lang, "The run has ended.", "运行已结束。").into());
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
@@ -456,14 +459,8 @@ impl State {
             },
             Action::ApplyScenario(parsed) => {
                 let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("场景未应用：{e}")
-                    } else {
-                        format!("Scenario not applied: {e}")
-                    }
-                });
+                let lang = self.lang;
+                let ok = self.load(result, None, |e| k::UI_SCENARIO_NOT_APPLIED.format(lang, &[&e]));
                 if ok {
                     self.alert = None;
                 }
@@ -471,17 +468,11 @@ impl State {
             }
             Action::Import(text) => {
                 let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("导入失败，未做任何更改：{e}")
-                    } else {
-                        format!("Import failed, nothing changed: {e}")
-                    }
-                });
+                let lang = self.lang;
+                let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED.format(lang, &[&e]));
                 if ok {
                     self.alert = None;
-                    self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+                    self.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
                 }
                 ok
             }
@@ -506,12 +497,38 @@ impl State {
                 self.card = !self.card;
                 false
             }
+            Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
+                self.pending_lang = Some(lang);
+                self.lang_chosen = true;
+                false
+            }
+            Action::CatalogArrived(lang, result) => {
+                if self.pending_lang != Some(lang) {
+                    return false;
+                }
+                self.pending_lang = None;
+                match result {
+                    Ok(()) => self.apply(Action::SetLang(lang)),
+                    Err(e) => {
+                        self.notice = Some(format!("{}{e}", tr(self.lang, k::UI_CATALOG_FAILED)));
+                        false
+                    }
+                }
+            }
             Action::SetLang(lang) => {
                 self.lang = lang;
+                self.pending_lang = None;
                 self.lang_chosen = true;
+                if let Some(c) = &mut self.compare {
+                    c.lang = lang;
+                    c.refresh();
+                }
                 true
             }
-            Action::ToggleLang => self.apply(Action::SetLang(if self.lang == Lang::En { Lang::Zh } else { Lang::En })),
+            Action::ToggleLang => {
+                let shown = self.pending_lang.unwrap_or(self.lang);
+                self.apply(Action::SetLang(if shown == Lang::En { Lang::Zh } else { Lang::En }))
+            }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Compare(algs) => self.open_compare(algs),
@@ -571,6 +588,7 @@ impl State {
                 | Action::CloseExperiments
                 | Action::PickExperiment(_)
                 | Action::SetLang(_)
+                | Action::CatalogArrived(..)
                 | Action::ToggleLang
                 | Action::ToggleHelp
                 | Action::Dismiss

@@ -3,6 +3,7 @@
 use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::Action;
+use election_lab::meta::k;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -19,10 +20,7 @@ pub struct BannersProps {
 
 /// "Split brain: N2, N5 each believe they lead."
 pub fn split_brain_text(leaders: &[u32], lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(leaders)),
-        Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(leaders)),
-    }
+    k::UI_SPLIT_BRAIN_BANNER.format(lang, &[&nodes_text(leaders)])
 }
 
 #[function_component]
@@ -31,7 +29,7 @@ pub fn Banners(p: &BannersProps) -> Html {
         html! {
             <div class={classes!("banner", class)} {role}>
                 <span>{ text.clone() }</span>
-                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label={tr(p.lang, "Dismiss", "关闭")}>{"✕"}</button>
+                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label={tr(p.lang, k::UI_DISMISS)}>{"✕"}</button>
             </div>
         }
     };

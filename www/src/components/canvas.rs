@@ -8,6 +8,7 @@ use super::canvas_parts::{self as parts, NodeGesture};
 use super::fmt;
 use crate::anim::{DotPath, Dots};
 use crate::geometry::{self, Line, Pt};
+use crate::i18n::{k, tr};
 use crate::state::DropMark;
 use election_lab::{layout, Action as Intervention, Frame};
 use std::cell::RefCell;
@@ -176,7 +177,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             paths.push(path);
             Some(match props.options.bare {
                 true => parts::bare_dot(alg, m, path.at(now)),
-                false => parts::dot(alg, m, path.at(now), dense, &props.on_act),
+                false => parts::dot(alg, m, path.at(now), dense, props.options.lang, &props.on_act),
             })
         })
         .collect();
@@ -288,7 +289,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
     let menu = props.options.menu.and_then(|id| {
         let i = *index.get(&id)?;
-        Some(parts::node_menu(&frame.nodes[i], pos[i], r, &props.on_act, &props.on_close_menu))
+        Some(parts::node_menu(&frame.nodes[i], pos[i], r, props.options.lang, &props.on_act, &props.on_close_menu))
     });
     let ring_edges = if props.options.ring && n > 1 { parts::ring_edges(&pos[..n], r, &arrow_id) } else { vec![] };
     let nodes = frame.nodes.iter().take(n).enumerate().map(|(i, node)| {
@@ -341,7 +342,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 <g ref={dots_ref} class="dots">{ for dots }</g>
                 { for ghosts }
                 { preview }
-                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{"No nodes"}</text> } } else { html!{} } }
+                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{ tr(props.options.lang, k::UI_NO_NODES) }</text> } } else { html!{} } }
             </svg>
         </div>
     }

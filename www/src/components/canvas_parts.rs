@@ -6,7 +6,8 @@ use crate::geometry::{self, Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_short, role_look};
 use crate::palette::GROUP_FILLS;
-use election_lab::meta::Look;
+use election_lab::meta::k;
+use election_lab::meta::{Look, Text};
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
 use yew::prelude::*;
 
@@ -46,13 +47,13 @@ pub fn lane((a, b): (Pt, Pt)) -> (Pt, Pt) {
 /// A message in flight at `at`. With many messages in flight, dots are drawn bare (no label or
 /// tooltip) so that painting stays within a frame. A click (or Enter/Space) on a dot that will
 /// still arrive drops it, through `on_act`; a doomed dot is not a button.
-pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, on_act: &Callback<Intervention>) -> Html {
+pub fn dot(alg: &Algorithm, m: &MsgFrame, at: Pt, dense: bool, lang: Lang, on_act: &Callback<Intervention>) -> Html {
     let (x, y) = at;
     let id = m.id;
     let live = !m.doomed;
     let onclick = on_act.reform(move |_: MouseEvent| Intervention::Drop(id));
     let onkeydown = super::dropping::on_key(on_act, id);
-    let label = super::dropping::label(m);
+    let label = super::dropping::label(m, lang);
     html! {
         <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
            transform={format!("translate({x:.1} {y:.1})")}
@@ -303,21 +304,18 @@ pub fn node(
     };
     let onpointerdown = Callback::from(|e: PointerEvent| e.stop_propagation());
     let leader_text = match (node.up, v.leader) {
-        (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
-        (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
+        (false, _) => tr(lang, k::UI_CRASHED).to_string(),
+        (true, Some(l)) if l == id => tr(lang, k::UI_LEADER).to_string(),
         (true, Some(l)) => format!("→ N{l}"),
-        (true, None) => tr(lang, "no leader", "无领导者").to_string(),
+        (true, None) => tr(lang, k::UI_NO_LEADER).to_string(),
     };
     let mut sub = Vec::new();
     if let Some(t) = v.term {
         let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
-        sub.push(format!(
-            "{t}{}",
-            v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()
-        ));
+        sub.push(format!("{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, k::UI_VOTED))).unwrap_or_default()));
     }
     if let Some((held, need)) = v.tally {
-        sub.push(format!("{} {held} / {need}", tr(lang, "votes", "得票")));
+        sub.push(format!("{} {held} / {need}", tr(lang, k::UI_VOTES)));
     }
     let zxid = v.zxid.map(|z| format!("zxid {z}"));
     if node.up && v.role != "leader" && v.role != "follower" {
@@ -399,27 +397,31 @@ pub fn node_menu(
     node: &NodeFrame,
     (x, y): Pt,
     r: f64,
+    lang: Lang,
     on_act: &Callback<Intervention>,
     on_close: &Callback<()>,
 ) -> Html {
     let id = node.id;
     let up = node.up;
-    let items: Vec<(&str, Intervention)> = vec![
-        (if up { "Crash" } else { "Recover" }, if up { Intervention::Crash(id) } else { Intervention::Recover(id) }),
-        ("Start election here", Intervention::Start(id)),
-        ("Isolate", Intervention::Isolate(id)),
+    let items: Vec<(Text, Intervention)> = vec![
+        (
+            if up { k::UI_MENU_CRASH } else { k::UI_MENU_RECOVER },
+            if up { Intervention::Crash(id) } else { Intervention::Recover(id) },
+        ),
+        (k::UI_MENU_START_ELECTION, Intervention::Start(id)),
+        (k::UI_MENU_ISOLATE, Intervention::Isolate(id)),
     ];
     let (mx, my) = ((x + r + 8.0).min(640.0), (y - 20.0).clamp(10.0, 800.0));
     let style = format!("left: {:.1}%; top: {:.1}%", mx / 10.0, my / 10.0);
     html! {
-        <div class="node-menu" role="menu" aria-label={format!("Actions for N{id}")} {style}>
+        <div class="node-menu" role="menu" aria-label={k::UI_MENU_ACTIONS_FOR.fill(lang, &[id as u64])} {style}>
             <div class="menu-title">{ format!("N{id}") }</div>
             { for items.into_iter().map(|(text, a)| {
                 let cb = on_act.reform(move |_: MouseEvent| a.clone());
-                let disabled = !up && text != "Recover";
-                html!{ <button role="menuitem" onclick={cb} {disabled}>{ text }</button> }
+                let disabled = !up && text != k::UI_MENU_RECOVER;
+                html!{ <button role="menuitem" onclick={cb} {disabled}>{ tr(lang, text) }</button> }
             }) }
-            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{"Close"}</button>
+            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_CLOSE) }</button>
         </div>
     }
 }

@@ -5,6 +5,7 @@
 use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, look_class};
 use crate::state::Action;
+use election_lab::meta::k;
 use election_lab::Algorithm;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -21,7 +22,7 @@ pub struct NarrationProps {
 pub fn Narration(p: &NarrationProps) -> Html {
     html! {
         <p class="narration" data-testid="narration" aria-live="polite">
-            <span class="narration-step">{ format!("{} {}", tr(p.lang, "Step", "第"), p.step) }{ tr(p.lang, ":", " 步：") }</span>
+            <span class="narration-step">{ format!("{} {}", tr(p.lang, k::UI_NARRATION_STEP), p.step) }{ tr(p.lang, k::UI_NARRATION_COLON) }</span>
             { p.text.to_string() }
         </p>
     }
@@ -55,7 +56,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             <svg class="legend-node" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
                 <g class="node crashed"><circle class="disc" cx="12" cy="12" r="8" /><path class="cross" d="M8 8L16 16M16 8L8 16" /></g>
             </svg>
-            <span>{ tr(p.lang, "crashed", "已崩溃") }</span>
+            <span>{ tr(p.lang, k::UI_CRASHED) }</span>
         </li>
     };
     let kinds = a.kinds.iter().map(|k| {
@@ -68,8 +69,8 @@ pub fn Legend(p: &LegendProps) -> Html {
         }
     });
     html! {
-        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")}>
-            { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, "Legend", "图例") }</h2> } } }
+        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, k::UI_LEGEND)}>
+            { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, k::UI_LEGEND) }</h2> } } }
             <ul class="legend-list">
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
                 { for kinds }
@@ -101,7 +102,7 @@ pub fn CardDialog(p: &CardProps) -> Html {
             html! { <p>{ lines.join(" ") }</p> }
         }
     });
-    let title = format!("{} — {}", a.title.get(p.lang), tr(p.lang, "how it works", "原理"));
+    let title = format!("{} — {}", a.title.get(p.lang), tr(p.lang, k::UI_HOW_IT_WORKS_2));
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-label={title.clone()} onclick={p.on.reform(|_| Action::ToggleCard)}>
             <div class="dialog card" data-testid="card" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
@@ -109,8 +110,8 @@ pub fn CardDialog(p: &CardProps) -> Html {
                 <p class="summary">{ a.summary.get(p.lang) }</p>
                 { for paragraphs }
                 <Legend algorithm={a} lang={p.lang} />
-                <p class="citation">{ tr(p.lang, "Original work: ", "原始文献：") }{ a.citation }</p>
-                <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, "Close", "关闭") }</button>
+                <p class="citation">{ tr(p.lang, k::UI_ORIGINAL_WORK) }{ a.citation }</p>
+                <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, k::UI_CLOSE) }</button>
             </div>
         </div>
     }

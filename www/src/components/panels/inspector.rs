@@ -2,6 +2,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::Action;
+use election_lab::meta::k;
 use election_lab::{Action as Intervention, Engine};
 use yew::prelude::*;
 
@@ -33,22 +34,22 @@ pub fn Inspector(p: &InspectorProps) -> Html {
     let l = p.lang;
     let body = match &p.node {
         None => {
-            html! { <p class="empty">{ tr(l, "Select a node (click it, or Tab to it) to see its state. Right-click or Shift-click for more actions.", "选择一个节点（点击它，或用 Tab 聚焦）查看其状态。右键或 Shift+点击查看更多操作。") }</p> }
+            html! { <p class="empty">{ tr(l, k::UI_SELECT_A_NODE_CLICK_IT) }</p> }
         }
         Some(node) => {
             let id = node.id;
             html! {
                 <>
-                    <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, " — up", " — 运行中") } else { tr(l, " — crashed (state kept for recovery)", " — 已崩溃（状态保留以便恢复）") } }</p>
+                    <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, k::UI_UP) } else { tr(l, k::UI_CRASHED_STATE_KEPT_FOR_RECOVERY) } }</p>
                     <dl class="kv">{ for node.rows.iter().map(|(k, v)| html!{ <><dt>{ *k }</dt><dd>{ v.clone() }</dd></> }) }</dl>
                     <div class="row">
-                        <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, "Crash", "使其崩溃") } else { tr(l, "Recover", "恢复") } }</button>
-                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, "Start election here", "在此发起选举") }</button>
-                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Isolate(id)))}>{ tr(l, "Isolate", "隔离") }</button>
+                        <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, k::UI_CRASH) } else { tr(l, k::UI_RECOVER) } }</button>
+                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, k::UI_START_ELECTION_HERE) }</button>
+                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Isolate(id)))}>{ tr(l, k::UI_ISOLATE) }</button>
                     </div>
                 </>
             }
         }
     };
-    html! { <section class="panel" aria-label={tr(l, "Inspector", "节点详情")}><h2>{ tr(l, "Inspector", "节点详情") }</h2>{ body }</section> }
+    html! { <section class="panel" aria-label={tr(l, k::UI_INSPECTOR)}><h2>{ tr(l, k::UI_INSPECTOR) }</h2>{ body }</section> }
 }

@@ -4,6 +4,7 @@
 use crate::i18n::tr;
 use crate::meta;
 use crate::nodes_text;
+use election_lab::meta::k;
 use election_lab::meta::{Lang, Property, SPLIT_BRAIN};
 use election_lab::{Engine, Frame};
 use yew::prelude::*;
@@ -83,26 +84,16 @@ fn row(name: &str, id: &str, status: Status, text: String) -> Html {
 fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
     let p = &c.property;
     if c.now && p.id == SPLIT_BRAIN {
-        return format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders));
+        return format!("{} {}", tr(lang, k::UI_NO_NOW_LEADING), nodes_text(leaders));
     }
     match &c.first {
-        None => format!(
-            "{} — {} ({})",
-            tr(lang, "holds so far", "目前成立"),
-            p.explain.get(lang),
-            p.holds.describe().get(lang)
-        ),
+        None => {
+            format!("{} — {} ({})", tr(lang, k::UI_HOLDS_SO_FAR), p.explain.get(lang), p.holds.describe().get(lang))
+        }
         Some((nodes, time)) => {
             let steps = c.steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
             let more = if c.count > c.steps.len() { ", …" } else { "" };
-            match lang {
-                Lang::En => {
-                    format!("violated {}× (step {steps}{more}); first at t={time}: {}", c.count, nodes_text(nodes))
-                }
-                Lang::Zh => {
-                    format!("被违反 {} 次（第 {steps}{more} 步）；首次在 t={time}：{}", c.count, nodes_text(nodes))
-                }
-            }
+            k::UI_INVARIANT_VIOLATED.format(lang, &[&c.count, &format!("{steps}{more}"), &time, &nodes_text(nodes)])
         }
     }
 }
@@ -111,35 +102,21 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang) -> String {
 pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
     let lang = c.lang;
-    let latency = match (c.latency, lang) {
-        (Some(l), Lang::En) => format!("; the last election took {l} ticks"),
-        (Some(l), Lang::Zh) => format!("；上一次选举用了 {l} 个时间单位"),
-        (None, _) => String::new(),
+    let latency = match c.latency {
+        Some(l) => k::UI_INVARIANT_LAST_ELECTION.fill(lang, &[l]),
+        None => String::new(),
     };
-    let (status, agreement) = match (c.agreement, lang) {
-        (Some(l), Lang::En) => (Status::Ok, format!("every live node names N{l}{latency}")),
-        (Some(l), Lang::Zh) => (Status::Ok, format!("所有存活节点都认 N{l} 为领导者{latency}")),
-        (None, _) if c.waiting => {
-            (Status::Waiting, tr(lang, "nobody names a leader yet", "还没有节点认定领导者").to_string())
-        }
-        (None, _) => (
-            Status::Bad,
-            format!(
-                "{}{latency}",
-                tr(
-                    lang,
-                    "not now: live nodes disagree or name a dead leader",
-                    "此刻未达成：存活节点意见不一，或认一个已崩溃的节点为领导者"
-                )
-            ),
-        ),
+    let (status, agreement) = match c.agreement {
+        Some(l) => (Status::Ok, k::UI_INVARIANT_AGREEMENT.format(lang, &[&l, &latency])),
+        None if c.waiting => (Status::Waiting, tr(lang, k::UI_NOBODY_NAMES_A_LEADER_YET).to_string()),
+        None => (Status::Bad, format!("{}{latency}", tr(lang, k::UI_NOT_NOW_LIVE_NODES_DISAGREE))),
     };
     html! {
-        <section class="panel" aria-label="Invariants">
-            <h2>{ tr(lang, "Invariants", "不变式") }</h2>
+        <section class="panel" aria-label={tr(lang, k::UI_INVARIANTS)}>
+            <h2>{ tr(lang, k::UI_INVARIANTS) }</h2>
             <ul class="invariants">
                 { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad }, claim_text(cl, &c.leaders, c.lang))) }
-                { row(tr(lang, "Agreement", "一致"), "agreement", status, agreement) }
+                { row(tr(lang, k::UI_AGREEMENT), "agreement", status, agreement) }
             </ul>
         </section>
     }

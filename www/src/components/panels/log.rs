@@ -3,6 +3,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::{Action, EngineRef};
+use election_lab::meta::k;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -52,14 +53,14 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             });
         }
         for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
-            rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+            rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, k::UI_AFTER_STEP), tr(lang, k::UI_YOU), a.describe_in(lang)) }</li> });
         }
     }
     html! {
-        <section class="panel log" aria-label={tr(lang, "Event log", "事件日志")}>
-            <h2>{ tr(lang, "Event log", "事件日志") }</h2>
+        <section class="panel log" aria-label={tr(lang, k::UI_EVENT_LOG)}>
+            <h2>{ tr(lang, k::UI_EVENT_LOG) }</h2>
             { if rows.is_empty() {
-                html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Press Step forward (→) or Play (Space).", "还什么都没有发生。按“前进一步”（→）或“播放”（空格）。") }</p> }
+                html!{ <p class="empty">{ tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS) }</p> }
             } else {
                 html!{ <ol ref={list}>{ for rows }</ol> }
             } }

@@ -4,6 +4,7 @@ use super::super::fmt;
 use crate::markers::first_step_at;
 use crate::meta::kind_colour;
 use crate::state::{Action, EngineRef};
+use election_lab::meta::k;
 use election_lab::Frame;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -68,7 +69,7 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     }
     html! {
         <section class="panel" aria-label="Space-time diagram">
-            <h2>{ crate::i18n::tr(p.lang, "Space-time diagram", "时空图") }</h2>
+            <h2>{ crate::i18n::tr(p.lang, k::UI_SPACE_TIME_DIAGRAM) }</h2>
             <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Messages between t={t0} and t={t1}; click one to go to its step")}>
                 { for frame.nodes.iter().enumerate().map(|(i, nd)| html!{
                     <>
