@@ -284,7 +284,7 @@ def main():
             changed[p] = new
 
         for m in re.finditer(r'\btr\(\s*[^)]*\)', new):
-            if 'k::' not in m.group(0) and not (0 <= tests_at < m.start()) and 'fn tr(' not in new[max(0, m.start() - 8):m.end()]:
+            if '"' in m.group(0) and 'k::' not in m.group(0) and not (0 <= tests_at < m.start()) and 'fn tr(' not in new[max(0, m.start() - 8):m.end()]:
                 manual.append(f"{rel}:{new[:m.start()].count(chr(10)) + 1}: {m.group(0)[:90]}")
         for m in re.finditer(r'Lang::Zh\s*=>', new):
             if not (0 <= tests_at < m.start()):

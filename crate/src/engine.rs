@@ -7,7 +7,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Lang};
+use crate::meta::{Kind, Lang, Text};
 use crate::observe::{Election, Violation};
 use crate::registry;
 pub use crate::run::{Frame, Metrics, MsgFrame, NodeFrame, Run, StepInfo};
@@ -153,7 +153,7 @@ impl Engine {
     pub fn metrics(&self) -> Metrics {
         self.run.metrics()
     }
-    pub fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
+    pub fn inspect(&self, id: NodeId) -> Vec<(Text, String)> {
         self.run.inspect(id)
     }
     pub fn step_info(&self, step: u64) -> Option<StepInfo> {

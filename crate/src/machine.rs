@@ -15,7 +15,7 @@
 //!   timer list until the simulator has drawn its delay and token ([`Machine::arm`]).
 //! * Payloads are kept per message id, so labels and deliveries can be looked up at any step.
 
-use crate::meta::Kind;
+use crate::meta::{Kind, Text};
 use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey, View};
 use crate::{NodeId, Time};
 use std::any::Any;
@@ -84,7 +84,7 @@ pub trait Machine {
     /// The readable label of message `id`.
     fn label(&self, id: u64) -> String;
     fn view(&self, st: &dyn Stash, i: usize) -> View;
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)>;
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(Text, String)>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -221,7 +221,7 @@ impl<P: Protocol> Machine for Core<P> {
     fn view(&self, st: &dyn Stash, i: usize) -> View {
         self.proto.view(&Self::slots(st)[i].state)
     }
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)> {
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(Text, String)> {
         self.proto.inspect(&Self::slots(st)[i].state)
     }
     fn as_any(&self) -> &dyn Any {

@@ -265,7 +265,7 @@ pub trait Protocol: Sized + 'static {
     fn recover(&self, crashed: &Self::State, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
     fn view(&self, s: &Self::State) -> View;
     /// Key/value pairs for the inspector.
-    fn inspect(&self, s: &Self::State) -> Vec<(&'static str, String)>;
+    fn inspect(&self, s: &Self::State) -> Vec<(Text, String)>;
 }
 
 /// Formats an optional node id as `N5` or `-`.

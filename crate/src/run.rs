@@ -4,7 +4,7 @@
 //! [`StepInfo`].
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Lang, Property, Visual};
+use crate::meta::{Kind, Lang, Property, Text, Visual};
 use crate::observe::{Election, Violation};
 use crate::protocol::{Protocol, View};
 use crate::scenario::{Action, Scenario};
@@ -115,7 +115,7 @@ pub trait Run {
     fn hash(&self) -> u64;
     fn frame(&self) -> Frame;
     fn metrics(&self) -> Metrics;
-    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)>;
+    fn inspect(&self, id: NodeId) -> Vec<(Text, String)>;
     fn step_info(&self, step: u64) -> Option<StepInfo> {
         self.step_info_in(step, Lang::En)
     }
@@ -231,7 +231,7 @@ impl Run for Sim {
             sent_by_node: self.cfg.ids.iter().copied().zip(obs.sent_by_node.iter().copied()).collect(),
         }
     }
-    fn inspect(&self, id: NodeId) -> Vec<(&'static str, String)> {
+    fn inspect(&self, id: NodeId) -> Vec<(Text, String)> {
         match self.idx(id) {
             Some(i) => self.inspect_node(i),
             None => vec![],

@@ -27,7 +27,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -397,12 +397,11 @@ impl Protocol for Bully {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("in election", s.in_elect.to_string()),
-            (
-                "stage",
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_IN_ELECTION, s.in_elect.to_string()),
+            (k::INSPECT_STAGE,
                 match s.stage {
                     Stage::Idle => "-",
                     Stage::WaitOk => "WAIT_OK",
@@ -410,8 +409,8 @@ impl Protocol for Bully {
                 }
                 .to_string(),
             ),
-            ("bullied by", fmt_node(s.bullied_by)),
-            ("T_out / T_coord", format!("{} / {}", self.t_out, self.t_coord)),
+            (k::INSPECT_BULLIED_BY, fmt_node(s.bullied_by)),
+            (k::INSPECT_T_OUT_T_COORD, format!("{} / {}", self.t_out, self.t_coord)),
         ]
     }
 }

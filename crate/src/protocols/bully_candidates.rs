@@ -44,7 +44,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -479,12 +479,11 @@ impl Protocol for BullyCandidates {
         View { role, leader: s.elected, group, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("kind", if self.is_candidate(s.me) { "candidate" } else { "ordinary" }.to_string()),
-            (
-                "stage",
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_KIND, if self.is_candidate(s.me) { "candidate" } else { "ordinary" }.to_string()),
+            (k::INSPECT_STAGE,
                 match s.stage {
                     Stage::Idle => "-",
                     Stage::Delay => "waiting δ",
@@ -493,9 +492,9 @@ impl Protocol for BullyCandidates {
                 }
                 .to_string(),
             ),
-            ("highest ALIVE", fmt_node(s.best)),
-            ("candidates", self.candidates.iter().map(|c| format!("N{c}")).collect::<Vec<_>>().join(", ")),
-            ("T_out / T_coord / δ step", format!("{} / {} / {}", self.t_out, self.t_coord, self.delta)),
+            (k::INSPECT_HIGHEST_ALIVE, fmt_node(s.best)),
+            (k::INSPECT_CANDIDATES, self.candidates.iter().map(|c| format!("N{c}")).collect::<Vec<_>>().join(", ")),
+            (k::INSPECT_T_OUT_T_COORD_STEP, format!("{} / {} / {}", self.t_out, self.t_coord, self.delta)),
         ]
     }
 }

@@ -510,13 +510,12 @@ impl Protocol for BullyFailover {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list: Vec<String> = s.list.iter().map(|x| format!("N{x}")).collect();
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("failover list", if list.is_empty() { "-".to_string() } else { list.join(", ") }),
-            (
-                "stage",
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_FAILOVER_LIST, if list.is_empty() { "-".to_string() } else { list.join(", ") }),
+            (k::INSPECT_STAGE,
                 match s.stage {
                     Stage::Idle => "-".to_string(),
                     Stage::Asking(i) => format!("asking {} for ALIVE", fmt_node(s.above().nth(i))),
@@ -524,9 +523,9 @@ impl Protocol for BullyFailover {
                     Stage::WaitCoord => "WAIT_COORD".to_string(),
                 },
             ),
-            ("suspected leader", fmt_node(s.suspected)),
-            ("answered by", fmt_node(s.bullied_by)),
-            ("T_out / T_coord", format!("{} / {}", self.t_out, self.t_coord)),
+            (k::INSPECT_SUSPECTED_LEADER, fmt_node(s.suspected)),
+            (k::INSPECT_ANSWERED_BY, fmt_node(s.bullied_by)),
+            (k::INSPECT_T_OUT_T_COORD, format!("{} / {}", self.t_out, self.t_coord)),
         ]
     }
 }

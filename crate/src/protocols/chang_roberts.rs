@@ -51,7 +51,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -396,13 +396,13 @@ impl Protocol for ChangRoberts {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("sent own id", s.forwarded.to_string()),
-            ("coordinator", s.am_coord.to_string()),
-            ("largest id carried", fmt_node(s.carried)),
-            ("highest initiator seen", if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_SENT_OWN_ID, s.forwarded.to_string()),
+            (k::INSPECT_COORDINATOR, s.am_coord.to_string()),
+            (k::INSPECT_LARGEST_ID_CARRIED, fmt_node(s.carried)),
+            (k::INSPECT_HIGHEST_INITIATOR_SEEN, if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
         ]
     }
 }

@@ -39,7 +39,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Preset, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
@@ -288,13 +288,13 @@ impl Protocol for Dht {
         View { role, leader: Some(s.leader), ring: Some((position(s.me as u64), self.key)), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let at = |p: u32| format!("{p:#010x} ({:.1}°)", p as f64 * 360.0 / 4_294_967_296.0);
         vec![
-            ("ring position", at(position(s.me as u64))),
-            ("key position", at(self.key)),
-            ("view", s.view.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
-            ("key's successor", fmt_node(Some(s.leader))),
+            (k::INSPECT_RING_POSITION, at(position(s.me as u64))),
+            (k::INSPECT_KEY_POSITION, at(self.key)),
+            (k::INSPECT_VIEW, s.view.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
+            (k::INSPECT_KEYS_SUCCESSOR, fmt_node(Some(s.leader))),
         ]
     }
 }

@@ -342,14 +342,13 @@ impl Protocol for Gossip {
         View { role, leader: Some(s.cand.1), term: Some(s.cand.0), term_word: Some(&EPOCH), tint: Some(s.cand.1), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("candidate (epoch, id)", format!("({}, N{})", s.cand.0, s.cand.1)),
-            ("heartbeat count", s.beat.to_string()),
-            ("fresh news at", format!("t={}", s.fresh_at)),
-            ("periods gossiped", s.periods.to_string()),
-            (
-                "period / fanout / silence",
+            (k::INSPECT_CANDIDATE_EPOCH_ID, format!("({}, N{})", s.cand.0, s.cand.1)),
+            (k::INSPECT_HEARTBEAT_COUNT, s.beat.to_string()),
+            (k::INSPECT_FRESH_NEWS_AT, format!("t={}", s.fresh_at)),
+            (k::INSPECT_PERIODS_GOSSIPED, s.periods.to_string()),
+            (k::INSPECT_PERIOD_FANOUT_SILENCE,
                 format!("{} / {} / {}", self.period, self.fanout, self.silence.map_or("off".to_string(), |t| t.to_string())),
             ),
         ]

@@ -66,7 +66,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -503,12 +503,11 @@ impl Protocol for HirschbergSinclair {
         View { role, leader: s.leader, reach, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let side = |b: [bool; 2]| format!("cw {} / ccw {}", if b[0] { "yes" } else { "no" }, if b[1] { "yes" } else { "no" });
         vec![
-            ("leader", fmt_node(s.leader)),
-            (
-                "status",
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_STATUS,
                 match s.status {
                     Status::Idle => "-",
                     Status::Candidate => "candidate",
@@ -516,11 +515,11 @@ impl Protocol for HirschbergSinclair {
                 }
                 .to_string(),
             ),
-            ("phase / radius", format!("{} / {}", s.phase, radius(s.phase))),
-            ("replies", side(s.replied)),
-            ("probes home", side(s.home)),
-            ("election number", s.round.to_string()),
-            ("retry", self.retry.to_string()),
+            (k::INSPECT_PHASE_RADIUS, format!("{} / {}", s.phase, radius(s.phase))),
+            (k::INSPECT_REPLIES, side(s.replied)),
+            (k::INSPECT_PROBES_HOME, side(s.home)),
+            (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
+            (k::INSPECT_RETRY, self.retry.to_string()),
         ]
     }
 }

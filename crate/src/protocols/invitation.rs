@@ -63,7 +63,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -682,11 +682,10 @@ impl Protocol for Invitation {
         View { role, leader: Some(s.leader), group: Some(s.leader), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list = |v: &[NodeId]| if v.is_empty() { "-".to_string() } else { v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ") };
         vec![
-            (
-                "status",
+            (k::INSPECT_STATUS,
                 match s.status {
                     Status::Leader => "leader",
                     Status::Joining => "joining",
@@ -694,10 +693,10 @@ impl Protocol for Invitation {
                 }
                 .to_string(),
             ),
-            ("group leader", fmt_node(Some(s.leader))),
-            ("members", list(&s.members)),
-            ("invited, no answer yet", list(&s.pending.iter().map(|p| p.0).collect::<Vec<_>>())),
-            ("invite delay", format!("{}..{}", self.invite.0, self.invite.1)),
+            (k::INSPECT_GROUP_LEADER, fmt_node(Some(s.leader))),
+            (k::INSPECT_MEMBERS, list(&s.members)),
+            (k::INSPECT_INVITED_NO_ANSWER_YET, list(&s.pending.iter().map(|p| p.0).collect::<Vec<_>>())),
+            (k::INSPECT_INVITE_DELAY, format!("{}..{}", self.invite.0, self.invite.1)),
         ]
     }
 }

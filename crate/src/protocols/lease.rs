@@ -47,7 +47,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -462,15 +462,15 @@ impl Protocol for Lease {
         }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
-        let mut out = vec![("clock rate", format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        let mut out = vec![(k::INSPECT_CLOCK_RATE, format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
         if s.me == self.store {
-            out.push(("key", s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires))));
+            out.push((k::INSPECT_KEY, s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires))));
         } else {
-            out.push(("lease (own clock)", s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}"))));
-            out.push(("holder last named by the store", fmt_node(s.known)));
+            out.push((k::INSPECT_LEASE_OWN_CLOCK, s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}"))));
+            out.push((k::INSPECT_HOLDER_LAST_NAMED_BY_THE_STORE, fmt_node(s.known)));
         }
-        out.push(("TTL / period / margin", format!("{} / {} / {}", self.ttl, self.period, self.margin)));
+        out.push((k::INSPECT_TTL_PERIOD_MARGIN, format!("{} / {} / {}", self.ttl, self.period, self.margin)));
         out
     }
 }

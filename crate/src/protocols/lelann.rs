@@ -31,7 +31,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -308,13 +308,13 @@ impl Protocol for LeLann {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let seen = s.seen.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
         vec![
-            ("leader", fmt_node(s.leader)),
-            ("electing", s.electing.to_string()),
-            ("round", s.round.to_string()),
-            ("ids seen", if seen.is_empty() { "-".into() } else { seen }),
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_ELECTING, s.electing.to_string()),
+            (k::INSPECT_ROUND, s.round.to_string()),
+            (k::INSPECT_IDS_SEEN, if seen.is_empty() { "-".into() } else { seen }),
         ]
     }
 }

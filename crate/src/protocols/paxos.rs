@@ -668,7 +668,7 @@ impl Protocol for Paxos {
         View { role, leader: s.leader, term, term_word: Some(&BALLOT), tally, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let next = s.latest().0 + 1;
         let chosen = s.learned.iter().map(|(i, v)| format!("i{i}→N{v}")).collect::<Vec<_>>().join(", ");
         let proposal = s.proposal.as_ref().map_or("-".to_string(), |p| {
@@ -677,14 +677,14 @@ impl Protocol for Paxos {
             format!("b{} for N{}, phase {phase}: {yes}", p.ballot, p.value)
         });
         vec![
-            ("leader", fmt_node(s.leader)),
-            ("chosen", if chosen.is_empty() { "-".to_string() } else { chosen }),
-            ("next instance", next.to_string()),
-            ("decided by ballot", format!("b{}", s.decided_by)),
-            ("promised", format!("b{}", s.promised)),
-            ("accepted (next instance)", s.accepted.get(&next).map_or("-".to_string(), |(b, v)| format!("b{b}: N{v}"))),
-            ("proposal", proposal),
-            ("backoff / patience", format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience)),
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_CHOSEN, if chosen.is_empty() { "-".to_string() } else { chosen }),
+            (k::INSPECT_NEXT_INSTANCE, next.to_string()),
+            (k::INSPECT_DECIDED_BY_BALLOT, format!("b{}", s.decided_by)),
+            (k::INSPECT_PROMISED, format!("b{}", s.promised)),
+            (k::INSPECT_ACCEPTED_NEXT_INSTANCE, s.accepted.get(&next).map_or("-".to_string(), |(b, v)| format!("b{b}: N{v}"))),
+            (k::INSPECT_PROPOSAL, proposal),
+            (k::INSPECT_BACKOFF_PATIENCE, format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience)),
         ]
     }
 }
@@ -926,7 +926,7 @@ mod tests {
         let f = e.frame();
         assert_eq!(f.leaders.len(), 1);
         assert_eq!(f.agreement, Some(f.leaders[0]));
-        assert!(e.inspect(f.leaders[0]).iter().any(|(k, v)| *k == "chosen" && v.starts_with("i1→N5, i2→N")), "{:?}", e.inspect(f.leaders[0]));
+        assert!(e.inspect(f.leaders[0]).iter().any(|(k, v)| k.key() == "inspect.chosen" && v.starts_with("i1→N5, i2→N")), "{:?}", e.inspect(f.leaders[0]));
         // Recovered, the old leader follows the new one instead of resuming.
         let mut v = v;
         v["schedule"] = json!([{"at": 20, "crash": 5}, {"at": 80, "recover": 5}]);

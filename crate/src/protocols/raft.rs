@@ -29,7 +29,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -493,16 +493,16 @@ impl Protocol for Raft {
         View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
         vec![
-            ("role", format!("{:?}", s.role).to_lowercase()),
-            ("current term", s.term.to_string()),
-            ("voted for", fmt_node(s.voted_for)),
-            ("leader", fmt_node(s.leader)),
-            ("last log (index@term)", format!("{}@{}", s.last_log.0, s.last_log.1)),
-            ("votes", format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
-            ("acks this window", list(&s.acks)),
+            (k::INSPECT_ROLE, format!("{:?}", s.role).to_lowercase()),
+            (k::INSPECT_CURRENT_TERM, s.term.to_string()),
+            (k::INSPECT_VOTED_FOR, fmt_node(s.voted_for)),
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_LAST_LOG_INDEX_TERM, format!("{}@{}", s.last_log.0, s.last_log.1)),
+            (k::INSPECT_VOTES, format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
+            (k::INSPECT_ACKS_THIS_WINDOW, list(&s.acks)),
         ]
     }
 }

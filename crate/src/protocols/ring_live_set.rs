@@ -54,7 +54,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::{Text, single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{fmt_node, read_params, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -537,16 +537,16 @@ impl Protocol for RingLiveSet {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let waiting_for = s.pending.iter().map(|p| format!("N{}", p.to)).collect::<Vec<_>>().join(", ");
         vec![
-            ("leader", fmt_node(s.leader)),
-            ("waiting for own ELECTION", s.waiting.to_string()),
-            ("participant", s.participant.to_string()),
-            ("election number", s.round.to_string()),
-            ("waiting for ACK from", if waiting_for.is_empty() { "-".into() } else { waiting_for }),
-            ("last live set", if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) }),
-            ("ACK timeout / retry", format!("{} / {}", self.ack_timeout, self.retry)),
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_WAITING_FOR_OWN_ELECTION, s.waiting.to_string()),
+            (k::INSPECT_PARTICIPANT, s.participant.to_string()),
+            (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
+            (k::INSPECT_WAITING_FOR_ACK_FROM, if waiting_for.is_empty() { "-".into() } else { waiting_for }),
+            (k::INSPECT_LAST_LIVE_SET, if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) }),
+            (k::INSPECT_ACK_TIMEOUT_RETRY, format!("{} / {}", self.ack_timeout, self.retry)),
         ]
     }
 }

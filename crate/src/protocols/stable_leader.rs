@@ -334,8 +334,8 @@ impl Protocol for StableLeader {
         View { role, leader: s.leader, term: Some(s.round), term_word: Some(&ROUND), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
-        vec![("round", s.round.to_string()), ("trusts", fmt_node(s.leader)), ("listening", s.listening.to_string())]
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        vec![(k::INSPECT_ROUND, s.round.to_string()), (k::INSPECT_TRUSTS, fmt_node(s.leader)), (k::INSPECT_LISTENING, s.listening.to_string())]
     }
 }
 

@@ -400,15 +400,15 @@ impl Protocol for TokenRing {
         View { role, leader, term: s.seen.map(|t| t.generation.counter), term_word: Some(&GENERATION), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let token = |t: Option<Token>| t.map_or("-".to_string(), |t| format!("gen {}·N{}, hop {}", t.generation.counter, t.generation.origin, t.hop));
         vec![
-            ("holding", token(s.holding)),
-            ("passing to", fmt_node(s.passing.map(|p| p.1))),
-            ("newest token seen", token(s.seen)),
-            ("last holder seen", fmt_node(s.last_holder)),
-            ("regenerations", s.regenerated.to_string()),
-            ("hold / silence step", format!("{} / {}", self.hold, self.silence)),
+            (k::INSPECT_HOLDING, token(s.holding)),
+            (k::INSPECT_PASSING_TO, fmt_node(s.passing.map(|p| p.1))),
+            (k::INSPECT_NEWEST_TOKEN_SEEN, token(s.seen)),
+            (k::INSPECT_LAST_HOLDER_SEEN, fmt_node(s.last_holder)),
+            (k::INSPECT_REGENERATIONS, s.regenerated.to_string()),
+            (k::INSPECT_HOLD_SILENCE_STEP, format!("{} / {}", self.hold, self.silence)),
         ]
     }
 }

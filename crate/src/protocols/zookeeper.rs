@@ -644,17 +644,17 @@ impl Protocol for ZooKeeper {
         View { role, leader, term: Some(term), term_word: Some(&ROUND), vote: Some(s.vote.1), tally, zxid: Some(s.zxid), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let votes = s.votes.iter().map(|(n, v)| format!("N{n}→N{}", v.1)).collect::<Vec<_>>().join(", ");
         vec![
-            ("state", format!("{:?}", s.phase).to_uppercase()),
-            ("zxid", s.zxid.to_string()),
-            ("round", s.round.to_string()),
-            ("vote (zxid, sid)", format!("({}, N{})", s.vote.0, s.vote.1)),
-            ("votes held", votes),
-            ("promised", s.promise.map_or("-".into(), |(r, l)| format!("N{l} in round {r}"))),
-            ("leader", fmt_node(s.leader)),
-            ("FOLLOW this window", s.acks.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
+            (k::INSPECT_STATE, format!("{:?}", s.phase).to_uppercase()),
+            (k::INSPECT_ZXID, s.zxid.to_string()),
+            (k::INSPECT_ROUND, s.round.to_string()),
+            (k::INSPECT_VOTE_ZXID_SID, format!("({}, N{})", s.vote.0, s.vote.1)),
+            (k::INSPECT_VOTES_HELD, votes),
+            (k::INSPECT_PROMISED, s.promise.map_or("-".into(), |(r, l)| format!("N{l} in round {r}"))),
+            (k::INSPECT_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_FOLLOW_THIS_WINDOW, s.acks.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
         ]
     }
 }
@@ -859,7 +859,7 @@ mod tests {
                        "heartbeats": {"interval": 2, "timeout": 8},
                        "schedule": [{"at": 5, "crash": 2}, {"at": 6, "recover": 2}]});
         let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
-        let field = |e: &Engine, id, key| e.inspect(id).into_iter().find(|kv| kv.0 == key).unwrap().1;
+        let field = |e: &Engine, id, key| e.inspect(id).into_iter().find(|kv| kv.0.key() == format!("inspect.{key}")).unwrap().1;
         e.run_until(6);
         assert_eq!(field(&e, 2, "promised"), "N3 in round 1", "kept on disk");
         assert_eq!((field(&e, 2, "state"), field(&e, 2, "round")), ("LOOKING".into(), "2".into()), "LOOKING in the next round");

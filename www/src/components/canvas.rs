@@ -319,7 +319,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         <div class="canvas-wrap">
             { for menu }
             <svg ref={svg} class="canvas" data-lane={props.lane.clone()} viewBox="0 0 1000 1000" preserveAspectRatio="xMidYMid meet"
-                 role="group" aria-label={format!("{} cluster of {} nodes at step {}", props.options.title, frame.nodes.len(), frame.step)}
+                 role="group" aria-label={k::UI_CANVAS_LABEL.format(props.options.lang, &[&props.options.title, &frame.nodes.len(), &frame.step])}
                  {onpointerdown} {onpointermove} {onpointerup}>
                 <defs>
                     <marker id={arrow_id.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

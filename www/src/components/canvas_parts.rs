@@ -324,11 +324,17 @@ pub fn node(
     } else if let Some(z) = zxid {
         sub.push(z);
     }
-    let label = format!(
-        "Node {id}, {status}, {}{}. Click to {}.",
-        leader_text,
-        if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) },
-        if node.up { "crash it" } else { "recover it" }
+    let label = (if node.up { k::UI_NODE_LABEL_UP } else { k::UI_NODE_LABEL_DOWN }).format(
+        lang,
+        &[
+            &id,
+            &leader_text,
+            &if sub.is_empty() {
+                String::new()
+            } else {
+                format!("{}{}", tr(lang, k::UI_LIST_SEPARATOR), sub.join(tr(lang, k::UI_LIST_SEPARATOR)))
+            },
+        ],
     );
     let below = y > layout::CENTRE + 1.0 || (y - layout::CENTRE).abs() < 1.0 && x > layout::CENTRE;
     // Above the disc the lines stack upwards, so that none runs into it; where that would leave
@@ -405,11 +411,11 @@ pub fn node_menu(
     let up = node.up;
     let items: Vec<(Text, Intervention)> = vec![
         (
-            if up { k::UI_MENU_CRASH } else { k::UI_MENU_RECOVER },
+            if up { k::UI_CRASH } else { k::UI_RECOVER },
             if up { Intervention::Crash(id) } else { Intervention::Recover(id) },
         ),
-        (k::UI_MENU_START_ELECTION, Intervention::Start(id)),
-        (k::UI_MENU_ISOLATE, Intervention::Isolate(id)),
+        (k::UI_START_ELECTION_HERE, Intervention::Start(id)),
+        (k::UI_ISOLATE, Intervention::Isolate(id)),
     ];
     let (mx, my) = ((x + r + 8.0).min(640.0), (y - 20.0).clamp(10.0, 800.0));
     let style = format!("left: {:.1}%; top: {:.1}%", mx / 10.0, my / 10.0);
@@ -418,7 +424,7 @@ pub fn node_menu(
             <div class="menu-title">{ format!("N{id}") }</div>
             { for items.into_iter().map(|(text, a)| {
                 let cb = on_act.reform(move |_: MouseEvent| a.clone());
-                let disabled = !up && text != k::UI_MENU_RECOVER;
+                let disabled = !up && text != k::UI_RECOVER;
                 html!{ <button role="menuitem" onclick={cb} {disabled}>{ tr(lang, text) }</button> }
             }) }
             <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_CLOSE) }</button>

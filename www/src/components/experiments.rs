@@ -327,7 +327,7 @@ fn ExperimentPane(p: &PaneProps) -> Html {
             html! { <p class="exp-status">{ tr(l, k::UI_RUNNING_THE_PAGE_STAYS_USABLE) }</p> }
         }
         Phase::Cancelled => html! {
-            <p class="exp-status" data-testid="experiment-status">{ k::UI_EXPERIMENT_CANCELLED.fill(l, &[done as u64, total as u64]) }</p>
+            <p class="exp-status" data-testid="experiment-status">{ k::UI_EXPERIMENT_CANCELLED.fill(l, &[done, total]) }</p>
         },
         Phase::Done { ms, .. } => html! {
             <p class="exp-status" data-testid="experiment-status">{ k::UI_EXPERIMENT_FINISHED.format(l, &[&total, &format!("{:.2}", ms / 1000.0)]) }</p>
@@ -345,7 +345,7 @@ fn ExperimentPane(p: &PaneProps) -> Html {
                          aria-valuemin="0" aria-valuemax={total.to_string()} aria-valuenow={done.to_string()}>
                         <div class="exp-bar-fill" style={format!("width:{pct:.1}%")}></div>
                     </div>
-                    <span class="exp-count">{ k::UI_EXPERIMENT_PROGRESS.fill(l, &[done as u64, total as u64]) }</span>
+                    <span class="exp-count">{ k::UI_EXPERIMENT_PROGRESS.fill(l, &[done, total]) }</span>
                 </div>
             }
         }

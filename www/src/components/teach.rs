@@ -110,7 +110,7 @@ pub fn CardDialog(p: &CardProps) -> Html {
                 <p class="summary">{ a.summary.get(p.lang) }</p>
                 { for paragraphs }
                 <Legend algorithm={a} lang={p.lang} />
-                <p class="citation">{ tr(p.lang, k::UI_ORIGINAL_WORK) }{ a.citation }</p>
+                <p class="citation" lang="en">{ tr(p.lang, k::UI_ORIGINAL_WORK) }{ a.citation }</p>
                 <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, k::UI_CLOSE) }</button>
             </div>
         </div>

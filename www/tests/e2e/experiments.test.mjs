@@ -181,6 +181,8 @@ test('a finished sweep downloads the same CSV and SVG as the command line', asyn
 test('?experiment=<id>&lang=zh opens the view in Chinese, plot included', async () => {
   const { page, errors } = await openView(browser, server.url + '?experiment=raft-figure-16-randomness&lang=zh');
   await page.getByTestId('experiments').waitFor();
+  // Chinese once its catalog has arrived (the page shows English until then).
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   assert.equal(await page.locator('.experiments h2').textContent(), '实验');
   assert.match(await page.getByTestId('experiment-title').textContent(), /^Raft，5 台服务器/);
   assert.equal(await page.getByTestId('experiment-run').textContent(), '运行');

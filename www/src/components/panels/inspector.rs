@@ -11,13 +11,22 @@ use yew::prelude::*;
 pub struct Inspected {
     pub id: u32,
     pub up: bool,
-    pub rows: Vec<(&'static str, String)>,
+    pub rows: Vec<(election_lab::meta::Text, String)>,
 }
 
 impl Inspected {
     pub fn of(engine: &Engine, id: u32) -> Option<Inspected> {
         let up = engine.is_up(id)?;
         Some(Inspected { id, up, rows: engine.inspect(id) })
+    }
+}
+
+/// A value as shown: a yes or no in words of the page's language, anything else as written.
+fn value(v: &str, l: Lang) -> String {
+    match v {
+        "true" => tr(l, k::UI_YES).to_string(),
+        "false" => tr(l, k::UI_NO).to_string(),
+        _ => v.to_string(),
     }
 }
 
@@ -41,7 +50,7 @@ pub fn Inspector(p: &InspectorProps) -> Html {
             html! {
                 <>
                     <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, k::UI_UP) } else { tr(l, k::UI_CRASHED_STATE_KEPT_FOR_RECOVERY) } }</p>
-                    <dl class="kv">{ for node.rows.iter().map(|(k, v)| html!{ <><dt>{ *k }</dt><dd>{ v.clone() }</dd></> }) }</dl>
+                    <dl class="kv">{ for node.rows.iter().map(|(key, v)| html!{ <><dt>{ tr(l, *key) }</dt><dd>{ value(v, l) }</dd></> }) }</dl>
                     <div class="row">
                         <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, k::UI_CRASH) } else { tr(l, k::UI_RECOVER) } }</button>
                         <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, k::UI_START_ELECTION_HERE) }</button>
