@@ -100,8 +100,9 @@ fn Lane(p: &LaneProps) -> Html {
             let mut g = Gestures::to(&on);
             let forward = g.on_node.clone();
             g.on_node = Callback::from(move |gesture: NodeGesture| {
-                let (NodeGesture::Toggle(id) | NodeGesture::Menu(id)) = gesture;
-                reported.0.borrow_mut().push(id);
+                if let NodeGesture::Toggle(id) | NodeGesture::Menu(id) = gesture {
+                    reported.0.borrow_mut().push(id);
+                }
                 forward.emit(gesture);
             });
             g
