@@ -122,7 +122,12 @@ fn etcd_leader_killed_on_a_real_cluster() {
         let id = word_after(&status, "after: ", 4).trim_matches(')');
         let term: u64 = word_after(&status, "after: ", 7).parse().unwrap();
         let members = scenario["params"]["members"].as_array().unwrap();
-        let member = members.iter().find(|m| m["id"] == id).unwrap_or_else(|| panic!("member {id} in {members:?}"));
+        // The same id, whether written with leading zeros (etcdctl) or without (raft's own lines).
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap_or_else(|_| panic!("a member id: {s}"));
+        let member = members
+            .iter()
+            .find(|m| m["id"].as_str().map(hex) == Some(hex(id)))
+            .unwrap_or_else(|| panic!("member {id} in {members:?}"));
         assert_eq!(member["name"], name);
         let node = member["node"].as_u64().unwrap() as u32;
         let frame = e.frame();
