@@ -384,17 +384,7 @@ impl Sim {
     pub fn doom(&self, id: u64) -> Option<DropReason> {
         let m = self.h.msg(id)?.entry();
         let (fi, ti) = (self.idx(m.from)?, self.idx(m.to)?);
-        if self.w.manual_drops.contains(&id) {
-            Some(DropReason::Manual)
-        } else if m.lost {
-            Some(DropReason::Lost)
-        } else if !self.w.up[ti] {
-            Some(DropReason::Crashed)
-        } else if !self.link_ok(fi, ti) {
-            Some(DropReason::Partition)
-        } else {
-            None
-        }
+        self.fate(self.w.manual_drops.contains(&id), m.lost, fi, ti)
     }
 
     /// The live tokens now, each named by the node it stands at ([`crate::protocol::Protocol::live_tokens`]);

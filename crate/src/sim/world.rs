@@ -196,17 +196,8 @@ impl Sim {
                 };
                 let fi = self.idx(from).expect("sender");
                 let ti = self.idx(to).expect("destination");
-                let reason = if !self.w.manual_drops.is_empty() && self.w.manual_drops.remove(&id) {
-                    Some(DropReason::Manual)
-                } else if lost {
-                    Some(DropReason::Lost)
-                } else if !self.w.up[ti] {
-                    Some(DropReason::Crashed)
-                } else if !self.link_ok(fi, ti) {
-                    Some(DropReason::Partition)
-                } else {
-                    None
-                };
+                let manual = !self.w.manual_drops.is_empty() && self.w.manual_drops.remove(&id);
+                let reason = self.fate(manual, lost, fi, ti);
                 match reason {
                     Some(r) => {
                         self.w.obs.dropped += 1;
@@ -470,6 +461,23 @@ impl Sim {
         let mut h = mix(self.w.hash, id);
         h = mix(h, ((to as u64) << 16) | kind as u64);
         self.w.hash = mix(h, (deliver << 1) | lost as u64);
+    }
+
+    /// Why a message from node `fi` to node `ti` is not delivered now, if it is not: dropped by
+    /// hand, lost by the network, the receiver down, or the link cut — checked in this order, the
+    /// same for the delivery step and for [`Sim::doom`]'s forecast.
+    pub(super) fn fate(&self, manual: bool, lost: bool, fi: usize, ti: usize) -> Option<DropReason> {
+        if manual {
+            Some(DropReason::Manual)
+        } else if lost {
+            Some(DropReason::Lost)
+        } else if !self.w.up[ti] {
+            Some(DropReason::Crashed)
+        } else if !self.link_ok(fi, ti) {
+            Some(DropReason::Partition)
+        } else {
+            None
+        }
     }
 
     pub(super) fn in_flight_contains(&self, m: u64) -> bool {
