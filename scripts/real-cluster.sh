@@ -77,11 +77,16 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# A base port with base..base+9 free (collisions with other users of the machine are retried).
+# A base port with base..base+9 free, below the kernel's ephemeral range: a port in that range
+# can be taken by any outgoing connection (another member's, the other cluster's) between the
+# check and the bind, which once left an etcd member dead with "address already in use".
+low=32768
+read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+[ "$low" -gt 11000 ] || low=32768
 pick_base() {
   local base tries=0
   while [ $tries -lt 50 ]; do
-    base=$((20000 + (RANDOM % 400) * 100))
+    base=$((10000 + (RANDOM % ((low - 10000) / 100 - 1)) * 100))
     local ok=1 p
     for p in $(seq "$base" $((base + 9))); do port_free "$p" || { ok=0; break; }; done
     [ $ok = 1 ] && { echo "$base"; return 0; }
@@ -96,26 +101,44 @@ deadline() { echo $(($(date +%s) + timeout)); }
 # ---------------------------------------------------------------- etcd
 if [ "$kind" = etcd ]; then
   names=(a b c)
-  cluster=""
-  for k in 0 1 2; do
-    cluster+="${cluster:+,}${names[$k]}=http://127.0.0.1:$((base + 2 * k))"
-  done
-  endpoints=""
-  for k in 0 1 2; do endpoints+="${endpoints:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
   logger=()
   [ $zap = 1 ] && logger=(--logger=zap --log-outputs=stderr)
-  for k in 0 1 2; do
-    n="${names[$k]}"
-    etcd --name "$n" --data-dir "$out/$n.data" \
-      --listen-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
-      --initial-advertise-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
-      --listen-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
-      --advertise-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
-      --initial-cluster "$cluster" --initial-cluster-state new \
-      --initial-cluster-token "election-lab-$base" "${logger[@]}" >"$out/$n.log" 2>&1 &
-    PID[$n]=$!
-    disown "$!" # no "Killed" notice from bash when it is killed
-    echo "$n ${PID[$n]}" >>"$out/pids"
+  start_etcd() {
+    local k n cluster=""
+    endpoints=""
+    for k in 0 1 2; do
+      cluster+="${cluster:+,}${names[$k]}=http://127.0.0.1:$((base + 2 * k))"
+      endpoints+="${endpoints:+,}http://127.0.0.1:$((base + 2 * k + 1))"
+    done
+    : >"$out/pids"
+    for k in 0 1 2; do
+      n="${names[$k]}"
+      rm -rf "$out/$n.data"
+      etcd --name "$n" --data-dir "$out/$n.data" \
+        --listen-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
+        --initial-advertise-peer-urls "http://127.0.0.1:$((base + 2 * k))" \
+        --listen-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
+        --advertise-client-urls "http://127.0.0.1:$((base + 2 * k + 1))" \
+        --initial-cluster "$cluster" --initial-cluster-state new \
+        --initial-cluster-token "election-lab-$base" "${logger[@]}" >"$out/$n.log" 2>&1 &
+      PID[$n]=$!
+      disown "$!" # no "Killed" notice from bash when it is killed
+      echo "$n ${PID[$n]}" >>"$out/pids"
+    done
+  }
+  # A member that could not bind its port exits at once: start all three again on other ports.
+  for attempt in 1 2 3 4 5; do
+    start_etcd
+    sleep 1
+    lost=0
+    for n in "${names[@]}"; do kill -0 "${PID[$n]}" 2>/dev/null || lost=1; done
+    [ $lost = 0 ] && break
+    grep -q "address already in use" "$out"/?.log || { echo "real-cluster.sh: an etcd member exited at start (logs in $out)" >&2; exit 1; }
+    cleanup
+    PID=()
+    [ $attempt = 5 ] && { echo "real-cluster.sh: etcd ports kept being taken (logs in $out)" >&2; exit 1; }
+    echo "real-cluster.sh: a port was taken, starting again on other ports" >&2
+    base="$(pick_base)"
   done
   # The member that leads, by the cluster's own account: "name id term".
   leader_of() {
