@@ -11,7 +11,7 @@ use crate::algorithm::Algorithm;
 /// kind: it defines `KINDS` (the table the UI, the counts and the formulas read) and the
 /// message type's `kind()` (the index in `KINDS`), so the order of the two cannot drift.
 ///
-/// ```ignore
+/// ```text
 /// kinds! {
 ///     Msg;
 ///     Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new(..)),
