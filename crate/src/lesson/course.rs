@@ -4,7 +4,18 @@
 use super::Lesson;
 
 /// `(id, JSON text)` of every built-in lesson, in course order.
-pub const LESSONS: &[(&str, &str)] = &[("bully", include_str!("../../lessons/01-bully.json"))];
+pub const LESSONS: &[(&str, &str)] = &[
+    ("bully", include_str!("../../lessons/01-bully.json")),
+    ("chang-roberts", include_str!("../../lessons/02-chang-roberts.json")),
+    ("hirschberg-sinclair", include_str!("../../lessons/03-hirschberg-sinclair.json")),
+    ("split-brain", include_str!("../../lessons/04-split-brain.json")),
+    ("raft", include_str!("../../lessons/05-raft.json")),
+    ("zookeeper", include_str!("../../lessons/06-zookeeper.json")),
+    ("paxos", include_str!("../../lessons/07-paxos.json")),
+    ("leases", include_str!("../../lessons/08-leases.json")),
+    ("gossip-dht", include_str!("../../lessons/09-gossip-dht.json")),
+    ("impossibility", include_str!("../../lessons/10-impossibility.json")),
+];
 
 /// The ids, in course order.
 pub fn ids() -> impl Iterator<Item = &'static str> {
