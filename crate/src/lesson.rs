@@ -583,7 +583,7 @@ pub fn unpack(value: &str) -> Result<Lesson, ScenarioError> {
         return Ok(l);
     }
     if !value.contains('.') {
-        let ids: Vec<String> = course::all().iter().map(|l| l.id.clone()).collect();
+        let ids = course::ids();
         return Err(ScenarioError::new(
             "lesson",
             format!("no built-in lesson '{value}' (lessons: {})", ids.join(", ")),

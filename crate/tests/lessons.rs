@@ -85,7 +85,7 @@ fn expected(id: &str, stop: usize, a: &Answer) -> Option<Result<(), String>> {
 
 #[test]
 fn every_built_in_lesson_validates_and_its_answers_are_computed_and_right() {
-    let ids: Vec<&str> = course::ids().collect();
+    let ids = course::ids();
     assert!(ids.len() >= 8, "a course of at least eight lessons: {ids:?}");
     assert_eq!(
         ids,
@@ -106,7 +106,7 @@ fn every_built_in_lesson_validates_and_its_answers_are_computed_and_right() {
     let mut checked = 0;
     let mut failures = vec![];
     for id in ids {
-        let lesson = Lesson::from_json(course::source(id).unwrap()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let lesson = Lesson::from_json(course::source(&id).unwrap()).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(lesson.id, id);
         let results = lesson::answers(&lesson, true).unwrap_or_else(|e| panic!("{id}: {e}"));
         print!("{}", lesson::render(&lesson, &results, Lang::En));
@@ -115,7 +115,7 @@ fn every_built_in_lesson_validates_and_its_answers_are_computed_and_right() {
             let Some(q) = &stop.question else { continue };
             let Some(Checked::Answer(a)) = &r.checked else { panic!("{id} stops[{i}]: not computed") };
             assert_eq!(lesson::Check::answer_kind(q.check), kind_of(a), "{id} stops[{i}]");
-            if let Some(res) = expected(id, i, a) {
+            if let Some(res) = expected(&id, i, a) {
                 checked += 1;
                 if let Err(e) = res {
                     failures.push(format!("{id} stops[{i}] ({}): {e}", q.check.name()));
