@@ -1,0 +1,144 @@
+//! `election-lab search`: the counterexample search's command line (its help text, the budget
+//! parser, and the run that prints progress and the summary).
+
+use super::*;
+use election_lab::search::{FaultSet, Options, Search};
+use election_lab::{Action, Scenario};
+
+pub(super) const SEARCH_HELP: &str = "\
+Each schedule runs the scenario with its own seed and 1 to --max-faults faults at random ticks of
+the first two thirds of the run: crash, recover, partition (two random sides), heal, drop (a
+message in flight), delay (the whole schedule runs with a wider latency range, up to 2*max+2,
+and lets another of the messages due at one tick go first at up to 6 such choice points, as
+{\"defer\": message} interventions). On clusters of at most 5 nodes every other schedule is
+instead the next delivery order of a depth-first enumeration over the first 8 choice points of
+the fault-free scenario (3 choices each), until all were tried.
+The property is checked after every step. The first violating schedule is shrunk as long as it
+still breaks the property: fewer faults, fewer nodes, the simulator's own delivery order, the
+scenario's own latency and seed, faults earlier, an earlier violating step.
+no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed
+on a live leader at any instant since that fault.
+States seen = distinct trace-hash prefixes (the hash of the history up to a step: events, sends,
+timers, faults), not world states: two histories that reach the same world count twice.
+Progress goes to standard error. Standard output: one JSON object {found, property, schedules,
+states, steps, orders (systematic delivery orders tried), counterexample}; counterexample is
+{step, time, nodes (those involved, e.g. the two leaders), faults_found (before shrinking),
+faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash}.
+With --out, the trace {format, scenario, interventions, step} opens at the violating step (in the
+page: Import; here: election-lab run OUT).
+Exit code 0: no violation within the budget; 1: a counterexample was found; 2: bad arguments or a
+bad scenario.";
+
+/// `30s`, `2m`, `500ms`, `1h`, or a number of seconds.
+pub(super) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len()));
+    let v: f64 = num.parse().map_err(|_| format!("--budget: '{text}' is not a duration like 30s, 2m or 500ms"))?;
+    let secs = match unit {
+        "" | "s" => v,
+        "ms" => v / 1000.0,
+        "m" | "min" => v * 60.0,
+        "h" => v * 3600.0,
+        _ => return Err(format!("--budget: unknown unit '{unit}' (use ms, s, m or h)")),
+    };
+    if !secs.is_finite() || secs <= 0.0 || secs > 1e7 {
+        return Err(format!("--budget: '{text}' is out of range"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+/// Runs `election-lab search`; returns whether a counterexample was found.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search(
+    file: &str,
+    property: String,
+    budget: Option<String>,
+    budget_steps: Option<u64>,
+    faults: &str,
+    seed: u64,
+    max_faults: u64,
+    until: Option<u64>,
+    out: Option<String>,
+) -> Result<bool, String> {
+    let text = read(file)?;
+    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let scenario: Scenario = trace.scenario;
+    let wall = budget.as_deref().map(parse_duration).transpose()?;
+    let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
+    if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {
+        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS));
+    }
+    let opts = Options {
+        property: property.clone(),
+        faults,
+        seed,
+        budget_steps: if wall.is_some() { u64::MAX } else { budget_steps.unwrap_or(1_000_000) },
+        faults_per_schedule: (1, max_faults),
+        until,
+        ..Options::default()
+    };
+    let mut s = Search::new(scenario, opts).map_err(|e| {
+        let field = e.to_string();
+        if field.starts_with("property") {
+            format!("--{field}")
+        } else {
+            format!("{file}: {field}")
+        }
+    })?;
+    let start = std::time::Instant::now();
+    let mut last_report = start;
+    let mut p = s.progress();
+    while !p.finished() {
+        p = s.advance(20_000);
+        let now = std::time::Instant::now();
+        if now.duration_since(last_report).as_millis() >= 500 || p.finished() {
+            last_report = now;
+            eprintln!(
+                "election-lab: search: {} schedules ({} systematic delivery orders{}), {} distinct states, {} steps{}",
+                p.schedules,
+                p.orders,
+                if p.orders_exhausted { ", all tried" } else { "" },
+                p.states,
+                p.steps,
+                if p.shrink_runs > 0 { format!("; shrinking: {} runs", p.shrink_runs) } else { String::new() }
+            );
+        }
+        if wall.is_some_and(|w| now.duration_since(start) >= w) && p.phase == election_lab::search::Phase::Searching {
+            break;
+        }
+    }
+    let result = s.result();
+    let mut summary = serde_json::json!({
+        "found": result.is_some(),
+        "property": property,
+        "schedules": p.schedules,
+        "states": p.states,
+        "steps": p.steps,
+        "orders": p.orders,
+        "counterexample": result.map(|c| c.summary()),
+    });
+    match result {
+        Some(c) => {
+            let deferred = c.interventions.iter().filter(|i| matches!(i.action, Action::Defer(_))).count();
+            eprintln!(
+                "election-lab: search: {} broken at step {} (t={}) by schedule {}; shrunk from {} to {} faults{}",
+                c.property,
+                c.step,
+                c.time,
+                c.schedule,
+                c.faults_found,
+                c.interventions.len() - deferred,
+                if deferred > 0 { format!(" and {deferred} deferred deliveries") } else { String::new() }
+            );
+            if let Some(path) = &out {
+                std::fs::write(path, format!("{}\n", c.trace)).map_err(|e| format!("cannot write {path}: {e}"))?;
+            }
+        }
+        None => {
+            eprintln!("election-lab: search: no violation in {} schedules, {} distinct states", p.schedules, p.states);
+            summary["counterexample"] = serde_json::Value::Null;
+        }
+    }
+    println!("{summary}");
+    Ok(result.is_some())
+}
