@@ -27,6 +27,15 @@ const searchInPage = (page, property) => page.evaluate((property) => new Promise
 
 export async function benchSearch(browser, server) {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // The same page with no search, for comparison (the machine's load shows in both).
+  await page.goto(server.url + '?preset=split-brain-raft');
+  await page.waitForSelector('[data-node]');
+  const idle = await page.evaluate(() => new Promise((done) => {
+    const out = []; let last = performance.now();
+    const tick = (t) => { out.push(t - last); last = t; if (out.length < 300) requestAnimationFrame(tick); else done(out.slice(1)); };
+    requestAnimationFrame(tick);
+  }));
+  console.log(`search in the page: no search (the same page idle): frame interval median ${median(idle).toFixed(1)} ms, p95 ${pct(idle, 0.95).toFixed(1)} ms, max ${Math.max(...idle).toFixed(0)} ms (${idle.length} frames)`);
   for (const [preset, property, times] of [['split-brain-raft', 'two-leaders-in-term', 3], ['paxos-duel', 'chosen-once', 3], ['split-brain-bully', 'split-brain', 5]]) {
     const walls = []; const workers = []; const frames = []; const rates = []; let data = {}; let status = '';
     for (let i = 0; i < times; i++) {
@@ -40,7 +49,7 @@ export async function benchSearch(browser, server) {
     const steps = data.steps ? `, ${data.steps} steps` : '';
     console.log(`search in the page: ${preset} --property ${property}: ${status}, ${data.schedules} schedules${steps}; `
       + `worker time median ${median(workers).toFixed(0)} ms (${Math.min(...workers).toFixed(0)}–${Math.max(...workers).toFixed(0)}), `
-      + `click to result median ${median(walls).toFixed(0)} ms; ${median(rates).toFixed(0)} schedules/s in the worker; `
+      + `click to result median ${median(walls).toFixed(0)} ms; ${status === 'none' ? `${median(rates).toFixed(0)} schedules/s in the worker; ` : ''}`
       + `page frame interval median ${median(frames).toFixed(1)} ms, p95 ${pct(frames, 0.95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(0)} ms (${frames.length} frames)`);
   }
   await page.context().close();
