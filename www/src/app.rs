@@ -197,6 +197,7 @@ pub fn Lab() -> Html {
         });
     }
     effects::use_url_sync(&state);
+    crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
     let quiet = if state.playing { state.quiet_stretch() } else { None };
@@ -298,6 +299,7 @@ pub fn Lab() -> Html {
         (false, None) => {
             let mut checks = Checks::of(&engine, frame, lang);
             checks.on = on.clone();
+            checks.search = state.search.clone();
             let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {

@@ -16,6 +16,8 @@
 //! | `link` | links that carry scenario + interventions + step |
 //! | `palette` | colour-blind-safe colours |
 //! | `probe` | render counts per component (debug builds), for the browser tests |
+//! | `search_job` | the counterexample search's job and replies, and the worker's loop (both ends) |
+//! | `worker` | the page's side of the search's Web Worker: created on first use, Cancel terminates it |
 
 pub mod anim;
 pub mod app;
@@ -33,7 +35,9 @@ pub mod palette;
 pub mod placement;
 pub mod probe;
 pub mod request;
+pub mod search_job;
 pub mod state;
+pub mod worker;
 
 pub use effects::{copy_to_clipboard, download};
 use election_lab::{Intervention, Scenario};

@@ -18,11 +18,13 @@ mod debug;
 mod derived;
 mod ops;
 mod real_logs;
+mod search;
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use real_logs::{import_title, replay_label, replay_title};
+pub use search::{fill, property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
@@ -117,6 +119,12 @@ pub enum Action {
     PrevHit,
     /// Narrow the event log.
     SetLogFilter(LogFilter),
+    /// Search for a schedule of faults that breaks this property (an id the engine's search
+    /// reads), in the worker.
+    FindCounterexample(String),
+    /// A reply of the search's worker, as its JSON text.
+    SearchReply(String),
+    CancelSearch,
 }
 
 /// The ready-made experiment named `id`, if there is one.
@@ -187,6 +195,8 @@ pub struct State {
     pub bp_error: Option<Rc<String>>,
     /// What the event log shows.
     pub log_filter: Rc<LogFilter>,
+    /// The last counterexample search asked for (running, or how it ended).
+    pub search: Option<Rc<Finding>>,
 }
 
 impl State {
@@ -234,6 +244,7 @@ impl State {
             watch: None,
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
+            search: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -677,6 +688,9 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
+            Action::FindCounterexample(property) => self.find_counterexample(property),
+            Action::SearchReply(text) => self.search_reply(&text),
+            Action::CancelSearch => self.cancel_search(),
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;
@@ -750,6 +764,8 @@ impl State {
                 | Action::Dismiss
                 | Action::CloseShare
                 | Action::Escape
+                | Action::SearchReply(_)
+                | Action::CancelSearch
         )
     }
 }

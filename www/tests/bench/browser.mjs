@@ -9,11 +9,14 @@
 //  7. the experiments view, through the UI: Run clicked to plot shown, and the frame intervals
 //     meanwhile, for the 150–300 ms line at 1000 trials (spec edited in the view) and for the
 //     whole Figure 16 (top) experiment at its 1000 trials per line.
+//  8. "Find a counterexample" in the page: schedules/s in the Web Worker and the page's frame
+//     intervals during the search (tests/bench/search.mjs).
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, DIST } from '../e2e/harness.mjs';
 import { benchExperimentsView } from './experiments-view.mjs';
+import { benchSearch } from './search.mjs';
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
@@ -137,6 +140,9 @@ for (const speed of ['2', '10']) {
 
 // 7. the experiments view (tests/bench/experiments-view.mjs, also runnable alone).
 await benchExperimentsView(browser, server);
+
+// 8. the counterexample search in its worker (tests/bench/search.mjs, also runnable alone).
+await benchSearch(browser, server);
 
 await browser.close();
 await server.close();

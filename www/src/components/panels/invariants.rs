@@ -1,6 +1,7 @@
 //! The invariants panel: exactly the safety properties the running algorithm claims, each with
 //! its status and the steps of its violations, then agreement (a liveness check, for everyone).
 
+use super::find;
 use crate::i18n::tr;
 use crate::meta;
 use crate::nodes_text;
@@ -39,6 +40,13 @@ pub struct Checks {
     /// Where a violation's step (a button) sends the cursor.
     #[prop_or_default]
     pub on: Callback<crate::state::Action>,
+    /// The algorithm's id, for the counterexample search of "two leaders at once" when it does
+    /// not claim a single leader (then `unclaimed_split` is set).
+    pub algorithm: &'static str,
+    pub unclaimed_split: bool,
+    /// The last counterexample search (see `find`).
+    #[prop_or_default]
+    pub search: Option<std::rc::Rc<crate::state::Finding>>,
 }
 
 impl Checks {
@@ -74,6 +82,9 @@ impl Checks {
             waiting,
             lang,
             on: Callback::noop(),
+            algorithm: engine.algorithm().id,
+            unclaimed_split: engine.algorithm().property(SPLIT_BRAIN).is_none(),
+            search: None,
         }
     }
 }
@@ -86,7 +97,7 @@ enum Status {
     Waiting,
 }
 
-fn row(name: &str, id: &str, status: Status, text: Html) -> Html {
+fn row(name: &str, id: &str, status: Status, text: Html, find: Html) -> Html {
     let (class, mark) = match status {
         Status::Ok => ("ok", "✓"),
         Status::Bad => ("bad", "✗"),
@@ -95,7 +106,7 @@ fn row(name: &str, id: &str, status: Status, text: Html) -> Html {
     html! {
         <li class={class} data-property={id.to_string()}>
             <span class="mark" aria-hidden="true">{ mark }</span>
-            <b>{ name.to_string() }</b>{" "}{ text }
+            <b>{ name.to_string() }</b>{" "}{ text }{ find }
         </li>
     }
 }
@@ -174,13 +185,29 @@ pub fn Invariants(c: &Checks) -> Html {
             ),
         ),
     };
+    let busy = c.search.as_ref().is_some_and(|s| s.running());
+    let find = |id: &'static str, name: &str| find::button(id, name, busy, lang, &c.on);
+    let unclaimed = match c.unclaimed_split {
+        true => {
+            let name = crate::state::property_name(c.algorithm, SPLIT_BRAIN, lang);
+            let text = html! { { tr(lang, "— not claimed by this algorithm", "— 该算法并不保证这一点") } };
+            row(name, SPLIT_BRAIN, Status::Waiting, text, find(SPLIT_BRAIN, name))
+        }
+        false => html! {},
+    };
     html! {
         <section class="panel" aria-label="Invariants">
             <h2>{ tr(lang, "Invariants", "不变式") }</h2>
             <ul class="invariants">
-                { for c.claims.iter().map(|cl| row(cl.property.title.get(c.lang), cl.property.id, if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad }, claim_text(cl, &c.leaders, c.lang, &c.on))) }
-                { row(tr(lang, "Agreement", "一致"), "agreement", status, html!{ { agreement } }) }
+                { for c.claims.iter().map(|cl| {
+                    let name = cl.property.title.get(c.lang);
+                    let status = if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad };
+                    row(name, cl.property.id, status, claim_text(cl, &c.leaders, c.lang, &c.on), find(cl.property.id, name))
+                }) }
+                { unclaimed }
+                { row(tr(lang, "Agreement", "一致"), "agreement", status, html!{ { agreement } }, html! {}) }
             </ul>
+            { find::status(&c.search, lang, &c.on) }
         </section>
     }
 }

@@ -1,5 +1,6 @@
 //! The side panels: invariants, inspector, messages/metrics, event log, space-time diagram.
 
+pub mod find;
 pub mod inspector;
 pub mod invariants;
 pub mod log;

@@ -1,0 +1,216 @@
+//! "Find a counterexample" in the reducer: which search runs (or ran), its progress, and its
+//! outcome. The search itself runs in a Web Worker (`crate::worker`); the reducer only makes the
+//! job, reads the worker's replies (`crate::search_job::Reply`, as text) and, when a
+//! counterexample comes back, opens its trace as the new run at the violating step.
+
+use super::State;
+use crate::i18n::{tr, Lang};
+use crate::search_job::{Job, Reply, Tried};
+use election_lab::meta::SPLIT_BRAIN;
+use election_lab::{registry, Engine};
+use std::rc::Rc;
+
+/// Where a search stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchStatus {
+    Running(Tried),
+    /// Found, shrunk and opened at `step`.
+    Found {
+        step: u64,
+        tried: Tried,
+        ms: f64,
+    },
+    /// The budget was spent without a violation.
+    NoneFound {
+        tried: Tried,
+        ms: f64,
+    },
+    Failed(String),
+    Cancelled(Tried),
+}
+
+/// One search asked for from the invariants panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// Numbers the searches of this page: a reply to an earlier one is ignored.
+    pub id: u32,
+    /// The algorithm searched and the property's id (see `election_lab::search`).
+    pub algorithm: &'static str,
+    pub property: String,
+    /// The job as posted to the worker.
+    pub job: Rc<String>,
+    pub status: SearchStatus,
+}
+
+impl Finding {
+    pub fn running(&self) -> bool {
+        matches!(self.status, SearchStatus::Running(_))
+    }
+
+    /// The property's name in `lang`: its title where the algorithm claims it, else (split brain
+    /// on an algorithm that does not claim a single leader) "two leaders at once".
+    pub fn name(&self, lang: Lang) -> &'static str {
+        property_name(self.algorithm, &self.property, lang)
+    }
+
+    /// What the worker effect must do: `(id, running, cancelled)` changes exactly when it must
+    /// start a job or stop the worker.
+    pub fn key(&self) -> (u32, bool, bool) {
+        (self.id, self.running(), matches!(self.status, SearchStatus::Cancelled(_)))
+    }
+}
+
+/// A property's name in `lang` on `algorithm` (see [`Finding::name`]).
+pub fn property_name(algorithm: &str, property: &str, lang: Lang) -> &'static str {
+    match registry::find(algorithm).and_then(|a| a.property(property)) {
+        Some(p) => p.title.get(lang),
+        None if property == SPLIT_BRAIN => tr(lang, "Two leaders at once", "同时出现两个领导者"),
+        None => tr(lang, "this property", "该性质"),
+    }
+}
+
+/// `template` with `{0}`, `{1}`, … replaced by `args`.
+pub fn fill(template: &str, args: &[u64]) -> String {
+    args.iter().enumerate().fold(template.to_string(), |t, (i, a)| t.replace(&format!("{{{i}}}"), &a.to_string()))
+}
+
+impl State {
+    /// Starts a search for a counterexample to `property` on the scenario shown (its own
+    /// schedule of faults included; the interventions made by hand are not: the search makes
+    /// its own). One search at a time: the buttons wait while one runs.
+    pub(super) fn find_counterexample(&mut self, property: String) -> bool {
+        if self.search.as_ref().is_some_and(|s| s.running()) || self.compare.is_some() {
+            return false;
+        }
+        let id = self.search.as_ref().map_or(1, |s| s.id.wrapping_add(1));
+        let job = Job::new(id, &self.scenario, &property);
+        let algorithm = registry::find(&self.scenario.algorithm).map_or("", |a| a.id);
+        let tried = Tried { budget_steps: job.budget_steps, ..Tried::default() };
+        self.search = Some(Rc::new(Finding {
+            id,
+            algorithm,
+            property,
+            job: Rc::new(job.to_json()),
+            status: SearchStatus::Running(tried),
+        }));
+        false
+    }
+
+    pub(super) fn cancel_search(&mut self) -> bool {
+        if let Some(s) = self.search.as_ref().filter(|s| s.running()) {
+            let tried = match s.status {
+                SearchStatus::Running(t) => t,
+                _ => Tried::default(),
+            };
+            self.search = Some(Rc::new(Finding { status: SearchStatus::Cancelled(tried), ..(**s).clone() }));
+        }
+        false
+    }
+
+    /// A reply from the worker (JSON text). Returns whether the run changed (a counterexample
+    /// was opened).
+    pub(super) fn search_reply(&mut self, text: &str) -> bool {
+        let Some(current) = self.search.clone().filter(|s| s.running()) else { return false };
+        let status = match Reply::from_json(text) {
+            Ok((id, _)) if id != current.id && id != 0 => return false,
+            Ok((_, Reply::Progress(t))) => SearchStatus::Running(t),
+            Ok((_, Reply::None { tried, ms })) => SearchStatus::NoneFound { tried, ms },
+            Ok((_, Reply::Error(e))) => SearchStatus::Failed(e),
+            Err(e) => SearchStatus::Failed(e),
+            Ok((_, Reply::Found { trace, step, tried, ms })) => match Engine::from_trace_value(&trace) {
+                Ok(engine) => {
+                    if self.compare.is_some() {
+                        self.close_compare();
+                    }
+                    self.load(Ok(engine), None, |e| e);
+                    self.alert = None;
+                    self.notice = Some(fill(
+                        tr(
+                            self.lang,
+                            "Counterexample found after {0} schedules and shrunk: opened as a new run at the violating step {1}.",
+                            "在 {0} 个调度后找到反例并已化简：作为新的运行打开，停在违反性质的第 {1} 步。",
+                        ),
+                        &[tried.schedules, step],
+                    ));
+                    self.search = Some(Rc::new(Finding {
+                        status: SearchStatus::Found { step, tried, ms },
+                        ..(*current).clone()
+                    }));
+                    return true;
+                }
+                Err(e) => SearchStatus::Failed(e.to_string()),
+            },
+        };
+        self.search = Some(Rc::new(Finding { status, ..(*current).clone() }));
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+        actions.into_iter().fold(state, |s, a| s.reduce(a))
+    }
+
+    /// What the worker would post for the state's job.
+    fn worker_replies(s: &State) -> Vec<String> {
+        let mut out = vec![];
+        crate::search_job::run(&s.search.as_ref().unwrap().job, || 0.0, |t| out.push(t));
+        out
+    }
+
+    #[test]
+    fn a_counterexample_opens_as_the_new_run_at_its_violating_step() {
+        let s =
+            run(Rc::new(State::open("?preset=split-brain-bully")), [Action::FindCounterexample("split-brain".into())]);
+        let f = s.search.clone().unwrap();
+        assert!(f.running());
+        assert_eq!(f.name(Lang::En), "Single leader");
+        // A second search waits for the first.
+        let again = run(s.clone(), [Action::FindCounterexample("split-brain".into())]);
+        assert_eq!(again.search.as_ref().unwrap().id, f.id);
+        let s = run(s.clone(), worker_replies(&s).into_iter().map(Action::SearchReply));
+        let SearchStatus::Found { step, .. } = s.search.as_ref().unwrap().status else { panic!("{:?}", s.search) };
+        assert_eq!(s.cursor(), step);
+        assert!(s.preset.is_none(), "a new run, not the preset");
+        let e = s.engine.get();
+        assert!(e.violations().iter().any(|v| v.kind == SPLIT_BRAIN && v.step == step));
+        assert!(s.notice.as_deref().unwrap().contains(&format!("violating step {step}")), "{:?}", s.notice);
+        assert!(s.frame.leaders.len() >= 2, "two leaders at the step shown");
+    }
+
+    #[test]
+    fn cancel_stops_listening_and_stale_replies_are_ignored() {
+        let s = run(
+            Rc::new(State::open("?preset=split-brain-raft")),
+            [Action::FindCounterexample("two-leaders-in-term".into())],
+        );
+        let id = s.search.as_ref().unwrap().id;
+        let progress =
+            Reply::Progress(Tried { schedules: 5, states: 50, steps: 900, budget_steps: 1000, ..Tried::default() });
+        let s = run(s, [Action::SearchReply(progress.to_json(id)), Action::SearchReply(progress.to_json(id + 7))]);
+        assert!(matches!(s.search.as_ref().unwrap().status, SearchStatus::Running(t) if t.schedules == 5));
+        let s = run(s, [Action::CancelSearch]);
+        let f = s.search.clone().unwrap();
+        assert_eq!(f.key(), (id, false, true), "the worker is told to stop");
+        let late = Reply::None { tried: Tried::default(), ms: 1.0 };
+        let s = run(s, [Action::SearchReply(late.to_json(id))]);
+        assert!(matches!(s.search.as_ref().unwrap().status, SearchStatus::Cancelled(t) if t.schedules == 5));
+        // The next search gets a new id.
+        let s = run(s, [Action::FindCounterexample("split-brain".into())]);
+        assert_eq!(s.search.as_ref().unwrap().id, id + 1);
+    }
+
+    #[test]
+    fn unclaimed_split_brain_is_named_and_a_refusal_is_shown() {
+        assert_eq!(property_name("gossip", SPLIT_BRAIN, Lang::Zh), "同时出现两个领导者");
+        let s = run(Rc::new(State::open("?preset=split-brain-bully")), [Action::FindCounterexample("nope".into())]);
+        let s = run(s.clone(), worker_replies(&s).into_iter().map(Action::SearchReply));
+        assert!(matches!(&s.search.as_ref().unwrap().status, SearchStatus::Failed(m) if m.contains("'nope'")));
+        assert_eq!(fill("{0} of {1}", &[3, 4]), "3 of 4");
+    }
+}
