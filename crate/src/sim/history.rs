@@ -187,9 +187,19 @@ impl History {
         u8::try_from(k).expect("a protocol's timer names are declared in code, far fewer than 256")
     }
 
-    /// Logs step `rec` compactly.
-    pub(super) fn push_rec(&mut self, rec: &Rec) {
-        let (kind, sub) = match rec.kind {
+    /// Logs a step compactly: its time, event, node, peer, aux, and where its messages, timer
+    /// changes and notes begin in their logs.
+    #[inline]
+    pub(super) fn push_rec(
+        &mut self,
+        time: Time,
+        kind: EventKind,
+        node: NodeId,
+        peer: NodeId,
+        aux: u64,
+        starts: [u64; 3],
+    ) {
+        let (kind, sub) = match kind {
             EventKind::Deliver => (0, 0),
             EventKind::Drop(r) => (1, r as u8),
             EventKind::Timer(name) => (2, self.intern_timer(name)),
@@ -198,13 +208,13 @@ impl History {
             EventKind::Store { accepted } => (5, accepted as u8),
         };
         self.recs.push(CRec {
-            time: [rec.time as u32, (rec.time >> 32) as u32],
-            node: rec.node,
-            peer: rec.peer,
-            aux: u32::try_from(rec.aux).expect("ids within the history budget"),
-            msgs: rec.msgs.0 as u32,
-            timers: rec.timers.0 as u32,
-            notes: rec.notes.0 as u32,
+            time: [time as u32, (time >> 32) as u32],
+            node,
+            peer,
+            aux: u32::try_from(aux).expect("ids within the history budget"),
+            msgs: starts[0] as u32,
+            timers: starts[1] as u32,
+            notes: starts[2] as u32,
             kind,
             sub,
         });

@@ -251,21 +251,10 @@ impl Sim {
         if self.w.obs.token_id.is_some() {
             self.watch_tokens();
         }
-        let rec = Rec {
-            step,
-            time: self.w.now,
-            kind,
-            node,
-            peer,
-            aux,
-            msgs: (msgs_start, self.w.n_msgs),
-            timers: (timers_start, self.w.n_timers),
-            notes: (notes_start, self.w.n_notes),
-            writes: (writes_start, self.w.n_writes),
-        };
+        let time = self.w.now;
         let mut h = self.w.hash;
         h = mix(h, step);
-        h = mix(h, rec.time);
+        h = mix(h, time);
         h = mix(
             h,
             match kind {
@@ -282,12 +271,27 @@ impl Sim {
         }
         h = mix(h, ((node as u64) << 32) | peer as u64);
         self.w.hash = mix(h, aux);
+        let starts = [msgs_start, timers_start, notes_start];
         if self.h.lean {
             // Summary-only: no record kept.
         } else if (step as usize) > self.h.recs.len() {
-            self.h.push_rec(&rec);
-        } else {
-            debug_assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
+            // The record is logged compactly, straight from its parts (where its entries end is
+            // where the next step's begin).
+            self.h.push_rec(time, kind, node, peer, aux, starts);
+        } else if cfg!(debug_assertions) {
+            let rec = Rec {
+                step,
+                time,
+                kind,
+                node,
+                peer,
+                aux,
+                msgs: (msgs_start, self.w.n_msgs),
+                timers: (timers_start, self.w.n_timers),
+                notes: (notes_start, self.w.n_notes),
+                writes: (writes_start, self.w.n_writes),
+            };
+            assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
         }
         self.maybe_checkpoint();
     }
@@ -466,6 +470,7 @@ impl Sim {
     /// Why a message from node `fi` to node `ti` is not delivered now, if it is not: dropped by
     /// hand, lost by the network, the receiver down, or the link cut — checked in this order, the
     /// same for the delivery step and for [`Sim::doom`]'s forecast.
+    #[inline]
     pub(super) fn fate(&self, manual: bool, lost: bool, fi: usize, ti: usize) -> Option<DropReason> {
         if manual {
             Some(DropReason::Manual)
