@@ -70,7 +70,7 @@ pub(super) struct World {
     pub(super) up: Vec<bool>,
     /// The protocol's node states with their pending timers (see [`Machine`]).
     pub(super) states: Box<dyn Stash>,
-    pub(super) queue: BTreeMap<Time, VecDeque<Q>>,
+    pub(super) queue: Queue,
     pub(super) next_token: u64,
     pub(super) active_timers: u64,
     pub(super) pending_faults: u64,
@@ -155,17 +155,10 @@ impl Sim {
         }
         let limit = limit.min(self.stop.max_time);
         loop {
-            let Some(mut entry) = self.w.queue.first_entry() else {
+            let Some((time, q)) = self.w.queue.pop_until(limit) else {
                 return false;
             };
-            let time = *entry.key();
-            if time > limit {
-                return false;
-            }
-            let ev = entry.get_mut().pop_front().expect("non-empty bucket").ev();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
+            let ev = q.ev();
             if let Ev::Timer { node, token } = ev {
                 if !self.machine.has_timer(&*self.w.states, node as usize, token) {
                     continue; // replaced or cancelled: not an event
@@ -335,7 +328,7 @@ impl Sim {
                     if !replaced {
                         self.w.active_timers += 1;
                     }
-                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token }.pack());
+                    self.w.queue.push(at, Ev::Timer { node: i as u32, token }.pack());
                     self.log_timer(TimerRec { node: from, name, at: Some(at) });
                     self.w.hash = mix(hash_str(self.w.hash, name), at);
                 }
@@ -417,7 +410,7 @@ impl Sim {
             Action::Defer(m) => {
                 if self.in_flight_contains(m) {
                     let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return };
-                    if let Some(bucket) = self.w.queue.get_mut(&at) {
+                    if let Some(bucket) = self.w.queue.at_mut(at) {
                         if let Some(k) = bucket.iter().position(|e| e.ev() == Ev::Deliver(m)) {
                             bucket.remove(k);
                             bucket.push_back(Ev::Deliver(m).pack());
@@ -458,7 +451,7 @@ impl Sim {
         if id == self.h.msgs_end() {
             self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
         }
-        self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id).pack());
+        self.w.queue.push(deliver, Ev::Deliver(id).pack());
         self.w.obs.in_flight += 1;
         self.w.obs.sent_by_kind[kind] += 1;
         self.w.obs.sent_by_node[i] += 1;
@@ -490,7 +483,7 @@ impl Sim {
             return false;
         }
         let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
-        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m).pack()))
+        self.w.queue.at(at).is_some_and(|b| b.contains(&Ev::Deliver(m).pack()))
     }
 }
 
