@@ -32,7 +32,7 @@ impl Clone for Queue {
 
 impl Queue {
     /// Queues `q` at tick `at`, after every event already queued at that tick.
-    #[inline]
+    #[inline(always)]
     pub(super) fn push(&mut self, at: Time, q: Q) {
         if let Some((t, bucket)) = self.buckets.get_mut(self.hint) {
             if *t == at {
@@ -43,6 +43,7 @@ impl Queue {
         self.push_slow(at, q);
     }
 
+    #[inline(never)]
     fn push_slow(&mut self, at: Time, q: Q) {
         let k = self.buckets.partition_point(|&(t, _)| t > at);
         match self.buckets.get_mut(k) {

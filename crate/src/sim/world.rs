@@ -463,7 +463,7 @@ impl Sim {
     /// Why a message from node `fi` to node `ti` is not delivered now, if it is not: dropped by
     /// hand, lost by the network, the receiver down, or the link cut — checked in this order, the
     /// same for the delivery step and for [`Sim::doom`]'s forecast.
-    #[inline]
+    #[inline(always)]
     pub(super) fn fate(&self, manual: bool, lost: bool, fi: usize, ti: usize) -> Option<DropReason> {
         if manual {
             Some(DropReason::Manual)
