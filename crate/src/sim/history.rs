@@ -161,10 +161,16 @@ impl History {
         self.msg_base + self.msgs.len() as u64
     }
 
+    #[inline(always)]
     fn intern_text(&mut self, text: &'static Text) -> u16 {
         if self.texts.get(self.last_text).is_some_and(|&t| std::ptr::eq(t, text)) {
             return self.last_text as u16;
         }
+        self.intern_text_slow(text)
+    }
+
+    #[inline(never)]
+    fn intern_text_slow(&mut self, text: &'static Text) -> u16 {
         let k = match self.texts.iter().position(|&t| std::ptr::eq(t, text)) {
             Some(k) => k,
             None => {
@@ -261,6 +267,7 @@ impl History {
     }
 
     /// Logs a note compactly.
+    #[inline(always)]
     pub(super) fn push_note(&mut self, note: &Note) {
         let text = self.intern_text(note.text);
         let narrow = note.args.map(|a| u32::try_from(a).ok());
