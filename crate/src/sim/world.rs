@@ -138,13 +138,19 @@ impl Sim {
         self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
     }
 
+    #[inline(always)]
     pub(super) fn link_ok(&self, from: usize, to: usize) -> bool {
         if let Some(labels) = &self.w.labels {
             if labels[from] != labels[to] {
                 return false;
             }
         }
-        self.w.cuts.is_empty() || !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
+        self.w.cuts.is_empty() || self.cut_ok(from, to)
+    }
+
+    #[inline(never)]
+    fn cut_ok(&self, from: usize, to: usize) -> bool {
+        !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
     }
 
     /// Applies one event if there is one at or before tick `limit`.
