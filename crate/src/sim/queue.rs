@@ -2,7 +2,7 @@
 //!
 //! The ticks with pending events are kept as buckets in a vector sorted by *descending* time,
 //! so the next tick's bucket is the last one: taking the next event never searches, and an
-//! emptied bucket is dropped from the end (its allocation kept for a later tick). A push goes to
+//! emptied bucket is dropped from the end (a small one's allocation kept for a later tick). A push goes to
 //! the bucket the previous push went to when the ticks match — a handler's messages usually
 //! share their arrival tick — and otherwise binary-searches the buckets. Every event of a
 //! bucket was pushed before any later one of the same tick, so the order is the same as a map
@@ -12,8 +12,10 @@ use super::world::Q;
 use crate::Time;
 use std::collections::VecDeque;
 
-/// Emptied buckets kept for reuse (not part of the state: a checkpoint does not copy them).
+/// Emptied buckets kept for reuse (not part of the state: a checkpoint does not copy them),
+/// and the largest capacity kept: a tick that held a burst of events frees its memory.
 const SPARE: usize = 4;
+const SPARE_CAPACITY: usize = 256;
 
 #[derive(Default)]
 pub(super) struct Queue {
@@ -87,7 +89,7 @@ impl Queue {
     /// Drops the emptied first bucket, keeping its allocation for a later tick.
     fn drop_first(&mut self) {
         if let Some((_, bucket)) = self.buckets.pop() {
-            if self.spare.len() < SPARE {
+            if self.spare.len() < SPARE && bucket.capacity() <= SPARE_CAPACITY {
                 self.spare.push(bucket);
             }
         }
