@@ -90,6 +90,9 @@ pub trait Machine {
     /// from, to, doomed).
     fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
     fn view(&self, st: &dyn Stash, i: usize) -> View;
+    /// Whether node `i`'s view equals `old` (the observers' cached view): the check made after
+    /// every handler, compiled per protocol so that the view is compared as it is built.
+    fn view_is(&self, st: &dyn Stash, i: usize, old: &View) -> bool;
     fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)>;
     fn as_any(&self) -> &dyn Any;
 }
@@ -232,6 +235,9 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn view(&self, st: &dyn Stash, i: usize) -> View {
         self.proto.view(&Self::slots(st)[i].state)
+    }
+    fn view_is(&self, st: &dyn Stash, i: usize, old: &View) -> bool {
+        crate::observe::same_view(&self.proto.view(&Self::slots(st)[i].state), old)
     }
     fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
         let nodes: Vec<Option<&P::State>> =

@@ -78,29 +78,34 @@ pub struct Observers {
     pub in_flight: u64,
 }
 
-/// `a == b`, comparing the role's address before its text (roles are constants, so the
-/// address nearly always decides; this runs after every step).
-#[inline]
-fn same_view(a: &Option<View>, b: &Option<View>) -> bool {
+/// `x == y`, comparing the role's address before its text (roles are constants, so the
+/// address nearly always decides; this runs after every step). Always inlined: where one side
+/// is built by a protocol's `view` in the same function ([`crate::machine::Machine::view_is`]),
+/// the compiler folds the fields that protocol leaves at their defaults and never builds the
+/// view in memory.
+#[inline(always)]
+pub fn same_view(x: &View, y: &View) -> bool {
+    // Destructured so that a new View field cannot be forgotten here.
+    let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } = x;
+    *leader == y.leader
+        && *term == y.term
+        && *vote == y.vote
+        && *tally == y.tally
+        && *group == y.group
+        && *reach == y.reach
+        && *ring == y.ring
+        && *lease == y.lease
+        && *tint == y.tint
+        && *zxid == y.zxid
+        && *term_word == y.term_word
+        && *tally_word == y.tally_word
+        && (std::ptr::eq(*role, y.role) || *role == y.role)
+}
+
+/// [`same_view`] for cached views (`None` while crashed).
+fn same_cached(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
-        (Some(x), Some(y)) => {
-            // Destructured so that a new View field cannot be forgotten here.
-            let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } =
-                x;
-            *leader == y.leader
-                && *term == y.term
-                && *vote == y.vote
-                && *tally == y.tally
-                && *group == y.group
-                && *reach == y.reach
-                && *ring == y.ring
-                && *lease == y.lease
-                && *tint == y.tint
-                && *zxid == y.zxid
-                && *term_word == y.term_word
-                && *tally_word == y.tally_word
-                && (std::ptr::eq(*role, y.role) || *role == y.role)
-        }
+        (Some(x), Some(y)) => same_view(x, y),
         (None, None) => true,
         _ => false,
     }
@@ -145,16 +150,9 @@ impl Observers {
         self.sent_by_kind.iter().sum()
     }
 
-    /// Records node `i`'s new view (None = crashed). Returns what changed for the logs.
-    /// Whether node `i`'s view is `new` already (then [`Observers::update`] has nothing to do):
-    /// the common case, checked without moving the view.
-    #[inline]
-    pub fn unchanged(&self, i: usize, new: &Option<View>) -> bool {
-        same_view(&self.views[i], new)
-    }
-
+    /// Records node `i`'s new view (None = crashed) and reports what it found.
     pub fn update(&mut self, i: usize, new: Option<View>, time: Time, step: u64, findings: &mut Findings) {
-        if same_view(&self.views[i], &new) {
+        if same_cached(&self.views[i], &new) {
             return;
         }
         let id = self.ids[i];

@@ -1,7 +1,7 @@
 //! The deterministic simulator: one world, one event queue, one random generator.
 //!
 //! * **Time** is integer ticks. Events are totally ordered by (time, insertion order): the queue
-//!   is a `BTreeMap` from tick to a FIFO of events, so equal-time events keep the order they were
+//!   holds a FIFO of events per tick (`queue.rs`), so equal-time events keep the order they were
 //!   scheduled in. No hash map is iterated anywhere.
 //! * **Randomness**: every latency, loss and timer value is drawn from one [`Pcg32`] seeded by
 //!   the scenario, in the order effects are applied.
@@ -34,6 +34,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 mod fencing;
 mod history;
+mod queue;
 mod typed;
 mod watch;
 mod world;
@@ -42,6 +43,7 @@ pub use history::{Budget, MsgEntry, TimerRec};
 pub use typed::Typed;
 
 use history::History;
+use queue::Queue;
 use watch::Watch;
 use world::{mix, Ev, Handler, World, PERIODIC};
 
@@ -165,7 +167,7 @@ impl Sim {
             steps: 0,
             up: vec![true; n],
             states: machine.new_stash(),
-            queue: BTreeMap::new(),
+            queue: Queue::default(),
             next_token: 0,
             active_timers: 0,
             pending_faults: 0,
@@ -204,7 +206,7 @@ impl Sim {
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {
-            sim.w.queue.entry(s.at).or_default().push_back(Ev::Fault(i as u32).pack());
+            sim.w.queue.push(s.at, Ev::Fault(i as u32).pack());
             sim.w.pending_faults += 1;
         }
         if let Some(f) = &sim.fencing {
@@ -214,7 +216,7 @@ impl Sim {
             }
             issues.sort_by_key(|&(at, _)| at); // stable: scripted writes keep their order
             for (at, k) in issues {
-                sim.w.queue.entry(at).or_default().push_back(Ev::Issue(k).pack());
+                sim.w.queue.push(at, Ev::Issue(k).pack());
                 sim.w.pending_writes += 1;
             }
         }
@@ -347,19 +349,15 @@ impl Sim {
     /// Tick of the next event (dropping replaced timers from the front of the queue).
     pub fn next_event_time(&mut self) -> Option<Time> {
         loop {
-            let mut entry = self.w.queue.first_entry()?;
-            let time = *entry.key();
-            let stale = match entry.get().front().map(|q| q.ev()) {
-                Some(Ev::Timer { node, token }) => !self.machine.has_timer(&*self.w.states, node as usize, token),
+            let (time, q) = self.w.queue.first()?;
+            let stale = match q.ev() {
+                Ev::Timer { node, token } => !self.machine.has_timer(&*self.w.states, node as usize, token),
                 _ => false,
             };
             if !stale {
                 return Some(time);
             }
-            entry.get_mut().pop_front();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
+            self.w.queue.pop_first();
         }
     }
     pub fn schedule(&self) -> &[Scheduled] {
@@ -370,7 +368,7 @@ impl Sim {
     }
     /// Messages in flight at the cursor, in delivery order.
     pub fn in_flight(&self) -> impl Iterator<Item = (u64, MsgEntry)> + '_ {
-        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |q| match q.ev() {
+        self.w.queue.iter().filter_map(move |q| match q.ev() {
             Ev::Deliver(id) => Some((id, self.h.msg(id).expect("in flight, so kept").entry())),
             _ => None,
         })

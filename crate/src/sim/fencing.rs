@@ -40,7 +40,7 @@ impl Sim {
         let Some(f) = &self.fencing else { return 0 };
         let (writers, value): (Vec<usize>, Option<u64>) = if k == PERIODIC {
             let every = f.write_every;
-            self.w.queue.entry(self.w.now + every).or_default().push_back(Ev::Issue(PERIODIC).pack());
+            self.w.queue.push(self.w.now + every, Ev::Issue(PERIODIC).pack());
             self.w.pending_writes += 1;
             ((0..self.cfg.n()).collect(), None)
         } else {
@@ -69,7 +69,7 @@ impl Sim {
             }
             self.w.n_writes += 1;
             self.w.pending_writes += 1;
-            self.w.queue.entry(arrive).or_default().push_back(Ev::Arrive(n).pack());
+            self.w.queue.push(arrive, Ev::Arrive(n).pack());
             self.w.hash = mix(mix(mix(self.w.hash, n), token), (value << 8) ^ arrive);
         }
         first
@@ -97,7 +97,7 @@ impl Sim {
     }
     /// Writes on their way to the store at the cursor, in arrival order.
     pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {
-        self.w.queue.values().flat_map(|b| b.iter()).filter_map(move |q| match q.ev() {
+        self.w.queue.iter().filter_map(move |q| match q.ev() {
             Ev::Arrive(id) => Some((id, &self.h.writes[id as usize])),
             _ => None,
         })

@@ -161,10 +161,16 @@ impl History {
         self.msg_base + self.msgs.len() as u64
     }
 
+    #[inline(always)]
     fn intern_text(&mut self, text: &'static Text) -> u16 {
         if self.texts.get(self.last_text).is_some_and(|&t| std::ptr::eq(t, text)) {
             return self.last_text as u16;
         }
+        self.intern_text_slow(text)
+    }
+
+    #[inline(never)]
+    fn intern_text_slow(&mut self, text: &'static Text) -> u16 {
         let k = match self.texts.iter().position(|&t| std::ptr::eq(t, text)) {
             Some(k) => k,
             None => {
@@ -187,9 +193,19 @@ impl History {
         u8::try_from(k).expect("a protocol's timer names are declared in code, far fewer than 256")
     }
 
-    /// Logs step `rec` compactly.
-    pub(super) fn push_rec(&mut self, rec: &Rec) {
-        let (kind, sub) = match rec.kind {
+    /// Logs a step compactly: its time, event, node, peer, aux, and where its messages, timer
+    /// changes and notes begin in their logs.
+    #[inline]
+    pub(super) fn push_rec(
+        &mut self,
+        time: Time,
+        kind: EventKind,
+        node: NodeId,
+        peer: NodeId,
+        aux: u64,
+        starts: [u64; 3],
+    ) {
+        let (kind, sub) = match kind {
             EventKind::Deliver => (0, 0),
             EventKind::Drop(r) => (1, r as u8),
             EventKind::Timer(name) => (2, self.intern_timer(name)),
@@ -198,13 +214,13 @@ impl History {
             EventKind::Store { accepted } => (5, accepted as u8),
         };
         self.recs.push(CRec {
-            time: [rec.time as u32, (rec.time >> 32) as u32],
-            node: rec.node,
-            peer: rec.peer,
-            aux: u32::try_from(rec.aux).expect("ids within the history budget"),
-            msgs: rec.msgs.0 as u32,
-            timers: rec.timers.0 as u32,
-            notes: rec.notes.0 as u32,
+            time: [time as u32, (time >> 32) as u32],
+            node,
+            peer,
+            aux: u32::try_from(aux).expect("ids within the history budget"),
+            msgs: starts[0] as u32,
+            timers: starts[1] as u32,
+            notes: starts[2] as u32,
             kind,
             sub,
         });
@@ -251,6 +267,7 @@ impl History {
     }
 
     /// Logs a note compactly.
+    #[inline(always)]
     pub(super) fn push_note(&mut self, note: &Note) {
         let text = self.intern_text(note.text);
         let narrow = note.args.map(|a| u32::try_from(a).ok());

@@ -13,12 +13,24 @@ pub(super) struct Watch {
 
 impl Sim {
     /// Re-reads node `i`'s view and logs what the observers found.
+    #[inline(always)]
     pub(super) fn observe(&mut self, i: usize) {
-        let view = if self.w.up[i] { Some(self.machine.view(&*self.w.states, i)) } else { None };
-        if self.w.obs.unchanged(i, &view) && self.watch.findings.violations.is_empty() {
+        let up = self.w.up[i];
+        let unchanged = match &self.w.obs.views[i] {
+            Some(old) => up && self.machine.view_is(&*self.w.states, i, old),
+            None => !up,
+        };
+        if unchanged && self.watch.findings.violations.is_empty() {
             // Most steps: the handler changed nothing the observers read, and reported nothing.
             return;
         }
+        self.observe_change(i, up);
+    }
+
+    /// [`Sim::observe`] when node `i`'s view changed or a handler reported a violation.
+    #[inline(never)]
+    fn observe_change(&mut self, i: usize, up: bool) {
+        let view = if up { Some(self.machine.view(&*self.w.states, i)) } else { None };
         if self.fencing.is_some() {
             let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
             if let Some(v) = &view {

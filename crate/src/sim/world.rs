@@ -70,7 +70,7 @@ pub(super) struct World {
     pub(super) up: Vec<bool>,
     /// The protocol's node states with their pending timers (see [`Machine`]).
     pub(super) states: Box<dyn Stash>,
-    pub(super) queue: BTreeMap<Time, VecDeque<Q>>,
+    pub(super) queue: Queue,
     pub(super) next_token: u64,
     pub(super) active_timers: u64,
     pub(super) pending_faults: u64,
@@ -138,13 +138,19 @@ impl Sim {
         self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
     }
 
+    #[inline(always)]
     pub(super) fn link_ok(&self, from: usize, to: usize) -> bool {
         if let Some(labels) = &self.w.labels {
             if labels[from] != labels[to] {
                 return false;
             }
         }
-        self.w.cuts.is_empty() || !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
+        self.w.cuts.is_empty() || self.cut_ok(from, to)
+    }
+
+    #[inline(never)]
+    fn cut_ok(&self, from: usize, to: usize) -> bool {
+        !self.w.cuts.contains(&(self.cfg.ids[from], self.cfg.ids[to]))
     }
 
     /// Applies one event if there is one at or before tick `limit`.
@@ -155,17 +161,10 @@ impl Sim {
         }
         let limit = limit.min(self.stop.max_time);
         loop {
-            let Some(mut entry) = self.w.queue.first_entry() else {
+            let Some((time, q)) = self.w.queue.pop_until(limit) else {
                 return false;
             };
-            let time = *entry.key();
-            if time > limit {
-                return false;
-            }
-            let ev = entry.get_mut().pop_front().expect("non-empty bucket").ev();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
+            let ev = q.ev();
             if let Ev::Timer { node, token } = ev {
                 if !self.machine.has_timer(&*self.w.states, node as usize, token) {
                     continue; // replaced or cancelled: not an event
@@ -251,21 +250,10 @@ impl Sim {
         if self.w.obs.token_id.is_some() {
             self.watch_tokens();
         }
-        let rec = Rec {
-            step,
-            time: self.w.now,
-            kind,
-            node,
-            peer,
-            aux,
-            msgs: (msgs_start, self.w.n_msgs),
-            timers: (timers_start, self.w.n_timers),
-            notes: (notes_start, self.w.n_notes),
-            writes: (writes_start, self.w.n_writes),
-        };
+        let time = self.w.now;
         let mut h = self.w.hash;
         h = mix(h, step);
-        h = mix(h, rec.time);
+        h = mix(h, time);
         h = mix(
             h,
             match kind {
@@ -282,12 +270,27 @@ impl Sim {
         }
         h = mix(h, ((node as u64) << 32) | peer as u64);
         self.w.hash = mix(h, aux);
+        let starts = [msgs_start, timers_start, notes_start];
         if self.h.lean {
             // Summary-only: no record kept.
         } else if (step as usize) > self.h.recs.len() {
-            self.h.push_rec(&rec);
-        } else {
-            debug_assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
+            // The record is logged compactly, straight from its parts (where its entries end is
+            // where the next step's begin).
+            self.h.push_rec(time, kind, node, peer, aux, starts);
+        } else if cfg!(debug_assertions) {
+            let rec = Rec {
+                step,
+                time,
+                kind,
+                node,
+                peer,
+                aux,
+                msgs: (msgs_start, self.w.n_msgs),
+                timers: (timers_start, self.w.n_timers),
+                notes: (notes_start, self.w.n_notes),
+                writes: (writes_start, self.w.n_writes),
+            };
+            assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
         }
         self.maybe_checkpoint();
     }
@@ -331,7 +334,7 @@ impl Sim {
                     if !replaced {
                         self.w.active_timers += 1;
                     }
-                    self.w.queue.entry(at).or_default().push_back(Ev::Timer { node: i as u32, token }.pack());
+                    self.w.queue.push(at, Ev::Timer { node: i as u32, token }.pack());
                     self.log_timer(TimerRec { node: from, name, at: Some(at) });
                     self.w.hash = mix(hash_str(self.w.hash, name), at);
                 }
@@ -413,7 +416,7 @@ impl Sim {
             Action::Defer(m) => {
                 if self.in_flight_contains(m) {
                     let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return };
-                    if let Some(bucket) = self.w.queue.get_mut(&at) {
+                    if let Some(bucket) = self.w.queue.at_mut(at) {
                         if let Some(k) = bucket.iter().position(|e| e.ev() == Ev::Deliver(m)) {
                             bucket.remove(k);
                             bucket.push_back(Ev::Deliver(m).pack());
@@ -454,7 +457,7 @@ impl Sim {
         if id == self.h.msgs_end() {
             self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
         }
-        self.w.queue.entry(deliver).or_default().push_back(Ev::Deliver(id).pack());
+        self.w.queue.push(deliver, Ev::Deliver(id).pack());
         self.w.obs.in_flight += 1;
         self.w.obs.sent_by_kind[kind] += 1;
         self.w.obs.sent_by_node[i] += 1;
@@ -466,6 +469,7 @@ impl Sim {
     /// Why a message from node `fi` to node `ti` is not delivered now, if it is not: dropped by
     /// hand, lost by the network, the receiver down, or the link cut — checked in this order, the
     /// same for the delivery step and for [`Sim::doom`]'s forecast.
+    #[inline(always)]
     pub(super) fn fate(&self, manual: bool, lost: bool, fi: usize, ti: usize) -> Option<DropReason> {
         if manual {
             Some(DropReason::Manual)
@@ -485,7 +489,7 @@ impl Sim {
             return false;
         }
         let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
-        self.w.queue.get(&at).is_some_and(|b| b.contains(&Ev::Deliver(m).pack()))
+        self.w.queue.at(at).is_some_and(|b| b.contains(&Ev::Deliver(m).pack()))
     }
 }
 
