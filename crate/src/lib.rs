@@ -30,6 +30,7 @@
 //! | [`link`] | the page's links (`?t=1.<compressed trace>&step=N`), written and read natively |
 //! | [`search`] | counterexample search: fault schedules, a property watched at every step, shrinking |
 //! | [`layout`] | node positions for drawing |
+//! | [`lesson`] | lessons: a scenario, stops with captions, questions answered by the engine, acts, a challenge; the built-in course |
 
 pub mod algorithm;
 pub mod breakpoint;
@@ -38,6 +39,7 @@ pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod layout;
+pub mod lesson;
 pub mod link;
 pub mod machine;
 pub mod meta;

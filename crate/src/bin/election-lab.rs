@@ -17,7 +17,7 @@ use election_lab::scenario::{check_size, MAX_BYTES};
 use election_lab::search::{FaultSet, Options, Search};
 use election_lab::sim::Budget;
 use election_lab::Engine;
-use election_lab::{diff, link, presets};
+use election_lab::{diff, lesson, link, presets};
 use election_lab::{Action, Scenario};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -197,6 +197,18 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         /// Scenario or exported trace (JSON); `-` reads standard input
         #[arg(value_name = "FILE")]
         file: String,
+    },
+    /// Check a lesson (a file, or a built-in lesson's id) and print each stop's step and answer
+    Lesson {
+        /// `check`
+        #[arg(value_parser = PossibleValuesParser::new(["check"]))]
+        action: String,
+        /// Lesson file (JSON) or a built-in lesson's id
+        #[arg(value_name = "FILE|ID")]
+        lesson: String,
+        /// Skip the heavy questions (large N, sweeps), as the page does until a student gets there
+        #[arg(long)]
+        light: bool,
     },
     /// List the presets, or print one as a scenario file
     Preset {
@@ -559,6 +571,13 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
         Cmd::Check { file } => {
             let e = load(&file)?;
             println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len());
+        }
+        Cmd::Lesson { action: _, lesson, light } => {
+            let l = match lesson::course::find(&lesson) {
+                Some(l) => l,
+                None => lesson::Lesson::from_json(&read(&lesson)?).map_err(|e| format!("{lesson}: {e}"))?,
+            };
+            print!("{}", lesson::report(&l, !light).map_err(|e| format!("{lesson}: {e}"))?);
         }
         Cmd::Preset { name: None } => {
             for p in presets::all() {
