@@ -7,12 +7,13 @@
 // * the wasm-bindgen glue and its snippets become data: URL modules (a data: module is allowed
 //   from any page; the glue's import of a snippet is rewritten to the snippet's data: URL);
 // * the wasm is base64 text in the page, decoded and handed to the glue's init as bytes;
-// * the course (dist/lessons/*.json, which the served page fetches when a lesson opens) is
-//   inlined as one JSON script element, `#election-lab-lessons`, which the page reads first.
+// * the course (dist/course.json and the lessons under dist/lessons/, which the served page
+//   fetches when a lesson opens) is inlined as one JSON script element, `#election-lab-lessons`,
+//   which the page reads first.
 // No font is loaded by the page (system fonts only), so there is none to subset.
 //
 // It reuses dist/ as it is (no second build): `node scripts/offline.mjs [dist] [out.html]`.
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,17 +22,12 @@ const dataUrl = (mime, text) => `data:${mime};base64,${Buffer.from(text).toStrin
 /** What a <script> element may hold: no `</script` (nor `<!--`) inside. */
 const scriptSafe = (text) => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
-/** The lessons under `dir` (every `*.json`, by file name without `.json`), or {} when there are none. */
-async function lessons(dir) {
-  let names = [];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return {};
-  }
+/** The course as the page reads it offline: `{course: [...course.json], lessons: {id: lesson}}`. */
+async function lessons(dist) {
+  const course = JSON.parse(await readFile(join(dist, 'course.json'), 'utf8'));
   const out = {};
-  for (const n of names) out[n.slice(0, -5)] = JSON.parse(await readFile(join(dir, n), 'utf8'));
-  return out;
+  for (const e of course) out[e.id] = JSON.parse(await readFile(join(dist, 'lessons', e.file), 'utf8'));
+  return { course, lessons: out };
 }
 
 /** Builds the single file from `dist` and returns its text. */
@@ -60,7 +56,7 @@ export async function buildOffline(dist) {
     glue = glue.replace(text, () => `from '${dataUrl('text/javascript', code)}'`);
   }
   const wasm = await readFile(join(dist, wasmFile));
-  const course = await lessons(join(dist, 'lessons'));
+  const course = await lessons(dist);
   const boot = `<script type="module">
 const text = document.getElementById('election-lab-wasm').textContent;
 const raw = atob(text);
@@ -76,7 +72,7 @@ dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
     `<script type="application/json" id="election-lab-lessons">${scriptSafe(JSON.stringify(course))}</script>\n`;
   html = html.replace(loader[0], () => data + boot);
   if (/(href|src)="\.\//.test(html)) throw new Error('offline: a relative URL is left in the page');
-  return { html, lessons: Object.keys(course).length, wasmBytes: wasm.length };
+  return { html, lessons: Object.keys(course.lessons).length, wasmBytes: wasm.length };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
