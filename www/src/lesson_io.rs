@@ -177,7 +177,12 @@ pub fn use_lesson(
             if let Some(v) = value.filter(|v| !v.is_empty()) {
                 let to = lesson.dispatcher();
                 let link = v.clone();
-                load(v, Callback::from(move |r| to.dispatch(LessonAction::Open { link: link.clone(), lesson: r })));
+                load(
+                    v,
+                    Callback::from(move |r: Result<Lesson, String>| {
+                        to.dispatch(LessonAction::Open { link: link.clone(), lesson: r.map(Box::new) })
+                    }),
+                );
             }
         });
     }

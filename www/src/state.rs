@@ -122,6 +122,9 @@ pub enum Action {
     SetLessonLink(Option<String>),
 }
 
+/// What the page's URL is written from (see [`State::url_key`]).
+pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<Rc<String>>);
+
 /// The ready-made experiment named `id`, if there is one.
 pub fn ready_experiment(id: &str) -> Option<&'static str> {
     election_lab::experiment::READY.iter().map(|r| r.0).find(|r| *r == id)
@@ -362,7 +365,7 @@ impl State {
     }
 
     /// What changes the page's URL; the URL is rewritten only when this does.
-    pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<Rc<String>>) {
+    pub fn url_key(&self) -> UrlKey {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
         // made), not at every tick: four lanes change at almost every animation frame.
         let rev = match (&self.compare, self.playing) {

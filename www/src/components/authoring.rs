@@ -21,13 +21,16 @@ pub const CHECKS: &[(&str, &str, &str)] = &[
     ("elected", "will an election complete", "选举会完成吗"),
 ];
 
+/// A text in (English, 中文).
+pub type Pair = (String, String);
+
 /// One recorded stop.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DraftStop {
     pub step: u64,
     pub caption: (String, String),
     /// (check name, prompt, explanation)
-    pub question: Option<(String, (String, String), (String, String))>,
+    pub question: Option<(String, Pair, Pair)>,
 }
 
 fn bi(t: &(String, String)) -> Value {

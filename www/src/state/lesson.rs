@@ -175,7 +175,7 @@ pub enum LessonAction {
     /// A lesson read (or why not), for the `?lesson=` value `link`.
     Open {
         link: String,
-        lesson: Result<Lesson, String>,
+        lesson: Result<Box<Lesson>, String>,
     },
     /// The stored progress, read once at start.
     Restore(Progress),
@@ -242,14 +242,14 @@ impl LessonState {
         self.progress_rev += 1;
     }
 
-    fn open(&mut self, link: String, lesson: Result<Lesson, String>) {
+    fn open(&mut self, link: String, lesson: Result<Box<Lesson>, String>) {
         match lesson {
             Ok(l) => {
                 let load = match &l.preset {
                     Some(p) => Action::LoadPreset(p.clone()),
                     None => Action::ApplyScenario(Ok(l.scenario.clone())),
                 };
-                self.lesson = Some(Rc::new(l));
+                self.lesson = Some(Rc::new(*l));
                 self.link = Some(Rc::new(link.clone()));
                 self.stop = 0;
                 self.phase = Phase::Opening;
@@ -489,7 +489,7 @@ impl Reducible for LessonState {
             LessonAction::Restart => {
                 if let (Some(l), Some(link)) = (s.lesson.clone(), s.link.clone()) {
                     s.save(|x| *x = Saved::default());
-                    s.open((*link).clone(), Ok((*l).clone()));
+                    s.open((*link).clone(), Ok(Box::new((*l).clone())));
                 }
             }
             LessonAction::Close => {

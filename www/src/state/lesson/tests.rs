@@ -72,7 +72,7 @@ fn the_bully_lesson_walks_to_every_stop_the_engine_computed() {
     let lesson = bully();
     let expected = check::answers(&lesson, false).unwrap();
     let mut page = Page::new();
-    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(lesson.clone()) });
+    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(lesson.clone())) });
     assert_eq!(page.lab.lesson.as_deref().map(String::as_str), Some("bully"));
     assert!(page.lab.query(false).contains("lesson=bully"));
     for (k, stop) in lesson.stops.iter().enumerate() {
@@ -115,7 +115,7 @@ fn the_bully_lesson_walks_to_every_stop_the_engine_computed() {
 fn a_node_click_answers_and_crashing_the_leader_meets_the_act() {
     let lesson = bully();
     let mut page = Page::new();
-    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(lesson) });
+    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(lesson)) });
     assert!(page.player.wants_node());
     page.player(LessonAction::Answer(Answer::Node(Some(7))));
     assert!(page.player.verdict.as_ref().unwrap().right, "N7 leads once N8 is down");
@@ -125,7 +125,7 @@ fn a_node_click_answers_and_crashing_the_leader_meets_the_act() {
 #[test]
 fn free_play_keeps_the_lesson_and_resume_restores_its_run() {
     let mut page = Page::new();
-    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(bully()) });
+    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(bully())) });
     page.player(LessonAction::Continue(view(&page.lab), false));
     let (stop, step) = (page.player.stop, page.cursor());
     let trace = page.lab.engine.get().trace_value().to_string();
@@ -142,14 +142,14 @@ fn free_play_keeps_the_lesson_and_resume_restores_its_run() {
 #[test]
 fn progress_is_saved_at_each_stop_and_a_reopened_lesson_resumes_there() {
     let mut page = Page::new();
-    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(bully()) });
+    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(bully())) });
     page.player(LessonAction::Continue(view(&page.lab), false));
     page.player(LessonAction::Continue(view(&page.lab), false));
     let (stop, step) = (page.player.stop, page.cursor());
     let stored = page.player.progress.to_json();
     let mut again = Page::new();
     again.player = Rc::new(LessonState::with_progress(Progress::from_json(&stored)));
-    again.player(LessonAction::Open { link: "bully".into(), lesson: Ok(bully()) });
+    again.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(bully())) });
     assert_eq!((again.player.stop, again.cursor()), (stop, step));
     again.player(LessonAction::ResetProgress);
     assert!(again.player.progress.lessons.is_empty());
