@@ -40,11 +40,12 @@
 //! | `max_leaders` | a number | the most live self-declared leaders at once |
 //! | `writes_rejected` | a number | writes the fenced store rejects |
 //! | `elected` | yes / no | whether any election completes |
-//! | `violations_over_sweep` | a number | at how many of `sweep.values` (set at the scenario path `sweep.field`, e.g. `heartbeats.timeout`) `property` is violated, each run from the start |
+//! | `violations_over_sweep` | a number | at how many of `sweep.values` (set at the scenario path `sweep.field`, e.g. `heartbeats.timeout`) `property` is violated, each run from the start with the interventions made so far replayed at their times |
 //!
 //! `resize: N` (any check) computes the answer on the scenario scaled to nodes `1..=N`: the
 //! lower half of the original ids (by rank) map to `1, 2, …`, the upper half to `…, N−1, N`,
-//! so "the lowest starts, the highest crashed" stays true. A question with `resize` above
+//! so "the lowest starts, the highest crashed" stays true; when every node starts at one tick,
+//! every node of the scaled scenario does. A question with `resize` above
 //! [`LIGHT_NODES`], or a sweep, is *heavy*: [`check::answers`] leaves it
 //! [`Checked::Deferred`] unless asked, and the page computes it ([`check::answer_stop`]) only
 //! when the student reaches that stop.
@@ -582,7 +583,7 @@ pub fn unpack(value: &str) -> Result<Lesson, ScenarioError> {
         return Ok(l);
     }
     if !value.contains('.') {
-        let ids: Vec<String> = course::all().iter().map(|l| l.id.clone()).collect();
+        let ids = course::ids();
         return Err(ScenarioError::new(
             "lesson",
             format!("no built-in lesson '{value}' (lessons: {})", ids.join(", ")),

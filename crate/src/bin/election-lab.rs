@@ -573,10 +573,11 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len());
         }
         Cmd::Lesson { action: _, lesson, light } => {
-            let l = match lesson::course::find(&lesson) {
-                Some(l) => l,
-                None => lesson::Lesson::from_json(&read(&lesson)?).map_err(|e| format!("{lesson}: {e}"))?,
+            let text = match lesson::course::source(&lesson) {
+                Some(t) => t.to_string(),
+                None => read(&lesson)?,
             };
+            let l = lesson::Lesson::from_json(&text).map_err(|e| format!("{lesson}: {e}"))?;
             print!("{}", lesson::report(&l, !light).map_err(|e| format!("{lesson}: {e}"))?);
         }
         Cmd::Preset { name: None } => {

@@ -193,7 +193,13 @@ pub fn answer_on(engine: &Engine, q: &Question) -> Result<Answer, ScenarioError>
                 .map_err(|e| ScenarioError::new(format!("sweep.values[{j}]"), e.to_string()))?;
             let mut run = Engine::summary_only(sc)
                 .map_err(|e| ScenarioError::new(format!("sweep.values[{j}]"), e.to_string()))?;
-            if read(&mut run, q)? == Answer::YesNo(true) {
+            // The interventions made so far (the student's, or the lesson's acts) at their times.
+            run.replay_by_time(engine.interventions()).map_err(within(&format!("sweep.values[{j}]")))?;
+            let mut steps = 0;
+            while steps < MAX_CHECK_STEPS && run.step() {
+                steps += 1;
+            }
+            if run.violations().iter().any(|v| q.property.as_deref().is_none_or(|p| p == v.kind)) {
                 hits += 1;
             }
         }
@@ -244,7 +250,8 @@ fn set_path(root: &mut Value, path: &str, v: Value) -> Result<(), String> {
 }
 
 /// The scenario scaled to nodes `1..=n`: the lower half of the ids by rank map to 1, 2, …, the
-/// upper half to …, n − 1, n (so the lowest stays lowest and the highest highest).
+/// upper half to …, n − 1, n (so the lowest stays lowest and the highest highest). When every
+/// node starts an election at the same tick, every node of the scaled scenario does.
 pub fn resized(s: &Scenario, n: usize) -> Scenario {
     let mut sorted = s.nodes.clone();
     sorted.sort_unstable();
@@ -259,7 +266,6 @@ pub fn resized(s: &Scenario, n: usize) -> Scenario {
     };
     let mut out = s.clone();
     out.nodes = (1..=n as NodeId).collect();
-    out.initial_leader = s.initial_leader.map(map);
     for sch in &mut out.schedule {
         sch.action = match &sch.action {
             Action::Crash(x) => Action::Crash(map(*x)),
@@ -274,6 +280,20 @@ pub fn resized(s: &Scenario, n: usize) -> Scenario {
             a => a.clone(),
         };
     }
+    // "Every node starts at t" stays true at the new size.
+    let starts_at = |t: Time| s.schedule.iter().filter(|x| x.at == t && matches!(x.action, Action::Start(_))).count();
+    let everyone =
+        s.schedule.iter().find(|x| matches!(x.action, Action::Start(_))).map(|x| x.at).filter(|t| starts_at(*t) == k);
+    if let Some(t) = everyone {
+        out.schedule.retain(|x| !(x.at == t && matches!(x.action, Action::Start(_))));
+        let mapped: Vec<NodeId> = s.nodes.iter().map(|x| map(*x)).collect();
+        let extra: Vec<NodeId> = out.nodes.iter().copied().filter(|x| !mapped.contains(x)).collect();
+        let pos = out.schedule.iter().position(|x| x.at > t).unwrap_or(out.schedule.len());
+        for (j, id) in s.nodes.iter().map(|x| map(*x)).chain(extra).enumerate() {
+            out.schedule.insert(pos + j, crate::scenario::Scheduled { at: t, action: Action::Start(id) });
+        }
+    }
+    out.initial_leader = s.initial_leader.map(map);
     if let Some(f) = &mut out.fencing {
         for w in &mut f.writes {
             w.node = map(w.node);

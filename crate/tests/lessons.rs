@@ -1,0 +1,260 @@
+//! The built-in course: every lesson validates, every question's answer is computed by the
+//! engine at its stop (printed: `cargo test --test lessons -- --nocapture`), and the answers
+//! agree with values derived here independently (formulas from the papers, the scenario's own
+//! data), so a lesson whose run changed under it fails. Malformed lessons are rejected by field.
+
+use election_lab::lesson::{self, course, Answer, Checked, Lesson};
+use election_lab::meta::Lang;
+use serde_json::{json, Value};
+
+/// N·H_N, the expected number of ELECTION messages of Chang-Roberts on a random ring when
+/// every node starts (Chang & Roberts 1979).
+fn n_h_n(n: u64) -> f64 {
+    n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()
+}
+
+fn number(a: &Answer) -> u64 {
+    match a {
+        Answer::Number(n) => *n,
+        other => panic!("expected a number, found {other:?}"),
+    }
+}
+
+/// What each answer must be, derived without the engine.
+fn expected(id: &str, stop: usize, a: &Answer) -> Option<Result<(), String>> {
+    let is = |want: Answer| {
+        if *a == want {
+            Ok(())
+        } else {
+            Err(format!("expected {}, computed {}", want.text(), a.text()))
+        }
+    };
+    let near = |want: f64, tol: f64| {
+        let got = number(a) as f64;
+        if (got - want).abs() <= tol * want {
+            Ok(())
+        } else {
+            Err(format!("expected about {want:.1}, computed {got}"))
+        }
+    };
+    let below = |bound: u64| if number(a) <= bound { Ok(()) } else { Err(format!("{} is above {bound}", a.text())) };
+    let (n8, n1000) = (8u64, 1000u64);
+    Some(match (id, stop) {
+        // Bully (Garcia-Molina 1982), worst case: N(N-1)/2 ELECTION, (N-1)(N-2)/2 OK, N-2 COORDINATOR.
+        ("bully", 0) => is(Answer::Node(Some(7))),
+        ("bully", 1) => is(Answer::Number(n8 * n8 - n8 - 1)),
+        ("bully", 2) => is(Answer::Choice("ELECTION".into())),
+        ("bully", 3) => is(Answer::Number(n1000 * (n1000 - 1) / 2)),
+        ("bully", 4) => is(Answer::Number(n1000 * n1000 - n1000 - 1)),
+        ("bully", 7) => is(Answer::Node(Some(6))),
+        // Chang-Roberts: N(N+1)/2 on the descending ring, N·H_N on average.
+        ("chang-roberts", 0) => is(Answer::Node(Some(8))),
+        ("chang-roberts", 1) => is(Answer::Number(n8 * (n8 + 1) / 2)),
+        ("chang-roberts", 2) => is(Answer::Choice("ELECTION".into())),
+        ("chang-roberts", 3) => near(n_h_n(8), 0.12),
+        ("chang-roberts", 4) => near(n_h_n(32), 0.12),
+        ("chang-roberts", 6) => is(Answer::Number(n8 - 1)),
+        // Hirschberg-Sinclair: at most 8N(1 + log2 N); at N = 64 under a third of Chang-Roberts' N(N+1)/2.
+        ("hirschberg-sinclair", 0) => is(Answer::Node(Some(16))),
+        ("hirschberg-sinclair", 1) => below(8 * 16 * (1 + 4)),
+        ("hirschberg-sinclair", 3) => below(64 * 65 / 2 / 3),
+        ("split-brain", 2) => is(Answer::YesNo(true)),
+        ("split-brain", 3) => is(Answer::Number(2)),
+        // Every one of the five timeouts still splits the brain.
+        ("split-brain", 4) => is(Answer::Number(5)),
+        ("split-brain", 6) => is(Answer::Node(Some(5))),
+        // Raft (Ongaro & Ousterhout 2014): RequestVote, vote, AppendEntries, ack to each other node.
+        ("raft", 0) => is(Answer::Node(Some(1))),
+        ("raft", 1) => is(Answer::Number(4 * 4)),
+        ("raft", 2) => is(Answer::Number(4 * (n1000 - 1))),
+        ("raft", 5) => is(Answer::YesNo(false)),
+        // ZooKeeper: the live node with the highest (zxid, id) of the scenario's params.
+        ("zookeeper", 2) => is(Answer::Node(Some(2))),
+        ("paxos", 3) => is(Answer::YesNo(false)),
+        ("leases", 2) => is(Answer::YesNo(true)),
+        ("leases", 3) => (number(a) >= 1).then_some(()).ok_or_else(|| "no write rejected".to_string()),
+        ("leases", 4) => is(Answer::Number(2)),
+        ("gossip-dht", 2) => is(Answer::YesNo(true)),
+        ("gossip-dht", 3) => is(Answer::Number(2)),
+        ("impossibility", 0) => is(Answer::YesNo(false)),
+        ("impossibility", 1) => is(Answer::YesNo(false)),
+        ("impossibility", 3) => is(Answer::YesNo(true)),
+        _ => return None,
+    })
+}
+
+#[test]
+fn every_built_in_lesson_validates_and_its_answers_are_computed_and_right() {
+    let ids = course::ids();
+    assert!(ids.len() >= 8, "a course of at least eight lessons: {ids:?}");
+    assert_eq!(
+        ids,
+        [
+            "bully",
+            "chang-roberts",
+            "hirschberg-sinclair",
+            "split-brain",
+            "raft",
+            "zookeeper",
+            "paxos",
+            "leases",
+            "gossip-dht",
+            "impossibility"
+        ],
+        "course order"
+    );
+    let mut checked = 0;
+    let mut failures = vec![];
+    for id in ids {
+        let lesson = Lesson::from_json(course::source(&id).unwrap()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(lesson.id, id);
+        let results = lesson::answers(&lesson, true).unwrap_or_else(|e| panic!("{id}: {e}"));
+        print!("{}", lesson::render(&lesson, &results, Lang::En));
+        assert!(lesson.stops.iter().any(|s| s.question.is_some()), "{id} asks nothing");
+        for (i, (stop, r)) in lesson.stops.iter().zip(&results).enumerate() {
+            let Some(q) = &stop.question else { continue };
+            let Some(Checked::Answer(a)) = &r.checked else { panic!("{id} stops[{i}]: not computed") };
+            assert_eq!(lesson::Check::answer_kind(q.check), kind_of(a), "{id} stops[{i}]");
+            if let Some(res) = expected(&id, i, a) {
+                checked += 1;
+                if let Err(e) = res {
+                    failures.push(format!("{id} stops[{i}] ({}): {e}", q.check.name()));
+                }
+            }
+        }
+        // The light pass the page makes agrees with the full one where it computes.
+        let light = lesson::answers(&lesson, false).unwrap();
+        for (l, f) in light.iter().zip(&results) {
+            assert_eq!(l.step, f.step, "{id}");
+            if l.checked != Some(Checked::Deferred) {
+                assert_eq!(l.checked, f.checked, "{id}");
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 30, "only {checked} answers compared with a derived value");
+}
+
+fn kind_of(a: &Answer) -> lesson::AnswerKind {
+    match a {
+        Answer::Node(_) => lesson::AnswerKind::Node,
+        Answer::Choice(_) => lesson::AnswerKind::Choice,
+        Answer::Number(_) => lesson::AnswerKind::Number,
+        Answer::YesNo(_) => lesson::AnswerKind::YesNo,
+    }
+}
+
+#[test]
+fn every_lesson_has_an_act_a_challenge_and_both_languages() {
+    let mut acts = 0;
+    for l in course::all() {
+        acts += l.stops.iter().filter(|s| s.act.is_some()).count();
+        for s in &l.stops {
+            for t in [Some(&s.caption), s.question.as_ref().map(|q| &q.prompt), s.question.as_ref().map(|q| &q.explain)]
+                .into_iter()
+                .flatten()
+            {
+                assert!(!t.en.contains("seed") && !t.zh.contains("seed"), "{}: {t:?}", l.id);
+            }
+        }
+        assert!(l.challenge.search, "{}: the search is the challenge's hint", l.id);
+    }
+    assert!(acts >= 7, "{acts} acts");
+    assert_eq!(course::all().len(), course::LESSONS.len(), "every built-in lesson parses");
+}
+
+fn base() -> Value {
+    serde_json::from_str(course::source("split-brain").unwrap()).unwrap()
+}
+
+fn err_of(v: Value) -> String {
+    match Lesson::from_value(&v) {
+        Ok(l) => match lesson::answers(&l, false) {
+            Ok(_) => panic!("accepted: {v}"),
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn malformed_lessons_are_rejected_by_field() {
+    let mut v = base();
+    v["stops"][2]["question"]["check"] = json!("leeder");
+    let e = err_of(v);
+    assert!(e.starts_with("stops[2].question.check: unknown value 'leeder'"), "{e}");
+
+    let mut v = base();
+    v["format"] = json!("election-lab-lesson/9");
+    assert!(err_of(v).starts_with("format:"));
+
+    let mut v = base();
+    v["stops"][0]["caption"]["zh"] = json!("only English");
+    assert_eq!(err_of(v), "stops[0].caption.zh: has no Chinese text");
+
+    let mut v = base();
+    v["stops"][1]["at"] = json!("deliver:VOTE");
+    let e = err_of(v);
+    assert!(e.starts_with("stops[1].at: unknown message kind 'VOTE'"), "{e}");
+
+    let mut v = base();
+    v["stops"][1]["act"]["do"] = json!({"crash": 9});
+    assert_eq!(err_of(v), "stops[1].act.do.crash: unknown node 9");
+
+    let mut v = base();
+    v["stops"][1]["act"]["until"] = json!("isolated:5");
+    let e = err_of(v);
+    assert!(e.starts_with("stops[1].act.do: does not make 'isolated:5' hold"), "{e}");
+
+    let mut v = base();
+    v["challenge"]["property"] = json!("lease-overlap");
+    assert!(err_of(v).starts_with("challenge.property: unknown property 'lease-overlap' for bully"));
+
+    let mut v = base();
+    v["stops"][2]["question"]["kinds"] = json!(["ELECTION"]);
+    assert_eq!(err_of(v), "stops[2].question.kinds: is not read by the check 'minority_elects'");
+
+    let mut v = base();
+    v["stops"][3]["question"]["colour"] = json!(1);
+    let e = err_of(v);
+    assert!(e.starts_with("stops[3].question") && e.contains("unknown field `colour`"), "{e}");
+
+    let mut v = base();
+    v["scenario"]["nodes"] = json!([]);
+    assert_eq!(err_of(v), "scenario.nodes: needs at least one node");
+
+    let mut v = base();
+    v["stops"][4]["at"] = json!(3);
+    let e = err_of(v);
+    assert!(e.starts_with("stops[4].at: step 3 is before the previous stop"), "{e}");
+
+    // The next delivery must be among the choices, or the lesson is wrong.
+    let mut v: Value = serde_json::from_str(course::source("bully").unwrap()).unwrap();
+    v["stops"][2]["question"]["choices"] = json!(["OK", "COORDINATOR"]);
+    let e = err_of(v);
+    assert!(e.starts_with("stops[2].question.choices: the next delivery (step 4) is ELECTION"), "{e}");
+}
+
+#[test]
+fn a_lesson_link_round_trips() {
+    let text = course::source("raft").unwrap();
+    let packed = lesson::pack(text).expect("short enough for a link");
+    assert!(packed.starts_with("1."), "{packed}");
+    let back = lesson::unpack(&packed).unwrap();
+    assert_eq!(back, Lesson::from_json(text).unwrap());
+    assert_eq!(lesson::unpack("raft").unwrap().id, "raft");
+    assert!(lesson::unpack("rafft").unwrap_err().to_string().contains("no built-in lesson 'rafft'"));
+}
+
+#[test]
+fn an_act_waits_on_the_students_run() {
+    let l = course::find("raft").unwrap();
+    let mut e = election_lab::Engine::new(l.scenario.clone()).unwrap();
+    e.run(20);
+    let act = l.stops.iter().find_map(|s| s.act.clone()).unwrap();
+    let cond = lesson::Condition::parse(&act.until, &e).unwrap();
+    let mut w = lesson::Waiter::new(cond, &e);
+    assert!(!w.check(&e));
+    e.apply(election_lab::Action::Partition { groups: vec![vec![1], vec![2, 3, 4, 5]], lines: vec![] }).unwrap();
+    assert!(w.check(&e), "any partition satisfies 'partitioned'");
+}
