@@ -16,12 +16,13 @@ export PATH := $(NODE_BIN):$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help serve test build setup setup-build setup-test bench callgrind screenshot clean \
+.PHONY: offline help serve test build setup setup-build setup-test bench callgrind screenshot clean \
         lint test-native test-wasm test-e2e
 
 help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test    run every test: native, wasm in headless Chromium, end-to-end in Chromium"
+	@echo "make offline one self-contained HTML file for a course: dist-offline/election-lab.html"
 	@echo "make bench   engine and browser benchmarks (figures for the README)"
 	@echo "make screenshot   regenerate docs/screenshot.jpg"
 
@@ -52,6 +53,11 @@ build: setup-build
 
 serve: setup-build
 	trunk serve --release --offline --port $(PORT)
+
+# One self-contained HTML file (wasm, JS, CSS and the course inlined) that works opened from disk
+# and uploaded to a course platform: dist-offline/election-lab.html. Reuses the release build.
+offline: build
+	node scripts/offline.mjs dist dist-offline/election-lab.html
 
 # ---------- tests ----------
 

@@ -4,11 +4,13 @@
 //! dispatcher never changes), so a component's props change only when what it shows does.
 
 use crate::anim::Dots;
+use crate::components::authoring::Recorder;
 use crate::components::banners::Banners;
 use crate::components::compare::{self as cmp, Picker, LANES};
 use crate::components::controls::Controls;
 use crate::components::dialogs::{HelpDialog, ShareDialog};
 use crate::components::editor::Editor;
+use crate::components::lesson::{CourseDialog, LessonPanel};
 use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime};
 use crate::components::scenario_bar::{Request, ScenarioBar};
 use crate::components::teach::{CardDialog, Legend, Narration};
@@ -16,8 +18,10 @@ use crate::components::timeline::Timeline;
 use crate::components::{Canvas, DrawOptions, NodeGesture};
 use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
+use crate::state::lesson::{LabView, LessonAction};
 use crate::state::{Action, Compare, DropMark, State};
 use crate::{effects, keyboard, meta, nodes_text};
+use election_lab::lesson::Answer;
 use election_lab::Action as Intervention;
 use election_lab::{Algorithm, Frame};
 use std::rc::Rc;
@@ -196,6 +200,23 @@ pub fn Lab() -> Html {
             }
         });
     }
+    let lesson = crate::lesson_io::use_lesson(&state, on.clone());
+    let courses = use_state_eq(|| false);
+    let recording = use_state_eq(|| false);
+    let answer_gestures = use_memo((), {
+        let (on, to) = (on.clone(), lesson.dispatcher());
+        move |_| Gestures {
+            on_node: Callback::from({
+                let on = on.clone();
+                move |g| match g {
+                    NodeGesture::Toggle(id) => to.dispatch(LessonAction::Answer(Answer::Node(Some(id)))),
+                    NodeGesture::Menu(id) => on.emit(Action::NodeMenu(id)),
+                    NodeGesture::Side(id) => on.emit(Action::ToggleSide(id)),
+                }
+            }),
+            ..Gestures::to(&on)
+        }
+    });
     effects::use_url_sync(&state);
     crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
@@ -227,7 +248,13 @@ pub fn Lab() -> Html {
     let per_group = meta::leader_per_group(algorithm);
     let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
-    let canvas = || canvas_of(&state, "lab", &dots[0], &gestures);
+    let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
+    let lab = LabView { engine: state.engine.clone(), playing: state.playing, ivs_rev: state.ivs_rev, gen: state.gen };
+    let open_courses = {
+        let c = courses.clone();
+        Callback::from(move |_| c.set(true))
+    };
+    let lesson_panel = html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} on_courses={open_courses.clone()} /> };
     let side_bar = side_bar(&state.side, lang, &on);
     let narration =
         html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
@@ -249,9 +276,13 @@ pub fn Lab() -> Html {
                         { canvas() }
                         <div class="embed-banners">{ banners }</div>
                     </div>
+                    { lesson_panel }
                     { side_bar }
-                    <Legend {algorithm} {lang} compact=true frame={frame.clone()} />
-                    { narration }
+                    // A lesson's own words take the legend's and the narration's room.
+                    { if lesson.active() { html! {} } else { html! { <>
+                        <Legend {algorithm} {lang} compact=true frame={frame.clone()} />
+                        { narration }
+                    </> } } }
                     { controls }
                 </main>
                 { card }
@@ -316,6 +347,9 @@ pub fn Lab() -> Html {
                         <Legend {algorithm} {lang} frame={frame.clone()} />
                     </section>
                     <aside class="panels">
+                        // Beside the canvas, so that the caption and the nodes it speaks of are seen together.
+                        { lesson_panel }
+                        { if *recording { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
@@ -345,6 +379,8 @@ pub fn Lab() -> Html {
                     (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
                 } }{ subtitle }</span></h1>
                 <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
+                <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, "Lessons", "课程") }</button>
+                <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, "Record a lesson", "录制课程") }</button>
             </header>
         },
     };
@@ -376,6 +412,7 @@ pub fn Lab() -> Html {
             </main>
             <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
             <HelpDialog open={state.help} {lang} on={on.clone()} />
+            { if *courses { html! { <CourseDialog progress={lesson.progress.clone()} {lang} on_close={{ let c = courses.clone(); Callback::from(move |_| c.set(false)) }} on_reset={lesson.dispatcher().to_callback().reform(|_| LessonAction::ResetProgress)} /> } } else { html! {} } }
             { card }
             { picker }
         </div>

@@ -14,6 +14,7 @@
 //! | `meta` | every algorithm-specific bit of the UI (kind colours, formula, claims, topology) |
 //! | `geometry` | partition lines: sides, groups, shaded regions |
 //! | `link` | links that carry scenario + interventions + step |
+//! | `lesson_io` | lessons fetched (or inlined offline), progress in localStorage, lesson events to a host |
 //! | `palette` | colour-blind-safe colours |
 //! | `probe` | render counts per component (debug builds), for the browser tests |
 //! | `search_job` | the counterexample search's job and replies, and the worker's loop (both ends) |
@@ -28,6 +29,7 @@ pub mod export;
 pub mod geometry;
 pub mod i18n;
 pub mod keyboard;
+pub mod lesson_io;
 pub mod link;
 pub mod markers;
 pub mod meta;

@@ -16,6 +16,7 @@ use yew::Reducible;
 pub mod compare;
 mod debug;
 mod derived;
+pub mod lesson;
 mod ops;
 mod real_logs;
 mod search;
@@ -125,7 +126,12 @@ pub enum Action {
     /// A reply of the search's worker, as its JSON text.
     SearchReply(String),
     CancelSearch,
+    /// The lesson open (its `?lesson=` value), kept in the links the page writes.
+    SetLessonLink(Option<String>),
 }
+
+/// What the page's URL is written from (see [`State::url_key`]).
+pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<Rc<String>>);
 
 /// The ready-made experiment named `id`, if there is one.
 pub fn ready_experiment(id: &str) -> Option<&'static str> {
@@ -197,6 +203,8 @@ pub struct State {
     pub log_filter: Rc<LogFilter>,
     /// The last counterexample search asked for (running, or how it ended).
     pub search: Option<Rc<Finding>>,
+    /// The lesson open, as `?lesson=` carries it.
+    pub lesson: Option<Rc<String>>,
 }
 
 impl State {
@@ -245,6 +253,7 @@ impl State {
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
             search: None,
+            lesson: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -320,8 +329,9 @@ impl State {
         let (engine, preset, embed, alert) = match link::read(query) {
             Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
             Ok(None) => {
+                // `?lesson=…&embed=1` names no scenario (the lesson brings it) but is an embed.
                 let (e, p) = default();
-                (e, p, false, None)
+                (e, p, link::params(query).iter().any(|(k, v)| k == "embed" && v == "1"), None)
             }
             Err(msg) => {
                 let (e, p) = default();
@@ -359,18 +369,21 @@ impl State {
         if self.experiments {
             q.push_str(&format!("&experiment={}", self.experiment));
         }
+        if let Some(l) = &self.lesson {
+            q.push_str(&format!("&lesson={}", link::encode(l)));
+        }
         q
     }
 
     /// What changes the page's URL; the URL is rewritten only when this does.
-    pub fn url_key(&self) -> (u64, u64, Option<u32>, Lang, Option<&'static str>) {
+    pub fn url_key(&self) -> UrlKey {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
         // made), not at every tick: four lanes change at almost every animation frame.
         let rev = match (&self.compare, self.playing) {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
-        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment))
+        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment), self.lesson.clone())
     }
 
     /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
@@ -691,6 +704,10 @@ impl State {
             Action::FindCounterexample(property) => self.find_counterexample(property),
             Action::SearchReply(text) => self.search_reply(&text),
             Action::CancelSearch => self.cancel_search(),
+            Action::SetLessonLink(l) => {
+                self.lesson = l.map(Rc::new);
+                false
+            }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;

@@ -1,6 +1,7 @@
 //! The app's components, each in its own file. Props are cheap to compare (numbers, `Rc`s, small
 //! values, stable callbacks), so a component re-renders only when what it shows changed.
 
+pub mod authoring;
 pub mod banners;
 pub mod breakpoints;
 pub mod canvas;
@@ -14,6 +15,7 @@ pub mod experiments;
 pub mod hash_ring;
 pub mod labels;
 pub mod lease_bars;
+pub mod lesson;
 pub mod panels;
 pub mod picture;
 pub mod scenario_bar;

@@ -1,0 +1,273 @@
+//! Recording a lesson in the page: a lecturer plays a run and adds a stop where it is, with a
+//! caption in both languages and optionally a question (the check the engine answers, shown as
+//! it stands at this step), then exports the lesson as JSON, as a `?lesson=` link, and as
+//! embed code. The lesson is checked ([`election_lab::lesson::Lesson::validate`]) before it is
+//! offered, so what is exported opens.
+
+use crate::i18n::{tr, Lang};
+use crate::state::EngineRef;
+use election_lab::lesson::{answer_on, Bilingual, Check, Question};
+use serde_json::{json, Value};
+use yew::prelude::*;
+
+/// The checks offered when recording (those that need no extra field).
+pub const CHECKS: &[(&str, &str, &str)] = &[
+    ("", "no question", "不提问"),
+    ("leader_at", "click the node that will lead", "点击将成为领导者的节点"),
+    ("next_delivery_kind", "which message comes next", "下一条消息是哪种"),
+    ("messages_until_agreement", "messages until agreement", "达成一致前的消息数"),
+    ("messages_until_end", "messages until the run ends", "运行结束前的消息数"),
+    ("minority_elects", "will the minority elect a leader", "少数派会选出领导者吗"),
+    ("elected", "will an election complete", "选举会完成吗"),
+];
+
+/// A text in (English, 中文).
+pub type Pair = (String, String);
+
+/// One recorded stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraftStop {
+    pub step: u64,
+    pub caption: (String, String),
+    /// (check name, prompt, explanation)
+    pub question: Option<(String, Pair, Pair)>,
+}
+
+fn bi(t: &(String, String)) -> Value {
+    json!({"en": t.0, "zh": t.1})
+}
+
+/// The lesson JSON for `stops` recorded on `scenario` (`kinds`: the algorithm's message kinds,
+/// offered as choices; `property`: the claimed property its closing challenge names).
+pub fn lesson_json(
+    title: &(String, String),
+    scenario: &election_lab::Scenario,
+    kinds: &[&str],
+    property: &str,
+    stops: &[DraftStop],
+) -> Value {
+    let stops: Vec<Value> = stops
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut v = json!({"at": if i == 0 && s.step == 0 { json!("start") } else { json!(s.step) }, "caption": bi(&s.caption)});
+            if let Some((check, prompt, explain)) = &s.question {
+                let mut q = json!({"check": check, "prompt": bi(prompt), "explain": bi(explain)});
+                if check == "next_delivery_kind" {
+                    q["choices"] = json!(kinds);
+                }
+                v["question"] = q;
+            }
+            v
+        })
+        .collect();
+    json!({
+        "format": election_lab::lesson::FORMAT,
+        "id": "recorded",
+        "title": bi(title),
+        "summary": bi(title),
+        "scenario": scenario.to_value(),
+        "stops": stops,
+        "challenge": {
+            "caption": {"en": "Your turn: free play. Try to break what the algorithm claims.", "zh": "轮到你了：自由探索。试着打破算法所声称的性质。"},
+            "property": property,
+            "hint": {"en": "Crash nodes, draw partition lines, and watch the invariants panel.", "zh": "让节点崩溃、画分区线，并留意不变量面板。"}
+        }
+    })
+}
+
+/// What the engine answers to `check` at the cursor of `engine` (in one line), for the recorder.
+fn engine_value(engine: &election_lab::Engine, check: &str, kinds: &[&str]) -> String {
+    let Some(c) = Check::ALL.iter().find(|(n, _)| *n == check).map(|(_, c)| *c) else { return String::new() };
+    let q = Question {
+        check: c,
+        prompt: Bilingual::default(),
+        explain: Bilingual::default(),
+        choices: kinds.iter().map(|k| k.to_string()).collect(),
+        when: None,
+        kinds: vec![],
+        nodes: vec![],
+        property: None,
+        sweep: None,
+        orders: 0,
+        resize: None,
+    };
+    answer_on(engine, &q).map(|a| a.text()).unwrap_or_else(|e| e.to_string())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RecorderProps {
+    pub engine: EngineRef,
+    pub step: u64,
+    pub lang: Lang,
+    pub on_close: Callback<()>,
+}
+
+fn value_of(e: &Event) -> String {
+    use wasm_bindgen::JsCast;
+    e.target()
+        .and_then(|t| {
+            t.clone()
+                .dyn_into::<web_sys::HtmlInputElement>()
+                .map(|i| i.value())
+                .or_else(|_| t.clone().dyn_into::<web_sys::HtmlTextAreaElement>().map(|a| a.value()))
+                .or_else(|_| t.dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()))
+                .ok()
+        })
+        .unwrap_or_default()
+}
+
+/// A text field bound to a state string.
+fn field(label: &'static str, v: &UseStateHandle<String>, id: &'static str, area: bool) -> Html {
+    let set = {
+        let v = v.clone();
+        Callback::from(move |e: InputEvent| v.set(value_of(&e)))
+    };
+    html! {
+        <label class="rec-field">{ label }
+            { if area { html!{ <textarea rows="2" value={(**v).clone()} oninput={set} data-testid={id} /> } }
+              else { html!{ <input type="text" value={(**v).clone()} oninput={set} data-testid={id} /> } } }
+        </label>
+    }
+}
+
+/// The recorder panel.
+#[function_component]
+pub fn Recorder(p: &RecorderProps) -> Html {
+    let lang = p.lang;
+    let stops = use_state(Vec::<DraftStop>::new);
+    let (title_en, title_zh) = (use_state(String::new), use_state(String::new));
+    let (cap_en, cap_zh) = (use_state(String::new), use_state(String::new));
+    let (prompt_en, prompt_zh) = (use_state(String::new), use_state(String::new));
+    let (explain_en, explain_zh) = (use_state(String::new), use_state(String::new));
+    let check = use_state(String::new);
+    let export = use_state(|| None::<Result<(String, String), String>>);
+    let engine = p.engine.get();
+    let alg = engine.algorithm();
+    let kinds: Vec<&str> = alg.kinds.iter().map(|k| k.name).collect();
+    let value = engine_value(&engine, &check, &kinds);
+    let scenario = engine.scenario().clone();
+    let property = alg.properties.first().map_or("", |p| p.id);
+    drop(engine);
+    let add = {
+        let (stops, check, step) = (stops.clone(), check.clone(), p.step);
+        let fields = [&cap_en, &cap_zh, &prompt_en, &prompt_zh, &explain_en, &explain_zh].map(|h| (*h).clone());
+        Callback::from(move |_: MouseEvent| {
+            let t = |k: usize| (*fields[k]).clone();
+            let question = (!check.is_empty()).then(|| ((*check).clone(), (t(2), t(3)), (t(4), t(5))));
+            let mut list = (*stops).clone();
+            list.push(DraftStop { step, caption: (t(0), t(1)), question });
+            list.sort_by_key(|s| s.step);
+            stops.set(list);
+            for f in &fields {
+                f.set(String::new());
+            }
+        })
+    };
+    let do_export = {
+        let (stops, export) = (stops.clone(), export.clone());
+        let title = ((*title_en).clone(), (*title_zh).clone());
+        let kinds: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+        let property = property.to_string();
+        Callback::from(move |_: MouseEvent| {
+            let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+            let v = lesson_json(&title, &scenario, &kinds, &property, &stops);
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let r = election_lab::lesson::Lesson::validate(&text)
+                .map_err(|e| e.to_string())
+                .and_then(|_| {
+                    election_lab::lesson::pack(&v.to_string()).ok_or_else(|| "too long for a link".to_string())
+                })
+                .map(|packed| (text, packed));
+            export.set(Some(r));
+        })
+    };
+    let select = {
+        let check = check.clone();
+        Callback::from(move |e: Event| check.set(value_of(&e)))
+    };
+    let out = match &*export {
+        None => html! {},
+        Some(Err(e)) => html! { <p role="alert" data-testid="rec-error">{ e.clone() }</p> },
+        Some(Ok((json, packed))) => {
+            let loc = web_sys::window().map(|w| w.location());
+            let base = loc.map_or(String::new(), |l| {
+                format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+            });
+            let link = format!("{base}?lesson={packed}");
+            let embed = format!("<iframe src=\"{link}&embed=1\" width=\"640\" height=\"480\" style=\"border:0\" title=\"Election Lab\"></iframe>");
+            let json2 = json.clone();
+            html! { <div class="rec-export">
+                <button onclick={Callback::from(move |_| crate::download("election-lab-lesson.json", &json2))}>{ tr(lang, "Download JSON", "下载 JSON") }</button>
+                <label>{ tr(lang, "Link", "链接") }<input readonly=true value={link.clone()} data-testid="rec-link" /></label>
+                <label>{ tr(lang, "Embed code", "嵌入代码") }<textarea readonly=true rows="2" value={embed} data-testid="rec-embed" /></label>
+            </div> }
+        }
+    };
+    html! {
+        <section class="recorder panel" aria-label={tr(lang, "Record a lesson", "录制课程")} data-testid="recorder">
+            <h2>{ tr(lang, "Record a lesson", "录制课程") }</h2>
+            { field(tr(lang, "Title (English)", "标题（英文）"), &title_en, "rec-title-en", false) }
+            { field(tr(lang, "Title (中文)", "标题（中文）"), &title_zh, "rec-title-zh", false) }
+            <p>{ tr(lang, "A stop at step ", "在第 ") }<b>{ p.step }</b>{ tr(lang, ":", " 步停下：") }</p>
+            { field(tr(lang, "Caption (English)", "说明（英文）"), &cap_en, "rec-caption-en", true) }
+            { field(tr(lang, "Caption (中文)", "说明（中文）"), &cap_zh, "rec-caption-zh", true) }
+            <label class="rec-field">{ tr(lang, "Question", "问题") }
+                <select onchange={select} data-testid="rec-check">
+                    { for CHECKS.iter().map(|(id, en, zh)| html!{ <option value={*id} selected={*id == check.as_str()}>{ tr(lang, en, zh) }</option> }) }
+                </select>
+            </label>
+            { if check.is_empty() { html!{} } else { html!{ <>
+                <p data-testid="rec-value">{ tr(lang, "The engine's answer here: ", "引擎在此处的答案：") }<b>{ value }</b></p>
+                { field(tr(lang, "Question (English)", "问题（英文）"), &prompt_en, "rec-prompt-en", false) }
+                { field(tr(lang, "Question (中文)", "问题（中文）"), &prompt_zh, "rec-prompt-zh", false) }
+                { field(tr(lang, "Explanation (English)", "解释（英文）"), &explain_en, "rec-explain-en", true) }
+                { field(tr(lang, "Explanation (中文)", "解释（中文）"), &explain_zh, "rec-explain-zh", true) }
+            </> } } }
+            <p>
+                <button onclick={add} data-testid="rec-add">{ tr(lang, "Add stop here", "在此处添加一站") }</button>
+                {" "}<button onclick={do_export} data-testid="rec-export">{ tr(lang, "Export", "导出") }</button>
+                {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, "Close", "关闭") }</button>
+            </p>
+            <ol data-testid="rec-stops">
+                { for stops.iter().map(|s| html!{ <li>{ format!("{} {}: {}", tr(lang, "step", "步"), s.step, if lang == Lang::Zh { &s.caption.1 } else { &s.caption.0 }) }</li> }) }
+            </ol>
+            { out }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_lesson_validates_and_keeps_its_stops() {
+        let p =
+            election_lab::presets::find("bully-worst-8").or_else(|| election_lab::presets::find("ring-best")).unwrap();
+        let e = election_lab::Engine::new(p.scenario()).unwrap();
+        let kinds: Vec<&str> = e.algorithm().kinds.iter().map(|k| k.name).collect();
+        let t = |a: &str, b: &str| (a.to_string(), b.to_string());
+        let stops = vec![
+            DraftStop { step: 0, caption: t("Start.", "开始。"), question: None },
+            DraftStop {
+                step: 3,
+                caption: t("Three steps.", "三步。"),
+                question: Some(("leader_at".into(), t("Who leads?", "谁是领导者？"), t("The top id.", "最大的 id。"))),
+            },
+        ];
+        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, e.algorithm().properties[0].id, &stops);
+        let lesson = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap();
+        assert_eq!(lesson.stops.len(), 2);
+        assert_eq!(lesson.stops[1].at, election_lab::lesson::At::Step(3));
+        assert_eq!(lesson.stops[1].caption.zh, "三步。");
+        let packed = election_lab::lesson::pack(&v.to_string()).unwrap();
+        assert_eq!(crate::lesson_io::unpack(&packed).unwrap(), lesson);
+        // Without Chinese the lesson is refused, naming the field.
+        let mut bad = stops.clone();
+        bad[0].caption.1 = "start".into();
+        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, "x", &bad);
+        let err = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap_err().to_string();
+        assert!(err.contains("stops[0].caption.zh"), "{err}");
+    }
+}
