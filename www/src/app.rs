@@ -266,7 +266,11 @@ pub fn Lab() -> Html {
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
         (false, Some(c)) => {
-            let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
+            let names = match &c.runs {
+                Some(r) => r.roles.iter().map(|&x| crate::components::fork::role_name(x, lang)).collect::<Vec<_>>(),
+                None => c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>(),
+            }
+            .join(" · ");
             let timeline = match state.embed {
                 true => html! {},
                 false => html! { <>
@@ -277,6 +281,7 @@ pub fn Lab() -> Html {
             let focus = (*lane_focus).min(c.lanes.len().saturating_sub(1));
             let body = html! {
                 <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                    { crate::components::fork::divergence(c, lang, &on) }
                     <div class="lanes">
                         { for (0..c.lanes.len()).map(|k| {
                             let onfocus = { let f = lane_focus.clone(); Callback::from(move |_: FocusEvent| f.set(k)) };
@@ -305,6 +310,7 @@ pub fn Lab() -> Html {
                     <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
                         { canvas() }
                         { side_bar.clone() }
+                        { crate::components::fork::offer_bar(state.offer.as_deref(), lang, &on) }
                         { narration }
                         { controls }
                         <crate::components::breakpoints::Breakpoints until={Rc::new(engine.until().to_vec())}

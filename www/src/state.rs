@@ -16,12 +16,14 @@ use yew::Reducible;
 pub mod compare;
 mod debug;
 mod derived;
+mod fork;
 mod ops;
 mod real_logs;
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use fork::{Offer, OfferKind};
 pub use real_logs::{import_title, replay_label, replay_title};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
@@ -117,6 +119,11 @@ pub enum Action {
     PrevHit,
     /// Narrow the event log.
     SetLogFilter(LogFilter),
+    /// Open the kept run beside the one shown (the old future and the new, or the run you had
+    /// and the trace imported), in two lanes with their first divergence marked.
+    Fork,
+    /// Forget the kept run.
+    DismissOffer,
 }
 
 /// The ready-made experiment named `id`, if there is one.
@@ -187,6 +194,11 @@ pub struct State {
     pub bp_error: Option<Rc<String>>,
     /// What the event log shows.
     pub log_filter: Rc<LogFilter>,
+    /// A run kept when another replaced it (a future discarded by acting in the past, or the
+    /// run shown before an import), offered for comparison.
+    pub offer: Option<Rc<Offer>>,
+    /// The furthest step shown since the run last changed: acting before it discards a future.
+    furthest: u64,
 }
 
 impl State {
@@ -234,6 +246,8 @@ impl State {
             watch: None,
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
+            offer: None,
+            furthest: 0,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -336,6 +350,8 @@ impl State {
     /// The query for the current state, with the selected node (a viewing aid, kept on reload).
     pub fn query(&self, embed: bool) -> String {
         let mut q = match &self.compare {
+            // Two runs of one algorithm: the link opens the run kept (the lanes are one click away).
+            Some(c) if c.runs.is_some() => link::write(&c.anchor().engine.get(), self.preset, embed),
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
             None => link::write(&self.engine.get(), self.preset, embed) + &self.log_filter.query(),
         };
@@ -404,6 +420,7 @@ impl State {
         // The step's own sentence, then what was done at it (a crash, a line, ...). The panel
         // prefixes "Step N:" itself.
         let cursor = engine.cursor();
+        self.furthest = self.furthest.max(cursor);
         let step_text = match cursor {
             0 => None,
             c => engine.narrate(c, self.lang),
@@ -677,6 +694,11 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
+            Action::Fork => self.fork(),
+            Action::DismissOffer => {
+                self.offer = None;
+                false
+            }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;
@@ -779,6 +801,7 @@ impl Reducible for State {
 impl State {
     /// A scenario or trace as JSON text.
     fn reduce_import(&mut self, text: String) -> bool {
+        let (kept, nodes) = (self.run_kept(), self.scenario.nodes.clone());
         let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
         let zh = self.lang == Lang::Zh;
         let ok = self.load(result, None, |e| {
@@ -791,6 +814,8 @@ impl State {
         if ok {
             self.alert = None;
             self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+            // A run of the same nodes can be compared with the one it replaced.
+            self.offer = kept.filter(|_| self.scenario.nodes == nodes).map(Rc::new);
         }
         ok
     }

@@ -11,6 +11,7 @@ pub mod dialogs;
 pub mod dropping;
 pub mod editor;
 pub mod experiments;
+pub mod fork;
 pub mod hash_ring;
 pub mod labels;
 pub mod lease_bars;

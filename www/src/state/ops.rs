@@ -56,9 +56,13 @@ impl State {
     }
 
     pub(super) fn act(&mut self, action: Intervention) {
+        let kept = self.future_kept();
         let result = self.engine_mut().apply(action);
         match result {
             Ok(()) => {
+                // The future discarded is kept, to fork; the new one has not been shown yet.
+                self.offer = kept.map(Rc::new);
+                self.furthest = self.engine.get().cursor();
                 self.ivs_rev += 1;
                 self.redo = Rc::new(Vec::new());
                 self.extend();
@@ -93,6 +97,8 @@ impl State {
         self.playing = false;
         self.hit = None;
         self.watch = None;
+        self.offer = None;
+        self.furthest = 0;
         self.extend();
     }
 
@@ -201,6 +207,7 @@ impl State {
                 let mut redo = (*self.redo).clone();
                 redo.pop();
                 self.redo = Rc::new(redo);
+                self.offer = None;
                 self.ivs_rev += 1;
                 self.extend();
                 true
