@@ -124,6 +124,8 @@ pub enum Action {
     Fork,
     /// Forget the kept run.
     DismissOffer,
+    /// A run of an experiment, as a trace (JSON): open it in the lab, leaving the experiments.
+    OpenRun(String),
 }
 
 /// The ready-made experiment named `id`, if there is one.
@@ -699,6 +701,18 @@ impl State {
                 self.offer = None;
                 false
             }
+            Action::OpenRun(text) => {
+                self.close_compare();
+                self.experiments = false;
+                let ok = self.reduce_import(text);
+                // Opened from a table, not imported beside the run: nothing to compare with.
+                self.offer = None;
+                if ok {
+                    self.notice =
+                        Some(tr(self.lang, "Opened the experiment's run.", "已打开实验中的这次运行。").into());
+                }
+                ok
+            }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;
@@ -766,6 +780,7 @@ impl State {
             Action::ToggleExperiments
                 | Action::CloseExperiments
                 | Action::PickExperiment(_)
+                | Action::OpenRun(_)
                 | Action::SetLang(_)
                 | Action::ToggleLang
                 | Action::ToggleHelp

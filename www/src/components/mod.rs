@@ -17,6 +17,7 @@ pub mod labels;
 pub mod lease_bars;
 pub mod panels;
 pub mod picture;
+pub mod runs_table;
 pub mod scenario_bar;
 pub mod store;
 pub mod teach;
