@@ -9,7 +9,7 @@ use crate::components::compare::{self as cmp, Picker, LANES};
 use crate::components::controls::Controls;
 use crate::components::dialogs::{HelpDialog, ShareDialog};
 use crate::components::editor::Editor;
-use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime};
+use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime, Watch};
 use crate::components::scenario_bar::{Request, ScenarioBar};
 use crate::components::teach::{CardDialog, Legend, Narration};
 use crate::components::timeline::Timeline;
@@ -325,6 +325,7 @@ pub fn Lab() -> Html {
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                         <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
+                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} {lang} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>
                 </div>

@@ -19,6 +19,7 @@ mod derived;
 mod fork;
 mod ops;
 mod real_logs;
+pub mod watch;
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
