@@ -349,7 +349,7 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, " — compare: ", " — 对比："),
                     (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.compare.as_ref().is_some_and(|c| c.runs.is_some())} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
             </header>
         },
     };
