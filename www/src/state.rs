@@ -13,13 +13,16 @@ use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention 
 use std::rc::Rc;
 use yew::Reducible;
 
+mod action;
 pub mod compare;
 mod debug;
 mod derived;
 mod fork;
+mod open;
 mod ops;
 mod real_logs;
 pub mod watch;
+pub use action::{ready_experiment, Action};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
@@ -37,102 +40,6 @@ pub const SPEEDS: &[(f64, &str)] = &[
     (10.0, "10 ticks/s"),
     (30.0, "30 ticks/s"),
 ];
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    TogglePlay,
-    Pause,
-    StepForward,
-    StepBack,
-    Seek(u64),
-    Home,
-    End,
-    Reset,
-    Speed(f64),
-    Faster,
-    Slower,
-    /// The animation clock reached virtual time `t`: apply every event up to it.
-    PlayTo(f64),
-    /// Click on a node: crash it if up, recover it if crashed.
-    NodeClick(u32),
-    NodeMenu(u32),
-    CloseMenu,
-    Act(Intervention),
-    /// The partition lines as the user left them (empty: heal).
-    SetLines(Vec<Line>),
-    ClearLines,
-    LoadPreset(String),
-    /// The scenario editor's fields, parsed (or why not).
-    ApplyScenario(Result<Scenario, String>),
-    /// A scenario or trace as JSON text.
-    Import(String),
-    /// A file refused before it was read (too large): why, naming the file. Nothing changes.
-    ImportRefused(String),
-    /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
-    /// of a real cluster are detected and opened as a recorded run.
-    ImportFiles(Vec<(String, String)>),
-    /// Compare lanes: the recorded run beside the textbook algorithm of its system.
-    ReplayModel,
-    ShowShare {
-        title: String,
-        text: String,
-    },
-    CloseShare,
-    Dismiss,
-    ToggleHelp,
-    /// Open or close the "how it works" card of the running algorithm.
-    ToggleCard,
-    SetLang(Lang),
-    /// Switch to the other language.
-    ToggleLang,
-    /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
-    Undo,
-    Redo,
-    Escape,
-    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
-    Compare(Vec<&'static election_lab::Algorithm>),
-    /// The course's split-brain experiment, on every algorithm that fits it.
-    ComparePreset,
-    CloseCompare,
-    /// Open or close the compare picker.
-    TogglePicker,
-    /// The node menu of node `1` in lane `0` (compare mode).
-    LaneMenu(usize, u32),
-    /// Open or close the experiments view (the simulator's session is kept meanwhile).
-    ToggleExperiments,
-    CloseExperiments,
-    /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
-    PickExperiment(&'static str),
-    /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
-    Peek(u32),
-    /// Choose a node for (or take it off) one side of a keyboard partition.
-    ToggleSide(u32),
-    /// Cut the chosen nodes off from the others with one line, as if drawn.
-    CommitSide,
-    ClearSide,
-    /// The page is used by touch (a coarse pointer): words name gestures, not keys.
-    SetTouch(bool),
-    /// Add a breakpoint from its text (as the command line's `--until` reads it).
-    AddBreakpoint(String),
-    RemoveBreakpoint(usize),
-    /// Run on to the next breakpoint hit at once / back to the previous one.
-    NextHit,
-    PrevHit,
-    /// Narrow the event log.
-    SetLogFilter(LogFilter),
-    /// Open the kept run beside the one shown (the old future and the new, or the run you had
-    /// and the trace imported), in two lanes with their first divergence marked.
-    Fork,
-    /// Forget the kept run.
-    DismissOffer,
-    /// A run of an experiment, as a trace (JSON): open it in the lab, leaving the experiments.
-    OpenRun(String),
-}
-
-/// The ready-made experiment named `id`, if there is one.
-pub fn ready_experiment(id: &str) -> Option<&'static str> {
-    election_lab::experiment::READY.iter().map(|r| r.0).find(|r| *r == id)
-}
 
 #[derive(Clone)]
 pub struct State {
@@ -255,94 +162,6 @@ impl State {
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
         s.refresh();
-        s
-    }
-
-    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…&lang=…`)
-    /// and the browser's language.
-    pub fn open_in(query: &str, browser_lang: Option<&str>) -> State {
-        let ps = link::params(query);
-        let asked = ps.iter().find(|(k, _)| k == "lang").map(|(_, v)| v.as_str());
-        let mut s = State::open(query);
-        s.lang = crate::i18n::initial(asked, browser_lang);
-        s.lang_chosen = asked.and_then(Lang::parse).is_some();
-        if s.embed {
-            s.origin = Some(Rc::new(query.to_string()));
-        }
-        s.experiment_from_link(&ps);
-        s.log_filter_from_link(&ps);
-        s.refresh();
-        s
-    }
-
-    /// `?experiment=<id>` opens the experiments view on that experiment; an unknown id is
-    /// named in a notice, and the simulator opens as usual.
-    fn experiment_from_link(&mut self, ps: &[(String, String)]) {
-        let Some((_, id)) = ps.iter().find(|(k, _)| k == "experiment") else { return };
-        if self.embed {
-            return;
-        }
-        match ready_experiment(id) {
-            Some(id) => {
-                self.experiments = true;
-                self.experiment = id;
-            }
-            None => {
-                let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
-                self.notice = Some(match self.lang {
-                    Lang::En => format!(
-                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
-                        known.join(", ")
-                    ),
-                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
-                });
-            }
-        }
-    }
-
-    /// `?log=node:3&log=type:deliver` narrows the event log; what is not understood is named.
-    fn log_filter_from_link(&mut self, ps: &[(String, String)]) {
-        let values: Vec<&str> = ps.iter().filter(|(k, _)| k == "log").map(|(_, v)| v.as_str()).collect();
-        if values.is_empty() {
-            return;
-        }
-        let (f, bad) = LogFilter::read(&values, &self.engine.get());
-        self.log_filter = Rc::new(f);
-        if !bad.is_empty() {
-            self.notice = Some(format!(
-                "{} {}",
-                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
-                bad.join("; ")
-            ));
-        }
-    }
-
-    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…`).
-    pub fn open(query: &str) -> State {
-        let default = || {
-            let p = presets::find(presets::DEFAULT).expect("default preset");
-            (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
-        };
-        let (engine, preset, embed, alert) = match link::read(query) {
-            Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
-            Ok(None) => {
-                let (e, p) = default();
-                (e, p, false, None)
-            }
-            Err(msg) => {
-                let (e, p) = default();
-                let embed = link::params(query).iter().any(|(k, v)| k == "embed" && v == "1");
-                (e, p, embed, Some(format!("{msg}. Showing the default scenario instead.")))
-            }
-        };
-        let mut s = State::new(engine, preset, embed);
-        s.alert = alert;
-        s.compare_from_link(query);
-        s.selected = link::params(query)
-            .iter()
-            .find(|(k, _)| k == "sel")
-            .and_then(|(_, v)| v.parse::<u32>().ok())
-            .filter(|id| s.scenario.nodes.contains(id));
         s
     }
 
@@ -732,66 +551,6 @@ impl State {
     }
 }
 
-impl State {
-    /// Cuts the nodes chosen with P off from the others: one more partition line, placed as
-    /// far from both sides as it can be, exactly as if it had been drawn. Nodes that no straight
-    /// line separates from the rest are named in a notice instead.
-    fn commit_side(&mut self) -> bool {
-        let (ids, pos, lines) = match &self.compare {
-            Some(c) => (c.scenario.nodes.clone(), c.positions.clone(), c.lines.clone()),
-            None => (self.scenario.nodes.clone(), self.positions.clone(), self.lines.clone()),
-        };
-        type Placed = Vec<(u32, Pt)>;
-        let (chosen, others): (Placed, Placed) =
-            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
-        if chosen.is_empty() || others.is_empty() {
-            self.notice = Some(
-                tr(
-                    self.lang,
-                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
-                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
-                )
-                .into(),
-            );
-            return false;
-        }
-        let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
-        match crate::geometry::separating_line(&pts(&chosen), &pts(&others)) {
-            Some(line) => {
-                self.side = Rc::new(Vec::new());
-                let mut next = (*lines).clone();
-                next.push(line);
-                self.apply(Action::SetLines(next))
-            }
-            None => {
-                let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
-                self.notice = Some(match self.lang {
-                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
-                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
-                });
-                false
-            }
-        }
-    }
-
-    /// What the experiments view lets through while it hides the simulator.
-    fn in_experiments(action: &Action) -> bool {
-        matches!(
-            action,
-            Action::ToggleExperiments
-                | Action::CloseExperiments
-                | Action::PickExperiment(_)
-                | Action::OpenRun(_)
-                | Action::SetLang(_)
-                | Action::ToggleLang
-                | Action::ToggleHelp
-                | Action::Dismiss
-                | Action::CloseShare
-                | Action::Escape
-        )
-    }
-}
-
 impl Reducible for State {
     type Action = Action;
 
@@ -811,29 +570,6 @@ impl Reducible for State {
             next.refresh();
         }
         Rc::new(next)
-    }
-}
-
-impl State {
-    /// A scenario or trace as JSON text.
-    fn reduce_import(&mut self, text: String) -> bool {
-        let (kept, nodes) = (self.run_kept(), self.scenario.nodes.clone());
-        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-        let zh = self.lang == Lang::Zh;
-        let ok = self.load(result, None, |e| {
-            if zh {
-                format!("导入失败，未做任何更改：{e}")
-            } else {
-                format!("Import failed, nothing changed: {e}")
-            }
-        });
-        if ok {
-            self.alert = None;
-            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
-            // A run of the same nodes can be compared with the one it replaced.
-            self.offer = kept.filter(|_| self.scenario.nodes == nodes).map(Rc::new);
-        }
-        ok
     }
 }
 
