@@ -86,7 +86,8 @@ test('a row of the runs table opens that run in the lab at its violation', async
   await p.getByTestId('experiment-status').waitFor({ timeout: 60_000 });
   const bad = p.locator('[data-testid=experiment-runs] tbody tr:not([data-violations="0"])');
   assert.ok(await bad.count() > 0, 'a run with a split brain');
-  await shot(p, 'experiment-runs');
+  await bad.first().scrollIntoViewIfNeeded();
+  await p.getByTestId('experiment-runs').screenshot({ path: join(dirname(fileURLToPath(import.meta.url)), 'screenshots', 'experiment-runs.png') });
   await bad.first().getByTestId('open-run').click();
   await p.waitForSelector('[data-node]');
   const cursor = await p.locator('.timeline input[type=range]').inputValue();
