@@ -68,11 +68,12 @@ pub fn divergence(a: &Lane, b: &Lane, h: Time) -> Option<Diverged> {
 impl Compare {
     /// Two runs of one world (the same nodes in the same places) in two lanes, the clock at
     /// `time`; `anchor` is the lane that stays when the lanes close.
-    pub fn of_runs(runs: [(Role, Engine); 2], anchor: usize, time: Time) -> Result<Compare, String> {
+    /// `Err`: their nodes differ, or are drawn in other places.
+    pub fn of_runs(runs: [(Role, Engine); 2], anchor: usize, time: Time) -> Result<Compare, ()> {
         let [(ra, a), (rb, b)] = runs;
         let (pa, pb) = (super::positions(a.scenario(), &a.frame()), super::positions(b.scenario(), &b.frame()));
         if a.scenario().nodes != b.scenario().nodes || pa != pb {
-            return Err("compare: the two runs do not have the same nodes in the same places".into());
+            return Err(());
         }
         let scenario = Rc::new(if anchor == 0 { a.scenario() } else { b.scenario() }.clone());
         let lanes = vec![Lane::new(a.algorithm(), a), Lane::new(b.algorithm(), b)];
