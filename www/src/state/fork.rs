@@ -68,7 +68,7 @@ impl State {
             OfferKind::Import => [Role::Current, Role::Imported],
         };
         match Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time) {
-            Ok(c) => {
+            Some(c) => {
                 self.compare = Some(c);
                 self.playing = false;
                 self.picker = false;
@@ -77,7 +77,7 @@ impl State {
                 self.gen += 1;
                 true
             }
-            Err(()) => {
+            None => {
                 self.alert = Some(
                     tr(
                         self.lang,

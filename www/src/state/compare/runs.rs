@@ -68,19 +68,19 @@ pub fn divergence(a: &Lane, b: &Lane, h: Time) -> Option<Diverged> {
 impl Compare {
     /// Two runs of one world (the same nodes in the same places) in two lanes, the clock at
     /// `time`; `anchor` is the lane that stays when the lanes close.
-    /// `Err`: their nodes differ, or are drawn in other places.
-    pub fn of_runs(runs: [(Role, Engine); 2], anchor: usize, time: Time) -> Result<Compare, ()> {
+    /// None: their nodes differ, or are drawn in other places.
+    pub fn of_runs(runs: [(Role, Engine); 2], anchor: usize, time: Time) -> Option<Compare> {
         let [(ra, a), (rb, b)] = runs;
         let (pa, pb) = (super::positions(a.scenario(), &a.frame()), super::positions(b.scenario(), &b.frame()));
         if a.scenario().nodes != b.scenario().nodes || pa != pb {
-            return Err(());
+            return None;
         }
         let scenario = Rc::new(if anchor == 0 { a.scenario() } else { b.scenario() }.clone());
         let lanes = vec![Lane::new(a.algorithm(), a), Lane::new(b.algorithm(), b)];
         let mut c = Compare::empty(lanes, scenario, pa);
         c.runs = Some(Rc::new(Runs { roles: [ra, rb], anchor, first: None, horizon: 0, key: (u64::MAX, 0) }));
         c.go_to(time);
-        Ok(c)
+        Some(c)
     }
 
     /// Compares the two runs again when what they have computed, or their faults, changed and
