@@ -45,6 +45,19 @@ pub struct First {
     /// Each run's event at that step (None: the run had ended).
     pub event_a: Option<String>,
     pub event_b: Option<String>,
+    /// What differs, for a reader that names it in its own words (the page, in two languages).
+    pub cause: Cause,
+}
+
+/// The kind of the first difference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// After the same events, other leaders: those of A, those of B.
+    Leaders(Vec<NodeId>, Vec<NodeId>),
+    /// The same message (kind, from, to) delivered in one run and dropped in the other.
+    Delivered { in_a: bool, kind: &'static str, from: NodeId, to: NodeId },
+    /// Another event (another kind, other ends, another time), or one run had ended.
+    Event,
 }
 
 /// The result of [`diff`].
@@ -177,6 +190,7 @@ pub fn diff(a: &Engine, b: &Engine) -> Divergence {
             what: format!("different leaders at the start: {} in A, {} in B", nodes(&la), nodes(&lb)),
             event_a: None,
             event_b: None,
+            cause: Cause::Leaders(la.clone(), lb.clone()),
         });
     }
     let (mut done_a, mut done_b) = (false, false);
@@ -207,6 +221,7 @@ pub fn diff(a: &Engine, b: &Engine) -> Divergence {
                 what: format!("after the same events, leaders differ: {} in A, {} in B", nodes(&la), nodes(&lb)),
                 event_a: xa.last().map(|e| e.1.text.clone()),
                 event_b: xb.last().map(|e| e.1.text.clone()),
+                cause: Cause::Leaders(la.clone(), lb.clone()),
             });
         }
     }
@@ -225,11 +240,14 @@ fn describe(
     wb: &Engine,
 ) -> First {
     let ends = |e: &Event| format!("N{} → N{}", e.peer.unwrap_or(0), e.node);
+    let mut cause = Cause::Event;
     let what = match (&ea, &eb) {
         (Some((_, x)), Some((_, y)))
             if x.kind == y.kind && x.kind.is_some() && x.node == y.node && x.peer == y.peer && x.event != y.event =>
         {
             let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
+            let (kind, from, to) = (x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
+            cause = Cause::Delivered { in_a: x.event == "deliver", kind, from, to };
             let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
                 Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
                 _ => String::new(),
@@ -254,7 +272,7 @@ fn describe(
         }
         (None, None) => String::new(),
     };
-    First { time, step_a, step_b, what, event_a: ea.map(|e| e.1.text), event_b: eb.map(|e| e.1.text) }
+    First { time, step_a, step_b, what, event_a: ea.map(|e| e.1.text), event_b: eb.map(|e| e.1.text), cause }
 }
 
 impl Divergence {

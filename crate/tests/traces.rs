@@ -2,7 +2,7 @@
 //! each step changed and the violations it began) read back to the same run, a hand-edited
 //! line named; `diff` finds the first divergence of two runs, found here by a plain scan.
 
-use election_lab::diff::diff;
+use election_lab::diff::{diff, Cause};
 use election_lab::engine::Stop;
 use election_lab::{presets, Action, Engine, Scenario};
 use serde_json::{json, Value};
@@ -244,4 +244,9 @@ fn diff_names_a_message_delivered_in_one_run_and_dropped_in_the_other() {
     let f = d.first.unwrap();
     assert_eq!(Some(f.step_a), delivered);
     assert_eq!(f.what, format!("{} N{} → N{}: delivered in A, dropped in B (manual)", m.kind, m.from, m.to));
+    // The same, for a reader that names it in its own words (the page).
+    assert_eq!(f.cause, Cause::Delivered { in_a: true, kind: m.kind, from: m.from, to: m.to });
+    // And the other way round.
+    let f = diff(&b, &a).first.unwrap();
+    assert_eq!(f.cause, Cause::Delivered { in_a: false, kind: m.kind, from: m.from, to: m.to });
 }

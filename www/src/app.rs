@@ -11,7 +11,7 @@ use crate::components::controls::Controls;
 use crate::components::dialogs::{HelpDialog, ShareDialog};
 use crate::components::editor::Editor;
 use crate::components::lesson::{CourseDialog, LessonPanel};
-use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime};
+use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime, Watch};
 use crate::components::scenario_bar::{Request, ScenarioBar};
 use crate::components::teach::{CardDialog, Legend, Narration};
 use crate::components::timeline::Timeline;
@@ -298,7 +298,11 @@ pub fn Lab() -> Html {
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
         (false, Some(c)) => {
-            let names = c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>().join(" · ");
+            let names = match &c.runs {
+                Some(r) => r.roles.iter().map(|&x| crate::components::fork::role_name(x, lang)).collect::<Vec<_>>(),
+                None => c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>(),
+            }
+            .join(" · ");
             let timeline = match state.embed {
                 true => html! {},
                 false => html! { <>
@@ -309,6 +313,7 @@ pub fn Lab() -> Html {
             let focus = (*lane_focus).min(c.lanes.len().saturating_sub(1));
             let body = html! {
                 <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                    { crate::components::fork::divergence(c, lang, &on) }
                     <div class="lanes">
                         { for (0..c.lanes.len()).map(|k| {
                             let onfocus = { let f = lane_focus.clone(); Callback::from(move |_: FocusEvent| f.set(k)) };
@@ -338,6 +343,7 @@ pub fn Lab() -> Html {
                     <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
                         { canvas() }
                         { side_bar.clone() }
+                        { crate::components::fork::offer_bar(state.offer.as_deref(), lang, &on) }
                         { narration }
                         { controls }
                         <crate::components::breakpoints::Breakpoints until={Rc::new(engine.until().to_vec())}
@@ -355,6 +361,7 @@ pub fn Lab() -> Html {
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                         <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
+                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} {lang} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>
                 </div>
@@ -378,7 +385,7 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, " — compare: ", " — 对比："),
                     (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.compare.as_ref().is_some_and(|c| c.runs.is_some())} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
                 <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, "Lessons", "课程") }</button>
                 <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, "Record a lesson", "录制课程") }</button>
             </header>

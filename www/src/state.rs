@@ -13,17 +13,23 @@ use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention 
 use std::rc::Rc;
 use yew::Reducible;
 
+mod action;
 pub mod compare;
 mod debug;
 mod derived;
+mod fork;
 pub mod lesson;
+mod open;
 mod ops;
 mod real_logs;
 mod search;
+pub mod watch;
+pub use action::{ready_experiment, Action, UrlKey};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use fork::{Offer, OfferKind};
 pub use real_logs::{import_title, replay_label, replay_title};
 pub use search::{fill, property_name, Finding, SearchStatus};
 
@@ -37,106 +43,6 @@ pub const SPEEDS: &[(f64, &str)] = &[
     (10.0, "10 ticks/s"),
     (30.0, "30 ticks/s"),
 ];
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    TogglePlay,
-    Pause,
-    StepForward,
-    StepBack,
-    Seek(u64),
-    Home,
-    End,
-    Reset,
-    Speed(f64),
-    Faster,
-    Slower,
-    /// The animation clock reached virtual time `t`: apply every event up to it.
-    PlayTo(f64),
-    /// Click on a node: crash it if up, recover it if crashed.
-    NodeClick(u32),
-    NodeMenu(u32),
-    CloseMenu,
-    Act(Intervention),
-    /// The partition lines as the user left them (empty: heal).
-    SetLines(Vec<Line>),
-    ClearLines,
-    LoadPreset(String),
-    /// The scenario editor's fields, parsed (or why not).
-    ApplyScenario(Result<Scenario, String>),
-    /// A scenario or trace as JSON text.
-    Import(String),
-    /// A file refused before it was read (too large): why, naming the file. Nothing changes.
-    ImportRefused(String),
-    /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
-    /// of a real cluster are detected and opened as a recorded run.
-    ImportFiles(Vec<(String, String)>),
-    /// Compare lanes: the recorded run beside the textbook algorithm of its system.
-    ReplayModel,
-    ShowShare {
-        title: String,
-        text: String,
-    },
-    CloseShare,
-    Dismiss,
-    ToggleHelp,
-    /// Open or close the "how it works" card of the running algorithm.
-    ToggleCard,
-    SetLang(Lang),
-    /// Switch to the other language.
-    ToggleLang,
-    /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
-    Undo,
-    Redo,
-    Escape,
-    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
-    Compare(Vec<&'static election_lab::Algorithm>),
-    /// The course's split-brain experiment, on every algorithm that fits it.
-    ComparePreset,
-    CloseCompare,
-    /// Open or close the compare picker.
-    TogglePicker,
-    /// The node menu of node `1` in lane `0` (compare mode).
-    LaneMenu(usize, u32),
-    /// Open or close the experiments view (the simulator's session is kept meanwhile).
-    ToggleExperiments,
-    CloseExperiments,
-    /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
-    PickExperiment(&'static str),
-    /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
-    Peek(u32),
-    /// Choose a node for (or take it off) one side of a keyboard partition.
-    ToggleSide(u32),
-    /// Cut the chosen nodes off from the others with one line, as if drawn.
-    CommitSide,
-    ClearSide,
-    /// The page is used by touch (a coarse pointer): words name gestures, not keys.
-    SetTouch(bool),
-    /// Add a breakpoint from its text (as the command line's `--until` reads it).
-    AddBreakpoint(String),
-    RemoveBreakpoint(usize),
-    /// Run on to the next breakpoint hit at once / back to the previous one.
-    NextHit,
-    PrevHit,
-    /// Narrow the event log.
-    SetLogFilter(LogFilter),
-    /// Search for a schedule of faults that breaks this property (an id the engine's search
-    /// reads), in the worker.
-    FindCounterexample(String),
-    /// A reply of the search's worker, as its JSON text.
-    SearchReply(String),
-    CancelSearch,
-    /// The lesson open (its `?lesson=` value), kept in the links the page writes.
-    SetLessonLink(Option<String>),
-}
-
-/// What the page's URL is written from (see [`State::url_key`]).
-pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<Rc<String>>);
-
-/// The ready-made experiment named `id`, if there is one.
-pub fn ready_experiment(id: &str) -> Option<&'static str> {
-    election_lab::experiment::READY.iter().map(|r| r.0).find(|r| *r == id)
-}
 
 #[derive(Clone)]
 pub struct State {
@@ -205,6 +111,11 @@ pub struct State {
     pub search: Option<Rc<Finding>>,
     /// The lesson open, as `?lesson=` carries it.
     pub lesson: Option<Rc<String>>,
+    /// A run kept when another replaced it (a future discarded by acting in the past, or the
+    /// run shown before an import), offered for comparison.
+    pub offer: Option<Rc<Offer>>,
+    /// The furthest step shown since the run last changed: acting before it discards a future.
+    furthest: u64,
 }
 
 impl State {
@@ -254,99 +165,12 @@ impl State {
             log_filter: Rc::new(LogFilter::default()),
             search: None,
             lesson: None,
+            offer: None,
+            furthest: 0,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
         s.refresh();
-        s
-    }
-
-    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…&lang=…`)
-    /// and the browser's language.
-    pub fn open_in(query: &str, browser_lang: Option<&str>) -> State {
-        let ps = link::params(query);
-        let asked = ps.iter().find(|(k, _)| k == "lang").map(|(_, v)| v.as_str());
-        let mut s = State::open(query);
-        s.lang = crate::i18n::initial(asked, browser_lang);
-        s.lang_chosen = asked.and_then(Lang::parse).is_some();
-        if s.embed {
-            s.origin = Some(Rc::new(query.to_string()));
-        }
-        s.experiment_from_link(&ps);
-        s.log_filter_from_link(&ps);
-        s.refresh();
-        s
-    }
-
-    /// `?experiment=<id>` opens the experiments view on that experiment; an unknown id is
-    /// named in a notice, and the simulator opens as usual.
-    fn experiment_from_link(&mut self, ps: &[(String, String)]) {
-        let Some((_, id)) = ps.iter().find(|(k, _)| k == "experiment") else { return };
-        if self.embed {
-            return;
-        }
-        match ready_experiment(id) {
-            Some(id) => {
-                self.experiments = true;
-                self.experiment = id;
-            }
-            None => {
-                let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
-                self.notice = Some(match self.lang {
-                    Lang::En => format!(
-                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
-                        known.join(", ")
-                    ),
-                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
-                });
-            }
-        }
-    }
-
-    /// `?log=node:3&log=type:deliver` narrows the event log; what is not understood is named.
-    fn log_filter_from_link(&mut self, ps: &[(String, String)]) {
-        let values: Vec<&str> = ps.iter().filter(|(k, _)| k == "log").map(|(_, v)| v.as_str()).collect();
-        if values.is_empty() {
-            return;
-        }
-        let (f, bad) = LogFilter::read(&values, &self.engine.get());
-        self.log_filter = Rc::new(f);
-        if !bad.is_empty() {
-            self.notice = Some(format!(
-                "{} {}",
-                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
-                bad.join("; ")
-            ));
-        }
-    }
-
-    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…`).
-    pub fn open(query: &str) -> State {
-        let default = || {
-            let p = presets::find(presets::DEFAULT).expect("default preset");
-            (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
-        };
-        let (engine, preset, embed, alert) = match link::read(query) {
-            Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
-            Ok(None) => {
-                // `?lesson=…&embed=1` names no scenario (the lesson brings it) but is an embed.
-                let (e, p) = default();
-                (e, p, link::params(query).iter().any(|(k, v)| k == "embed" && v == "1"), None)
-            }
-            Err(msg) => {
-                let (e, p) = default();
-                let embed = link::params(query).iter().any(|(k, v)| k == "embed" && v == "1");
-                (e, p, embed, Some(format!("{msg}. Showing the default scenario instead.")))
-            }
-        };
-        let mut s = State::new(engine, preset, embed);
-        s.alert = alert;
-        s.compare_from_link(query);
-        s.selected = link::params(query)
-            .iter()
-            .find(|(k, _)| k == "sel")
-            .and_then(|(_, v)| v.parse::<u32>().ok())
-            .filter(|id| s.scenario.nodes.contains(id));
         s
     }
 
@@ -357,6 +181,8 @@ impl State {
     /// The query for the current state, with the selected node (a viewing aid, kept on reload).
     pub fn query(&self, embed: bool) -> String {
         let mut q = match &self.compare {
+            // Two runs of one algorithm: the link opens the run kept (the lanes are one click away).
+            Some(c) if c.runs.is_some() => link::write(&c.anchor().engine.get(), self.preset, embed),
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
             None => link::write(&self.engine.get(), self.preset, embed) + &self.log_filter.query(),
         };
@@ -428,6 +254,7 @@ impl State {
         // The step's own sentence, then what was done at it (a crash, a line, ...). The panel
         // prefixes "Step N:" itself.
         let cursor = engine.cursor();
+        self.furthest = self.furthest.max(cursor);
         let step_text = match cursor {
             0 => None,
             c => engine.narrate(c, self.lang),
@@ -708,6 +535,23 @@ impl State {
                 self.lesson = l.map(Rc::new);
                 false
             }
+            Action::Fork => self.fork(),
+            Action::DismissOffer => {
+                self.offer = None;
+                false
+            }
+            Action::OpenRun(text) => {
+                self.close_compare();
+                self.experiments = false;
+                let ok = self.reduce_import(text);
+                // Opened from a table, not imported beside the run: nothing to compare with.
+                self.offer = None;
+                if ok {
+                    self.notice =
+                        Some(tr(self.lang, "Opened the experiment's run.", "已打开实验中的这次运行。").into());
+                }
+                ok
+            }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
                 self.experiments = false;
@@ -723,67 +567,6 @@ impl State {
                 false
             }
         }
-    }
-}
-
-impl State {
-    /// Cuts the nodes chosen with P off from the others: one more partition line, placed as
-    /// far from both sides as it can be, exactly as if it had been drawn. Nodes that no straight
-    /// line separates from the rest are named in a notice instead.
-    fn commit_side(&mut self) -> bool {
-        let (ids, pos, lines) = match &self.compare {
-            Some(c) => (c.scenario.nodes.clone(), c.positions.clone(), c.lines.clone()),
-            None => (self.scenario.nodes.clone(), self.positions.clone(), self.lines.clone()),
-        };
-        type Placed = Vec<(u32, Pt)>;
-        let (chosen, others): (Placed, Placed) =
-            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
-        if chosen.is_empty() || others.is_empty() {
-            self.notice = Some(
-                tr(
-                    self.lang,
-                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
-                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
-                )
-                .into(),
-            );
-            return false;
-        }
-        let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
-        match crate::geometry::separating_line(&pts(&chosen), &pts(&others)) {
-            Some(line) => {
-                self.side = Rc::new(Vec::new());
-                let mut next = (*lines).clone();
-                next.push(line);
-                self.apply(Action::SetLines(next))
-            }
-            None => {
-                let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
-                self.notice = Some(match self.lang {
-                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
-                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
-                });
-                false
-            }
-        }
-    }
-
-    /// What the experiments view lets through while it hides the simulator.
-    fn in_experiments(action: &Action) -> bool {
-        matches!(
-            action,
-            Action::ToggleExperiments
-                | Action::CloseExperiments
-                | Action::PickExperiment(_)
-                | Action::SetLang(_)
-                | Action::ToggleLang
-                | Action::ToggleHelp
-                | Action::Dismiss
-                | Action::CloseShare
-                | Action::Escape
-                | Action::SearchReply(_)
-                | Action::CancelSearch
-        )
     }
 }
 
@@ -806,26 +589,6 @@ impl Reducible for State {
             next.refresh();
         }
         Rc::new(next)
-    }
-}
-
-impl State {
-    /// A scenario or trace as JSON text.
-    fn reduce_import(&mut self, text: String) -> bool {
-        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-        let zh = self.lang == Lang::Zh;
-        let ok = self.load(result, None, |e| {
-            if zh {
-                format!("导入失败，未做任何更改：{e}")
-            } else {
-                format!("Import failed, nothing changed: {e}")
-            }
-        });
-        if ok {
-            self.alert = None;
-            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
-        }
-        ok
     }
 }
 

@@ -39,7 +39,10 @@ fn leaders(l: &[u32], lang: Lang) -> String {
 pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
     let lane = &c.lanes[k];
     let row: &Row = &lane.row;
-    let title = lane.algorithm.title.get(lang);
+    let title = match &c.runs {
+        Some(r) => super::fork::role_name(r.roles[k], lang),
+        None => lane.algorithm.title.get(lang),
+    };
     let status = if row.leaders.len() >= 2 {
         leaders_banner(&row.leaders, crate::meta::leader_per_group(lane.algorithm), lang)
     } else {
@@ -58,9 +61,10 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
         }
     });
     html! {
-        <section class="lane" data-lane={LANES[k]} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
+        <section class="lane" data-lane={LANES[k]} data-role={c.runs.as_ref().map(|r| format!("{:?}", r.roles[k]))} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
             <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, "step", "步"), row.step) }</span></h2>
             { canvas }
+            { super::fork::lane_strip(c, k, lang) }
             <super::teach::Legend algorithm={lane.algorithm} {lang} compact=true frame={lane.frame.clone()} />
             { status }
             <ul class="invariants lane-claims">

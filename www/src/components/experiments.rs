@@ -151,7 +151,7 @@ pub fn Experiments(p: &ExperimentsProps) -> Html {
             </div>
             <div class="exp-body">
                 <nav class="exp-list" aria-label={tr(l, "Ready-made experiments", "现成的实验")}><ul>{ for items }</ul></nav>
-                <ExperimentPane key={p.id} id={p.id} lang={l} />
+                <ExperimentPane key={p.id} id={p.id} lang={l} on={p.on.clone()} />
             </div>
         </section>
     }
@@ -161,6 +161,7 @@ pub fn Experiments(p: &ExperimentsProps) -> Html {
 pub struct PaneProps {
     pub id: &'static str,
     pub lang: Lang,
+    pub on: Callback<Action>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -395,6 +396,7 @@ fn ExperimentPane(p: &PaneProps) -> Html {
                             <tbody>{ for rows.iter().map(|r| html!{ <tr>{ for r.iter().map(|c| html!{ <td>{ c.clone() }</td> }) }</tr> }) }</tbody>
                         </table>
                     </div>
+                    { super::runs_table::runs_table(&sweep, l, &p.on) }
                 </div>
             }
         }

@@ -15,6 +15,9 @@ pub struct ScenarioBarProps {
     /// Compare mode: the lanes share the preset; one run's tools (card, exports, import) are hidden.
     #[prop_or_default]
     pub comparing: bool,
+    /// Compare mode shows two runs (a fork, or an imported trace beside the run).
+    #[prop_or_default]
+    pub runs: bool,
     /// The experiments view is shown: only the language and the help are offered here.
     #[prop_or_default]
     pub experiments: bool,
@@ -43,6 +46,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     });
     let l = p.lang;
     let hint = match (p.comparing, p.preset) {
+        (true, _) if p.runs => tr(
+            l,
+            "Two runs on one clock: a fault made in either lane happens in both.",
+            "两次运行共用一个时钟：在任一通道制造的故障会同时发生在两个通道。",
+        ),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
         (true, _) => {
             tr(l, "Every lane runs this scenario with its own algorithm.", "每个通道用自己的算法运行这个场景。")

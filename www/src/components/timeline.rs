@@ -38,6 +38,9 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
                 <span class="marker elected"></span>{ tr(p.lang, "leader elected ", "选出领导者 ") }
                 <span class="marker violation"></span>{ tr(p.lang, "violation", "违反安全性") }
+                { if p.markers.iter().any(|m| m.class == "diverge") {
+                    html!{ <><span class="marker diverge"></span>{ tr(p.lang, " first difference of the two runs", " 两次运行的第一处差异") }</> }
+                } else { html!{} } }
             </div>
         </div>
     }
@@ -61,9 +64,14 @@ fn Markers(p: &MarkersProps) -> Html {
                 let left = format!("left: calc({}% - 4px)", s as f64 / p.head as f64 * 100.0);
                 // A violation is a target of its own: named, reachable by Tab, larger to hit.
                 // The other markers stay pointer-only (the log and the scrubber reach them).
-                let violation = m.class == "violation";
-                let label = violation.then(|| format!("{} {s}: {}", tr(p.lang, "Violation at step", "违反安全性，第"), m.title));
-                html!{ <button class={classes!("marker", m.class, violation.then_some("target"))} style={left} title={m.title.clone()}
+                let diverge = m.class == "diverge";
+                let violation = m.class == "violation" || diverge;
+                let label = match diverge {
+                    true => Some(format!("{} t = {s}", tr(p.lang, "First difference of the two runs at", "两次运行的第一处差异："))),
+                    false => violation.then(|| format!("{} {s}: {}", tr(p.lang, "Violation at step", "违反安全性，第"), m.title)),
+                };
+                let title = label.clone().filter(|_| diverge).unwrap_or_else(|| m.title.clone());
+                html!{ <button class={classes!("marker", m.class, violation.then_some("target"))} style={left} {title}
                                tabindex={if violation { "0" } else { "-1" }} aria-hidden={(!violation).then_some("true")}
                                aria-label={label} data-step={s.to_string()}
                                onclick={p.on.reform(move |_| Action::Seek(s))}></button> }

@@ -1,8 +1,8 @@
 //! The engine operations the reducer is made of: stepping, seeking, acting, replacing the run.
 
-use super::{positions, EngineRef, State, LOOKAHEAD};
+use super::{positions, Action, EngineRef, State, LOOKAHEAD};
 use crate::geometry::{self, Line, Pt};
-use crate::i18n::tr;
+use crate::i18n::{tr, Lang};
 use election_lab::trace::{Entry, Trace};
 use election_lab::{Action as Intervention, Engine};
 use std::cell::RefCell;
@@ -56,9 +56,13 @@ impl State {
     }
 
     pub(super) fn act(&mut self, action: Intervention) {
+        let kept = self.future_kept();
         let result = self.engine_mut().apply(action);
         match result {
             Ok(()) => {
+                // The future discarded is kept, to fork; the new one has not been shown yet.
+                self.offer = kept.map(Rc::new);
+                self.furthest = self.engine.get().cursor();
                 self.ivs_rev += 1;
                 self.redo = Rc::new(Vec::new());
                 self.extend();
@@ -93,6 +97,8 @@ impl State {
         self.playing = false;
         self.hit = None;
         self.watch = None;
+        self.offer = None;
+        self.furthest = 0;
         self.extend();
     }
 
@@ -201,6 +207,7 @@ impl State {
                 let mut redo = (*self.redo).clone();
                 redo.pop();
                 self.redo = Rc::new(redo);
+                self.offer = None;
                 self.ivs_rev += 1;
                 self.extend();
                 true
@@ -210,5 +217,67 @@ impl State {
                 false
             }
         }
+    }
+}
+
+impl State {
+    /// Cuts the nodes chosen with P off from the others: one more partition line, placed as
+    /// far from both sides as it can be, exactly as if it had been drawn. Nodes that no straight
+    /// line separates from the rest are named in a notice instead.
+    pub(super) fn commit_side(&mut self) -> bool {
+        let (ids, pos, lines) = match &self.compare {
+            Some(c) => (c.scenario.nodes.clone(), c.positions.clone(), c.lines.clone()),
+            None => (self.scenario.nodes.clone(), self.positions.clone(), self.lines.clone()),
+        };
+        type Placed = Vec<(u32, Pt)>;
+        let (chosen, others): (Placed, Placed) =
+            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
+        if chosen.is_empty() || others.is_empty() {
+            self.notice = Some(
+                tr(
+                    self.lang,
+                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
+                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
+                )
+                .into(),
+            );
+            return false;
+        }
+        let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
+        match crate::geometry::separating_line(&pts(&chosen), &pts(&others)) {
+            Some(line) => {
+                self.side = Rc::new(Vec::new());
+                let mut next = (*lines).clone();
+                next.push(line);
+                self.apply(Action::SetLines(next))
+            }
+            None => {
+                let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
+                self.notice = Some(match self.lang {
+                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
+                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
+                });
+                false
+            }
+        }
+    }
+
+    /// What the experiments view lets through while it hides the simulator.
+    pub(super) fn in_experiments(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::ToggleExperiments
+                | Action::CloseExperiments
+                | Action::PickExperiment(_)
+                | Action::OpenRun(_)
+                | Action::SetLang(_)
+                | Action::ToggleLang
+                | Action::ToggleHelp
+                | Action::Dismiss
+                | Action::CloseShare
+                | Action::Escape
+                | Action::SearchReply(_)
+                | Action::CancelSearch
+        )
     }
 }

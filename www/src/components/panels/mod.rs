@@ -1,4 +1,5 @@
-//! The side panels: invariants, inspector, messages/metrics, event log, space-time diagram.
+//! The side panels: invariants, inspector, messages/metrics, event log, space-time diagram,
+//! watch.
 
 pub mod find;
 pub mod inspector;
@@ -6,9 +7,11 @@ pub mod invariants;
 pub mod log;
 pub mod metrics;
 pub mod spacetime;
+pub mod watch;
 
 pub use inspector::{Inspected, Inspector};
 pub use invariants::{Checks, Invariants};
 pub use log::EventLog;
 pub use metrics::MetricsPanel;
 pub use spacetime::SpaceTime;
+pub use watch::Watch;

@@ -1,6 +1,8 @@
 //! Compare mode's reducer, tested natively: lanes, the shared clock, faults in every lane, links.
 
 use super::*;
+use crate::geometry::Line;
+use crate::state::{Action, State};
 use yew::Reducible;
 
 /// The line the browser test drags: {1,2} on one side, {3,4,5} on the other.

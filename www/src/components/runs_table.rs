@@ -1,0 +1,114 @@
+//! The experiments view's table of runs: one row per run (those with violations first), each
+//! with a button that opens that very run in the lab — replayed from its line, seed and faults
+//! (the replay columns), at its first violation if it has one, else where the sweep stopped it.
+
+use crate::i18n::{tr, Lang};
+use crate::state::Action;
+use election_lab::experiment::Sweep;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// At most this many runs are listed (the CSV of every run has them all).
+pub const SHOWN: usize = 40;
+
+/// The trace that opens run `k` of `sweep` in the lab: at its first violation, or at its end.
+pub fn trace_of(sweep: &Sweep, k: u64) -> Option<String> {
+    let e = sweep.replay(k)?;
+    let mut v = e.trace_value();
+    if let Some(first) = e.violations().first() {
+        v["step"] = first.step.into();
+    }
+    Some(v.to_string())
+}
+
+/// The table, for a finished sweep held in `sweep`.
+pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Action>) -> Html {
+    let held = sweep.borrow();
+    let Some(s) = held.as_ref() else { return html! {} };
+    let mut rows: Vec<_> = s.rows().iter().collect();
+    // Runs that broke a property first: those are the ones to look at.
+    rows.sort_by_key(|r| (r.violations == 0, r.run));
+    let total = rows.len();
+    rows.truncate(SHOWN);
+    let body = rows.iter().map(|r| {
+        let k = r.run;
+        let open = {
+            let (sweep, on) = (sweep.clone(), on.clone());
+            Callback::from(move |_: MouseEvent| {
+                if let Some(text) = sweep.borrow().as_ref().and_then(|s| trace_of(s, k)) {
+                    on.emit(Action::OpenRun(text));
+                }
+            })
+        };
+        let line = s.lines().get(r.line).map_or(String::new(), |x| x.label.get(l).to_string());
+        let label = match r.violations {
+            0 => tr(l, "Open this run in the lab", "在实验室中打开这次运行"),
+            _ => tr(l, "Open this run in the lab at its first violation", "在实验室中打开这次运行，停在第一次违反处"),
+        };
+        html! {
+            <tr data-run={k.to_string()} data-violations={r.violations.to_string()}>
+                <td class="num">{ k }</td>
+                <td>{ line }</td>
+                <td class="num">{ r.nodes }</td>
+                <td class="num">{ r.seed }</td>
+                <td class={classes!("num", (r.violations > 0).then_some("bad"))}>{ r.violations }</td>
+                <td class="faults">{ r.faults.clone() }</td>
+                <td><button onclick={open} data-testid="open-run" aria-label={format!("{label} ({} {k})", tr(l, "run", "运行"))} title={label}>
+                    { tr(l, "Open", "打开") }</button></td>
+            </tr>
+        }
+    });
+    let caption = format!(
+        "{} {} / {total}{}",
+        tr(l, "Runs (those with violations first):", "各次运行（有违反的排在前面）："),
+        total.min(SHOWN),
+        tr(l, "; each opens in the lab", "；每一行都可在实验室中打开")
+    );
+    html! {
+        <div class="exp-table">
+            <table data-testid="experiment-runs">
+                <caption>{ caption }</caption>
+                <thead><tr>
+                    <th scope="col">{ tr(l, "Run", "运行") }</th>
+                    <th scope="col">{ tr(l, "Line", "数据系列") }</th>
+                    <th scope="col">{"N"}</th>
+                    <th scope="col">{ tr(l, "Seed", "随机种子") }</th>
+                    <th scope="col">{ tr(l, "Violations", "违反次数") }</th>
+                    <th scope="col">{ tr(l, "Faults", "故障") }</th>
+                    <th scope="col"><span class="sr-only">{ tr(l, "Open", "打开") }</span></th>
+                </tr></thead>
+                <tbody>{ for body }</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::State;
+    use yew::Reducible;
+
+    #[test]
+    fn a_row_opens_its_run_in_the_lab_at_its_first_violation() {
+        let spec = crate::components::experiments::spec_of("split-brain-random-partitions");
+        let mut sweep = crate::components::experiments::plan(spec, "2", Lang::En).expect("plans");
+        while !sweep.advance(8).finished() {}
+        let row = sweep.rows().iter().find(|r| r.violations > 0).expect("a split brain among the runs").clone();
+        let text = trace_of(&sweep, row.run).expect("replays");
+        let s = Rc::new(State::open("")).reduce(Action::ToggleExperiments).reduce(Action::OpenRun(text));
+        assert!(!s.experiments, "back in the lab");
+        assert!(s.alert.is_none(), "{:?}", s.alert);
+        let e = s.engine.get();
+        // The very run: its seed, its faults' hash at the end, and the cursor at its violation.
+        assert_eq!(e.scenario().seed, row.seed);
+        let first = e.all_violations().first().expect("the violation").clone();
+        assert_eq!(e.cursor(), first.step);
+        assert_eq!(e.violations().len(), 1, "at the first violation, not past it");
+        // Run on to where the sweep stopped it: the same trace as the row's.
+        let mut end = election_lab::Engine::from_trace_value(&e.trace_value()).unwrap();
+        end.seek(row.steps);
+        assert_eq!(end.trace_hash(), row.trace_hash);
+    }
+}

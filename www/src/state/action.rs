@@ -1,0 +1,113 @@
+//! What the page asks of the reducer: [`Action`].
+
+use super::LogFilter;
+use crate::geometry::Line;
+use crate::i18n::Lang;
+use election_lab::{Action as Intervention, Scenario};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    TogglePlay,
+    Pause,
+    StepForward,
+    StepBack,
+    Seek(u64),
+    Home,
+    End,
+    Reset,
+    Speed(f64),
+    Faster,
+    Slower,
+    /// The animation clock reached virtual time `t`: apply every event up to it.
+    PlayTo(f64),
+    /// Click on a node: crash it if up, recover it if crashed.
+    NodeClick(u32),
+    NodeMenu(u32),
+    CloseMenu,
+    Act(Intervention),
+    /// The partition lines as the user left them (empty: heal).
+    SetLines(Vec<Line>),
+    ClearLines,
+    LoadPreset(String),
+    /// The scenario editor's fields, parsed (or why not).
+    ApplyScenario(Result<Scenario, String>),
+    /// A scenario or trace as JSON text.
+    Import(String),
+    /// A file refused before it was read (too large): why, naming the file. Nothing changes.
+    ImportRefused(String),
+    /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
+    /// of a real cluster are detected and opened as a recorded run.
+    ImportFiles(Vec<(String, String)>),
+    /// Compare lanes: the recorded run beside the textbook algorithm of its system.
+    ReplayModel,
+    ShowShare {
+        title: String,
+        text: String,
+    },
+    CloseShare,
+    Dismiss,
+    ToggleHelp,
+    /// Open or close the "how it works" card of the running algorithm.
+    ToggleCard,
+    SetLang(Lang),
+    /// Switch to the other language.
+    ToggleLang,
+    /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
+    Undo,
+    Redo,
+    Escape,
+    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
+    Compare(Vec<&'static election_lab::Algorithm>),
+    /// The course's split-brain experiment, on every algorithm that fits it.
+    ComparePreset,
+    CloseCompare,
+    /// Open or close the compare picker.
+    TogglePicker,
+    /// The node menu of node `1` in lane `0` (compare mode).
+    LaneMenu(usize, u32),
+    /// Open or close the experiments view (the simulator's session is kept meanwhile).
+    ToggleExperiments,
+    CloseExperiments,
+    /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
+    PickExperiment(&'static str),
+    /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
+    Peek(u32),
+    /// Choose a node for (or take it off) one side of a keyboard partition.
+    ToggleSide(u32),
+    /// Cut the chosen nodes off from the others with one line, as if drawn.
+    CommitSide,
+    ClearSide,
+    /// The page is used by touch (a coarse pointer): words name gestures, not keys.
+    SetTouch(bool),
+    /// Add a breakpoint from its text (as the command line's `--until` reads it).
+    AddBreakpoint(String),
+    RemoveBreakpoint(usize),
+    /// Run on to the next breakpoint hit at once / back to the previous one.
+    NextHit,
+    PrevHit,
+    /// Narrow the event log.
+    SetLogFilter(LogFilter),
+    /// Search for a schedule of faults that breaks this property (an id the engine's search
+    /// reads), in the worker.
+    FindCounterexample(String),
+    /// A reply of the search's worker, as its JSON text.
+    SearchReply(String),
+    CancelSearch,
+    /// The lesson open (its `?lesson=` value), kept in the links the page writes.
+    SetLessonLink(Option<String>),
+    /// Open the kept run beside the one shown (the old future and the new, or the run you had
+    /// and the trace imported), in two lanes with their first divergence marked.
+    Fork,
+    /// Forget the kept run.
+    DismissOffer,
+    /// A run of an experiment, as a trace (JSON): open it in the lab, leaving the experiments.
+    OpenRun(String),
+}
+
+/// What the page's URL is written from (see [`super::State::url_key`]).
+pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<std::rc::Rc<String>>);
+
+/// The ready-made experiment named `id`, if there is one.
+pub fn ready_experiment(id: &str) -> Option<&'static str> {
+    election_lab::experiment::READY.iter().map(|r| r.0).find(|r| *r == id)
+}

@@ -1,0 +1,96 @@
+//! Keeping both futures. Acting at a past step (before the furthest step you had shown) makes a
+//! new future, as it always did; the old one is kept, and the page offers to **fork**: both
+//! futures in two compare lanes on one clock, their first divergence marked and named.
+//! Importing a trace keeps the run you had the same way, and offers to compare the two.
+//!
+//! Why an offer rather than two lanes at once: the page is a classroom tool as much as a
+//! debugger, and a click in the past is how a student asks "what if N3 had crashed here?" —
+//! the lanes would change the whole layout under that click. Nothing is lost by waiting: the
+//! old future is kept until you act again, and one button (reachable by Tab) opens the lanes.
+
+use super::compare::{Compare, Role};
+use super::State;
+use crate::i18n::tr;
+use election_lab::Engine;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// What the two lanes would show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// You acted at step `at`, before step `seen`, the furthest you had shown.
+    Fork { at: u64, seen: u64 },
+    /// A trace was imported while another run was shown.
+    Import,
+}
+
+/// The run kept when another replaced it: its trace (scenario, interventions, step).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    old: Value,
+}
+
+impl State {
+    /// The trace of the run as it is now, if acting at the cursor would discard a future you
+    /// have seen (the part computed ahead only for the scrubber does not count).
+    pub(super) fn future_kept(&self) -> Option<Offer> {
+        let e = self.engine.get();
+        let (at, seen) = (e.cursor(), self.furthest);
+        if self.compare.is_some() || at >= seen {
+            return None;
+        }
+        let mut old = e.trace_value();
+        old["step"] = seen.into();
+        Some(Offer { kind: OfferKind::Fork { at, seen }, old })
+    }
+
+    /// The run shown before an import, to compare with the imported one.
+    pub(super) fn run_kept(&self) -> Option<Offer> {
+        let old = self.compare.is_none().then(|| self.engine.get().trace_value())?;
+        Some(Offer { kind: OfferKind::Import, old })
+    }
+
+    /// Opens the offer: the kept run and the run shown, in two lanes at the time shown.
+    pub(super) fn fork(&mut self) -> bool {
+        let Some(offer) = self.offer.take() else { return false };
+        let old = match Engine::from_trace_value(&offer.old) {
+            Ok(e) => e,
+            Err(e) => {
+                self.alert = Some(e.to_string());
+                return false;
+            }
+        };
+        let now = Engine::from_trace_value(&self.engine.get().trace_value());
+        let Ok(now) = now else { return false };
+        let roles = match offer.kind {
+            OfferKind::Fork { .. } => [Role::OldFuture, Role::NewFuture],
+            OfferKind::Import => [Role::Current, Role::Imported],
+        };
+        match Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time) {
+            Some(c) => {
+                self.compare = Some(c);
+                self.playing = false;
+                self.picker = false;
+                self.menu = None;
+                self.redo = Rc::default();
+                self.gen += 1;
+                true
+            }
+            None => {
+                self.alert = Some(
+                    tr(
+                        self.lang,
+                        "These two runs cannot share lanes: their nodes are not drawn in the same places (another kind of network).",
+                        "这两次运行无法并排显示：它们的节点画在不同的位置（网络类型不同）。",
+                    )
+                    .into(),
+                );
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

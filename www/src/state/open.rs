@@ -1,0 +1,120 @@
+//! What a page opens with besides its run (the experiments view, the event log's filter), and
+//! a scenario or trace imported as text.
+
+use super::{ready_experiment, LogFilter, State};
+use crate::i18n::{tr, Lang};
+use crate::link;
+use election_lab::{presets, Engine};
+use std::rc::Rc;
+
+impl State {
+    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…&lang=…`)
+    /// and the browser's language.
+    pub fn open_in(query: &str, browser_lang: Option<&str>) -> State {
+        let ps = link::params(query);
+        let asked = ps.iter().find(|(k, _)| k == "lang").map(|(_, v)| v.as_str());
+        let mut s = State::open(query);
+        s.lang = crate::i18n::initial(asked, browser_lang);
+        s.lang_chosen = asked.and_then(Lang::parse).is_some();
+        if s.embed {
+            s.origin = Some(Rc::new(query.to_string()));
+        }
+        s.experiment_from_link(&ps);
+        s.log_filter_from_link(&ps);
+        s.refresh();
+        s
+    }
+
+    /// The state a page opens with, from its query string (`?preset=…&step=…&sel=…`).
+    pub fn open(query: &str) -> State {
+        let default = || {
+            let p = presets::find(presets::DEFAULT).expect("default preset");
+            (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
+        };
+        let (engine, preset, embed, alert) = match link::read(query) {
+            Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
+            Ok(None) => {
+                // `?lesson=…&embed=1` names no scenario (the lesson brings it) but is an embed.
+                let (e, p) = default();
+                (e, p, link::params(query).iter().any(|(k, v)| k == "embed" && v == "1"), None)
+            }
+            Err(msg) => {
+                let (e, p) = default();
+                let embed = link::params(query).iter().any(|(k, v)| k == "embed" && v == "1");
+                (e, p, embed, Some(format!("{msg}. Showing the default scenario instead.")))
+            }
+        };
+        let mut s = State::new(engine, preset, embed);
+        s.alert = alert;
+        s.compare_from_link(query);
+        s.selected = link::params(query)
+            .iter()
+            .find(|(k, _)| k == "sel")
+            .and_then(|(_, v)| v.parse::<u32>().ok())
+            .filter(|id| s.scenario.nodes.contains(id));
+        s
+    }
+
+    /// `?experiment=<id>` opens the experiments view on that experiment; an unknown id is
+    /// named in a notice, and the simulator opens as usual.
+    pub(super) fn experiment_from_link(&mut self, ps: &[(String, String)]) {
+        let Some((_, id)) = ps.iter().find(|(k, _)| k == "experiment") else { return };
+        if self.embed {
+            return;
+        }
+        match ready_experiment(id) {
+            Some(id) => {
+                self.experiments = true;
+                self.experiment = id;
+            }
+            None => {
+                let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
+                self.notice = Some(match self.lang {
+                    Lang::En => format!(
+                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
+                        known.join(", ")
+                    ),
+                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
+                });
+            }
+        }
+    }
+
+    /// `?log=node:3&log=type:deliver` narrows the event log; what is not understood is named.
+    pub(super) fn log_filter_from_link(&mut self, ps: &[(String, String)]) {
+        let values: Vec<&str> = ps.iter().filter(|(k, _)| k == "log").map(|(_, v)| v.as_str()).collect();
+        if values.is_empty() {
+            return;
+        }
+        let (f, bad) = LogFilter::read(&values, &self.engine.get());
+        self.log_filter = Rc::new(f);
+        if !bad.is_empty() {
+            self.notice = Some(format!(
+                "{} {}",
+                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
+                bad.join("; ")
+            ));
+        }
+    }
+
+    /// A scenario or trace as JSON text.
+    pub(super) fn reduce_import(&mut self, text: String) -> bool {
+        let (kept, nodes) = (self.run_kept(), self.scenario.nodes.clone());
+        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
+        let zh = self.lang == Lang::Zh;
+        let ok = self.load(result, None, |e| {
+            if zh {
+                format!("导入失败，未做任何更改：{e}")
+            } else {
+                format!("Import failed, nothing changed: {e}")
+            }
+        });
+        if ok {
+            self.alert = None;
+            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+            // A run of the same nodes can be compared with the one it replaced.
+            self.offer = kept.filter(|_| self.scenario.nodes == nodes).map(Rc::new);
+        }
+        ok
+    }
+}

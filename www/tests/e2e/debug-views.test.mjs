@@ -1,0 +1,97 @@
+// Step-through debugging in the page (issue 19): a second trace imported beside the run shown
+// is compared in two lanes with the divergence `election-lab diff` finds; a row of the
+// experiments view's table of runs opens that run at its violation; the watch panel draws a
+// value of the inspector for every node, agreeing with the inspector at the cursor.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, launch, open, shot } from './harness.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+function cli(...args) {
+  try {
+    return execFileSync('cargo', ['run', '--quiet', '--offline', '-p', 'election-lab', '--', ...args], { cwd: root, encoding: 'utf8' });
+  } catch (e) {
+    // `diff` exits with 1 when the runs differ.
+    assert.equal(e.status, 1, String(e.stderr));
+    return e.stdout;
+  }
+}
+
+test('a second trace imported is compared with the current run, the divergence marked', async () => {
+  const { page, errors } = await open(browser, `${server.url}?preset=bully-heartbeats&step=30`);
+  const scenario = JSON.parse(cli('preset', 'bully-heartbeats'));
+  // The same scenario with N5 crashed at step 10.
+  const trace = { scenario, interventions: [{ step: 10, crash: 5 }], step: 30 };
+  const dir = await mkdtemp(join(tmpdir(), 'import-'));
+  const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')];
+  await writeFile(a, JSON.stringify(scenario));
+  await writeFile(b, JSON.stringify({ ...trace, step: 1e6 }));
+  const want = JSON.parse(cli('diff', '--json', a, b)).first;
+  assert.ok(want);
+
+  await page.getByTestId('import').setInputFiles({ name: 'crash.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+  await page.getByTestId('fork-offer').waitFor();
+  await page.getByTestId('fork').click();
+  await page.locator('section.lane').nth(1).waitFor();
+  assert.deepEqual(await page.locator('section.lane').evaluateAll((ls) => ls.map((l) => l.dataset.role)), ['Current', 'Imported']);
+  assert.equal(Number(await page.getByTestId('divergence').getAttribute('data-time')), want.time);
+  const steps = await page.getByTestId('lane-divergence').evaluateAll((ls) => ls.map((l) => Number(l.dataset.step)));
+  assert.deepEqual(steps, [want.step_a, want.step_b]);
+  await shot(page, 'import-compare');
+  assert.deepEqual(errors, []);
+});
+
+test('the watch panel follows a value of the inspector on every node, with the cursor', async () => {
+  const { page, errors } = await open(browser, `${server.url}?preset=raft-cold&step=120`);
+  const select = page.getByTestId('watch-key');
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  const term = options.find((o) => /term/.test(o));
+  assert.ok(term, `the inspector's values are offered: ${options}`);
+  await select.selectOption(term);
+  const rows = page.locator('[data-node-watch]');
+  assert.equal(await rows.count(), await page.locator('[data-node]').count());
+  const first = rows.first();
+  const id = await first.getAttribute('data-node-watch');
+  // The value at the cursor is the inspector's.
+  await page.locator(`[data-node="${id}"]`).hover();
+  const shown = await page.locator('.panel dl.kv dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]').innerText();
+  assert.equal(await first.getAttribute('data-value'), shown);
+  assert.match(await first.getAttribute('aria-label'), new RegExp(`N${id} · ${term}: ${shown}`));
+  assert.ok(await first.locator('path.spark-line').getAttribute('d'));
+  assert.equal(await page.locator('.spark-legend').count(), 1);
+  await page.getByTestId('watch').screenshot({ path: join(dirname(fileURLToPath(import.meta.url)), 'screenshots', 'watch.png') });
+  await page.keyboard.press('l');
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+  assert.match(await page.getByTestId('watch').innerText(), /跟踪/);
+  assert.deepEqual(errors, []);
+});
+
+test('a row of the runs table opens that run in the lab at its violation', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const p = await context.newPage();
+  const errs = [];
+  p.on('pageerror', (e) => errs.push(String(e)));
+  await p.goto(`${server.url}?experiment=split-brain-random-partitions`);
+  await p.getByTestId('experiment-trials').fill('2');
+  await p.getByTestId('experiment-run').click();
+  await p.getByTestId('experiment-status').waitFor({ timeout: 60_000 });
+  const bad = p.locator('[data-testid=experiment-runs] tbody tr:not([data-violations="0"])');
+  assert.ok(await bad.count() > 0, 'a run with a split brain');
+  await bad.first().scrollIntoViewIfNeeded();
+  await p.getByTestId('experiment-runs').screenshot({ path: join(dirname(fileURLToPath(import.meta.url)), 'screenshots', 'experiment-runs.png') });
+  await bad.first().getByTestId('open-run').click();
+  await p.waitForSelector('[data-node]');
+  const cursor = await p.locator('.timeline input[type=range]').inputValue();
+  const marks = await p.locator('.markers .marker.violation').evaluateAll((ms) => ms.map((m) => m.dataset.step));
+  assert.ok(marks.includes(cursor), `the cursor (${cursor}) is at a violation (${marks})`);
+  assert.deepEqual(errs, []);
+});
