@@ -41,7 +41,7 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
     let answer = |a: Answer| on.reform(move |_: MouseEvent| LessonAction::Answer(a.clone()));
     match kind {
         AnswerKind::Node => html! {
-            <p class="lesson-answer" data-testid="lesson-ask-node">
+            <p class="lesson-answer" key="ask-node" data-testid="lesson-ask-node">
                 { tr(lang, "Click the node on the canvas (or press Enter on it). ", "在画布上点击该节点（或在节点上按 Enter）。") }
                 <button onclick={answer(Answer::Node(None))}>{ tr(lang, "Nobody", "没有节点") }</button>
             </p>
@@ -124,11 +124,14 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
         </> },
         (Phase::Opening, _) => html! { <p>{ tr(lang, "Opening the lesson…", "正在打开课程…") }</p> },
         (Phase::Travel { act: false, .. }, Some(_)) => html! {
-            <p class="lesson-travel">{ tr(lang, "On the way to the next stop…", "正在前往下一站…") }
+            // Keyed, here and at a stop, so that the page replaces this button rather than
+            // turning it into an answer button in place when the stop arrives: a click in flight
+            // on "Jump there" must not answer the question.
+            <p class="lesson-travel" key="travel">{ tr(lang, "On the way to the next stop…", "正在前往下一站…") }
                 <button data-testid="lesson-skip" onclick={skip.clone()}>{ tr(lang, "Jump there", "直接跳到那里") }</button></p>
         },
         (phase, Some(stop)) => {
-            let caption = html! { <p class="lesson-caption" data-testid="lesson-caption">{ stop.caption.get(lang).to_string() }</p> };
+            let caption = html! { <p class="lesson-caption" key={format!("stop-{}", s.stop)} data-testid="lesson-caption">{ stop.caption.get(lang).to_string() }</p> };
             let next = html! { <button class="lesson-next" data-testid="lesson-continue" onclick={cont.clone()}>{ if s.stop + 1 < n { tr(lang, "Continue ▶", "继续 ▶") } else { tr(lang, "Finish", "完成") } }</button> };
             let rest = if let Some(act) = &stop.act {
                 if s.act_met {
