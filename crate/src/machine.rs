@@ -90,7 +90,7 @@ pub trait Machine {
     /// from, to, doomed).
     fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
     fn view(&self, st: &dyn Stash, i: usize) -> View;
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)>;
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -242,7 +242,7 @@ impl<P: Protocol> Machine for Core<P> {
             .collect();
         self.proto.live_tokens(&nodes, &flying)
     }
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)> {
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)> {
         self.proto.inspect(&Self::slots(st)[i].state)
     }
     fn as_any(&self) -> &dyn Any {

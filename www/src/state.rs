@@ -9,6 +9,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
+use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
@@ -79,9 +80,14 @@ pub enum Action {
     ToggleHelp,
     /// Open or close the "how it works" card of the running algorithm.
     ToggleCard,
+    /// Show the page in this language: at once if its texts are at hand, else once its catalog
+    /// has arrived (the page keeps the current language meanwhile).
     SetLang(Lang),
     /// Switch to the other language.
     ToggleLang,
+    /// A language's catalog was fetched and installed (`effects::use_catalog`); `Err` names why
+    /// it could not be.
+    CatalogArrived(Lang, Result<(), String>),
     /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
     Undo,
     Redo,
@@ -144,7 +150,7 @@ pub struct State {
     pub interventions: Rc<Vec<Recorded>>,
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
-    markers_key: (u64, u64, u64),
+    markers_key: (u64, u64, u64, Lang),
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
@@ -164,6 +170,8 @@ pub struct State {
     pub lang: Lang,
     /// The language was chosen (by the link or the switch), so links carry it.
     pub lang_chosen: bool,
+    /// The language asked for while its catalog is on its way (`lang` stays as it was).
+    pub pending_lang: Option<Lang>,
     /// The cursor's step explained in plain words.
     pub narration: Rc<String>,
     pub card: bool,
@@ -207,7 +215,7 @@ impl State {
             interventions: empty,
             head: 0,
             markers: Rc::new(Vec::new()),
-            markers_key: (u64::MAX, 0, 0),
+            markers_key: (u64::MAX, 0, 0, Lang::En),
             playing: false,
             speed: 2.0,
             selected: None,
@@ -222,6 +230,7 @@ impl State {
             cancel: 0,
             lang: Lang::En,
             lang_chosen: false,
+            pending_lang: None,
             narration: Rc::new(String::new()),
             card: false,
             redo: Rc::new(Vec::new()),
@@ -249,6 +258,11 @@ impl State {
         let mut s = State::open(query);
         s.lang = crate::i18n::initial(asked, browser_lang);
         s.lang_chosen = asked.and_then(Lang::parse).is_some();
+        if !election_lab::meta::ready(s.lang) {
+            // English until the catalog of the language asked for has arrived.
+            s.pending_lang = Some(s.lang);
+            s.lang = Lang::En;
+        }
         if s.embed {
             s.origin = Some(Rc::new(query.to_string()));
         }
@@ -272,13 +286,8 @@ impl State {
             }
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
-                self.notice = Some(match self.lang {
-                    Lang::En => format!(
-                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
-                        known.join(", ")
-                    ),
-                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
-                });
+                let list = known.join(tr(self.lang, k::UI_LIST_SEPARATOR));
+                self.notice = Some(k::UI_NO_SUCH_EXPERIMENT.format(self.lang, &[&id, &list]));
             }
         }
     }
@@ -292,11 +301,7 @@ impl State {
         let (f, bad) = LogFilter::read(&values, &self.engine.get());
         self.log_filter = Rc::new(f);
         if !bad.is_empty() {
-            self.notice = Some(format!(
-                "{} {}",
-                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
-                bad.join("; ")
-            ));
+            self.notice = Some(format!("{} {}", tr(self.lang, k::UI_EVENT_LOG_FILTER_IGNORED), bad.join("; ")));
         }
     }
 
@@ -343,7 +348,7 @@ impl State {
             q.push_str(&format!("&sel={id}"));
         }
         if self.lang_chosen {
-            q.push_str(&format!("&lang={}", self.lang.tag()));
+            q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
         }
         if self.experiments {
             q.push_str(&format!("&experiment={}", self.experiment));
@@ -359,7 +364,13 @@ impl State {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
-        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment))
+        (
+            self.gen,
+            rev,
+            self.selected,
+            self.pending_lang.unwrap_or(self.lang),
+            self.experiments.then_some(self.experiment),
+        )
     }
 
     /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
@@ -412,18 +423,8 @@ impl State {
             (Some(a), Some(b)) => format!("{a}{}{b}", if self.lang == Lang::Zh { "" } else { " " }),
             (Some(a), None) => a,
             (None, Some(b)) => b,
-            (None, None) if self.touch => tr(
-                self.lang,
-                "Nothing has happened yet. Tap ⏭ to take one step, or ▶ to play.",
-                "还什么都没有发生。轻点 ⏭ 前进一步，或轻点 ▶ 播放。",
-            )
-            .to_string(),
-            (None, None) => tr(
-                self.lang,
-                "Nothing has happened yet. Press → to take one step, or Space to play.",
-                "还什么都没有发生。按 → 前进一步，或按空格键播放。",
-            )
-            .to_string(),
+            (None, None) if self.touch => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_TAP_2).to_string(),
+            (None, None) => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS_2).to_string(),
         };
         if *self.narration != narration {
             self.narration = Rc::new(narration);
@@ -433,9 +434,9 @@ impl State {
             self.drops = Rc::new(drops);
         }
         // Markers change only when the head moves or the interventions change.
-        let key = (self.gen, self.ivs_rev, self.head);
+        let key = (self.gen, self.ivs_rev, self.head, self.lang);
         if key != self.markers_key {
-            self.markers = Rc::new(markers::compute(&engine));
+            self.markers = Rc::new(markers::compute(&engine, self.lang));
             self.markers_key = key;
         }
     }
@@ -455,14 +456,7 @@ impl State {
                 if self.playing {
                     self.playing = false;
                 } else if self.at_end() {
-                    self.notice = Some(
-                        tr(
-                            self.lang,
-                            "The run has ended: nothing left to play. Step back, reset, or act on the cluster.",
-                            "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。",
-                        )
-                        .into(),
-                    );
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playing = true;
                     self.start_watch();
@@ -476,7 +470,7 @@ impl State {
             Action::StepForward => {
                 self.playing = false;
                 if !self.step_forward() {
-                    self.notice = Some(tr(self.lang, "The run has ended.", "运行已结束。").into());
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
@@ -562,14 +556,8 @@ impl State {
             },
             Action::ApplyScenario(parsed) => {
                 let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("场景未应用：{e}")
-                    } else {
-                        format!("Scenario not applied: {e}")
-                    }
-                });
+                let lang = self.lang;
+                let ok = self.load(result, None, |e| k::UI_SCENARIO_NOT_APPLIED.format(lang, &[&e]));
                 if ok {
                     self.alert = None;
                 }
@@ -579,10 +567,7 @@ impl State {
             Action::ImportFiles(files) => self.import_files(files),
             Action::ReplayModel => self.replay_model(),
             Action::ImportRefused(why) => {
-                self.alert = Some(match self.lang {
-                    Lang::Zh => format!("导入失败，未做任何更改：{why}"),
-                    Lang::En => format!("Import failed, nothing changed: {why}"),
-                });
+                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
             Action::ShowShare { title, text } => {
@@ -606,12 +591,38 @@ impl State {
                 self.card = !self.card;
                 false
             }
+            Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
+                self.pending_lang = Some(lang);
+                self.lang_chosen = true;
+                false
+            }
+            Action::CatalogArrived(lang, result) => {
+                if self.pending_lang != Some(lang) {
+                    return false;
+                }
+                self.pending_lang = None;
+                match result {
+                    Ok(()) => self.apply(Action::SetLang(lang)),
+                    Err(e) => {
+                        self.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
+                        false
+                    }
+                }
+            }
             Action::SetLang(lang) => {
                 self.lang = lang;
+                self.pending_lang = None;
                 self.lang_chosen = true;
+                if let Some(c) = &mut self.compare {
+                    c.lang = lang;
+                    c.refresh();
+                }
                 true
             }
-            Action::ToggleLang => self.apply(Action::SetLang(if self.lang == Lang::En { Lang::Zh } else { Lang::En })),
+            Action::ToggleLang => {
+                let shown = self.pending_lang.unwrap_or(self.lang);
+                self.apply(Action::SetLang(if shown == Lang::En { Lang::Zh } else { Lang::En }))
+            }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Compare(algs) => self.open_compare(algs),
@@ -708,14 +719,7 @@ impl State {
         let (chosen, others): (Placed, Placed) =
             ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
         if chosen.is_empty() || others.is_empty() {
-            self.notice = Some(
-                tr(
-                    self.lang,
-                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
-                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
-                )
-                .into(),
-            );
+            self.notice = Some(tr(self.lang, k::UI_CHOOSE_ONE_SIDE_FIRST_SOME).into());
             return false;
         }
         let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
@@ -728,10 +732,7 @@ impl State {
             }
             None => {
                 let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
-                self.notice = Some(match self.lang {
-                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
-                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
-                });
+                self.notice = Some(k::UI_NO_STRAIGHT_LINE.format(self.lang, &[&names]));
                 false
             }
         }
@@ -745,6 +746,7 @@ impl State {
                 | Action::CloseExperiments
                 | Action::PickExperiment(_)
                 | Action::SetLang(_)
+                | Action::CatalogArrived(..)
                 | Action::ToggleLang
                 | Action::ToggleHelp
                 | Action::Dismiss
@@ -790,7 +792,7 @@ impl State {
         });
         if ok {
             self.alert = None;
-            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+            self.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
         }
         ok
     }

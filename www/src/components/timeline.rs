@@ -4,6 +4,7 @@
 use crate::i18n::{tr, Lang};
 use crate::markers::Marker;
 use crate::state::Action;
+use election_lab::meta::k;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -31,13 +32,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
-                   aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, "step", "步") })} />
+                   aria-label={tr(p.lang, k::UI_TIMELINE)} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, k::UI_STEP) })} />
             <Markers markers={p.markers.clone()} {head} lang={p.lang} on={p.on.clone()} />
             <div class="legend">
-                <span class="marker start"></span>{ tr(p.lang, "election started ", "发起选举 ") }
-                <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
-                <span class="marker elected"></span>{ tr(p.lang, "leader elected ", "选出领导者 ") }
-                <span class="marker violation"></span>{ tr(p.lang, "violation", "违反安全性") }
+                <span class="marker start"></span>{ tr(p.lang, k::UI_ELECTION_STARTED) }
+                <span class="marker fault"></span>{ tr(p.lang, k::UI_FAULT_OR_INTERVENTION) }
+                <span class="marker elected"></span>{ tr(p.lang, k::UI_LEADER_ELECTED) }
+                <span class="marker violation"></span>{ tr(p.lang, k::UI_VIOLATION) }
             </div>
         </div>
     }
@@ -62,7 +63,7 @@ fn Markers(p: &MarkersProps) -> Html {
                 // A violation is a target of its own: named, reachable by Tab, larger to hit.
                 // The other markers stay pointer-only (the log and the scrubber reach them).
                 let violation = m.class == "violation";
-                let label = violation.then(|| format!("{} {s}: {}", tr(p.lang, "Violation at step", "违反安全性，第"), m.title));
+                let label = violation.then(|| format!("{} {s}: {}", tr(p.lang, k::UI_VIOLATION_AT_STEP), m.title));
                 html!{ <button class={classes!("marker", m.class, violation.then_some("target"))} style={left} title={m.title.clone()}
                                tabindex={if violation { "0" } else { "-1" }} aria-hidden={(!violation).then_some("true")}
                                aria-label={label} data-step={s.to_string()}

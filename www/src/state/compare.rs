@@ -16,7 +16,8 @@ use super::derived::{lines_at, recent_drops, DropMark, EngineRef};
 use super::positions;
 use crate::geometry::{Line, Pt};
 use crate::markers::{self, Marker};
-use election_lab::meta::{Property, Text, Topology};
+use election_lab::meta::k;
+use election_lab::meta::{Lang, Property, Text, Topology};
 use election_lab::{presets, registry, Action as Intervention, Algorithm, Engine, Frame, Scenario, Time};
 use std::rc::Rc;
 
@@ -35,14 +36,8 @@ pub struct ComparePreset {
 /// The split-brain experiment of Garcia-Molina (1982) against Ongaro & Ousterhout (2014): N5
 /// leads five nodes; cutting {1,2} from {3,4,5} gives Bully two leaders while a quorum protocol
 /// keeps one.
-pub const SPLIT_BRAIN: ComparePreset = ComparePreset {
-    preset: "split-brain-bully",
-    title: Text::new("Split brain, side by side", "脑裂，并排对比"),
-    hint: Text::new(
-        "N5 leads {1,…,5}. Drag a line between {1,2} and {3,4,5} in any lane: every lane gets the same partition at the same time. Watch which algorithms elect a second leader.",
-        "N5 领导 {1,…,5}。在任一通道里于 {1,2} 与 {3,4,5} 之间拖一条线：每个通道在同一时刻得到同样的分区。看哪些算法会选出第二个领导者。",
-    ),
-};
+pub const SPLIT_BRAIN: ComparePreset =
+    ComparePreset { preset: "split-brain-bully", title: k::COMPARE_TITLE, hint: k::COMPARE_HINT };
 
 /// The preset picker's value for [`SPLIT_BRAIN`] (no preset has this id).
 pub const PICKER_VALUE: &str = "compare";
@@ -83,7 +78,9 @@ pub struct Compare {
     pub lines: Rc<Vec<Line>>,
     /// Timeline markers, placed by time.
     pub markers: Rc<Vec<Marker>>,
-    markers_key: (u64, usize),
+    markers_key: (u64, usize, Lang),
+    /// The language of the markers' titles (the page's).
+    pub lang: Lang,
     /// The lane whose node menu is open.
     pub menu_lane: usize,
     /// Playing: lanes without a new event are left as they are.
@@ -276,7 +273,8 @@ impl Compare {
             end: 0,
             lines: Rc::default(),
             markers: Rc::default(),
-            markers_key: (u64::MAX, 0),
+            markers_key: (u64::MAX, 0, Lang::En),
+            lang: Lang::En,
             menu_lane: 0,
             live: false,
         };
@@ -364,7 +362,7 @@ impl Compare {
         self.end = end.min(self.stop_time()).max(time);
         let anchor = self.anchor().engine.get();
         let lines = lines_at(anchor.interventions(), anchor.cursor());
-        let key = (self.lanes.iter().map(|l| l.engine.get().head()).sum(), anchor.interventions().len());
+        let key = (self.lanes.iter().map(|l| l.engine.get().head()).sum(), anchor.interventions().len(), self.lang);
         drop(anchor);
         if *self.lines != lines {
             self.lines = Rc::new(lines);
@@ -381,8 +379,8 @@ impl Compare {
         let mut out: Vec<Marker> = Vec::new();
         for lane in &self.lanes {
             let e = lane.engine.get();
-            let title = lane.algorithm.title.en;
-            for m in markers::compute(&e) {
+            let title = lane.algorithm.title.get(self.lang);
+            for m in markers::compute(&e, self.lang) {
                 // Faults are the same in every lane: the anchor's are enough.
                 if m.class == "fault" && lane.algorithm.id != anchor {
                     continue;
@@ -435,7 +433,9 @@ impl State {
         time: Time,
     ) -> bool {
         match Compare::build(base, algs, faults, time) {
-            Ok(c) => {
+            Ok(mut c) => {
+                c.lang = self.lang;
+                c.refresh();
                 if self.preset.and_then(presets::find).is_some_and(|p| !same_world(&p.scenario(), &c.scenario)) {
                     self.preset = None;
                 }
@@ -529,7 +529,7 @@ impl State {
     #[allow(clippy::result_large_err)]
     pub(super) fn compare_apply(&mut self, action: Action) -> Result<bool, Action> {
         let Some(c) = self.compare.as_mut() else { return Err(action) };
-        let ended = |lang| tr(lang, "The run has ended.", "运行已结束。").to_string();
+        let ended = |lang| tr(lang, k::UI_THE_RUN_HAS_ENDED).to_string();
         let mut fault = None;
         match action {
             Action::StepForward => {
@@ -604,7 +604,7 @@ impl State {
                 return Ok(false);
             }
             Action::Act(Intervention::Drop(_)) => {
-                self.notice = Some(tr(self.lang, "A dropped message belongs to one run, so compare mode does not drop messages: crash, recover, partition and heal apply to every lane.", "丢弃的消息只属于一次运行，所以对比模式不丢弃消息：崩溃、恢复、分区与恢复网络会作用于每个通道。").into());
+                self.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
                 return Ok(false);
             }
             Action::Act(a) => {
@@ -631,7 +631,7 @@ impl State {
             Action::Undo => {
                 let mut faults = c.faults();
                 let Some(last) = faults.pop() else {
-                    self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
                     return Ok(false);
                 };
                 let (algs, base) = (c.algorithms(), c.scenario.clone());
@@ -644,7 +644,7 @@ impl State {
             }
             Action::Redo => {
                 let Some(iv) = self.redo.last().cloned() else {
-                    self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
                     return Ok(false);
                 };
                 c.go_to(iv.time);

@@ -3,6 +3,7 @@
 use super::{positions, EngineRef, State, LOOKAHEAD};
 use crate::geometry::{self, Line, Pt};
 use crate::i18n::tr;
+use election_lab::meta::k;
 use election_lab::trace::{Entry, Trace};
 use election_lab::{Action as Intervention, Engine};
 use std::cell::RefCell;
@@ -141,7 +142,7 @@ impl State {
                 Some((_, true)) => break,
                 _ => {
                     self.playing = false;
-                    self.notice = Some("The run has ended.".into());
+                    self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
                     changed = true;
                     break;
                 }
@@ -153,7 +154,7 @@ impl State {
     /// Takes back the last intervention: the run is rebuilt without it, at the step it was made.
     pub(super) fn undo(&mut self) -> bool {
         let Some(last) = self.interventions.last().cloned() else {
-            self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
             return false;
         };
         let keep = self.interventions.len() - 1;
@@ -188,7 +189,7 @@ impl State {
     /// Puts back the intervention Undo took last, at its step and time.
     pub(super) fn redo(&mut self) -> bool {
         let Some(iv) = self.redo.last().cloned() else {
-            self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
             return false;
         };
         let result = {
