@@ -1,24 +1,36 @@
 #!/usr/bin/env python3
 """Moves inline texts into the catalogs `crate/i18n/en.json` and `crate/i18n/zh.json`.
 
-Re-runnable: it converts whatever is still inline and leaves the rest alone, so after a merge
-that brought new inline strings, run it again, build, and review the diff:
+Re-runnable: it converts whatever is still inline and leaves the rest alone (an identical
+English + Chinese pair reuses its key). After merging a branch that still writes inline texts:
 
+    python3 scripts/i18n_extract.py --dry-run  # list what would move and what it cannot
     python3 scripts/i18n_extract.py            # rewrite the sources and the catalogs
-    python3 scripts/i18n_extract.py --dry-run  # only list what would move
+    cargo fmt --all && cargo build             # a key that does not exist does not compile
+    cargo test -p election-lab --test catalog  # every key in both languages, every key used
+    python3 scripts/i18n_rename.py OLD.KEY NEW.KEY   # if a chosen key reads badly
+
+then convert by hand what it listed (below), and review the diff of both catalogs.
 
 What it converts:
   * `Text::new("English", "中文")` anywhere in `crate/src` and `www/src`  ->  `k::SOME_KEY`
+    (outside `#[cfg(test)]`; a private `const N_X: Text` disappears, its uses name the key)
   * `tr(lang, "English", "中文")` in `www/src`                         ->  `tr(lang, k::UI_...)`
+  * a protocol's `fn inspect(..) -> Vec<(&'static str, String)>`: labels whose English is the
+    text of an `inspect.*` key become that key, and the signature `Vec<(Text, String)>`
 Numbered placeholders `{0}`, `{1}`, `{2}` become named ones (`{node}`, `{term}`, ...), named
-after the words around them; when the English order of the names differs from the order of
-the arguments the code passes, the catalog's `@args` entry records the positional order.
+after the words around them, and `{1:node:nodes}` (a number and its noun) becomes
+`{count:node:nodes}`; when the English order of the names differs from the order of the
+arguments the code passes, the catalog's `@args` entry records the positional order.
 
 Keys: `<module>.<what>` from the context (`bully.note.start` for `const N_START`,
 `bully.kind.election`, `bully.preset.bully-worst-8.title`, `ui.<first words>` for `tr`), and
-`common.<...>` for a pair of texts used by several modules. An identical pair already in the
-catalog reuses its key. Cases it cannot convert (a `tr` whose arguments are not literals,
-`match lang` around `format!`) are listed, to be moved by hand.
+`common.<...>` for a pair of texts used by several modules. Cases it cannot convert are listed,
+to be moved by hand to a key with named arguments (`k::KEY.format(lang, &[&a, &b])`):
+`match lang { Lang::Zh => format!(..) }`, a `tr` whose arguments are not literals, an inspector
+label no `inspect.*` key has (add `inspect.<label>` to both catalogs and run again). A table of
+`("id", "English", "中文")` tuples is not recognised: write its entries as
+`("id", Text::new("English", "中文"))` and run again.
 """
 
 import json
