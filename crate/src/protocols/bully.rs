@@ -87,7 +87,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
                   "schedule":[{"at":0,"crash":80},{"at":1,"start":3}]}"#,
         leaders: &[32],
-        golden: "fbe44067e18f090f",
+        golden: "22d0ac57c2de5bd8",
     },
     Preset {
         id: "bully-worst-8",
@@ -97,7 +97,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":0,"crash":8},{"at":0,"start":1},{"at":0,"start":2},{"at":0,"start":3},
                               {"at":0,"start":4},{"at":0,"start":5},{"at":0,"start":6},{"at":0,"start":7}]}"#,
         leaders: &[7],
-        golden: "ec9200c66a6ba383",
+        golden: "568559445de310d1",
     },
     Preset {
         id: "split-brain-bully",
@@ -117,7 +117,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],
                   "stop":{"max_time":160}}"#,
         leaders: &[5],
-        golden: "f7e267a5303dfdfe",
+        golden: "86990fbd0f580190",
     },
     Preset {
         id: "fencing-tokens",
@@ -129,7 +129,7 @@ const PRESETS: &[Preset] = &[
                   "fencing":{"writes":[{"at":3,"node":5,"value":100},{"at":60,"node":2,"value":999},{"at":80,"node":5,"value":50}]},
                   "stop":{"max_time":120}}"#,
         leaders: &[2, 5],
-        golden: "81d1f1dbfcc042dc",
+        golden: "3cb5ceddd265b18b",
     },
     Preset {
         id: "split-brain-bully-fenced",
@@ -140,7 +140,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":5,"partition":[[1,2],[3,4,5]]}],
                   "fencing":{"write_every":10},"stop":{"max_time":100}}"#,
         leaders: &[2, 5],
-        golden: "c89d20e80101edcc",
+        golden: "0d523d114a4b263b",
     },
 ];
 

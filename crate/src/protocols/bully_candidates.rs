@@ -95,7 +95,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"candidates":[1,2,6]},
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":4}]}"#,
         leaders: &[2],
-        golden: "3198785073515b1d",
+        golden: "bb3ecb1e2c1b6efc",
     },
     Preset {
         id: "candidates-heartbeats",
@@ -105,7 +105,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"candidates":[1,2,6]},
                   "heartbeats":{"interval":3,"timeout":12},"schedule":[{"at":20,"crash":6}],"stop":{"max_time":200}}"#,
         leaders: &[2],
-        golden: "d075623ba9d3521e",
+        golden: "cbf58e58e204efb3",
     },
 ];
 

@@ -103,7 +103,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"dht","nodes":[1,2,3,4,5,6],"seed":425,"params":{"key":"lock"},
                   "heartbeats":{"interval":3,"timeout":10},"schedule":[{"at":30,"crash":6}],"stop":{"max_time":80}}"#,
         leaders: &[3],
-        golden: "f249a152b95557fe",
+        golden: "cc632e5d3cbd36f5",
     },
     Preset {
         id: "dht-split-brain",
@@ -113,7 +113,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],"stop":{"max_time":120}}"#,
         leaders: &[5],
-        golden: "bd7e5a303981b2eb",
+        golden: "6df1fe5cdc3ef0b9",
     },
 ];
 

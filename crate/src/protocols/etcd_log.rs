@@ -100,7 +100,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         hint: k::ETCD_LOG_PRESET_ETCD_LEADER_KILLED_HINT,
         json: include_str!("recorded/etcd-leader-killed.json"),
         leaders: &[2],
-        golden: "c832c18c8af6a5ea",
+        golden: "810f208698f8c2d1",
     }],
     build: crate::run::build::<EtcdLog>,
 };

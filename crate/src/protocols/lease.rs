@@ -110,7 +110,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"lease","nodes":[1,2,3,4,5],"seed":425,"network":{"latency":[1,3]},
                   "params":{"ttl":20,"period":4,"margin":2},"schedule":[{"at":40,"crash":4}],"stop":{"max_time":110}}"#,
         leaders: &[2],
-        golden: "0a038859ec0e02c7",
+        golden: "af4d355b2f807655",
     },
     Preset {
         id: "lease-drift",
@@ -120,7 +120,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"ttl":60,"period":4,"margin":2,"drift":{"5":0.8}},
                   "schedule":[{"at":10,"isolate":5},{"at":120,"heal":true}],"stop":{"max_time":150}}"#,
         leaders: &[4],
-        golden: "643adccfce633204",
+        golden: "57f84a12338c5cfb",
     },
     Preset {
         id: "lease-partition",
@@ -130,7 +130,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"ttl":20,"period":4,"margin":2},
                   "schedule":[{"at":10,"partition":[[1,2],[3,4,5]]}],"stop":{"max_time":100}}"#,
         leaders: &[2],
-        golden: "b34b2a6ec7f3f7ad",
+        golden: "8d9409d008cf4549",
     },
 ];
 

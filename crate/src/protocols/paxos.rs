@@ -126,7 +126,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"paxos","nodes":[1,2,3,4,5],"seed":20,"network":{"latency":[1,2]},
                   "params":{"backoff":[1,4]},"schedule":[{"at":0,"start":3},{"at":1,"start":4}]}"#,
         leaders: &[4],
-        golden: "1b457f0ea9bb4bc8",
+        golden: "a78a2826848df6d2",
     },
     Preset {
         id: "split-brain-paxos",

@@ -83,7 +83,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":10,"crash":5},{"at":50,"recover":5}],"stop":{"max_time":120}}"#,
         leaders: &[1],
-        golden: "15ec6c3a477a756b",
+        golden: "65a85edcd5fbd4e7",
     },
     Preset {
         id: "stable-leader-two-down",
@@ -93,7 +93,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":4,"crash":1},{"at":10,"crash":5}],"stop":{"max_time":120}}"#,
         leaders: &[2],
-        golden: "b74332e42cd90196",
+        golden: "d5553be4ac7f500e",
     },
     Preset {
         id: "split-brain-stable-leader",

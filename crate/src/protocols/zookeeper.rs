@@ -106,7 +106,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},"params":{"zxid":{"1":7,"2":9,"3":9,"4":8,"5":9}},
                   "schedule":[{"at":8,"crash":5}],"stop":{"max_time":120}}"#,
         leaders: &[3],
-        golden: "034ccf59d3fed9ed",
+        golden: "a6f08b04aa3b8d34",
     },
     Preset {
         id: "zookeeper-votes-5",

@@ -76,7 +76,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         hint: k::ZOOKEEPER_LOG_PRESET_ZOOKEEPER_LEADER_KILLED_HINT,
         json: include_str!("recorded/zookeeper-leader-killed.json"),
         leaders: &[2],
-        golden: "c947a8424dde735f",
+        golden: "c2d47651a455e9cb",
     }],
     build: crate::run::build::<ZookeeperLog>,
 };
