@@ -20,11 +20,11 @@ const ALLOWED = new Set([
   'Aguilera', 'Delporte', 'Gallet', 'Fauconnier', 'Toueg', 'Hunt', 'Konar', 'Junqueira', 'Reed', 'Serafini',
   'Demers', 'Renesse', 'Minsky', 'Hayden', 'Stoica', 'Morris', 'Karger', 'Kaashoek', 'Balakrishnan', 'Gray',
   'Cheriton', 'Burrows', 'Gholipour', 'Kordafshari', 'Jahanshahi', 'Rahmani', 'Murshed', 'Allen', 'Pittel',
-  'Figure', 'English', 'fencing', 'Zab',
+  'Figure', 'English', 'fencing', 'Zab', 'etcd',
   // key names
   'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc',
   // units, formats, variables
-  'ms', 's', 'tick', 'ticks', 'hb', 'px', 'SVG', 'PNG', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
+  'ms', 's', 'tick', 'ticks', 'hb', 'ack', 'rej', 'px', 'SVG', 'PNG', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
   'ZXID', 'SID', 'TTL', 'CAS', 'δ', 'N', 't', 'e', 'x', 'y', 'H', 'HN', 'CDF', 'p90', 'sd',
   // the papers' variables and the terms they define, glossed beside the Chinese word
   'i', 'k', 'r', 'f', 'a', 'b', 'ln', 'mod', 'epoch', 'term', 'ballot', 'generation', 'init',
@@ -36,6 +36,8 @@ const ALLOWED = new Set([
 function english(text) {
   // A quoted word is a literal (a key, a file name), not prose.
   text = text.replace(/"[^"\n]*"/g, ' ').replace(/Election Lab|election-lab/g, ' ');
+  // A breakpoint in the command line's syntax (`role:3=leader`, `time>=40`) is code, not prose.
+  text = text.replace(/\b[a-z]+:[^\s]*[=<>][^\s]*/g, ' ');
   const words = text.match(/[A-Za-z][A-Za-z_'’-]*/g) || [];
   return words.filter((w) => {
     if (w.includes('_')) return false; // an identifier: T_out, REQUEST_VOTE
@@ -78,6 +80,7 @@ test('the words that count as English are found (the check can fail)', () => {
   assert.deepEqual(english('N5 发送 ELECTION(32) 给 N80，t = 5 ms'), []);
   assert.deepEqual(english('N5 leads the cluster'), ['leads', 'the', 'cluster']);
   assert.deepEqual(english('Garcia-Molina 1982；Step back'), ['Step', 'back']);
+  assert.deepEqual(english('例如 role:3=leader'), []);
 });
 
 test('every view in ?lang=zh: no English words', async () => {

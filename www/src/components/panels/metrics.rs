@@ -21,7 +21,7 @@ pub fn MetricsPanel(p: &MetricsProps) -> Html {
     let m = &p.metrics;
     let l = p.lang;
     html! {
-        <section class="panel" aria-label="Metrics">
+        <section class="panel" aria-label={tr(l, k::UI_METRICS)}>
             <h2>{ tr(l, k::UI_MESSAGES) }</h2>
             <table class="metrics">
                 <tbody>

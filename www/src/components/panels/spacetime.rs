@@ -40,7 +40,7 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     let mut step = first_step_at(&engine, t0);
     let head = engine.head();
     while step <= head && arrows.len() < 400 {
-        let Some(info) = engine.step_info(step) else { break };
+        let Some(info) = engine.step_info_in(step, p.lang) else { break };
         if info.time > t1 {
             break;
         }
@@ -54,13 +54,13 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
                     let class = classes!("st-msg", future.then_some("future"), (info.event == "drop").then_some("dropped"));
                     arrows.push(html! {
                         <line class={class} x1={fmt(col(fi))} y1={fmt(row(sent as f64))} x2={fmt(col(ti))} y2={fmt(row(info.time as f64))}
-                              stroke={colour} {onclick}><title>{ format!("step {step}: {}", info.text) }</title></line>
+                              stroke={colour} {onclick}><title>{ k::UI_SPACETIME_STEP.format(p.lang, &[&step, &info.text]) }</title></line>
                     });
                 }
             }
             (_, _, Some(&i)) => arrows.push(html! {
                 <circle class={classes!("st-event", info.event, future.then_some("future"))} cx={fmt(col(i))} cy={fmt(row(info.time as f64))} r="4" {onclick}>
-                    <title>{ format!("step {step}: {}", info.text) }</title>
+                    <title>{ k::UI_SPACETIME_STEP.format(p.lang, &[&step, &info.text]) }</title>
                 </circle>
             }),
             _ => {}
