@@ -9,25 +9,25 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
 
-/// The shortcuts, as the help dialog lists them: (keys, English, 中文).
-pub const HELP: &[(&str, Text)] = &[
-    ("Space", k::UI_HELP_PLAY_PAUSE_WHEREVER_THE),
-    ("← / →", k::UI_HELP_STEP_BACK_FORWARD),
-    ("Home / End", k::UI_HELP_FIRST_STEP_LAST_COMPUTED),
-    ("R", k::UI_HELP_RESET_AN_EMBED_GOES),
-    ("Ctrl+Z / Ctrl+Shift+Z", k::UI_HELP_UNDO_REDO_YOUR_LAST),
-    ("+ / −", k::UI_HELP_FASTER_SLOWER),
-    ("Tab, Enter", k::UI_HELP_FOCUS_A_NODE_CRASH),
-    ("M or right-click", k::UI_HELP_NODE_MENU_START_ELECTION),
-    ("S (on a node)", k::UI_HELP_START_AN_ELECTION_THERE),
-    ("P (on a node)", k::KEYBOARD_CHOOSE_IT_FOR_ONE_SIDE),
-    ("↑ / ↓, Enter, Esc (in a node menu)", k::KEYBOARD_MOVE_ACT_CLOSE),
-    ("C", k::UI_HELP_REMOVE_ALL_PARTITION_LINES),
-    ("V", k::UI_HELP_COMPARE_ALGORITHMS_SIDE_BY),
-    ("X", k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
-    ("L", k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),
-    ("?", k::UI_HELP_THIS_HELP),
-    ("Esc", k::UI_HELP_CLOSE_MENUS_AND_DIALOGS),
+/// The shortcuts, as the help dialog lists them: (keys, words after the keys, what they do).
+pub const HELP: &[(&str, Option<Text>, Text)] = &[
+    ("Space", None, k::UI_HELP_PLAY_PAUSE_WHEREVER_THE),
+    ("← / →", None, k::UI_HELP_STEP_BACK_FORWARD),
+    ("Home / End", None, k::UI_HELP_FIRST_STEP_LAST_COMPUTED),
+    ("R", None, k::UI_HELP_RESET_AN_EMBED_GOES),
+    ("Ctrl+Z / Ctrl+Shift+Z", None, k::UI_HELP_UNDO_REDO_YOUR_LAST),
+    ("+ / −", None, k::UI_HELP_FASTER_SLOWER),
+    ("Tab, Enter", None, k::UI_HELP_FOCUS_A_NODE_CRASH),
+    ("M", Some(k::UI_HELP_OR_RIGHT_CLICK), k::UI_HELP_NODE_MENU_START_ELECTION),
+    ("S", Some(k::UI_HELP_ON_A_NODE), k::UI_HELP_START_AN_ELECTION_THERE),
+    ("P", Some(k::UI_HELP_ON_A_NODE), k::KEYBOARD_CHOOSE_IT_FOR_ONE_SIDE),
+    ("↑ / ↓, Enter, Esc", Some(k::UI_HELP_IN_A_NODE_MENU), k::KEYBOARD_MOVE_ACT_CLOSE),
+    ("C", None, k::UI_HELP_REMOVE_ALL_PARTITION_LINES),
+    ("V", None, k::UI_HELP_COMPARE_ALGORITHMS_SIDE_BY),
+    ("X", None, k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
+    ("L", None, k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),
+    ("?", None, k::UI_HELP_THIS_HELP),
+    ("Esc", None, k::UI_HELP_CLOSE_MENUS_AND_DIALOGS),
 ];
 
 /// The action for Ctrl (or ⌘) + `key`: undo and redo.

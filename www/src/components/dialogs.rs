@@ -48,7 +48,7 @@ pub fn HelpDialog(p: &HelpProps) -> Html {
         <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(p.lang, k::UI_KEYBOARD_SHORTCUTS)} onclick={p.on.reform(|_| Action::ToggleHelp)}>
             <div class="dialog">
                 <h2>{ tr(p.lang, k::UI_KEYBOARD_SHORTCUTS) }</h2>
-                <dl class="kv">{ for HELP.iter().map(|(key, t)| html!{ <><dt><kbd>{ *key }</kbd></dt><dd>{ tr(p.lang, *t) }</dd></> }) }</dl>
+                <dl class="kv">{ for HELP.iter().map(|(key, more, t)| html!{ <><dt><kbd>{ *key }</kbd>{ more.map(|m| tr(p.lang, m)).unwrap_or_default() }</dt><dd>{ tr(p.lang, *t) }</dd></> }) }</dl>
                 <p>{ tr(p.lang, k::UI_MOUSE_DRAG_ON_EMPTY_CANVAS) }</p>
             </div>
         </div>

@@ -202,7 +202,7 @@ pub fn CardDialog(p: &CardProps) -> Html {
                 <p class="summary">{ a.summary.get(p.lang) }</p>
                 { for paragraphs }
                 <Legend algorithm={a} lang={p.lang} />
-                <p class="citation">{ tr(p.lang, k::UI_ORIGINAL_WORK) }{ a.citation }</p>
+                <p class="citation">{ tr(p.lang, k::UI_ORIGINAL_WORK) }<cite lang="en">{ a.citation }</cite></p>
                 <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, k::UI_CLOSE) }</button>
             </div>
         </div>

@@ -38,6 +38,8 @@ function english(text) {
   text = text.replace(/"[^"\n]*"/g, ' ').replace(/Election Lab|election-lab/g, ' ');
   // A breakpoint in the command line's syntax (`role:3=leader`, `time>=40`) is code, not prose.
   text = text.replace(/\b[a-z]+:[^\s]*[=<>][^\s]*/g, ' ');
+  // So is an option of the command line (`--until`).
+  text = text.replace(/(^|[^\w-])--[a-z][a-z-]*/g, ' ');
   const words = text.match(/[A-Za-z][A-Za-z_'’-]*/g) || [];
   return words.filter((w) => {
     if (w.includes('_')) return false; // an identifier: T_out, REQUEST_VOTE
@@ -80,7 +82,7 @@ test('the words that count as English are found (the check can fail)', () => {
   assert.deepEqual(english('N5 发送 ELECTION(32) 给 N80，t = 5 ms'), []);
   assert.deepEqual(english('N5 leads the cluster'), ['leads', 'the', 'cluster']);
   assert.deepEqual(english('Garcia-Molina 1982；Step back'), ['Step', 'back']);
-  assert.deepEqual(english('例如 role:3=leader'), []);
+  assert.deepEqual(english('例如 role:3=leader，与命令行 --until 相同'), []);
 });
 
 test('every view in ?lang=zh: no English words', async () => {
