@@ -27,6 +27,7 @@
 
 use crate::engine::Engine;
 use crate::error::ScenarioError;
+use crate::meta::Lang;
 use crate::sim::EventKind;
 use crate::{NodeId, Time};
 use serde_json::{json, Value};
@@ -291,7 +292,7 @@ impl Breakpoint {
                 .ok_or_else(|| format!("'{text}' is not a breakpoint: a field needs a comparison, e.g. {name}:3>=5"))?;
             let node = node(n)?;
             let value = number(v, name)?;
-            let term_word = engine.node_view(node).and_then(|v| v.term_word).map(|t| t.en);
+            let term_word = engine.node_view(node).and_then(|v| v.term_word).map(|t| t.get(Lang::En));
             let field = match name.trim().to_lowercase().as_str() {
                 "term" => Field::Term,
                 w if term_word.is_some_and(|t| same_name(t, w)) => Field::Term,
@@ -303,14 +304,15 @@ impl Breakpoint {
                 "reach" => Field::Reach,
                 _ => {
                     let keys = engine.inspect(node);
-                    match keys.iter().find(|(k, _)| same_name(k, name)) {
-                        Some((k, _)) => Field::Inspect(k),
+                    // Inspector fields are named by their English label (`voted-for`), in either language.
+                    match keys.iter().find(|(k, _)| same_name(k.get(Lang::En), name)) {
+                        Some((k, _)) => Field::Inspect(k.get(Lang::En)),
                         None => {
                             let mut list = vec!["term", "vote", "leader", "votes", "zxid", "group", "reach"];
                             if let Some(t) = term_word {
                                 list.push(t);
                             }
-                            let ks: Vec<String> = keys.iter().map(|(k, _)| k.replace(' ', "-")).collect();
+                            let ks: Vec<String> = keys.iter().map(|(k, _)| k.get(Lang::En).replace(' ', "-")).collect();
                             return Err(format!(
                                 "unknown field '{}' for {} (fields: {}; inspector: {})",
                                 name.trim(),
@@ -413,7 +415,7 @@ fn value_of(engine: &Engine, node: NodeId, field: &Field) -> Option<i64> {
         return None;
     }
     if let Field::Inspect(key) = field {
-        return engine.inspect(node).iter().find(|(k, _)| k == key).and_then(|(_, v)| leading_number(v));
+        return engine.inspect(node).iter().find(|(k, _)| k.get(Lang::En) == *key).and_then(|(_, v)| leading_number(v));
     }
     let v = engine.node_view(node)?;
     let x = match field {

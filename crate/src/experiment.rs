@@ -73,6 +73,7 @@
 use crate::algorithm::Algorithm;
 use crate::engine::Engine;
 use crate::error::{prefixed, ScenarioError};
+use crate::meta::k;
 use crate::meta::{Faults, Formula, Lang, Text};
 use crate::plot::{Chart, ChartKind, Mark, Series};
 use crate::registry;
@@ -173,7 +174,7 @@ impl Label {
         }
     }
     fn from_text(t: &Text) -> Label {
-        Label { en: t.en.into(), zh: t.zh.into() }
+        Label { en: t.get(Lang::En).into(), zh: t.get(Lang::Zh).into() }
     }
     fn read(v: &Value, path: &str) -> Result<Label, ScenarioError> {
         match v {
@@ -215,26 +216,18 @@ pub enum Measure {
 }
 
 const MEASURES: &[(&str, Measure, Text)] = &[
-    ("messages", Measure::Messages, Text::new("messages sent", "发送的消息数")),
-    ("counted", Measure::Counted, Text::new("messages (kinds the formula counts)", "消息数（公式所计的类型）")),
-    ("end_time", Measure::EndTime, Text::new("end time (ticks)", "结束时间（tick）")),
-    ("steps", Measure::Steps, Text::new("steps", "步数")),
-    ("leaders", Measure::Leaders, Text::new("leaders at the end", "结束时的领导者数")),
-    ("max_leaders", Measure::MaxLeaders, Text::new("most leaders at once", "同时存在的最多领导者数")),
-    ("violations", Measure::Violations, Text::new("violations", "违反次数")),
-    ("elections", Measure::Elections, Text::new("elections", "选举次数")),
-    (
-        "downtime",
-        Measure::Downtime,
-        Text::new("time without a leader after the fault (ms = ticks)", "故障后无领导者的时间（ms = tick）"),
-    ),
-    ("minority_leaders", Measure::MinorityLeaders, Text::new("leaders on the minority side", "少数派一侧的领导者数")),
-    (
-        "split",
-        Measure::Split,
-        Text::new("runs with two leaders at once (split brain)", "出现两个领导者同时存在（脑裂）的运行比例"),
-    ),
-    ("agreement", Measure::Agreement, Text::new("runs ending in agreement", "以一致结束的运行比例")),
+    ("messages", Measure::Messages, k::EXPERIMENT_MEASURE_MESSAGES),
+    ("counted", Measure::Counted, k::EXPERIMENT_MEASURE_COUNTED),
+    ("end_time", Measure::EndTime, k::EXPERIMENT_MEASURE_END_TIME),
+    ("steps", Measure::Steps, k::EXPERIMENT_MEASURE_STEPS),
+    ("leaders", Measure::Leaders, k::EXPERIMENT_MEASURE_LEADERS),
+    ("max_leaders", Measure::MaxLeaders, k::EXPERIMENT_MEASURE_MAX_LEADERS),
+    ("violations", Measure::Violations, k::EXPERIMENT_MEASURE_VIOLATIONS),
+    ("elections", Measure::Elections, k::EXPERIMENT_MEASURE_ELECTIONS),
+    ("downtime", Measure::Downtime, k::EXPERIMENT_MEASURE_DOWNTIME),
+    ("minority_leaders", Measure::MinorityLeaders, k::EXPERIMENT_MEASURE_MINORITY_LEADERS),
+    ("split", Measure::Split, k::EXPERIMENT_MEASURE_SPLIT),
+    ("agreement", Measure::Agreement, k::EXPERIMENT_MEASURE_AGREEMENT),
 ];
 
 impl Measure {

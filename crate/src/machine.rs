@@ -93,7 +93,7 @@ pub trait Machine {
     /// Whether node `i`'s view equals `old` (the observers' cached view): the check made after
     /// every handler, compiled per protocol so that the view is compared as it is built.
     fn view_is(&self, st: &dyn Stash, i: usize, old: &View) -> bool;
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)>;
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -248,7 +248,7 @@ impl<P: Protocol> Machine for Core<P> {
             .collect();
         self.proto.live_tokens(&nodes, &flying)
     }
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(&'static str, String)> {
+    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)> {
         self.proto.inspect(&Self::slots(st)[i].state)
     }
     fn as_any(&self) -> &dyn Any {

@@ -33,72 +33,162 @@ impl Lang {
     }
 }
 
-/// A text in both languages. Narration templates use `{0}`, `{1}`, `{2}` for their arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Text {
-    pub en: &'static str,
-    pub zh: &'static str,
+/// A text of the catalogs: a key of `crate/i18n/en.json` (and of every other language's
+/// catalog), named by a generated constant of [`k`] (`k::BULLY_TITLE`), so that a key that does
+/// not exist does not compile. Templates name their arguments (`N{node} gets {id}`, and
+/// `{count:node:nodes}` for a number with its noun, singular for 1); the code passes them
+/// positionally, in the order [`Text::args`] gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text(u16);
+
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
+
+/// The Chinese catalog by key index, once read (natively from the file compiled in; in the page
+/// once fetched and [`install`]ed). A missing key reads as English.
+static ZH: std::sync::OnceLock<Vec<Option<&'static str>>> = std::sync::OnceLock::new();
+
+fn zh_table() -> Option<&'static [Option<&'static str>]> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Some(ZH.get_or_init(|| read_catalog(include_str!("../i18n/zh.json")).expect("i18n/zh.json")))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        ZH.get().map(|v| v.as_slice())
+    }
+}
+
+/// A catalog file (`{"key": "text", ...}`) as a table by key index. Unknown keys and entries
+/// starting with `@` are skipped; a key it lacks reads as English.
+fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("the catalog is not a JSON object of texts: {e}"))?;
+    let mut table = vec![None; KEYS_LEN];
+    for (key, v) in map {
+        if key.starts_with('@') {
+            continue;
+        }
+        let Ok(i) = KEY_NAMES.binary_search(&key.as_str()) else { continue };
+        let serde_json::Value::String(s) = v else { return Err(format!("{key}: not a string")) };
+        // Installed once per process: the texts live as long as the page.
+        table[i] = Some(&*Box::leak(s.into_boxed_str()));
+    }
+    Ok(table)
+}
+
+/// Installs a language's catalog fetched at run time (the page fetches `zh.json` when Chinese
+/// is chosen). English is compiled in and needs none. Installing twice keeps the first.
+pub fn install(lang: Lang, json: &str) -> Result<(), String> {
+    match lang {
+        Lang::En => Ok(()),
+        Lang::Zh => {
+            if ZH.get().is_none() {
+                let table = read_catalog(json)?;
+                let _ = ZH.set(table);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether `lang`'s texts are at hand (English always; Chinese natively, or once installed).
+pub fn ready(lang: Lang) -> bool {
+    match lang {
+        Lang::En => true,
+        Lang::Zh => zh_table().is_some(),
+    }
 }
 
 impl Text {
-    pub const fn new(en: &'static str, zh: &'static str) -> Text {
-        Text { en, zh }
+    /// The key (`bully.note.start`).
+    pub fn key(self) -> &'static str {
+        KEY_NAMES[self.0 as usize]
     }
+    /// Every key of the catalog.
+    pub fn all() -> impl Iterator<Item = Text> {
+        (0..KEYS_LEN as u16).map(Text)
+    }
+    /// The key called `name`, if the catalog has it.
+    pub fn find(name: &str) -> Option<Text> {
+        KEY_NAMES.binary_search(&name).ok().map(|i| Text(i as u16))
+    }
+    /// The names of the template's arguments, in the order the code passes them.
+    pub fn args(self) -> &'static [&'static str] {
+        ARGS[self.0 as usize]
+    }
+    /// The text in `lang` (English while that language's catalog has not arrived).
     pub fn get(&self, lang: Lang) -> &'static str {
+        let i = self.0 as usize;
         match lang {
-            Lang::En => self.en,
-            Lang::Zh => self.zh,
+            Lang::En => EN[i],
+            Lang::Zh => zh_table().and_then(|t| t[i]).unwrap_or(EN[i]),
         }
     }
-    /// The template in `lang` with `{0}`, `{1}`, `{2}` replaced by `args`, and `{1:node:nodes}`
-    /// by the number followed by the singular (for 1) or the plural noun.
-    pub fn fill(&self, lang: Lang, args: &[u64]) -> String {
-        let t = self.get(lang);
-        let mut out = String::with_capacity(t.len() + 8);
-        let mut rest = t;
-        while let Some(at) = rest.find('{') {
-            out.push_str(&rest[..at]);
-            let tail = &rest[at..];
-            match (tail.as_bytes().get(1), tail.as_bytes().get(2)) {
-                (Some(d @ b'0'..=b'9'), Some(b'}')) => {
-                    let k = (d - b'0') as usize;
-                    match args.get(k) {
-                        Some(v) => out.push_str(&v.to_string()),
-                        None => out.push_str(&tail[..3]),
-                    }
-                    rest = &tail[3..];
-                }
-                // `{1:node:nodes}`: the number and its noun, singular for 1.
-                (Some(d @ b'0'..=b'9'), Some(b':')) if tail.contains('}') => {
-                    let end = tail.find('}').expect("checked");
-                    let mut forms = tail[3..end].splitn(2, ':');
-                    let (one, many) = (forms.next().unwrap_or(""), forms.next().unwrap_or(""));
-                    match args.get((d - b'0') as usize) {
-                        Some(&v) => {
-                            out.push_str(&v.to_string());
-                            out.push(' ');
-                            out.push_str(if v == 1 { one } else { many });
-                        }
-                        None => out.push_str(&tail[..=end]),
-                    }
-                    rest = &tail[end + 1..];
-                }
-                _ => {
-                    out.push('{');
-                    rest = &tail[1..];
-                }
-            }
+    /// The text in `lang` if its catalog has this key (for the catalog tests).
+    pub fn lookup(&self, lang: Lang) -> Option<&'static str> {
+        match lang {
+            Lang::En => Some(EN[self.0 as usize]),
+            Lang::Zh => zh_table().and_then(|t| t[self.0 as usize]),
         }
-        out.push_str(rest);
-        out
+    }
+    /// The template in `lang` with each `{name}` replaced by the argument at that name's
+    /// position in [`Text::args`], and `{name:node:nodes}` by the number and its noun (singular
+    /// for 1); other braces stay as they are.
+    pub fn fill(&self, lang: Lang, args: &[u64]) -> String {
+        fill(self.get(lang), self.args(), args)
+    }
+    /// [`Text::fill`] with arguments of any kind (lists of nodes, words, decimals).
+    pub fn format(&self, lang: Lang, args: &[&dyn std::fmt::Display]) -> String {
+        let strings: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        fill_with(self.get(lang), self.args(), |k| strings.get(k).map(String::as_str))
     }
 }
 
+/// `t` with each `{name}` of `names` replaced by the argument at the same position; other
+/// braces, and names without an argument, stay as written.
+fn fill(t: &str, names: &[&str], args: &[u64]) -> String {
+    let strings: Vec<String> = args.iter().map(u64::to_string).collect();
+    fill_with(t, names, |k| strings.get(k).map(String::as_str))
+}
+
+fn fill_with<'a>(t: &str, names: &[&str], arg: impl Fn(usize) -> Option<&'a str>) -> String {
+    let mut out = String::with_capacity(t.len() + 8);
+    let mut rest = t;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let found = tail.find('}').and_then(|end| {
+            let inner = &tail[..end];
+            let mut parts = inner.splitn(3, ':');
+            let name = parts.next().unwrap_or("");
+            let v = names.iter().position(|n| *n == name).and_then(&arg)?;
+            Some((v, parts.next(), parts.next(), end))
+        });
+        match found {
+            Some((v, one, many, end)) => {
+                out.push_str(v);
+                // `{count:node:nodes}`: the number and its noun, singular for 1.
+                if let (Some(one), Some(many)) = (one, many) {
+                    out.push(' ');
+                    out.push_str(if v == "1" { one } else { many });
+                }
+                rest = &tail[end + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// One sentence of narration a handler attaches to the step it runs in: why it did what it did.
-/// `text` is a template in both languages; `args` fill its `{0}`, `{1}`, `{2}`.
+/// `text` is a catalog template; `args` fill its named arguments, in [`Text::args`] order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Note {
-    pub text: &'static Text,
+    pub text: Text,
     pub args: [u64; 3],
 }
 
@@ -223,11 +313,9 @@ impl Role {
     }
 }
 
-pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, Text::new("believes it leads", "认为自己是领导者"));
-pub const FOLLOWER_ROLE: Role =
-    Role::new("follower", Look::Follower, Text::new("follows a leader, or waits for one", "跟随领导者，或等待领导者"));
-pub const CANDIDATE_ROLE: Role =
-    Role::new("candidate", Look::Candidate, Text::new("campaigning in an election", "正在竞选"));
+pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, k::META_ROLE_LEADER);
+pub const FOLLOWER_ROLE: Role = Role::new("follower", Look::Follower, k::META_ROLE_FOLLOWER);
+pub const CANDIDATE_ROLE: Role = Role::new("candidate", Look::Candidate, k::META_ROLE_CANDIDATE);
 
 /// A message count that theory gives, to show beside the measured one.
 #[derive(Clone, Copy, Debug)]
@@ -255,14 +343,8 @@ pub enum Faults {
 impl Faults {
     pub fn describe(self) -> Text {
         match self {
-            Faults::Any => Text::new(
-                "under any crash, recovery, partition, loss or delay",
-                "在任意崩溃、恢复、网络分区、丢包或延迟下都成立",
-            ),
-            Faults::CrashStop => Text::new(
-                "while the network is synchronous and never partitioned (nodes may crash)",
-                "前提是网络同步且不发生分区（节点可以崩溃）",
-            ),
+            Faults::Any => k::META_FAULTS_ANY,
+            Faults::CrashStop => k::META_FAULTS_CRASH_STOP,
         }
     }
 }
@@ -308,11 +390,8 @@ pub const TWO_LEADERS_IN_TERM: &str = "two-leaders-in-term";
 pub const fn single_leader(holds: Faults) -> Property {
     Property {
         id: SPLIT_BRAIN,
-        title: Text::new("Single leader", "唯一领导者"),
-        explain: Text::new(
-            "at most one live node believes it leads at any moment",
-            "任一时刻至多一个存活节点认为自己是领导者（否则即脑裂）",
-        ),
+        title: k::PROPERTY_SINGLE_LEADER_TITLE,
+        explain: k::PROPERTY_SINGLE_LEADER_EXPLAIN,
         holds,
         monitor: Monitor::SplitBrain,
     }
@@ -321,8 +400,8 @@ pub const fn single_leader(holds: Faults) -> Property {
 /// No two nodes lead the same term.
 pub const ONE_LEADER_PER_TERM: Property = Property {
     id: TWO_LEADERS_IN_TERM,
-    title: Text::new("One leader per term", "每个任期至多一个领导者"),
-    explain: Text::new("no two nodes ever lead the same term", "同一任期内不会有两个节点成为领导者"),
+    title: k::PROPERTY_ONE_LEADER_PER_TERM_TITLE,
+    explain: k::PROPERTY_ONE_LEADER_PER_TERM_EXPLAIN,
     holds: Faults::Any,
     monitor: Monitor::TwoLeadersInTerm,
 };
@@ -348,10 +427,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn templates_fill_their_arguments_in_both_languages() {
-        const T: Text = Text::new("N{0} gets {1} from N{2} ({3} stays, {x} too)", "N{0} 收到 N{2} 的 {1}");
-        assert_eq!(T.fill(Lang::En, &[5, 7, 3]), "N5 gets 7 from N3 ({3} stays, {x} too)");
-        assert_eq!(T.fill(Lang::Zh, &[5, 7, 3]), "N5 收到 N3 的 7");
+    fn templates_fill_their_named_arguments() {
+        let names = ["node", "id", "from"];
+        let en = "N{node} gets {id} from N{from} ({3} stays, {x} too, {from";
+        assert_eq!(fill(en, &names, &[5, 7, 3]), "N5 gets 7 from N3 ({3} stays, {x} too, {from");
+        assert_eq!(fill("N{node} 收到 N{from} 的 {id}", &names, &[5, 7, 3]), "N5 收到 N3 的 7");
+        assert_eq!(fill("{from} {node}", &names, &[5]), "{from} 5", "a missing argument stays a name");
+        let counted = "{node:hop:hops}, {id:hop:hops}";
+        assert_eq!(fill(counted, &names, &[1, 2]), "1 hop, 2 hops", "the noun agrees with the number");
         assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
         assert_eq!(Lang::parse("EN_gb"), Some(Lang::En));
         assert_eq!(Lang::parse("fr"), None);

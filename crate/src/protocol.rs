@@ -257,14 +257,14 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
         self.timers.push(timer);
         self.effects.push(Effect::CancelTimer { slot: self.timers.len() as u32 - 1 });
     }
-    /// Explains this step in one sentence: `text` is a template in both languages (declared as a
-    /// `const` in the protocol's module), `args` fill its `{0}`, `{1}`, `{2}`.
-    pub fn note(&mut self, text: &'static Text, args: &[u64]) {
+    /// Explains this step in one sentence: `text` is a catalog key (`k::BULLY_NOTE_START`),
+    /// `args` fill its named arguments, in the order of [`Text::args`].
+    pub fn note(&mut self, text: &Text, args: &[u64]) {
         let mut a = [0u64; 3];
         for (slot, v) in a.iter_mut().zip(args) {
             *slot = *v;
         }
-        self.effects.push(Effect::Note(Note { text, args: a }));
+        self.effects.push(Effect::Note(Note { text: *text, args: a }));
     }
     /// The leader's heartbeat, the block every leader-based protocol repeats: narrate the step
     /// with `text` and `args` (see [`Ctx::note`]), send `msg` to every other node, and re-arm
@@ -374,7 +374,7 @@ pub trait Protocol: Sized + 'static {
     fn recover(&self, crashed: &Self::State, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
     fn view(&self, s: &Self::State) -> View;
     /// Key/value pairs for the inspector.
-    fn inspect(&self, s: &Self::State) -> Vec<(&'static str, String)>;
+    fn inspect(&self, s: &Self::State) -> Vec<(crate::meta::Text, String)>;
     /// For protocols that circulate a token (watched by [`crate::meta::Monitor::OneToken`]): the
     /// live tokens now, one entry per token, each named by the node it stands at (its holder,
     /// the node it travels to, or a sender that will pass it again). `nodes` are the states in

@@ -43,6 +43,7 @@ pub fn presets() -> impl Iterator<Item = (&'static Algorithm, &'static Preset)> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::meta::Lang;
     use std::collections::BTreeSet;
 
     #[test]
@@ -59,12 +60,13 @@ mod tests {
             texts.extend(a.properties.iter().flat_map(|p| [("property", p.title), ("property", p.explain)]));
             texts.extend(a.presets.iter().flat_map(|p| [("preset", p.title), ("preset", p.hint)]));
             for (what, t) in texts {
-                assert!(!t.en.trim().is_empty(), "{}: an empty English {what}", a.id);
+                assert!(!t.get(Lang::En).trim().is_empty(), "{}: an empty English {what}", a.id);
                 assert!(
-                    t.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
-                    "{}: the Chinese {what} has no Chinese: {:?}",
+                    t.get(Lang::Zh).chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                    "{}: the Chinese {what} ({}) has no Chinese: {:?}",
                     a.id,
-                    t.zh
+                    t.key(),
+                    t.get(Lang::Zh)
                 );
             }
             let kinds: BTreeSet<_> = a.kinds.iter().map(|k| k.name).collect();

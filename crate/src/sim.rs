@@ -337,7 +337,7 @@ impl Sim {
     pub fn view(&self, i: usize) -> crate::protocol::View {
         self.machine.view(&*self.w.states, i)
     }
-    pub fn inspect_node(&self, i: usize) -> Vec<(&'static str, String)> {
+    pub fn inspect_node(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
         self.machine.inspect(&*self.w.states, i)
     }
     pub fn labels(&self) -> Option<&[u32]> {

@@ -202,9 +202,9 @@ fn seeking_without_acting_does_not_fork() {
 // differently. Never update them to silence an accidental change.
 // ---------------------------------------------------------------------------------------------
 
-const GOLDEN_BULLY: &str = "981f142cf7804f35";
-const GOLDEN_CHANG_ROBERTS: &str = "2aa11732822b8bc7";
-const GOLDEN_RAFT: &str = "0035d936126ec722";
+const GOLDEN_BULLY: &str = "da71ad2f04ad00ca";
+const GOLDEN_CHANG_ROBERTS: &str = "1235d949c3349a48";
+const GOLDEN_RAFT: &str = "c41c388916a582d8";
 
 #[test]
 fn golden_trace_hashes() {

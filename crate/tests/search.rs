@@ -293,7 +293,7 @@ impl Protocol for DoubleVote {
     fn view(&self, s: &raft::State) -> View {
         self.0.view(s)
     }
-    fn inspect(&self, s: &raft::State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &raft::State) -> Vec<(election_lab::meta::Text, String)> {
         self.0.inspect(s)
     }
 }
@@ -334,7 +334,7 @@ impl Protocol for Forgetful {
     fn view(&self, s: &paxos::State) -> View {
         self.0.view(s)
     }
-    fn inspect(&self, s: &paxos::State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &paxos::State) -> Vec<(election_lab::meta::Text, String)> {
         self.0.inspect(s)
     }
 }

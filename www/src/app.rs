@@ -22,6 +22,7 @@ use crate::state::lesson::{LabView, LessonAction};
 use crate::state::{Action, Compare, DropMark, State};
 use crate::{effects, keyboard, meta, nodes_text};
 use election_lab::lesson::Answer;
+use election_lab::meta::k;
 use election_lab::Action as Intervention;
 use election_lab::{Algorithm, Frame};
 use std::rc::Rc;
@@ -119,10 +120,10 @@ fn side_bar(side: &[u32], lang: Lang, on: &Callback<Action>) -> Html {
         return html! {};
     }
     html! {
-        <div class="side-bar" role="group" aria-label={tr(lang, "Partition by keyboard", "用键盘分区")} data-testid="side-bar">
-            <span>{ tr(lang, "One side: ", "一侧：") }<b>{ nodes_text(side) }</b></span>
-            <button onclick={on.reform(|_| Action::CommitSide)} data-testid="cut-side">{ tr(lang, "Cut them off", "把它们分隔出去") }</button>
-            <button onclick={on.reform(|_| Action::ClearSide)}>{ tr(lang, "Cancel", "取消") }</button>
+        <div class="side-bar" role="group" aria-label={tr(lang, k::UI_PARTITION_BY_KEYBOARD)} data-testid="side-bar">
+            <span>{ tr(lang, k::UI_ONE_SIDE) }<b>{ nodes_text(side) }</b></span>
+            <button onclick={on.reform(|_| Action::CommitSide)} data-testid="cut-side">{ tr(lang, k::UI_CUT_THEM_OFF) }</button>
+            <button onclick={on.reform(|_| Action::ClearSide)}>{ tr(lang, k::UI_CANCEL) }</button>
         </div>
     }
 }
@@ -131,12 +132,12 @@ fn side_bar(side: &[u32], lang: Lang, on: &Callback<Action>) -> Html {
 fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
     let v = engine.violations().iter().rev().find(|v| v.kind != election_lab::meta::SPLIT_BRAIN)?;
     let name = engine.algorithm().property(v.kind).map_or(v.kind, |p| p.title.get(lang));
-    let term = v.term.map(|t| format!(" {} {t}", tr(lang, "in term", "任期"))).unwrap_or_default();
+    let term = v.term.map(|t| format!(" {} {t}", tr(lang, k::UI_IN_TERM))).unwrap_or_default();
     Some(format!(
         "{name} {} t={} ({} {}): {}{term}",
-        tr(lang, "violated at", "被违反于"),
+        tr(lang, k::UI_VIOLATED_AT),
         v.time,
-        tr(lang, "step", "步"),
+        tr(lang, k::UI_STEP),
         v.step,
         nodes_text(&v.nodes)
     ))
@@ -220,6 +221,7 @@ pub fn Lab() -> Html {
     effects::use_url_sync(&state);
     crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
+    effects::use_catalog(state.pending_lang, on.clone());
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
     let quiet = if state.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
@@ -269,7 +271,7 @@ pub fn Lab() -> Html {
             <div class="lab embed">
                 <header class="embed-head">
                     <h1 class="embed-title">{ title }</h1>
-                    <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
+                    <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, k::UI_OPEN_IN_ELECTION_LAB) }</a>
                 </header>
                 <main class="embed-main">
                     <div class="embed-stage">
@@ -312,7 +314,7 @@ pub fn Lab() -> Html {
             };
             let focus = (*lane_focus).min(c.lanes.len().saturating_sub(1));
             let body = html! {
-                <section class="compare-main" aria-label={tr(lang, "Compare", "对比")}>
+                <section class="compare-main" aria-label={tr(lang, k::UI_COMPARE)}>
                     { crate::components::fork::divergence(c, lang, &on) }
                     <div class="lanes">
                         { for (0..c.lanes.len()).map(|k| {
@@ -340,7 +342,7 @@ pub fn Lab() -> Html {
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
                 <div class="main">
-                    <section class="stage" aria-label={tr(lang, "Cluster", "集群")}>
+                    <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
                         { canvas() }
                         { side_bar.clone() }
                         { crate::components::fork::offer_bar(state.offer.as_deref(), lang, &on) }
@@ -375,19 +377,19 @@ pub fn Lab() -> Html {
         (true, _) => html! {
             <header class="embed-head">
                 <h1 class="embed-title">{ subtitle }</h1>
-                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, "Open in Election Lab ↗", "在 Election Lab 中打开 ↗") }</a>
+                <a class="open-full" href={format!("./{}", state.query(false))} target="_blank" rel="noopener">{ tr(lang, k::UI_OPEN_IN_ELECTION_LAB) }</a>
             </header>
         },
         (false, comparing) => html! {
             <header class="top">
                 <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments, comparing) {
-                    (true, _) => tr(lang, " — experiments", " — 实验"),
-                    (false, true) => tr(lang, " — compare: ", " — 对比："),
-                    (false, false) => tr(lang, " — leader election, step by step", " — 领导者选举，一步一步看"),
+                    (true, _) => tr(lang, k::UI_EXPERIMENTS),
+                    (false, true) => tr(lang, k::UI_COMPARE_2),
+                    (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
                 <ScenarioBar preset={state.preset} {comparing} runs={state.compare.as_ref().is_some_and(|c| c.runs.is_some())} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
-                <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, "Lessons", "课程") }</button>
-                <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, "Record a lesson", "录制课程") }</button>
+                <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>
+                <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
             </header>
         },
     };

@@ -4,6 +4,7 @@
 
 use crate::anim::{Dots, FrameLoop};
 use crate::state::{Action, State};
+use election_lab::meta::k;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -31,9 +32,43 @@ pub fn use_document_lang(lang: crate::i18n::Lang) {
             if let Some(root) = doc.document_element() {
                 let _ = root.set_attribute("lang", if lang == crate::i18n::Lang::Zh { "zh-CN" } else { "en" });
             }
-            doc.set_title(crate::i18n::tr(lang, "Election Lab", "Election Lab 选举实验室"));
+            doc.set_title(crate::i18n::tr(lang, k::UI_ELECTION_LAB));
         }
     });
+}
+
+/// Fetches the catalog of `pending` (a language asked for whose texts are not compiled in:
+/// `zh.json`, next to the page), installs it, and tells the reducer, which then switches. An
+/// English page never asks for it.
+#[hook]
+pub fn use_catalog(pending: Option<crate::i18n::Lang>, on: Callback<Action>) {
+    use_effect_with(pending, move |&pending| {
+        if let Some(lang) = pending {
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = fetch_text(&format!("{}.json", lang.tag()))
+                    .await
+                    .and_then(|text| election_lab::meta::install(lang, &text));
+                if let Err(e) = &result {
+                    web_sys::console::error_1(&format!("{}.json: {e}", lang.tag()).into());
+                }
+                on.emit(Action::CatalogArrived(lang, result));
+            });
+        }
+    });
+}
+
+/// The text at `url` (relative to the page), or why not.
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(url))
+        .await
+        .map_err(|e| format!("{url}: {e:?}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|e| format!("{url}: {e:?}"))?;
+    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|e| format!("{url}: {e:?}"))?;
+    text.as_string().ok_or_else(|| format!("{url}: not text"))
 }
 
 /// Keeps the address bar (and the bug report) in step with the state: the query is written, and
@@ -70,7 +105,8 @@ pub fn share(state: &State, embed: bool) -> Action {
         url
     };
     copy_to_clipboard(&text);
-    let title = if embed { "Embed code" } else { "Link" };
+    let title =
+        crate::i18n::tr(state.lang, if embed { crate::i18n::k::UI_EMBED_CODE } else { crate::i18n::k::UI_LINK });
     Action::ShowShare { title: title.into(), text }
 }
 

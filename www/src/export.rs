@@ -13,6 +13,7 @@
 //! The DOM work is in `export.js` (smaller there than as wasm); what the picture says —
 //! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
 
+use crate::i18n::{k, tr, Lang};
 use crate::meta::kind_colour;
 use crate::state::State;
 use election_lab::{Algorithm, Frame};
@@ -94,16 +95,16 @@ pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
 }
 
 /// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
-pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame) -> Vec<String> {
-    let mut lines = vec![alg.title.en.to_string()];
+pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang) -> Vec<String> {
+    let mut lines = vec![alg.title.get(lang).to_string()];
     if let Some(p) = preset.and_then(election_lab::presets::find) {
-        lines.push(p.title.en.to_string());
+        lines.push(p.title.get(lang).to_string());
     }
-    lines.push(format!("step {} · t = {}", frame.step, frame.time));
+    lines.push(k::UI_CAPTION_STEP.fill(lang, &[frame.step, frame.time]));
     lines.push(match frame.leaders.as_slice() {
-        [] => "no leader".to_string(),
-        [one] => format!("leader N{one}"),
-        many => format!("leaders {}", crate::nodes_text(many)),
+        [] => tr(lang, k::UI_CAPTION_NO_LEADER).to_string(),
+        [one] => k::UI_CAPTION_LEADER.fill(lang, &[*one as u64]),
+        many => format!("{} {}", tr(lang, k::UI_CAPTION_LEADERS), crate::nodes_text(many)),
     });
     lines
 }
@@ -144,11 +145,9 @@ fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
     lines
 }
 
-const DOOMED: &str = "will not arrive";
-
 /// A legend item at (`x`, `y`) (the swatch's centre) in a font of `size`: a kind's swatch, bold
 /// short label and name, or (`None`) the dashed ring of a doomed message.
-fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String {
+fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, doomed: &str, look: &Look) -> String {
     let r = size * 0.45;
     let (swatch, text) = match entry {
         Some(e) => (
@@ -157,7 +156,7 @@ fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, look: &Look) -> String
         ),
         None => (
             format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)),
-            DOOMED.to_string(),
+            escape(doomed),
         ),
     };
     format!(
@@ -181,11 +180,11 @@ fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String
 
 /// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
 /// number of rows.
-fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
+fn rows(legend: &[Entry], doomed: Option<&str>) -> (Vec<(f64, usize)>, usize) {
     let widths = legend
         .iter()
         .map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0))
-        .chain(doomed.then(|| 30.0 + text_width(DOOMED, 20.0)));
+        .chain(doomed.map(|d| 30.0 + text_width(d, 20.0)));
     let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
     for w in widths {
         if x > PAD && x + w > W - PAD {
@@ -200,18 +199,19 @@ fn rows(legend: &[Entry], doomed: bool) -> (Vec<(f64, usize)>, usize) {
 }
 
 /// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
-/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: a
-/// dashed ring's entry).
+/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: the
+/// words of a dashed ring's entry, in the page's language).
 pub fn compose(
     canvas: &str,
     caption: &[String],
     legend: &[Entry],
-    doomed: bool,
+    doomed: Option<&str>,
     look: &Look,
     width: u32,
     shape: Shape,
 ) -> String {
-    let items = legend.iter().map(Some).chain(doomed.then_some(None));
+    let items = legend.iter().map(Some).chain(doomed.map(|_| None));
+    let doomed_text = doomed.unwrap_or_default();
     let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
     let (ink, muted) = (&look.ink, &look.muted);
     let mut body = String::new();
@@ -235,7 +235,7 @@ pub fn compose(
             }
             y += 40.0;
             for e in items {
-                body.push_str(&item(x, y, 28.0, e, look));
+                body.push_str(&item(x, y, 28.0, e, doomed_text, look));
                 y += 46.0;
             }
             (SLIDE_W, W, (0.0, 0.0))
@@ -245,7 +245,7 @@ pub fn compose(
             body.push_str(&line(PAD, 82.0, 21.0, false, muted, &rest.join(" · ")));
             let (at, n) = rows(legend, doomed);
             for (e, (x, row)) in items.zip(at) {
-                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, look));
+                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, doomed_text, look));
             }
             let legend_h = if n == 0 { 0.0 } else { n as f64 * ROW + 24.0 };
             (W, CAPTION + W + legend_h, (0.0, CAPTION))
@@ -336,6 +336,7 @@ pub fn animation(
     let (from, to) = frame_range(cursor, state.head, range.0, range.1);
     let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
     let preset = state.preset;
+    let lang = state.lang;
     wasm_bindgen_futures::spawn_local(async move {
         let alg = engine.algorithm();
         let texts = js_sys::Array::new();
@@ -348,8 +349,15 @@ pub fn animation(
             engine.seek(step);
             let frame = engine.frame();
             let (entries, doomed) = legend(alg, &frame);
-            let svg =
-                compose(&canvas, &caption(alg, preset, &frame), &entries, doomed, &look, options.width, options.shape);
+            let svg = compose(
+                &canvas,
+                &caption(alg, preset, &frame, lang),
+                &entries,
+                doomed.then(|| tr(lang, k::UI_WILL_NOT_ARRIVE)),
+                &look,
+                options.width,
+                options.shape,
+            );
             height = svg_height(&svg).unwrap_or(height);
             texts.push(&svg.into());
         }
@@ -370,8 +378,9 @@ pub fn picture(state: &State, lane: &str, options: Options) {
     let engine = state.engine.get();
     let alg = engine.algorithm();
     let frame = &state.frame;
-    let lines = caption(alg, state.preset, frame);
+    let lines = caption(alg, state.preset, frame, state.lang);
     let (entries, doomed) = legend(alg, frame);
+    let doomed = doomed.then(|| tr(state.lang, k::UI_WILL_NOT_ARRIVE));
     let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
     let name = file_name(alg, state.preset, frame.step, options.format);
     match options.format {
@@ -389,6 +398,8 @@ fn svg_height(svg: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DOOMED: &str = "will not arrive";
     use election_lab::{presets, Engine};
 
     fn look() -> Look {
@@ -435,17 +446,24 @@ mod tests {
         let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
         e.seek(4);
         let f = e.frame();
-        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f);
+        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::En);
         assert_eq!(
             lines,
             [
-                e.algorithm().title.en.to_string(),
+                e.algorithm().title.get(Lang::En).to_string(),
                 "Split brain under Bully".into(),
                 format!("step 4 · t = {}", f.time),
                 "leader N5".into()
             ]
         );
-        assert_eq!(caption(e.algorithm(), None, &f).len(), 3);
+        assert_eq!(caption(e.algorithm(), None, &f, Lang::En).len(), 3);
+        // In Chinese, every line is the Chinese one (the preset's title, the words around the
+        // numbers), with the same numbers.
+        let zh = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::Zh);
+        assert_eq!(zh[1], presets::find("split-brain-bully").unwrap().title.get(Lang::Zh));
+        assert_ne!(zh[1], lines[1]);
+        assert!(zh[2].contains(&f.time.to_string()) && zh[2] != lines[2]);
+        assert!(zh[3].contains("N5") && zh[3] != lines[3]);
     }
 
     fn lines() -> Vec<String> {
@@ -463,7 +481,7 @@ mod tests {
             "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>",
             &lines(),
             &LEGEND,
-            true,
+            Some(DOOMED),
             &look(),
             1920,
             Shape::Slide,
@@ -480,18 +498,18 @@ mod tests {
         assert!(s.contains("<g transform=\"translate(0 0)\"><svg"));
         assert!(s.contains("<tspan font-weight=\"700\">E</tspan> ELECTION"));
         assert!(s.contains(DOOMED));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Slide)), Some(720));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 2560, Shape::Slide)), Some(1440));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Slide)), Some(720));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 2560, Shape::Slide)), Some(1440));
     }
 
     #[test]
     fn a_tall_picture_has_the_caption_above_and_the_legend_below() {
-        let s = compose("<svg/>", &lines(), &LEGEND, true, &look(), 1920, Shape::Tall);
+        let s = compose("<svg/>", &lines(), &LEGEND, Some(DOOMED), &look(), 1920, Shape::Tall);
         assert!(s.contains("<g transform=\"translate(0 100)\"><svg/>"));
         assert!(s.contains(">A preset · step 4 · t = 3 · leaders N2, N5</text>"));
         // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
         assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], false, &look(), 1280, Shape::Tall)), Some(1408));
+        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Tall)), Some(1408));
     }
 
     #[test]
@@ -503,7 +521,7 @@ mod tests {
         assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
         let many: Vec<Entry> =
             (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
-        let (at, n) = rows(&many, true);
+        let (at, n) = rows(&many, Some(DOOMED));
         assert!(n > 1);
         assert_eq!(at.len(), 13);
         assert!(at.iter().all(|&(x, _)| (PAD..W - PAD).contains(&x)));

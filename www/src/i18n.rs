@@ -1,17 +1,16 @@
-//! The page's two languages. Every visible string goes through [`tr`] with its English and
-//! Chinese text side by side, so a missing translation is visible in review; the algorithms'
-//! own texts (titles, cards, legends, narration) come from the engine descriptors as `Text`.
+//! The page's two languages. Every visible string is a key of the text catalogs
+//! (`crate/i18n/<lang>.json`, keys `ui.*` for the page's own words), read with [`tr`]; the
+//! algorithms' own texts (titles, cards, legends, narration) come from the engine descriptors,
+//! keys too. English is compiled in; the Chinese catalog is fetched when Chinese is chosen
+//! (`effects::use_catalog`), and until it arrives the page stays in English.
 //! The language comes from `?lang=en|zh`, else the browser's language, and can be switched.
 
-pub use election_lab::meta::{Lang, Text};
+pub use election_lab::meta::{k, Lang, Text};
 
-/// `en` or `zh` by language.
+/// The text of `key` in `lang`.
 #[inline]
-pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
+pub fn tr(lang: Lang, key: Text) -> &'static str {
+    key.get(lang)
 }
 
 /// The language a page opens in: `?lang=` if it names one, else the browser's, else English.
@@ -29,6 +28,7 @@ mod tests {
         assert_eq!(initial(Some("xx"), Some("zh-CN")), Lang::Zh);
         assert_eq!(initial(None, Some("fr-FR")), Lang::En);
         assert_eq!(initial(None, None), Lang::En);
-        assert_eq!(tr(Lang::Zh, "Play", "播放"), "播放");
+        assert_eq!(tr(Lang::Zh, k::UI_PLAY), k::UI_PLAY.get(Lang::Zh));
+        assert_ne!(tr(Lang::Zh, k::UI_PLAY), tr(Lang::En, k::UI_PLAY));
     }
 }

@@ -3,38 +3,31 @@
 //! node) are handled by the canvas and do not reach the window.
 
 use crate::state::Action;
+use election_lab::meta::{k, Text};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
 
-/// The shortcuts, as the help dialog lists them: (keys, English, 中文).
-pub const HELP: &[(&str, &str, &str)] = &[
-    (
-        "Space",
-        "play / pause (wherever the focus is, except in text fields)",
-        "播放 / 暂停（除文本框外，焦点在哪里都可以）",
-    ),
-    ("← / →", "step back / forward", "后退 / 前进一步"),
-    ("Home / End", "first step / last computed step", "第一步 / 已计算的最后一步"),
-    ("R", "reset (an embed goes back to its link's step)", "重置（嵌入页面回到链接给出的那一步）"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo your last intervention", "撤销 / 重做上一次干预"),
-    ("+ / −", "faster / slower", "加快 / 放慢"),
-    ("Tab, Enter", "focus a node, crash or recover it", "聚焦节点，使其崩溃或恢复"),
-    ("M or right-click", "node menu: start election, isolate", "节点菜单：发起选举、隔离"),
-    ("S (on a node)", "start an election there", "在该节点发起选举"),
-    (
-        "P (on a node)",
-        "choose it for one side of a partition; then “Cut them off” draws the line",
-        "选入分区的一侧；然后用“把它们分隔出去”画出分区线",
-    ),
-    ("↑ / ↓, Enter, Esc (in a node menu)", "move, act, close", "移动、执行、关闭"),
-    ("C", "remove all partition lines", "移除所有分区线"),
-    ("V", "compare algorithms side by side (2 to 4 lanes)", "并排对比算法（2 到 4 个通道）"),
-    ("X", "experiments: many runs over random seeds, plotted", "实验：用许多随机种子运行并绘图"),
-    ("L", "switch language (English / 中文)", "切换语言（English / 中文）"),
-    ("?", "this help", "本帮助"),
-    ("Esc", "close menus and dialogs (and the experiments view)", "关闭菜单和对话框（以及实验视图）"),
+/// The shortcuts, as the help dialog lists them: (keys, words after the keys, what they do).
+pub const HELP: &[(&str, Option<Text>, Text)] = &[
+    ("Space", None, k::UI_HELP_PLAY_PAUSE_WHEREVER_THE),
+    ("← / →", None, k::UI_HELP_STEP_BACK_FORWARD),
+    ("Home / End", None, k::UI_HELP_FIRST_STEP_LAST_COMPUTED),
+    ("R", None, k::UI_HELP_RESET_AN_EMBED_GOES),
+    ("Ctrl+Z / Ctrl+Shift+Z", None, k::UI_HELP_UNDO_REDO_YOUR_LAST),
+    ("+ / −", None, k::UI_HELP_FASTER_SLOWER),
+    ("Tab, Enter", None, k::UI_HELP_FOCUS_A_NODE_CRASH),
+    ("M", Some(k::UI_HELP_OR_RIGHT_CLICK), k::UI_HELP_NODE_MENU_START_ELECTION),
+    ("S", Some(k::UI_HELP_ON_A_NODE), k::UI_HELP_START_AN_ELECTION_THERE),
+    ("P", Some(k::UI_HELP_ON_A_NODE), k::KEYBOARD_CHOOSE_IT_FOR_ONE_SIDE),
+    ("↑ / ↓, Enter, Esc", Some(k::UI_HELP_IN_A_NODE_MENU), k::KEYBOARD_MOVE_ACT_CLOSE),
+    ("C", None, k::UI_HELP_REMOVE_ALL_PARTITION_LINES),
+    ("V", None, k::UI_HELP_COMPARE_ALGORITHMS_SIDE_BY),
+    ("X", None, k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
+    ("L", None, k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),
+    ("?", None, k::UI_HELP_THIS_HELP),
+    ("Esc", None, k::UI_HELP_CLOSE_MENUS_AND_DIALOGS),
 ];
 
 /// The action for Ctrl (or ⌘) + `key`: undo and redo.

@@ -2,6 +2,7 @@
 //! interventions, plus the records of the scenario's scheduled faults (found by a binary search
 //! on time, not by reading every recorded step).
 
+use crate::i18n::{k, tr, Lang};
 use crate::nodes_text;
 use election_lab::sim::EventKind;
 use election_lab::{Action, Engine};
@@ -57,23 +58,27 @@ fn scheduled_steps(engine: &Engine) -> Vec<(u64, usize)> {
 }
 
 /// Every marker up to the head, in step order.
-pub fn compute(engine: &Engine) -> Vec<Marker> {
+pub fn compute(engine: &Engine, lang: Lang) -> Vec<Marker> {
     let mut m = Vec::new();
     for (step, i) in scheduled_steps(engine) {
-        if let Some(info) = engine.step_info(step) {
+        if let Some(info) = engine.step_info_in(step, lang) {
             let start = matches!(engine.scenario().schedule[i].action, Action::Start(_));
             m.push(Marker { step, class: if start { "start" } else { "fault" }, title: info.text });
         }
     }
     for iv in engine.interventions() {
         let class = if matches!(iv.action, Action::Start(_)) { "start" } else { "fault" };
-        m.push(Marker { step: iv.step, class, title: format!("you: {}", iv.action.describe()) });
+        m.push(Marker {
+            step: iv.step,
+            class,
+            title: format!("{}{}", tr(lang, k::UI_MARKER_YOU), iv.action.describe_in(lang)),
+        });
     }
     for e in engine.all_elections() {
         m.push(Marker {
             step: e.step,
             class: "elected",
-            title: format!("t={} N{} leads (after {} ticks)", e.to, e.leader, e.latency()),
+            title: k::UI_MARKER_ELECTED.fill(lang, &[e.to, e.leader as u64, e.latency()]),
         });
     }
     for v in engine.all_violations() {

@@ -9,6 +9,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
+use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
@@ -31,7 +32,7 @@ use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use fork::{Offer, OfferKind};
 pub use real_logs::{import_title, replay_label, replay_title};
-pub use search::{fill, property_name, Finding, SearchStatus};
+pub use search::{property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
@@ -64,7 +65,7 @@ pub struct State {
     pub interventions: Rc<Vec<Recorded>>,
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
-    markers_key: (u64, u64, u64),
+    markers_key: (u64, u64, u64, Lang),
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
@@ -84,6 +85,8 @@ pub struct State {
     pub lang: Lang,
     /// The language was chosen (by the link or the switch), so links carry it.
     pub lang_chosen: bool,
+    /// The language asked for while its catalog is on its way (`lang` stays as it was).
+    pub pending_lang: Option<Lang>,
     /// The cursor's step explained in plain words.
     pub narration: Rc<String>,
     pub card: bool,
@@ -136,7 +139,7 @@ impl State {
             interventions: empty,
             head: 0,
             markers: Rc::new(Vec::new()),
-            markers_key: (u64::MAX, 0, 0),
+            markers_key: (u64::MAX, 0, 0, Lang::En),
             playing: false,
             speed: 2.0,
             selected: None,
@@ -151,6 +154,7 @@ impl State {
             cancel: 0,
             lang: Lang::En,
             lang_chosen: false,
+            pending_lang: None,
             narration: Rc::new(String::new()),
             card: false,
             redo: Rc::new(Vec::new()),
@@ -190,7 +194,7 @@ impl State {
             q.push_str(&format!("&sel={id}"));
         }
         if self.lang_chosen {
-            q.push_str(&format!("&lang={}", self.lang.tag()));
+            q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
         }
         if self.experiments {
             q.push_str(&format!("&experiment={}", self.experiment));
@@ -209,7 +213,14 @@ impl State {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
-        (self.gen, rev, self.selected, self.lang, self.experiments.then_some(self.experiment), self.lesson.clone())
+        (
+            self.gen,
+            rev,
+            self.selected,
+            self.pending_lang.unwrap_or(self.lang),
+            self.experiments.then_some(self.experiment),
+            self.lesson.clone(),
+        )
     }
 
     /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
@@ -263,18 +274,8 @@ impl State {
             (Some(a), Some(b)) => format!("{a}{}{b}", if self.lang == Lang::Zh { "" } else { " " }),
             (Some(a), None) => a,
             (None, Some(b)) => b,
-            (None, None) if self.touch => tr(
-                self.lang,
-                "Nothing has happened yet. Tap ⏭ to take one step, or ▶ to play.",
-                "还什么都没有发生。轻点 ⏭ 前进一步，或轻点 ▶ 播放。",
-            )
-            .to_string(),
-            (None, None) => tr(
-                self.lang,
-                "Nothing has happened yet. Press → to take one step, or Space to play.",
-                "还什么都没有发生。按 → 前进一步，或按空格键播放。",
-            )
-            .to_string(),
+            (None, None) if self.touch => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_TAP_2).to_string(),
+            (None, None) => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS_2).to_string(),
         };
         if *self.narration != narration {
             self.narration = Rc::new(narration);
@@ -284,9 +285,9 @@ impl State {
             self.drops = Rc::new(drops);
         }
         // Markers change only when the head moves or the interventions change.
-        let key = (self.gen, self.ivs_rev, self.head);
+        let key = (self.gen, self.ivs_rev, self.head, self.lang);
         if key != self.markers_key {
-            self.markers = Rc::new(markers::compute(&engine));
+            self.markers = Rc::new(markers::compute(&engine, self.lang));
             self.markers_key = key;
         }
     }
@@ -306,14 +307,7 @@ impl State {
                 if self.playing {
                     self.playing = false;
                 } else if self.at_end() {
-                    self.notice = Some(
-                        tr(
-                            self.lang,
-                            "The run has ended: nothing left to play. Step back, reset, or act on the cluster.",
-                            "运行已结束：没有可播放的内容了。可以后退、重置，或对集群进行操作。",
-                        )
-                        .into(),
-                    );
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playing = true;
                     self.start_watch();
@@ -327,7 +321,7 @@ impl State {
             Action::StepForward => {
                 self.playing = false;
                 if !self.step_forward() {
-                    self.notice = Some(tr(self.lang, "The run has ended.", "运行已结束。").into());
+                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
@@ -413,14 +407,8 @@ impl State {
             },
             Action::ApplyScenario(parsed) => {
                 let result = parsed.and_then(|s| Engine::new(s).map_err(|e| e.to_string()));
-                let zh = self.lang == Lang::Zh;
-                let ok = self.load(result, None, |e| {
-                    if zh {
-                        format!("场景未应用：{e}")
-                    } else {
-                        format!("Scenario not applied: {e}")
-                    }
-                });
+                let lang = self.lang;
+                let ok = self.load(result, None, |e| k::UI_SCENARIO_NOT_APPLIED.format(lang, &[&e]));
                 if ok {
                     self.alert = None;
                 }
@@ -430,10 +418,7 @@ impl State {
             Action::ImportFiles(files) => self.import_files(files),
             Action::ReplayModel => self.replay_model(),
             Action::ImportRefused(why) => {
-                self.alert = Some(match self.lang {
-                    Lang::Zh => format!("导入失败，未做任何更改：{why}"),
-                    Lang::En => format!("Import failed, nothing changed: {why}"),
-                });
+                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
             Action::ShowShare { title, text } => {
@@ -457,12 +442,38 @@ impl State {
                 self.card = !self.card;
                 false
             }
+            Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
+                self.pending_lang = Some(lang);
+                self.lang_chosen = true;
+                false
+            }
+            Action::CatalogArrived(lang, result) => {
+                if self.pending_lang != Some(lang) {
+                    return false;
+                }
+                self.pending_lang = None;
+                match result {
+                    Ok(()) => self.apply(Action::SetLang(lang)),
+                    Err(e) => {
+                        self.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
+                        false
+                    }
+                }
+            }
             Action::SetLang(lang) => {
                 self.lang = lang;
+                self.pending_lang = None;
                 self.lang_chosen = true;
+                if let Some(c) = &mut self.compare {
+                    c.lang = lang;
+                    c.refresh();
+                }
                 true
             }
-            Action::ToggleLang => self.apply(Action::SetLang(if self.lang == Lang::En { Lang::Zh } else { Lang::En })),
+            Action::ToggleLang => {
+                let shown = self.pending_lang.unwrap_or(self.lang);
+                self.apply(Action::SetLang(if shown == Lang::En { Lang::Zh } else { Lang::En }))
+            }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
             Action::Compare(algs) => self.open_compare(algs),
@@ -547,8 +558,7 @@ impl State {
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
                 if ok {
-                    self.notice =
-                        Some(tr(self.lang, "Opened the experiment's run.", "已打开实验中的这次运行。").into());
+                    self.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
                 }
                 ok
             }

@@ -6,6 +6,7 @@
 use crate::i18n::{tr, Lang};
 use crate::search_job::{error_json, READY};
 use crate::state::{Action, Finding};
+use election_lab::meta::k;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -49,7 +50,7 @@ impl Live {
             })
         };
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            let why = tr(lang, "the search's worker could not run", "搜索所用的 Web Worker 无法运行");
+            let why = tr(lang, k::UI_THE_SEARCHS_WORKER_COULD_NOT);
             on.emit(Action::SearchReply(error_json(why)));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

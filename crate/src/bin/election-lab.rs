@@ -446,7 +446,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
         }
         Cmd::Preset { name: None } => {
             for p in presets::all() {
-                println!("{:<20} {}", p.id, p.title.en);
+                println!("{:<20} {}", p.id, p.title.get(election_lab::meta::Lang::En));
             }
         }
         Cmd::Preset { name: Some(name) } => {

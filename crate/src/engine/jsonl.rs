@@ -20,6 +20,7 @@
 
 use super::Engine;
 use crate::error::ScenarioError;
+use crate::meta::Lang;
 use crate::sim::EventKind;
 use crate::trace::Trace;
 use crate::NodeId;
@@ -34,7 +35,7 @@ pub fn node_state(e: &Engine, id: NodeId) -> Value {
     o.insert("role".into(), json!(v.role));
     o.insert("leader".into(), json!(v.leader));
     if let Some(t) = v.term {
-        o.insert(v.term_word.map_or("term", |w| w.en).into(), json!(t));
+        o.insert(v.term_word.map_or("term", |w| w.get(Lang::En)).into(), json!(t));
     }
     if let Some(x) = v.vote {
         o.insert("vote".into(), json!(x));
@@ -48,7 +49,8 @@ pub fn node_state(e: &Engine, id: NodeId) -> Value {
     if let Some(x) = v.group {
         o.insert("group".into(), json!(x));
     }
-    let inspect: Map<String, Value> = e.inspect(id).into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    let inspect: Map<String, Value> =
+        e.inspect(id).into_iter().map(|(k, v)| (k.get(Lang::En).to_string(), json!(v))).collect();
     o.insert("inspect".into(), Value::Object(inspect));
     Value::Object(o)
 }

@@ -2,6 +2,7 @@
 //! plot (a [`Chart`], drawn as SVG by [`crate::plot`]).
 
 use super::*;
+use crate::meta::k;
 
 impl Sweep {
     fn row_cells(&self, r: &Row) -> Vec<Cell> {
@@ -141,8 +142,8 @@ impl Sweep {
         let kind = p.kind.unwrap_or(if xs.len() > 1 { ChartKind::Lines } else { ChartKind::Bars });
         let measure = Label::from_text(&self.measure.label());
         let (x_label, y_label) = match kind {
-            ChartKind::Lines => (Label::from_text(&Text::new("nodes N", "节点数 N")), measure),
-            ChartKind::Cdf => (measure, Label::from_text(&Text::new("fraction of runs", "运行次数占比"))),
+            ChartKind::Lines => (Label::from_text(&k::EXPERIMENT_NODES_N), measure),
+            ChartKind::Cdf => (measure, Label::from_text(&k::EXPERIMENT_FRACTION_OF_RUNS)),
             ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
             ChartKind::Bars => (
                 Label {
@@ -168,7 +169,7 @@ impl Sweep {
                         band: stats.iter().filter(|(_, s)| s.max > s.min).map(|(x, s)| (*x, s.min, s.max)).collect(),
                     });
                     if let Some(f) = line.formula {
-                        let theory = Text::new("theory", "理论值");
+                        let theory = k::EXPERIMENT_THEORY;
                         series.push(Series {
                             label: format!("{}: {}", theory.get(lang), f.name),
                             color: i,

@@ -496,7 +496,10 @@ impl Sweep {
         let label = match (&entry.label, &vlabel) {
             (Some(l), _) => l.clone(),
             (None, Some(v)) if entries == 1 => v.clone(),
-            (None, Some(v)) => Label { en: format!("{} {}", a.title.en, v.en), zh: format!("{} {}", a.title.zh, v.zh) },
+            (None, Some(v)) => Label {
+                en: format!("{} {}", a.title.get(Lang::En), v.en),
+                zh: format!("{} {}", a.title.get(Lang::Zh), v.zh),
+            },
             (None, None) => Label::from_text(&a.title),
         };
         let kinds = match (&entry.kinds, entry.formula, &d.kinds) {

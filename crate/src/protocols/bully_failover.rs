@@ -44,6 +44,7 @@
 //! round trip), `t_coord` (wait for COORDINATOR, default `3·t_out`), `failover` (length of the
 //! published list, default 2, at least 1).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
@@ -61,41 +62,22 @@ pub struct BullyFailover {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "bully-failover",
-    title: Text::new("Bully with next-in-line failover", "带接班名单的 Bully 算法"),
+    title: k::BULLY_FAILOVER_TITLE,
     citation: "M. Gholipour, M. S. Kordafshari, M. Jahanshahi, A. M. Rahmani, A New Approach for Election Algorithm in Distributed Systems, CTRQ 2009 (IEEE), pp. 70–74; on H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
-    summary: Text::new(
-        "Each leader names its successors in advance: when it fails, the first of them that is still up takes over, with no cascade of elections.",
-        "每个领导者预先指定接班人：它失效时，名单上第一个仍存活的节点直接接任，无需逐级的选举级联。",
-    ),
-    card: Text::new(
-        "Bully, with a shortcut. Every leader announces, together with COORDINATOR, a failover list: the ids just below its own, highest first.\n\n\
-         • A node that suspects the leader sends FAILOVER to the first listed node above it and waits for ALIVE.\n\
-         • A listed node that is up answers ALIVE, which stops the detector walking the list, and takes over: it only checks, with ELECTION, that nobody above it is alive, then sends COORDINATOR with its own list.\n\
-         • A listed node that stays silent is taken as crashed: the detector asks the next one. A detector that is itself next in line takes over at once.\n\
-         • If nobody on the list answers, the detector falls back to a full Bully election.\n\n\
-         What to watch: with the next in line alive, the election costs N+1 messages instead of Bully's cascade; crash the next in line too and see the detector walk down the list.",
-        "在 Bully 的基础上走一条捷径。每个领导者在发送 COORDINATOR 时一并公布接班名单：紧挨在它下面的几个 id，从大到小排列。\n\n\
-         • 怀疑领导者失效的节点，向名单上第一个比自己大的节点发送 FAILOVER，并等待 ALIVE。\n\
-         • 名单上存活的节点回复 ALIVE（检测者因此不再往下问），然后接任：它只用 ELECTION 确认比自己大的节点都已不在，随即发送 COORDINATOR 及自己的接班名单。\n\
-         • 名单上没有回音的节点被视为已崩溃：检测者转而询问下一个。若检测者自己就是下一顺位，它立即接任。\n\
-         • 若名单上无人回应，检测者退回完整的 Bully 选举。\n\n\
-         观察要点：下一顺位存活时，一次选举只需 N+1 条消息，没有 Bully 的级联；再让下一顺位也崩溃，看检测者沿名单逐个往下问。",
-    ),
+    summary: k::BULLY_FAILOVER_SUMMARY,
+    card: k::BULLY_FAILOVER_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
         CANDIDATE_ROLE,
-        Role::new("asking-next", Look::Participant, Text::new("asking the next in line to take over", "正在请名单上的下一顺位接任")),
-        Role::new("waiting-coord", Look::Waiting, Text::new("waiting for COORDINATOR", "等待 COORDINATOR")),
+        Role::new("asking-next", Look::Participant, k::BULLY_FAILOVER_ROLE_ASKING_NEXT),
+        Role::new("waiting-coord", Look::Waiting, k::BULLY_FAILOVER_ROLE_WAITING_COORD),
     ],
     formulas: &[Formula {
         name: "N+1",
-        applies: Text::new(
-            "the top id crashed, a node below the next in line notices, the next in line is alive: 1 FAILOVER, 1 ALIVE, 1 ELECTION to the crashed leader, COORDINATOR to the N−2 others",
-            "最大 id 崩溃，下一顺位之下的某个节点察觉，且下一顺位存活：1 条 FAILOVER、1 条 ALIVE、1 条发往已崩溃领导者的 ELECTION，以及发给其余 N−2 个节点的 COORDINATOR",
-        ),
+        applies: k::BULLY_FAILOVER_FORMULA_1,
         counts: &["FAILOVER", "ALIVE", "ELECTION", "OK", "COORDINATOR"],
         value: |n| n + 1,
     }],
@@ -107,129 +89,34 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "failover-figure",
-        title: Text::new("Failover: N6 crashed, N3 notices", "接班：N6 崩溃，N3 察觉"),
-        hint: Text::new(
-            "N6 leads with failover list 5, 4 and crashes. N3 asks N5, N5 answers ALIVE and takes over: 7 messages (N+1), where Bully needs 13.",
-            "N6 是领导者，接班名单为 5、4，随后崩溃。N3 询问 N5，N5 回复 ALIVE 并接任：共 7 条消息（N+1），而 Bully 需要 13 条。",
-        ),
+        title: k::BULLY_FAILOVER_PRESET_FAILOVER_FIGURE_TITLE,
+        hint: k::BULLY_FAILOVER_PRESET_FAILOVER_FIGURE_HINT,
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":3}]}"#,
         leaders: &[5],
-        golden: "ca6f91ed7635bf72",
+        golden: "aed1da6b931736ed",
     },
     Preset {
         id: "failover-next-down",
-        title: Text::new("Failover: the next in line is down too", "接班：下一顺位也已崩溃"),
-        hint: Text::new(
-            "N6 and N5 crashed. N3 asks N5 and hears nothing, so it asks N4, the next on the list: N4 takes over.",
-            "N6 和 N5 都已崩溃。N3 询问 N5 没有回音，于是询问名单上的下一个 N4：N4 接任。",
-        ),
+        title: k::BULLY_FAILOVER_PRESET_FAILOVER_NEXT_DOWN_TITLE,
+        hint: k::BULLY_FAILOVER_PRESET_FAILOVER_NEXT_DOWN_HINT,
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":0,"crash":5},{"at":1,"start":3}]}"#,
         leaders: &[4],
-        golden: "d4d653aa6ab2c9d6",
+        golden: "351915dfdb833cae",
     },
     Preset {
         id: "failover-heartbeats",
-        title: Text::new("Failover with heartbeats", "带心跳的接班"),
-        hint: Text::new(
-            "N6 leads and sends heartbeats; it crashes at t = 20. Everyone notices at once: N5 is first in line and takes over, the others just ask it. Click N5 before it is done to see the list walked further.",
-            "N6 是领导者并发送心跳，在 t = 20 时崩溃。所有节点同时察觉：N5 是第一顺位，直接接任，其他节点只是询问它。在它完成之前点击 N5，可以看到检测者沿名单继续往下问。",
-        ),
+        title: k::BULLY_FAILOVER_PRESET_FAILOVER_HEARTBEATS_TITLE,
+        hint: k::BULLY_FAILOVER_PRESET_FAILOVER_HEARTBEATS_HINT,
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "heartbeats":{"interval":3,"timeout":12},"schedule":[{"at":20,"crash":6}],"stop":{"max_time":200}}"#,
         leaders: &[5],
-        golden: "3d91b91d7b671962",
+        golden: "3fcf264b4f763223",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_ASK_FIRST: Text = Text::new(
-    "N{0} treats leader N{1} as failed and, instead of a full election, sends FAILOVER to N{2}, the first node above it on N{1}'s failover list.",
-    "N{0} 认定领导者 N{1} 已失效；它不发起完整选举，而是向 N{1} 接班名单上第一个比自己大的节点 N{2} 发送 FAILOVER。",
-);
-const N_ASK_NEXT: Text = Text::new(
-    "N{1} did not answer FAILOVER in time, so N{0} takes it as crashed and asks the next in line, N{2}.",
-    "N{1} 没有及时回应 FAILOVER，N{0} 视其为已崩溃，转而询问下一顺位 N{2}。",
-);
-const N_FIRST: Text = Text::new(
-    "N{0} is itself next in line (no listed node above it is left to ask), so it takes over at once: like Bully, it only sends ELECTION to the {1:id:ids} above it and waits {2} ticks for an OK.",
-    "N{0} 自己就是下一顺位（名单上已没有比它大的节点可问），于是立即接任：和 Bully 一样，它只向 {1} 个比自己大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
-);
-const N_LIST_SILENT: Text = Text::new(
-    "Nobody listed above N{0} answered: it falls back to a full Bully election, sending ELECTION to the {1:higher id:higher ids} and waiting {2} ticks for an OK.",
-    "名单上比 N{0} 大的节点都没有回应：它退回完整的 Bully 选举，向 {1} 个更大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
-);
-const N_NO_LIST: Text = Text::new(
-    "N{0} knows no failover list, so it runs a full Bully election: ELECTION to the {1:higher id:higher ids}, then {2} ticks to wait for an OK.",
-    "N{0} 不知道接班名单，于是发起完整的 Bully 选举：向 {1} 个更大的 id 发送 ELECTION，并等待 {2} 个时间单位内的 OK。",
-);
-const N_TAKE_OVER: Text = Text::new(
-    "N{0} gets FAILOVER from N{1}: it is next in line and up, so it answers ALIVE and takes over, after checking with ELECTION that none of the {2:id:ids} above it is alive.",
-    "N{0} 收到 N{1} 的 FAILOVER：它是下一顺位且存活，于是回复 ALIVE 并接任；接任前先用 ELECTION 确认 {2} 个比它大的 id 都已不在。",
-);
-const N_FO_BUSY: Text = Text::new(
-    "N{0} gets FAILOVER from N{1} while already in an election: it answers ALIVE, so N{1} waits for that election's COORDINATOR.",
-    "N{0} 在选举进行中收到 N{1} 的 FAILOVER：它回复 ALIVE，N{1} 于是等待这次选举的 COORDINATOR。",
-);
-const N_FO_LEADER: Text = Text::new(
-    "N{0} already leads and gets FAILOVER from N{1}: it answers ALIVE and repeats COORDINATOR to N{1}.",
-    "N{0} 已是领导者，收到 N{1} 的 FAILOVER：它回复 ALIVE，并再次向 N{1} 发送 COORDINATOR。",
-);
-const N_ALIVE: Text = Text::new(
-    "N{0} gets ALIVE from N{1}: the next in line is up and takes over, so N{0} stops walking the list and waits {2} ticks for its COORDINATOR.",
-    "N{0} 收到 N{1} 的 ALIVE：下一顺位存活并将接任，所以 N{0} 不再往下问，并等待其 COORDINATOR（最多 {2} 个时间单位）。",
-);
-const N_TOP: Text = Text::new(
-    "N{0} has the highest id, so nobody can bully it: it declares itself leader at once and sends COORDINATOR, with its failover list, to every lower id.",
-    "N{0} 的 id 最大，没有节点能压过它：它立即宣布自己为领导者，并向所有更小的 id 发送附带接班名单的 COORDINATOR。",
-);
-const N_BULLY: Text = Text::new(
-    "N{0} gets ELECTION from N{1}: {0} > {1}, so it answers OK (bullying N{1} out) and runs its own election.",
-    "N{0} 收到 N{1} 的 ELECTION：{0} > {1}，所以它回复 OK（把 N{1} 压下去），并发起自己的选举。",
-);
-const N_BULLY_BUSY: Text = Text::new(
-    "N{0} gets ELECTION from N{1}: {0} > {1}, so it answers OK; it is already in an election of its own.",
-    "N{0} 收到 N{1} 的 ELECTION：{0} > {1}，所以它回复 OK；它自己已在选举中。",
-);
-const N_BULLY_LEADER: Text = Text::new(
-    "N{0} already leads and gets ELECTION from N{1}: it answers OK and repeats COORDINATOR to N{1}.",
-    "N{0} 已是领导者，收到 N{1} 的 ELECTION：它回复 OK，并再次向 N{1} 发送 COORDINATOR。",
-);
-const N_OK: Text = Text::new(
-    "N{0} gets OK from N{1}: a higher node is alive, so N{0} drops out and waits for COORDINATOR.",
-    "N{0} 收到 N{1} 的 OK：有更大的节点存活，所以 N{0} 退出竞选，等待 COORDINATOR。",
-);
-const N_ACCEPT: Text = Text::new(
-    "N{0} accepts COORDINATOR from N{1}: N{1} is the leader now, and N{2} is first on its failover list.",
-    "N{0} 接受 N{1} 的 COORDINATOR：N{1} 现在是领导者，其接班名单上的第一顺位是 N{2}。",
-);
-const N_ACCEPT_NO_LIST: Text = Text::new(
-    "N{0} accepts COORDINATOR from N{1}: N{1} is the leader now (it has nobody below it to list).",
-    "N{0} 接受 N{1} 的 COORDINATOR：N{1} 现在是领导者（它下面没有可列入名单的节点）。",
-);
-const N_IGNORE: Text =
-    Text::new("N{0} ignores COORDINATOR from N{1}: it already knows a leader and {1} < {0}.", "N{0} 忽略 N{1} 的 COORDINATOR：它已知道领导者，且 {1} < {0}。");
-const N_NO_OK: Text = Text::new(
-    "No OK reached N{0} within {1} ticks: no higher node is alive, so N{0} declares itself leader and sends COORDINATOR, with its failover list, to the lower ids.",
-    "N{0} 在 {1} 个时间单位内没有收到 OK：没有更大的节点存活，所以 N{0} 宣布自己为领导者，并向更小的 id 发送附带接班名单的 COORDINATOR。",
-);
-const N_NO_COORD: Text = Text::new(
-    "No COORDINATOR reached N{0} within {1} ticks (the node taking over may have crashed): it runs a full Bully election.",
-    "N{0} 在 {1} 个时间单位内没有等到 COORDINATOR（接任的节点可能已崩溃）：它发起完整的 Bully 选举。",
-);
-const N_SUSPECT: Text = Text::new(
-    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed.",
-    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃。",
-);
-const N_START_LEADER: Text =
-    Text::new("N{0} is asked to start an election, but it leads already: there is nothing to elect.", "N{0} 被要求发起选举，但它已是领导者：无需选举。");
-const N_BEAT: Text = Text::new("N{0} leads: it sends HEARTBEAT to everyone.", "N{0} 是领导者：向所有节点发送 HEARTBEAT（心跳）。");
-const N_ALIVE_HB: Text = Text::new("N{0} hears N{1}'s heartbeat: the leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers with no memory of a leader or of a failover list, so it runs a full Bully election.",
-    "N{0} 恢复后既不记得领导者，也不记得接班名单，于是发起完整的 Bully 选举。",
-);
 
 impl BullyFailover {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
@@ -300,17 +187,17 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Failover(_) => Kind::new("FAILOVER", "FO", Visual::Request, Text::new("asks the next in line to take over from the failed leader", "请名单上的下一顺位接替失效的领导者")),
-    Msg::Alive => Kind::new("ALIVE", "AL", Visual::Answer, Text::new("the next in line is up and takes over", "下一顺位存活并接任")),
-    Msg::Election => Kind::new("ELECTION", "E", Visual::Request, Text::new("asks every higher id to take over", "请求所有更大的 id 接管选举")),
-    Msg::Ok => Kind::new("OK", "OK", Visual::Answer, Text::new("a higher node is alive and takes over", "更大的节点存活并接管选举")),
+    Msg::Failover(_) => Kind::new("FAILOVER", "FO", Visual::Request, k::BULLY_FAILOVER_KIND_FAILOVER),
+    Msg::Alive => Kind::new("ALIVE", "AL", Visual::Answer, k::BULLY_FAILOVER_KIND_ALIVE),
+    Msg::Election => Kind::new("ELECTION", "E", Visual::Request, k::COMMON_KIND_ELECTION),
+    Msg::Ok => Kind::new("OK", "OK", Visual::Answer, k::COMMON_KIND_OK),
     Msg::Coordinator(..) => Kind::new(
             "COORDINATOR",
             "C",
             Visual::Announcement,
-            Text::new("the new leader announces itself and its failover list to the lower ids", "新领导者向更小的 id 宣布自己当选及其接班名单"),
+            k::BULLY_FAILOVER_KIND_COORDINATOR,
         ),
-    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life", "领导者定期发出的存活信号（心跳）")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::COMMON_KIND_HEARTBEAT),
 }
 
 impl Message for Msg {
@@ -372,8 +259,8 @@ impl BullyFailover {
         let target = s.above().nth(i);
         if let (Some(failed), Some(target)) = (s.suspected, target) {
             match i {
-                0 => ctx.note(&N_ASK_FIRST, &[me, failed as u64, target as u64]),
-                _ => ctx.note(&N_ASK_NEXT, &[me, s.above().nth(i - 1).unwrap_or(0) as u64, target as u64]),
+                0 => ctx.note(&k::BULLY_FAILOVER_NOTE_ASK_FIRST, &[me, failed as u64, target as u64]),
+                _ => ctx.note(&k::BULLY_FAILOVER_NOTE_ASK_NEXT, &[me, s.above().nth(i - 1).unwrap_or(0) as u64, target as u64]),
             }
             s.stage = Stage::Asking(i);
             ctx.send(target, Msg::Failover(failed));
@@ -381,11 +268,11 @@ impl BullyFailover {
             return;
         }
         let why = if s.list.is_empty() || s.suspected.is_none() {
-            &N_NO_LIST
+            &k::BULLY_FAILOVER_NOTE_NO_LIST
         } else if i == 0 || s.list.contains(&ctx.me) {
-            &N_FIRST
+            &k::BULLY_FAILOVER_NOTE_FIRST
         } else {
-            &N_LIST_SILENT
+            &k::BULLY_FAILOVER_NOTE_LIST_SILENT
         };
         self.elect(s, ctx, Some(why));
     }
@@ -401,7 +288,7 @@ impl BullyFailover {
         ctx.cancel_timer(Timer::LeaderTimeout);
         let higher = ctx.cfg.higher(ctx.me).len();
         if higher == 0 {
-            ctx.note(&N_TOP, &[ctx.me as u64]);
+            ctx.note(&k::BULLY_FAILOVER_NOTE_TOP, &[ctx.me as u64]);
             self.become_leader(s, ctx);
             return;
         }
@@ -460,7 +347,7 @@ impl Protocol for BullyFailover {
             match s.elected {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
                 Some(_) => self.leader_alive(&s, ctx),
-                None => self.elect(&mut s, ctx, Some(&N_NO_LIST)),
+                None => self.elect(&mut s, ctx, Some(&k::BULLY_FAILOVER_NOTE_NO_LIST)),
             }
         }
         s
@@ -468,7 +355,7 @@ impl Protocol for BullyFailover {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.elected == Some(ctx.me) {
-            ctx.note(&N_START_LEADER, &[ctx.me as u64]);
+            ctx.note(&k::COMMON_NOTE_START_LEADER, &[ctx.me as u64]);
             return;
         }
         self.detect(s, ctx);
@@ -480,13 +367,13 @@ impl Protocol for BullyFailover {
             Msg::Failover(failed) => {
                 ctx.send(from, Msg::Alive);
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&N_FO_LEADER, &who);
+                    ctx.note(&k::BULLY_FAILOVER_NOTE_FO_LEADER, &who);
                     ctx.send(from, Msg::Coordinator(ctx.me, s.list.clone()));
                 } else if s.stage != Stage::Idle {
-                    ctx.note(&N_FO_BUSY, &who);
+                    ctx.note(&k::BULLY_FAILOVER_NOTE_FO_BUSY, &who);
                 } else {
                     let higher = ctx.cfg.higher(ctx.me).len() as u64;
-                    ctx.note(&N_TAKE_OVER, &[ctx.me as u64, from as u64, higher]);
+                    ctx.note(&k::BULLY_FAILOVER_NOTE_TAKE_OVER, &[ctx.me as u64, from as u64, higher]);
                     s.suspected = Some(failed);
                     self.elect(s, ctx, None);
                 }
@@ -494,7 +381,7 @@ impl Protocol for BullyFailover {
             Msg::Alive => {
                 if let Stage::Asking(i) = s.stage {
                     if s.above().nth(i) == Some(from) {
-                        ctx.note(&N_ALIVE, &[ctx.me as u64, from as u64, self.t_coord]);
+                        ctx.note(&k::BULLY_FAILOVER_NOTE_ALIVE, &[ctx.me as u64, from as u64, self.t_coord]);
                         s.stage = Stage::WaitCoord;
                         s.bullied_by = Some(from);
                         ctx.set_timer_after(Timer::Deadline, self.t_coord);
@@ -505,19 +392,19 @@ impl Protocol for BullyFailover {
                 if ctx.me > from {
                     ctx.send(from, Msg::Ok);
                     if s.elected == Some(ctx.me) {
-                        ctx.note(&N_BULLY_LEADER, &who);
+                        ctx.note(&k::COMMON_NOTE_BULLY_LEADER, &who);
                         ctx.send(from, Msg::Coordinator(ctx.me, s.list.clone()));
                     } else if s.stage == Stage::Idle {
-                        ctx.note(&N_BULLY, &who);
+                        ctx.note(&k::COMMON_NOTE_BULLY, &who);
                         self.elect(s, ctx, None);
                     } else {
-                        ctx.note(&N_BULLY_BUSY, &who);
+                        ctx.note(&k::BULLY_FAILOVER_NOTE_BULLY_BUSY, &who);
                     }
                 }
             }
             Msg::Ok => {
                 if s.stage == Stage::WaitOk {
-                    ctx.note(&N_OK, &who);
+                    ctx.note(&k::COMMON_NOTE_OK, &who);
                     s.stage = Stage::WaitCoord;
                     s.bullied_by = Some(from);
                     ctx.set_timer_after(Timer::Deadline, self.t_coord);
@@ -529,13 +416,13 @@ impl Protocol for BullyFailover {
                 let was_leader = s.elected == Some(ctx.me);
                 if k >= ctx.me || s.elected.is_none() {
                     match list.first() {
-                        Some(&first) => ctx.note(&N_ACCEPT, &[ctx.me as u64, k as u64, first as u64]),
-                        None => ctx.note(&N_ACCEPT_NO_LIST, &[ctx.me as u64, k as u64]),
+                        Some(&first) => ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT, &[ctx.me as u64, k as u64, first as u64]),
+                        None => ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT_NO_LIST, &[ctx.me as u64, k as u64]),
                     }
                     s.elected = Some(k);
                     s.list = list;
                 } else {
-                    ctx.note(&N_IGNORE, &[ctx.me as u64, k as u64]);
+                    ctx.note(&k::COMMON_NOTE_IGNORE, &[ctx.me as u64, k as u64]);
                 }
                 s.stage = Stage::Idle;
                 s.suspected = None;
@@ -547,7 +434,7 @@ impl Protocol for BullyFailover {
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&N_ALIVE_HB, &who);
+                    ctx.note(&k::COMMON_NOTE_ALIVE, &who);
                     self.leader_alive(s, ctx);
                 }
             }
@@ -559,11 +446,11 @@ impl Protocol for BullyFailover {
             Timer::Deadline => match s.stage {
                 Stage::Asking(i) => self.ask(s, ctx, i + 1),
                 Stage::WaitOk => {
-                    ctx.note(&N_NO_OK, &[ctx.me as u64, self.t_out]);
+                    ctx.note(&k::BULLY_FAILOVER_NOTE_NO_OK, &[ctx.me as u64, self.t_out]);
                     self.become_leader(s, ctx);
                 }
                 Stage::WaitCoord => {
-                    ctx.note(&N_NO_COORD, &[ctx.me as u64, self.t_coord]);
+                    ctx.note(&k::BULLY_FAILOVER_NOTE_NO_COORD, &[ctx.me as u64, self.t_coord]);
                     s.stage = Stage::Idle;
                     self.elect(s, ctx, None);
                 }
@@ -571,13 +458,13 @@ impl Protocol for BullyFailover {
             },
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::COMMON_NOTE_SUSPECT_2, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.detect(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -585,7 +472,7 @@ impl Protocol for BullyFailover {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = self.fresh(ctx, None);
-        ctx.note(&N_RECOVER, &[ctx.me as u64]);
+        ctx.note(&k::BULLY_FAILOVER_NOTE_RECOVER, &[ctx.me as u64]);
         self.elect(&mut s, ctx, None);
         s
     }
@@ -601,13 +488,13 @@ impl Protocol for BullyFailover {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list: Vec<String> = s.list.iter().map(|x| format!("N{x}")).collect();
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("failover list", if list.is_empty() { "-".to_string() } else { list.join(", ") }),
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_FAILOVER_LIST, if list.is_empty() { "-".to_string() } else { list.join(", ") }),
             (
-                "stage",
+                k::INSPECT_STAGE,
                 match s.stage {
                     Stage::Idle => "-".to_string(),
                     Stage::Asking(i) => format!("asking {} for ALIVE", fmt_node(s.above().nth(i))),
@@ -615,9 +502,9 @@ impl Protocol for BullyFailover {
                     Stage::WaitCoord => "WAIT_COORD".to_string(),
                 },
             ),
-            ("suspected leader", fmt_node(s.suspected)),
-            ("answered by", fmt_node(s.bullied_by)),
-            ("T_out / T_coord", format!("{} / {}", self.t_out, self.t_coord)),
+            (k::INSPECT_SUSPECTED_LEADER, fmt_node(s.suspected)),
+            (k::INSPECT_ANSWERED_BY, fmt_node(s.bullied_by)),
+            (k::INSPECT_T_OUT_T_COORD, format!("{} / {}", self.t_out, self.t_coord)),
         ]
     }
 }

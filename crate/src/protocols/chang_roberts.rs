@@ -48,6 +48,7 @@
 //!   leader. A crashed node breaks
 //!   the ring until it recovers (the classic crash-stop model); a recovered node starts an election.
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
@@ -64,46 +65,29 @@ pub struct ChangRoberts {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "chang-roberts",
-    title: Text::new("Chang-Roberts ring", "Chang-Roberts 环选举"),
+    title: k::CHANG_ROBERTS_TITLE,
     citation: "E. Chang and R. Roberts, An improved algorithm for decentralized extrema-finding in circular configurations of processes, Communications of the ACM 22(5), 1979",
-    summary: Text::new(
-        "Ids travel clockwise round a ring; a node swallows any id smaller than its own, so only the maximum's id comes all the way back.",
-        "id 沿环顺时针传递；节点吞掉比自己小的 id，因此只有最大 id 能绕环一周回到起点。",
-    ),
-    card: Text::new(
-        "The nodes form a one-way ring; each talks only to its clockwise successor.\n\n\
-         • An initiator sends ELECTION carrying its own id.\n\
-         • A node passes on an id larger than its own, and swallows a smaller one — after putting its own id into the election instead, once.\n\
-         • When a node gets its own id back, it went all the way round: it is the maximum. It becomes leader and sends ELECTED round the ring.\n\n\
-         What to watch: ids dying at larger nodes. One initiator costs 2N messages at best and 3N−1 at worst; with every node starting on a random ring, the ELECTION messages average N·H_N ≈ N ln N (Chang & Roberts 1979), against N² for LeLann's ring.",
-        "节点组成单向环，每个节点只与顺时针方向的后继通信。\n\n\
-         • 发起者发送携带自己 id 的 ELECTION。\n\
-         • 节点转发比自己大的 id，吞掉比自己小的 id——并（仅一次）改为把自己的 id 送入选举。\n\
-         • 节点收到自己的 id 时，说明它绕环一周没有被吞掉：它就是最大者。它成为领导者，并沿环发送 ELECTED。\n\n\
-         观察要点：id 在更大的节点处消亡。单个发起者最好 2N 条消息，最坏 3N−1 条；随机环上所有节点同时发起时，ELECTION 平均 N·H_N ≈ N ln N 条（Chang 与 Roberts，1979），而 LeLann 环需要 N² 条。",
-    ),
+    summary: k::CHANG_ROBERTS_SUMMARY,
+    card: k::CHANG_ROBERTS_CARD,
     topology: Topology::Ring,
     kinds: KINDS,
-    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, Text::new("passed a larger id on", "转发了更大的 id"))],
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, k::CHANG_ROBERTS_ROLE_PARTICIPANT)],
     formulas: &[
         Formula {
             name: "2N",
-            applies: Text::new("best case: the maximum alone starts", "最好情况：只有最大者发起"),
+            applies: k::CHANG_ROBERTS_FORMULA_1,
             counts: &["ELECTION", "ELECTED"],
             value: |n| 2 * n,
         },
         Formula {
             name: "3N−1",
-            applies: Text::new("worst case of one initiator: the node just after the maximum starts", "单个发起者的最坏情况：紧随最大者之后的节点发起"),
+            applies: k::CHANG_ROBERTS_FORMULA_2,
             counts: &["ELECTION", "ELECTED"],
             value: |n| (3 * n).saturating_sub(1),
         },
         Formula {
             name: "N·H_N",
-            applies: Text::new(
-                "average over random rings when every node starts at once, ELECTION messages only; H_N = 1 + 1/2 + … + 1/N",
-                "随机环上所有节点同时发起时的平均值，只计 ELECTION 消息；H_N = 1 + 1/2 + … + 1/N",
-            ),
+            applies: k::CHANG_ROBERTS_FORMULA_3,
             counts: &["ELECTION"],
             value: |n| (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64,
         },
@@ -116,109 +100,31 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "ring-best",
-        title: Text::new("Chang-Roberts: best case, N80 starts", "Chang-Roberts：最好情况，N80 发起"),
-        hint: Text::new(
-            "The maximum starts: its id goes round once, then ELECTED goes round once: 2N = 12 messages.",
-            "最大者发起：它的 id 绕环一周，ELECTED 再绕一周：2N = 12 条消息。",
-        ),
+        title: k::CHANG_ROBERTS_PRESET_RING_BEST_TITLE,
+        hint: k::CHANG_ROBERTS_PRESET_RING_BEST_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":80}]}"#,
         leaders: &[80],
-        golden: "e785953362eb792d",
+        golden: "02c99fdb6750dd19",
     },
     Preset {
         id: "ring-worst",
-        title: Text::new("Chang-Roberts: worst case, N6 starts", "Chang-Roberts：最坏情况，N6 发起"),
-        hint: Text::new(
-            "N6 sits just after N80: 5 hops to reach N80, 6 for 80 to come back, 6 for ELECTED: 3N−1 = 17.",
-            "N6 紧随 N80 之后：5 跳到达 N80，80 再用 6 跳绕回，ELECTED 6 跳：3N−1 = 17 条。",
-        ),
+        title: k::CHANG_ROBERTS_PRESET_RING_WORST_TITLE,
+        hint: k::CHANG_ROBERTS_PRESET_RING_WORST_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":6}]}"#,
         leaders: &[80],
-        golden: "536e15fba1115ab5",
+        golden: "e7046cc72bc14bc8",
     },
     Preset {
         id: "ring-two",
-        title: Text::new("Chang-Roberts: N3 and N12 start together", "Chang-Roberts：N3 与 N12 同时发起"),
-        hint: Text::new(
-            "Two initiators; N12's round dies at N80, which already sent its own id: 11 ELECTION + 6 ELECTED.",
-            "两个发起者；N12 的一轮在 N80 处消亡，因为 N80 已经送出了自己的 id：11 条 ELECTION + 6 条 ELECTED。",
-        ),
+        title: k::CHANG_ROBERTS_PRESET_RING_TWO_TITLE,
+        hint: k::CHANG_ROBERTS_PRESET_RING_TWO_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":3},{"at":0,"start":12}]}"#,
         leaders: &[80],
-        golden: "1e846ef9df024db5",
+        golden: "6e9b3423b8cd27ec",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_START: Text = Text::new(
-    "N{0} starts an election: it sends its own id in ELECTION({0}) to its successor N{1}.",
-    "N{0} 发起选举：把携带自己 id 的 ELECTION({0}) 发给后继 N{1}。",
-);
-const N_FORWARD: Text = Text::new(
-    "N{0} passes ELECTION({1}) on to N{2}: {1} > {0}, so the larger id travels on.",
-    "N{0} 把 ELECTION({1}) 转发给 N{2}：{1} > {0}，更大的 id 继续前进。",
-);
-const N_REPLACE: Text = Text::new(
-    "N{0} swallows ELECTION({1}): {1} < {0}, so it sends its own id {0} on instead (a node does this only once per election).",
-    "N{0} 吞掉 ELECTION({1})：{1} < {0}，所以改为把自己的 id {0} 发出去（每个节点每次选举只这样做一次）。",
-);
-const N_DISCARD: Text = Text::new(
-    "N{0} swallows ELECTION({1}): {1} < {0}, and N{0} has already sent its own id round, so {1} goes no further. Smaller ids dying early is what keeps Chang-Roberts at O(N log N) messages on average.",
-    "N{0} 吞掉 ELECTION({1})：{1} < {0}，且 N{0} 已经送出过自己的 id，所以 {1} 到此为止。小 id 尽早消亡，正是 Chang-Roberts 平均只需 O(N log N) 条消息的原因。",
-);
-const N_WIN: Text = Text::new(
-    "N{0} gets its own id back: it went all the way round without meeting a larger id, so {0} is the maximum. N{0} becomes coordinator and sends ELECTED({0}) round the ring.",
-    "N{0} 收到了自己的 id：它绕环一周都没有遇到更大的 id，所以 {0} 就是最大值。N{0} 成为协调者，并沿环发送 ELECTED({0})。",
-);
-const N_WIN_AGAIN: Text = Text::new(
-    "N{0} gets its own id back once more, but it is already coordinator: it does not announce itself twice.",
-    "N{0} 再次收到自己的 id，但它已经是协调者：不会重复宣布。",
-);
-const N_SUPPRESS: Text = Text::new(
-    "N{0} drops ELECTION({1}, init {2}): it has seen a round started by a higher initiator, so the round of N{2} is suppressed here; only the highest initiator's round has to finish.",
-    "N{0} 丢弃 ELECTION({1}, init {2})：它已见过更大发起者的一轮选举，所以 N{2} 发起的这一轮在此被压制；只需让最大发起者的那一轮完成。",
-);
-const N_NEW_ROUND: Text = Text::new(
-    "N{0} sees the round of initiator N{1}, higher than N{2}: the round it took part in is now suppressed, so N{0} may put its own id into this one.",
-    "N{0} 看到发起者 N{1} 的一轮选举，比 N{2} 更大：它参与过的那一轮已被压制，所以 N{0} 可以在这一轮中重新送出自己的 id。",
-);
-const N_PASS_ELECTED: Text = Text::new(
-    "N{0} learns that N{1} leads and passes ELECTED({1}) on to N{2}.",
-    "N{0} 得知 N{1} 是领导者，并把 ELECTED({1}) 转发给后继 N{2}。",
-);
-const N_ELECTED_HOME: Text = Text::new(
-    "ELECTED({0}) has come all the way back to N{0}: every node now knows it leads, so the announcement stops here.",
-    "ELECTED({0}) 绕环一周回到了 N{0}：所有节点都已知道它是领导者，宣布到此结束。",
-);
-const N_SUSPECT: Text = Text::new(
-    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed and starts an election with its own id.",
-    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃，于是用自己的 id 发起选举。",
-);
-const N_RETRY: Text = Text::new(
-    "N{0} sent its own id {1} ticks ago and no ELECTED has passed since: a message of that election was lost (at a crashed node or in the network), so N{0} starts again.",
-    "N{0} 在 {1} 个时间单位前送出了自己的 id，之后却没有 ELECTED 经过：这次选举的某条消息丢失了（在崩溃的节点处或在网络中），所以 N{0} 重新发起选举。",
-);
-const N_BEAT: Text = Text::new(
-    "N{0} leads: it sends HEARTBEAT directly to every node (the failure detector works outside the ring).",
-    "N{0} 是领导者：直接向每个节点发送 HEARTBEAT（心跳；故障检测不经过环）。",
-);
-const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: the leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
-const N_BEAT_NO_LEADER: Text = Text::new(
-    "N{0} is in an election and knows no leader yet, so it ignores N{1}'s heartbeat.",
-    "N{0} 正在选举中，尚不知道领导者是谁，所以忽略 N{1} 的心跳。",
-);
-const N_BEAT_RIVAL: Text = Text::new(
-    "N{0} believes it leads itself, so it ignores N{1}'s heartbeat.",
-    "N{0} 认为自己才是领导者，所以忽略 N{1} 的心跳。",
-);
-const N_BEAT_OTHER: Text = Text::new(
-    "N{0} follows N{2}, not N{1}, so it ignores N{1}'s heartbeat.",
-    "N{0} 跟随的是 N{2} 而不是 N{1}，所以忽略 N{1} 的心跳。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers with no memory of a leader, so it starts an election with its own id.",
-    "N{0} 恢复后不记得领导者是谁，于是用自己的 id 发起选举。",
-);
 
 impl ChangRoberts {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
@@ -254,9 +160,9 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("carries the largest id seen so far round the ring", "沿环携带目前见到的最大 id")),
-    Msg::Elected(_) => Kind::new("ELECTED", "W", Visual::Announcement, Text::new("the maximum announces itself round the ring", "最大者沿环宣布自己当选")),
-    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, k::CHANG_ROBERTS_KIND_ELECTION),
+    Msg::Elected(_) => Kind::new("ELECTED", "W", Visual::Announcement, k::COMMON_KIND_ELECTED),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::COMMON_KIND_HEARTBEAT_2),
 }
 
 impl Message for Msg {
@@ -345,7 +251,7 @@ impl Protocol for ChangRoberts {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&N_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
+        ctx.note(&k::CHANG_ROBERTS_NOTE_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
         self.start_election(s, ctx);
     }
 
@@ -356,14 +262,14 @@ impl Protocol for ChangRoberts {
                 let me = ctx.me as u64;
                 if self.suppress_initiators {
                     if matches!(s.seen_init, Some(seen) if init < seen) {
-                        ctx.note(&N_SUPPRESS, &[me, value as u64, init as u64]);
+                        ctx.note(&k::CHANG_ROBERTS_NOTE_SUPPRESS, &[me, value as u64, init as u64]);
                         return;
                     }
                     if let Some(seen) = s.seen_init.filter(|&seen| init > seen) {
                         // A higher initiator's round: the one this node took part in is now
                         // suppressed, so it may put its own id into this round (once).
                         if s.forwarded && value < ctx.me {
-                            ctx.note(&N_NEW_ROUND, &[me, init as u64, seen as u64]);
+                            ctx.note(&k::CHANG_ROBERTS_NOTE_NEW_ROUND, &[me, init as u64, seen as u64]);
                         }
                         s.forwarded = false;
                     }
@@ -371,7 +277,7 @@ impl Protocol for ChangRoberts {
                 }
                 if value == ctx.me {
                     if !s.am_coord {
-                        ctx.note(&N_WIN, &[me]);
+                        ctx.note(&k::CHANG_ROBERTS_NOTE_WIN, &[me]);
                         s.am_coord = true;
                         s.elected = Some(ctx.me);
                         // The Retry timer of this node's candidacy stays armed until its own
@@ -379,18 +285,18 @@ impl Protocol for ChangRoberts {
                         // can still be lost at a crashed node.
                         ctx.send(succ, Msg::Elected(ctx.me));
                     } else {
-                        ctx.note(&N_WIN_AGAIN, &[me]);
+                        ctx.note(&k::CHANG_ROBERTS_NOTE_WIN_AGAIN, &[me]);
                     }
                 } else if value > ctx.me {
-                    ctx.note(&N_FORWARD, &[me, value as u64, succ as u64]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_FORWARD, &[me, value as u64, succ as u64]);
                     s.carried = Some(s.carried.map_or(value, |c| c.max(value)));
                     ctx.send(succ, Msg::Election { value, init });
                 } else if !s.forwarded {
-                    ctx.note(&N_REPLACE, &[me, value as u64]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_REPLACE, &[me, value as u64]);
                     self.send_own(s, init, ctx);
                 } else {
                     // Discard: this node already sent a larger id round.
-                    ctx.note(&N_DISCARD, &[me, value as u64]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_DISCARD, &[me, value as u64]);
                 }
             }
             Msg::Elected(k) => {
@@ -401,23 +307,23 @@ impl Protocol for ChangRoberts {
                 s.am_coord = k == ctx.me;
                 ctx.cancel_timer(Timer::Retry);
                 if k != ctx.me {
-                    ctx.note(&N_PASS_ELECTED, &[ctx.me as u64, k as u64, succ as u64]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_PASS_ELECTED, &[ctx.me as u64, k as u64, succ as u64]);
                     ctx.send(succ, Msg::Elected(k));
                     self.leader_alive(s, ctx);
                 } else {
-                    ctx.note(&N_ELECTED_HOME, &[k as u64]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_ELECTED_HOME, &[k as u64]);
                     ctx.arm_heartbeat(Timer::Heartbeat);
                 }
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&N_ALIVE, &[ctx.me as u64, from as u64]);
+                    ctx.note(&k::COMMON_NOTE_ALIVE, &[ctx.me as u64, from as u64]);
                     self.leader_alive(s, ctx);
                 } else {
                     match s.elected {
-                        Some(l) if l == ctx.me => ctx.note(&N_BEAT_RIVAL, &[ctx.me as u64, from as u64]),
-                        Some(l) => ctx.note(&N_BEAT_OTHER, &[ctx.me as u64, from as u64, l as u64]),
-                        None => ctx.note(&N_BEAT_NO_LEADER, &[ctx.me as u64, from as u64]),
+                        Some(l) if l == ctx.me => ctx.note(&k::COMMON_NOTE_BEAT_RIVAL, &[ctx.me as u64, from as u64]),
+                        Some(l) => ctx.note(&k::COMMON_NOTE_BEAT_OTHER, &[ctx.me as u64, from as u64, l as u64]),
+                        None => ctx.note(&k::COMMON_NOTE_BEAT_NO_LEADER, &[ctx.me as u64, from as u64]),
                     }
                 }
             }
@@ -428,14 +334,14 @@ impl Protocol for ChangRoberts {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::CHANG_ROBERTS_NOTE_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.start_election(s, ctx);
                 }
             }
             Timer::Retry => {
                 // Armed when this node sent its own id, cancelled when an ELECTED passes (its
                 // own coming back included): the election it joined never finished.
-                ctx.note(&N_RETRY, &[ctx.me as u64, self.retry]);
+                ctx.note(&k::CHANG_ROBERTS_NOTE_RETRY, &[ctx.me as u64, self.retry]);
                 s.am_coord = false;
                 s.forwarded = false;
                 s.seen_init = None;
@@ -443,7 +349,7 @@ impl Protocol for ChangRoberts {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, &k::CHANG_ROBERTS_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -451,7 +357,7 @@ impl Protocol for ChangRoberts {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = Self::fresh(ctx.me, None);
-        ctx.note(&N_RECOVER, &[ctx.me as u64]);
+        ctx.note(&k::CHANG_ROBERTS_NOTE_RECOVER, &[ctx.me as u64]);
         self.start_election(&mut s, ctx);
         s
     }
@@ -469,13 +375,13 @@ impl Protocol for ChangRoberts {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("elected", fmt_node(s.elected)),
-            ("sent own id", s.forwarded.to_string()),
-            ("coordinator", s.am_coord.to_string()),
-            ("largest id carried", fmt_node(s.carried)),
-            ("highest initiator seen", if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
+            (k::INSPECT_ELECTED, fmt_node(s.elected)),
+            (k::INSPECT_SENT_OWN_ID, s.forwarded.to_string()),
+            (k::INSPECT_COORDINATOR, s.am_coord.to_string()),
+            (k::INSPECT_LARGEST_ID_CARRIED, fmt_node(s.carried)),
+            (k::INSPECT_HIGHEST_INITIATOR_SEEN, if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
         ]
     }
 }

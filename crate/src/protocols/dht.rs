@@ -36,6 +36,7 @@
 //!
 //! Parameters (`params`): `key` (a string or a number, default `"leader"`).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
@@ -76,35 +77,16 @@ pub fn successor(key: u32, members: impl IntoIterator<Item = NodeId>) -> Option<
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "dht",
-    title: Text::new("DHT-based election", "基于 DHT 的选举"),
+    title: k::DHT_TITLE,
     citation: "I. Stoica, R. Morris, D. Karger, M. F. Kaashoek and H. Balakrishnan, Chord: A Scalable Peer-to-peer Lookup Service for Internet Applications, ACM SIGCOMM 2001",
-    summary: Text::new(
-        "Node ids and an election key are hashed onto one ring; the first node clockwise from the key leads, and each node finds it in its own membership view.",
-        "节点 id 与选举键被哈希到同一个环上；从键的位置顺时针遇到的第一个节点成为领导者，每个节点都在自己的成员视图中查找它。",
-    ),
-    card: Text::new(
-        "Every node id and one election key are hashed onto a ring. The leader is the key's successor: the first node clockwise from the key.\n\n\
-         • Every node sends HEARTBEAT to all every interval, so each keeps its own membership view.\n\
-         • A node silent for the timeout is dropped from the view; its next heartbeat puts it back.\n\
-         • Each node looks the key up in its own view — no votes, no messages — and leads if it finds itself.\n\
-         • When the leader fails, the views drop it and the next node clockwise leads.\n\n\
-         What to watch: the ring is drawn in hash order, not id order, with the key marked. Under a partition each side's view finds its own successor — two leaders, by design — until healing merges the views.",
-        "每个节点 id 和一个选举键都被哈希到一个环上。领导者是键的后继：从键的位置顺时针遇到的第一个节点。\n\n\
-         • 每个节点每个周期向所有节点发送 HEARTBEAT（心跳），从而各自维护一份成员视图。\n\
-         • 超时仍无心跳的节点被移出视图；它的下一次心跳又会把它加回来。\n\
-         • 每个节点在自己的视图中查找该键——不投票、不发消息——找到自己就成为领导者。\n\
-         • 领导者失效后，各视图移除它，顺时针的下一个节点成为领导者。\n\n\
-         观察要点：环按哈希顺序而非 id 顺序绘制，并标出键的位置。网络分区时，每一侧的视图各自找到自己的后继——两个领导者，这是设计使然（脑裂）——直到分区消除、视图重新合并。",
-    ),
+    summary: k::DHT_SUMMARY,
+    card: k::DHT_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE],
     formulas: &[Formula {
         name: "N(N−1)",
-        applies: Text::new(
-            "heartbeats per interval keeping every view; a failure costs no election message, as each lookup is local (Chord routes one in O(log N) hops)",
-            "每个心跳周期维护全部视图所需的心跳数；节点失效不需要任何选举消息，因为查找在本地完成（Chord 的一次查找需 O(log N) 跳）",
-        ),
+        applies: k::DHT_FORMULA_1,
         counts: &["HEARTBEAT"],
         value: |n| n * n.saturating_sub(1),
     }],
@@ -116,65 +98,26 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "dht-crash",
-        title: Text::new("DHT: the key's node crashes", "DHT：键所在的节点崩溃"),
-        hint: Text::new(
-            "The key \"lock\" hashes just before N6, so N6 leads. N6 crashes at t=30: each view drops it after the timeout, and N3, next clockwise on the ring, leads. No election message is sent.",
-            "键 \"lock\" 哈希后紧挨在 N6 之前，所以 N6 是领导者。N6 在 t=30 崩溃：各视图超时后移除它，环上顺时针的下一个节点 N3 成为领导者。整个过程不发送任何选举消息。",
-        ),
+        title: k::DHT_PRESET_DHT_CRASH_TITLE,
+        hint: k::DHT_PRESET_DHT_CRASH_HINT,
         json: r#"{"algorithm":"dht","nodes":[1,2,3,4,5,6],"seed":425,"params":{"key":"lock"},
                   "heartbeats":{"interval":3,"timeout":10},"schedule":[{"at":30,"crash":6}],"stop":{"max_time":80}}"#,
         leaders: &[3],
-        golden: "f249a152b95557fe",
+        golden: "cc632e5d3cbd36f5",
     },
     Preset {
         id: "dht-split-brain",
-        title: Text::new("DHT under a partition", "网络分区下的 DHT"),
-        hint: Text::new(
-            "The key \"election\" falls before N5, so N5 leads. At t=20 {1,2} is cut from {3,4,5}: the minority's views drop N5 and find N1 — two leaders, by design. At t=80 the partition heals and the views merge back to N5.",
-            "键 \"election\" 落在 N5 之前，所以 N5 是领导者。t=20 时 {1,2} 与 {3,4,5} 被切开：少数派的视图移除 N5，找到 N1——两个领导者，这是设计使然。t=80 分区消除，视图重新合并，领导者回到 N5。",
-        ),
+        title: k::DHT_PRESET_DHT_SPLIT_BRAIN_TITLE,
+        hint: k::DHT_PRESET_DHT_SPLIT_BRAIN_HINT,
         json: r#"{"algorithm":"dht","nodes":[1,2,3,4,5],"seed":425,"params":{"key":"election"},
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],"stop":{"max_time":120}}"#,
         leaders: &[5],
-        golden: "bd7e5a303981b2eb",
+        golden: "6df1fe5cdc3ef0b9",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_BEAT: Text = Text::new(
-    "N{0} sends HEARTBEAT to every node, so that their membership views keep it.",
-    "N{0} 向所有节点发送 HEARTBEAT（心跳），让它们的成员视图保留自己。",
-);
-const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: N{1} stays in its view.", "N{0} 收到 N{1} 的心跳：N{1} 留在它的视图中。");
-const N_BACK: Text = Text::new(
-    "N{0} hears N{1} again and puts it back in its view, now {2} nodes.",
-    "N{0} 重新收到 N{1} 的心跳，把它加回视图，视图现有 {2} 个节点。",
-);
-const N_DROP: Text = Text::new(
-    "N{0} heard nothing from N{1} for {2} ticks: it drops N{1} from its view.",
-    "N{0} 已有 {2} 个时间单位没有收到 N{1} 的心跳：它把 N{1} 移出视图。",
-);
-const N_NOW_SELF: Text = Text::new(
-    "In N{0}'s view the first node clockwise from the key is now N{0} itself: it leads.",
-    "在 N{0} 的视图中，从键顺时针遇到的第一个节点现在是它自己：它成为领导者。",
-);
-const N_NOW_OTHER: Text = Text::new(
-    "In N{0}'s view the first node clockwise from the key is now N{1}: N{0} follows N{1}.",
-    "在 N{0} 的视图中，从键顺时针遇到的第一个节点现在是 N{1}：N{0} 跟随 N{1}。",
-);
-const N_SAME: Text = Text::new(
-    "The key's successor in N{0}'s view is still N{1}.",
-    "在 N{0} 的视图中，键的后继仍是 N{1}。",
-);
-const N_START: Text = Text::new(
-    "N{0} looks the key up in its view of {1} nodes and finds N{2}; it also announces itself with a heartbeat.",
-    "N{0} 在自己包含 {1} 个节点的视图中查找该键，找到 N{2}；它同时发送一次心跳宣告自己存活。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers, takes every configured node for alive and announces itself with a heartbeat; in its view the key's successor is N{1}.",
-    "N{0} 恢复后，先认为所有配置中的节点都存活，并发送心跳宣告自己；在它的视图中，键的后继是 N{1}。",
-);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -192,7 +135,7 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("a node's periodic sign of life, keeping it in the others' views", "节点定期发出的存活信号（心跳），使它留在其他节点的视图中")),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::DHT_KIND_HEARTBEAT),
 }
 
 impl Message for Msg {
@@ -244,11 +187,11 @@ impl Dht {
         let found = successor(self.key, s.view.iter().copied()).expect("a view holds its own node");
         let me = ctx.me as u64;
         if found == s.leader {
-            ctx.note(&N_SAME, &[me, found as u64]);
+            ctx.note(&k::DHT_NOTE_SAME, &[me, found as u64]);
         } else if found == ctx.me {
-            ctx.note(&N_NOW_SELF, &[me]);
+            ctx.note(&k::DHT_NOTE_NOW_SELF, &[me]);
         } else {
-            ctx.note(&N_NOW_OTHER, &[me, found as u64]);
+            ctx.note(&k::DHT_NOTE_NOW_OTHER, &[me, found as u64]);
         }
         s.leader = found;
     }
@@ -284,7 +227,7 @@ impl Protocol for Dht {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&N_START, &[ctx.me as u64, s.view.len() as u64, s.leader as u64]);
+        ctx.note(&k::DHT_NOTE_START, &[ctx.me as u64, s.view.len() as u64, s.leader as u64]);
         self.beat(ctx);
     }
 
@@ -294,10 +237,10 @@ impl Protocol for Dht {
             ctx.set_timer_after(Timer::Silent(from), hb.timeout);
         }
         match s.view.binary_search(&from) {
-            Ok(_) => ctx.note(&N_ALIVE, &[ctx.me as u64, from as u64]),
+            Ok(_) => ctx.note(&k::DHT_NOTE_ALIVE, &[ctx.me as u64, from as u64]),
             Err(at) => {
                 s.view.insert(at, from);
-                ctx.note(&N_BACK, &[ctx.me as u64, from as u64, s.view.len() as u64]);
+                ctx.note(&k::DHT_NOTE_BACK, &[ctx.me as u64, from as u64, s.view.len() as u64]);
                 self.lookup(s, ctx);
             }
         }
@@ -306,13 +249,13 @@ impl Protocol for Dht {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::Heartbeat => {
-                ctx.note(&N_BEAT, &[ctx.me as u64]);
+                ctx.note(&k::DHT_NOTE_BEAT, &[ctx.me as u64]);
                 self.beat(ctx);
             }
             Timer::Silent(p) => {
                 if let Ok(at) = s.view.binary_search(&p) {
                     s.view.remove(at);
-                    ctx.note(&N_DROP, &[ctx.me as u64, p as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::DHT_NOTE_DROP, &[ctx.me as u64, p as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.lookup(s, ctx);
                 }
             }
@@ -321,7 +264,7 @@ impl Protocol for Dht {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let s = self.boot(ctx);
-        ctx.note(&N_RECOVER, &[ctx.me as u64, s.leader as u64]);
+        ctx.note(&k::DHT_NOTE_RECOVER, &[ctx.me as u64, s.leader as u64]);
         self.beat(ctx);
         s
     }
@@ -331,13 +274,13 @@ impl Protocol for Dht {
         View { role, leader: Some(s.leader), ring: Some((position(s.me as u64), self.key)), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let at = |p: u32| format!("{p:#010x} ({:.1}°)", p as f64 * 360.0 / 4_294_967_296.0);
         vec![
-            ("ring position", at(position(s.me as u64))),
-            ("key position", at(self.key)),
-            ("view", s.view.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
-            ("key's successor", fmt_node(Some(s.leader))),
+            (k::INSPECT_RING_POSITION, at(position(s.me as u64))),
+            (k::INSPECT_KEY_POSITION, at(self.key)),
+            (k::INSPECT_VIEW, s.view.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
+            (k::INSPECT_KEYS_SUCCESSOR, fmt_node(Some(s.leader))),
         ]
     }
 }

@@ -16,6 +16,7 @@
 
 use super::recorded::{self, puppet_protocol, Builder, Flavor, Imported, Line, LogFile, What};
 use crate::algorithm::Algorithm;
+use crate::meta::k;
 use crate::meta::{single_leader, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::meta::{Faults, Kind, Look, Preset, Role, Text, Topology, Visual, ONE_LEADER_PER_TERM};
 use serde_json::Value;
@@ -28,39 +29,15 @@ pub const MODEL: &str = "raft";
 pub struct Etcd;
 
 pub const KINDS: &[Kind] = &[
-    Kind::new(
-        "REQUEST_VOTE",
-        "RV",
-        Visual::Request,
-        Text::new("MsgVote: a candidate asks for a vote in its term", "MsgVote：候选人在其任期内请求投票"),
-    ),
-    Kind::new("VOTE_GRANT", "✓", Visual::Answer, Text::new("MsgVoteResp: the vote given", "MsgVoteResp：投出赞成票")),
-    Kind::new(
-        "VOTE_DENY",
-        "✗",
-        Visual::Refusal,
-        Text::new("MsgVoteResp rejection: the vote refused", "MsgVoteResp 拒绝：拒绝投票"),
-    ),
-    Kind::new(
-        "PRE_VOTE",
-        "PV",
-        Visual::Request,
-        Text::new("MsgPreVote: would you vote for me in the next term?", "MsgPreVote：下一任期你会投票给我吗？"),
-    ),
-    Kind::new("PRE_VOTE_GRANT", "p✓", Visual::Answer, Text::new("MsgPreVoteResp: yes", "MsgPreVoteResp：会")),
-    Kind::new(
-        "PRE_VOTE_DENY",
-        "p✗",
-        Visual::Refusal,
-        Text::new("MsgPreVoteResp rejection: no", "MsgPreVoteResp 拒绝：不会"),
-    ),
+    Kind::new("REQUEST_VOTE", "RV", Visual::Request, k::ETCD_LOG_KIND_REQUEST_VOTE),
+    Kind::new("VOTE_GRANT", "✓", Visual::Answer, k::ETCD_LOG_KIND_VOTE_GRANT),
+    Kind::new("VOTE_DENY", "✗", Visual::Refusal, k::ETCD_LOG_KIND_VOTE_DENY),
+    Kind::new("PRE_VOTE", "PV", Visual::Request, k::ETCD_LOG_KIND_PRE_VOTE),
+    Kind::new("PRE_VOTE_GRANT", "p✓", Visual::Answer, k::ETCD_LOG_KIND_PRE_VOTE_GRANT),
+    Kind::new("PRE_VOTE_DENY", "p✗", Visual::Refusal, k::ETCD_LOG_KIND_PRE_VOTE_DENY),
 ];
 
-const PRE_CANDIDATE: Role = Role::new(
-    "pre-candidate",
-    Look::Candidate,
-    Text::new("asking whether it could win (pre-vote)", "预投票：询问自己能否胜选"),
-);
+const PRE_CANDIDATE: Role = Role::new("pre-candidate", Look::Candidate, k::ETCD_LOG_ROLE_PRE_CANDIDATE);
 
 impl Flavor for Etcd {
     const KINDS: &'static [Kind] = KINDS;
@@ -69,122 +46,35 @@ impl Flavor for Etcd {
     const TERM_WORD: Option<&'static Text> = None;
     const VOTE_KIND: Option<usize> = Some(1);
     const SAYS: &'static [(&'static str, Text)] = &[
-        (
-            "follower",
-            Text::new("member {0} became follower at term {1} (its log)", "成员 {0} 在任期 {1} 成为跟随者（日志）"),
-        ),
-        (
-            "pre-candidate",
-            Text::new(
-                "member {0} became pre-candidate at term {1} (its log)",
-                "成员 {0} 在任期 {1} 成为预候选人（日志）",
-            ),
-        ),
-        (
-            "candidate",
-            Text::new(
-                "member {0} became candidate at term {1} and votes for itself (its log)",
-                "成员 {0} 在任期 {1} 成为候选人并投自己一票（日志）",
-            ),
-        ),
-        (
-            "leader",
-            Text::new("member {0} became leader at term {1} (its log)", "成员 {0} 在任期 {1} 成为领导者（日志）"),
-        ),
-        (
-            "elected",
-            Text::new(
-                "member {0} learns that member {1} leads term {2} (its log)",
-                "成员 {0} 得知成员 {1} 是任期 {2} 的领导者（日志）",
-            ),
-        ),
-        (
-            "lost",
-            Text::new(
-                "member {0} lost its leader, member {1}, at term {2} (its log)",
-                "成员 {0} 在任期 {2} 失去了领导者成员 {1}（日志）",
-            ),
-        ),
-        (
-            "starting",
-            Text::new(
-                "member {0}'s election timeout ran out: it starts an election at term {1} (its log)",
-                "成员 {0} 选举超时：在任期 {1} 发起选举（日志）",
-            ),
-        ),
-        (
-            "tally",
-            Text::new(
-                "member {0} has {1} votes and {2} rejections (its log)",
-                "成员 {0} 已得 {1} 票赞成、{2} 票拒绝（日志）",
-            ),
-        ),
-        (
-            "higher",
-            Text::new(
-                "member {0} sees a vote request from member {1} with the higher term {2} (its log)",
-                "成员 {0} 收到成员 {1} 更高任期 {2} 的投票请求（日志）",
-            ),
-        ),
-        (
-            "self-vote",
-            Text::new(
-                "member {0} counts its own vote at term {1} (its log)",
-                "成员 {0} 在任期 {1} 计入自己的一票（日志）",
-            ),
-        ),
-        (
-            "peer-down",
-            Text::new(
-                "member {0} lost its connection to member {1} (its log)",
-                "成员 {0} 与成员 {1} 的连接断开（日志）",
-            ),
-        ),
-        ("peer-up", Text::new("member {0} reaches member {1} again (its log)", "成员 {0} 重新连上成员 {1}（日志）")),
-        ("started", Text::new("member {0} (re)started (its log)", "成员 {0} 启动（日志）")),
+        ("follower", k::ETCD_LOG_MEMBER_0_BECAME_FOLLOWER_AT),
+        ("pre-candidate", k::ETCD_LOG_MEMBER_0_BECAME_PRE_CANDIDATE),
+        ("candidate", k::ETCD_LOG_MEMBER_0_BECAME_CANDIDATE_AT),
+        ("leader", k::ETCD_LOG_MEMBER_0_BECAME_LEADER_AT),
+        ("elected", k::ETCD_LOG_MEMBER_0_LEARNS_THAT_MEMBER),
+        ("lost", k::ETCD_LOG_MEMBER_0_LOST_ITS_LEADER),
+        ("starting", k::ETCD_LOG_MEMBER_0_S_ELECTION_TIMEOUT),
+        ("tally", k::ETCD_LOG_MEMBER_0_HAS_1_VOTES),
+        ("higher", k::ETCD_LOG_MEMBER_0_SEES_A_VOTE),
+        ("self-vote", k::ETCD_LOG_MEMBER_0_COUNTS_ITS_OWN),
+        ("peer-down", k::ETCD_LOG_MEMBER_0_LOST_ITS_CONNECTION),
+        ("peer-up", k::ETCD_LOG_MEMBER_0_REACHES_MEMBER_1),
+        ("started", k::ETCD_LOG_MEMBER_0_RE_STARTED_ITS),
     ];
     const SENT: &'static [Text] = &[
-        Text::new(
-            "member {0} sends member {1} a vote request for term {2} (its log)",
-            "成员 {0} 向成员 {1} 发送任期 {2} 的投票请求（日志）",
-        ),
-        Text::new(
-            "member {0} casts its vote for member {1} at term {2} (its log)",
-            "成员 {0} 在任期 {2} 投票给成员 {1}（日志）",
-        ),
-        Text::new(
-            "member {0} rejects member {1}'s vote request at term {2} (its log)",
-            "成员 {0} 在任期 {2} 拒绝成员 {1} 的投票请求（日志）",
-        ),
-        Text::new(
-            "member {0} sends member {1} a pre-vote request for term {2} (its log)",
-            "成员 {0} 向成员 {1} 发送任期 {2} 的预投票请求（日志）",
-        ),
-        Text::new(
-            "member {0} grants member {1} a pre-vote for term {2} (its log)",
-            "成员 {0} 同意成员 {1} 任期 {2} 的预投票（日志）",
-        ),
-        Text::new(
-            "member {0} refuses member {1} a pre-vote for term {2} (its log)",
-            "成员 {0} 拒绝成员 {1} 任期 {2} 的预投票（日志）",
-        ),
+        k::ETCD_LOG_MEMBER_0_SENDS_MEMBER_1,
+        k::ETCD_LOG_MEMBER_0_CASTS_ITS_VOTE,
+        k::ETCD_LOG_MEMBER_0_REJECTS_MEMBER_1,
+        k::ETCD_LOG_MEMBER_0_SENDS_MEMBER_1_2,
+        k::ETCD_LOG_MEMBER_0_GRANTS_MEMBER_1,
+        k::ETCD_LOG_MEMBER_0_REFUSES_MEMBER_1,
     ];
     const GOT: &'static [Text] = &[
-        Text::new(
-            "member {0} gets member {1}'s vote request for term {2}",
-            "成员 {0} 收到成员 {1} 任期 {2} 的投票请求",
-        ),
-        Text::new("member {0} gets member {1}'s vote at term {2}", "成员 {0} 收到成员 {1} 在任期 {2} 的赞成票"),
-        Text::new("member {0} gets member {1}'s rejection at term {2}", "成员 {0} 收到成员 {1} 在任期 {2} 的拒绝"),
-        Text::new(
-            "member {0} gets member {1}'s pre-vote request for term {2}",
-            "成员 {0} 收到成员 {1} 任期 {2} 的预投票请求",
-        ),
-        Text::new("member {0} gets member {1}'s pre-vote at term {2}", "成员 {0} 收到成员 {1} 任期 {2} 的预投票赞成"),
-        Text::new(
-            "member {0} gets member {1}'s pre-vote refusal at term {2}",
-            "成员 {0} 收到成员 {1} 任期 {2} 的预投票拒绝",
-        ),
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1,
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1_2,
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1_3,
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1_4,
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1_5,
+        k::ETCD_LOG_MEMBER_0_GETS_MEMBER_1_6,
     ];
     fn label(kind: usize, term: u64, _extra: u64) -> String {
         format!("{}(t{term})", KINDS.get(kind).map_or("?", |k| k.name))
@@ -195,16 +85,10 @@ puppet_protocol!(EtcdLog, Etcd);
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: ID,
-    title: Text::new("etcd, from its logs", "etcd（来自真实日志）"),
+    title: k::ETCD_LOG_TITLE,
     citation: "etcd 3.4 (Raft: D. Ongaro and J. Ousterhout, In Search of an Understandable Consensus Algorithm, USENIX ATC 2014)",
-    summary: Text::new(
-        "A real etcd cluster's election, read from its members' logs and replayed as it happened: one tick is one real millisecond.",
-        "从各成员日志读出的真实 etcd 集群选举，按实际发生的过程回放：一个时间单位即真实的一毫秒。",
-    ),
-    card: Text::new(
-        "Every step here is a line of a real log, or a message matched between two logs.\n\n• Members are numbered 1, 2, 3 in the order of their names; the inspector shows each one's name, etcd member id and peer address, and the log line behind its state.\n• A vote request is drawn from the candidate's \"sent MsgVote\" line to the voter's \"cast MsgVote\" or \"rejected MsgVote\" line; the answer from there to the candidate's \"received MsgVoteResp\" line.\n• A member whose log stops while the others lose their connection to it is drawn crashed one millisecond after its last line.\n• The default logger stamps raft lines with whole seconds only: such lines are placed 1 ms apart, so their arrows are approximate. Start etcd with --logger=zap for millisecond timestamps.\n\nReplay in the simulator runs Raft on the same members with the same faults and election timeout.",
-        "这里的每一步都是真实日志中的一行，或在两份日志间配对出的一条消息。\n\n• 成员按名字顺序编号为 1、2、3；检查器显示每个成员的名字、etcd 成员 ID、对等地址，以及其状态所依据的日志行。\n• 投票请求从候选人的 \"sent MsgVote\" 行画到投票者的 \"cast MsgVote\" 或 \"rejected MsgVote\" 行；回复再画到候选人的 \"received MsgVoteResp\" 行。\n• 若某成员的日志中断而其他成员同时失去与它的连接，则在其最后一行之后 1 毫秒画为崩溃。\n• 默认日志器的 raft 行只精确到秒：这些行按 1 毫秒间隔排列，其箭头是近似的。用 --logger=zap 启动 etcd 可得到毫秒时间戳。\n\n\"在模拟器中重放\"会在相同成员上以相同故障和选举超时运行 Raft。",
-    ),
+    summary: k::ETCD_LOG_SUMMARY,
+    card: k::ETCD_LOG_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, PRE_CANDIDATE],
@@ -212,14 +96,11 @@ pub const ALGORITHM: Algorithm = Algorithm {
     properties: &[single_leader(Faults::Any), ONE_LEADER_PER_TERM],
     presets: &[Preset {
         id: "etcd-leader-killed",
-        title: Text::new("etcd: the leader killed (real logs)", "etcd：杀死领导者（真实日志）"),
-        hint: Text::new(
-            "Three real etcd 3.4 members (zap logger) elect a leader; it is killed with SIGKILL and the two others elect a new one. Step to the second election, then Replay in the simulator.",
-            "三个真实的 etcd 3.4 成员（zap 日志）选出领导者；用 SIGKILL 杀死它后，其余两个成员选出新的领导者。步进到第二次选举，再点\"在模拟器中重放\"。",
-        ),
+        title: k::ETCD_LOG_PRESET_ETCD_LEADER_KILLED_TITLE,
+        hint: k::ETCD_LOG_PRESET_ETCD_LEADER_KILLED_HINT,
         json: include_str!("recorded/etcd-leader-killed.json"),
         leaders: &[2],
-        golden: "c832c18c8af6a5ea",
+        golden: "810f208698f8c2d1",
     }],
     build: crate::run::build::<EtcdLog>,
 };

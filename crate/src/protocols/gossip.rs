@@ -39,6 +39,7 @@
 //! `silence` (default `period · (2·⌈log₂ N⌉ + 4)`, several times the spreading time of a heartbeat,
 //! at least `heartbeats.timeout`), `relay` (default false).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
@@ -57,33 +58,16 @@ pub struct Gossip {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "gossip",
-    title: Text::new("Gossip eventual election", "Gossip 最终一致选举"),
+    title: k::GOSSIP_TITLE,
     citation: "A. Demers et al., Epidemic Algorithms for Replicated Database Maintenance, PODC 1987; R. van Renesse, Y. Minsky and M. Hayden, A Gossip-Style Failure Detection Service, Middleware 1998",
-    summary: Text::new(
-        "Every node backs a candidate (epoch, id) and pushes it to a few random peers each period; larger candidates win, so everyone connected ends up backing the same leader — eventually, and one per side of a partition.",
-        "每个节点支持一个候选者（epoch, id），每个周期把它推送给几个随机节点；更大的候选者胜出，因此所有连通的节点最终支持同一个领导者——只是“最终”，而且网络分区的每一侧各有一个。",
-    ),
-    card: Text::new(
-        "No votes and no quorum: leadership spreads like a rumour.\n\n\
-         • Each node backs a candidate (epoch, id); larger epochs win, then larger ids. It starts by backing itself.\n\
-         • Every period it pushes GOSSIP to a few random peers (the fanout). A receiver adopts a larger candidate and ignores a smaller one, so candidates only grow.\n\
-         • The backed node raises a heartbeat counter each period; the counter travels with the gossip. A node with no fresh count for a while (the silence timeout) stands itself: (epoch + 1, its id).\n\n\
-         What to watch: the largest candidate reaching everyone in about log₃ N periods with fanout 2. Under a partition each side ends up with its own leader (split brain, by design: this is a \"soft\" leader); after healing the larger epoch wins everywhere. The ring round a node has the colour of the candidate it backs; the number under it is its epoch.",
-        "没有投票，也没有多数派：领导权像谣言一样传播。\n\n\
-         • 每个节点支持一个候选者（epoch, id）：epoch 大者胜，相同再比 id。开始时每个节点支持自己。\n\
-         • 每个周期，节点把 GOSSIP 推送给几个随机节点（个数即 fanout）。接收者采纳更大的候选者、忽略更小的，所以候选者只增不减。\n\
-         • 被支持的节点每个周期把心跳计数加一，计数随 gossip 传播。一个节点若一段时间（静默超时）内没有收到更新的计数，就推举自己：（epoch + 1, 自己的 id）。\n\n\
-         观察要点：fanout 为 2 时，最大的候选者大约 log₃ N 个周期传遍全网。网络分区时两侧各有自己的领导者（脑裂，这是设计使然：它只是“软”领导者）；分区恢复后，epoch 更大的一方在各处胜出。节点外圈的颜色代表它支持的候选者，下方的数字是它的 epoch。",
-    ),
+    summary: k::GOSSIP_SUMMARY,
+    card: k::GOSSIP_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE],
     formulas: &[Formula {
         name: "2N·⌈log₃ N⌉",
-        applies: Text::new(
-            "GOSSIP with fanout 2 while the largest candidate spreads: 2N a period for about log₃ N periods (a tail of about ln N / 2 periods comes on top)",
-            "fanout 为 2 时最大候选者传播期间的 GOSSIP：每个周期 2N 条，约 log₃ N 个周期（另有约 ln N / 2 个周期的尾部）",
-        ),
+        applies: k::GOSSIP_FORMULA_1,
         counts: &["GOSSIP"],
         value: |n| 2 * n * ceil_log(3, n),
     }],
@@ -105,70 +89,26 @@ fn ceil_log(b: u64, n: u64) -> u64 {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "gossip-16",
-        title: Text::new("Gossip: 16 nodes converge, then lose their leader", "Gossip：16 个节点收敛，然后失去领导者"),
-        hint: Text::new(
-            "Each node backs itself at first and pushes its candidate to 2 random peers every 4 ticks: (0, N16) wins everywhere by t=12. N16 crashes at t=40; 48 ticks without a fresh count later, several nodes stand in epoch 1 at once, and the largest, N11, wins.",
-            "每个节点起初支持自己，每 4 个时间单位把候选者推送给 2 个随机节点：t=12 时（0, N16）已在各处胜出。N16 在 t=40 崩溃；48 个时间单位没有新计数之后，几个节点同时在 epoch 1 推举自己，其中最大的 N11 胜出。",
-        ),
+        title: k::GOSSIP_PRESET_GOSSIP_16_TITLE,
+        hint: k::GOSSIP_PRESET_GOSSIP_16_HINT,
         json: r#"{"algorithm":"gossip","nodes":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"seed":16,
                   "heartbeats":{"interval":4,"timeout":12},"schedule":[{"at":40,"crash":16}],"stop":{"max_time":140}}"#,
         leaders: &[11],
-        golden: "a5bebe238de3e6f8",
+        golden: "48b7b2795ffdf0b6",
     },
     Preset {
         id: "split-brain-gossip",
-        title: Text::new("Gossip: split brain, then healing", "Gossip：脑裂，然后愈合"),
-        hint: Text::new(
-            "N5 leads. At t=20 {1,2} is cut off: with no fresh heartbeat count it stands in epoch 1 — two leaders, by design. At t=150 the network heals and the larger epoch wins everywhere.",
-            "N5 是领导者。t=20 时 {1,2} 被切开：收不到更新的心跳计数，少数派在 epoch 1 推举自己——两个领导者，这是设计使然。t=150 网络恢复，epoch 更大的一方在各处胜出。",
-        ),
+        title: k::GOSSIP_PRESET_SPLIT_BRAIN_GOSSIP_TITLE,
+        hint: k::GOSSIP_PRESET_SPLIT_BRAIN_GOSSIP_HINT,
         json: r#"{"algorithm":"gossip","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":150,"heal":true}],"stop":{"max_time":220}}"#,
         leaders: &[2],
-        golden: "cbb7f75882b8fbf8",
+        golden: "e5c00e52213d6feb",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_PUSH: Text = Text::new(
-    "N{0} pushes its candidate (epoch {1}, N{2}) to random peers, as it does every period.",
-    "N{0} 按周期把自己的候选者（epoch {1}, N{2}）推送给随机节点。",
-);
-const N_PUSH_LEADER: Text = Text::new(
-    "N{0} backs itself in epoch {1}: it raises its heartbeat count to {2} and pushes it to random peers.",
-    "N{0} 在 epoch {1} 支持自己：它把心跳计数加到 {2}，并推送给随机节点。",
-);
-const N_ADOPT: Text = Text::new(
-    "N{0} adopts the larger candidate N{1} of epoch {2}: candidates only grow, so the largest spreads everywhere.",
-    "N{0} 采纳更大的候选者 N{1}（epoch {2}）：候选者只增不减，所以最大的那个会传遍全网。",
-);
-const N_RELAY: Text = Text::new("N{0} relays the news at once to random peers.", "N{0} 立即把这个消息转告随机节点。");
-const N_FRESH: Text = Text::new(
-    "N{0} hears fresh news of its leader N{1}: heartbeat count {2}. It restarts its silence timer.",
-    "N{0} 收到领导者 N{1} 的新消息：心跳计数 {2}。它重置静默计时器。",
-);
-const N_STALE: Text = Text::new(
-    "N{0} already backs this candidate, with a count at least as recent: nothing new.",
-    "N{0} 已经支持这个候选者，且计数不比它旧：没有新消息。",
-);
-const N_SMALLER: Text = Text::new(
-    "N{0} ignores candidate N{1} of epoch {2}: it is smaller than the one N{0} backs.",
-    "N{0} 忽略候选者 N{1}（epoch {2}）：它比 N{0} 支持的更小。",
-);
-const N_SILENT: Text = Text::new(
-    "N{0} has had no fresh heartbeat count of N{1} for {2} ticks: it suspects N{1} has failed.",
-    "N{0} 已有 {2} 个时间单位没有收到 N{1} 的新心跳计数：它怀疑 N{1} 已失效。",
-);
-const N_STAND: Text = Text::new(
-    "N{0} stands itself in epoch {1}, larger than every candidate of epoch {2}, and pushes it at once.",
-    "N{0} 在 epoch {1} 推举自己（比 epoch {2} 的任何候选者都大），并立即推送出去。",
-);
-const N_START_LEADER: Text = Text::new("N{0} already backs itself in epoch {1}.", "N{0} 已在 epoch {1} 支持自己。");
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers still backing N{1} of epoch {2} (the candidate is kept through a crash) and gossips again.",
-    "N{0} 恢复后仍支持 N{1}（epoch {2}）（候选者在崩溃后保留），并重新开始 gossip。",
-);
 
 impl Gossip {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
@@ -245,7 +185,7 @@ kinds! {
         "GOSSIP",
         "g",
         Visual::Announcement,
-        Text::new("the candidate (epoch, id) a node backs, with its heartbeat count", "节点支持的候选者（epoch, id）及其心跳计数"),
+        k::GOSSIP_KIND_GOSSIP,
 ),
 }
 
@@ -296,7 +236,7 @@ impl Gossip {
         let old = s.cand.0;
         s.cand = (old + 1, ctx.me);
         s.beat = 0;
-        ctx.note(&N_STAND, &[ctx.me as u64, old + 1, old]);
+        ctx.note(&k::GOSSIP_NOTE_STAND, &[ctx.me as u64, old + 1, old]);
         self.fresh(s, ctx);
         self.push(s, 1, ctx);
     }
@@ -308,7 +248,7 @@ impl Gossip {
 }
 
 /// What a node's number counts, under it on the canvas.
-static EPOCH: Text = Text::new("epoch", "纪元");
+static EPOCH: Text = k::GOSSIP_EPOCH;
 
 impl Protocol for Gossip {
     type State = State;
@@ -329,7 +269,7 @@ impl Protocol for Gossip {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.cand.1 == ctx.me {
-            ctx.note(&N_START_LEADER, &[ctx.me as u64, s.cand.0]);
+            ctx.note(&k::GOSSIP_NOTE_START_LEADER, &[ctx.me as u64, s.cand.0]);
         } else {
             self.stand(s, ctx);
         }
@@ -341,20 +281,20 @@ impl Protocol for Gossip {
         if (epoch, id) > s.cand {
             s.cand = (epoch, id);
             s.beat = beat;
-            ctx.note(&N_ADOPT, &[me, id as u64, epoch]);
+            ctx.note(&k::GOSSIP_NOTE_ADOPT, &[me, id as u64, epoch]);
             self.fresh(s, ctx);
             if self.relay {
-                ctx.note(&N_RELAY, &[me]);
+                ctx.note(&k::GOSSIP_NOTE_RELAY, &[me]);
                 self.push(s, 2, ctx);
             }
         } else if (epoch, id) == s.cand && beat > s.beat && id != ctx.me {
             s.beat = beat;
-            ctx.note(&N_FRESH, &[me, id as u64, beat]);
+            ctx.note(&k::GOSSIP_NOTE_FRESH, &[me, id as u64, beat]);
             self.fresh(s, ctx);
         } else if (epoch, id) == s.cand {
-            ctx.note(&N_STALE, &[me]);
+            ctx.note(&k::GOSSIP_NOTE_STALE, &[me]);
         } else {
-            ctx.note(&N_SMALLER, &[me, id as u64, epoch]);
+            ctx.note(&k::GOSSIP_NOTE_SMALLER, &[me, id as u64, epoch]);
         }
     }
 
@@ -365,15 +305,15 @@ impl Protocol for Gossip {
                 s.periods += 1;
                 if s.cand.1 == ctx.me {
                     s.beat += 1;
-                    ctx.note(&N_PUSH_LEADER, &[me, s.cand.0, s.beat]);
+                    ctx.note(&k::GOSSIP_NOTE_PUSH_LEADER, &[me, s.cand.0, s.beat]);
                 } else {
-                    ctx.note(&N_PUSH, &[me, s.cand.0, s.cand.1 as u64]);
+                    ctx.note(&k::GOSSIP_NOTE_PUSH, &[me, s.cand.0, s.cand.1 as u64]);
                 }
                 self.push(s, 0, ctx);
                 ctx.set_timer_after(Timer::Period, self.period);
             }
             Timer::Silence => {
-                ctx.note(&N_SILENT, &[me, s.cand.1 as u64, ctx.now - s.fresh_at]);
+                ctx.note(&k::GOSSIP_NOTE_SILENT, &[me, s.cand.1 as u64, ctx.now - s.fresh_at]);
                 self.stand(s, ctx);
             }
         }
@@ -381,7 +321,7 @@ impl Protocol for Gossip {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = crashed.clone();
-        ctx.note(&N_RECOVER, &[ctx.me as u64, s.cand.1 as u64, s.cand.0]);
+        ctx.note(&k::GOSSIP_NOTE_RECOVER, &[ctx.me as u64, s.cand.1 as u64, s.cand.0]);
         self.boot(&mut s, ctx);
         s
     }
@@ -391,14 +331,14 @@ impl Protocol for Gossip {
         View { role, leader: Some(s.cand.1), term: Some(s.cand.0), term_word: Some(&EPOCH), tint: Some(s.cand.1), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         vec![
-            ("candidate (epoch, id)", format!("({}, N{})", s.cand.0, s.cand.1)),
-            ("heartbeat count", s.beat.to_string()),
-            ("fresh news at", format!("t={}", s.fresh_at)),
-            ("periods gossiped", s.periods.to_string()),
+            (k::INSPECT_CANDIDATE_EPOCH_ID, format!("({}, N{})", s.cand.0, s.cand.1)),
+            (k::INSPECT_HEARTBEAT_COUNT, s.beat.to_string()),
+            (k::INSPECT_FRESH_NEWS_AT, format!("t={}", s.fresh_at)),
+            (k::INSPECT_PERIODS_GOSSIPED, s.periods.to_string()),
             (
-                "period / fanout / silence",
+                k::INSPECT_PERIOD_FANOUT_SILENCE,
                 format!("{} / {} / {}", self.period, self.fanout, self.silence.map_or("off".to_string(), |t| t.to_string())),
             ),
         ]

@@ -44,6 +44,7 @@
 //! `ttl − margin`), `margin` (default `max(1, ttl/10)`, below the TTL), `drift`
 //! (`{"<id>": rate}`, rates in (0, 10]).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
@@ -71,50 +72,28 @@ pub const STORE: &str = "store";
 /// Two nodes believe they hold a valid lease at the same real time.
 pub const LEASE_OVERLAP: Property = Property {
     id: "lease-overlap",
-    title: Text::new("No overlapping leases", "租约不重叠"),
-    explain: Text::new(
-        "no two nodes believe they hold a valid lease at the same real time, as long as the safety margin covers the clock drift",
-        "任一真实时刻至多一个节点认为自己持有有效租约——前提是安全余量足以抵消时钟漂移",
-    ),
+    title: k::LEASE_PROPERTY_LEASE_OVERLAP_TITLE,
+    explain: k::LEASE_EXPLAIN,
     holds: Faults::Any,
     monitor: Monitor::SplitBrain,
 };
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "lease",
-    title: Text::new("Lease through a key-value store", "基于键值存储的租约选举"),
+    title: k::LEASE_PROPERTY_LEASE_TITLE,
     citation: "C. Gray and D. Cheriton, Leases: An Efficient Fault-Tolerant Mechanism for Distributed File Cache Consistency, SOSP 1989; M. Burrows, The Chubby lock service for loosely-coupled distributed systems, OSDI 2006",
-    summary: Text::new(
-        "The nodes race to write their token into one key of a store with compare-and-set; the key expires after a TTL unless its holder refreshes it, and the holder leads while its own clock says its lease is valid.",
-        "各节点用比较并交换（CAS）争相把自己的令牌写入存储中的同一个键；键在 TTL 后过期，除非持有者续约；持有者在自己的时钟认为租约有效期间担任领导者。",
-    ),
-    card: Text::new(
-        "One node is a key-value store; the others compete for its key, which expires after a TTL.\n\n\
-         • Every period (shorter than the TTL) each node sends CAS: create the key if it is absent or expired, or refresh it if it holds the node's own token.\n\
-         • The store grants one (OK) and refuses the others (FAIL, naming the holder). The holder keeps refreshing.\n\
-         • The holder leads while its own clock says its lease is valid: counted from when it sent the request, minus a safety margin.\n\
-         • When the holder crashes or loses the store, the key expires and the next CAS takes it over.\n\n\
-         What to watch: each lease bar drains in its node's own clock. Slow a holder's clock (drift) beyond what the margin covers and it still believes after the store gave the key away: two leaders at once. A store is no quorum: the side of a partition without it has no leader.",
-        "一个节点充当键值存储；其余节点争夺其中的一个键，该键在 TTL 后过期。\n\n\
-         • 每个周期（短于 TTL）每个节点发送 CAS：键不存在或已过期时创建它，键中是自己的令牌时续约。\n\
-         • 存储只接受其中一个（OK），拒绝其余的（FAIL，并告知持有者）。持有者不断续约。\n\
-         • 持有者在自己的时钟认为租约有效期间担任领导者：从发出请求时算起，再减去一个安全余量。\n\
-         • 持有者崩溃或与存储失联后，键会过期，下一个 CAS 接管它。\n\n\
-         观察要点：每条租约进度条按各自节点的时钟流逝。让持有者的时钟变慢（时钟漂移），超出安全余量所能抵消的范围，存储把键交给别人后它仍自认为是领导者：同时出现两个领导者。存储不是多数派：分区中没有存储的一侧没有领导者。",
-    ),
+    summary: k::LEASE_SUMMARY,
+    card: k::LEASE_CARD,
     topology: Topology::WithResource,
     kinds: KINDS,
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
-        Role::new(STORE, Look::Store, Text::new("the key-value store: keeps the key and its TTL, never competes", "键值存储：保存该键及其 TTL，从不参与竞争")),
+        Role::new(STORE, Look::Store, k::LEASE_THE_KEY_VALUE_STORE_KEEPS),
     ],
     formulas: &[Formula {
         name: "2(N−1)",
-        applies: Text::new(
-            "one period: each of the N−1 competitors sends one CAS and gets one answer",
-            "一个周期：N−1 个竞争者各发送一条 CAS 并收到一条回复",
-        ),
+        applies: k::LEASE_FORMULA_1,
         counts: &["CAS", "OK", "FAIL"],
         value: |n| 2 * n.saturating_sub(1),
     }],
@@ -126,127 +105,36 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "lease-takeover",
-        title: Text::new("Lease: race, then the holder crashes", "租约：竞争，然后持有者崩溃"),
-        hint: Text::new(
-            "Store N1, TTL 20, period 4, margin 2. N2–N5 race for the free key and N4's CAS arrives first. N4 crashes at t=40: the key expires 20 store ticks after its last refresh, and N2's next CAS takes it.",
-            "存储为 N1，TTL 20，周期 4，安全余量 2。N2–N5 争抢空闲的键，N4 的 CAS 最先到达。N4 在 t=40 崩溃：键在最后一次续约后 20 个存储时间单位过期，N2 的下一个 CAS 拿到了它。",
-        ),
+        title: k::LEASE_PRESET_LEASE_TAKEOVER_TITLE,
+        hint: k::LEASE_PRESET_LEASE_TAKEOVER_HINT,
         json: r#"{"algorithm":"lease","nodes":[1,2,3,4,5],"seed":425,"network":{"latency":[1,3]},
                   "params":{"ttl":20,"period":4,"margin":2},"schedule":[{"at":40,"crash":4}],"stop":{"max_time":110}}"#,
         leaders: &[2],
-        golden: "0a038859ec0e02c7",
+        golden: "af4d355b2f807655",
     },
     Preset {
         id: "lease-drift",
-        title: Text::new("Lease: a slow clock overlaps", "租约：慢时钟导致租约重叠"),
-        hint: Text::new(
-            "N5 holds the key; its clock runs 20% slow (drift 0.8). TTL 60, period 4, margin 2. N5 is cut off at t=10: the key expires at t=66 and N4 leads from t=67, yet N5's slow clock says its lease runs until t=78 — two leaders for 11 ticks. A margin of 12 (60 × 0.2) prevents it.",
-            "N5 持有该键，它的时钟慢 20%（漂移 0.8）。TTL 60，周期 4，安全余量 2。N5 在 t=10 被隔离：键在 t=66 过期，N4 从 t=67 起成为领导者，而 N5 的慢时钟显示租约要到 t=78 才到期——两个领导者并存 11 个时间单位。安全余量取 12（60 × 0.2）即可避免。",
-        ),
+        title: k::LEASE_PRESET_LEASE_DRIFT_TITLE,
+        hint: k::LEASE_PRESET_LEASE_DRIFT_HINT,
         json: r#"{"algorithm":"lease","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "params":{"ttl":60,"period":4,"margin":2,"drift":{"5":0.8}},
                   "schedule":[{"at":10,"isolate":5},{"at":120,"heal":true}],"stop":{"max_time":150}}"#,
         leaders: &[4],
-        golden: "643adccfce633204",
+        golden: "57f84a12338c5cfb",
     },
     Preset {
         id: "lease-partition",
-        title: Text::new("Lease: the store on the minority side", "租约：存储位于少数派一侧"),
-        hint: Text::new(
-            "N5 holds the key in store N1. At t=10 {1,2} is cut from {3,4,5}: N5 can no longer refresh, its lease runs out, and N2 — beside the store — takes the key. The majority side has no leader: a store is not a quorum.",
-            "N5 在存储 N1 中持有该键。t=10 时 {1,2} 与 {3,4,5} 被切开：N5 无法续约，租约到期，位于存储一侧的 N2 拿到该键。多数派一侧没有领导者：存储并不是多数派。",
-        ),
+        title: k::LEASE_PRESET_LEASE_PARTITION_TITLE,
+        hint: k::LEASE_PRESET_LEASE_PARTITION_HINT,
         json: r#"{"algorithm":"lease","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "params":{"ttl":20,"period":4,"margin":2},
                   "schedule":[{"at":10,"partition":[[1,2],[3,4,5]]}],"stop":{"max_time":100}}"#,
         leaders: &[2],
-        golden: "b34b2a6ec7f3f7ad",
+        golden: "8d9409d008cf4549",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const S_CREATE: Text = Text::new(
-    "The store N{0} grants N{1}'s CAS: the key was free, so it now holds N{1}'s token for a TTL of {2} ticks of the store's clock.",
-    "存储 N{0} 接受 N{1} 的 CAS：键原本空闲，现在写入 N{1} 的令牌，TTL 为存储时钟的 {2} 个时间单位。",
-);
-const S_REFRESH: Text = Text::new(
-    "The store N{0} grants N{1}'s refresh: the key still holds N{1}'s token, and its TTL of {2} ticks starts again.",
-    "存储 N{0} 接受 N{1} 的续约：键中仍是 N{1} 的令牌，{2} 个时间单位的 TTL 重新开始计时。",
-);
-const S_HELD: Text = Text::new(
-    "The store N{0} refuses N{1}'s CAS: the key holds N{2}'s token and has not expired.",
-    "存储 N{0} 拒绝 N{1} 的 CAS：键中是 N{2} 的令牌，且尚未过期。",
-);
-const S_OWN: Text = Text::new(
-    "The store N{0} refuses N{1}'s create: the key already holds N{1}'s own token.",
-    "存储 N{0} 拒绝 N{1} 的创建请求：键中已经是 N{1} 自己的令牌。",
-);
-const S_GONE: Text = Text::new(
-    "The store N{0} refuses N{1}'s refresh: that lease has expired and the key is free.",
-    "存储 N{0} 拒绝 N{1} 的续约：该租约已过期，键现在空闲。",
-);
-const S_EXPIRE: Text = Text::new(
-    "N{1}'s lease ran out in the store's clock ({2} ticks without a refresh): the store N{0} deletes the key.",
-    "按存储的时钟，N{1} 的租约已到期（{2} 个时间单位内没有续约）：存储 N{0} 删除该键。",
-);
-const S_RECOVER: Text = Text::new(
-    "The store N{0} recovers with its key on disk and goes on answering CAS.",
-    "存储 N{0} 恢复，键保存在磁盘上，它继续响应 CAS。",
-);
-const S_START: Text = Text::new("The store N{0} never competes: it only answers CAS.", "存储 N{0} 从不参与竞争：它只响应 CAS。");
-const N_TRY_CREATE: Text = Text::new(
-    "N{0} holds no lease: it sends CAS to the store N{1}, to create the key with its token if the key is free.",
-    "N{0} 没有租约：它向存储 N{1} 发送 CAS，若键空闲就写入自己的令牌。",
-);
-const N_TRY_REFRESH: Text = Text::new(
-    "N{0} holds the key: it sends CAS to the store N{1} to refresh it before the TTL runs out.",
-    "N{0} 持有该键：它向存储 N{1} 发送 CAS，在 TTL 到期前续约。",
-);
-const N_GRANTED: Text = Text::new(
-    "N{0}'s CAS succeeded: it leads for {1} ticks of its own clock (the TTL minus the margin, counted from when it sent the request).",
-    "N{0} 的 CAS 成功：按自己的时钟，它在 {1} 个时间单位内担任领导者（TTL 减去安全余量，从发出请求时算起）。",
-);
-const N_RENEWED: Text = Text::new(
-    "N{0}'s refresh succeeded: by its own clock its lease now runs {1} more ticks.",
-    "N{0} 续约成功：按自己的时钟，租约还剩 {1} 个时间单位。",
-);
-const N_LATE: Text = Text::new(
-    "N{0}'s CAS succeeded, but the answer came too late: by its own clock that lease has already run out, so it does not lead.",
-    "N{0} 的 CAS 成功了，但回复来得太晚：按自己的时钟，该租约已经到期，因此它不担任领导者。",
-);
-const N_REFUSED: Text = Text::new(
-    "N{0}'s CAS failed: the key holds N{1}'s token, so N{0} follows N{1} and tries again next period.",
-    "N{0} 的 CAS 失败：键中是 N{1} 的令牌，所以 N{0} 跟随 N{1}，下个周期再试。",
-);
-const N_REFUSED_FREE: Text = Text::new(
-    "N{0}'s refresh failed: its lease had already expired at the store; it will try to create the key next period.",
-    "N{0} 续约失败：它的租约在存储上已经过期；下个周期它会尝试重新创建该键。",
-);
-const N_OWN: Text = Text::new(
-    "N{0}'s create failed because the key still holds its own token: it will refresh it next period.",
-    "N{0} 的创建请求失败，因为键中仍是它自己的令牌：下个周期它会续约。",
-);
-const N_DEPOSED: Text = Text::new(
-    "N{0} still believed it led, but the store says the key holds N{1}'s token: it stops leading at once.",
-    "N{0} 仍以为自己是领导者，但存储表明键中是 N{1} 的令牌：它立即停止担任领导者。",
-);
-const N_DEPOSED_FREE: Text = Text::new(
-    "N{0} still believed it led, but the store says its lease has expired: it stops leading at once.",
-    "N{0} 仍以为自己是领导者，但存储表明它的租约已过期：它立即停止担任领导者。",
-);
-const N_EXPIRED: Text = Text::new(
-    "N{0}'s own clock says its lease of {1} ticks has run out: it stops leading.",
-    "N{0} 自己的时钟显示 {1} 个时间单位的租约已到期：它不再担任领导者。",
-);
-const N_FORGET: Text = Text::new(
-    "N{0} has had no answer from the store for {1} ticks, a whole TTL: it no longer takes N{2} for the leader.",
-    "N{0} 已有 {1} 个时间单位（一个完整的 TTL）没有收到存储的回复：它不再认为 N{2} 是领导者。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers holding no lease: it competes again at its next period.",
-    "N{0} 恢复后没有租约：它将在下个周期重新参与竞争。",
-);
-const N_START: Text = Text::new("N{0} is asked to start: it tries the store at once.", "N{0} 被要求发起选举：它立即向存储发出请求。");
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -276,9 +164,9 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Cas { .. } => Kind::new("CAS", "cas", Visual::Request, Text::new("create the key if free, or refresh it if it holds my token", "键空闲时创建，键中是自己的令牌时续约")),
-    Msg::Ok { .. } => Kind::new("OK", "ok", Visual::Answer, Text::new("the store wrote the token: a new TTL starts", "存储已写入令牌：新的 TTL 开始计时")),
-    Msg::Fail { .. } => Kind::new("FAIL", "no", Visual::Refusal, Text::new("refused: the key holds another token", "被拒绝：键中是别的令牌")),
+    Msg::Cas { .. } => Kind::new("CAS", "cas", Visual::Request, k::LEASE_KIND_CAS),
+    Msg::Ok { .. } => Kind::new("OK", "ok", Visual::Answer, k::LEASE_KIND_OK),
+    Msg::Fail { .. } => Kind::new("FAIL", "no", Visual::Refusal, k::LEASE_KIND_FAIL),
 }
 
 impl Message for Msg {
@@ -375,11 +263,11 @@ impl Lease {
     fn try_store(&self, s: &mut State, ctx: &mut C) {
         let now = self.own(ctx.me, ctx.now);
         if let Some(k) = s.known.filter(|&k| k != ctx.me && now >= s.heard + self.ttl) {
-            ctx.note(&N_FORGET, &[ctx.me as u64, self.ttl, k as u64]);
+            ctx.note(&k::LEASE_NOTE_FORGET, &[ctx.me as u64, self.ttl, k as u64]);
             s.known = None;
         }
         let mine = s.lease.is_some() || s.known == Some(ctx.me);
-        ctx.note(if mine { &N_TRY_REFRESH } else { &N_TRY_CREATE }, &[ctx.me as u64, self.store as u64]);
+        ctx.note(if mine { &k::LEASE_NOTE_TRY_REFRESH } else { &k::LEASE_NOTE_TRY_CREATE }, &[ctx.me as u64, self.store as u64]);
         ctx.send(self.store, Msg::Cas { expect: mine.then_some(ctx.me), at: now });
         self.at_own(Timer::Try, now + self.period, ctx);
     }
@@ -389,7 +277,7 @@ impl Lease {
         let current = s.key.filter(|_| now < s.expires);
         let who = [ctx.me as u64, from as u64];
         if current == expect {
-            ctx.note(if expect.is_some() { &S_REFRESH } else { &S_CREATE }, &[who[0], who[1], self.ttl]);
+            ctx.note(if expect.is_some() { &k::LEASE_S_REFRESH } else { &k::LEASE_S_CREATE }, &[who[0], who[1], self.ttl]);
             s.key = Some(from);
             s.expires = now + self.ttl;
             s.granted = ctx.now;
@@ -398,9 +286,9 @@ impl Lease {
             return;
         }
         match current {
-            Some(h) if h == from => ctx.note(&S_OWN, &who),
-            Some(h) => ctx.note(&S_HELD, &[who[0], who[1], h as u64]),
-            None => ctx.note(&S_GONE, &who),
+            Some(h) if h == from => ctx.note(&k::LEASE_S_OWN, &who),
+            Some(h) => ctx.note(&k::LEASE_S_HELD, &[who[0], who[1], h as u64]),
+            None => ctx.note(&k::LEASE_S_GONE, &who),
         }
         ctx.send(from, Msg::Fail { holder: current });
     }
@@ -443,10 +331,10 @@ impl Protocol for Lease {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if ctx.me == self.store {
-            ctx.note(&S_START, &[ctx.me as u64]);
+            ctx.note(&k::LEASE_S_START, &[ctx.me as u64]);
             return;
         }
-        ctx.note(&N_START, &[ctx.me as u64]);
+        ctx.note(&k::LEASE_NOTE_START, &[ctx.me as u64]);
         self.try_store(s, ctx);
     }
 
@@ -463,7 +351,7 @@ impl Protocol for Lease {
                 s.heard = now;
                 let end = at + self.ttl - self.margin;
                 if end <= now {
-                    ctx.note(&N_LATE, &[me]);
+                    ctx.note(&k::LEASE_NOTE_LATE, &[me]);
                     return;
                 }
                 let renewed = s.lease.is_some();
@@ -473,13 +361,13 @@ impl Protocol for Lease {
                 }
                 s.known = Some(ctx.me);
                 let left = s.lease.map_or(0, |(_, until)| until - now);
-                ctx.note(if renewed { &N_RENEWED } else { &N_GRANTED }, &[me, left]);
+                ctx.note(if renewed { &k::LEASE_NOTE_RENEWED } else { &k::LEASE_NOTE_GRANTED }, &[me, left]);
             }
             Msg::Fail { holder } => {
                 s.known = holder;
                 s.heard = self.own(ctx.me, ctx.now);
                 if holder == Some(ctx.me) {
-                    ctx.note(&N_OWN, &[me]);
+                    ctx.note(&k::LEASE_NOTE_OWN, &[me]);
                     return;
                 }
                 let believed = s.lease.take().is_some();
@@ -487,10 +375,10 @@ impl Protocol for Lease {
                     ctx.cancel_timer(Timer::LeaseEnd);
                 }
                 match (believed, holder) {
-                    (true, Some(h)) => ctx.note(&N_DEPOSED, &[me, h as u64]),
-                    (true, None) => ctx.note(&N_DEPOSED_FREE, &[me]),
-                    (false, Some(h)) => ctx.note(&N_REFUSED, &[me, h as u64]),
-                    (false, None) => ctx.note(&N_REFUSED_FREE, &[me]),
+                    (true, Some(h)) => ctx.note(&k::LEASE_NOTE_DEPOSED, &[me, h as u64]),
+                    (true, None) => ctx.note(&k::LEASE_NOTE_DEPOSED_FREE, &[me]),
+                    (false, Some(h)) => ctx.note(&k::LEASE_NOTE_REFUSED, &[me, h as u64]),
+                    (false, None) => ctx.note(&k::LEASE_NOTE_REFUSED_FREE, &[me]),
                 }
             }
         }
@@ -503,7 +391,7 @@ impl Protocol for Lease {
             Timer::LeaseEnd => {
                 if let Some((from, until)) = s.lease {
                     if now >= until {
-                        ctx.note(&N_EXPIRED, &[ctx.me as u64, until - from]);
+                        ctx.note(&k::LEASE_NOTE_EXPIRED, &[ctx.me as u64, until - from]);
                         s.lease = None;
                         s.known = None;
                     } else {
@@ -514,7 +402,7 @@ impl Protocol for Lease {
             Timer::Expire => {
                 if let Some(h) = s.key {
                     if now >= s.expires {
-                        ctx.note(&S_EXPIRE, &[ctx.me as u64, h as u64, self.ttl]);
+                        ctx.note(&k::LEASE_S_EXPIRE, &[ctx.me as u64, h as u64, self.ttl]);
                         s.key = None;
                     } else {
                         self.at_own(Timer::Expire, s.expires, ctx);
@@ -533,10 +421,10 @@ impl Protocol for Lease {
             if s.key.is_some() {
                 self.at_own(Timer::Expire, s.expires, ctx);
             }
-            ctx.note(&S_RECOVER, &[ctx.me as u64]);
+            ctx.note(&k::LEASE_S_RECOVER, &[ctx.me as u64]);
             return s;
         }
-        ctx.note(&N_RECOVER, &[ctx.me as u64]);
+        ctx.note(&k::LEASE_NOTE_RECOVER, &[ctx.me as u64]);
         ctx.set_timer(Timer::Try, 1, self.real(ctx.me, self.period).max(1));
         s
     }
@@ -557,15 +445,15 @@ impl Protocol for Lease {
         }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
-        let mut out = vec![("clock rate", format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        let mut out = vec![(k::INSPECT_CLOCK_RATE, format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
         if s.me == self.store {
-            out.push(("key", s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires))));
+            out.push((k::UI_KEY, s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires))));
         } else {
-            out.push(("lease (own clock)", s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}"))));
-            out.push(("holder last named by the store", fmt_node(s.known)));
+            out.push((k::INSPECT_LEASE_OWN_CLOCK, s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}"))));
+            out.push((k::INSPECT_HOLDER_LAST_NAMED_BY_THE_STORE, fmt_node(s.known)));
         }
-        out.push(("TTL / period / margin", format!("{} / {} / {}", self.ttl, self.period, self.margin)));
+        out.push((k::INSPECT_TTL_PERIOD_MARGIN, format!("{} / {} / {}", self.ttl, self.period, self.margin)));
         out
     }
 }

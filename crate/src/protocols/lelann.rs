@@ -28,6 +28,7 @@
 //!
 //! No parameters.
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
@@ -37,135 +38,33 @@ use crate::{NodeId, Time};
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "lelann",
-    title: Text::new("LeLann ring", "LeLann 环选举"),
+    title: k::LELANN_TITLE,
     citation: "G. LeLann, Distributed systems — towards a formal approach, IFIP Congress 1977",
-    summary: Text::new(
-        "Every id travels the whole ring and every node collects them all; when its own id returns, a node knows the maximum, which leads.",
-        "每个 id 都绕环一整周，每个节点收集全部 id；当自己的 id 回来时，节点就知道了最大者，由它担任领导者。",
-    ),
-    card: Text::new(
-        "The naive ring election that Chang and Roberts improved. The nodes form a one-way ring with FIFO links.\n\n\
-         • A node that starts (or is woken by someone else's id) sends ELECTION with its own id.\n\
-         • Every node passes on every id except its own, and remembers it.\n\
-         • When its own id comes back, a node has seen every id: the largest one leads. No announcement is needed.\n\n\
-         What to watch: nothing is ever swallowed — each of the N ids makes the full trip, so an election costs exactly N² messages.",
-        "Chang 与 Roberts 改进之前的朴素环选举。节点组成单向环，链路先进先出（FIFO）。\n\n\
-         • 发起的节点（或被他人 id 唤醒的节点）发送携带自己 id 的 ELECTION。\n\
-         • 每个节点转发除自己之外的所有 id，并记录下来。\n\
-         • 自己的 id 回来时，节点已见过所有 id：最大者成为领导者，无需再宣布。\n\n\
-         观察要点：没有任何 id 被吞掉——N 个 id 都要绕环一整周，因此一次选举恰好需要 N² 条消息。",
-    ),
+    summary: k::LELANN_SUMMARY,
+    card: k::LELANN_CARD,
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
     formulas: &[Formula {
         name: "N²",
-        applies: Text::new("one election: each of the N ids travels the whole ring", "一次选举：N 个 id 各自绕环一整周"),
+        applies: k::LELANN_FORMULA_1,
         counts: &["ELECTION"],
         value: |n| n * n,
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: &[Preset {
         id: "lelann-all",
-        title: Text::new("LeLann: every node starts", "LeLann：所有节点都发起"),
-        hint: Text::new(
-            "Every id goes all the way round: 6 × 6 = N² = 36 ELECTION messages. Chang-Roberts, with the same ring and the same starters, sends 13 ELECTION (+ 6 ELECTED): smaller ids die early there.",
-            "每个 id 都绕环一整周：6 × 6 = N² = 36 条 ELECTION。同样的环、同样的发起者，Chang-Roberts 只需 13 条 ELECTION（另加 6 条 ELECTED）：小 id 在那里会提前消亡。",
-        ),
+        title: k::LELANN_PRESET_LELANN_ALL_TITLE,
+        hint: k::LELANN_PRESET_LELANN_ALL_HINT,
         json: r#"{"algorithm":"lelann","nodes":[80,6,12,5,32,3],"seed":425,
                   "schedule":[{"at":0,"start":80},{"at":0,"start":6},{"at":0,"start":12},{"at":0,"start":5},{"at":0,"start":32},{"at":0,"start":3}]}"#,
         leaders: &[80],
-        golden: "4b54afd48f321d58",
+        golden: "f84d622579460986",
     }],
     build: run::build::<LeLann>,
 };
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_START: Text = Text::new(
-    "N{0} starts an election: it sends ELECTION({0}) with its own id to its successor N{1}; this id will travel the whole ring.",
-    "N{0} 发起选举：把携带自己 id 的 ELECTION({0}) 发给后继 N{1}；这个 id 将绕环一整周。",
-);
-const N_START_BUSY: Text = Text::new(
-    "N{0} is already taking part in an election, so it does not start another.",
-    "N{0} 已经在参与一次选举，因此不再另行发起。",
-);
-const N_WOKEN: Text = Text::new(
-    "N{0} is woken by ELECTION({1}): it sends its own id {0} first, then passes {1} on. Sending its own id first is what lets every node decide once its id comes back.",
-    "N{0} 被 ELECTION({1}) 唤醒：它先发出自己的 id {0}，再转发 {1}。先发自己的 id，正是每个节点能在自己的 id 回来时做出判断的前提。",
-);
-const N_WOKEN_AGAIN: Text = Text::new(
-    "N{0} took N{2} for the leader, but ELECTION({1}) means a new election: N{0} sends its own id {0} first, then passes {1} on.",
-    "N{0} 原以为 N{2} 是领导者，但 ELECTION({1}) 说明新的选举开始了：N{0} 先发出自己的 id {0}，再转发 {1}。",
-);
-const N_WOKEN_LEADER: Text = Text::new(
-    "N{0} was leading, but ELECTION({1}) means a new election: N{0} sends its own id {0} first, then passes {1} on.",
-    "N{0} 原本是领导者，但 ELECTION({1}) 说明新的选举开始了：N{0} 先发出自己的 id {0}，再转发 {1}。",
-);
-const N_FORWARD: Text = Text::new(
-    "N{0} records id {1} ({2} ids seen so far) and passes it on: LeLann swallows nothing, which is why an election costs N² messages.",
-    "N{0} 记下 id {1}（目前已见过 {2} 个 id）并继续转发：LeLann 不吞掉任何 id，所以一次选举需要 N² 条消息。",
-);
-const N_DECIDE: Text = Text::new(
-    "N{0}'s own id is back and N{0} has seen all {1} ids: on FIFO links every other id must arrive first, because each node sends its own id before passing others on. So N{0} knows that N{2}, the largest, leads.",
-    "N{0} 的 id 回来了，它已见齐全部 {1} 个 id：在先进先出的链路上，其他 id 必然先到，因为每个节点都先发自己的 id 再转发别人的。所以 N{0} 知道最大的 N{2} 是领导者。",
-);
-const N_DECIDE_SELF: Text = Text::new(
-    "N{0}'s own id is back and N{0} has seen all {1} ids: on FIFO links every other id must arrive first, because each node sends its own id before passing others on. Its own id is the largest, so N{0} leads.",
-    "N{0} 的 id 回来了，它已见齐全部 {1} 个 id：在先进先出的链路上，其他 id 必然先到，因为每个节点都先发自己的 id 再转发别人的。它自己的 id 最大，所以 N{0} 是领导者。",
-);
-const N_DECIDE_PART: Text = Text::new(
-    "N{0}'s own id is back, but N{0} has seen only {1} of the {2} ids (the others were lost on the way, at a crashed node or in the network, or have not arrived yet), so it decides on part of the ring.",
-    "N{0} 的 id 回来了，但它只见到了 {2} 个 id 中的 {1} 个（其余的在途中丢失——丢在崩溃的节点处或网络中——或尚未到达），所以只能根据环的一部分做出判断。",
-);
-const N_PICK: Text = Text::new(
-    "N{0} takes the largest id it saw: N{1} leads.",
-    "N{0} 取它见到的最大 id：N{1} 是领导者。",
-);
-const N_PICK_SELF: Text = Text::new(
-    "N{0}'s own id is the largest it saw, so N{0} leads.",
-    "N{0} 自己的 id 是它见到的最大值，所以 N{0} 是领导者。",
-);
-const N_OLD_ROUND: Text = Text::new(
-    "N{0} drops a copy of its own id from its old round {1}: only a copy from round {2} can end its current election.",
-    "N{0} 丢弃自己 id 在旧轮次 {1} 中的副本：只有第 {2} 轮的副本才能结束它当前的选举。",
-);
-const N_DONE: Text = Text::new(
-    "N{0} has already decided this election; the extra copy of its own id is dropped.",
-    "N{0} 已经对本次选举做出判断；多出来的自己 id 的副本被丢弃。",
-);
-const N_SUSPECT: Text = Text::new(
-    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed and starts a new election with its own id.",
-    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃，于是用自己的 id 发起新的选举。",
-);
-const N_BEAT: Text = Text::new(
-    "N{0} leads: it sends HEARTBEAT directly to every node, outside the ring.",
-    "N{0} 是领导者：它不经过环，直接向每个节点发送 HEARTBEAT（心跳）。",
-);
-const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: its leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
-const N_BEAT_NO_LEADER: Text = Text::new(
-    "N{0} is in an election and knows no leader yet, so it ignores N{1}'s heartbeat.",
-    "N{0} 正在选举中，尚不知道领导者是谁，所以忽略 N{1} 的心跳。",
-);
-const N_BEAT_RIVAL: Text = Text::new(
-    "N{0} believes it leads itself, so it ignores N{1}'s heartbeat.",
-    "N{0} 认为自己才是领导者，所以忽略 N{1} 的心跳。",
-);
-const N_BEAT_OTHER: Text = Text::new(
-    "N{0} follows N{2}, not N{1}, so it ignores N{1}'s heartbeat.",
-    "N{0} 跟随的是 N{2} 而不是 N{1}，所以忽略 N{1} 的心跳。",
-);
-const N_STALE: Text = Text::new(
-    "N{0} drops id {1} of the finished round {2}: a newer election is under way, and mixing rounds would break the rule that every id of a round arrives before one's own.",
-    "N{0} 丢弃第 {2} 轮（已结束）的 id {1}：新的选举正在进行，混入旧轮次的 id 会破坏“本轮所有 id 都先于自己的 id 到达”这一规则。",
-);
-const N_RETRY: Text = Text::new(
-    "N{0}'s own id has not come back within {1} ticks: it was lost on the way (a crashed node or the network), so N{0} starts round {2} with a fresh copy.",
-    "N{0} 的 id 在 {1} 个时间单位内没有回来：它在途中丢失了（节点崩溃或网络丢包），所以 N{0} 以第 {2} 轮重新发出自己的 id。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers knowing no leader and starts a new election, round {1}: its round counter survived the crash, so an old copy of its id cannot end this round.",
-    "N{0} 恢复后不知道领导者是谁，于是发起新的选举（第 {1} 轮）：轮次计数在崩溃后依然保留，所以旧的 id 副本无法结束这一轮。",
-);
 
 #[derive(Clone, Debug)]
 pub struct LeLann {
@@ -193,8 +92,8 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("carries one node's id all the way round the ring", "携带某个节点的 id 绕环一整周")),
-    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, k::LELANN_KIND_ELECTION),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::COMMON_KIND_HEARTBEAT_2),
 }
 
 impl Message for Msg {
@@ -279,10 +178,10 @@ impl Protocol for LeLann {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if !s.electing {
-            ctx.note(&N_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
+            ctx.note(&k::LELANN_NOTE_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
             self.begin(s, ctx, s.round + 1);
         } else {
-            ctx.note(&N_START_BUSY, &[ctx.me as u64]);
+            ctx.note(&k::LELANN_NOTE_START_BUSY, &[ctx.me as u64]);
         }
     }
 
@@ -298,31 +197,31 @@ impl Protocol for LeLann {
                     let leader = s.leader.map_or(0, u64::from);
                     if seen == n {
                         match s.leader {
-                            Some(l) if l == ctx.me => ctx.note(&N_DECIDE_SELF, &[me, seen]),
-                            _ => ctx.note(&N_DECIDE, &[me, seen, leader]),
+                            Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_DECIDE_SELF, &[me, seen]),
+                            _ => ctx.note(&k::LELANN_NOTE_DECIDE, &[me, seen, leader]),
                         }
                     } else {
-                        ctx.note(&N_DECIDE_PART, &[me, seen, n]);
+                        ctx.note(&k::LELANN_NOTE_DECIDE_PART, &[me, seen, n]);
                         match s.leader {
-                            Some(l) if l == ctx.me => ctx.note(&N_PICK_SELF, &[me]),
-                            _ => ctx.note(&N_PICK, &[me, leader]),
+                            Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_PICK_SELF, &[me]),
+                            _ => ctx.note(&k::LELANN_NOTE_PICK, &[me, leader]),
                         }
                     }
                 } else if round != s.round {
-                    ctx.note(&N_OLD_ROUND, &[me, round, s.round]);
+                    ctx.note(&k::LELANN_NOTE_OLD_ROUND, &[me, round, s.round]);
                 } else {
-                    ctx.note(&N_DONE, &[me]);
+                    ctx.note(&k::LELANN_NOTE_DONE, &[me]);
                 }
             }
             Msg::Election { id, round } if round < s.round => {
-                ctx.note(&N_STALE, &[me, id as u64, round]);
+                ctx.note(&k::LELANN_NOTE_STALE, &[me, id as u64, round]);
             }
             Msg::Election { id, round } => {
                 if round > s.round {
                     match s.leader {
-                        Some(l) if l == ctx.me => ctx.note(&N_WOKEN_LEADER, &[me, id as u64]),
-                        Some(l) => ctx.note(&N_WOKEN_AGAIN, &[me, id as u64, l as u64]),
-                        None => ctx.note(&N_WOKEN, &[me, id as u64]),
+                        Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_WOKEN_LEADER, &[me, id as u64]),
+                        Some(l) => ctx.note(&k::LELANN_NOTE_WOKEN_AGAIN, &[me, id as u64, l as u64]),
+                        None => ctx.note(&k::LELANN_NOTE_WOKEN, &[me, id as u64]),
                     }
                     self.begin(s, ctx, round);
                     if let Err(at) = s.seen.binary_search(&id) {
@@ -332,20 +231,20 @@ impl Protocol for LeLann {
                     if let Err(at) = s.seen.binary_search(&id) {
                         s.seen.insert(at, id);
                     }
-                    ctx.note(&N_FORWARD, &[me, id as u64, s.seen.len() as u64]);
+                    ctx.note(&k::LELANN_NOTE_FORWARD, &[me, id as u64, s.seen.len() as u64]);
                 }
                 let succ = ctx.cfg.successor(ctx.me);
                 ctx.send(succ, Msg::Election { id, round });
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
-                    ctx.note(&N_ALIVE, &[me, from as u64]);
+                    ctx.note(&k::LELANN_NOTE_ALIVE, &[me, from as u64]);
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
                 } else {
                     match s.leader {
-                        Some(l) if l == ctx.me => ctx.note(&N_BEAT_RIVAL, &[me, from as u64]),
-                        Some(l) => ctx.note(&N_BEAT_OTHER, &[me, from as u64, l as u64]),
-                        None => ctx.note(&N_BEAT_NO_LEADER, &[me, from as u64]),
+                        Some(l) if l == ctx.me => ctx.note(&k::COMMON_NOTE_BEAT_RIVAL, &[me, from as u64]),
+                        Some(l) => ctx.note(&k::COMMON_NOTE_BEAT_OTHER, &[me, from as u64, l as u64]),
+                        None => ctx.note(&k::COMMON_NOTE_BEAT_NO_LEADER, &[me, from as u64]),
                     }
                 }
             }
@@ -356,20 +255,20 @@ impl Protocol for LeLann {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
-                    ctx.note(&N_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::LELANN_NOTE_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.begin(s, ctx, s.round + 1);
                 }
             }
             Timer::Retry => {
                 if s.electing {
-                    ctx.note(&N_RETRY, &[ctx.me as u64, self.retry, s.round + 1]);
+                    ctx.note(&k::LELANN_NOTE_RETRY, &[ctx.me as u64, self.retry, s.round + 1]);
                     s.electing = false;
                     self.begin(s, ctx, s.round + 1);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, &k::LELANN_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
                 }
             }
         }
@@ -377,7 +276,7 @@ impl Protocol for LeLann {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, round: crashed.round, electing: false, seen: vec![], leader: None };
-        ctx.note(&N_RECOVER, &[ctx.me as u64, crashed.round + 1]);
+        ctx.note(&k::LELANN_NOTE_RECOVER, &[ctx.me as u64, crashed.round + 1]);
         self.begin(&mut s, ctx, crashed.round + 1);
         s
     }
@@ -393,13 +292,13 @@ impl Protocol for LeLann {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let seen = s.seen.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
         vec![
-            ("leader", fmt_node(s.leader)),
-            ("electing", s.electing.to_string()),
-            ("round", s.round.to_string()),
-            ("ids seen", if seen.is_empty() { "-".into() } else { seen }),
+            (k::UI_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_ELECTING, s.electing.to_string()),
+            (k::INSPECT_ROUND, s.round.to_string()),
+            (k::INSPECT_IDS_SEEN, if seen.is_empty() { "-".into() } else { seen }),
         ]
     }
 }

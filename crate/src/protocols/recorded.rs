@@ -21,6 +21,7 @@
 //! kind makes which recorded algorithm and which textbook algorithm replays it.
 
 use crate::error::ScenarioError;
+use crate::meta::k;
 use crate::meta::{Kind, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, TimerKey, View};
 use crate::{NodeId, Time};
@@ -197,20 +198,8 @@ impl TimerKey for Timer {
 }
 
 const FLAGS: &[&str] = &["", "clamped", "no-receive", "no-send"];
-static FLAG_NOTES: [Text; 3] = [
-    Text::new(
-        "its receiver's log shows it before its sender's did: the clocks of the two machines differ, so the arrival is drawn 1 ms after the send",
-        "接收方日志中的时间早于发送方：两台机器的时钟有偏差，因此到达时间画在发送后 1 毫秒",
-    ),
-    Text::new(
-        "no log line shows it arriving; it is drawn arriving one typical delay after it was sent",
-        "日志中没有它到达的记录；按典型延迟画出其到达",
-    ),
-    Text::new(
-        "no log line shows it being sent; it is drawn sent one typical delay before it arrived",
-        "日志中没有它被发送的记录；按典型延迟画出其发送",
-    ),
-];
+static FLAG_NOTES: [Text; 3] =
+    [k::RECORDED_ITS_RECEIVERS_LOG_SHOWS_IT, k::RECORDED_NO_LOG_LINE_SHOWS_IT, k::RECORDED_NO_LOG_LINE_SHOWS_IT_2];
 
 impl<F: Flavor> Puppet<F> {
     fn check(cfg: &Config, script: Script) -> Result<Self, ScenarioError> {
@@ -401,20 +390,22 @@ impl<F: Flavor> Puppet<F> {
         }
     }
 
-    pub fn inspect(&self, s: &St) -> Vec<(&'static str, String)> {
+    pub fn inspect(&self, s: &St) -> Vec<(Text, String)> {
         let mut out = Vec::new();
         if let Some(m) = self.script.members.iter().find(|m| m.node == s.me) {
-            for (key, value) in [("name", &m.name), ("member id", &m.id), ("address", &m.addr)] {
+            for (key, value) in
+                [(k::INSPECT_NAME, &m.name), (k::INSPECT_MEMBER_ID, &m.id), (k::INSPECT_ADDRESS, &m.addr)]
+            {
                 if !value.is_empty() {
                     out.push((key, value.clone()));
                 }
             }
         }
-        out.push(("role", s.role.to_string()));
-        out.push(("term", s.term.to_string()));
-        out.push(("leader", crate::protocol::fmt_node(s.leader)));
+        out.push((k::INSPECT_ROLE, s.role.to_string()));
+        out.push((k::INSPECT_TERM, s.term.to_string()));
+        out.push((k::UI_LEADER, crate::protocol::fmt_node(s.leader)));
         if !s.line.is_empty() {
-            out.push(("log line", s.line.clone()));
+            out.push((k::INSPECT_LOG_LINE, s.line.clone()));
         }
         out
     }
@@ -474,7 +465,7 @@ macro_rules! puppet_protocol {
             fn view(&self, s: &Self::State) -> $crate::protocol::View {
                 self.0.view(s)
             }
-            fn inspect(&self, s: &Self::State) -> Vec<(&'static str, String)> {
+            fn inspect(&self, s: &Self::State) -> Vec<(Text, String)> {
                 self.0.inspect(s)
             }
         }
@@ -483,10 +474,7 @@ macro_rules! puppet_protocol {
 pub(crate) use puppet_protocol;
 
 /// Narration of a `start` on a recorded run: nothing happens, the log decides.
-pub static NO_START: Text = Text::new(
-    "member {0} is a recorded member: it does what its log says, so starting an election here changes nothing",
-    "成员 {0} 是日志回放的成员：它只按日志行事，在此发起选举不会改变什么",
-);
+pub static NO_START: Text = k::RECORDED_MEMBER_0_IS_A_RECORDED;
 
 // ------------------------------------------------------------------------------------------
 // Importing: what the log parsers produce, and how it becomes a scenario.

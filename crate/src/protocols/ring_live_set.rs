@@ -51,6 +51,7 @@
 //! starts again, with heartbeats only; default `2·N·(ack_timeout + latency_max) +
 //! heartbeats.timeout`).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
@@ -60,47 +61,28 @@ use crate::{NodeId, Time};
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "ring-live-set",
-    title: Text::new("Ring with live set", "带存活集合的环选举"),
+    title: k::RING_LIVE_SET_TITLE,
     citation: "A. S. Tanenbaum and M. van Steen, Distributed Systems: Principles and Paradigms, Prentice Hall, 2002 (the ring algorithm); as drawn in A. Petrov, Database Internals, O'Reilly, 2019",
-    summary: Text::new(
-        "The election message goes once round the ring collecting the ids of the live nodes, skipping any node that does not answer; back at its initiator, the highest id in the set is the leader, and a second pass announces it.",
-        "选举消息沿环走一圈，收集存活节点的 id，跳过不应答的节点；回到发起者时，集合中最大的 id 即为领导者，再走第二圈宣布结果。",
-    ),
-    card: Text::new(
-        "The nodes form a ring and each knows the whole ring, so it can skip a neighbour that is down.\n\n\
-         • A node that suspects the leader sends ELECTION with the live set {itself} to its successor.\n\
-         • Every node answers ACK to its sender, adds its own id to the live set and passes the message on clockwise.\n\
-         • A node that gets no ACK in time takes its successor for crashed and sends the message to the next node instead.\n\
-         • When the message is back at its initiator, the set holds every live node: the highest id leads. The initiator sends COORDINATOR round the live set so that everyone learns it.\n\n\
-         What to watch: the set growing hop by hop, the skip round a crashed node, and what a partition does — each side skips the other and elects its own highest id: split brain.",
-        "节点组成环，每个节点都知道整个环，因此可以跳过已崩溃的邻居。\n\n\
-         • 怀疑领导者失效的节点向后继发送 ELECTION，存活集合里只有它自己。\n\
-         • 每个节点向发送者回复 ACK，把自己的 id 加入存活集合，再顺时针转发。\n\
-         • 若超时仍未收到 ACK，节点就认为后继已崩溃，改发给再下一个节点。\n\
-         • 消息回到发起者时，集合中包含了所有存活节点：id 最大者成为领导者。发起者沿存活集合发送 COORDINATOR，让每个节点都知道结果。\n\n\
-         观察要点：存活集合逐跳增长；绕过崩溃节点的跳转；以及网络分区的后果——每一侧都跳过另一侧，各自选出自己最大的 id：脑裂。",
-    ),
+    summary: k::RING_LIVE_SET_SUMMARY,
+    card: k::RING_LIVE_SET_CARD,
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
         CANDIDATE_ROLE,
-        Role::new("participant", Look::Participant, Text::new("added its id to an election, waiting for COORDINATOR", "已把自己的 id 加入选举，等待 COORDINATOR")),
+        Role::new("participant", Look::Participant, k::RING_LIVE_SET_ROLE_PARTICIPANT),
     ],
     formulas: &[
         Formula {
             name: "2N",
-            applies: Text::new(
-                "one initiator, every node up: ELECTION once round, COORDINATOR once round (each down node saves one COORDINATOR)",
-                "单个发起者且所有节点存活：ELECTION 绕一圈，COORDINATOR 绕一圈（每个崩溃节点少一条 COORDINATOR）",
-            ),
+            applies: k::RING_LIVE_SET_FORMULA_1,
             counts: &["ELECTION", "COORDINATOR"],
             value: |n| 2 * n,
         },
         Formula {
             name: "4N",
-            applies: Text::new("the same, with one ACK for every hop", "同上，并计入每一跳的 ACK"),
+            applies: k::RING_LIVE_SET_FORMULA_2,
             counts: &["ELECTION", "COORDINATOR", "ACK"],
             value: |n| 4 * n,
         },
@@ -113,104 +95,26 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "ring-live-set-skip",
-        title: Text::new("Ring with live set: N6 failed, N3 starts", "带存活集合的环：N6 已崩溃，N3 发起"),
-        hint: Text::new(
-            "Leader N6 has crashed and N3 starts. Watch the live set grow {3} → {3,4} → {3,4,5}; N5 gets no ACK from N6 and skips to N1. Back at N3 the highest id, 5, leads and COORDINATOR goes round the five live nodes.",
-            "领导者 N6 已崩溃，N3 发起选举。观察存活集合逐步增长 {3} → {3,4} → {3,4,5}；N5 等不到 N6 的 ACK，于是跳到 N1。回到 N3 时最大的 id 5 成为领导者，COORDINATOR 沿五个存活节点走一圈。",
-        ),
+        title: k::RING_LIVE_SET_PRESET_RING_LIVE_SET_SKIP_TITLE,
+        hint: k::RING_LIVE_SET_PRESET_RING_LIVE_SET_SKIP_HINT,
         json: r#"{"algorithm":"ring-live-set","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":3}]}"#,
         leaders: &[5],
-        golden: "a985e6219a67c1cc",
+        golden: "930775ac59405970",
     },
     Preset {
         id: "ring-live-set-partition",
-        title: Text::new("Ring with live set: a partition splits the brain", "带存活集合的环：分区导致脑裂"),
-        hint: Text::new(
-            "N6 leads and sends heartbeats. At t=10 the ring is cut into {1,2,3} and {4,5,6}: the left side stops hearing N6, skips the nodes it cannot reach, and elects N3. Two leaders.",
-            "N6 是领导者并发送心跳。t=10 时环被分成 {1,2,3} 与 {4,5,6}：左侧收不到 N6 的心跳，跳过无法到达的节点，选出 N3。出现两个领导者。",
-        ),
+        title: k::RING_LIVE_SET_PRESET_RING_LIVE_SET_PARTITION_TITLE,
+        hint: k::RING_LIVE_SET_PRESET_RING_LIVE_SET_PARTITION_HINT,
         json: r#"{"algorithm":"ring-live-set","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "heartbeats":{"interval":3,"timeout":12},
                   "schedule":[{"at":10,"partition":[[1,2,3],[4,5,6]]}],"stop":{"max_time":200}}"#,
         leaders: &[3, 6],
-        golden: "fcbec37f5f5e289b",
+        golden: "49f85529fe8e2f86",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_START: Text = Text::new(
-    "N{0} starts an election: it sends ELECTION with the live set {N{0}} to its successor N{1} and waits for an ACK.",
-    "N{0} 发起选举：向后继 N{1} 发送 ELECTION，存活集合为 {N{0}}，并等待 ACK。",
-);
-const N_FORWARD: Text = Text::new(
-    "N{0} answers ACK, adds itself to the live set of N{1}'s ELECTION and passes it on to N{2}.",
-    "N{0} 回复 ACK，把自己加入 N{1} 发起的 ELECTION 的存活集合，并转发给 N{2}。",
-);
-const N_ACKED: Text = Text::new("N{0} gets N{1}'s ACK: N{1} is alive and has taken the message on.", "N{0} 收到 N{1} 的 ACK：N{1} 存活，已接过这条消息。");
-const N_LATE_ACK: Text = Text::new(
-    "N{0} gets an ACK from N{1} for a message it no longer waits for (it had already skipped N{1}).",
-    "N{0} 收到 N{1} 的 ACK，但它已不再等待这条消息（此前已跳过 N{1}）。",
-);
-const N_SKIP: Text = Text::new(
-    "N{0} heard no ACK from N{1} in time: it takes N{1} for down (crashed or out of reach) and skips to the next node, N{2}.",
-    "N{0} 在超时前没有收到 N{1} 的 ACK：它认为 N{1} 已失效（崩溃或无法到达），跳过它，改发给下一个节点 N{2}。",
-);
-const N_DECIDE: Text = Text::new(
-    "N{0}'s ELECTION is back with a live set of {1:node:nodes}: the highest id in it is {2}, so N{2} leads; N{0} sends COORDINATOR round the live set.",
-    "N{0} 的 ELECTION 带着 {1} 个节点的存活集合回来了：其中最大的 id 是 {2}，所以 N{2} 成为领导者；N{0} 沿存活集合发送 COORDINATOR。",
-);
-const N_ALONE: Text = Text::new(
-    "No other node answered N{0}: its live set holds only itself, so N{0} leads.",
-    "没有其他节点应答 N{0}：存活集合中只有它自己，所以 N{0} 成为领导者。",
-);
-const N_STALE: Text = Text::new(
-    "N{0} answers ACK but drops its own ELECTION from an earlier election (number {1}); it is no longer waiting for it.",
-    "N{0} 回复 ACK，但丢弃自己以前（第 {1} 次）发起的 ELECTION：它已不再等待这条消息。",
-);
-const N_INIT_GONE: Text = Text::new(
-    "N{0} cannot reach N{1}, which started this ELECTION: without its initiator the election cannot finish, so N{0} drops it.",
-    "N{0} 无法到达本次 ELECTION 的发起者 N{1}：没有发起者，选举无法完成，所以 N{0} 丢弃这条消息。",
-);
-const N_COORD: Text = Text::new(
-    "N{0} answers ACK and learns from COORDINATOR that N{1} leads; it passes the news on to N{2}, the next node of the live set.",
-    "N{0} 回复 ACK，从 COORDINATOR 得知 N{1} 是领导者；它把消息转发给存活集合中的下一个节点 N{2}。",
-);
-const N_COORD_ME: Text = Text::new(
-    "N{0} answers ACK and learns from COORDINATOR that it is the leader (the highest live id); it passes the news on to N{2}.",
-    "N{0} 回复 ACK，从 COORDINATOR 得知自己是领导者（存活节点中 id 最大）；它把消息转发给 N{2}。",
-);
-const N_COORD_HOME: Text = Text::new(
-    "N{0}'s COORDINATOR is back: every node of the live set has heard that N{1} leads.",
-    "N{0} 的 COORDINATOR 回来了：存活集合中的每个节点都已得知 N{1} 是领导者。",
-);
-const N_COORD_STALE: Text = Text::new(
-    "N{0} answers ACK and drops a COORDINATOR of its own earlier election (number {1}).",
-    "N{0} 回复 ACK，并丢弃自己以前（第 {1} 次）选举的 COORDINATOR。",
-);
-const N_COORD_END: Text = Text::new(
-    "N{0} cannot reach N{1}, which started this announcement: every other live node has had it, so the pass ends here.",
-    "N{0} 无法到达本次宣布的发起者 N{1}：其他存活节点都已收到，因此这一圈到此结束。",
-);
-const N_COORD_LOST: Text = Text::new(
-    "N{0} is not in the live set of this COORDINATOR (it was skipped as down), so it does not pass it on; it takes N{1} as leader.",
-    "N{0} 不在这条 COORDINATOR 的存活集合中（曾被当作崩溃而跳过），所以不再转发；它把 N{1} 当作领导者。",
-);
-const N_BUSY: Text = Text::new("N{0} is already waiting for its own ELECTION to come back.", "N{0} 已在等待自己的 ELECTION 回来。");
-const N_BEAT: Text = Text::new("N{0} leads: it sends HEARTBEAT to everyone.", "N{0} 是领导者：向所有节点发送 HEARTBEAT（心跳）。");
-const N_ALIVE: Text = Text::new("N{0} hears N{1}'s heartbeat: the leader is alive.", "N{0} 收到 N{1} 的心跳：领导者仍然存活。");
-const N_SUSPECT: Text = Text::new(
-    "N{0} heard no heartbeat from leader N{1} for {2} ticks: it suspects N{1} has crashed and starts an election.",
-    "N{0} 已有 {2} 个时间单位没有收到领导者 N{1} 的心跳：它怀疑 N{1} 已崩溃，于是发起选举。",
-);
-const N_RETRY: Text = Text::new(
-    "N{0}'s election has not finished after {1} ticks (a message was lost on the way): it starts again.",
-    "N{0} 的选举在 {1} 个时间单位后仍未完成（消息在途中丢失）：它重新发起选举。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers with no memory of a leader, so it starts an election.",
-    "N{0} 恢复后不记得领导者是谁，于是发起选举。",
-);
 
 #[derive(Clone, Debug)]
 pub struct RingLiveSet {
@@ -288,10 +192,10 @@ impl Msg {
 
 kinds! {
     Msg;
-    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, Text::new("goes round the ring collecting the ids of the live nodes", "沿环收集存活节点的 id")),
-    Msg::Coordinator { .. } => Kind::new("COORDINATOR", "C", Visual::Announcement, Text::new("tells every live node who leads", "告诉每个存活节点谁是领导者")),
-    Msg::Ack { .. } => Kind::new("ACK", "ack", Visual::Answer, Text::new("\"I got it\": a node that does not send it in time is skipped", "“已收到”：没有及时回复的节点会被跳过")),
-    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, Text::new("the leader's periodic sign of life, sent directly", "领导者直接发送的定期存活信号（心跳）")),
+    Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, k::RING_LIVE_SET_KIND_ELECTION),
+    Msg::Coordinator { .. } => Kind::new("COORDINATOR", "C", Visual::Announcement, k::RING_LIVE_SET_KIND_COORDINATOR),
+    Msg::Ack { .. } => Kind::new("ACK", "ack", Visual::Answer, k::RING_LIVE_SET_KIND_ACK),
+    Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::COMMON_KIND_HEARTBEAT_2),
 }
 
 fn fmt_ids(ids: &[NodeId]) -> String {
@@ -357,11 +261,11 @@ impl RingLiveSet {
         let succ = ctx.cfg.successor(ctx.me);
         let msg = Msg::Election { init: ctx.me, round: s.round, live: vec![ctx.me], seq: 0 };
         if succ == ctx.me {
-            ctx.note(&N_ALONE, &[ctx.me as u64]);
+            ctx.note(&k::RING_LIVE_SET_NOTE_ALONE, &[ctx.me as u64]);
             self.decide(s, vec![ctx.me], ctx);
             return;
         }
-        ctx.note(&N_START, &[ctx.me as u64, succ as u64]);
+        ctx.note(&k::RING_LIVE_SET_NOTE_START, &[ctx.me as u64, succ as u64]);
         self.hop(s, succ, &msg, ctx);
     }
 
@@ -468,7 +372,7 @@ impl Protocol for RingLiveSet {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.waiting {
-            ctx.note(&N_BUSY, &[ctx.me as u64]);
+            ctx.note(&k::RING_LIVE_SET_NOTE_BUSY, &[ctx.me as u64]);
         } else {
             self.begin(s, ctx);
         }
@@ -482,17 +386,17 @@ impl Protocol for RingLiveSet {
                 if init == me {
                     if s.waiting && round == s.round {
                         let leader = *live.iter().max().expect("non-empty live set");
-                        ctx.note(&N_DECIDE, &[me as u64, live.len() as u64, leader as u64]);
+                        ctx.note(&k::RING_LIVE_SET_NOTE_DECIDE, &[me as u64, live.len() as u64, leader as u64]);
                         self.decide(s, live, ctx);
                     } else {
-                        ctx.note(&N_STALE, &[me as u64, round]);
+                        ctx.note(&k::RING_LIVE_SET_NOTE_STALE, &[me as u64, round]);
                     }
                     return;
                 }
                 s.participant = true;
                 live.push(me);
                 let succ = ctx.cfg.successor(me);
-                ctx.note(&N_FORWARD, &[me as u64, init as u64, succ as u64]);
+                ctx.note(&k::RING_LIVE_SET_NOTE_FORWARD, &[me as u64, init as u64, succ as u64]);
                 let msg = Msg::Election { init, round, live, seq: 0 };
                 self.hop(s, succ, &msg, ctx);
             }
@@ -500,19 +404,19 @@ impl Protocol for RingLiveSet {
                 ctx.send(from, Msg::Ack { seq });
                 if init == me {
                     if round == s.round {
-                        ctx.note(&N_COORD_HOME, &[me as u64, leader as u64]);
+                        ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64]);
                     } else {
-                        ctx.note(&N_COORD_STALE, &[me as u64, round]);
+                        ctx.note(&k::RING_LIVE_SET_NOTE_COORD_STALE, &[me as u64, round]);
                     }
                     return;
                 }
                 self.follow(s, leader, ctx);
                 let Some(p) = live.iter().position(|&x| x == me) else {
-                    ctx.note(&N_COORD_LOST, &[me as u64, leader as u64]);
+                    ctx.note(&k::RING_LIVE_SET_NOTE_COORD_LOST, &[me as u64, leader as u64]);
                     return;
                 };
                 let next = live[(p + 1) % live.len()];
-                let text = if leader == me { &N_COORD_ME } else { &N_COORD };
+                let text = if leader == me { &k::RING_LIVE_SET_NOTE_COORD_ME } else { &k::RING_LIVE_SET_NOTE_COORD };
                 ctx.note(text, &[me as u64, leader as u64, next as u64]);
                 let msg = Msg::Coordinator { leader, init, round, live: live.clone(), seq: 0 };
                 s.members = live;
@@ -522,14 +426,14 @@ impl Protocol for RingLiveSet {
                 if let Some(k) = s.pending.iter().position(|p| p.seq == seq) {
                     s.pending.remove(k);
                     ctx.cancel_timer(Timer::Ack(seq));
-                    ctx.note(&N_ACKED, &[me as u64, from as u64]);
+                    ctx.note(&k::RING_LIVE_SET_NOTE_ACKED, &[me as u64, from as u64]);
                 } else {
-                    ctx.note(&N_LATE_ACK, &[me as u64, from as u64]);
+                    ctx.note(&k::RING_LIVE_SET_NOTE_LATE_ACK, &[me as u64, from as u64]);
                 }
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
-                    ctx.note(&N_ALIVE, &[me as u64, from as u64]);
+                    ctx.note(&k::COMMON_NOTE_ALIVE, &[me as u64, from as u64]);
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
                 }
             }
@@ -544,38 +448,38 @@ impl Protocol for RingLiveSet {
                 let Pending { to: skipped, msg, .. } = s.pending.remove(k);
                 match self.after_skip(me, skipped, &msg, ctx.cfg) {
                     Next::To(next) => {
-                        ctx.note(&N_SKIP, &[me as u64, skipped as u64, next as u64]);
+                        ctx.note(&k::RING_LIVE_SET_NOTE_SKIP, &[me as u64, skipped as u64, next as u64]);
                         self.hop(s, next, &msg, ctx);
                     }
                     Next::BackHome => match msg {
                         Msg::Election { round, live, .. } if s.waiting && round == s.round => {
-                            ctx.note(&N_ALONE, &[me as u64]);
+                            ctx.note(&k::RING_LIVE_SET_NOTE_ALONE, &[me as u64]);
                             self.decide(s, live, ctx);
                         }
-                        Msg::Election { round, .. } => ctx.note(&N_STALE, &[me as u64, round]),
-                        Msg::Coordinator { leader, .. } => ctx.note(&N_COORD_HOME, &[me as u64, leader as u64]),
+                        Msg::Election { round, .. } => ctx.note(&k::RING_LIVE_SET_NOTE_STALE, &[me as u64, round]),
+                        Msg::Coordinator { leader, .. } => ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64]),
                         _ => {}
                     },
                     Next::InitiatorGone(init) => {
-                        let text = if matches!(msg, Msg::Coordinator { .. }) { &N_COORD_END } else { &N_INIT_GONE };
+                        let text = if matches!(msg, Msg::Coordinator { .. }) { &k::RING_LIVE_SET_NOTE_COORD_END } else { &k::RING_LIVE_SET_NOTE_INIT_GONE };
                         ctx.note(text, &[me as u64, init as u64]);
                     }
                 }
             }
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(&N_SUSPECT, &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::COMMON_NOTE_SUSPECT, &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(me) {
-                    ctx.heartbeat(Timer::Heartbeat, &N_BEAT, &[me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[me as u64], Msg::Heartbeat);
                 }
             }
             Timer::Retry => {
                 if s.waiting || s.leader.is_none() {
-                    ctx.note(&N_RETRY, &[me as u64, self.retry]);
+                    ctx.note(&k::RING_LIVE_SET_NOTE_RETRY, &[me as u64, self.retry]);
                     s.waiting = false;
                     self.begin(s, ctx);
                 }
@@ -594,7 +498,7 @@ impl Protocol for RingLiveSet {
             pending: Vec::new(),
             members: Vec::new(),
         };
-        ctx.note(&N_RECOVER, &[ctx.me as u64]);
+        ctx.note(&k::COMMON_NOTE_RECOVER, &[ctx.me as u64]);
         self.begin(&mut s, ctx);
         s
     }
@@ -612,16 +516,16 @@ impl Protocol for RingLiveSet {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let waiting_for = s.pending.iter().map(|p| format!("N{}", p.to)).collect::<Vec<_>>().join(", ");
         vec![
-            ("leader", fmt_node(s.leader)),
-            ("waiting for own ELECTION", s.waiting.to_string()),
-            ("participant", s.participant.to_string()),
-            ("election number", s.round.to_string()),
-            ("waiting for ACK from", if waiting_for.is_empty() { "-".into() } else { waiting_for }),
-            ("last live set", if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) }),
-            ("ACK timeout / retry", format!("{} / {}", self.ack_timeout, self.retry)),
+            (k::UI_LEADER, fmt_node(s.leader)),
+            (k::INSPECT_WAITING_FOR_OWN_ELECTION, s.waiting.to_string()),
+            (k::INSPECT_PARTICIPANT, s.participant.to_string()),
+            (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
+            (k::INSPECT_WAITING_FOR_ACK_FROM, if waiting_for.is_empty() { "-".into() } else { waiting_for }),
+            (k::INSPECT_LAST_LIVE_SET, if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) }),
+            (k::INSPECT_ACK_TIMEOUT_RETRY, format!("{} / {}", self.ack_timeout, self.retry)),
         ]
     }
 }

@@ -26,6 +26,7 @@
 //! * The demoted leader reports its demotion (property `leader-demoted`), so a run shows when a live
 //!   leader was replaced — which a partition or a lossy link can cause, and a crash elsewhere cannot.
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
@@ -41,40 +42,21 @@ pub const LEADER_DEMOTED: &str = "leader-demoted";
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "stable-leader",
-    title: Text::new("Stable leader election", "稳定领导者选举"),
+    title: k::STABLE_LEADER_TITLE,
     citation: "M. K. Aguilera, C. Delporte-Gallet, H. Fauconnier and S. Toueg, Stable Leader Election, DISC 2001",
-    summary: Text::new(
-        "Rounds with a rotating designated leader and a timeout failure detector: the leader is replaced only when someone stops hearing it, so a recovering higher id never deposes it.",
-        "按轮次进行、每轮有轮换指定的领导者，并以超时检测故障：只有当有节点听不到领导者时才更换它，因此恢复的更大 id 不会把它赶下台。",
-    ),
-    card: Text::new(
-        "Each round has one designated leader: round r belongs to the (r mod N)-th node in id order.\n\n\
-         • The round's leader sends OK to everyone at every heartbeat; hearing it, a node trusts the leader.\n\
-         • A node that hears no OK for the timeout starts the next round and sends START to that round's leader, which takes over.\n\
-         • OK or START of a newer round moves a node to that round.\n\
-         • A recovering node only listens: it follows the OK it hears, whatever its id.\n\n\
-         What to watch: crash the leader and recover it — it comes back as a follower (Bully would give it the lead again). A partition is another matter: each side times out on its own, so this algorithm splits the brain.",
-        "每一轮都有一个指定的领导者：第 r 轮属于按 id 排序的第 (r mod N) 个节点。\n\n\
-         • 本轮领导者每个心跳周期向所有节点发送 OK；收到 OK 的节点信任该领导者。\n\
-         • 超时仍未收到 OK 的节点进入下一轮，并向该轮的领导者发送 START，由它接管。\n\
-         • 收到更新轮次的 OK 或 START，节点就进入那一轮。\n\
-         • 恢复的节点只是倾听：无论自己的 id 多大，都跟随它听到的 OK。\n\n\
-         观察要点：让领导者崩溃再恢复——它回来后只是跟随者（换成 Bully 它会重新夺回领导权）。网络分区则不同：两侧各自超时，本算法会产生脑裂。",
-    ),
+    summary: k::STABLE_LEADER_SUMMARY,
+    card: k::STABLE_LEADER_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
-        Role::new("waiting", Look::Waiting, Text::new("in a new round, waiting for its leader's OK", "新一轮：等待领导者的 OK")),
-        Role::new("listening", Look::Participant, Text::new("recovered: listens for the leader before acting", "刚恢复：先倾听")),
+        Role::new("waiting", Look::Waiting, k::STABLE_LEADER_ROLE_WAITING),
+        Role::new("listening", Look::Participant, k::STABLE_LEADER_ROLE_LISTENING),
     ],
     formulas: &[Formula {
         name: "N−2",
-        applies: Text::new(
-            "START messages when the leader crashed and the next in rotation is alive: every other live node sends it START once",
-            "领导者崩溃且轮换中的下一个节点存活时的 START 数：其余每个存活节点各向它发送一次 START",
-        ),
+        applies: k::STABLE_LEADER_FORMULA_1,
         counts: &["START"],
         value: |n| n.saturating_sub(2),
     }],
@@ -82,11 +64,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
         single_leader(Faults::CrashStop),
         Property {
             id: LEADER_DEMOTED,
-            title: Text::new("Stable leader", "稳定的领导者"),
-            explain: Text::new(
-                "a leader that stays up is never replaced (a replaced live leader reports it)",
-                "保持存活的领导者不会被替换（存活却被替换的领导者会报告）",
-            ),
+            title: k::STABLE_LEADER_TITLE_2,
+            explain: k::STABLE_LEADER_EXPLAIN,
             holds: Faults::CrashStop,
             monitor: Monitor::Reported,
         },
@@ -98,37 +77,28 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "stable-leader-recovery",
-        title: Text::new("Stable leader: the old leader comes back", "稳定领导者：旧领导者回来了"),
-        hint: Text::new(
-            "N5 leads round 4 and crashes; the others time out and round 5 goes to N1. N5 recovers, hears N1's OK and follows it: the highest id does not take over.",
-            "N5 领导第 4 轮后崩溃；其余节点超时，第 5 轮归 N1。N5 恢复后听到 N1 的 OK 便跟随它：id 最大者并不夺权。",
-        ),
+        title: k::STABLE_LEADER_PRESET_STABLE_LEADER_RECOVERY_TITLE,
+        hint: k::STABLE_LEADER_PRESET_STABLE_LEADER_RECOVERY_HINT,
         json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":10,"crash":5},{"at":50,"recover":5}],"stop":{"max_time":120}}"#,
         leaders: &[1],
-        golden: "15ec6c3a477a756b",
+        golden: "65a85edcd5fbd4e7",
     },
     Preset {
         id: "stable-leader-two-down",
-        title: Text::new("Stable leader: the next in line is down too", "稳定领导者：下一位也已宕机"),
-        hint: Text::new(
-            "N1 crashed earlier, then leader N5 crashes. Round 5 belongs to N1, so its START goes unanswered; one more timeout and round 6 goes to N2: (f+1)·timeout with f = 1.",
-            "N1 早已崩溃，随后领导者 N5 也崩溃。第 5 轮属于 N1，START 无人应答；再超时一次，第 6 轮归 N2：用时 (f+1)·超时，f = 1。",
-        ),
+        title: k::STABLE_LEADER_PRESET_STABLE_LEADER_TWO_DOWN_TITLE,
+        hint: k::STABLE_LEADER_PRESET_STABLE_LEADER_TWO_DOWN_HINT,
         json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":4,"crash":1},{"at":10,"crash":5}],"stop":{"max_time":120}}"#,
         leaders: &[2],
-        golden: "b74332e42cd90196",
+        golden: "d5553be4ac7f500e",
     },
     Preset {
         id: "split-brain-stable-leader",
-        title: Text::new("The same partition under stable leader election", "同样的分区，换成稳定领导者选举"),
-        hint: Text::new(
-            "N5 leads. Cut {1,2} from {3,4,5}: the minority stops hearing N5, times out and gives round 5 to N1. Two leaders: stability is no quorum.",
-            "N5 是领导者。把 {1,2} 与 {3,4,5} 切开：少数派听不到 N5，超时后把第 5 轮交给 N1。出现两个领导者：稳定并不等于多数派。",
-        ),
+        title: k::STABLE_LEADER_PRESET_SPLIT_BRAIN_STABLE_LEADER_TITLE,
+        hint: k::STABLE_LEADER_PRESET_SPLIT_BRAIN_STABLE_LEADER_HINT,
         json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
@@ -137,75 +107,6 @@ const PRESETS: &[Preset] = &[
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_BEAT: Text = Text::new("N{0} leads round {1}: it sends OK to every node.", "N{0} 领导第 {1} 轮：向所有节点发送 OK。");
-const N_OK: Text = Text::new(
-    "N{0} hears OK of round {1} from N{2}: its leader is alive, so it restarts its timer.",
-    "N{0} 收到 N{2} 第 {1} 轮的 OK：领导者仍然存活，于是重置定时器。",
-);
-const N_TRUST: Text = Text::new(
-    "N{0} hears OK of round {1} from N{2}, that round's leader: it now trusts N{2}.",
-    "N{0} 收到 N{2} 第 {1} 轮的 OK（N{2} 正是该轮领导者）：它开始信任 N{2}。",
-);
-const N_OK_NEWER: Text = Text::new(
-    "N{0} hears OK of round {1} from N{2}, newer than its own round: it moves to round {1} and trusts N{2}.",
-    "N{0} 收到 N{2} 第 {1} 轮的 OK，比自己的轮次新：它进入第 {1} 轮并信任 N{2}。",
-);
-const N_DEMOTED: Text = Text::new(
-    "N{0} was leading, but hears OK of the newer round {1} from N{2}: some node stopped hearing N{0}, so it steps down and follows N{2}. A live leader was replaced.",
-    "N{0} 原本是领导者，却收到 N{2} 更新的第 {1} 轮的 OK：有节点听不到 N{0} 了，于是它退下并跟随 N{2}。一个存活的领导者被替换了。",
-);
-const N_OK_STALE: Text = Text::new(
-    "N{0} ignores OK of an older round from N{1}; it is in round {2}.",
-    "N{0} 忽略 N{1} 旧轮次的 OK；它已处于第 {2} 轮。",
-);
-const N_TIMEOUT: Text = Text::new(
-    "N{0} heard no OK of round {1} for {2} ticks: it suspects that round's leader and starts the next round.",
-    "N{0} 已有 {2} 个时间单位没有收到第 {1} 轮的 OK：它怀疑该轮领导者失效，于是开始下一轮。",
-);
-const N_ASK: Text = Text::new(
-    "Round {1} belongs to N{2}: N{0} sends it START and waits for its OK.",
-    "第 {1} 轮属于 N{2}：N{0} 向它发送 START，并等待它的 OK。",
-);
-const N_LEAD: Text = Text::new(
-    "Round {1} belongs to N{0} itself: it takes over and sends OK to every node.",
-    "第 {1} 轮属于 N{0} 自己：它接管领导，并向所有节点发送 OK。",
-);
-const N_START_GOT: Text = Text::new(
-    "N{0} gets START of round {1} from N{2}: that round is N{0}'s to lead.",
-    "N{0} 收到 N{2} 发来的第 {1} 轮 START：这一轮应由 N{0} 领导。",
-);
-const N_START_DUP: Text = Text::new(
-    "N{0} already leads round {1}; N{2}'s START changes nothing.",
-    "N{0} 已在领导第 {1} 轮；N{2} 的 START 不再起作用。",
-);
-const N_START_STALE: Text = Text::new(
-    "N{0} ignores N{1}'s START of an older round; it is in round {2}.",
-    "N{0} 忽略 N{1} 旧轮次的 START；它已处于第 {2} 轮。",
-);
-const N_STABLE: Text = Text::new(
-    "N{0} trusts N{1}, whose OK arrives in time: a stable leader is kept, so N{0} starts no new round.",
-    "N{0} 信任 N{1}，它的 OK 按时到达：稳定的领导者应当保留，所以 N{0} 不开始新的一轮。",
-);
-const N_START_LEADER: Text = Text::new(
-    "N{0} leads round {1}, so it does not start an election.",
-    "N{0} 正在领导第 {1} 轮，因此不发起选举。",
-);
-const N_NUDGE: Text = Text::new(
-    "N{0} has no leader yet: it repeats START to N{2}, the leader of round {1}.",
-    "N{0} 还没有领导者：它再次向第 {1} 轮的领导者 N{2} 发送 START。",
-);
-const N_WAIT: Text = Text::new(
-    "N{0} is round {1}'s own leader but has just recovered: it listens before acting.",
-    "N{0} 本是第 {1} 轮的领导者，但刚刚恢复：它先倾听，再行动。",
-);
-const N_SUSPECT_NOW: Text = Text::new(
-    "No failure detector runs, so N{0} is told to suspect N{1} now: it starts the next round.",
-    "没有运行故障检测器，所以 N{0} 被要求立即怀疑 N{1}：它开始下一轮。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers in round {1} (kept on disk) trusting nobody: it listens for the leader's OK before acting, so it takes nothing over.",
-    "N{0} 恢复，仍处于第 {1} 轮（保存在磁盘上），但不信任任何节点：它先倾听领导者的 OK 再行动，因此不会夺权。",
-);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Msg {
@@ -215,8 +116,8 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Start { .. } => Kind::new("START", "S", Visual::Request, Text::new("asks the next round's leader to take over", "请下一轮的领导者接管")),
-    Msg::Ok { .. } => Kind::new("OK", "OK", Visual::Heartbeat, Text::new("the round's leader is alive", "本轮领导者仍然存活")),
+    Msg::Start { .. } => Kind::new("START", "S", Visual::Request, k::STABLE_LEADER_KIND_START),
+    Msg::Ok { .. } => Kind::new("OK", "OK", Visual::Heartbeat, k::STABLE_LEADER_KIND_OK),
 }
 
 impl Message for Msg {
@@ -284,13 +185,13 @@ impl StableLeader {
         s.round = k;
         s.listening = false;
         if o == me {
-            ctx.note(&N_LEAD, &[me as u64, k]);
+            ctx.note(&k::STABLE_LEADER_NOTE_LEAD, &[me as u64, k]);
             s.leader = Some(me);
             ctx.cancel_timer(Timer::Timeout);
             ctx.broadcast(Msg::Ok { round: k });
             ctx.arm_heartbeat(Timer::Beat);
         } else {
-            ctx.note(&N_ASK, &[me as u64, k, o as u64]);
+            ctx.note(&k::STABLE_LEADER_NOTE_ASK, &[me as u64, k, o as u64]);
             self.demote(s, ctx);
             s.leader = None;
             ctx.send(o, Msg::Start { round: k });
@@ -300,7 +201,7 @@ impl StableLeader {
 }
 
 /// What a node's number counts, under it on the canvas.
-static ROUND: Text = Text::new("round", "轮次");
+static ROUND: Text = k::INSPECT_ROUND;
 
 impl Protocol for StableLeader {
     type State = State;
@@ -337,18 +238,18 @@ impl Protocol for StableLeader {
     fn start(&self, s: &mut State, ctx: &mut C) {
         let (me, r) = (s.me as u64, s.round);
         match s.leader {
-            Some(l) if l == s.me => ctx.note(&N_START_LEADER, &[me, r]),
+            Some(l) if l == s.me => ctx.note(&k::STABLE_LEADER_NOTE_START_LEADER, &[me, r]),
             Some(l) if ctx.cfg.heartbeats.is_none() => {
-                ctx.note(&N_SUSPECT_NOW, &[me, l as u64]);
+                ctx.note(&k::STABLE_LEADER_NOTE_SUSPECT_NOW, &[me, l as u64]);
                 self.start_round(s, r + 1, ctx);
             }
-            Some(l) => ctx.note(&N_STABLE, &[me, l as u64]),
+            Some(l) => ctx.note(&k::STABLE_LEADER_NOTE_STABLE, &[me, l as u64]),
             None => {
                 let o = owner(ctx.cfg, r);
                 if o == s.me {
-                    ctx.note(&N_WAIT, &[me, r]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_WAIT, &[me, r]);
                 } else {
-                    ctx.note(&N_NUDGE, &[me, r, o as u64]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_NUDGE, &[me, r, o as u64]);
                     ctx.send(o, Msg::Start { round: r });
                 }
             }
@@ -359,15 +260,15 @@ impl Protocol for StableLeader {
         let (me, peer) = (s.me as u64, from as u64);
         match msg {
             Msg::Ok { round } if round < s.round || (round == s.round && s.leader == Some(s.me)) => {
-                ctx.note(&N_OK_STALE, &[me, peer, s.round]);
+                ctx.note(&k::STABLE_LEADER_NOTE_OK_STALE, &[me, peer, s.round]);
             }
             Msg::Ok { round } => {
                 if round > s.round {
-                    let rule = if s.leader == Some(s.me) { &N_DEMOTED } else { &N_OK_NEWER };
+                    let rule = if s.leader == Some(s.me) { &k::STABLE_LEADER_NOTE_DEMOTED } else { &k::STABLE_LEADER_NOTE_OK_NEWER };
                     ctx.note(rule, &[me, round, peer]);
                     self.demote(s, ctx);
                 } else {
-                    ctx.note(if s.leader.is_some() { &N_OK } else { &N_TRUST }, &[me, round, peer]);
+                    ctx.note(if s.leader.is_some() { &k::STABLE_LEADER_NOTE_OK } else { &k::STABLE_LEADER_NOTE_TRUST }, &[me, round, peer]);
                 }
                 s.round = round;
                 s.leader = Some(from);
@@ -377,12 +278,12 @@ impl Protocol for StableLeader {
             Msg::Start { round } => {
                 let leading = s.leader == Some(s.me);
                 if round < s.round || owner(ctx.cfg, round) != s.me {
-                    ctx.note(&N_START_STALE, &[me, peer, s.round]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_START_STALE, &[me, peer, s.round]);
                 } else if round == s.round && leading {
-                    ctx.note(&N_START_DUP, &[me, round, peer]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_START_DUP, &[me, round, peer]);
                 } else {
                     // A newer round, or its own round while it does not lead it (recovered).
-                    ctx.note(&N_START_GOT, &[me, round, peer]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_START_GOT, &[me, round, peer]);
                     self.start_round(s, round, ctx);
                 }
             }
@@ -394,20 +295,20 @@ impl Protocol for StableLeader {
         match timer {
             Timer::Timeout => {
                 if s.leader != Some(s.me) {
-                    ctx.note(&N_TIMEOUT, &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(&k::STABLE_LEADER_NOTE_TIMEOUT, &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
                     self.start_round(s, s.round + 1, ctx);
                 }
             }
             Timer::Beat => {
                 if s.leader == Some(s.me) {
-                    ctx.heartbeat(Timer::Beat, &N_BEAT, &[me, s.round], Msg::Ok { round: s.round });
+                    ctx.heartbeat(Timer::Beat, &k::STABLE_LEADER_NOTE_BEAT, &[me, s.round], Msg::Ok { round: s.round });
                 }
             }
         }
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&N_RECOVER, &[crashed.me as u64, crashed.round]);
+        ctx.note(&k::STABLE_LEADER_NOTE_RECOVER, &[crashed.me as u64, crashed.round]);
         self.arm_timeout(ctx);
         State { me: crashed.me, round: crashed.round, leader: None, listening: true }
     }
@@ -422,8 +323,8 @@ impl Protocol for StableLeader {
         View { role, leader: s.leader, term: Some(s.round), term_word: Some(&ROUND), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
-        vec![("round", s.round.to_string()), ("trusts", fmt_node(s.leader)), ("listening", s.listening.to_string())]
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        vec![(k::INSPECT_ROUND, s.round.to_string()), (k::INSPECT_TRUSTS, fmt_node(s.leader)), (k::INSPECT_LISTENING, s.listening.to_string())]
     }
 }
 

@@ -60,6 +60,7 @@
 //! Parameters (`params`): `hold` (ticks a node keeps the token, default `latency_max + 1`),
 //! `silence` (the silence step, default above).
 
+use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
@@ -82,50 +83,28 @@ pub struct TokenRing {
 /// or in flight) exist at once, or two live nodes hold a token at the same moment.
 pub const DUPLICATE_TOKEN: Property = Property {
     id: "duplicate-token",
-    title: Text::new("Single token", "唯一令牌"),
-    explain: Text::new(
-        "at most one live token exists at any moment, held or in flight",
-        "任一时刻至多存在一个有效令牌（持有中或传递中；否则令牌重复，即令牌环的脑裂）",
-    ),
+    title: k::TOKEN_RING_PROPERTY_DUPLICATE_TOKEN_TITLE,
+    explain: k::TOKEN_RING_EXPLAIN,
     holds: Faults::CrashStop,
     monitor: Monitor::OneToken,
 };
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "token-ring",
-    title: Text::new("Token ring", "令牌环"),
+    title: k::TOKEN_RING_PROPERTY_TOKEN_RING_TITLE,
     citation: "G. LeLann, Distributed systems — towards a formal approach, IFIP Congress 1977",
-    summary: Text::new(
-        "One token circulates round the ring and whoever holds it leads; when the token is lost, the lowest live id regenerates it, and generation numbers get rid of old copies.",
-        "一个令牌沿环流转，持有令牌者即为领导者；令牌丢失时由存活的最小 id 重新生成，并用代号（generation）清除旧令牌。",
-    ),
-    card: Text::new(
-        "Nobody is elected: leadership is a token that travels clockwise round the ring. Its uniqueness, not an id comparison, makes the leader unique.\n\n\
-         • The node holding the TOKEN leads for a few ticks, then passes it to its successor, which answers ACK.\n\
-         • No ACK within a round trip: the successor is taken for crashed and skipped — the token goes to the next node round the ring.\n\
-         • A node that has not seen the token for a long silence suspects it was lost. Lower ids wait less (the k-th lowest id waits k silences), so the lowest live id regenerates it, with a higher generation number.\n\
-         • A node discards any token older than the newest it has seen: an old copy dies at the first node the new one has passed.\n\n\
-         What to watch: crash the holder and the lowest live id brings back exactly one token; cut the ring with a partition and the side without the token makes its own — two tokens, the token ring's split brain — until healing lets the newer generation swallow the older.",
-        "这里不做选举：领导权是一个沿环顺时针流转的令牌。领导者的唯一性来自令牌的唯一性，而不是 id 的比较。\n\n\
-         • 持有 TOKEN（令牌）的节点担任领导者几个时间单位，然后把令牌传给后继节点，后继回复 ACK。\n\
-         • 一个往返时间内没有收到 ACK：认为后继已崩溃并跳过它——令牌传给环上的下一个节点。\n\
-         • 长时间没有见到令牌的节点怀疑令牌已丢失。id 越小等待越短（第 k 小的 id 等待 k 个静默期），因此由存活的最小 id 重新生成令牌，并使用更高的代号。\n\
-         • 节点丢弃比自己见过的最新令牌更旧的令牌：旧令牌会在新令牌经过的第一个节点处消亡。\n\n\
-         观察要点：让持有者崩溃，存活的最小 id 恰好生成一个新令牌；用网络分区切断环，没有令牌的一侧会自己生成一个——两个令牌，即令牌环的脑裂——直到分区消除，新一代令牌吞掉旧令牌。",
-    ),
+    summary: k::TOKEN_RING_SUMMARY,
+    card: k::TOKEN_RING_CARD,
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[
         LEADER_ROLE,
         FOLLOWER_ROLE,
-        Role::new("passing", Look::Participant, Text::new("passed the token on: waiting for ACK", "已传出令牌：等待 ACK")),
+        Role::new("passing", Look::Participant, k::TOKEN_RING_ROLE_PASSING),
     ],
     formulas: &[Formula {
         name: "2N",
-        applies: Text::new(
-            "one trip of the token round a healthy ring: N TOKEN and N ACK",
-            "令牌在无故障的环上绕行一周：N 条 TOKEN 与 N 条 ACK",
-        ),
+        applies: k::TOKEN_RING_FORMULA_1,
         counts: &["TOKEN", "ACK"],
         value: |n| 2 * n,
     }],
@@ -137,83 +116,25 @@ pub const ALGORITHM: Algorithm = Algorithm {
 const PRESETS: &[Preset] = &[
     Preset {
         id: "token-ring-crash",
-        title: Text::new("Token ring: the holder crashes", "令牌环：持有者崩溃"),
-        hint: Text::new(
-            "N8 holds the token when it crashes at t=7. Silence follows; N1, the lowest id, waits least and regenerates the token as generation 2 — once. The others see it come round before their longer waits end.",
-            "N8 在 t=7 持有令牌时崩溃。随后环上一片静默；id 最小的 N1 等待时间最短，它重新生成第 2 代令牌——只生成一次。其他节点在各自更长的等待结束前就看到新令牌转了过来。",
-        ),
+        title: k::TOKEN_RING_PRESET_TOKEN_RING_CRASH_TITLE,
+        hint: k::TOKEN_RING_PRESET_TOKEN_RING_CRASH_HINT,
         json: r#"{"algorithm":"token-ring","nodes":[5,2,8,1,6],"seed":425,"initial_leader":5,
                   "schedule":[{"at":7,"crash":8}],"stop":{"max_time":300}}"#,
         leaders: &[],
-        golden: "96e637afb45b6e0a",
+        golden: "610e1b651bbf6b40",
     },
     Preset {
         id: "token-ring-partition",
-        title: Text::new("Token ring: a partition makes a second token", "令牌环：分区造出第二个令牌"),
-        hint: Text::new(
-            "At t=22 the ring is cut into {1,2,3} and {4,5,6} while N2 holds the token. The other side hears nothing; its lowest id, N4 (the fourth-lowest id, so it waits four silence steps), regenerates one: two holders at once, a duplicate token. After healing at t=500 the older token is discarded.",
-            "t=22 时，N2 正持有令牌，环被切成 {1,2,3} 和 {4,5,6}。另一侧一片静默，其中 id 最小的 N4（全环第 4 小的 id，需等待四个静默期）重新生成令牌：同时出现两个持有者，即令牌重复。t=500 分区消除后，旧令牌被丢弃。",
-        ),
+        title: k::TOKEN_RING_PRESET_TOKEN_RING_PARTITION_TITLE,
+        hint: k::TOKEN_RING_PRESET_TOKEN_RING_PARTITION_HINT,
         json: r#"{"algorithm":"token-ring","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":1,
                   "schedule":[{"at":22,"partition":[[1,2,3],[4,5,6]]},{"at":500,"heal":true}],"stop":{"max_time":700}}"#,
         leaders: &[5],
-        golden: "d48ec2b472e0d1d2",
+        golden: "38a5a702cacd4cd1",
     },
 ];
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-const N_PASS: Text = Text::new(
-    "N{0} has held the token for {1} ticks: it passes it on to its successor N{2} and waits for ACK.",
-    "N{0} 已持有令牌 {1} 个时间单位：它把令牌传给后继 N{2}，并等待 ACK。",
-);
-const N_SKIP: Text = Text::new(
-    "No ACK from N{1} within {2} ticks: N{0} takes N{1} for crashed and passes the token to the next node round the ring.",
-    "N{0} 在 {2} 个时间单位内没有收到 N{1} 的 ACK：它认为 N{1} 已崩溃，把令牌传给环上的下一个节点。",
-);
-const N_KEEP: Text = Text::new(
-    "No other node answered N{0}: it keeps the token and holds it for another {1} ticks.",
-    "没有其他节点回应 N{0}：它留下令牌，再持有 {1} 个时间单位。",
-);
-const N_TAKE: Text = Text::new(
-    "N{0} receives the token from N{1} and answers ACK: holding it, N{0} leads for the next {2} ticks.",
-    "N{0} 收到 N{1} 传来的令牌并回复 ACK：持有令牌期间，N{0} 在接下来 {2} 个时间单位内担任领导者。",
-);
-const N_STALE: Text = Text::new(
-    "N{0} receives a token from N{1} that is no newer than one it has already seen (generation {2}): it answers ACK and destroys this old copy.",
-    "N{0} 收到 N{1} 传来的令牌，但它并不比自己见过的令牌（第 {2} 代）更新：它回复 ACK，并销毁这个旧副本。",
-);
-const N_MEET: Text = Text::new(
-    "A second token reaches N{0} from N{1} while it holds one: it keeps the newer (generation {2}) and destroys the other.",
-    "N{0} 持有令牌时又从 N{1} 收到第二个令牌：它保留较新的一个（第 {2} 代），销毁另一个。",
-);
-const N_TAKE_OVER_PASSING: Text = Text::new(
-    "N{0} receives a newer token (generation {2}) from N{1} while still waiting for ACK for an older one: it holds the newer and stops caring about the older.",
-    "N{0} 还在等待旧令牌的 ACK 时，从 N{1} 收到更新的令牌（第 {2} 代）：它持有新令牌，不再理会旧令牌。",
-);
-const N_ACKED: Text = Text::new(
-    "N{0} gets ACK from N{1}: the token has arrived, and N{1} holds it now.",
-    "N{0} 收到 N{1} 的 ACK：令牌已送达，现在由 N{1} 持有。",
-);
-const N_ACK_LATE: Text = Text::new(
-    "N{0} gets a late ACK from N{1}: that pass has already been dealt with.",
-    "N{0} 收到 N{1} 迟到的 ACK：那次传递已经处理过了。",
-);
-const N_REGENERATE: Text = Text::new(
-    "N{0} has seen no token for {1} ticks. Lower ids wait less, and none of them has brought a token round, so N{0} takes the token for lost and regenerates it as generation {2}.",
-    "N{0} 已有 {1} 个时间单位没有见到令牌。id 更小的节点等待更短，却没有一个把令牌送过来，所以 N{0} 认为令牌已丢失，重新生成第 {2} 代令牌。",
-);
-const N_SILENCE_BUSY: Text = Text::new(
-    "N{0}'s silence timer runs out while it has the token itself: nothing is lost; it waits again.",
-    "N{0} 的静默定时器到期，但令牌就在它自己手上：没有丢失；它重新等待。",
-);
-const N_START: Text = Text::new(
-    "Nobody is elected in a token ring: whoever holds the token leads, and it comes round to N{0} in turn.",
-    "令牌环中不进行选举：持有令牌者即为领导者，令牌会轮流转到 N{0}。",
-);
-const N_RECOVER: Text = Text::new(
-    "N{0} recovers having seen no token: it waits for one to come round (or regenerates after {1} ticks of silence).",
-    "N{0} 恢复后没有见过令牌：它等待令牌转过来（或在静默 {1} 个时间单位后重新生成）。",
-);
 
 impl TokenRing {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
@@ -278,8 +199,8 @@ pub enum Msg {
 
 kinds! {
     Msg;
-    Msg::Token(_) => Kind::new("TOKEN", "T", Visual::Data, Text::new("the token: whoever holds it leads", "令牌：持有者即领导者")),
-    Msg::Ack(_) => Kind::new("ACK", "ack", Visual::Answer, Text::new("the successor confirms it has the token", "后继确认已收到令牌")),
+    Msg::Token(_) => Kind::new("TOKEN", "T", Visual::Data, k::TOKEN_RING_KIND_TOKEN),
+    Msg::Ack(_) => Kind::new("ACK", "ack", Visual::Answer, k::TOKEN_RING_KIND_ACK),
 }
 
 impl Message for Msg {
@@ -331,7 +252,7 @@ impl TokenRing {
     /// (every other node was skipped).
     fn pass(&self, s: &mut State, ctx: &mut C, token: Token, to: NodeId) {
         if to == ctx.me {
-            ctx.note(&N_KEEP, &[ctx.me as u64, self.hold]);
+            ctx.note(&k::TOKEN_RING_NOTE_KEEP, &[ctx.me as u64, self.hold]);
             s.passing = None;
             self.hold_token(s, ctx, token);
             return;
@@ -345,7 +266,7 @@ impl TokenRing {
 }
 
 /// What a node's number counts, under it on the canvas.
-static GENERATION: Text = Text::new("token gen.", "令牌代");
+static GENERATION: Text = k::TOKEN_RING_TOKEN_GEN;
 
 impl Protocol for TokenRing {
     type State = State;
@@ -372,7 +293,7 @@ impl Protocol for TokenRing {
     }
 
     fn start(&self, _s: &mut State, ctx: &mut C) {
-        ctx.note(&N_START, &[ctx.me as u64]);
+        ctx.note(&k::TOKEN_RING_NOTE_START, &[ctx.me as u64]);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
@@ -383,12 +304,12 @@ impl Protocol for TokenRing {
                 ctx.send(from, Msg::Ack(t));
                 if s.seen.is_some_and(|seen| t <= seen) {
                     let g = s.seen.map_or(0, |x| x.generation.counter);
-                    ctx.note(&N_STALE, &[me, from as u64, g]);
+                    ctx.note(&k::TOKEN_RING_NOTE_STALE, &[me, from as u64, g]);
                     return;
                 }
                 if s.holding.is_some() {
                     // The newer token replaces the held one; the hold timer runs on.
-                    ctx.note(&N_MEET, &[me, from as u64, t.generation.counter]);
+                    ctx.note(&k::TOKEN_RING_NOTE_MEET, &[me, from as u64, t.generation.counter]);
                     s.holding = Some(t);
                     s.seen = Some(t);
                     self.watch(ctx);
@@ -396,20 +317,20 @@ impl Protocol for TokenRing {
                 }
                 if s.passing.take().is_some() {
                     ctx.cancel_timer(Timer::AckWait);
-                    ctx.note(&N_TAKE_OVER_PASSING, &[me, from as u64, t.generation.counter]);
+                    ctx.note(&k::TOKEN_RING_NOTE_TAKE_OVER_PASSING, &[me, from as u64, t.generation.counter]);
                 } else {
-                    ctx.note(&N_TAKE, &[me, from as u64, self.hold]);
+                    ctx.note(&k::TOKEN_RING_NOTE_TAKE, &[me, from as u64, self.hold]);
                 }
                 self.hold_token(s, ctx, t);
             }
             Msg::Ack(t) => match s.passing {
                 Some((p, to)) if p == t && to == from => {
-                    ctx.note(&N_ACKED, &[me, from as u64]);
+                    ctx.note(&k::TOKEN_RING_NOTE_ACKED, &[me, from as u64]);
                     s.passing = None;
                     s.last_holder = Some(from);
                     ctx.cancel_timer(Timer::AckWait);
                 }
-                _ => ctx.note(&N_ACK_LATE, &[me, from as u64]),
+                _ => ctx.note(&k::TOKEN_RING_NOTE_ACK_LATE, &[me, from as u64]),
             },
         }
     }
@@ -421,7 +342,7 @@ impl Protocol for TokenRing {
                 if let Some(t) = s.holding.take() {
                     let succ = ctx.cfg.successor(me);
                     if succ != me {
-                        ctx.note(&N_PASS, &[me as u64, self.hold, succ as u64]);
+                        ctx.note(&k::TOKEN_RING_NOTE_PASS, &[me as u64, self.hold, succ as u64]);
                     }
                     self.pass(s, ctx, t, succ);
                 }
@@ -430,7 +351,7 @@ impl Protocol for TokenRing {
                 if let Some((t, to)) = s.passing.take() {
                     let next = ctx.cfg.successor(to);
                     if next != me {
-                        ctx.note(&N_SKIP, &[me as u64, to as u64, self.ack_wait]);
+                        ctx.note(&k::TOKEN_RING_NOTE_SKIP, &[me as u64, to as u64, self.ack_wait]);
                     }
                     // `pass` adds a hop again: hops only need to grow.
                     self.pass(s, ctx, t, next);
@@ -438,12 +359,12 @@ impl Protocol for TokenRing {
             }
             Timer::Silence => {
                 if s.holding.is_some() || s.passing.is_some() {
-                    ctx.note(&N_SILENCE_BUSY, &[me as u64]);
+                    ctx.note(&k::TOKEN_RING_NOTE_SILENCE_BUSY, &[me as u64]);
                     self.watch(ctx);
                     return;
                 }
                 let counter = s.seen.map_or(0, |t| t.generation.counter) + 1;
-                ctx.note(&N_REGENERATE, &[me as u64, self.wait_of(ctx.cfg, me), counter]);
+                ctx.note(&k::TOKEN_RING_NOTE_REGENERATE, &[me as u64, self.wait_of(ctx.cfg, me), counter]);
                 s.regenerated += 1;
                 let token = Token { generation: Generation { counter, origin: me }, hop: 0 };
                 self.hold_token(s, ctx, token);
@@ -453,7 +374,7 @@ impl Protocol for TokenRing {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let s = State { me: ctx.me, holding: None, passing: None, seen: None, last_holder: None, regenerated: 0 };
-        ctx.note(&N_RECOVER, &[ctx.me as u64, self.wait_of(ctx.cfg, ctx.me)]);
+        ctx.note(&k::TOKEN_RING_NOTE_RECOVER, &[ctx.me as u64, self.wait_of(ctx.cfg, ctx.me)]);
         self.watch(ctx);
         s
     }
@@ -508,15 +429,15 @@ impl Protocol for TokenRing {
         Some(out)
     }
 
-    fn inspect(&self, s: &State) -> Vec<(&'static str, String)> {
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let token = |t: Option<Token>| t.map_or("-".to_string(), |t| format!("gen {}·N{}, hop {}", t.generation.counter, t.generation.origin, t.hop));
         vec![
-            ("holding", token(s.holding)),
-            ("passing to", fmt_node(s.passing.map(|p| p.1))),
-            ("newest token seen", token(s.seen)),
-            ("last holder seen", fmt_node(s.last_holder)),
-            ("regenerations", s.regenerated.to_string()),
-            ("hold / silence step", format!("{} / {}", self.hold, self.silence)),
+            (k::INSPECT_HOLDING, token(s.holding)),
+            (k::INSPECT_PASSING_TO, fmt_node(s.passing.map(|p| p.1))),
+            (k::INSPECT_NEWEST_TOKEN_SEEN, token(s.seen)),
+            (k::INSPECT_LAST_HOLDER_SEEN, fmt_node(s.last_holder)),
+            (k::INSPECT_REGENERATIONS, s.regenerated.to_string()),
+            (k::INSPECT_HOLD_SILENCE_STEP, format!("{} / {}", self.hold, self.silence)),
         ]
     }
 }

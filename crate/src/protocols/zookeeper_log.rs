@@ -13,6 +13,7 @@
 
 use super::recorded::{self, puppet_protocol, Builder, Flavor, Imported, Line, LogFile, What};
 use crate::algorithm::Algorithm;
+use crate::meta::k;
 use crate::meta::{single_leader, Faults, Kind, Look, Preset, Role, Text, Topology, Visual};
 use crate::protocol::LEADING;
 use std::collections::BTreeMap;
@@ -24,17 +25,9 @@ pub const MODEL: &str = "zookeeper";
 #[derive(Clone, Debug)]
 pub struct Zk;
 
-pub const KINDS: &[Kind] = &[Kind::new(
-    "VOTE",
-    "V",
-    Visual::Request,
-    Text::new(
-        "a notification: whom the sender proposes, that server's ZXID, and the sender's election round",
-        "通知：发送者提议的服务器、该服务器的 ZXID 以及发送者的选举轮次",
-    ),
-)];
+pub const KINDS: &[Kind] = &[Kind::new("VOTE", "V", Visual::Request, k::ZOOKEEPER_LOG_KIND_VOTE)];
 
-static ROUND: Text = Text::new("round", "轮次");
+static ROUND: Text = k::INSPECT_ROUND;
 
 impl Flavor for Zk {
     const KINDS: &'static [Kind] = KINDS;
@@ -43,48 +36,17 @@ impl Flavor for Zk {
     const TERM_WORD: Option<&'static Text> = Some(&ROUND);
     const VOTE_KIND: Option<usize> = None;
     const SAYS: &'static [(&'static str, Text)] = &[
-        (
-            "looking",
-            Text::new("server {0} is LOOKING for a leader (its log)", "服务器 {0} 进入 LOOKING，寻找领导者（日志）"),
-        ),
-        (
-            "following",
-            Text::new(
-                "server {0} is FOLLOWING server {1} (its log)",
-                "服务器 {0} 进入 FOLLOWING，跟随服务器 {1}（日志）",
-            ),
-        ),
-        ("leading", Text::new("server {0} is LEADING (its log)", "服务器 {0} 进入 LEADING，成为领导者（日志）")),
-        (
-            "new-election",
-            Text::new(
-                "server {0} starts a new election and proposes itself, ZXID {1} (its log)",
-                "服务器 {0} 发起新一轮选举并提议自己，ZXID {1}（日志）",
-            ),
-        ),
-        ("round", Text::new("server {0} is in election round {1} (its log)", "服务器 {0} 处于第 {1} 轮选举（日志）")),
-        (
-            "proposal",
-            Text::new(
-                "server {0} now proposes server {1} (ZXID {2}) (its log)",
-                "服务器 {0} 改为提议服务器 {1}（ZXID {2}）（日志）",
-            ),
-        ),
-        (
-            "peer-down",
-            Text::new(
-                "server {0} lost its connection to server {1} (its log)",
-                "服务器 {0} 与服务器 {1} 的连接断开（日志）",
-            ),
-        ),
-        ("started", Text::new("server {0} (re)started (its log)", "服务器 {0} 启动（日志）")),
+        ("looking", k::ZOOKEEPER_LOG_SERVER_0_IS_LOOKING_FOR),
+        ("following", k::ZOOKEEPER_LOG_SERVER_0_IS_FOLLOWING_SERVER),
+        ("leading", k::ZOOKEEPER_LOG_SERVER_0_IS_LEADING_ITS),
+        ("new-election", k::ZOOKEEPER_LOG_SERVER_0_STARTS_A_NEW),
+        ("round", k::ZOOKEEPER_LOG_SERVER_0_IS_IN_ELECTION),
+        ("proposal", k::ZOOKEEPER_LOG_SERVER_0_NOW_PROPOSES_SERVER),
+        ("peer-down", k::ZOOKEEPER_LOG_SERVER_0_LOST_ITS_CONNECTION),
+        ("started", k::ZOOKEEPER_LOG_SERVER_0_RE_STARTED_ITS),
     ];
-    const SENT: &'static [Text] = &[Text::new(
-        "server {0} sends server {1} its vote (round {2}) (its log)",
-        "服务器 {0} 向服务器 {1} 发送其投票（第 {2} 轮）（日志）",
-    )];
-    const GOT: &'static [Text] =
-        &[Text::new("server {0} gets server {1}'s vote (round {2})", "服务器 {0} 收到服务器 {1} 的投票（第 {2} 轮）")];
+    const SENT: &'static [Text] = &[k::ZOOKEEPER_LOG_SERVER_0_SENDS_SERVER_1];
+    const GOT: &'static [Text] = &[k::ZOOKEEPER_LOG_SERVER_0_GETS_SERVER_1];
     fn label(_kind: usize, round: u64, leader: u64) -> String {
         format!("VOTE(N{leader}, r{round})")
     }
@@ -94,36 +56,27 @@ puppet_protocol!(ZookeeperLog, Zk);
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: ID,
-    title: Text::new("ZooKeeper, from its logs", "ZooKeeper（来自真实日志）"),
+    title: k::ZOOKEEPER_LOG_TITLE,
     citation: "ZooKeeper 3.8 (fast leader election: F. P. Junqueira, B. C. Reed and M. Serafini, Zab: High-performance broadcast for primary-backup systems, DSN 2011)",
-    summary: Text::new(
-        "A real ZooKeeper ensemble's election, read from its servers' logs and replayed as it happened: one tick is one real millisecond.",
-        "从各服务器日志读出的真实 ZooKeeper 集群选举，按实际发生的过程回放：一个时间单位即真实的一毫秒。",
-    ),
-    card: Text::new(
-        "Every step here is a line of a real log, or a notification matched between two logs.\n\n• Servers are numbered by their myid, the id votes compare; the inspector shows the log line behind each state.\n• A VOTE is drawn from the sender's \"Sending Notification\" line to the receiver's \"Notification:\" line (same sender, receiver, round and proposed leader, nearest in time).\n• A server whose log stops while the others lose their connection to it is drawn crashed one millisecond after its last line.\n• The number under a server is its election round (logical clock).\n\nReplay in the simulator runs the textbook fast leader election on the same servers with the same faults.",
-        "这里的每一步都是真实日志中的一行，或在两份日志间配对出的一条通知。\n\n• 服务器按 myid 编号，即投票比较的 id；检查器显示每个状态所依据的日志行。\n• 投票从发送者的 \"Sending Notification\" 行画到接收者的 \"Notification:\" 行（发送者、接收者、轮次和提议的领导者相同，时间最近）。\n• 若某服务器的日志中断而其他服务器同时失去与它的连接，则在其最后一行之后 1 毫秒画为崩溃。\n• 服务器下方的数字是其选举轮次（逻辑时钟）。\n\n\"在模拟器中重放\"会在相同服务器上以相同故障运行教科书中的快速领导者选举。",
-    ),
+    summary: k::ZOOKEEPER_LOG_SUMMARY,
+    card: k::ZOOKEEPER_LOG_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[
-        Role::new("looking", Look::Candidate, Text::new("LOOKING: voting, no leader yet", "LOOKING：投票中")),
-        Role::new("following", Look::Follower, Text::new("FOLLOWING the elected leader", "FOLLOWING：跟随中")),
-        Role::new(LEADING, Look::Leader, Text::new("LEADING", "LEADING：领导者")),
-        Role::new("observing", Look::Follower, Text::new("OBSERVING (a non-voting server)", "OBSERVING：不投票的观察者")),
+        Role::new("looking", Look::Candidate, k::ZOOKEEPER_ROLE_LOOKING),
+        Role::new("following", Look::Follower, k::ZOOKEEPER_ROLE_FOLLOWING),
+        Role::new(LEADING, Look::Leader, k::ZOOKEEPER_LOG_LEADING),
+        Role::new("observing", Look::Follower, k::ZOOKEEPER_LOG_ROLE_OBSERVING),
     ],
     formulas: &[],
     properties: &[single_leader(Faults::Any)],
     presets: &[Preset {
         id: "zookeeper-leader-killed",
-        title: Text::new("ZooKeeper: the leader killed (real logs)", "ZooKeeper：杀死领导者（真实日志）"),
-        hint: Text::new(
-            "Three real ZooKeeper 3.8 servers elect a leader; it is killed with SIGKILL and the two others elect a new one. Step to the second election, then Replay in the simulator.",
-            "三个真实的 ZooKeeper 3.8 服务器选出领导者；用 SIGKILL 杀死它后，其余两个服务器选出新的领导者。步进到第二次选举，再点\"在模拟器中重放\"。",
-        ),
+        title: k::ZOOKEEPER_LOG_PRESET_ZOOKEEPER_LEADER_KILLED_TITLE,
+        hint: k::ZOOKEEPER_LOG_PRESET_ZOOKEEPER_LEADER_KILLED_HINT,
         json: include_str!("recorded/zookeeper-leader-killed.json"),
         leaders: &[2],
-        golden: "c947a8424dde735f",
+        golden: "c2d47651a455e9cb",
     }],
     build: crate::run::build::<ZookeeperLog>,
 };

@@ -134,7 +134,7 @@ pub(super) struct History {
     /// Note arguments too wide for a [`CNote`].
     wide: Vec<[u64; 3]>,
     /// Interned note templates and timer names.
-    texts: Vec<&'static Text>,
+    texts: Vec<Text>,
     last_text: usize,
     timer_names: Vec<&'static str>,
     pub(super) ivs: Vec<Intervention>,
@@ -162,16 +162,16 @@ impl History {
     }
 
     #[inline(always)]
-    fn intern_text(&mut self, text: &'static Text) -> u16 {
-        if self.texts.get(self.last_text).is_some_and(|&t| std::ptr::eq(t, text)) {
+    fn intern_text(&mut self, text: Text) -> u16 {
+        if self.texts.get(self.last_text) == Some(&text) {
             return self.last_text as u16;
         }
         self.intern_text_slow(text)
     }
 
     #[inline(never)]
-    fn intern_text_slow(&mut self, text: &'static Text) -> u16 {
-        let k = match self.texts.iter().position(|&t| std::ptr::eq(t, text)) {
+    fn intern_text_slow(&mut self, text: Text) -> u16 {
+        let k = match self.texts.iter().position(|&t| t == text) {
             Some(k) => k,
             None => {
                 self.texts.push(text);

@@ -7,18 +7,19 @@
 use crate::i18n::{tr, Lang};
 use crate::state::EngineRef;
 use election_lab::lesson::{answer_on, Bilingual, Check, Question};
+use election_lab::meta::{k, Text};
 use serde_json::{json, Value};
 use yew::prelude::*;
 
 /// The checks offered when recording (those that need no extra field).
-pub const CHECKS: &[(&str, &str, &str)] = &[
-    ("", "no question", "不提问"),
-    ("leader_at", "click the node that will lead", "点击将成为领导者的节点"),
-    ("next_delivery_kind", "which message comes next", "下一条消息是哪种"),
-    ("messages_until_agreement", "messages until agreement", "达成一致前的消息数"),
-    ("messages_until_end", "messages until the run ends", "运行结束前的消息数"),
-    ("minority_elects", "will the minority elect a leader", "少数派会选出领导者吗"),
-    ("elected", "will an election complete", "选举会完成吗"),
+pub const CHECKS: &[(&str, Text)] = &[
+    ("", k::AUTHORING_NO_QUESTION),
+    ("leader_at", k::AUTHORING_CLICK_THE_NODE_THAT_WILL),
+    ("next_delivery_kind", k::AUTHORING_WHICH_MESSAGE_COMES_NEXT),
+    ("messages_until_agreement", k::AUTHORING_MESSAGES_UNTIL_AGREEMENT),
+    ("messages_until_end", k::AUTHORING_MESSAGES_UNTIL_THE_RUN_ENDS),
+    ("minority_elects", k::AUTHORING_WILL_THE_MINORITY_ELECT_A),
+    ("elected", k::AUTHORING_WILL_AN_ELECTION_COMPLETE),
 ];
 
 /// A text in (English, 中文).
@@ -198,39 +199,39 @@ pub fn Recorder(p: &RecorderProps) -> Html {
             let embed = format!("<iframe src=\"{link}&embed=1\" width=\"640\" height=\"480\" style=\"border:0\" title=\"Election Lab\"></iframe>");
             let json2 = json.clone();
             html! { <div class="rec-export">
-                <button onclick={Callback::from(move |_| crate::download("election-lab-lesson.json", &json2))}>{ tr(lang, "Download JSON", "下载 JSON") }</button>
-                <label>{ tr(lang, "Link", "链接") }<input readonly=true value={link.clone()} data-testid="rec-link" /></label>
-                <label>{ tr(lang, "Embed code", "嵌入代码") }<textarea readonly=true rows="2" value={embed} data-testid="rec-embed" /></label>
+                <button onclick={Callback::from(move |_| crate::download("election-lab-lesson.json", &json2))}>{ tr(lang, k::UI_DOWNLOAD_JSON) }</button>
+                <label>{ tr(lang, k::UI_LINK) }<input readonly=true value={link.clone()} data-testid="rec-link" /></label>
+                <label>{ tr(lang, k::UI_EMBED_CODE) }<textarea readonly=true rows="2" value={embed} data-testid="rec-embed" /></label>
             </div> }
         }
     };
     html! {
-        <section class="recorder panel" aria-label={tr(lang, "Record a lesson", "录制课程")} data-testid="recorder">
-            <h2>{ tr(lang, "Record a lesson", "录制课程") }</h2>
-            { field(tr(lang, "Title (English)", "标题（英文）"), &title_en, "rec-title-en", false) }
-            { field(tr(lang, "Title (中文)", "标题（中文）"), &title_zh, "rec-title-zh", false) }
-            <p>{ tr(lang, "A stop at step ", "在第 ") }<b>{ p.step }</b>{ tr(lang, ":", " 步停下：") }</p>
-            { field(tr(lang, "Caption (English)", "说明（英文）"), &cap_en, "rec-caption-en", true) }
-            { field(tr(lang, "Caption (中文)", "说明（中文）"), &cap_zh, "rec-caption-zh", true) }
-            <label class="rec-field">{ tr(lang, "Question", "问题") }
+        <section class="recorder panel" aria-label={tr(lang, k::UI_RECORD_A_LESSON)} data-testid="recorder">
+            <h2>{ tr(lang, k::UI_RECORD_A_LESSON) }</h2>
+            { field(tr(lang, k::UI_TITLE_ENGLISH), &title_en, "rec-title-en", false) }
+            { field(tr(lang, k::UI_TITLE), &title_zh, "rec-title-zh", false) }
+            <p>{ tr(lang, k::UI_A_STOP_AT_STEP) }<b>{ p.step }</b>{ tr(lang, k::UI_TEXT) }</p>
+            { field(tr(lang, k::UI_CAPTION_ENGLISH), &cap_en, "rec-caption-en", true) }
+            { field(tr(lang, k::UI_CAPTION), &cap_zh, "rec-caption-zh", true) }
+            <label class="rec-field">{ tr(lang, k::UI_QUESTION) }
                 <select onchange={select} data-testid="rec-check">
-                    { for CHECKS.iter().map(|(id, en, zh)| html!{ <option value={*id} selected={*id == check.as_str()}>{ tr(lang, en, zh) }</option> }) }
+                    { for CHECKS.iter().map(|(id, text)| html!{ <option value={*id} selected={*id == check.as_str()}>{ tr(lang, *text) }</option> }) }
                 </select>
             </label>
             { if check.is_empty() { html!{} } else { html!{ <>
-                <p data-testid="rec-value">{ tr(lang, "The engine's answer here: ", "引擎在此处的答案：") }<b>{ value }</b></p>
-                { field(tr(lang, "Question (English)", "问题（英文）"), &prompt_en, "rec-prompt-en", false) }
-                { field(tr(lang, "Question (中文)", "问题（中文）"), &prompt_zh, "rec-prompt-zh", false) }
-                { field(tr(lang, "Explanation (English)", "解释（英文）"), &explain_en, "rec-explain-en", true) }
-                { field(tr(lang, "Explanation (中文)", "解释（中文）"), &explain_zh, "rec-explain-zh", true) }
+                <p data-testid="rec-value">{ tr(lang, k::UI_THE_ENGINES_ANSWER_HERE) }<b>{ value }</b></p>
+                { field(tr(lang, k::UI_QUESTION_ENGLISH), &prompt_en, "rec-prompt-en", false) }
+                { field(tr(lang, k::UI_QUESTION_2), &prompt_zh, "rec-prompt-zh", false) }
+                { field(tr(lang, k::UI_EXPLANATION_ENGLISH), &explain_en, "rec-explain-en", true) }
+                { field(tr(lang, k::UI_EXPLANATION), &explain_zh, "rec-explain-zh", true) }
             </> } } }
             <p>
-                <button onclick={add} data-testid="rec-add">{ tr(lang, "Add stop here", "在此处添加一站") }</button>
-                {" "}<button onclick={do_export} data-testid="rec-export">{ tr(lang, "Export", "导出") }</button>
-                {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, "Close", "关闭") }</button>
+                <button onclick={add} data-testid="rec-add">{ tr(lang, k::UI_ADD_STOP_HERE) }</button>
+                {" "}<button onclick={do_export} data-testid="rec-export">{ tr(lang, k::UI_EXPORT) }</button>
+                {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, k::UI_CLOSE) }</button>
             </p>
             <ol data-testid="rec-stops">
-                { for stops.iter().map(|s| html!{ <li>{ format!("{} {}: {}", tr(lang, "step", "步"), s.step, if lang == Lang::Zh { &s.caption.1 } else { &s.caption.0 }) }</li> }) }
+                { for stops.iter().map(|s| html!{ <li>{ format!("{} {}: {}", tr(lang, k::UI_STEP), s.step, if lang == Lang::Zh { &s.caption.1 } else { &s.caption.0 }) }</li> }) }
             </ol>
             { out }
         </section>

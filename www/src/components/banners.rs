@@ -3,6 +3,7 @@
 use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::Action;
+use election_lab::meta::k;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -22,21 +23,12 @@ pub struct BannersProps {
 
 /// "Split brain: N2, N5 each believe they lead."
 pub fn split_brain_text(leaders: &[u32], lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("Split brain: {} each believe they lead.", nodes_text(leaders)),
-        Lang::Zh => format!("脑裂：{} 都认为自己是领导者。", nodes_text(leaders)),
-    }
+    k::UI_SPLIT_BRAIN.format(lang, &[&nodes_text(leaders)])
 }
 
 /// "A leader per group: N2, N5 each lead their own group (by design)."
 pub fn per_group_text(leaders: &[u32], lang: Lang) -> String {
-    match lang {
-        Lang::En => format!(
-            "A leader per group: {} each lead their own group — this algorithm elects one per group by design, so this is no split brain.",
-            nodes_text(leaders)
-        ),
-        Lang::Zh => format!("每组一个领导者：{} 各自领导自己的组——该算法按设计为每个组选出一个领导者，这不是脑裂。", nodes_text(leaders)),
-    }
+    k::UI_PER_GROUP.format(lang, &[&nodes_text(leaders)])
 }
 
 /// The banner for several leaders at once: a split-brain alarm, or a neutral note when the
@@ -55,7 +47,7 @@ pub fn Banners(p: &BannersProps) -> Html {
         html! {
             <div class={classes!("banner", class)} {role}>
                 <span>{ text.clone() }</span>
-                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label={tr(p.lang, "Dismiss", "关闭")}>{"✕"}</button>
+                <button onclick={p.on.reform(|_| Action::Dismiss)} aria-label={tr(p.lang, k::UI_DISMISS)}>{"✕"}</button>
             </div>
         }
     };

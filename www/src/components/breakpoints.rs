@@ -6,6 +6,7 @@
 use crate::i18n::{tr, Lang};
 use crate::state::{hit_text, Action};
 use election_lab::breakpoint::Hit;
+use election_lab::meta::{k, Text};
 use election_lab::Algorithm;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -25,12 +26,12 @@ pub struct BreakpointsProps {
 }
 
 /// The menu: (value, English, Chinese).
-const MENU: &[(&str, &str, &str)] = &[
-    ("violation", "a property is violated", "某个性质被违反"),
-    ("leaders-change", "the leaders change", "领导者集合变化"),
-    ("role", "node X becomes R…", "节点 X 成为角色 R…"),
-    ("deliver", "message K delivered…", "K 类消息被送达…"),
-    ("time", "time ≥ t…", "时间 ≥ t…"),
+const MENU: &[(&str, Text)] = &[
+    ("violation", k::BREAKPOINTS_A_PROPERTY_IS_VIOLATED),
+    ("leaders-change", k::BREAKPOINTS_THE_LEADERS_CHANGE),
+    ("role", k::BREAKPOINTS_NODE_X_BECOMES_R),
+    ("deliver", k::BREAKPOINTS_MESSAGE_K_DELIVERED),
+    ("time", k::BREAKPOINTS_TIME_T),
 ];
 
 /// The text a menu entry stands for, for this algorithm (to edit before adding, for the last three).
@@ -85,11 +86,11 @@ pub fn Breakpoints(p: &BreakpointsProps) -> Html {
     };
     let hit_bp = p.hit.as_ref().map(|h| h.breakpoint.clone());
     html! {
-        <section class="breakpoints" aria-label={tr(l, "Breakpoints", "断点")} data-testid="breakpoints">
-            <h3>{ tr(l, "Breakpoints", "断点") }
-                <span class="hint">{ tr(l, " — Play stops at the next hit", " — 播放会停在下一次命中处") }</span></h3>
+        <section class="breakpoints" aria-label={tr(l, k::UI_BREAKPOINTS)} data-testid="breakpoints">
+            <h3>{ tr(l, k::UI_BREAKPOINTS) }
+                <span class="hint">{ tr(l, k::UI_PLAY_STOPS_AT_THE_NEXT) }</span></h3>
             { if p.until.is_empty() { html!{
-                <p class="empty">{ tr(l, "None yet: Play runs to the end.", "尚无断点：播放会一直运行到结束。") }</p>
+                <p class="empty">{ tr(l, k::UI_NONE_YET_PLAY_RUNS_TO) }</p>
             }} else { html!{
                 <ul class="bp-list">
                     { for p.until.iter().enumerate().map(|(i, t)| {
@@ -98,28 +99,28 @@ pub fn Breakpoints(p: &BreakpointsProps) -> Html {
                             <li class={classes!(hit.then_some("hit"))} data-bp={t.clone()}>
                                 <code>{ t }</code>
                                 <button class="bp-remove" onclick={p.on.reform(move |_| Action::RemoveBreakpoint(i))}
-                                        aria-label={format!("{} {t}", tr(l, "Remove breakpoint", "删除断点"))}
-                                        title={tr(l, "Remove", "删除")}>{ "×" }</button>
+                                        aria-label={format!("{} {t}", tr(l, k::UI_REMOVE_BREAKPOINT))}
+                                        title={tr(l, k::UI_REMOVE)}>{ "×" }</button>
                             </li>
                         }
                     }) }
                 </ul>
             }} }
             <form class="bp-add" onsubmit={add}>
-                <select onchange={pick} aria-label={tr(l, "Add a breakpoint: stop when…", "添加断点：在何时停下…")}>
-                    <option value="" selected=true>{ tr(l, "Stop when…", "在何时停下…") }</option>
-                    { for MENU.iter().map(|(v, en, zh)| html!{ <option value={*v}>{ tr(l, en, zh) }</option> }) }
+                <select onchange={pick} aria-label={tr(l, k::UI_ADD_A_BREAKPOINT_STOP_WHEN)}>
+                    <option value="" selected=true>{ tr(l, k::UI_STOP_WHEN) }</option>
+                    { for MENU.iter().map(|(v, t)| html!{ <option value={*v}>{ tr(l, *t) }</option> }) }
                 </select>
                 <input ref={input} type="text" spellcheck="false" placeholder="role:3=leader"
-                       aria-label={tr(l, "Breakpoint text (as the command line's --until)", "断点文本（与命令行 --until 相同）")} />
-                <button type="submit">{ tr(l, "Add", "添加") }</button>
+                       aria-label={tr(l, k::UI_BREAKPOINT_TEXT_AS_THE_COMMAND)} />
+                <button type="submit">{ tr(l, k::UI_ADD) }</button>
             </form>
             { match &p.error { Some(e) => html!{ <p class="bp-error" role="alert">{ e.as_str() }</p> }, None => html!{} } }
             <div class="bp-nav">
                 <button onclick={p.on.reform(|_| Action::PrevHit)} disabled={p.until.is_empty()}
-                        title={tr(l, "Back to the previous hit", "回到上一次命中")}>{ tr(l, "◀ previous hit", "◀ 上一次命中") }</button>
+                        title={tr(l, k::UI_BACK_TO_THE_PREVIOUS_HIT)}>{ tr(l, k::UI_PREVIOUS_HIT) }</button>
                 <button onclick={p.on.reform(|_| Action::NextHit)} disabled={p.until.is_empty()}
-                        title={tr(l, "Run on to the next hit at once", "立即运行到下一次命中")}>{ tr(l, "next hit ▶", "下一次命中 ▶") }</button>
+                        title={tr(l, k::UI_RUN_ON_TO_THE_NEXT)}>{ tr(l, k::UI_NEXT_HIT) }</button>
             </div>
             { match &p.hit { Some(h) => html!{
                 <p class="bp-hit" role="status" data-testid="bp-hit">{ hit_text(h, l) }</p>

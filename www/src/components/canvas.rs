@@ -11,6 +11,7 @@ use crate::anim::{DotPath, Dots};
 use crate::geometry::{self, Line, Pt};
 use crate::i18n::tr;
 use crate::state::DropMark;
+use election_lab::meta::k;
 use election_lab::{layout, Action as Intervention, Frame};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -300,7 +301,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             let (label, head) = placed_dots.get(k).map_or((None, k), |(l, h)| (l.as_ref(), *h));
             let folded = if head != k {
                 let h = drawn[head].0;
-                format!(" — {} #{}", tr(props.options.lang, "counted in the label of", "计入标签："), h.id)
+                format!(" — {} #{}", tr(props.options.lang, k::UI_COUNTED_IN_THE_LABEL_OF), h.id)
             } else {
                 let members: Vec<String> = placed_dots
                     .iter()
@@ -320,7 +321,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 label_paths.push(paths[k]);
                 dot_labels.push(parts::dot_label_text(m, *at, l, &sz));
             }
-            parts::dot(alg, m, *at, dense, !props.options.bare, &folded, &sz, &props.on_act)
+            parts::dot(alg, m, *at, dense, !props.options.bare, &folded, &sz, &props.on_act, props.options.lang)
         })
         .collect();
     {
@@ -480,14 +481,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         })
     });
 
-    let label = match props.options.lang {
-        crate::i18n::Lang::En => {
-            format!("{} cluster of {} nodes at step {}", props.options.title, frame.nodes.len(), frame.step)
-        }
-        crate::i18n::Lang::Zh => {
-            format!("{}：{} 个节点的集群，第 {} 步", props.options.title, frame.nodes.len(), frame.step)
-        }
-    };
+    let label = election_lab::meta::k::UI_CANVAS_LABEL
+        .format(props.options.lang, &[&props.options.title, &frame.nodes.len(), &frame.step]);
     html! {
         <div class="canvas-wrap" ref={wrap}>
             { for menu }
@@ -511,12 +506,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::cut_lines(&lines, &sz, props.options.lang, &on_line_down, &on_remove_line) }
                 { super::store::store(frame, &index, &pos[..n], props.options.lang) }
                 { for nodes }
-                { for super::lease_bars::bars(frame, &pos[..n], r) }
+                { for super::lease_bars::bars(frame, &pos[..n], r, props.options.lang) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>
                 <g ref={labels_ref} class="dot-labels" aria-hidden="true">{ for dot_labels }</g>
                 { for ghosts }
                 { preview }
-                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{ tr(props.options.lang, "No nodes", "没有节点") }</text> } } else { html!{} } }
+                { if frame.nodes.is_empty() { html!{ <text x="500" y="500" text-anchor="middle">{ tr(props.options.lang, k::UI_NO_NODES) }</text> } } else { html!{} } }
             </svg>
         </div>
     }

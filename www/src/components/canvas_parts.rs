@@ -8,6 +8,7 @@ use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_shape, kind_short, role_look};
 use crate::palette::Shape;
 use crate::palette::GROUP_FILLS;
+use election_lab::meta::k;
 use election_lab::meta::Look;
 use election_lab::sim::DropReason;
 use election_lab::{layout, Action as Intervention, Algorithm, Frame, MsgFrame, NodeFrame};
@@ -65,13 +66,14 @@ pub fn dot(
     folded: &str,
     sz: &Sizes,
     on_act: &Callback<Intervention>,
+    lang: Lang,
 ) -> Html {
     let (x, y) = at;
     let id = m.id;
     let live = !m.doomed && interactive;
     let onclick = on_act.reform(move |_: MouseEvent| Intervention::Drop(id));
     let onkeydown = super::dropping::on_key(on_act, id);
-    let aria = live.then(|| super::dropping::label(m));
+    let aria = live.then(|| super::dropping::label(m, lang));
     let (shape, _) = kind_shape(alg, m.kind);
     let fill = kind_colour(alg, m.kind);
     let body = match shape {
@@ -84,7 +86,7 @@ pub fn dot(
            transform={format!("translate({x:.1} {y:.1})")}
            role={live.then_some("button")} tabindex={(live && !dense).then_some("0")} aria-label={aria}
            onclick={live.then_some(onclick)} onkeydown={live.then_some(onkeydown)}>
-            { if dense { html!{} } else { html!{ <title>{ format!("#{} {} N{} → N{} (sent t={}, arrives t={}){folded}", m.id, m.label, m.from, m.to, m.sent, m.deliver) }</title> } } }
+            { if dense { html!{} } else { html!{ <title>{ k::UI_DOT_TITLE.format(lang, &[&m.id, &m.label, &m.from, &m.to, &m.sent, &m.deliver, &folded]) }</title> } } }
             { if interactive { html!{ <circle class="dot-hit" r={fmt(sz.hit)} fill="transparent" /> } } else { html!{} } }
             { body }
         </g>
@@ -140,10 +142,7 @@ pub fn doom_end(reason: DropReason, a: Pt, b: Pt, lines: &[Line]) -> Pt {
 /// it does not arrive), titled with the reason.
 pub fn doomed_edge(alg: &Algorithm, m: &MsgFrame, (a, b): (Pt, Pt), lang: Lang) -> Html {
     let why = m.doom.map_or("", |d| d.name_in(lang));
-    let title = match lang {
-        Lang::En => format!("{} N{} → N{} will not arrive ({why})", m.label, m.from, m.to),
-        Lang::Zh => format!("N{} 发给 N{} 的 {} 不会送达（{why}）", m.from, m.to, m.label),
-    };
+    let title = k::UI_DOOMED_TITLE.format(lang, &[&m.label, &m.from, &m.to, &why]);
     // The ✕ a little beyond where the dot stops (on the line itself), so the resting dot does
     // not hide it.
     let len = (b.0 - a.0).hypot(b.1 - a.1).max(1.0);
@@ -426,18 +425,9 @@ pub fn node(
     // The accessible name starts with the text the button shows, its id (its label lines are
     // drawn beside it, outside the button), so that speech input can name it by what is seen.
     let details = if sub.is_empty() { String::new() } else { format!(", {}", sub.join(", ")) };
-    let label = match lang {
-        Lang::En => format!(
-            "N{id}, {status}, {leader_text}{details}. Click to {}.",
-            if node.up { "crash it" } else { "recover it" }
-        ),
-        Lang::Zh => format!(
-            "N{id}，{}，{leader_text}{}。点击{}。",
-            if node.up { "运行中" } else { "已崩溃" },
-            details.replace(", ", "，"),
-            if node.up { "使其崩溃" } else { "使其恢复" }
-        ),
-    };
+    let details = details.replace(", ", tr(lang, k::UI_LIST_SEPARATOR));
+    let label =
+        if node.up { k::UI_NODE_LABEL_UP } else { k::UI_NODE_LABEL_DOWN }.format(lang, &[&id, &leader_text, &details]);
     let look = if node.up { role_look(alg, v.role) } else { "crashed" };
     let texts = place.map(|p| {
         let anchor = p.anchor.svg();
@@ -512,7 +502,7 @@ pub fn cut_lines(
                 <g class="cut" data-partition={i.to_string()}>
                     <line class="cut-hit" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} onpointerdown={ondown} ondblclick={ondbl} />
                     <line class="cut-line" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} />
-                    <g class="cut-remove" role="button" aria-label={format!("{} {}", tr(lang, "Remove partition line", "移除分区线"), i + 1)} tabindex="0"
+                    <g class="cut-remove" role="button" aria-label={format!("{} {}", tr(lang, k::UI_REMOVE_PARTITION_LINE), i + 1)} tabindex="0"
                        onclick={onremove} onkeydown={onkey} onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}
                        transform={format!("translate({mx:.0} {my:.0})")}>
                         <circle r={fmt(sz.hit.max(16.0))} />
@@ -540,16 +530,16 @@ pub fn node_menu(
 ) -> Html {
     let id = node.id;
     let up = node.up;
-    let crash = if up { tr(lang, "Crash", "使其崩溃") } else { tr(lang, "Recover", "恢复") };
+    let crash = if up { tr(lang, k::UI_CRASH) } else { tr(lang, k::UI_RECOVER) };
     let items: Vec<(&str, bool, Callback<MouseEvent>)> = vec![
         (crash, true, on_act.reform(move |_| if up { Intervention::Crash(id) } else { Intervention::Recover(id) })),
-        (tr(lang, "Start election here", "在此发起选举"), up, on_act.reform(move |_| Intervention::Start(id))),
-        (tr(lang, "Isolate", "隔离"), up, on_act.reform(move |_| Intervention::Isolate(id))),
+        (tr(lang, k::UI_START_ELECTION_HERE), up, on_act.reform(move |_| Intervention::Start(id))),
+        (tr(lang, k::UI_ISOLATE), up, on_act.reform(move |_| Intervention::Isolate(id))),
         (
             if chosen {
-                tr(lang, "Take off the partition side", "移出分区的一侧")
+                tr(lang, k::UI_TAKE_OFF_THE_PARTITION_SIDE)
             } else {
-                tr(lang, "Choose for a partition side (P)", "选入分区的一侧（P）")
+                tr(lang, k::UI_CHOOSE_FOR_A_PARTITION_SIDE)
             },
             true,
             on_node.reform(move |_| NodeGesture::Side(id)),
@@ -612,12 +602,12 @@ pub fn node_menu(
         })
     };
     html! {
-        <div class="node-menu" role="menu" aria-label={format!("{} N{id}", tr(lang, "Actions for", "操作："))} {style} {onkeydown}>
+        <div class="node-menu" role="menu" aria-label={format!("{} N{id}", tr(lang, k::UI_ACTIONS_FOR))} {style} {onkeydown}>
             <div class="menu-title" aria-hidden="true">{ format!("N{id}") }</div>
             { for items.into_iter().map(|(text, enabled, cb)| {
                 html!{ <button role="menuitem" onclick={cb} disabled={!enabled}>{ text }</button> }
             }) }
-            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{ tr(lang, "Close", "关闭") }</button>
+            <button role="menuitem" onclick={on_close.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_CLOSE) }</button>
         </div>
     }
 }

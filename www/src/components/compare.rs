@@ -6,6 +6,7 @@ use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::compare::{self, Compare, Row, MAX_LANES, SPLIT_BRAIN};
 use crate::state::{Action, State};
+use election_lab::meta::k;
 use election_lab::{registry, Algorithm, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -15,11 +16,7 @@ pub const LANES: [&str; MAX_LANES] = ["lane-1", "lane-2", "lane-3", "lane-4"];
 
 /// What one step is in compare mode, said under the controls and in the picker.
 pub fn step_note(lang: Lang) -> &'static str {
-    tr(
-        lang,
-        "One step moves the shared clock to the next tick at which any lane has an event; each lane then shows its run after every event up to that tick. A fault made in any lane happens in every lane at that time.",
-        "一步：把共享时钟推进到任一通道有事件的下一个时刻；每个通道显示其运行在该时刻及之前所有事件之后的状态。在任一通道制造的故障，会在同一时刻发生在每个通道。",
-    )
+    tr(lang, k::UI_ONE_STEP_MOVES_THE_SHARED)
 }
 
 fn side(nodes: &[u32]) -> String {
@@ -28,7 +25,7 @@ fn side(nodes: &[u32]) -> String {
 
 fn leaders(l: &[u32], lang: Lang) -> String {
     if l.is_empty() {
-        tr(lang, "none", "无").into()
+        tr(lang, k::UI_NONE).into()
     } else {
         nodes_text(l)
     }
@@ -47,8 +44,8 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
         leaders_banner(&row.leaders, crate::meta::leader_per_group(lane.algorithm), lang)
     } else {
         let who = match row.leaders.first() {
-            Some(&l) => format!("{} N{l}", tr(lang, "Leader:", "领导者：")),
-            None => tr(lang, "No node believes it leads.", "没有节点认为自己是领导者。").into(),
+            Some(&l) => format!("{} N{l}", tr(lang, k::UI_LEADER_2)),
+            None => tr(lang, k::UI_NO_NODE_BELIEVES_IT_LEADS).into(),
         };
         html! { <p class="lane-leaders">{ who }</p> }
     };
@@ -62,14 +59,14 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
     });
     html! {
         <section class="lane" data-lane={LANES[k]} data-role={c.runs.as_ref().map(|r| format!("{:?}", r.roles[k]))} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
-            <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, "step", "步"), row.step) }</span></h2>
+            <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, k::UI_STEP), row.step) }</span></h2>
             { canvas }
             { super::fork::lane_strip(c, k, lang) }
             <super::teach::Legend algorithm={lane.algorithm} {lang} compact=true frame={lane.frame.clone()} />
             { status }
             <ul class="invariants lane-claims">
                 { for claims }
-                { if row.claims.is_empty() { html!{ <li class="muted">{ tr(lang, "claims no safety property", "不声称任何安全性") }</li> } } else { html!{} } }
+                { if row.claims.is_empty() { html!{ <li class="muted">{ tr(lang, k::UI_CLAIMS_NO_SAFETY_PROPERTY) }</li> } } else { html!{} } }
             </ul>
         </section>
     }
@@ -80,12 +77,12 @@ pub fn narration(c: &Compare, k: usize, lang: Lang) -> Html {
     let Some(lane) = c.lanes.get(k) else { return html! {} };
     let step = lane.frame.step;
     let text = match step {
-        0 => tr(lang, "nothing has happened yet.", "还什么都没有发生。").to_string(),
+        0 => tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET).to_string(),
         s => lane.engine.get().narrate(s, lang).unwrap_or_default(),
     };
     html! {
         <p class="narration lane-narration" data-testid="lane-narration" data-lane={LANES[k]} aria-live="polite" tabindex="0">
-            <span class="narration-step">{ format!("{} · {} {}{}", lane.algorithm.title.get(lang), tr(lang, "step", "第"), step, tr(lang, ":", " 步：")) }</span>
+            <span class="narration-step">{ format!("{} · {} {}{}", lane.algorithm.title.get(lang), tr(lang, k::UI_STEP_3), step, tr(lang, k::UI_NARRATION_COLON)) }</span>
             { text }
         </p>
     }
@@ -104,17 +101,14 @@ pub fn table(c: &Compare, lang: Lang) -> Html {
         let broken: Vec<String> =
             r.claims.iter().filter(|(_, n)| *n > 0).map(|(p, n)| format!("{} ×{n}", p.title.get(lang))).collect();
         let violations = match (r.claims.is_empty(), broken.is_empty()) {
-            (true, _) => tr(lang, "— (claims none)", "—（不声称）").to_string(),
+            (true, _) => tr(lang, k::UI_CLAIMS_NONE).to_string(),
             (false, true) => "0".into(),
             (false, false) => broken.join(", "),
         };
         let agreement = match r.agreement {
-            None => tr(lang, "none", "无").to_string(),
-            Some((l, None)) => format!("N{l} {}", tr(lang, "(from the start)", "（从一开始）")),
-            Some((l, Some((ticks, at)))) => match lang {
-                Lang::En => format!("N{l}: {ticks} ticks (at t = {at})"),
-                Lang::Zh => format!("N{l}：{ticks} 个时间单位（t = {at} 时）"),
-            },
+            None => tr(lang, k::UI_NONE).to_string(),
+            Some((l, None)) => format!("N{l} {}", tr(lang, k::UI_FROM_THE_START)),
+            Some((l, Some((ticks, at)))) => k::UI_AGREEMENT_AFTER.format(lang, &[&l, &ticks, &at]),
         };
         html! {
             <tr data-lane={lane.algorithm.id}>
@@ -127,15 +121,15 @@ pub fn table(c: &Compare, lang: Lang) -> Html {
         }
     });
     html! {
-        <div class="compare-table-wrap" tabindex="0" role="region" aria-label={tr(lang, "Side by side", "并排对比")}>
+        <div class="compare-table-wrap" tabindex="0" role="region" aria-label={tr(lang, k::UI_SIDE_BY_SIDE)}>
             <table class="compare-table" data-testid="compare-table">
-                <caption>{ format!("{} t = {}", tr(lang, "Side by side at", "并排对比："), c.time) }</caption>
+                <caption>{ format!("{} t = {}", tr(lang, k::UI_SIDE_BY_SIDE_AT), c.time) }</caption>
                 <thead><tr>
-                    <th scope="col">{ tr(lang, "Algorithm", "算法") }</th>
-                    <th scope="col">{ tr(lang, "Leaders per side", "各分区的领导者") }</th>
-                    <th scope="col">{ tr(lang, "Violations", "违反的安全性") }</th>
-                    <th scope="col">{ tr(lang, "Messages sent", "已发送消息") }</th>
-                    <th scope="col" title={tr(lang, "Every live node names one leader: how long the last election took", "所有存活节点认同同一个领导者：上一次选举用了多久")}>{ tr(lang, "Time to agreement", "达成一致用时") }</th>
+                    <th scope="col">{ tr(lang, k::UI_ALGORITHM) }</th>
+                    <th scope="col">{ tr(lang, k::UI_LEADERS_PER_SIDE) }</th>
+                    <th scope="col">{ tr(lang, k::UI_VIOLATIONS) }</th>
+                    <th scope="col">{ tr(lang, k::UI_MESSAGES_SENT) }</th>
+                    <th scope="col" title={tr(lang, k::UI_EVERY_LIVE_NODE_NAMES_ONE)}>{ tr(lang, k::UI_TIME_TO_AGREEMENT) }</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -199,7 +193,7 @@ pub fn Picker(p: &PickerProps) -> Html {
     let unfit = match unfit.is_empty() {
         true => html! {},
         false => html! {
-            <p class="picker-unfit" data-testid="unfit">{ tr(l, "Not for these nodes or their layout: ", "不适合这些节点或其布局：") }{ unfit.iter().map(|a| a.title.get(l)).collect::<Vec<_>>().join(tr(l, ", ", "、")) }</p>
+            <p class="picker-unfit" data-testid="unfit">{ tr(l, k::UI_NOT_FOR_THESE_NODES_OR) }{ unfit.iter().map(|a| a.title.get(l)).collect::<Vec<_>>().join(tr(l, k::UI_LIST_SEPARATOR)) }</p>
         },
     };
     let go = {
@@ -209,23 +203,20 @@ pub fn Picker(p: &PickerProps) -> Html {
         })
     };
     let ok = (2..=MAX_LANES).contains(&n);
-    let status = match l {
-        Lang::En => format!("Choose 2 to {MAX_LANES} algorithms ({n} chosen)."),
-        Lang::Zh => format!("请选择 2 到 {MAX_LANES} 个算法（已选 {n} 个）。"),
-    };
+    let status = k::UI_CHOOSE_LANES.format(l, &[&MAX_LANES, &n]);
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(l, "Compare algorithms", "对比算法")} onclick={p.on.reform(|_| Action::TogglePicker)}>
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(l, k::UI_COMPARE_ALGORITHMS)} onclick={p.on.reform(|_| Action::TogglePicker)}>
             <div class="dialog picker" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
-                <h2>{ tr(l, "Compare algorithms side by side", "并排对比算法") }</h2>
-                <p>{ tr(l, "The lanes run this scenario — the same nodes, seed, network and schedule — each with its own algorithm, on one clock.", "各通道运行同一个场景——相同的节点、种子、网络与调度——各用自己的算法，共用一个时钟。") }{" "}{ step_note(l) }</p>
+                <h2>{ tr(l, k::UI_COMPARE_ALGORITHMS_SIDE_BY_SIDE) }</h2>
+                <p>{ tr(l, k::UI_THE_LANES_RUN_THIS_SCENARIO) }{" "}{ step_note(l) }</p>
                 <ul class="picker-list">{ for items }</ul>
                 { unfit }
                 <p class={classes!("picker-status", (!ok).then_some("bad"))} role="status">{ status }</p>
                 <div class="row">
-                    <button onclick={go} disabled={!ok} data-testid="compare-go">{ tr(l, "Compare", "开始对比") }</button>
+                    <button onclick={go} disabled={!ok} data-testid="compare-go">{ tr(l, k::UI_COMPARE_3) }</button>
                     <button onclick={p.on.reform(|_| Action::ComparePreset)} data-testid="compare-preset" title={SPLIT_BRAIN.hint.get(l)}>{ SPLIT_BRAIN.title.get(l) }</button>
-                    { if p.comparing { html!{ <button onclick={p.on.reform(|_| Action::CloseCompare)}>{ tr(l, "Close compare", "退出对比") }</button> } } else { html!{} } }
-                    <button onclick={p.on.reform(|_| Action::TogglePicker)}>{ tr(l, "Cancel", "取消") }</button>
+                    { if p.comparing { html!{ <button onclick={p.on.reform(|_| Action::CloseCompare)}>{ tr(l, k::UI_CLOSE_COMPARE) }</button> } } else { html!{} } }
+                    <button onclick={p.on.reform(|_| Action::TogglePicker)}>{ tr(l, k::UI_CANCEL) }</button>
                 </div>
             </div>
         </div>

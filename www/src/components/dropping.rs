@@ -1,17 +1,16 @@
 //! Dropping a message by hand: what a message dot says to assistive technology, and its keys.
 //! The drop itself is an ordinary intervention (`Action::Drop(id)`), recorded like a crash.
 
+use crate::i18n::Lang;
+use election_lab::meta::k;
 use election_lab::{Action as Intervention, MsgFrame};
 use yew::prelude::*;
 
 /// The dot's accessible name: "Drop message #12 ELECTION from N3 to N4", or, for a message that
 /// will not arrive anyway, what it is and that it is doomed.
-pub fn label(m: &MsgFrame) -> String {
-    if m.doomed {
-        format!("Message #{} {} from N{} to N{}, will not arrive", m.id, m.kind, m.from, m.to)
-    } else {
-        format!("Drop message #{} {} from N{} to N{}", m.id, m.kind, m.from, m.to)
-    }
+pub fn label(m: &MsgFrame, lang: Lang) -> String {
+    let key = if m.doomed { k::UI_DOT_DOOMED } else { k::UI_DOT_DROP };
+    key.format(lang, &[&m.id, &m.kind, &m.from, &m.to])
 }
 
 /// Enter or Space on a focused dot drops it (and goes no further: Space would also play).
@@ -47,7 +46,7 @@ mod tests {
 
     #[test]
     fn a_dot_names_the_message_it_drops() {
-        assert_eq!(label(&msg(false)), "Drop message #12 ELECTION from N3 to N4");
-        assert_eq!(label(&msg(true)), "Message #12 ELECTION from N3 to N4, will not arrive");
+        assert_eq!(label(&msg(false), Lang::En), "Drop message #12 ELECTION from N3 to N4");
+        assert_eq!(label(&msg(true), Lang::En), "Message #12 ELECTION from N3 to N4, will not arrive");
     }
 }

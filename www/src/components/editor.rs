@@ -4,6 +4,7 @@
 use crate::i18n::{tr, Lang};
 use crate::meta;
 use crate::state::Action;
+use election_lab::meta::k;
 use election_lab::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -97,27 +98,27 @@ pub fn Editor(p: &EditorProps) -> Html {
     let hb = s.heartbeats;
     let l = p.lang;
     html! {
-        <section class="panel" aria-label={tr(l, "Scenario", "场景")}>
-            <h2>{ tr(l, "Scenario", "场景") }</h2>
+        <section class="panel" aria-label={tr(l, k::UI_SCENARIO)}>
+            <h2>{ tr(l, k::UI_SCENARIO) }</h2>
             <form ref={form} class="editor" {onsubmit}>
-                <label>{ tr(l, "Algorithm", "算法") }
+                <label>{ tr(l, k::UI_ALGORITHM) }
                     <select name="algorithm">
                         { for meta::algorithm_choices(l).into_iter().map(|(name, title)| html!{ <option value={name} selected={name == s.algorithm}>{ title }</option> }) }
                     </select>
                 </label>
-                <label>{ tr(l, "Nodes (a count 2–64, or ids)", "节点（数量 2–64，或 id 列表）") }<input name="nodes" value={nodes_text} /></label>
-                <label>{ tr(l, "Seed", "随机种子") }<input name="seed" type="number" min="0" value={s.seed.to_string()} /></label>
-                <label>{ tr(l, "Latency min", "最小延迟") }<input name="lat_lo" type="number" min="1" value={s.network.latency.0.to_string()} /></label>
-                <label>{ tr(l, "Latency max", "最大延迟") }<input name="lat_hi" type="number" min="1" value={s.network.latency.1.to_string()} /></label>
-                <label>{ tr(l, "Heartbeat interval (empty: none)", "心跳间隔（留空：无心跳）") }<input name="hb_interval" type="number" min="1" value={hb.map(|h| h.interval.to_string()).unwrap_or_default()} /></label>
-                <label>{ tr(l, "Heartbeat timeout", "心跳超时") }<input name="hb_timeout" type="number" min="2" value={hb.map(|h| h.timeout.to_string()).unwrap_or_default()} /></label>
-                <label>{ tr(l, "Initial leader (empty: none)", "初始领导者（留空：无）") }<input name="leader" value={s.initial_leader.map(|l| l.to_string()).unwrap_or_default()} /></label>
-                <button type="submit">{ tr(l, "Apply scenario", "应用场景") }</button>
+                <label>{ tr(l, k::UI_NODES_A_COUNT_2_64) }<input name="nodes" value={nodes_text} /></label>
+                <label>{ tr(l, k::UI_SEED) }<input name="seed" type="number" min="0" value={s.seed.to_string()} /></label>
+                <label>{ tr(l, k::UI_LATENCY_MIN) }<input name="lat_lo" type="number" min="1" value={s.network.latency.0.to_string()} /></label>
+                <label>{ tr(l, k::UI_LATENCY_MAX) }<input name="lat_hi" type="number" min="1" value={s.network.latency.1.to_string()} /></label>
+                <label>{ tr(l, k::UI_HEARTBEAT_INTERVAL_EMPTY_NONE) }<input name="hb_interval" type="number" min="1" value={hb.map(|h| h.interval.to_string()).unwrap_or_default()} /></label>
+                <label>{ tr(l, k::UI_HEARTBEAT_TIMEOUT) }<input name="hb_timeout" type="number" min="2" value={hb.map(|h| h.timeout.to_string()).unwrap_or_default()} /></label>
+                <label>{ tr(l, k::UI_INITIAL_LEADER_EMPTY_NONE) }<input name="leader" value={s.initial_leader.map(|l| l.to_string()).unwrap_or_default()} /></label>
+                <button type="submit">{ tr(l, k::UI_APPLY_SCENARIO) }</button>
             </form>
             <details>
-                <summary>{ tr(l, "Scenario / trace JSON", "场景 / 轨迹 JSON") }</summary>
-                <textarea ref={json} class="json" aria-label={tr(l, "Scenario JSON", "场景 JSON")} rows="10" value={s.to_json_pretty()} />
-                <button onclick={import}>{ tr(l, "Load this JSON", "加载此 JSON") }</button>
+                <summary>{ tr(l, k::UI_SCENARIO_TRACE_JSON) }</summary>
+                <textarea ref={json} class="json" aria-label={tr(l, k::UI_SCENARIO_JSON)} rows="10" value={s.to_json_pretty()} />
+                <button onclick={import}>{ tr(l, k::UI_LOAD_THIS_JSON) }</button>
             </details>
         </section>
     }

@@ -8,6 +8,7 @@ use crate::anim::FrameLoop;
 use crate::i18n::{tr, Lang};
 use crate::state::Action;
 use election_lab::experiment::{Sweep, READY};
+use election_lab::meta::k;
 use serde_json::Value;
 use yew::prelude::*;
 
@@ -52,25 +53,18 @@ pub fn with_trials(spec: &mut Value, trials: u64) {
 pub fn parse_trials(text: &str, lang: Lang) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if (1..=MAX_TRIALS).contains(&n) => Ok(n),
-        _ => Err(match lang {
-            Lang::En => {
-                format!("Trials per line: enter a whole number from 1 to {MAX_TRIALS} (found '{}').", text.trim())
-            }
-            Lang::Zh => {
-                format!("每条数据系列的试验次数：请输入 1 到 {MAX_TRIALS} 之间的整数（当前为“{}”）。", text.trim())
-            }
-        }),
+        _ => Err(k::UI_TRIALS_INVALID.format(lang, &[&MAX_TRIALS, &text.trim()])),
     }
 }
 
 /// The sweep the view would run: the spec text with the trial count applied, read and checked
 /// (every error names its field).
 pub fn plan(spec: &str, trials: &str, lang: Lang) -> Result<Sweep, String> {
-    let mut v: Value = serde_json::from_str(spec)
-        .map_err(|e| format!("{}{e}", tr(lang, "Spec (JSON): not valid JSON: ", "规格（JSON）：不是有效的 JSON：")))?;
+    let mut v: Value =
+        serde_json::from_str(spec).map_err(|e| format!("{}{e}", tr(lang, k::UI_SPEC_JSON_NOT_VALID_JSON)))?;
     let n = parse_trials(trials, lang)?;
     with_trials(&mut v, n);
-    Sweep::from_value(&v).map_err(|e| format!("{}{e}", tr(lang, "Spec (JSON): ", "规格（JSON）：")))
+    Sweep::from_value(&v).map_err(|e| format!("{}{e}", tr(lang, k::UI_SPEC_JSON)))
 }
 
 /// A number for the summary table: whole numbers as they are, others with two decimals.
@@ -138,19 +132,17 @@ pub fn Experiments(p: &ExperimentsProps) -> Html {
         }
     });
     html! {
-        <section class="experiments" data-testid="experiments" aria-label={tr(l, "Experiments", "实验")}>
+        <section class="experiments" data-testid="experiments" aria-label={tr(l, k::UI_EXPERIMENTS_2)}>
             <div class="exp-head">
                 <div>
-                    <h2>{ tr(l, "Experiments", "实验") }</h2>
-                    <p class="exp-intro">{ tr(l,
-                        "An experiment runs one scenario many times — over random seeds, node counts, algorithms and variants — and plots what it measures. For the same spec its numbers equal those of the command line, election-lab sweep.",
-                        "实验把同一个场景运行许多次（不同的随机种子、节点数、算法和变体），并把测得的量绘成图。对同一规格，它的数字与命令行 election-lab sweep 给出的完全相同。") }</p>
+                    <h2>{ tr(l, k::UI_EXPERIMENTS_2) }</h2>
+                    <p class="exp-intro">{ tr(l, k::UI_AN_EXPERIMENT_RUNS_ONE_SCENARIO) }</p>
                 </div>
                 <button class="exp-close" data-testid="experiments-close" onclick={p.on.reform(|_| Action::CloseExperiments)}
-                        title={tr(l, "Back to the simulator, as you left it (Esc)", "回到模拟器，保持离开时的状态（Esc）")}>{ tr(l, "Back to the simulator", "返回模拟器") }</button>
+                        title={tr(l, k::UI_BACK_TO_THE_SIMULATOR_AS)}>{ tr(l, k::UI_BACK_TO_THE_SIMULATOR) }</button>
             </div>
             <div class="exp-body">
-                <nav class="exp-list" aria-label={tr(l, "Ready-made experiments", "现成的实验")}><ul>{ for items }</ul></nav>
+                <nav class="exp-list" aria-label={tr(l, k::UI_READY_MADE_EXPERIMENTS)}><ul>{ for items }</ul></nav>
                 <ExperimentPane key={p.id} id={p.id} lang={l} on={p.on.clone()} />
             </div>
         </section>
@@ -315,9 +307,9 @@ fn ExperimentPane(p: &PaneProps) -> Html {
             <>
                 <h3 data-testid="experiment-title">{ title.clone() }</h3>
                 <dl class="kv exp-about">
-                    <dt>{ tr(l, "Measures", "测量") }</dt><dd>{ measure.clone() }</dd>
-                    <dt>{ tr(l, "Lines", "数据系列") }</dt><dd>{ format!("{} — {}", lines.len(), lines.join(" · ")) }</dd>
-                    <dt>{ tr(l, "Runs in all", "总运行次数") }</dt><dd data-testid="experiment-total">{ total }</dd>
+                    <dt>{ tr(l, k::UI_MEASURES) }</dt><dd>{ measure.clone() }</dd>
+                    <dt>{ tr(l, k::UI_LINES) }</dt><dd>{ format!("{} — {}", lines.len(), lines.join(" · ")) }</dd>
+                    <dt>{ tr(l, k::UI_RUNS_IN_ALL) }</dt><dd data-testid="experiment-total">{ total }</dd>
                 </dl>
             </>
         },
@@ -333,19 +325,13 @@ fn ExperimentPane(p: &PaneProps) -> Html {
     let status = match &*phase {
         Phase::Idle => html! {},
         Phase::Running => {
-            html! { <p class="exp-status">{ tr(l, "Running… the page stays usable; Cancel stops the sweep.", "运行中……页面仍可使用；“取消”会停止本次实验。") }</p> }
+            html! { <p class="exp-status">{ tr(l, k::UI_RUNNING_THE_PAGE_STAYS_USABLE) }</p> }
         }
         Phase::Cancelled => html! {
-            <p class="exp-status" data-testid="experiment-status">{ match l {
-                Lang::En => format!("Cancelled after {done} of {total} runs."),
-                Lang::Zh => format!("已取消：完成了 {total} 次运行中的 {done} 次。"),
-            } }</p>
+            <p class="exp-status" data-testid="experiment-status">{ k::UI_SWEEP_CANCELLED.format(l, &[&done, &total]) }</p>
         },
         Phase::Done { ms, .. } => html! {
-            <p class="exp-status" data-testid="experiment-status">{ match l {
-                Lang::En => format!("Finished: {total} runs in {:.2} s.", ms / 1000.0),
-                Lang::Zh => format!("完成：{total} 次运行，用时 {:.2} 秒。", ms / 1000.0),
-            } }</p>
+            <p class="exp-status" data-testid="experiment-status">{ k::UI_SWEEP_FINISHED.format(l, &[&total, &format!("{:.2}", ms / 1000.0)]) }</p>
         },
         Phase::Failed(e) => {
             html! { <p class="banner error" role="alert" data-testid="experiment-error">{ e.clone() }</p> }
@@ -356,11 +342,11 @@ fn ExperimentPane(p: &PaneProps) -> Html {
             let pct = if total == 0 { 100.0 } else { done as f64 * 100.0 / total as f64 };
             html! {
                 <div class="exp-progress">
-                    <div class="exp-bar" role="progressbar" data-testid="experiment-progress" aria-label={tr(l, "Progress", "进度")}
+                    <div class="exp-bar" role="progressbar" data-testid="experiment-progress" aria-label={tr(l, k::UI_PROGRESS)}
                          aria-valuemin="0" aria-valuemax={total.to_string()} aria-valuenow={done.to_string()}>
                         <div class="exp-bar-fill" style={format!("width:{pct:.1}%")}></div>
                     </div>
-                    <span class="exp-count">{ match l { Lang::En => format!("{done} / {total} runs"), Lang::Zh => format!("{done} / {total} 次运行") } }</span>
+                    <span class="exp-count">{ k::UI_SWEEP_COUNT.format(l, &[&done, &total]) }</span>
                 </div>
             }
         }
@@ -369,27 +355,27 @@ fn ExperimentPane(p: &PaneProps) -> Html {
     let shown = match &*results {
         Some((svg, rows)) => {
             let heads = [
-                tr(l, "Line", "数据系列"),
+                tr(l, k::UI_LINE),
                 "N",
-                tr(l, "Runs", "运行次数"),
-                tr(l, "With a value", "有值的次数"),
-                tr(l, "Mean", "平均"),
-                tr(l, "Median", "中位数"),
-                tr(l, "90th pct.", "90 分位"),
-                tr(l, "Max", "最大"),
-                tr(l, "Theory", "理论值"),
+                tr(l, k::UI_RUNS),
+                tr(l, k::UI_WITH_A_VALUE),
+                tr(l, k::UI_MEAN),
+                tr(l, k::UI_MEDIAN),
+                tr(l, k::UI_90TH_PCT),
+                tr(l, k::UI_MAX),
+                tr(l, k::UI_THEORY),
             ];
             html! {
                 <div class="exp-results">
-                    <div class="exp-plot" data-testid="experiment-plot" role="img" aria-label={tr(l, "Plot of the experiment", "实验结果图")}>
+                    <div class="exp-plot" data-testid="experiment-plot" role="img" aria-label={tr(l, k::UI_PLOT_OF_THE_EXPERIMENT)}>
                         { Html::from_html_unchecked(AttrValue::from(svg.clone())) }
                     </div>
                     <div class="exp-downloads">
-                        <button data-testid="experiment-download-svg" onclick={download("svg")}>{ tr(l, "Download SVG", "下载 SVG") }</button>
-                        <button data-testid="experiment-download-csv" onclick={download("csv")}>{ tr(l, "Download CSV (summary)", "下载 CSV（汇总）") }</button>
-                        <button data-testid="experiment-download-runs" onclick={download("runs")}>{ tr(l, "Download CSV (every run)", "下载 CSV（每次运行）") }</button>
+                        <button data-testid="experiment-download-svg" onclick={download("svg")}>{ tr(l, k::UI_DOWNLOAD_SVG) }</button>
+                        <button data-testid="experiment-download-csv" onclick={download("csv")}>{ tr(l, k::UI_DOWNLOAD_CSV_SUMMARY) }</button>
+                        <button data-testid="experiment-download-runs" onclick={download("runs")}>{ tr(l, k::UI_DOWNLOAD_CSV_EVERY_RUN) }</button>
                     </div>
-                    <p class="exp-caption">{ tr(l, "Summary: one row per line and node count (the CSV has every column)", "汇总：每条数据系列、每个节点数一行（CSV 含全部列）") }</p>
+                    <p class="exp-caption">{ tr(l, k::UI_SUMMARY_ONE_ROW_PER_LINE) }</p>
                     <div class="exp-table">
                         <table data-testid="experiment-summary">
                             <thead><tr>{ for heads.iter().map(|h| html!{ <th scope="col">{ *h }</th> }) }</tr></thead>
@@ -403,32 +389,29 @@ fn ExperimentPane(p: &PaneProps) -> Html {
         None => html! {},
     };
     let run_label = match *phase {
-        Phase::Idle | Phase::Failed(_) | Phase::Running => tr(l, "Run", "运行"),
-        _ => tr(l, "Run again", "重新运行"),
+        Phase::Idle | Phase::Failed(_) | Phase::Running => tr(l, k::UI_RUN),
+        _ => tr(l, k::UI_RUN_AGAIN),
     };
     html! {
         <div class="exp-pane" data-experiment={id}>
             { about }
             <div class="exp-form">
-                <label class="exp-trials">{ tr(l, "Trials per line (random seeds) ", "每条数据系列的试验次数（随机种子数）") }
+                <label class="exp-trials">{ tr(l, k::UI_TRIALS_PER_LINE_RANDOM_SEEDS) }
                     <input type="text" inputmode="numeric" size="7" data-testid="experiment-trials" value={(*trials).clone()} oninput={on_trials}
                            aria-invalid={input_error.is_some().to_string()} disabled={running} />
                 </label>
-                <span class="exp-hint">{ match l {
-                    Lang::En => format!("1 to {MAX_TRIALS}; lines that set their own count in the spec keep it."),
-                    Lang::Zh => format!("1 到 {MAX_TRIALS}；在规格中自行指定次数的数据系列保持不变。"),
-                } }</span>
+                <span class="exp-hint">{ k::UI_TRIALS_HINT.format(l, &[&MAX_TRIALS]) }</span>
                 <div class="exp-actions">
                     <button class="primary" data-testid="experiment-run" onclick={on_run} disabled={running || input_error.is_some()}>{ run_label }</button>
-                    { if running { html!{ <button data-testid="experiment-cancel" onclick={on_cancel}>{ tr(l, "Cancel", "取消") }</button> } } else { html!{} } }
+                    { if running { html!{ <button data-testid="experiment-cancel" onclick={on_cancel}>{ tr(l, k::UI_CANCEL) }</button> } } else { html!{} } }
                 </div>
             </div>
             { match &input_error { Some(e) => html!{ <p class="banner error" role="alert" data-testid="experiment-error">{ e.clone() }</p> }, None => html!{} } }
             <details class="exp-spec">
-                <summary>{ tr(l, "Spec (JSON): edit it to change the experiment", "规格（JSON）：编辑它即可修改实验") }</summary>
+                <summary>{ tr(l, k::UI_SPEC_JSON_EDIT_IT_TO) }</summary>
                 <textarea rows="14" spellcheck="false" data-testid="experiment-spec" value={(*spec).clone()} oninput={on_spec} disabled={running}
-                          aria-label={tr(l, "Spec (JSON)", "规格（JSON）")} />
-                <button onclick={on_restore} disabled={running}>{ tr(l, "Restore the ready-made spec", "恢复现成的规格") }</button>
+                          aria-label={tr(l, k::UI_SPEC_JSON_2)} />
+                <button onclick={on_restore} disabled={running}>{ tr(l, k::UI_RESTORE_THE_READY_MADE_SPEC) }</button>
             </details>
             { bar }
             { status }

@@ -8,15 +8,16 @@ use crate::nodes_text;
 use crate::state::compare::{Compare, Diverged, Role};
 use crate::state::{Action, Offer, OfferKind};
 use election_lab::diff::Cause;
+use election_lab::meta::k;
 use yew::prelude::*;
 
 /// A lane's name in two runs.
 pub fn role_name(r: Role, l: Lang) -> &'static str {
     match r {
-        Role::OldFuture => tr(l, "Old future (before your action)", "旧的未来（你操作之前）"),
-        Role::NewFuture => tr(l, "New future (with your action)", "新的未来（含你的操作）"),
-        Role::Current => tr(l, "The run you had", "原来的运行"),
-        Role::Imported => tr(l, "Imported trace", "导入的轨迹"),
+        Role::OldFuture => tr(l, k::UI_OLD_FUTURE_BEFORE_YOUR_ACTION),
+        Role::NewFuture => tr(l, k::UI_NEW_FUTURE_WITH_YOUR_ACTION),
+        Role::Current => tr(l, k::UI_THE_RUN_YOU_HAD),
+        Role::Imported => tr(l, k::UI_IMPORTED_TRACE),
     }
 }
 
@@ -27,23 +28,20 @@ pub fn offer_bar(offer: Option<&Offer>, l: Lang, on: &Callback<Action>) -> Html 
         OfferKind::Fork { at, seen } => (
             format!(
                 "{} {at}{} {seen}{}",
-                tr(l, "You acted at step", "你在第"),
-                tr(l, ", before step", " 步操作，早于你已看过的第"),
-                tr(l, ", the furthest you had seen: the old future is kept.", " 步：旧的未来已保留。"),
+                tr(l, k::UI_YOU_ACTED_AT_STEP),
+                tr(l, k::UI_BEFORE_STEP),
+                tr(l, k::UI_THE_FURTHEST_YOU_HAD_SEEN),
             ),
-            tr(l, "Fork: show both futures", "分叉：并排显示两个未来"),
+            tr(l, k::UI_FORK_SHOW_BOTH_FUTURES),
         ),
-        OfferKind::Import => (
-            tr(l, "The run you had is kept.", "原来的运行已保留。").to_string(),
-            tr(l, "Compare with the current run", "与当前运行对比"),
-        ),
+        OfferKind::Import => (tr(l, k::UI_THE_RUN_YOU_HAD_IS).to_string(), tr(l, k::UI_COMPARE_WITH_THE_CURRENT_RUN)),
     };
     let no = match offer.kind {
-        OfferKind::Fork { .. } => tr(l, "Discard the old future", "丢弃旧的未来"),
-        OfferKind::Import => tr(l, "Discard the run you had", "丢弃原来的运行"),
+        OfferKind::Fork { .. } => tr(l, k::UI_DISCARD_THE_OLD_FUTURE),
+        OfferKind::Import => tr(l, k::UI_DISCARD_THE_RUN_YOU_HAD),
     };
     html! {
-        <div class="fork-bar" role="group" aria-label={tr(l, "Keep both runs", "保留两次运行")} data-testid="fork-offer">
+        <div class="fork-bar" role="group" aria-label={tr(l, k::UI_KEEP_BOTH_RUNS)} data-testid="fork-offer">
             <span>{ text }</span>
             <button class="primary" onclick={on.reform(|_| Action::Fork)} data-testid="fork">{ go }</button>
             <button onclick={on.reform(|_| Action::DismissOffer)} data-testid="fork-discard">{ no }</button>
@@ -58,23 +56,16 @@ fn named(d: &Diverged, names: [&str; 2], l: Lang) -> String {
             let (yes, no) = if *in_a { (names[0], names[1]) } else { (names[1], names[0]) };
             format!(
                 "{kind} N{from} → N{to}{}{yes}{}{no}{}",
-                tr(l, " is delivered in: ", " 在「"),
-                tr(l, "; dropped in: ", "」中送达，在「"),
-                tr(l, ".", "」中被丢弃。")
+                tr(l, k::UI_IS_DELIVERED_IN),
+                tr(l, k::UI_DROPPED_IN),
+                tr(l, k::UI_TEXT_2)
             )
         }
         Cause::Leaders(a, b) => {
-            let who = |v: &[u32]| if v.is_empty() { tr(l, "none", "无").to_string() } else { nodes_text(v) };
-            format!(
-                "{}{}: {}; {}: {}",
-                tr(l, "After the same events, other leaders — ", "同样的事件之后，领导者不同——"),
-                names[0],
-                who(a),
-                names[1],
-                who(b)
-            )
+            let who = |v: &[u32]| if v.is_empty() { tr(l, k::UI_NONE).to_string() } else { nodes_text(v) };
+            format!("{}{}: {}; {}: {}", tr(l, k::UI_AFTER_THE_SAME_EVENTS_OTHER), names[0], who(a), names[1], who(b))
         }
-        Cause::Event => tr(l, "A different event (see each lane).", "事件不同（见各通道）。").to_string(),
+        Cause::Event => tr(l, k::UI_A_DIFFERENT_EVENT_SEE_EACH).to_string(),
     }
 }
 
@@ -85,7 +76,7 @@ pub fn divergence(c: &Compare, l: Lang, on: &Callback<Action>) -> Html {
     let Some(d) = &runs.first else {
         return html! {
             <p class="divergence none" data-testid="divergence" role="status">
-                { format!("{} t = {}.", tr(l, "No difference between the two runs up to", "两次运行直到此时没有差异："), runs.horizon) }
+                { format!("{} t = {}.", tr(l, k::UI_NO_DIFFERENCE_BETWEEN_THE_TWO), runs.horizon) }
             </p>
         };
     };
@@ -93,13 +84,13 @@ pub fn divergence(c: &Compare, l: Lang, on: &Callback<Action>) -> Html {
     html! {
         <div class="divergence" data-testid="divergence" data-time={t.to_string()} role="status">
             <p>
-                <b>{ format!("{} t = {t}: ", tr(l, "First difference at", "第一处差异：")) }</b>
+                <b>{ format!("{} t = {t}: ", tr(l, k::UI_FIRST_DIFFERENCE_AT)) }</b>
                 { named(d, names, l) }
-                {" "}<button onclick={on.reform(move |_| Action::Seek(t))} data-testid="divergence-go">{ tr(l, "Go to it", "跳到那里") }</button>
+                {" "}<button onclick={on.reform(move |_| Action::Seek(t))} data-testid="divergence-go">{ tr(l, k::UI_GO_TO_IT) }</button>
             </p>
             <p class="legend">
-                <span class="swatch diverge" aria-hidden="true"></span>{ tr(l, "first difference ", "第一处差异 ") }
-                <span class="swatch clock" aria-hidden="true"></span>{ tr(l, "the clock", "时钟") }
+                <span class="swatch diverge" aria-hidden="true"></span>{ tr(l, k::UI_FIRST_DIFFERENCE) }
+                <span class="swatch clock" aria-hidden="true"></span>{ tr(l, k::UI_THE_CLOCK) }
             </p>
         </div>
     }
@@ -117,20 +108,20 @@ pub fn lane_strip(c: &Compare, k: usize, l: Lang) -> Html {
             let e = c.lanes[k].engine.get();
             let event = match e.step_info_in(step, l) {
                 Some(i) => i.text,
-                None => tr(l, "this run had ended", "此运行已结束").to_string(),
+                None => tr(l, k::UI_THIS_RUN_HAD_ENDED).to_string(),
             };
             let label = format!(
                 "{} t = {}, {} {step}{}: {event}",
-                tr(l, "First difference at", "第一处差异："),
+                tr(l, k::UI_FIRST_DIFFERENCE_AT),
                 d.time,
-                tr(l, "step", "第"),
-                tr(l, " in this lane", " 步（本通道）")
+                tr(l, k::UI_STEP_3),
+                tr(l, k::UI_IN_THIS_LANE)
             );
             (html! { <line class="diverge" x1={x(d.time)} x2={x(d.time)} y1="0" y2="14" /> }, label, step, event)
         }
-        None => (html! {}, tr(l, "No difference", "没有差异").to_string(), 0, String::new()),
+        None => (html! {}, tr(l, k::UI_NO_DIFFERENCE).to_string(), 0, String::new()),
     };
-    let clock_label = format!("{} t = {}", tr(l, "; the clock at", "；时钟位于"), c.time);
+    let clock_label = format!("{} t = {}", tr(l, k::UI_THE_CLOCK_AT), c.time);
     html! {
         <div class="lane-strip" data-testid="lane-divergence" data-step={step.to_string()}>
             <svg viewBox="0 0 1000 14" preserveAspectRatio="none" role="img" aria-label={format!("{label}{clock_label}")}>
@@ -138,7 +129,7 @@ pub fn lane_strip(c: &Compare, k: usize, l: Lang) -> Html {
                 { mark }
                 { clock }
             </svg>
-            { if event.is_empty() { html!{} } else { html!{ <p class="lane-event">{ format!("{}{step}{}{event}", tr(l, "Step ", "第 "), tr(l, ": ", " 步：")) }</p> } } }
+            { if event.is_empty() { html!{} } else { html!{ <p class="lane-event">{ format!("{}{step}{}{event}", tr(l, k::UI_STEP_4), tr(l, k::UI_TEXT_3)) }</p> } } }
         </div>
     }
 }

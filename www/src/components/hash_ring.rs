@@ -7,6 +7,7 @@
 use super::fmt;
 use crate::i18n::{tr, Lang};
 use crate::placement::{angles, point};
+use election_lab::meta::k;
 use election_lab::{layout, Frame};
 use yew::prelude::*;
 
@@ -42,9 +43,9 @@ pub fn draw(frame: &Frame, lang: Lang) -> Html {
             { if leaders.is_empty() { html!{} } else { html!{ <line class="key-spoke" x1={fmt(kx)} y1={fmt(ky)} x2={fmt(sx)} y2={fmt(sy)} /> } } }
             { for arcs }
             <path class="ring-key" d={format!("M{kx:.1} {:.1}L{:.1} {ky:.1}L{kx:.1} {:.1}L{:.1} {ky:.1}Z", ky - d, kx + d, ky + d, kx - d)}>
-                <title>{ tr(lang, "the key: the first node clockwise from it leads", "键：从它顺时针遇到的第一个节点成为领导者") }</title>
+                <title>{ tr(lang, k::UI_THE_KEY_THE_FIRST_NODE) }</title>
             </path>
-            <text class="ring-key-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central">{ tr(lang, "key", "键") }</text>
+            <text class="ring-key-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central">{ tr(lang, k::UI_KEY) }</text>
         </g>
     }
 }

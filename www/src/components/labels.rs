@@ -6,6 +6,7 @@
 
 use crate::geometry::Pt;
 use crate::i18n::{tr, Lang};
+use election_lab::meta::k;
 use election_lab::{Algorithm, NodeFrame};
 
 /// The smallest text on screen, in CSS pixels.
@@ -357,21 +358,18 @@ pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec
     let id = node.id;
     let v = &node.view;
     let leader_text = match (node.up, v.leader) {
-        (false, _) => tr(lang, "crashed", "已崩溃").to_string(),
-        (true, Some(l)) if l == id => tr(lang, "leader", "领导者").to_string(),
+        (false, _) => tr(lang, k::UI_CRASHED).to_string(),
+        (true, Some(l)) if l == id => tr(lang, k::UI_LEADER).to_string(),
         (true, Some(l)) => format!("→ N{l}"),
-        (true, None) => tr(lang, "no leader", "无领导者").to_string(),
+        (true, None) => tr(lang, k::UI_NO_LEADER).to_string(),
     };
     let mut sub = Vec::new();
     if let Some(t) = v.term {
         let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
-        sub.push(format!(
-            "{t}{}",
-            v.vote.map(|x| format!(" · {} N{x}", tr(lang, "voted", "投给"))).unwrap_or_default()
-        ));
+        sub.push(format!("{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, k::UI_VOTED))).unwrap_or_default()));
     }
     if let Some((held, need)) = v.tally {
-        let word = v.tally_word.map_or_else(|| tr(lang, "votes", "得票"), |w| w.get(lang));
+        let word = v.tally_word.map_or_else(|| tr(lang, k::UI_VOTES), |w| w.get(lang));
         sub.push(format!("{word} {held} / {need}"));
     }
     let zxid = v.zxid.map(|z| format!("zxid {z}"));

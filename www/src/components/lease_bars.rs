@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 /// One bar per live node holding a lease, on the side of its disc facing the centre (below the
 /// disc for a node at the centre).
-pub fn bars(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
+pub fn bars(frame: &Frame, pos: &[Pt], r: f64, lang: crate::i18n::Lang) -> Vec<Html> {
     let now = frame.time;
     frame
         .nodes
@@ -34,7 +34,7 @@ pub fn bars(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
             let own_left = (ticks as f64 * left).round() as u64;
             Some(html! {
                 <g class={classes!("lease-bar", nd.view.is_leader().then_some("held"))} data-lease-of={nd.id.to_string()} data-left={own_left.to_string()}>
-                    <title>{ format!("N{}: {own_left} of {ticks} ticks of its own clock left (real time {from} to {until})", nd.id) }</title>
+                    <title>{ election_lab::meta::k::UI_LEASE_BAR.format(lang, &[&nd.id, &own_left, &ticks, &from, &until]) }</title>
                     <rect class="lease-track" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w)} height="24" rx="5" />
                     <rect class="lease-fill" x={fmt(cx - w / 2.0)} y={fmt(cy - 12.0)} width={fmt(w * left)} height="24" rx="5" />
                     <text class="lease-text" x={fmt(cx)} y={fmt(cy)} text-anchor="middle" dominant-baseline="central">{ format!("{own_left}/{ticks}{clock}") }</text>

@@ -6,6 +6,7 @@ use crate::i18n::{tr, Lang};
 use crate::lesson_io::Entry;
 use crate::state::lesson::{LabView, LessonAction, LessonState, Phase, Progress};
 use election_lab::lesson::{Answer, AnswerKind};
+use election_lab::meta::k;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,16 +22,16 @@ pub struct PanelProps {
 
 fn yes_no(lang: Lang, b: bool) -> &'static str {
     if b {
-        tr(lang, "yes", "是")
+        tr(lang, k::UI_YES)
     } else {
-        tr(lang, "no", "否")
+        tr(lang, k::UI_NO)
     }
 }
 
 /// An answer in words, in the page's language.
 fn answer_text(a: &Answer, lang: Lang) -> String {
     match a {
-        Answer::Node(None) => tr(lang, "nobody", "没有节点").to_string(),
+        Answer::Node(None) => tr(lang, k::UI_NOBODY).to_string(),
         Answer::YesNo(b) => yes_no(lang, *b).to_string(),
         other => other.text(),
     }
@@ -42,19 +43,19 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
     match kind {
         AnswerKind::Node => html! {
             <p class="lesson-answer" key="ask-node" data-testid="lesson-ask-node">
-                { tr(lang, "Click the node on the canvas (or press Enter on it). ", "在画布上点击该节点（或在节点上按 Enter）。") }
-                <button onclick={answer(Answer::Node(None))}>{ tr(lang, "Nobody", "没有节点") }</button>
+                { tr(lang, k::UI_CLICK_THE_NODE_ON_THE) }
+                <button onclick={answer(Answer::Node(None))}>{ tr(lang, k::UI_NOBODY_2) }</button>
             </p>
         },
         AnswerKind::Choice => html! {
-            <p class="lesson-answer" role="group" aria-label={tr(lang, "Choices", "选项")}>
+            <p class="lesson-answer" role="group" aria-label={tr(lang, k::UI_CHOICES)}>
                 { for choices.iter().map(|c| html!{ <button data-testid="lesson-choice" onclick={answer(Answer::Choice(c.clone()))}>{ c.clone() }</button> }) }
             </p>
         },
         AnswerKind::YesNo => html! {
-            <p class="lesson-answer" role="group" aria-label={tr(lang, "Yes or no", "是或否")}>
-                <button data-testid="lesson-yes" onclick={answer(Answer::YesNo(true))}>{ tr(lang, "Yes", "是") }</button>
-                <button data-testid="lesson-no" onclick={answer(Answer::YesNo(false))}>{ tr(lang, "No", "否") }</button>
+            <p class="lesson-answer" role="group" aria-label={tr(lang, k::UI_YES_OR_NO)}>
+                <button data-testid="lesson-yes" onclick={answer(Answer::YesNo(true))}>{ tr(lang, k::UI_YES_2) }</button>
+                <button data-testid="lesson-no" onclick={answer(Answer::YesNo(false))}>{ tr(lang, k::UI_NO_2) }</button>
             </p>
         },
         AnswerKind::Number => {
@@ -74,9 +75,9 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
             });
             html! {
                 <form class="lesson-answer" {onsubmit}>
-                    <label>{ tr(lang, "Your answer: ", "你的答案：") }
+                    <label>{ tr(lang, k::UI_YOUR_ANSWER) }
                         <input name="n" type="text" inputmode="numeric" size="10" data-testid="lesson-number" /></label>
-                    <button type="submit" data-testid="lesson-check">{ tr(lang, "Check", "检查") }</button>
+                    <button type="submit" data-testid="lesson-check">{ tr(lang, k::UI_CHECK) }</button>
                 </form>
             }
         }
@@ -108,9 +109,9 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     };
     if s.free {
         return html! {
-            <section class="lesson-panel free" aria-label={tr(lang, "Lesson", "课程")} data-testid="lesson">
-                <span>{ tr(lang, "Free play: the lesson waits at stop ", "自由探索：课程停在第 ") }{ s.stop + 1 }{ tr(lang, ".", " 站。") }</span>
-                <button data-testid="lesson-resume" onclick={on.reform(|_| LessonAction::Resume)}>{ tr(lang, "Resume lesson", "继续课程") }</button>
+            <section class="lesson-panel free" aria-label={tr(lang, k::UI_LESSON)} data-testid="lesson">
+                <span>{ tr(lang, k::UI_FREE_PLAY_THE_LESSON_WAITS) }{ s.stop + 1 }{ tr(lang, k::UI_TEXT_4) }</span>
+                <button data-testid="lesson-resume" onclick={on.reform(|_| LessonAction::Resume)}>{ tr(lang, k::UI_RESUME_LESSON) }</button>
             </section>
         };
     }
@@ -119,29 +120,29 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     let body = match (&s.phase, stop) {
         (Phase::Done, _) | (_, None) => html! { <>
             <p class="lesson-caption" data-testid="lesson-caption">{ lesson.challenge.caption.get(lang).to_string() }</p>
-            <details><summary>{ tr(lang, "Hint", "提示") }</summary><p>{ lesson.challenge.hint.get(lang).to_string() }</p></details>
-            <p class="lesson-done" data-testid="lesson-done">{ tr(lang, "Lesson complete. Free play is yours: try the challenge.", "课程完成。现在可以自由探索：试试这个挑战。") }</p>
+            <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ lesson.challenge.hint.get(lang).to_string() }</p></details>
+            <p class="lesson-done" data-testid="lesson-done">{ tr(lang, k::UI_LESSON_COMPLETE_FREE_PLAY_IS) }</p>
         </> },
-        (Phase::Opening, _) => html! { <p>{ tr(lang, "Opening the lesson…", "正在打开课程…") }</p> },
+        (Phase::Opening, _) => html! { <p>{ tr(lang, k::UI_OPENING_THE_LESSON) }</p> },
         (Phase::Travel { act: false, .. }, Some(_)) => html! {
             // Keyed, here and at a stop, so that the page replaces this button rather than
             // turning it into an answer button in place when the stop arrives: a click in flight
             // on "Jump there" must not answer the question.
-            <p class="lesson-travel" key="travel">{ tr(lang, "On the way to the next stop…", "正在前往下一站…") }
-                <button data-testid="lesson-skip" onclick={skip.clone()}>{ tr(lang, "Jump there", "直接跳到那里") }</button></p>
+            <p class="lesson-travel" key="travel">{ tr(lang, k::UI_ON_THE_WAY_TO_THE) }
+                <button data-testid="lesson-skip" onclick={skip.clone()}>{ tr(lang, k::UI_JUMP_THERE) }</button></p>
         },
         (phase, Some(stop)) => {
             let caption = html! { <p class="lesson-caption" key={format!("stop-{}", s.stop)} data-testid="lesson-caption">{ stop.caption.get(lang).to_string() }</p> };
-            let next = html! { <button class="lesson-next" data-testid="lesson-continue" onclick={cont.clone()}>{ if s.stop + 1 < n { tr(lang, "Continue ▶", "继续 ▶") } else { tr(lang, "Finish", "完成") } }</button> };
+            let next = html! { <button class="lesson-next" data-testid="lesson-continue" onclick={cont.clone()}>{ if s.stop + 1 < n { tr(lang, k::UI_CONTINUE) } else { tr(lang, k::UI_FINISH) } }</button> };
             let rest = if let Some(act) = &stop.act {
                 if s.act_met {
-                    html! { <><p class="lesson-verdict right" role="status" data-testid="lesson-act-met">{ tr(lang, "✓ The run shows it.", "✓ 运行已经显示出来了。") }</p>{ next }</> }
+                    html! { <><p class="lesson-verdict right" role="status" data-testid="lesson-act-met">{ tr(lang, k::UI_THE_RUN_SHOWS_IT) }</p>{ next }</> }
                 } else {
                     let waiting = matches!(phase, Phase::Travel { act: true, .. });
                     html! { <>
                         <p class="lesson-prompt" data-testid="lesson-act">{ act.prompt.get(lang).to_string() }</p>
-                        <p class="lesson-wait" role="status">{ if waiting { tr(lang, "Playing until the run shows it…", "正在播放，直到运行显示出来…") } else { tr(lang, "The lesson waits until the run shows it.", "课程会一直等到运行显示出来。") } }
-                            <button data-testid="lesson-show-me" onclick={on.reform(|_| LessonAction::ShowMe)}>{ tr(lang, "Show me", "演示给我看") }</button></p>
+                        <p class="lesson-wait" role="status">{ if waiting { tr(lang, k::UI_PLAYING_UNTIL_THE_RUN_SHOWS) } else { tr(lang, k::UI_THE_LESSON_WAITS_UNTIL_THE) } }
+                            <button data-testid="lesson-show-me" onclick={on.reform(|_| LessonAction::ShowMe)}>{ tr(lang, k::UI_SHOW_ME) }</button></p>
                     </> }
                 }
             } else if let Some(q) = &stop.question {
@@ -150,8 +151,8 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                     (Some(v), _) => html! { <>
                         { prompt }
                         <p class={classes!("lesson-verdict", if v.right { "right" } else { "wrong" })} role="status" data-testid="lesson-verdict">
-                            { if v.right { tr(lang, "✓ Right: ", "✓ 正确：") } else { tr(lang, "✗ Not quite. You said ", "✗ 不对。你的答案是 ") } }
-                            { if v.right { String::new() } else { format!("{}{}", answer_text(&v.given, lang), tr(lang, "; the run says ", "；运行结果是 ")) } }
+                            { if v.right { tr(lang, k::UI_RIGHT) } else { tr(lang, k::UI_NOT_QUITE_YOU_SAID) } }
+                            { if v.right { String::new() } else { format!("{}{}", answer_text(&v.given, lang), tr(lang, k::UI_THE_RUN_SAYS)) } }
                             <b>{ answer_text(&v.expected, lang) }</b>{ "." }
                         </p>
                         <p class="lesson-explain" data-testid="lesson-explain">{ q.explain.get(lang).to_string() }</p>
@@ -171,17 +172,17 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
         Callback::from(move |_: MouseEvent| on.emit(LessonAction::FreePlay(lab.engine.get().trace_value().to_string())))
     };
     let position = match s.phase {
-        Phase::Done => tr(lang, "challenge", "挑战").to_string(),
-        _ => format!("{}{} / {n}{}", tr(lang, "stop ", "第 "), (s.stop + 1).min(n), tr(lang, "", " 站")),
+        Phase::Done => tr(lang, k::UI_CHALLENGE).to_string(),
+        _ => format!("{}{} / {n}{}", tr(lang, k::UI_STOP), (s.stop + 1).min(n), tr(lang, k::UI_TEXT_5)),
     };
     html! {
-        <section class={classes!("lesson-panel", p.embed.then_some("compact"))} aria-label={tr(lang, "Lesson", "课程")} data-testid="lesson" data-stop={s.stop.to_string()}>
+        <section class={classes!("lesson-panel", p.embed.then_some("compact"))} aria-label={tr(lang, k::UI_LESSON)} data-testid="lesson" data-stop={s.stop.to_string()}>
             <header class="lesson-head">
                 <h2>{ lesson.title.get(lang).to_string() }<span class="lesson-pos" data-testid="lesson-pos">{ position }</span></h2>
                 <span class="lesson-tools">
-                    <button data-testid="lesson-free" onclick={free}>{ tr(lang, "Free play", "自由探索") }</button>
-                    <button onclick={on.reform(|_| LessonAction::Restart)}>{ tr(lang, "Restart", "重新开始") }</button>
-                    { if p.embed { html!{} } else { html!{ <button onclick={p.on_courses.reform(|_| ())}>{ tr(lang, "All lessons", "全部课程") }</button> } } }
+                    <button data-testid="lesson-free" onclick={free}>{ tr(lang, k::UI_FREE_PLAY) }</button>
+                    <button onclick={on.reform(|_| LessonAction::Restart)}>{ tr(lang, k::UI_RESTART) }</button>
+                    { if p.embed { html!{} } else { html!{ <button onclick={p.on_courses.reform(|_| ())}>{ tr(lang, k::UI_ALL_LESSONS) }</button> } } }
                 </span>
             </header>
             { body }
@@ -209,15 +210,15 @@ pub fn CourseDialog(p: &CourseProps) -> Html {
         });
     }
     let list = match (*course).as_deref() {
-        None => html! { <p>{ tr(lang, "Loading the course…", "正在加载课程…") }</p> },
+        None => html! { <p>{ tr(lang, k::UI_LOADING_THE_COURSE) }</p> },
         Some(Err(e)) => html! { <p role="alert">{ e.clone() }</p> },
         Some(Ok(entries)) => html! {
             <ol class="course-list" data-testid="course-list">
                 { for entries.iter().map(|e| {
                     let saved = p.progress.lessons.get(&e.id);
                     let status = match saved {
-                        Some(s) if s.done => tr(lang, "done ✓", "已完成 ✓").to_string(),
-                        Some(s) => format!("{} {}", tr(lang, "at stop", "进行到第"), s.stop + 1),
+                        Some(s) if s.done => tr(lang, k::UI_DONE).to_string(),
+                        Some(s) => format!("{} {}", tr(lang, k::UI_AT_STOP), s.stop + 1),
                         None => String::new(),
                     };
                     let title = if lang == Lang::Zh { &e.title.1 } else { &e.title.0 };
@@ -228,14 +229,14 @@ pub fn CourseDialog(p: &CourseProps) -> Html {
         },
     };
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(lang, "Lessons", "课程")} onclick={p.on_close.reform(|_| ())}>
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={tr(lang, k::UI_LESSONS)} onclick={p.on_close.reform(|_| ())}>
             <div class="dialog course" data-testid="course" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
-                <h2>{ tr(lang, "Lessons", "课程") }</h2>
-                <p>{ tr(lang, "Your progress is kept in this browser only.", "你的进度只保存在这个浏览器中。") }</p>
+                <h2>{ tr(lang, k::UI_LESSONS) }</h2>
+                <p>{ tr(lang, k::UI_YOUR_PROGRESS_IS_KEPT_IN) }</p>
                 { list }
                 <p>
-                    <button data-testid="reset-progress" onclick={p.on_reset.reform(|_| ())}>{ tr(lang, "Reset progress", "清除进度") }</button>
-                    {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, "Close", "关闭") }</button>
+                    <button data-testid="reset-progress" onclick={p.on_reset.reform(|_| ())}>{ tr(lang, k::UI_RESET_PROGRESS) }</button>
+                    {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, k::UI_CLOSE) }</button>
                 </p>
             </div>
         </div>

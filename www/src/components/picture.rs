@@ -6,6 +6,7 @@
 use crate::export::{Format, Options, Scheme, Shape, WIDTHS};
 use crate::i18n::{tr, Lang};
 use crate::request::Request;
+use election_lab::meta::k;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -68,34 +69,34 @@ pub fn PictureExport(p: &PictureProps) -> Html {
     let l = p.lang;
     html! {
         <details class="picture" ref={details} {onkeydown}>
-            <summary>{ tr(l, "Export picture…", "导出图片…") }</summary>
-            <div class="picture-menu" role="group" aria-label={tr(l, "Export picture", "导出图片")}>
-                <label>{ tr(l, "Shape ", "形状 ") }
-                    <select ref={shape.clone()} aria-label={tr(l, "Picture shape", "图片形状")}>
-                        <option value="slide" selected=true>{ tr(l, "slide, 16:9", "幻灯片，16:9") }</option>
-                        <option value="tall">{ tr(l, "notes: caption above", "讲义：说明在上方") }</option>
+            <summary>{ tr(l, k::UI_EXPORT_PICTURE) }</summary>
+            <div class="picture-menu" role="group" aria-label={tr(l, k::UI_EXPORT_PICTURE_2)}>
+                <label>{ tr(l, k::UI_SHAPE) }
+                    <select ref={shape.clone()} aria-label={tr(l, k::UI_PICTURE_SHAPE)}>
+                        <option value="slide" selected=true>{ tr(l, k::UI_SLIDE_16_9) }</option>
+                        <option value="tall">{ tr(l, k::UI_NOTES_CAPTION_ABOVE) }</option>
                     </select>
                 </label>
-                <label>{ tr(l, "Colours ", "配色 ") }
-                    <select ref={scheme.clone()} aria-label={tr(l, "Picture colours", "图片配色")}>
-                        <option value="page" selected=true>{ tr(l, "as the page", "与页面相同") }</option>
-                        <option value="light">{ tr(l, "light", "浅色") }</option>
-                        <option value="dark">{ tr(l, "dark", "深色") }</option>
+                <label>{ tr(l, k::UI_COLOURS) }
+                    <select ref={scheme.clone()} aria-label={tr(l, k::UI_PICTURE_COLOURS)}>
+                        <option value="page" selected=true>{ tr(l, k::UI_AS_THE_PAGE) }</option>
+                        <option value="light">{ tr(l, k::UI_LIGHT) }</option>
+                        <option value="dark">{ tr(l, k::UI_DARK) }</option>
                     </select>
                 </label>
-                <label>{ tr(l, "Width ", "宽度 ") }
-                    <select ref={width.clone()} aria-label={tr(l, "Picture width", "图片宽度")}>
+                <label>{ tr(l, k::UI_WIDTH) }
+                    <select ref={width.clone()} aria-label={tr(l, k::UI_PICTURE_WIDTH)}>
                         { for WIDTHS.iter().map(|&w| html!{ <option value={w.to_string()} selected={w == WIDTHS[1]}>{ format!("{w} px") }</option> }) }
                     </select>
                 </label>
-                <button onclick={download(Format::Svg)}>{ tr(l, "Download SVG", "下载 SVG") }</button>
-                <button onclick={download(Format::Png)}>{ tr(l, "Download PNG", "下载 PNG") }</button>
+                <button onclick={download(Format::Svg)}>{ tr(l, k::UI_DOWNLOAD_SVG) }</button>
+                <button onclick={download(Format::Png)}>{ tr(l, k::UI_DOWNLOAD_PNG) }</button>
                 <fieldset class="animation">
-                    <legend>{ tr(l, "Animation (APNG)", "动画（APNG）") }</legend>
-                    <label>{ tr(l, "from step ", "从第 ") }<input ref={from} type="number" min="0" placeholder={tr(l, "current", "当前")} aria-label={tr(l, "Animation from step", "动画起始步")} />{ tr(l, "", " 步") }</label>
-                    <label>{ tr(l, "to step ", "到第 ") }<input ref={to} type="number" min="0" placeholder="+40" aria-label={tr(l, "Animation to step", "动画结束步")} />{ tr(l, "", " 步") }</label>
-                    <label>{ tr(l, "ms per step ", "每步毫秒数 ") }<input ref={delay} type="number" min="50" max="10000" value="500" aria-label={tr(l, "Milliseconds per step", "每步毫秒数")} /></label>
-                    <button onclick={animate}>{ tr(l, "Download animation", "下载动画") }</button>
+                    <legend>{ tr(l, k::UI_ANIMATION_APNG) }</legend>
+                    <label>{ tr(l, k::UI_FROM_STEP) }<input ref={from} type="number" min="0" placeholder={tr(l, k::UI_CURRENT)} aria-label={tr(l, k::UI_ANIMATION_FROM_STEP)} />{ tr(l, k::UI_STEPS_SUFFIX) }</label>
+                    <label>{ tr(l, k::UI_TO_STEP) }<input ref={to} type="number" min="0" placeholder="+40" aria-label={tr(l, k::UI_ANIMATION_TO_STEP)} />{ tr(l, k::UI_STEPS_SUFFIX) }</label>
+                    <label>{ tr(l, k::UI_MS_PER_STEP) }<input ref={delay} type="number" min="50" max="10000" value="500" aria-label={tr(l, k::UI_MILLISECONDS_PER_STEP)} /></label>
+                    <button onclick={animate}>{ tr(l, k::UI_DOWNLOAD_ANIMATION) }</button>
                 </fieldset>
             </div>
         </details>

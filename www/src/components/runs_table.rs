@@ -5,6 +5,7 @@
 use crate::i18n::{tr, Lang};
 use crate::state::Action;
 use election_lab::experiment::Sweep;
+use election_lab::meta::k;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -43,8 +44,8 @@ pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Act
         };
         let line = s.lines().get(r.line).map_or(String::new(), |x| x.label.get(l).to_string());
         let label = match r.violations {
-            0 => tr(l, "Open this run in the lab", "在实验室中打开这次运行"),
-            _ => tr(l, "Open this run in the lab at its first violation", "在实验室中打开这次运行，停在第一次违反处"),
+            0 => tr(l, k::UI_OPEN_THIS_RUN_IN_THE),
+            _ => tr(l, k::UI_OPEN_THIS_RUN_IN_THE_2),
         };
         html! {
             <tr data-run={k.to_string()} data-violations={r.violations.to_string()}>
@@ -54,29 +55,29 @@ pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Act
                 <td class="num">{ r.seed }</td>
                 <td class={classes!("num", (r.violations > 0).then_some("bad"))}>{ r.violations }</td>
                 <td class="faults">{ r.faults.clone() }</td>
-                <td><button onclick={open} data-testid="open-run" aria-label={format!("{label} ({} {k})", tr(l, "run", "运行"))} title={label}>
-                    { tr(l, "Open", "打开") }</button></td>
+                <td><button onclick={open} data-testid="open-run" aria-label={format!("{label} ({} {k})", tr(l, k::UI_RUN_2))} title={label}>
+                    { tr(l, k::UI_OPEN) }</button></td>
             </tr>
         }
     });
     let caption = format!(
         "{} {} / {total}{}",
-        tr(l, "Runs (those with violations first):", "各次运行（有违反的排在前面）："),
+        tr(l, k::UI_RUNS_THOSE_WITH_VIOLATIONS_FIRST),
         total.min(SHOWN),
-        tr(l, "; each opens in the lab", "；每一行都可在实验室中打开")
+        tr(l, k::UI_EACH_OPENS_IN_THE_LAB)
     );
     html! {
         <div class="exp-table">
             <table data-testid="experiment-runs">
                 <caption>{ caption }</caption>
                 <thead><tr>
-                    <th scope="col">{ tr(l, "Run", "运行") }</th>
-                    <th scope="col">{ tr(l, "Line", "数据系列") }</th>
+                    <th scope="col">{ tr(l, k::UI_RUN) }</th>
+                    <th scope="col">{ tr(l, k::UI_LINE) }</th>
                     <th scope="col">{"N"}</th>
-                    <th scope="col">{ tr(l, "Seed", "随机种子") }</th>
-                    <th scope="col">{ tr(l, "Violations", "违反次数") }</th>
-                    <th scope="col">{ tr(l, "Faults", "故障") }</th>
-                    <th scope="col"><span class="sr-only">{ tr(l, "Open", "打开") }</span></th>
+                    <th scope="col">{ tr(l, k::UI_SEED) }</th>
+                    <th scope="col">{ tr(l, k::UI_VIOLATIONS_2) }</th>
+                    <th scope="col">{ tr(l, k::UI_FAULTS) }</th>
+                    <th scope="col"><span class="sr-only">{ tr(l, k::UI_OPEN) }</span></th>
                 </tr></thead>
                 <tbody>{ for body }</tbody>
             </table>

@@ -3,6 +3,7 @@
 use crate::i18n::{tr, Lang};
 use crate::state::compare::{PICKER_VALUE, SPLIT_BRAIN};
 use crate::state::Action;
+use election_lab::meta::k;
 use election_lab::presets;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -46,27 +47,19 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     });
     let l = p.lang;
     let hint = match (p.comparing, p.preset) {
-        (true, _) if p.runs => tr(
-            l,
-            "Two runs on one clock: a fault made in either lane happens in both.",
-            "两次运行共用一个时钟：在任一通道制造的故障会同时发生在两个通道。",
-        ),
+        (true, _) if p.runs => tr(l, k::UI_TWO_RUNS_ON_ONE_CLOCK),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
-        (true, _) => {
-            tr(l, "Every lane runs this scenario with its own algorithm.", "每个通道用自己的算法运行这个场景。")
-        }
-        (false, p) => {
-            p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, "Your own scenario.", "你自己的场景。"))
-        }
+        (true, _) => tr(l, k::UI_EVERY_LANE_RUNS_THIS_SCENARIO),
+        (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
     let lang_button = html! {
         <button onclick={p.on.reform(move |_| Action::SetLang(other))} data-testid="lang" lang={other.tag()}
-                aria-label={tr(l, "中文 — switch to Chinese", "English — 切换到英文")} title={tr(l, "中文 (L)", "English (L)")}>{ tr(l, "中文", "English") }</button>
+                aria-label={tr(l, k::UI_SWITCH_TO_CHINESE)} title={tr(l, k::UI_L)}>{ tr(l, k::UI_OTHER_LANGUAGE) }</button>
     };
     let help_button = html! {
-        <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, "? Keyboard shortcuts", "? 键盘快捷键")} title={tr(l, "Keyboard shortcuts (?)", "键盘快捷键（?）")}>{"?"}</button>
+        <button onclick={p.on.reform(|_| Action::ToggleHelp)} aria-label={tr(l, k::UI_KEYBOARD_SHORTCUTS_3)} title={tr(l, k::UI_KEYBOARD_SHORTCUTS_2)}>{"?"}</button>
     };
     if p.experiments {
         return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };
@@ -81,37 +74,37 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     });
     html! {
         <div class="scenario-bar">
-            <label>{ tr(l, "Preset ", "预设 ") }
-                <select {onchange} aria-label={tr(l, "Preset", "预设")}>
-                    <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, "(custom)", "（自定义）") }</option>
-                    <optgroup label={tr(l, "Compare side by side", "并排对比")}>
+            <label>{ tr(l, k::UI_PRESET) }
+                <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
+                    <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, k::UI_CUSTOM) }</option>
+                    <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
                         <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
                     </optgroup>
                     { for groups }
                 </select>
             </label>
-            <button onclick={p.on.reform(|_| Action::TogglePicker)} data-testid="compare" title={tr(l, "Compare 2 to 4 algorithms side by side (V)", "并排对比 2 到 4 个算法（V）")}>{ tr(l, "Compare…", "对比…") }</button>
+            <button onclick={p.on.reform(|_| Action::TogglePicker)} data-testid="compare" title={tr(l, k::UI_COMPARE_2_TO_4_ALGORITHMS)}>{ tr(l, k::UI_COMPARE_4) }</button>
             { if p.comparing { html!{
-                <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, "Back to one algorithm, the scenario's own, with the faults and the time kept", "回到单个算法（场景本身的算法），保留故障与时间")}>{ tr(l, "Close compare", "退出对比") }</button>
+                <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, k::UI_BACK_TO_ONE_ALGORITHM_THE)}>{ tr(l, k::UI_CLOSE_COMPARE) }</button>
             } } else { html!{} } }
-            { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, "How it works", "原理") }</button> } } else { html!{} } }
-            <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, "Copy link", "复制链接") }</button>
-            <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, "Copy embed code", "复制嵌入代码") }</button>
+            { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, k::UI_HOW_IT_WORKS) }</button> } } else { html!{} } }
+            <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, k::UI_COPY_LINK) }</button>
+            <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, k::UI_COPY_EMBED_CODE) }</button>
             { if one { html!{ <>
-                <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, "Export trace", "导出轨迹") }</button>
+                <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, k::UI_EXPORT_TRACE) }</button>
                 <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
-                <label class="file-button" title={crate::state::import_title(l)}>{ tr(l, "Import…", "导入…") }
-                    <input type="file" multiple=true accept=".json,.log,.txt,application/json,text/plain" onchange={onfile} aria-label={tr(l, "Import scenario or trace", "导入场景或轨迹")} data-testid="import" />
+                <label class="file-button" title={crate::state::import_title(l)}>{ tr(l, k::UI_IMPORT) }
+                    <input type="file" multiple=true accept=".json,.log,.txt,application/json,text/plain" onchange={onfile} aria-label={tr(l, k::UI_IMPORT_SCENARIO_OR_TRACE)} data-testid="import" />
                 </label>
                 { if p.recorded { html!{
                     <button onclick={p.on.reform(|_| Action::ReplayModel)} data-testid="replay-model" title={crate::state::replay_title(l)}>{ crate::state::replay_label(l) }</button>
                 } } else { html!{} } }
             </> } } else { html!{} } }
             <button onclick={p.on.reform(|_| Action::ToggleExperiments)} data-testid="open-experiments"
-                    title={tr(l, "Experiments: many runs over random seeds, plotted (X)", "实验：用许多随机种子运行并绘图（X）")}>{ tr(l, "Experiments…", "实验…") }</button>
+                    title={tr(l, k::UI_EXPERIMENTS_MANY_RUNS_OVER_RANDOM)}>{ tr(l, k::UI_EXPERIMENTS_3) }</button>
             { lang_button }
             { help_button }
-            <p class="hint">{ hint }{ tr(l, " Drag on empty canvas to cut the network; click a node to crash or recover it; right-click (or Shift-click) for more.", " 在画布空白处拖动可切断网络；点击节点使其崩溃或恢复；右键（或 Shift+点击）查看更多操作。") }</p>
+            <p class="hint">{ hint }{ tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO) }</p>
         </div>
     }
 }

@@ -7,6 +7,7 @@
 use super::fmt;
 use crate::geometry::Pt;
 use crate::i18n::{tr, Lang};
+use election_lab::meta::k;
 use election_lab::Frame;
 use std::collections::BTreeMap;
 use yew::prelude::*;
@@ -61,15 +62,14 @@ pub fn store(frame: &Frame, index: &BTreeMap<u32, usize>, pos: &[Pt], lang: Lang
     html! {
         <g class="store" data-testid="store" data-value={value.clone()} data-max-token={st.max_token.to_string()}
            data-accepted={st.accepted.to_string()} data-rejected={st.rejected.to_string()}>
-            <title>{ tr(lang, "Fenced store: accepts a write only if its token is at least the largest it has seen",
-                              "带 fencing 的存储：只接受令牌不小于已见最大令牌的写入") }</title>
+            <title>{ tr(lang, k::UI_FENCED_STORE_ACCEPTS_A_WRITE) }</title>
             { for writes }
             { for verdict }
             <rect class="store-box" x={fmt(x)} y={fmt(y)} width={fmt(W)} height={fmt(H)} rx="10" />
             <text x={fmt(c.0)} y={fmt(y + 22.0)} text-anchor="middle" class="store-title">
-                { format!("{} = {value}", tr(lang, "store", "存储")) }
+                { format!("{} = {value}", tr(lang, k::UI_STORE)) }
             </text>
-            <text x={fmt(c.0)} y={fmt(y + 44.0)} text-anchor="middle">{ format!("{} ≥ {}", tr(lang, "token", "令牌"), st.max_token) }</text>
+            <text x={fmt(c.0)} y={fmt(y + 44.0)} text-anchor="middle">{ format!("{} ≥ {}", tr(lang, k::UI_TOKEN), st.max_token) }</text>
             <text x={fmt(c.0)} y={fmt(y + 66.0)} text-anchor="middle">{ format!("✓ {}   ✗ {}", st.accepted, st.rejected) }</text>
         </g>
     }

@@ -5,6 +5,7 @@
 use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_shape, look_class};
 use crate::state::Action;
+use election_lab::meta::{k, Text};
 use election_lab::Algorithm;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,7 +25,7 @@ pub struct NarrationProps {
 pub fn Narration(p: &NarrationProps) -> Html {
     html! {
         <p class="narration" data-testid="narration" aria-live="polite" tabindex={p.scrolls.then_some("0")}>
-            <span class="narration-step">{ format!("{} {}", tr(p.lang, "Step", "第"), p.step) }{ tr(p.lang, ":", " 步：") }</span>
+            <span class="narration-step">{ format!("{} {}", tr(p.lang, k::UI_NARRATION_STEP), p.step) }{ tr(p.lang, k::UI_NARRATION_COLON) }</span>
             { p.text.to_string() }
         </p>
     }
@@ -55,29 +56,17 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
 }
 
 /// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
-fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, &'static str, &'static str)> {
+fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, Text)> {
     let mut out = Vec::new();
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
     if any(&|n| n.view.group.is_some()) {
-        out.push((
-            "group-hull",
-            "band: a group (or candidate set), in its leader's colour",
-            "色带：一个组（或候选者集合），用其领导者的颜色",
-        ));
+        out.push(("group-hull", k::TEACH_BAND_A_GROUP_OR_CANDIDATE));
     }
     if any(&|n| n.view.tint.is_some()) {
-        out.push((
-            "tint",
-            "coloured ring: the value a node holds (gossip: the candidate it backs), one colour per id",
-            "彩色圆环：节点持有的值（gossip：它支持的候选者），每个 id 一种颜色",
-        ));
+        out.push(("tint", k::TEACH_COLOURED_RING_THE_VALUE_A));
     }
     if any(&|n| n.view.reach.is_some()) {
-        out.push((
-            "reach-arc",
-            "arc: how far a candidate's probes reach along the ring, each way",
-            "弧线：候选者的探测沿环向两侧到达多远",
-        ));
+        out.push(("reach-arc", k::TEACH_ARC_HOW_FAR_A_CANDIDATES));
     }
     // Vote arrows are drawn from campaigning nodes to another node they vote for.
     let campaigning = |n: &election_lab::NodeFrame| {
@@ -86,18 +75,10 @@ fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, &'st
         })
     };
     if any(&|n| campaigning(n) && n.view.vote.is_some_and(|v| v != n.id)) {
-        out.push((
-            "vote-arrow",
-            "dashed arrow: whom a campaigning node votes for; the badge counts the votes",
-            "虚线箭头：竞选中的节点投票给谁；徽章为得票数",
-        ));
+        out.push(("vote-arrow", k::TEACH_DASHED_ARROW_WHOM_A_CAMPAIGNING));
     }
     if frame.groups.is_some() {
-        out.push((
-            "halo",
-            "halo or shading: a side of a partition (one colour: can talk)",
-            "光晕或阴影：分区的一侧（同色可通信）",
-        ));
+        out.push(("halo", k::TEACH_HALO_OR_SHADING_A_SIDE));
     }
     out
 }
@@ -121,15 +102,15 @@ pub fn Legend(p: &LegendProps) -> Html {
             <svg class="legend-node" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
                 <g class="node crashed"><circle class="disc" cx="12" cy="12" r="8" /><path class="cross" d="M8 8L16 16M16 8L8 16" /></g>
             </svg>
-            <span>{ tr(p.lang, "crashed", "已崩溃") }</span>
+            <span>{ tr(p.lang, k::UI_CRASHED) }</span>
         </li>
     };
     let extra = p.frame.as_ref().map(|f| extras(a, f)).unwrap_or_default();
-    let extra = extra.into_iter().map(|(class, en, zh)| {
+    let extra = extra.into_iter().map(|(class, t)| {
         html! {
             <li class="legend-extra" data-extra={class}>
                 <svg class="legend-node" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">{ extra_icon(class) }</svg>
-                <span>{ tr(p.lang, en, zh) }</span>
+                <span>{ tr(p.lang, t) }</span>
             </li>
         }
     });
@@ -140,7 +121,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 <g class="doomed-path"><line class="msg-edge doomed-edge" x1="2" y1="12" x2="28" y2="12" stroke="currentColor" />
                 <text class="doom-mark" x="32" y="12" text-anchor="middle" dominant-baseline="central" style="font-size:16px">{"✕"}</text></g>
             </svg>
-            <span>{ tr(p.lang, "will not arrive: ends where it is lost (at the partition line, short of a crashed node)", "不会送达：在丢失处终止（分区线上，或崩溃节点之前）") }</span>
+            <span>{ tr(p.lang, k::UI_WILL_NOT_ARRIVE_ENDS_WHERE) }</span>
         </li>
     };
     let kinds = a.kinds.iter().map(|k| {
@@ -154,8 +135,8 @@ pub fn Legend(p: &LegendProps) -> Html {
     });
     html! {
         // Compact, it may scroll: focusable, so that a keyboard can scroll it too.
-        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, "Legend", "图例")} tabindex={p.compact.then_some("0")}>
-            { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, "Legend", "图例") }</h2> } } }
+        <section class={classes!("legend-panel", p.compact.then_some("compact"))} aria-label={tr(p.lang, k::UI_LEGEND)} tabindex={p.compact.then_some("0")}>
+            { if p.compact { html!{} } else { html!{ <h2>{ tr(p.lang, k::UI_LEGEND) }</h2> } } }
             <ul class="legend-list">
                 { if p.compact { html!{} } else { html!{ <>{ for roles }{ crashed }</> } } }
                 { for kinds }
@@ -213,7 +194,7 @@ pub fn CardDialog(p: &CardProps) -> Html {
             html! { <p>{ lines.join(" ") }</p> }
         }
     });
-    let title = format!("{} — {}", a.title.get(p.lang), tr(p.lang, "how it works", "原理"));
+    let title = format!("{} — {}", a.title.get(p.lang), tr(p.lang, k::UI_HOW_IT_WORKS_2));
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-label={title.clone()} onclick={p.on.reform(|_| Action::ToggleCard)}>
             <div class="dialog card" data-testid="card" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
@@ -221,8 +202,8 @@ pub fn CardDialog(p: &CardProps) -> Html {
                 <p class="summary">{ a.summary.get(p.lang) }</p>
                 { for paragraphs }
                 <Legend algorithm={a} lang={p.lang} />
-                <p class="citation">{ tr(p.lang, "Original work: ", "原始文献：") }{ a.citation }</p>
-                <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, "Close", "关闭") }</button>
+                <p class="citation">{ tr(p.lang, k::UI_ORIGINAL_WORK) }<cite lang="en">{ a.citation }</cite></p>
+                <button onclick={p.on.reform(|_| Action::ToggleCard)}>{ tr(p.lang, k::UI_CLOSE) }</button>
             </div>
         </div>
     }

@@ -4,6 +4,7 @@
 use crate::i18n::{tr, Lang};
 use crate::markers::Marker;
 use crate::state::Action;
+use election_lab::meta::k;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -31,15 +32,15 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <input type="range" min="0" max={head.to_string()} value={cursor.to_string()} {oninput}
-                   aria-label={tr(p.lang, "Timeline", "时间轴")} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, "step", "步") })} />
+                   aria-label={tr(p.lang, k::UI_TIMELINE)} aria-valuetext={format!("{} {cursor} / {head}", if p.by_time { "t =" } else { tr(p.lang, k::UI_STEP) })} />
             <Markers markers={p.markers.clone()} {head} lang={p.lang} on={p.on.clone()} />
             <div class="legend">
-                <span class="marker start"></span>{ tr(p.lang, "election started ", "发起选举 ") }
-                <span class="marker fault"></span>{ tr(p.lang, "fault or intervention ", "故障或干预 ") }
-                <span class="marker elected"></span>{ tr(p.lang, "leader elected ", "选出领导者 ") }
-                <span class="marker violation"></span>{ tr(p.lang, "violation", "违反安全性") }
+                <span class="marker start"></span>{ tr(p.lang, k::UI_ELECTION_STARTED) }
+                <span class="marker fault"></span>{ tr(p.lang, k::UI_FAULT_OR_INTERVENTION) }
+                <span class="marker elected"></span>{ tr(p.lang, k::UI_LEADER_ELECTED) }
+                <span class="marker violation"></span>{ tr(p.lang, k::UI_VIOLATION) }
                 { if p.markers.iter().any(|m| m.class == "diverge") {
-                    html!{ <><span class="marker diverge"></span>{ tr(p.lang, " first difference of the two runs", " 两次运行的第一处差异") }</> }
+                    html!{ <><span class="marker diverge"></span>{ tr(p.lang, k::UI_FIRST_DIFFERENCE_OF_THE_TWO) }</> }
                 } else { html!{} } }
             </div>
         </div>
@@ -67,8 +68,8 @@ fn Markers(p: &MarkersProps) -> Html {
                 let diverge = m.class == "diverge";
                 let violation = m.class == "violation" || diverge;
                 let label = match diverge {
-                    true => Some(format!("{} t = {s}", tr(p.lang, "First difference of the two runs at", "两次运行的第一处差异："))),
-                    false => violation.then(|| format!("{} {s}: {}", tr(p.lang, "Violation at step", "违反安全性，第"), m.title)),
+                    true => Some(format!("{} t = {s}", tr(p.lang, k::UI_FIRST_DIFFERENCE_OF_THE_TWO_2))),
+                    false => violation.then(|| format!("{} {s}: {}", tr(p.lang, k::UI_VIOLATION_AT_STEP), m.title)),
                 };
                 let title = label.clone().filter(|_| diverge).unwrap_or_else(|| m.title.clone());
                 html!{ <button class={classes!("marker", m.class, violation.then_some("target"))} style={left} {title}

@@ -49,9 +49,14 @@ pub enum Action {
     ToggleHelp,
     /// Open or close the "how it works" card of the running algorithm.
     ToggleCard,
+    /// Show the page in this language: at once if its texts are at hand, else once its catalog
+    /// has arrived (the page keeps the current language meanwhile).
     SetLang(Lang),
     /// Switch to the other language.
     ToggleLang,
+    /// A language's catalog was fetched and installed (`effects::use_catalog`); `Err` names why
+    /// it could not be.
+    CatalogArrived(Lang, Result<(), String>),
     /// Take back the last intervention (Ctrl+Z) / put it back (Ctrl+Shift+Z).
     Undo,
     Redo,

@@ -16,7 +16,8 @@ use super::derived::{lines_at, recent_drops, DropMark, EngineRef};
 use super::positions;
 use crate::geometry::{Line, Pt};
 use crate::markers::{self, Marker};
-use election_lab::meta::{Property, Text, Topology};
+use election_lab::meta::k;
+use election_lab::meta::{Lang, Property, Text, Topology};
 use election_lab::{presets, registry, Action as Intervention, Algorithm, Engine, Frame, Scenario, Time};
 use std::rc::Rc;
 
@@ -35,14 +36,8 @@ pub struct ComparePreset {
 /// The split-brain experiment of Garcia-Molina (1982) against Ongaro & Ousterhout (2014): N5
 /// leads five nodes; cutting {1,2} from {3,4,5} gives Bully two leaders while a quorum protocol
 /// keeps one.
-pub const SPLIT_BRAIN: ComparePreset = ComparePreset {
-    preset: "split-brain-bully",
-    title: Text::new("Split brain, side by side", "脑裂，并排对比"),
-    hint: Text::new(
-        "N5 leads {1,…,5}. Drag a line between {1,2} and {3,4,5} in any lane: every lane gets the same partition at the same time. Watch which algorithms elect a second leader.",
-        "N5 领导 {1,…,5}。在任一通道里于 {1,2} 与 {3,4,5} 之间拖一条线：每个通道在同一时刻得到同样的分区。看哪些算法会选出第二个领导者。",
-    ),
-};
+pub const SPLIT_BRAIN: ComparePreset =
+    ComparePreset { preset: "split-brain-bully", title: k::COMPARE_TITLE, hint: k::COMPARE_HINT };
 
 /// The preset picker's value for [`SPLIT_BRAIN`] (no preset has this id).
 pub const PICKER_VALUE: &str = "compare";
@@ -83,7 +78,9 @@ pub struct Compare {
     pub lines: Rc<Vec<Line>>,
     /// Timeline markers, placed by time.
     pub markers: Rc<Vec<Marker>>,
-    markers_key: (u64, usize, bool),
+    markers_key: (u64, usize, bool, Lang),
+    /// The language of the markers' titles (the page's).
+    pub lang: Lang,
     /// The lane whose node menu is open.
     pub menu_lane: usize,
     /// Playing: lanes without a new event are left as they are.
@@ -286,7 +283,8 @@ impl Compare {
             end: 0,
             lines: Rc::default(),
             markers: Rc::default(),
-            markers_key: (u64::MAX, 0, false),
+            markers_key: (u64::MAX, 0, false, Lang::En),
+            lang: Lang::En,
             menu_lane: 0,
             live: false,
             runs: None,
@@ -380,7 +378,8 @@ impl Compare {
         self.compare_runs();
         let anchor = self.anchor().engine.get();
         let found = self.runs.as_ref().is_some_and(|r| r.first.is_some());
-        let key = (self.lanes.iter().map(|l| l.engine.get().head()).sum(), anchor.interventions().len(), found);
+        let key =
+            (self.lanes.iter().map(|l| l.engine.get().head()).sum(), anchor.interventions().len(), found, self.lang);
         drop(anchor);
         if *self.lines != lines {
             self.lines = Rc::new(lines);
@@ -399,10 +398,10 @@ impl Compare {
             let e = lane.engine.get();
             let title = match self.runs {
                 // Both lanes run one algorithm: they are told apart by their number.
-                Some(_) => format!("{} ({})", lane.algorithm.title.en, k + 1),
-                None => lane.algorithm.title.en.to_string(),
+                Some(_) => format!("{} ({})", lane.algorithm.title.get(self.lang), k + 1),
+                None => lane.algorithm.title.get(self.lang).to_string(),
             };
-            for m in markers::compute(&e) {
+            for m in markers::compute(&e, self.lang) {
                 // Faults are the same in every lane: the anchor's are enough.
                 if m.class == "fault" && lane.algorithm.id != anchor && self.runs.is_none() {
                     continue;

@@ -5,6 +5,7 @@
 use super::State;
 use crate::i18n::{tr, Lang};
 use election_lab::breakpoint::{self, Breakpoint, Hit, Watch, MAX_BREAKPOINTS};
+use election_lab::meta::k;
 use election_lab::Engine;
 use std::rc::Rc;
 
@@ -142,8 +143,7 @@ impl State {
                 true
             }
             Err(why) => {
-                self.bp_error =
-                    Some(Rc::new(format!("{} {why}", tr(self.lang, "Not a breakpoint:", "不是有效的断点："))));
+                self.bp_error = Some(Rc::new(format!("{} {why}", tr(self.lang, k::UI_NOT_A_BREAKPOINT))));
                 false
             }
         }
@@ -189,8 +189,7 @@ impl State {
                 self.extend();
             }
             None => {
-                self.notice =
-                    Some(tr(self.lang, "No breakpoint hits after this step.", "此步之后没有断点命中。").into());
+                self.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_AFTER_THIS).into());
             }
         }
         true
@@ -208,15 +207,14 @@ impl State {
         match found {
             Some(h) => self.stop_at(h),
             None => {
-                self.notice =
-                    Some(tr(self.lang, "No breakpoint hits before this step.", "此步之前没有断点命中。").into());
+                self.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_BEFORE_THIS).into());
             }
         }
         true
     }
 
     fn no_breakpoints(&self) -> &'static str {
-        tr(self.lang, "Add a breakpoint first.", "请先添加断点。")
+        tr(self.lang, k::UI_ADD_A_BREAKPOINT_FIRST)
     }
 
     /// The hit shown, if the cursor still stands on its step.
@@ -228,9 +226,10 @@ impl State {
 /// The hit in one line: the step, the time, the breakpoint, the nodes (and, in English, what
 /// happened as the engine says it).
 pub fn hit_text(h: &Hit, lang: Lang) -> String {
-    let nodes = crate::nodes_text(&h.nodes);
-    match lang {
-        Lang::En => format!("Stopped at step {} (t={}): {} — {}", h.step, h.time, h.breakpoint, h.what),
-        Lang::Zh => format!("停在第 {} 步（t={}）：{} — {}", h.step, h.time, h.breakpoint, nodes),
-    }
+    // The engine's description of what happened is English: in Chinese, the nodes instead.
+    let what = match lang {
+        Lang::En => h.what.clone(),
+        Lang::Zh => crate::nodes_text(&h.nodes),
+    };
+    election_lab::meta::k::UI_BREAKPOINT_HIT.format(lang, &[&h.step, &h.time, &h.breakpoint, &what])
 }

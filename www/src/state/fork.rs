@@ -11,6 +11,7 @@
 use super::compare::{Compare, Role};
 use super::State;
 use crate::i18n::tr;
+use election_lab::meta::k;
 use election_lab::Engine;
 use serde_json::Value;
 use std::rc::Rc;
@@ -78,14 +79,7 @@ impl State {
                 true
             }
             None => {
-                self.alert = Some(
-                    tr(
-                        self.lang,
-                        "These two runs cannot share lanes: their nodes are not drawn in the same places (another kind of network).",
-                        "这两次运行无法并排显示：它们的节点画在不同的位置（网络类型不同）。",
-                    )
-                    .into(),
-                );
+                self.alert = Some(tr(self.lang, k::UI_THESE_TWO_RUNS_CANNOT_SHARE).into());
                 false
             }
         }

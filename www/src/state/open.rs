@@ -4,6 +4,7 @@
 use super::{ready_experiment, LogFilter, State};
 use crate::i18n::{tr, Lang};
 use crate::link;
+use election_lab::meta::k;
 use election_lab::{presets, Engine};
 use std::rc::Rc;
 
@@ -16,6 +17,11 @@ impl State {
         let mut s = State::open(query);
         s.lang = crate::i18n::initial(asked, browser_lang);
         s.lang_chosen = asked.and_then(Lang::parse).is_some();
+        if !election_lab::meta::ready(s.lang) {
+            // English until the catalog of the language asked for has arrived.
+            s.pending_lang = Some(s.lang);
+            s.lang = Lang::En;
+        }
         if s.embed {
             s.origin = Some(Rc::new(query.to_string()));
         }
@@ -69,13 +75,8 @@ impl State {
             }
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
-                self.notice = Some(match self.lang {
-                    Lang::En => format!(
-                        "link: no ready-made experiment named '{id}' (there are: {}). Showing the simulator.",
-                        known.join(", ")
-                    ),
-                    Lang::Zh => format!("链接：没有名为“{id}”的现成实验（现有：{}）。显示模拟器。", known.join("、")),
-                });
+                let list = known.join(tr(self.lang, k::UI_LIST_SEPARATOR));
+                self.notice = Some(k::UI_NO_SUCH_EXPERIMENT.format(self.lang, &[&id, &list]));
             }
         }
     }
@@ -89,11 +90,7 @@ impl State {
         let (f, bad) = LogFilter::read(&values, &self.engine.get());
         self.log_filter = Rc::new(f);
         if !bad.is_empty() {
-            self.notice = Some(format!(
-                "{} {}",
-                tr(self.lang, "Event log filter ignored:", "已忽略的事件日志筛选："),
-                bad.join("; ")
-            ));
+            self.notice = Some(format!("{} {}", tr(self.lang, k::UI_EVENT_LOG_FILTER_IGNORED), bad.join("; ")));
         }
     }
 
@@ -111,7 +108,7 @@ impl State {
         });
         if ok {
             self.alert = None;
-            self.notice = Some(tr(self.lang, "Imported.", "已导入。").into());
+            self.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
             // A run of the same nodes can be compared with the one it replaced.
             self.offer = kept.filter(|_| self.scenario.nodes == nodes).map(Rc::new);
         }

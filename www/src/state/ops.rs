@@ -2,7 +2,8 @@
 
 use super::{positions, Action, EngineRef, State, LOOKAHEAD};
 use crate::geometry::{self, Line, Pt};
-use crate::i18n::{tr, Lang};
+use crate::i18n::tr;
+use election_lab::meta::k;
 use election_lab::trace::{Entry, Trace};
 use election_lab::{Action as Intervention, Engine};
 use std::cell::RefCell;
@@ -147,7 +148,7 @@ impl State {
                 Some((_, true)) => break,
                 _ => {
                     self.playing = false;
-                    self.notice = Some("The run has ended.".into());
+                    self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
                     changed = true;
                     break;
                 }
@@ -159,7 +160,7 @@ impl State {
     /// Takes back the last intervention: the run is rebuilt without it, at the step it was made.
     pub(super) fn undo(&mut self) -> bool {
         let Some(last) = self.interventions.last().cloned() else {
-            self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
             return false;
         };
         let keep = self.interventions.len() - 1;
@@ -194,7 +195,7 @@ impl State {
     /// Puts back the intervention Undo took last, at its step and time.
     pub(super) fn redo(&mut self) -> bool {
         let Some(iv) = self.redo.last().cloned() else {
-            self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
             return false;
         };
         let result = {
@@ -233,14 +234,7 @@ impl State {
         let (chosen, others): (Placed, Placed) =
             ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
         if chosen.is_empty() || others.is_empty() {
-            self.notice = Some(
-                tr(
-                    self.lang,
-                    "Choose one side first: some of the nodes, not all (P on a node, or its menu).",
-                    "请先选出一侧：部分节点，而不是全部（在节点上按 P，或用其菜单）。",
-                )
-                .into(),
-            );
+            self.notice = Some(tr(self.lang, k::UI_CHOOSE_ONE_SIDE_FIRST_SOME).into());
             return false;
         }
         let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
@@ -253,10 +247,7 @@ impl State {
             }
             None => {
                 let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
-                self.notice = Some(match self.lang {
-                    Lang::En => format!("No straight line separates {names} from the other nodes: choose nodes that sit next to each other."),
-                    Lang::Zh => format!("没有一条直线能把 {names} 与其他节点分开：请选择彼此相邻的节点。"),
-                });
+                self.notice = Some(k::UI_NO_STRAIGHT_LINE.format(self.lang, &[&names]));
                 false
             }
         }
@@ -271,6 +262,7 @@ impl State {
                 | Action::PickExperiment(_)
                 | Action::OpenRun(_)
                 | Action::SetLang(_)
+                | Action::CatalogArrived(..)
                 | Action::ToggleLang
                 | Action::ToggleHelp
                 | Action::Dismiss

@@ -5,28 +5,21 @@
 
 use super::State;
 use crate::i18n::{tr, Lang};
+use election_lab::meta::k;
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::{registry, Engine};
 
 /// Button and hint texts of the feature.
 pub fn replay_label(l: Lang) -> &'static str {
-    tr(l, "Replay in the simulator", "在模拟器中重放")
+    tr(l, k::UI_REPLAY_IN_THE_SIMULATOR)
 }
 
 pub fn replay_title(l: Lang) -> &'static str {
-    tr(
-        l,
-        "The textbook algorithm on the same members, with the same faults at the same times and the real timeouts, beside the real run",
-        "在相同成员上以相同时刻的相同故障和真实超时运行教科书算法，与真实运行并排显示",
-    )
+    tr(l, k::UI_THE_TEXTBOOK_ALGORITHM_ON_THE)
 }
 
 pub fn import_title(l: Lang) -> &'static str {
-    tr(
-        l,
-        "Import a scenario or trace (JSON), or the logs of a real etcd or ZooKeeper cluster (several files at once; you can also drop them on the page)",
-        "导入场景或轨迹（JSON），或真实 etcd / ZooKeeper 集群的日志（可一次选多个文件，也可拖放到页面上）",
-    )
+    tr(l, k::UI_IMPORT_A_SCENARIO_OR_TRACE)
 }
 
 impl State {
@@ -41,12 +34,7 @@ impl State {
         }
         let logs = as_logs(&files);
         let result = match recorded::detect(&logs) {
-            None => Err(tr(
-                lang,
-                "these files are neither a scenario nor an etcd or ZooKeeper log",
-                "这些文件既不是场景，也不是 etcd 或 ZooKeeper 日志",
-            )
-            .to_string()),
+            None => Err(tr(lang, k::UI_THESE_FILES_ARE_NEITHER_A).to_string()),
             Some(source) => (source.import)(&logs).and_then(|imp| {
                 let e = Engine::from_trace_value(&imp.scenario).map_err(|e| e.to_string())?;
                 Ok((source, imp.report, e))
@@ -54,32 +42,14 @@ impl State {
         };
         let mut summary = String::new();
         let result = result.map(|(source, report, e)| {
-            summary = match lang {
-                Lang::En => format!(
-                    "Imported {} {} log file(s): {} messages matched send → receive, {} lines skipped, {} damaged{}.",
-                    files.len(),
-                    source.name,
-                    report.matched,
-                    report.skipped,
-                    report.damaged.len(),
-                    report.damaged.first().map(|d| format!(" (first: {d})")).unwrap_or_default()
-                ),
-                Lang::Zh => format!(
-                    "已导入 {} 个 {} 日志文件：{} 条消息已配对（发送 → 接收），跳过 {} 行，损坏 {} 行{}。",
-                    files.len(),
-                    source.name,
-                    report.matched,
-                    report.skipped,
-                    report.damaged.len(),
-                    report.damaged.first().map(|d| format!("（第一个：{d}）")).unwrap_or_default()
-                ),
-            };
+            let first = report.damaged.first().map(|d| k::UI_LOGS_FIRST_DAMAGED.format(lang, &[d])).unwrap_or_default();
+            summary = k::UI_LOGS_IMPORTED.format(
+                lang,
+                &[&files.len(), &source.name, &report.matched, &report.skipped, &report.damaged.len(), &first],
+            );
             e
         });
-        let ok = self.load(result, None, |e| match lang {
-            Lang::En => format!("Import failed, nothing changed: {e}"),
-            Lang::Zh => format!("导入失败，未做任何更改：{e}"),
-        });
+        let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED.format(lang, &[&e]));
         if ok {
             self.alert = None;
             self.notice = Some(summary);

@@ -6,6 +6,7 @@
 use super::State;
 use crate::i18n::{tr, Lang};
 use crate::search_job::{Job, Reply, Tried};
+use election_lab::meta::k;
 use election_lab::meta::SPLIT_BRAIN;
 use election_lab::{registry, Engine};
 use std::rc::Rc;
@@ -64,14 +65,9 @@ impl Finding {
 pub fn property_name(algorithm: &str, property: &str, lang: Lang) -> &'static str {
     match registry::find(algorithm).and_then(|a| a.property(property)) {
         Some(p) => p.title.get(lang),
-        None if property == SPLIT_BRAIN => tr(lang, "Two leaders at once", "同时出现两个领导者"),
-        None => tr(lang, "this property", "该性质"),
+        None if property == SPLIT_BRAIN => tr(lang, k::UI_TWO_LEADERS_AT_ONCE),
+        None => tr(lang, k::UI_THIS_PROPERTY),
     }
-}
-
-/// `template` with `{0}`, `{1}`, … replaced by `args`.
-pub fn fill(template: &str, args: &[u64]) -> String {
-    args.iter().enumerate().fold(template.to_string(), |t, (i, a)| t.replace(&format!("{{{i}}}"), &a.to_string()))
 }
 
 impl State {
@@ -124,14 +120,8 @@ impl State {
                     }
                     self.load(Ok(engine), None, |e| e);
                     self.alert = None;
-                    self.notice = Some(fill(
-                        tr(
-                            self.lang,
-                            "Counterexample found after {0} schedules and shrunk: opened as a new run at the violating step {1}.",
-                            "在 {0} 个调度后找到反例并已化简：作为新的运行打开，停在违反性质的第 {1} 步。",
-                        ),
-                        &[tried.schedules, step],
-                    ));
+                    self.notice =
+                        Some(k::UI_COUNTEREXAMPLE_FOUND_AFTER_0_SCHEDULES.fill(self.lang, &[tried.schedules, step]));
                     self.search = Some(Rc::new(Finding {
                         status: SearchStatus::Found { step, tried, ms },
                         ..(*current).clone()
@@ -211,6 +201,5 @@ mod tests {
         let s = run(Rc::new(State::open("?preset=split-brain-bully")), [Action::FindCounterexample("nope".into())]);
         let s = run(s.clone(), worker_replies(&s).into_iter().map(Action::SearchReply));
         assert!(matches!(&s.search.as_ref().unwrap().status, SearchStatus::Failed(m) if m.contains("'nope'")));
-        assert_eq!(fill("{0} of {1}", &[3, 4]), "3 of 4");
     }
 }

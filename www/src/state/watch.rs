@@ -4,6 +4,7 @@
 
 use super::EngineRef;
 use crate::markers::first_step_at;
+use election_lab::meta::{Lang, Text};
 use election_lab::{NodeId, Time};
 
 /// At most this many samples per node (the run is walked forward once to take them).
@@ -12,7 +13,8 @@ pub const SAMPLES: usize = 240;
 /// One value of every node, sampled at `times` over the computed run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
-    pub key: &'static str,
+    /// The inspector's name of the value (its English text identifies it).
+    pub key: Text,
     pub times: Vec<Time>,
     /// Per node: its value after every event up to each sample time (None: it has no such value).
     pub nodes: Vec<(NodeId, Vec<Option<String>>)>,
@@ -46,7 +48,7 @@ impl Series {
 
 impl EngineRef {
     /// The values the inspector shows for a node of this run (their names).
-    pub fn watchable(&self) -> Vec<&'static str> {
+    pub fn watchable(&self) -> Vec<Text> {
         let e = self.get();
         let Some(&first) = e.scenario().nodes.first() else { return vec![] };
         e.inspect(first).into_iter().map(|(k, _)| k).collect()
@@ -54,7 +56,7 @@ impl EngineRef {
 
     /// Value `key` of every node over the computed run (the cursor is put back).
     pub fn series(&self, key: &str) -> Option<Series> {
-        let key = self.watchable().into_iter().find(|k| *k == key)?;
+        let key = self.watchable().into_iter().find(|k| k.get(Lang::En) == key)?;
         let mut e = self.cell.borrow_mut();
         let (cursor, head) = (e.cursor(), e.head());
         let end = e.record(head).map_or(0, |r| r.time);
@@ -101,8 +103,8 @@ mod tests {
     fn a_numeric_value_is_sampled_over_the_run_and_the_cursor_stays() {
         let e = raft();
         let keys = e.watchable();
-        let key = *keys.iter().find(|k| k.contains("term")).expect("Raft's inspector shows the term");
-        let s = e.series(key).expect("a series");
+        let key = *keys.iter().find(|k| k.get(Lang::En).contains("term")).expect("Raft's inspector shows the term");
+        let s = e.series(key.get(Lang::En)).expect("a series");
         assert_eq!(e.get().cursor(), 40);
         assert!(s.levels.is_empty(), "terms are numbers");
         assert_eq!(s.nodes.len(), e.get().scenario().nodes.len());
@@ -128,8 +130,9 @@ mod tests {
     #[test]
     fn a_word_value_has_levels_and_an_unknown_key_none() {
         let e = raft();
-        let key = *e.watchable().iter().find(|k| k.contains("role")).expect("Raft's inspector shows the role");
-        let s = e.series(key).unwrap();
+        let key =
+            *e.watchable().iter().find(|k| k.get(Lang::En).contains("role")).expect("Raft's inspector shows the role");
+        let s = e.series(key.get(Lang::En)).unwrap();
         assert!(s.levels.len() >= 2, "{:?}", s.levels);
         assert_eq!(s.height(&s.levels[0]), Some(0.0));
         assert!(e.series("no such value").is_none());

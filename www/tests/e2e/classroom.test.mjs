@@ -88,6 +88,8 @@ test('split-brain-bully in a 640×420 embed and Bully N = 8: doomed dots at the 
   assert.ok(await worst.page.locator('.doomed-path[data-doom="partition"]').count() > 0, 'elections across the line are doomed');
   await shot(worst.page, 'classroom-doomed-n8-en');
   await worst.page.keyboard.press('l');
+  // Chinese once its catalog has arrived.
+  await worst.page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await shot(worst.page, 'classroom-doomed-n8-zh');
   await worst.context.close();
 });
@@ -129,6 +131,7 @@ test('hs-phases-16: arrows both ways and one distinct reach arc per active candi
   assert.ok(widest >= 8, `arcs of half the ring were checked too (widest reach ${widest})`);
   await page.goto(server.url + '?preset=hs-phases-16&step=200&lang=zh');
   await page.waitForSelector('.reach-arc');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await shot(page, 'classroom-hs16-step200-zh');
   assert.deepEqual(errors, []);
 });
@@ -150,6 +153,7 @@ test('token-ring-partition: at most one holder per side, the generation on the h
   await shot(page, 'classroom-token-ring-en');
   await page.goto(server.url + '?preset=token-ring-partition&step=264&lang=zh');
   await page.waitForSelector('[data-node]');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await shot(page, 'classroom-token-ring-zh');
   assert.deepEqual(errors, []);
 });
@@ -162,6 +166,8 @@ test('a leader per group by design is a neutral note, not a split-brain alarm', 
   assert.match(await page.getByTestId('per-group').textContent(), /A leader per group/);
   await shot(page, 'classroom-per-group-en');
   await page.keyboard.press('l');
+  // Chinese once its catalog has arrived.
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   assert.match(await page.getByTestId('per-group').textContent(), /每组一个领导者/);
   assert.deepEqual(errors, []);
 });

@@ -20,6 +20,8 @@ async function openView(browser, url, viewport = { width: 1280, height: 860 }) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.getByTestId('experiments').waitFor();
+  // A Chinese page shows English until its catalog (zh.json) has arrived: wait for the switch.
+  if (/[?&]lang=zh/.test(url)) await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   return { page, errors };
 }
 

@@ -1,6 +1,7 @@
     use crate::protocols::testkit::{run_finished as run};
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
-    use super::{ceil_log2, HirschbergSinclair, N_NEXT};
+    use super::{ceil_log2, HirschbergSinclair};
+    use crate::meta::k;
     use crate::rng::Pcg32;
     use crate::sim::Typed;
     use crate::{Engine, NodeId, Scenario};
@@ -27,7 +28,7 @@
     fn survivors(s: &Typed<HirschbergSinclair>) -> Vec<u64> {
         let mut out = Vec::new();
         for n in s.records().flat_map(|r| s.notes_of(&r)) {
-            if *n.text == N_NEXT {
+            if n.text == k::HIRSCHBERG_SINCLAIR_NOTE_NEXT {
                 let k = n.args[1] as usize;
                 if out.len() <= k {
                     out.resize(k + 1, 0);

@@ -221,7 +221,7 @@
         let f = e.frame();
         assert_eq!(f.leaders.len(), 1);
         assert_eq!(f.agreement, Some(f.leaders[0]));
-        assert!(e.inspect(f.leaders[0]).iter().any(|(k, v)| *k == "chosen" && v.starts_with("i1→N5, i2→N")), "{:?}", e.inspect(f.leaders[0]));
+        assert!(e.inspect(f.leaders[0]).iter().any(|(k, v)| k.get(crate::meta::Lang::En) == "chosen" && v.starts_with("i1→N5, i2→N")), "{:?}", e.inspect(f.leaders[0]));
         // Recovered, the old leader follows the new one instead of resuming.
         let mut v = v;
         v["schedule"] = json!([{"at": 20, "crash": 5}, {"at": 80, "recover": 5}]);

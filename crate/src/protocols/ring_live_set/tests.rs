@@ -1,6 +1,7 @@
     use crate::protocols::testkit::{run_finished as run};
     use crate::protocols::testkit::{sent, random_ring as ring, sim_of};
-    use super::{RingLiveSet, N_SKIP};
+    use super::RingLiveSet;
+    use crate::meta::k;
     use crate::meta::{Lang, SPLIT_BRAIN};
     use crate::rng::Pcg32;
     use crate::sim::Typed;
@@ -99,7 +100,7 @@
         ];
         let want: Vec<(NodeId, NodeId, String)> = want.iter().map(|&(a, b, l)| (a, b, l.to_string())).collect();
         assert_eq!(elections, want);
-        let skips: Vec<[u64; 3]> = s.records().flat_map(|r| s.notes_of(&r)).filter(|n| *n.text == N_SKIP).map(|n| n.args).collect();
+        let skips: Vec<[u64; 3]> = s.records().flat_map(|r| s.notes_of(&r)).filter(|n| n.text == k::RING_LIVE_SET_NOTE_SKIP).map(|n| n.args).collect();
         assert_eq!(skips, vec![[5, 6, 1]], "one skip: N5 past N6 to N1");
         let step = (1..=e.cursor()).find(|&k| e.narrate(k, Lang::En).unwrap().contains("skips to the next node, N1")).expect("the skip is narrated");
         let zh = e.narrate(step, Lang::Zh).unwrap();

@@ -186,7 +186,7 @@
                        "heartbeats": {"interval": 2, "timeout": 8},
                        "schedule": [{"at": 5, "crash": 2}, {"at": 6, "recover": 2}]});
         let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
-        let field = |e: &Engine, id, key| e.inspect(id).into_iter().find(|kv| kv.0 == key).unwrap().1;
+        let field = |e: &Engine, id, key| e.inspect(id).into_iter().find(|kv| kv.0.get(crate::meta::Lang::En) == key).unwrap().1;
         e.run_until(6);
         assert_eq!(field(&e, 2, "promised"), "N3 in round 1", "kept on disk");
         assert_eq!((field(&e, 2, "state"), field(&e, 2, "round")), ("LOOKING".into(), "2".into()), "LOOKING in the next round");

@@ -4,23 +4,24 @@
 
 use crate::i18n::{tr, Lang};
 use crate::search_job::Tried;
-use crate::state::{fill, Action, Finding, SearchStatus};
+use crate::state::{Action, Finding, SearchStatus};
+use election_lab::meta::k;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// The button that starts a search for a counterexample to `property` (named `name`).
 pub fn button(property: &'static str, name: &str, busy: bool, lang: Lang, on: &Callback<Action>) -> Html {
-    let label = format!("{}{name}", tr(lang, "Find a counterexample to ", "寻找反例："));
+    let label = format!("{}{name}", tr(lang, k::UI_FIND_A_COUNTEREXAMPLE_TO));
     html! {
         <button class="find" disabled={busy} aria-label={label} data-testid={format!("find-{property}")}
                 onclick={on.reform(move |_| Action::FindCounterexample(property.to_string()))}>
-            { tr(lang, "Find a counterexample", "寻找反例") }
+            { tr(lang, k::UI_FIND_A_COUNTEREXAMPLE) }
         </button>
     }
 }
 
 fn counts(t: &Tried, lang: Lang) -> String {
-    fill(tr(lang, "{0} schedules, {1} distinct states", "{0} 个调度，{1} 个不同状态"), &[t.schedules, t.states])
+    k::UI_0_SCHEDULES_1_DISTINCT_STATES.fill(lang, &[t.schedules, t.states])
 }
 
 /// Where the last search stands: progress and Cancel while it runs, then its outcome (one
@@ -31,18 +32,11 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
     let (class, text, tried, ms, step) = match &s.status {
         SearchStatus::Running(t) => {
             let what = if t.shrinking {
-                fill(
-                    tr(
-                        lang,
-                        "Violated; shrinking the schedule ({0} runs)…",
-                        "已违反；正在化简该调度（已运行 {0} 次）…",
-                    ),
-                    &[t.shrink_runs],
-                )
+                k::UI_VIOLATED_SHRINKING_THE_SCHEDULE_0.fill(lang, &[t.shrink_runs])
             } else {
-                format!("{}{name}…", tr(lang, "Searching for a counterexample to ", "正在寻找反例："))
+                format!("{}{name}…", tr(lang, k::UI_SEARCHING_FOR_A_COUNTEREXAMPLE_TO))
             };
-            let label = tr(lang, "Counterexample search", "反例搜索");
+            let label = tr(lang, k::UI_COUNTEREXAMPLE_SEARCH);
             let max = t.budget_steps.max(1);
             return html! {
                 <div class="search-status running" data-testid="search" data-status="running" aria-live="polite">
@@ -50,7 +44,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
                     <div class="search-bar">
                         <progress max={max.to_string()} value={t.steps.min(max).to_string()} aria-label={label}
                                   aria-valuetext={counts(t, lang)} data-steps={t.steps.to_string()}></progress>
-                        <button onclick={on.reform(|_| Action::CancelSearch)} data-testid="search-cancel">{ tr(lang, "Cancel", "取消") }</button>
+                        <button onclick={on.reform(|_| Action::CancelSearch)} data-testid="search-cancel">{ tr(lang, k::UI_CANCEL) }</button>
                     </div>
                     <p class="search-counts">{ counts(t, lang) }</p>
                 </div>
@@ -60,11 +54,11 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
             "found",
             format!(
                 "{}{}{name}{}{}{}",
-                fill(tr(lang, "Counterexample opened at step {0}", "反例已打开，停在第 {0} 步"), &[*step]),
-                tr(lang, " (", "（"),
-                tr(lang, "; ", "；"),
+                k::UI_COUNTEREXAMPLE_OPENED_AT_STEP_0.fill(lang, &[*step]),
+                tr(lang, k::UI_TEXT_6),
+                tr(lang, k::UI_TEXT_7),
                 counts(tried, lang),
-                tr(lang, ").", "）。")
+                tr(lang, k::UI_TEXT_8)
             ),
             *tried,
             *ms,
@@ -74,16 +68,9 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
             "none",
             format!(
                 "{}{name}{}{}",
-                tr(lang, "No counterexample to ", "未找到反例（"),
-                tr(lang, ": ", "）："),
-                fill(
-                    tr(
-                        lang,
-                        "none found in {0} schedules, {1} distinct states ({2} steps).",
-                        "在 {0} 个调度、{1} 个不同状态（{2} 步）中均未找到。"
-                    ),
-                    &[tried.schedules, tried.states, tried.steps]
-                )
+                tr(lang, k::UI_NO_COUNTEREXAMPLE_TO),
+                tr(lang, k::UI_TEXT_9),
+                k::UI_NONE_FOUND_IN_0_SCHEDULES.fill(lang, &[tried.schedules, tried.states, tried.steps])
             ),
             *tried,
             *ms,
@@ -91,23 +78,14 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
         ),
         SearchStatus::Cancelled(t) => (
             "cancelled",
-            format!(
-                "{}{}{}",
-                tr(lang, "Search cancelled after ", "搜索已取消，此前已尝试 "),
-                counts(t, lang),
-                tr(lang, ".", "。")
-            ),
+            format!("{}{}{}", tr(lang, k::UI_SEARCH_CANCELLED_AFTER), counts(t, lang), tr(lang, k::UI_TEXT_10)),
             *t,
             0.0,
             None,
         ),
-        SearchStatus::Failed(why) => (
-            "failed",
-            format!("{}{why}", tr(lang, "The search could not run: ", "搜索无法运行：")),
-            Tried::default(),
-            0.0,
-            None,
-        ),
+        SearchStatus::Failed(why) => {
+            ("failed", format!("{}{why}", tr(lang, k::UI_THE_SEARCH_COULD_NOT_RUN)), Tried::default(), 0.0, None)
+        }
     };
     html! {
         <div class={classes!("search-status", class)} data-testid="search" data-status={class} aria-live="polite">

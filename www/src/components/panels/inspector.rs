@@ -2,6 +2,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::Action;
+use election_lab::meta::k;
 use election_lab::{Action as Intervention, Engine};
 use yew::prelude::*;
 
@@ -10,13 +11,22 @@ use yew::prelude::*;
 pub struct Inspected {
     pub id: u32,
     pub up: bool,
-    pub rows: Vec<(&'static str, String)>,
+    pub rows: Vec<(election_lab::meta::Text, String)>,
 }
 
 impl Inspected {
     pub fn of(engine: &Engine, id: u32) -> Option<Inspected> {
         let up = engine.is_up(id)?;
         Some(Inspected { id, up, rows: engine.inspect(id) })
+    }
+}
+
+/// A value as shown: a yes or no in words of the page's language, anything else as written.
+fn value(v: &str, l: Lang) -> String {
+    match v {
+        "true" => tr(l, k::UI_YES).to_string(),
+        "false" => tr(l, k::UI_NO).to_string(),
+        _ => v.to_string(),
     }
 }
 
@@ -36,25 +46,25 @@ pub fn Inspector(p: &InspectorProps) -> Html {
     let l = p.lang;
     let body = match &p.node {
         None if p.touch => {
-            html! { <p class="empty">{ tr(l, "Long-press a node to see its state here and open its menu; a tap crashes or recovers it.", "长按一个节点，可在此查看其状态并打开其菜单；轻点则使其崩溃或恢复。") }</p> }
+            html! { <p class="empty">{ tr(l, k::UI_LONG_PRESS_A_NODE_TO) }</p> }
         }
         None => {
-            html! { <p class="empty">{ tr(l, "Point at a node (or Tab to it) to see its state here; a click crashes or recovers it. Right-click, Shift-click or M for more actions.", "指向一个节点（或用 Tab 聚焦）即可在此查看其状态；点击则使其崩溃或恢复。右键、Shift+点击或按 M 查看更多操作。") }</p> }
+            html! { <p class="empty">{ tr(l, k::UI_POINT_AT_A_NODE_OR) }</p> }
         }
         Some(node) => {
             let id = node.id;
             html! {
                 <>
-                    <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, " — up", " — 运行中") } else { tr(l, " — crashed (state kept for recovery)", " — 已崩溃（状态保留以便恢复）") } }</p>
-                    <dl class="kv">{ for node.rows.iter().map(|(k, v)| html!{ <><dt>{ *k }</dt><dd>{ v.clone() }</dd></> }) }</dl>
+                    <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, k::UI_UP) } else { tr(l, k::UI_CRASHED_STATE_KEPT_FOR_RECOVERY) } }</p>
+                    <dl class="kv">{ for node.rows.iter().map(|(key, v)| html!{ <><dt>{ tr(l, *key) }</dt><dd>{ value(v, l) }</dd></> }) }</dl>
                     <div class="row">
-                        <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, "Crash", "使其崩溃") } else { tr(l, "Recover", "恢复") } }</button>
-                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, "Start election here", "在此发起选举") }</button>
-                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Isolate(id)))}>{ tr(l, "Isolate", "隔离") }</button>
+                        <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, k::UI_CRASH) } else { tr(l, k::UI_RECOVER) } }</button>
+                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, k::UI_START_ELECTION_HERE) }</button>
+                        <button onclick={p.on.reform(move |_| Action::Act(Intervention::Isolate(id)))}>{ tr(l, k::UI_ISOLATE) }</button>
                     </div>
                 </>
             }
         }
     };
-    html! { <section class="panel" aria-label={tr(l, "Inspector", "节点详情")}><h2>{ tr(l, "Inspector", "节点详情") }</h2>{ body }</section> }
+    html! { <section class="panel" aria-label={tr(l, k::UI_INSPECTOR)}><h2>{ tr(l, k::UI_INSPECTOR) }</h2>{ body }</section> }
 }

@@ -5,6 +5,7 @@ use super::find;
 use crate::i18n::tr;
 use crate::meta;
 use crate::nodes_text;
+use election_lab::meta::k;
 use election_lab::meta::{Lang, Property, SPLIT_BRAIN};
 use election_lab::{Engine, Frame};
 use yew::prelude::*;
@@ -114,19 +115,19 @@ fn row(name: &str, id: &str, status: Status, text: Html, find: Html) -> Html {
 fn claim_text(c: &Claim, leaders: &[u32], lang: Lang, on: &Callback<crate::state::Action>) -> Html {
     let p = &c.property;
     if c.now && p.id == SPLIT_BRAIN {
-        return html! { { format!("{} {}", tr(lang, "no: now leading:", "否：此刻的领导者："), nodes_text(leaders)) } };
+        return html! { { format!("{} {}", tr(lang, k::UI_NO_NOW_LEADING), nodes_text(leaders)) } };
     }
     match &c.first {
         None => html! { { format!(
             "{} — {} ({})",
-            tr(lang, "holds so far", "目前成立"),
+            tr(lang, k::UI_HOLDS_SO_FAR),
             p.explain.get(lang),
             p.holds.describe().get(lang)
         ) } },
         Some((nodes, time)) => {
             // Each step is a button that takes the cursor there.
             let steps = c.steps.iter().enumerate().map(|(i, &s)| {
-                let label = format!("{} {s}", tr(lang, "Go to step", "转到第"));
+                let label = format!("{} {s}", tr(lang, k::UI_GO_TO_STEP));
                 html! { <>
                     { if i > 0 { ", " } else { "" } }
                     <button class="step-link" onclick={on.reform(move |_| crate::state::Action::Seek(s))}
@@ -134,14 +135,10 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang, on: &Callback<crate::state
                 </> }
             });
             let more = if c.count > c.steps.len() { ", …" } else { "" };
-            match lang {
-                Lang::En => html! { <>
-                    { format!("violated {}× (step ", c.count) }{ for steps }{ format!("{more}); first at t={time}: {}", nodes_text(nodes)) }
-                </> },
-                Lang::Zh => html! { <>
-                    { format!("被违反 {} 次（第 ", c.count) }{ for steps }{ format!("{more} 步）；首次在 t={time}：{}", nodes_text(nodes)) }
-                </> },
-            }
+            html! { <>
+                { k::UI_VIOLATED_BEFORE_STEPS.format(lang, &[&c.count]) }{ for steps }
+                { k::UI_VIOLATED_AFTER_STEPS.format(lang, &[&more, &time, &nodes_text(nodes)]) }
+            </> }
         }
     }
 }
@@ -151,53 +148,33 @@ pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
     let lang = c.lang;
     let latency = match (c.latency, lang) {
-        (Some(l), Lang::En) => format!("; the last election took {l} ticks"),
-        (Some(l), Lang::Zh) => format!("；上一次选举用了 {l} 个时间单位"),
+        (Some(l), _) => k::UI_LAST_ELECTION_TOOK.format(lang, &[&l]),
         (None, _) => String::new(),
     };
     let (status, agreement) = match (c.agreement, lang) {
         // A token ring agrees when one token lives: whoever holds it leads.
         _ if c.tokens.is_some() => match (c.tokens.unwrap_or(0), lang) {
-            (1, _) => {
-                (Status::Ok, tr(lang, "one token: whoever holds it leads", "只有一个令牌：持有者即领导者").to_string())
-            }
-            (0, _) => (
-                Status::Waiting,
-                tr(lang, "no live token now (one will be regenerated)", "此刻没有有效令牌（将被重新生成）").to_string(),
-            ),
-            (k, Lang::En) => (Status::Bad, format!("not now: {k} tokens are alive at once")),
-            (k, Lang::Zh) => (Status::Bad, format!("此刻未达成：同时存在 {k} 个令牌")),
+            (1, _) => (Status::Ok, tr(lang, k::UI_ONE_TOKEN_WHOEVER_HOLDS_IT).to_string()),
+            (0, _) => (Status::Waiting, tr(lang, k::UI_NO_LIVE_TOKEN_NOW_ONE).to_string()),
+            (n, _) => (Status::Bad, k::UI_TOKENS_ALIVE.format(lang, &[&n])),
         },
-        (Some(l), Lang::En) => (Status::Ok, format!("every live node names N{l}{latency}")),
-        (Some(l), Lang::Zh) => (Status::Ok, format!("所有存活节点都认 N{l} 为领导者{latency}")),
-        (None, _) if c.waiting => {
-            (Status::Waiting, tr(lang, "nobody names a leader yet", "还没有节点认定领导者").to_string())
-        }
-        (None, _) => (
-            Status::Bad,
-            format!(
-                "{}{latency}",
-                tr(
-                    lang,
-                    "not now: live nodes disagree or name a dead leader",
-                    "此刻未达成：存活节点意见不一，或认一个已崩溃的节点为领导者"
-                )
-            ),
-        ),
+        (Some(l), _) => (Status::Ok, k::UI_EVERY_NODE_NAMES.format(lang, &[&l, &latency])),
+        (None, _) if c.waiting => (Status::Waiting, tr(lang, k::UI_NOBODY_NAMES_A_LEADER_YET).to_string()),
+        (None, _) => (Status::Bad, format!("{}{latency}", tr(lang, k::UI_NOT_NOW_LIVE_NODES_DISAGREE))),
     };
     let busy = c.search.as_ref().is_some_and(|s| s.running());
     let find = |id: &'static str, name: &str| find::button(id, name, busy, lang, &c.on);
     let unclaimed = match c.unclaimed_split {
         true => {
             let name = crate::state::property_name(c.algorithm, SPLIT_BRAIN, lang);
-            let text = html! { { tr(lang, "— not claimed by this algorithm", "— 该算法并不保证这一点") } };
+            let text = html! { { tr(lang, k::UI_NOT_CLAIMED_BY_THIS_ALGORITHM) } };
             row(name, SPLIT_BRAIN, Status::Waiting, text, find(SPLIT_BRAIN, name))
         }
         false => html! {},
     };
     html! {
-        <section class="panel" aria-label="Invariants">
-            <h2>{ tr(lang, "Invariants", "不变式") }</h2>
+        <section class="panel" aria-label={tr(lang, k::UI_INVARIANTS)}>
+            <h2>{ tr(lang, k::UI_INVARIANTS) }</h2>
             <ul class="invariants">
                 { for c.claims.iter().map(|cl| {
                     let name = cl.property.title.get(c.lang);
@@ -205,7 +182,7 @@ pub fn Invariants(c: &Checks) -> Html {
                     row(name, cl.property.id, status, claim_text(cl, &c.leaders, c.lang, &c.on), find(cl.property.id, name))
                 }) }
                 { unclaimed }
-                { row(tr(lang, "Agreement", "一致"), "agreement", status, html!{ { agreement } }, html! {}) }
+                { row(tr(lang, k::UI_AGREEMENT), "agreement", status, html!{ { agreement } }, html! {}) }
             </ul>
             { find::status(&c.search, lang, &c.on) }
         </section>

@@ -3,6 +3,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::{Action, EngineRef, LogFilter, LOG_TYPES};
+use election_lab::meta::{k, Text};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
@@ -66,7 +67,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     let first = picked.first().copied().unwrap_or(cursor);
     if notes {
         for a in p.interventions.iter().filter(|iv| iv.step == 0 && first <= 1).map(|iv| &iv.action) {
-            rows.push(html! { <li class="iv">{ format!("{} 0{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+            rows.push(html! { <li class="iv">{ format!("{} 0{}{}", tr(lang, k::UI_AFTER_STEP), tr(lang, k::UI_YOU), a.describe_in(lang)) }</li> });
         }
     }
     for step in picked.iter().copied() {
@@ -85,21 +86,21 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         }
         if notes {
             for a in p.interventions.iter().filter(|iv| iv.step == step).map(|iv| &iv.action) {
-                rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, "after step", "第"), tr(lang, ": you — ", " 步之后：你——"), a.describe_in(lang)) }</li> });
+                rows.push(html! { <li class="iv">{ format!("{} {step}{}{}", tr(lang, k::UI_AFTER_STEP), tr(lang, k::UI_YOU), a.describe_in(lang)) }</li> });
             }
         }
     }
     let filter_bar = filter_bar(f, &engine.scenario().nodes, engine.kinds(), lang, &p.on);
     html! {
-        <section class="panel log" aria-label={tr(lang, "Event log", "事件日志")}>
-            <h2>{ tr(lang, "Event log", "事件日志") }</h2>
+        <section class="panel log" aria-label={tr(lang, k::UI_EVENT_LOG)}>
+            <h2>{ tr(lang, k::UI_EVENT_LOG) }</h2>
             { filter_bar }
             { if rows.is_empty() && !f.is_empty() {
-                html!{ <p class="empty">{ tr(lang, "No event near this step passes the filter.", "此步附近没有符合筛选条件的事件。") }</p> }
+                html!{ <p class="empty">{ tr(lang, k::UI_NO_EVENT_NEAR_THIS_STEP) }</p> }
             } else if rows.is_empty() && p.touch {
-                html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Tap ⏭ (step forward) or ▶ (play).", "还什么都没有发生。轻点 ⏭（前进一步）或 ▶（播放）。") }</p> }
+                html!{ <p class="empty">{ tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_TAP) }</p> }
             } else if rows.is_empty() {
-                html!{ <p class="empty">{ tr(lang, "Nothing has happened yet. Press Step forward (→) or Play (Space).", "还什么都没有发生。按“前进一步”（→）或“播放”（空格）。") }</p> }
+                html!{ <p class="empty">{ tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS) }</p> }
             } else {
                 html!{ <ol ref={list}>{ for rows }</ol> }
             } }
@@ -115,12 +116,12 @@ fn filter_bar(
     lang: Lang,
     on: &Callback<Action>,
 ) -> Html {
-    let types: [(&str, &str, &str); 5] = [
-        (LOG_TYPES[0], "deliveries", "送达"),
-        (LOG_TYPES[1], "drops", "丢弃"),
-        (LOG_TYPES[2], "timers", "定时器"),
-        (LOG_TYPES[3], "faults", "故障"),
-        (LOG_TYPES[4], "notes (your actions)", "备注（你的操作）"),
+    let types: [(&str, Text); 5] = [
+        (LOG_TYPES[0], k::LOG_DELIVERIES),
+        (LOG_TYPES[1], k::LOG_DROPS),
+        (LOG_TYPES[2], k::LOG_TIMERS),
+        (LOG_TYPES[3], k::LOG_FAULTS),
+        (LOG_TYPES[4], k::LOG_NOTES_YOUR_ACTIONS),
     ];
     let change = |which: u8| {
         let base = f.clone();
@@ -135,25 +136,25 @@ fn filter_bar(
             Some(Action::SetLogFilter(next))
         })
     };
-    let any = tr(lang, "all", "全部");
+    let any = tr(lang, k::UI_ALL);
     html! {
-        <div class="log-filter" role="group" aria-label={tr(lang, "Filter the event log", "筛选事件日志")}>
-            <label>{ tr(lang, "node ", "节点 ") }
+        <div class="log-filter" role="group" aria-label={tr(lang, k::UI_FILTER_THE_EVENT_LOG)}>
+            <label>{ tr(lang, k::UI_NODE) }
                 <select onchange={change(0)} data-testid="log-node">
                     <option value="" selected={f.node.is_none()}>{ any }</option>
                     { for nodes.iter().map(|n| html!{ <option value={n.to_string()} selected={f.node == Some(*n)}>{ format!("N{n}") }</option> }) }
                 </select>
             </label>
-            <label>{ tr(lang, " message ", " 消息 ") }
+            <label>{ tr(lang, k::UI_MESSAGE) }
                 <select onchange={change(1)} data-testid="log-kind">
                     <option value="" selected={f.kind.is_none()}>{ any }</option>
                     { for kinds.iter().map(|k| html!{ <option value={k.name} selected={f.kind.as_deref() == Some(k.name)}>{ k.name }</option> }) }
                 </select>
             </label>
-            <label>{ tr(lang, " type ", " 类型 ") }
+            <label>{ tr(lang, k::UI_TYPE) }
                 <select onchange={change(2)} data-testid="log-type">
                     <option value="" selected={f.event.is_none()}>{ any }</option>
-                    { for types.iter().map(|(v, en, zh)| html!{ <option value={*v} selected={f.event == Some(*v)}>{ tr(lang, en, zh) }</option> }) }
+                    { for types.iter().map(|(v, t)| html!{ <option value={*v} selected={f.event == Some(*v)}>{ tr(lang, *t) }</option> }) }
                 </select>
             </label>
         </div>

@@ -4,6 +4,7 @@ use super::super::fmt;
 use crate::markers::first_step_at;
 use crate::meta::kind_colour;
 use crate::state::{Action, EngineRef};
+use election_lab::meta::k;
 use election_lab::Frame;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -39,7 +40,7 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     let mut step = first_step_at(&engine, t0);
     let head = engine.head();
     while step <= head && arrows.len() < 400 {
-        let Some(info) = engine.step_info(step) else { break };
+        let Some(info) = engine.step_info_in(step, p.lang) else { break };
         if info.time > t1 {
             break;
         }
@@ -53,13 +54,13 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
                     let class = classes!("st-msg", future.then_some("future"), (info.event == "drop").then_some("dropped"));
                     arrows.push(html! {
                         <line class={class} x1={fmt(col(fi))} y1={fmt(row(sent as f64))} x2={fmt(col(ti))} y2={fmt(row(info.time as f64))}
-                              stroke={colour} {onclick}><title>{ format!("step {step}: {}", info.text) }</title></line>
+                              stroke={colour} {onclick}><title>{ k::UI_SPACETIME_STEP.format(p.lang, &[&step, &info.text]) }</title></line>
                     });
                 }
             }
             (_, _, Some(&i)) => arrows.push(html! {
                 <circle class={classes!("st-event", info.event, future.then_some("future"))} cx={fmt(col(i))} cy={fmt(row(info.time as f64))} r="4" {onclick}>
-                    <title>{ format!("step {step}: {}", info.text) }</title>
+                    <title>{ k::UI_SPACETIME_STEP.format(p.lang, &[&step, &info.text]) }</title>
                 </circle>
             }),
             _ => {}
@@ -67,9 +68,9 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
         step += 1;
     }
     html! {
-        <section class="panel" aria-label="Space-time diagram">
-            <h2>{ crate::i18n::tr(p.lang, "Space-time diagram", "时空图") }</h2>
-            <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={format!("Messages between t={t0} and t={t1}; click one to go to its step")}>
+        <section class="panel" aria-label={crate::i18n::tr(p.lang, k::UI_SPACE_TIME_DIAGRAM)}>
+            <h2>{ crate::i18n::tr(p.lang, k::UI_SPACE_TIME_DIAGRAM) }</h2>
+            <svg class="spacetime" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={k::UI_SPACETIME_LABEL.format(p.lang, &[&t0, &t1])}>
                 { for frame.nodes.iter().enumerate().map(|(i, nd)| html!{
                     <>
                         <line class={classes!("lifeline", (!nd.up).then_some("down"))} x1={fmt(col(i))} y1="14" x2={fmt(col(i))} y2={fmt(h)}><title>{ format!("N{}", nd.id) }</title></line>

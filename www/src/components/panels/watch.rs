@@ -6,6 +6,7 @@ use super::super::fmt;
 use crate::i18n::{tr, Lang};
 use crate::state::watch::Series;
 use crate::state::EngineRef;
+use election_lab::meta::k;
 use election_lab::Time;
 use yew::prelude::*;
 
@@ -57,37 +58,37 @@ fn at(s: &Series, values: &[Option<String>], now: Time) -> String {
 #[function_component]
 pub fn Watch(p: &WatchProps) -> Html {
     let l = p.lang;
-    let key = use_state(|| None::<&'static str>);
+    let key = use_state(|| None::<election_lab::meta::Text>);
     let keys = use_memo(p.run.0, {
         let engine = p.engine.clone();
         move |_| engine.watchable()
     });
     let series = use_memo((p.run, *key), {
         let engine = p.engine.clone();
-        move |(_, k)| k.and_then(|k| engine.series(k))
+        move |(_, k)| k.and_then(|k| engine.series(k.get(election_lab::meta::Lang::En)))
     });
     let onchange = {
         let (key, keys) = (key.clone(), keys.clone());
         Callback::from(move |e: Event| {
             let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
-            key.set(keys.iter().copied().find(|k| *k == v));
+            key.set(keys.iter().copied().find(|k| k.get(election_lab::meta::Lang::En) == v));
         })
     };
     let body = match &*series {
         None => {
-            html! { <p class="empty">{ tr(l, "Choose a value of the inspector to follow it on every node over the run.", "选择节点详情中的一个值，即可在整个运行中跟踪每个节点的这个值。") }</p> }
+            html! { <p class="empty">{ tr(l, k::UI_CHOOSE_A_VALUE_OF_THE) }</p> }
         }
         Some(s) => {
             let legend = match s.range() {
-                Some((lo, hi)) if s.levels.is_empty() => format!("{} {lo} … {hi}", tr(l, "low to high:", "由低到高：")),
-                _ => format!("{} {}", tr(l, "levels, low to high:", "层级，由低到高："), s.levels.join(" < ")),
+                Some((lo, hi)) if s.levels.is_empty() => format!("{} {lo} … {hi}", tr(l, k::UI_LOW_TO_HIGH)),
+                _ => format!("{} {}", tr(l, k::UI_LEVELS_LOW_TO_HIGH), s.levels.join(" < ")),
             };
             html! {
                 <>
                     <ul class="spark-rows">
                         { for s.nodes.iter().map(|(id, values)| {
                             let now = at(s, values, p.time);
-                            let label = format!("N{id} · {}: {now} {} t = {}", s.key, tr(l, "at", "于"), p.time);
+                            let label = format!("N{id} · {}: {now} {} t = {}", s.key.get(l), tr(l, k::UI_AT), p.time);
                             html!{
                                 <li class="spark-row" data-node-watch={id.to_string()} data-value={now.clone()} role="img" aria-label={label}>
                                     <span class="spark-id">{ format!("N{id}") }</span>
@@ -98,8 +99,8 @@ pub fn Watch(p: &WatchProps) -> Html {
                         }) }
                     </ul>
                     <p class="legend spark-legend">
-                        <span class="swatch spark-swatch" aria-hidden="true"></span>{ format!("{} {} ", s.key, tr(l, "over the run", "在整个运行中的变化")) }
-                        <span class="swatch clock" aria-hidden="true"></span>{ tr(l, "the cursor; ", "游标；") }
+                        <span class="swatch spark-swatch" aria-hidden="true"></span>{ format!("{} {} ", s.key.get(l), tr(l, k::UI_OVER_THE_RUN)) }
+                        <span class="swatch clock" aria-hidden="true"></span>{ tr(l, k::UI_THE_CURSOR) }
                         { legend }
                     </p>
                 </>
@@ -107,12 +108,12 @@ pub fn Watch(p: &WatchProps) -> Html {
         }
     };
     html! {
-        <section class="panel watch" aria-label={tr(l, "Watch", "跟踪")} data-testid="watch">
-            <h2>{ tr(l, "Watch", "跟踪") }</h2>
-            <label>{ tr(l, "Value: ", "值：") }
+        <section class="panel watch" aria-label={tr(l, k::UI_WATCH)} data-testid="watch">
+            <h2>{ tr(l, k::UI_WATCH) }</h2>
+            <label>{ tr(l, k::UI_VALUE) }
                 <select {onchange} data-testid="watch-key">
-                    <option value="" selected={key.is_none()}>{ tr(l, "— none —", "— 无 —") }</option>
-                    { for keys.iter().map(|k| html!{ <option value={*k} selected={*key == Some(*k)}>{ *k }</option> }) }
+                    <option value="" selected={key.is_none()}>{ tr(l, k::UI_NONE_2) }</option>
+                    { for keys.iter().map(|k| html!{ <option value={k.get(election_lab::meta::Lang::En)} selected={*key == Some(*k)}>{ k.get(l) }</option> }) }
                 </select>
             </label>
             { body }

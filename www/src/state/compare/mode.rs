@@ -7,6 +7,7 @@ use crate::i18n::tr;
 use crate::link;
 use crate::state::derived::EngineRef;
 use crate::state::{Action, State};
+use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Algorithm, Scenario, Time};
 use std::rc::Rc;
 
@@ -143,7 +144,7 @@ impl State {
             self.close_compare();
             return Err(action);
         }
-        let ended = |lang| tr(lang, "The run has ended.", "运行已结束。").to_string();
+        let ended = |lang| tr(lang, k::UI_THE_RUN_HAS_ENDED).to_string();
         let mut fault = None;
         match action {
             Action::StepForward => {
@@ -218,7 +219,7 @@ impl State {
                 return Ok(false);
             }
             Action::Act(Intervention::Drop(_)) => {
-                self.notice = Some(tr(self.lang, "A dropped message belongs to one run, so compare mode does not drop messages: crash, recover, partition and heal apply to every lane.", "丢弃的消息只属于一次运行，所以对比模式不丢弃消息：崩溃、恢复、分区与恢复网络会作用于每个通道。").into());
+                self.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
                 return Ok(false);
             }
             Action::Act(a) => {
@@ -245,7 +246,7 @@ impl State {
             Action::Undo => {
                 let mut faults = c.faults();
                 let Some(last) = faults.pop() else {
-                    self.notice = Some(tr(self.lang, "Nothing to undo.", "没有可撤销的操作。").into());
+                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
                     return Ok(false);
                 };
                 let (algs, base) = (c.algorithms(), c.scenario.clone());
@@ -258,7 +259,7 @@ impl State {
             }
             Action::Redo => {
                 let Some(iv) = self.redo.last().cloned() else {
-                    self.notice = Some(tr(self.lang, "Nothing to redo.", "没有可重做的操作。").into());
+                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
                     return Ok(false);
                 };
                 c.go_to(iv.time);

@@ -1,0 +1,102 @@
+//! The text catalogs (`crate/i18n/<lang>.json`): every key exists in every language, with the
+//! same argument names, and every key is used by some code (the generated constant `k::…`
+//! appears in `crate/src` or `www/src`). A key that does not exist does not compile.
+
+use election_lab::meta::{Lang, Text};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn names(t: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = t;
+    while let Some(at) = rest.find('{') {
+        let tail = &rest[at + 1..];
+        let len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
+        if len > 0
+            && (tail[len..].starts_with('}') || tail[len..].starts_with(':'))
+            && tail.as_bytes()[0].is_ascii_lowercase()
+        {
+            out.insert(tail[..len].to_string());
+        }
+        rest = tail;
+    }
+    out
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn catalog(lang: &str) -> serde_json::Map<String, serde_json::Value> {
+    let p = root().join("crate/i18n").join(format!("{lang}.json"));
+    let text = std::fs::read_to_string(&p).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn every_key_is_in_every_language_with_the_same_arguments() {
+    let mut problems = Vec::new();
+    for t in Text::all() {
+        let en = t.lookup(Lang::En).unwrap();
+        let declared: BTreeSet<String> = t.args().iter().map(|s| s.to_string()).collect();
+        if names(en) != declared {
+            problems.push(format!("{}: en.json uses {:?}, the code passes {:?}", t.key(), names(en), declared));
+        }
+        match t.lookup(Lang::Zh) {
+            None => problems.push(format!("{}: missing in zh.json", t.key())),
+            Some(zh) if names(zh) != declared => {
+                problems.push(format!("{}: zh.json uses {:?}, en.json {:?}", t.key(), names(zh), declared))
+            }
+            Some(_) => {}
+        }
+    }
+    for (key, v) in catalog("zh") {
+        if !key.starts_with('@') && Text::find(&key).is_none() {
+            problems.push(format!("{key}: in zh.json but not in en.json"));
+        }
+        if !v.is_string() && !key.starts_with('@') {
+            problems.push(format!("{key}: not a string in zh.json"));
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_checks_above_can_fail() {
+    assert_eq!(names("N{node} and {x} {1,2} {Bad} {term}"), ["node", "term", "x"].map(String::from).into());
+    assert!(Text::find("no.such.key").is_none());
+}
+
+fn sources(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&std::fs::read_to_string(&p).unwrap());
+        }
+    }
+}
+
+#[test]
+fn every_key_is_used_by_some_code() {
+    let mut code = String::new();
+    sources(&root().join("crate/src"), &mut code);
+    sources(&root().join("www/src"), &mut code);
+    let used: BTreeSet<&str> = code
+        .match_indices("k::")
+        .map(|(at, _)| {
+            let rest = &code[at + 3..];
+            &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())]
+        })
+        .collect();
+    let unused: Vec<&str> = Text::all()
+        .filter(|t| {
+            let name: String =
+                t.key().chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+            !used.contains(name.as_str())
+        })
+        .map(|t| t.key())
+        .collect();
+    assert!(unused.is_empty(), "keys no code uses (remove them from every catalog): {unused:?}");
+}
