@@ -1,0 +1,116 @@
+//! Where recorded runs come from: the timestamp reader the log parsers share, the log sources
+//! (etcd, ZooKeeper) with their detection, and the textbook model a recorded run replays in.
+
+use super::*;
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// Reads `YYYY?MM?DD?hh:mm:ss` (any one-character separators) and an optional fraction after
+/// `.` or `,` from the start of `s`: milliseconds since 1970, and whether the fraction was there.
+pub fn parse_stamp(s: &str) -> Option<(u64, bool)> {
+    let b = s.as_bytes();
+    if b.len() < 19 {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u64> {
+        let t = s.get(r)?;
+        if t.bytes().all(|c| c.is_ascii_digit()) {
+            t.parse().ok()
+        } else {
+            None
+        }
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo)
+        || !(1..=31).contains(&d)
+        || h > 23
+        || mi > 59
+        || se > 60
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let mut ms =
+        (days_from_civil(y as i64, mo as u32, d as u32).max(0) as u64 * 86_400 + h * 3600 + mi * 60 + se) * 1000;
+    let mut precise = false;
+    if b.len() > 20 && (b[19] == b'.' || b[19] == b',') {
+        let digits: String = s[20..].chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() {
+            let mut frac = digits.chars().take(3).collect::<String>();
+            while frac.len() < 3 {
+                frac.push('0');
+            }
+            ms += frac.parse::<u64>().ok()?;
+            precise = true;
+        }
+    }
+    Some((ms, precise))
+}
+
+/// Which recorded algorithm a kind of log makes, and which textbook algorithm replays it.
+pub struct Source {
+    /// `etcd`, `zookeeper`: the CLI's `import` argument.
+    pub name: &'static str,
+    pub algorithm: &'static str,
+    pub model: &'static str,
+    pub import: fn(&[LogFile]) -> Result<Imported, String>,
+    /// Whether a text looks like this kind of log.
+    pub detect: fn(&str) -> bool,
+}
+
+pub static SOURCES: &[Source] = &[
+    Source {
+        name: "etcd",
+        algorithm: super::super::etcd_log::ID,
+        model: super::super::etcd_log::MODEL,
+        import: super::super::etcd_log::import,
+        detect: super::super::etcd_log::detect,
+    },
+    Source {
+        name: "zookeeper",
+        algorithm: super::super::zookeeper_log::ID,
+        model: super::super::zookeeper_log::MODEL,
+        import: super::super::zookeeper_log::import,
+        detect: super::super::zookeeper_log::detect,
+    },
+];
+
+/// The source named `name`, or an error naming the known ones.
+pub fn source(name: &str) -> Result<&'static Source, String> {
+    SOURCES.iter().find(|s| s.name == name).ok_or_else(|| {
+        let names: Vec<&str> = SOURCES.iter().map(|s| s.name).collect();
+        format!("unknown log kind '{name}' (expected one of: {})", names.join(", "))
+    })
+}
+
+/// The source whose logs these texts look like (the first file that any source recognises).
+pub fn detect(files: &[LogFile]) -> Option<&'static Source> {
+    files.iter().find_map(|f| SOURCES.iter().find(|s| (s.detect)(f.text)))
+}
+
+/// The source that made recorded algorithm `id`, if it is one.
+pub fn source_of(id: &str) -> Option<&'static Source> {
+    SOURCES.iter().find(|s| s.algorithm == id)
+}
+
+/// The textbook model of a recorded scenario: the same members, network, timeouts, faults and
+/// starting leader, under the algorithm the real system implements, with that algorithm's
+/// default parameters (what a compare lane of it runs).
+pub fn model_scenario(scenario: &crate::scenario::Scenario) -> Option<crate::scenario::Scenario> {
+    let source = source_of(&scenario.algorithm)?;
+    let mut s = scenario.clone();
+    s.algorithm = source.model.to_string();
+    s.params.clear();
+    Some(s)
+}
