@@ -182,47 +182,6 @@ impl State {
         self.frame.step
     }
 
-    /// The query for the current state, with the selected node (a viewing aid, kept on reload).
-    pub fn query(&self, embed: bool) -> String {
-        let mut q = match &self.compare {
-            // Two runs of one algorithm: the link opens the run kept (the lanes are one click away).
-            Some(c) if c.runs.is_some() => link::write(&c.anchor().engine.get(), self.preset, embed),
-            Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
-            None => link::write(&self.engine.get(), self.preset, embed) + &self.log_filter.query(),
-        };
-        if let Some(id) = self.selected {
-            q.push_str(&format!("&sel={id}"));
-        }
-        if self.lang_chosen {
-            q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
-        }
-        if self.experiments {
-            q.push_str(&format!("&experiment={}", self.experiment));
-        }
-        if let Some(l) = &self.lesson {
-            q.push_str(&format!("&lesson={}", link::encode(l)));
-        }
-        q
-    }
-
-    /// What changes the page's URL; the URL is rewritten only when this does.
-    pub fn url_key(&self) -> UrlKey {
-        // Comparing lanes at play, the address is written when the clock stops (or a fault is
-        // made), not at every tick: four lanes change at almost every animation frame.
-        let rev = match (&self.compare, self.playing) {
-            (Some(c), true) => c.faults_len() as u64,
-            _ => self.engine.rev,
-        };
-        (
-            self.gen,
-            rev,
-            self.selected,
-            self.pending_lang.unwrap_or(self.lang),
-            self.experiments.then_some(self.experiment),
-            self.lesson.clone(),
-        )
-    }
-
     /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
     /// flight (nothing moves on the canvas until the next event), for the playback schedule
     /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
