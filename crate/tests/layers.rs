@@ -1,6 +1,7 @@
 //! The shape of the code, checked: the modules of `crate/src` import each other without a
 //! circle, and no code outside an algorithm's own module names an algorithm — everything else
-//! reads the registry's descriptors.
+//! reads the registry's descriptors; the same for the app's modules (`www/src`); and no source
+//! file is above 600 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -199,4 +200,28 @@ fn www_modules_import_each_other_without_a_circle() {
     let picture = vec!["components".to_string(), "picture".to_string()];
     assert!(graph.contains_key(&picture) && graph.len() > 30, "the scan found the app's modules ({})", graph.len());
     assert!(graph[&vec!["app".to_string()]].contains(&vec!["state".to_string()]), "the scan reads imports");
+}
+
+/// No source file of the engine or the app above 600 lines: a module that grows past it is
+/// split by concern. Test modules in files of their own (`tests.rs`, `*_tests.rs`) are exempt.
+#[test]
+fn no_source_file_is_above_600_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut files = Vec::new();
+    rust_files(&root.join("crate/src"), &mut files);
+    rust_files(&root.join("www/src"), &mut files);
+    assert!(files.len() > 100, "the walk found the sources: {}", files.len());
+    let mut long: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let name = f.file_name().unwrap().to_string_lossy();
+            name != "tests.rs" && !name.ends_with("_tests.rs")
+        })
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > 600).then(|| format!("{} ({n} lines)", f.strip_prefix(root).unwrap().display()))
+        })
+        .collect();
+    long.sort();
+    assert!(long.is_empty(), "source files above 600 lines: {}", long.join(", "));
 }

@@ -4,19 +4,13 @@
 // (English and 中文, N = 5, 8, 16, and a 640×420 embed) go to screenshots/classroom-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 const step = async (page) => Number(await page.getByTestId('step').textContent());
-
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 async function drag(page, from, to) {
   const [x1, y1] = await toPage(page, ...from);

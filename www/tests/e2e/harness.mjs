@@ -65,3 +65,15 @@ export async function shot(page, name) {
   await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
+
+/**
+ * Maps the canvas's viewBox coordinates (0..1000) to page coordinates, after scrolling the
+ * canvas into view (a click on a control below it may have scrolled it away).
+ */
+export async function toPage(page, x, y) {
+  const canvas = page.locator('svg.canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const s = Math.min(box.width, box.height) / 1000;
+  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
+}

@@ -3,7 +3,7 @@
 // leader's cluster where a quorum would not.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -12,13 +12,6 @@ after(async () => { await browser?.close(); await server?.close(); });
 const leaders = (page) => page.locator('[data-node].look-leader').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
 const role = (page, id) => page.locator(`[data-node="${id}"]`).getAttribute('data-role');
 const forward = (page) => page.getByRole('button', { name: 'Step forward' }).click();
-
-/** Maps viewBox coordinates (0..1000) to page coordinates. */
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 /** Draws the course's partition line between {1,2} and {3,4,5}. */
 async function cut(page) {

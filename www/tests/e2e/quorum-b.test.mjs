@@ -2,7 +2,7 @@
 // chooses; a candidate's colour spreading through the cluster, one per side of a partition.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -14,13 +14,6 @@ const narration = (page) => page.getByTestId('narration').textContent();
 const tints = (page) => page.locator('[data-node][data-status="up"]').evaluateAll((els) =>
   Object.fromEntries(els.map((e) => [e.dataset.node, Number(e.querySelector('.tint')?.dataset.tint)])));
 const sent = async (page, kind) => Number(await page.locator(`td[data-kind="${kind}"]`).textContent());
-
-/** Maps viewBox coordinates (0..1000) to page coordinates. */
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 test('paxos-cold: one uncontested ballot costs exactly the 4(N−1) the theory line shows', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=paxos-cold&step=4');

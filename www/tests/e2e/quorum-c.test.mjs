@@ -3,7 +3,7 @@
 // at the centre, bars draining in each node's own clock, and the overlap a slow clock causes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -17,12 +17,6 @@ const centres = (page) => page.locator('[data-node] circle.disc').evaluateAll((c
   [c.closest('[data-node]').dataset.node, [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]])));
 
 const arcs = (page) => page.locator('.key-arc').evaluateAll((ps) => ps.map((p) => p.dataset.arcTo).sort());
-
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 test('DHT: nodes sit round the ring in hash order, the key is marked, and an arc reaches each leader', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=dht-split-brain');

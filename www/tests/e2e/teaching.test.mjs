@@ -2,7 +2,7 @@
 // and every registered preset run to its end in the browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -84,13 +84,6 @@ test('Ctrl+Z undoes the last intervention, Ctrl+Shift+Z redoes it', async () => 
   assert.equal(await page.locator('[data-node="80"]').getAttribute('data-status'), 'crashed');
   assert.deepEqual(errors, []);
 });
-
-/** Maps viewBox coordinates (0..1000) to page coordinates. */
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 test('an embed with a drawn partition: Reset returns to its own step and partition', async () => {
   const { page } = await open(browser, server.url + '?preset=split-brain-bully&step=3');

@@ -1,7 +1,7 @@
 // The visualiser's acceptance, in a real Chromium with real clicks, drags and URLs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, toPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -15,13 +15,6 @@ const canvasHtml = (page) => page.locator('svg.canvas').evaluate((root) => {
 });
 const step = async (page) => Number(await page.getByTestId('step').textContent());
 const leaders = (page) => page.locator('[data-role="leader"]').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
-
-/** Maps viewBox coordinates (0..1000) to page coordinates. */
-async function toPage(page, x, y) {
-  const box = await page.locator('svg.canvas').boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-}
 
 async function drag(page, from, to) {
   const [x1, y1] = await toPage(page, ...from);
