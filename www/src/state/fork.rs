@@ -14,7 +14,6 @@ use crate::i18n::tr;
 use election_lab::meta::k;
 use election_lab::Engine;
 use serde_json::Value;
-use std::rc::Rc;
 
 /// What the two lanes would show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,15 +68,7 @@ impl State {
             OfferKind::Import => [Role::Current, Role::Imported],
         };
         match Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time) {
-            Some(c) => {
-                self.compare = Some(c);
-                self.playing = false;
-                self.picker = false;
-                self.menu = None;
-                self.redo = Rc::default();
-                self.gen += 1;
-                true
-            }
+            Some(c) => self.show_compare(c),
             None => {
                 self.alert = Some(tr(self.lang, k::UI_THESE_TWO_RUNS_CANNOT_SHARE).into());
                 false

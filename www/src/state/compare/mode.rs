@@ -44,19 +44,27 @@ impl State {
                 if self.preset.and_then(presets::find).is_some_and(|p| !same_world(&p.scenario(), &c.scenario)) {
                     self.preset = None;
                 }
-                self.compare = Some(c);
-                self.playing = false;
-                self.picker = false;
-                self.menu = None;
-                self.redo = Rc::default();
-                self.gen += 1;
-                true
+                self.show_compare(c)
             }
             Err(e) => {
                 self.alert = Some(e);
                 false
             }
         }
+    }
+
+    /// Shows lanes just built (of several algorithms, or two runs of one), in the page's
+    /// language, paused, with the menus closed and nothing to redo.
+    pub(in crate::state) fn show_compare(&mut self, mut c: Compare) -> bool {
+        c.lang = self.lang;
+        c.refresh();
+        self.compare = Some(c);
+        self.playing = false;
+        self.picker = false;
+        self.menu = None;
+        self.redo = Rc::default();
+        self.gen += 1;
+        true
     }
 
     /// The course's split-brain experiment on every algorithm that fits it.
