@@ -290,6 +290,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         &dot_at,
         &dot_texts,
         !dense,
+        &super::store::area(frame, &pos[..n], sz.u).into_iter().collect::<Vec<_>>(),
     );
     let (places, placed_dots) = (placed.nodes, placed.dots);
     let mut label_paths: Vec<DotPath> = Vec::new();
@@ -504,7 +505,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for edges }
                 { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }
                 { for parts::cut_lines(&lines, &sz, props.options.lang, &on_line_down, &on_remove_line) }
-                { super::store::store(frame, &index, &pos[..n], props.options.lang) }
+                { super::store::store(frame, &index, &pos[..n], r, sz.u, props.options.lang) }
                 { for nodes }
                 { for super::lease_bars::bars(frame, &pos[..n], r, props.options.lang) }
                 <g ref={dots_ref} class="dots">{ for dots }</g>

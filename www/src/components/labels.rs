@@ -318,7 +318,8 @@ pub struct Layout {
 
 /// Places the labels of a frame: first each labelled node's (`show`), clear of every disc,
 /// then the dots' at `dot_at` (clear of nodes, dots and node labels), folding those that would
-/// pile up into a count. `dot_labels`: whether dots are labelled at all (not when dense).
+/// pile up into a count. `dot_labels`: whether dots are labelled at all (not when dense);
+/// `keep_clear`: boxes no label may cover (the fenced store).
 #[allow(clippy::too_many_arguments)]
 pub fn layout(
     alg: &election_lab::Algorithm,
@@ -330,9 +331,11 @@ pub fn layout(
     dot_at: &[Pt],
     dot_texts: &[String],
     with_dot_labels: bool,
+    keep_clear: &[Rect],
 ) -> (Layout, Obstacles) {
     let n = frame.nodes.len().min(pos.len());
-    let mut obs = Obstacles { discs: pos.iter().take(n).map(|&p| (p, sz.node_r + 3.0)).collect(), rects: Vec::new() };
+    let mut obs =
+        Obstacles { discs: pos.iter().take(n).map(|&p| (p, sz.node_r + 3.0)).collect(), rects: keep_clear.to_vec() };
     let nodes = frame
         .nodes
         .iter()
@@ -452,7 +455,7 @@ mod presets {
                 at.push(DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 }.at(frame.time as f64 + 0.5));
                 texts.push(parts::dot_label(alg, m));
             }
-            let (out, obs) = layout(alg, lang, &frame, &pos, &sz, &|_| true, &at, &texts, true);
+            let (out, obs) = layout(alg, lang, &frame, &pos, &sz, &|_| true, &at, &texts, true, &[]);
             // No label covers a node, a dot, or another label.
             let rects: Vec<Rect> = out
                 .nodes

@@ -97,6 +97,47 @@ test('labels overlap no node and no other label: Bully N = 8, gossip and HS N = 
   }
 });
 
+test('in a 640×420 embed the banners (a leader per group, split brain) cover no node; the fenced store fits its texts', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const q of ['?preset=gossip-16&step=40', '?preset=fencing-tokens&step=370']) {
+      const { page, errors, context } = await open(browser, server.url + `${q}&embed=1&lang=${lang}`, EMBED);
+      const banners = page.locator('.embed-banners .banner');
+      assert.ok(await banners.count() > 0, `${q} (${lang}): a banner is shown`);
+      const covered = await page.evaluate(() => {
+        const out = [];
+        for (const b of document.querySelectorAll('.embed-banners .banner')) {
+          const r = b.getBoundingClientRect();
+          for (const g of document.querySelectorAll('svg.canvas [data-node]')) {
+            const disc = g.querySelector('circle.disc');
+            if (!disc) continue;
+            const c = disc.getBoundingClientRect();
+            if (r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom) out.push(`N${g.dataset.node}`);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(covered, [], `${q} (${lang}): nodes under a banner`);
+      if (q.includes('fencing')) {
+        // The fenced store's texts keep their size on screen: its box grows with them, and the
+        // labels are placed clear of it.
+        const store = await page.evaluate(() => {
+          const box = document.querySelector('.store-box').getBoundingClientRect();
+          const inside = (r) => r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+          const hit = (r) => r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+          const texts = [...document.querySelectorAll('g.store > text')].filter((t) => !inside(t.getBoundingClientRect())).map((t) => t.textContent);
+          const labels = [...document.querySelectorAll('svg.canvas .node text.view, svg.canvas .node text.sub, svg.canvas .dot-label')]
+            .filter((t) => t.textContent.trim() && hit(t.getBoundingClientRect())).map((t) => t.textContent);
+          return { texts, labels };
+        });
+        assert.deepEqual(store, { texts: [], labels: [] }, `${q} (${lang}): store texts outside its box, labels over it`);
+      }
+      await shot(page, `readable-embed-banner-${q.includes('gossip') ? 'gossip16' : 'split-brain'}-${lang}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
+
 test('labels that would pile up fold into a count; the folded messages are named on hover', async () => {
   // Bully's worst case: every node answers OK to the same node at once.
   let folded = 0;
