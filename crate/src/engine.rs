@@ -7,7 +7,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Lang};
+use crate::meta::{k, Kind, Lang};
 use crate::observe::{Election, Violation};
 use crate::protocol::View;
 use crate::registry;
@@ -263,17 +263,10 @@ impl Engine {
         let followed = |n: NodeId| frame.nodes.iter().any(|x| x.id != n && x.up && x.view.leader == Some(n));
         let parts: Vec<String> = ivs
             .iter()
-            .map(|iv| match (&iv.action, zh) {
-                (Action::Crash(n), false) if followed(*n) => {
-                    format!("N{n} crashed. The nodes that follow it will notice only when their timeout runs out.")
-                }
-                (Action::Crash(n), true) if followed(*n) => {
-                    format!("N{n} 崩溃了。追随它的节点要等各自的超时到期才会察觉。")
-                }
-                (Action::Crash(n), false) => format!("N{n} crashed: it sends and receives nothing until it recovers."),
-                (Action::Crash(n), true) => format!("N{n} 崩溃了：恢复之前它不收也不发任何消息。"),
-                (a, false) => format!("Intervention at t={}: {}.", iv.time, a.describe()),
-                (a, true) => format!("t={} 时的干预：{}。", iv.time, a.describe_in(lang)),
+            .map(|iv| match &iv.action {
+                Action::Crash(n) if followed(*n) => k::ENGINE_CRASH_FOLLOWED.fill(lang, &[*n as u64]),
+                Action::Crash(n) => k::ENGINE_CRASH_ALONE.fill(lang, &[*n as u64]),
+                a => k::ENGINE_INTERVENTION_AT.format(lang, &[&iv.time, &a.describe_in(lang)]),
             })
             .collect();
         Some(parts.join(if zh { "" } else { " " }))

@@ -3,7 +3,7 @@
 //! [`crate::Engine`] owns.
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Lang, Property, Visual};
+use crate::meta::{k, Kind, Lang, Property, Visual};
 use crate::protocol::{Protocol, View};
 use crate::scenario::Scenario;
 use crate::sim::{DropReason, EventKind, Rec, Sim, Store, Verdict, WriteEntry};
@@ -173,66 +173,32 @@ impl Sim {
             let parts: Vec<String> = notes.iter().map(|n| n.render(lang)).collect();
             return Some(parts.join(if lang == Lang::Zh { "" } else { " " }));
         }
-        let zh = lang == Lang::Zh;
         Some(match rec.kind {
             EventKind::Deliver => {
                 self.message(rec.aux)?;
                 let label = self.label(rec.aux);
-                if zh {
-                    format!("N{} 收到 N{} 的 {label}。", rec.node, rec.peer)
-                } else {
-                    format!("N{} receives {label} from N{}.", rec.node, rec.peer)
-                }
+                k::ENGINE_DELIVER.format(lang, &[&rec.node, &label, &rec.peer])
             }
             EventKind::Drop(reason) => {
                 self.message(rec.aux)?;
                 let label = self.label(rec.aux);
-                let (from, to) = (rec.peer, rec.node);
-                match (reason, zh) {
-                    (DropReason::Lost, false) => format!("{label} from N{from} to N{to} is lost by the network."),
-                    (DropReason::Lost, true) => format!("N{from} 发给 N{to} 的 {label} 在网络中丢失。"),
-                    (DropReason::Crashed, false) => format!("{label} from N{from} never arrives: N{to} has crashed."),
-                    (DropReason::Crashed, true) => format!("N{from} 发给 N{to} 的 {label} 没有送达：N{to} 已崩溃。"),
-                    (DropReason::Partition, false) => {
-                        format!("{label} from N{from} cannot reach N{to}: the network is partitioned between them.")
-                    }
-                    (DropReason::Partition, true) => {
-                        format!("N{from} 发给 N{to} 的 {label} 无法送达：两者之间发生了网络分区。")
-                    }
-                    (DropReason::Manual, false) => format!("{label} from N{from} to N{to} was dropped by hand."),
-                    (DropReason::Manual, true) => format!("N{from} 发给 N{to} 的 {label} 被手动丢弃。"),
-                }
+                let text = match reason {
+                    DropReason::Lost => k::ENGINE_DROP_LOST,
+                    DropReason::Crashed => k::ENGINE_DROP_CRASHED,
+                    DropReason::Partition => k::ENGINE_DROP_PARTITION,
+                    DropReason::Manual => k::ENGINE_DROP_MANUAL,
+                };
+                text.format(lang, &[&label, &rec.peer, &rec.node])
             }
-            EventKind::Timer(name) => {
-                if zh {
-                    format!("N{} 的 {name} 定时器到期，无事可做。", rec.node)
-                } else {
-                    format!("N{}'s {name} timer fires; nothing to do.", rec.node)
-                }
-            }
+            EventKind::Timer(name) => k::ENGINE_TIMER_IDLE.format(lang, &[&rec.node, &name]),
             EventKind::Write => {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 if writes.is_empty() {
-                    return Some(if zh {
-                        "写入时刻：没有节点认为自己是 leader，无人写入存储。".into()
-                    } else {
-                        "Write round: no node believes it leads, so nobody writes to the store.".into()
-                    });
+                    return Some(k::ENGINE_WRITE_NONE.get(lang).to_string());
                 }
-                let parts: Vec<String> = writes
-                    .iter()
-                    .map(|w| {
-                        if zh {
-                            format!("N{} 认为自己是 leader，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
-                        } else {
-                            format!(
-                                "N{} believes it leads and writes {} to the store with token {}.",
-                                w.node, w.value, w.token
-                            )
-                        }
-                    })
-                    .collect();
-                parts.join(if zh { "" } else { " " })
+                let parts: Vec<String> =
+                    writes.iter().map(|w| k::ENGINE_WRITE.fill(lang, &[w.node as u64, w.value, w.token])).collect();
+                parts.join(if lang == Lang::Zh { "" } else { " " })
             }
             EventKind::Store { accepted } => {
                 let w = self.write_log()[rec.aux as usize];
@@ -244,25 +210,16 @@ impl Sim {
                     .map(|v| self.write_log()[v.write as usize].token)
                     .max()
                     .unwrap_or(0);
-                match (accepted, zh) {
-                    (true, false) => format!("The store accepts N{}'s write of {}: token {} is at least the largest it has seen ({max}).", w.node, w.value, w.token),
-                    (true, true) => format!("存储接受 N{} 写入的 {}：令牌 {} 不小于它见过的最大令牌（{max}）。", w.node, w.value, w.token),
-                    (false, false) => format!("The store rejects N{}'s write of {}: token {} is below {max}, the largest it has seen — N{} is a stale leader, fenced off.", w.node, w.value, w.token, w.node),
-                    (false, true) => format!("存储拒绝 N{} 写入的 {}：令牌 {} 小于它见过的最大令牌 {max}——N{} 是过期的 leader，被 fencing 拦下。", w.node, w.value, w.token, w.node),
-                }
+                let text = if accepted { k::ENGINE_STORE_ACCEPTS } else { k::ENGINE_STORE_REJECTS };
+                text.fill(lang, &[w.node as u64, w.value, w.token, max])
             }
             EventKind::Fault => {
                 let action = self.schedule()[rec.aux as usize].action.describe_in(lang);
-                if zh {
-                    format!("按计划：{action}。")
-                } else {
-                    format!("As scheduled: {action}.")
-                }
+                k::ENGINE_AS_SCHEDULED.format(lang, &[&action])
             }
         })
     }
     pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
-        let zh = lang == Lang::Zh;
         let rec = self.record(step)?;
         let sends = (rec.msgs.0..rec.msgs.1)
             .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
@@ -277,8 +234,9 @@ impl Sim {
                 let m = self.message(rec.aux)?;
                 let kind = self.machine().kinds()[m.kind].name;
                 let (event, tail) = match rec.kind {
-                    EventKind::Drop(r) if zh => ("drop", format!(" 被丢弃（{}）", r.name_in(lang))),
-                    EventKind::Drop(r) => ("drop", format!(" dropped ({})", r.name())),
+                    EventKind::Drop(r) => {
+                        ("drop", format!(" {}", k::ENGINE_LOG_DROPPED.format(lang, &[&r.name_in(lang)])))
+                    }
                     _ => ("deliver", String::new()),
                 };
                 (
@@ -289,22 +247,18 @@ impl Sim {
                 )
             }
             EventKind::Timer(name) => {
-                ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, if zh { "定时器" } else { "timer" }))
+                ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, k::ENGINE_LOG_TIMER.get(lang)))
             }
             EventKind::Write => {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
                 let list = if list.is_empty() { "-".to_string() } else { list.join(", ") };
-                ("write", None, None, format!("t={t} {} {list}", if zh { "写入" } else { "write" }))
+                ("write", None, None, format!("t={t} {} {list}", k::ENGINE_LOG_WRITE.get(lang)))
             }
             EventKind::Store { accepted } => {
                 let w = self.write_log()[rec.aux as usize];
-                let verdict = match (zh, accepted) {
-                    (false, true) => "store accepted",
-                    (false, false) => "store rejected",
-                    (true, true) => "存储接受",
-                    (true, false) => "存储拒绝",
-                };
+                let verdict =
+                    if accepted { k::ENGINE_LOG_STORE_ACCEPTED } else { k::ENGINE_LOG_STORE_REJECTED }.get(lang);
                 ("store", None, None, format!("t={t} {verdict} N{} {}@{}", w.node, w.value, w.token))
             }
             EventKind::Fault => {

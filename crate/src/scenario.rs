@@ -14,7 +14,7 @@
 
 use crate::error::path_error;
 pub use crate::error::ScenarioError;
-use crate::meta::Lang;
+use crate::meta::{k, Lang};
 use crate::protocol::{Config, Heartbeats};
 use crate::{NodeId, Time};
 use serde::Deserialize;
@@ -62,48 +62,30 @@ impl Action {
         }
     }
 
-    /// A short sentence for logs: "crash N80", "partition {1,2} | {3,4,5}".
+    /// A short sentence for logs: "crash N80", "partition {1,2} | {3,4,5}" (in English, as the CLI
+    /// writes it).
     pub fn describe(&self) -> String {
-        match self {
-            Action::Crash(n) => format!("crash N{n}"),
-            Action::Recover(n) => format!("recover N{n}"),
-            Action::Start(n) => format!("start election at N{n}"),
-            Action::Drop(m) => format!("drop message #{m}"),
-            Action::Partition { groups, .. } => {
-                let parts: Vec<String> = groups
-                    .iter()
-                    .map(|g| format!("{{{}}}", g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
-                    .collect();
-                format!("partition {}", parts.join(" | "))
-            }
-            Action::Cut { from, to } => format!("cut N{from} → N{to}"),
-            Action::Isolate(n) => format!("isolate N{n}"),
-            Action::Heal => "heal the network".to_string(),
-            Action::Defer(m) => format!("deliver message #{m} after the others due at its tick"),
-        }
+        self.describe_in(Lang::En)
     }
 
-    /// [`Action::describe`] in `lang` (the English text is the one hashed into traces).
+    /// [`Action::describe`] in `lang`.
     pub fn describe_in(&self, lang: Lang) -> String {
-        if lang == Lang::En {
-            return self.describe();
-        }
         match self {
-            Action::Crash(n) => format!("N{n} 崩溃"),
-            Action::Recover(n) => format!("N{n} 恢复"),
-            Action::Start(n) => format!("在 N{n} 发起选举"),
-            Action::Drop(m) => format!("丢弃消息 #{m}"),
+            Action::Crash(n) => k::ACTION_CRASH.fill(lang, &[*n as u64]),
+            Action::Recover(n) => k::ACTION_RECOVER.fill(lang, &[*n as u64]),
+            Action::Start(n) => k::ACTION_START.fill(lang, &[*n as u64]),
+            Action::Drop(m) => k::ACTION_DROP.fill(lang, &[*m]),
             Action::Partition { groups, .. } => {
                 let parts: Vec<String> = groups
                     .iter()
                     .map(|g| format!("{{{}}}", g.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
                     .collect();
-                format!("网络分区 {}", parts.join(" | "))
+                k::ACTION_PARTITION.format(lang, &[&parts.join(" | ")])
             }
-            Action::Cut { from, to } => format!("切断 N{from} → N{to} 的链路"),
-            Action::Isolate(n) => format!("隔离 N{n}"),
-            Action::Heal => "网络恢复（分区消除）".to_string(),
-            Action::Defer(m) => format!("消息 #{m} 在同一时刻的其他事件之后送达"),
+            Action::Cut { from, to } => k::ACTION_CUT.fill(lang, &[*from as u64, *to as u64]),
+            Action::Isolate(n) => k::ACTION_ISOLATE.fill(lang, &[*n as u64]),
+            Action::Heal => k::ACTION_HEAL.get(lang).to_string(),
+            Action::Defer(m) => k::ACTION_DEFER.fill(lang, &[*m]),
         }
     }
 

@@ -23,7 +23,7 @@
 
 use crate::error::ScenarioError;
 use crate::machine::{At, Core, Machine, Stash};
-use crate::meta::{Lang, Note, Property};
+use crate::meta::{k, Lang, Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
 use crate::protocol::{Config, Effect, Protocol};
 use crate::rng::Pcg32;
@@ -70,13 +70,13 @@ impl DropReason {
         }
     }
     pub fn name_in(self, lang: Lang) -> &'static str {
-        match (lang, self) {
-            (Lang::En, _) => self.name(),
-            (Lang::Zh, DropReason::Lost) => "网络丢失",
-            (Lang::Zh, DropReason::Crashed) => "接收方已崩溃",
-            (Lang::Zh, DropReason::Partition) => "链路被切断",
-            (Lang::Zh, DropReason::Manual) => "手动丢弃",
+        match self {
+            DropReason::Lost => k::ENGINE_REASON_LOST,
+            DropReason::Crashed => k::ENGINE_REASON_CRASHED,
+            DropReason::Partition => k::ENGINE_REASON_PARTITION,
+            DropReason::Manual => k::ENGINE_REASON_MANUAL,
         }
+        .get(lang)
     }
 }
 

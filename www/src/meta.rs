@@ -4,7 +4,7 @@
 //! names an algorithm: a newly registered one is drawn and explained with no change here.
 
 use crate::palette::{visual_colour, Shape, DASHES, EXTRA, SHAPES};
-use election_lab::meta::{Lang, Look, Property};
+use election_lab::meta::{k, Lang, Look, Property};
 use election_lab::{registry, Algorithm, Metrics, Scenario};
 
 /// The descriptor of a scenario's algorithm (the engine only builds scenarios it knows).
@@ -75,14 +75,14 @@ pub fn role_label(alg: &Algorithm, role: &str, lang: election_lab::meta::Lang) -
         return role.replace('-', " ");
     }
     let common = match role {
-        "leader" => "领导者",
-        "follower" => "跟随者",
-        "candidate" => "候选者",
-        "crashed" => "已崩溃",
-        _ => "",
+        "leader" => Some(k::UI_ROLE_LEADER),
+        "follower" => Some(k::UI_ROLE_FOLLOWER),
+        "candidate" => Some(k::UI_ROLE_CANDIDATE),
+        "crashed" => Some(k::UI_ROLE_CRASHED),
+        _ => None,
     };
-    if !common.is_empty() {
-        return common.to_string();
+    if let Some(text) = common {
+        return text.get(lang).to_string();
     }
     alg.role(role).map_or_else(|| role.replace('-', " "), |r| r.explain.get(lang).to_string())
 }

@@ -147,8 +147,8 @@ impl Sweep {
             ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
             ChartKind::Bars => (
                 Label {
-                    en: format!("{} (mean over runs)", measure.en),
-                    zh: format!("{}（各次运行的平均值）", measure.zh),
+                    en: k::EXPERIMENT_MEAN_OVER_RUNS.format(Lang::En, &[&measure.en]),
+                    zh: k::EXPERIMENT_MEAN_OVER_RUNS.format(Lang::Zh, &[&measure.zh]),
                 },
                 Label::default(),
             ),

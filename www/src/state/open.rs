@@ -139,14 +139,8 @@ impl State {
     pub(super) fn reduce_import(&mut self, text: String) -> bool {
         let (kept, nodes) = (self.run_kept(), self.scenario.nodes.clone());
         let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
-        let zh = self.lang == Lang::Zh;
-        let ok = self.load(result, None, |e| {
-            if zh {
-                format!("导入失败，未做任何更改：{e}")
-            } else {
-                format!("Import failed, nothing changed: {e}")
-            }
-        });
+        let lang = self.lang;
+        let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED_NOTHING_CHANGED.format(lang, &[&e]));
         if ok {
             self.alert = None;
             self.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
