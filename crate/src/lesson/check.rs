@@ -66,11 +66,11 @@ pub fn answer_stop(lesson: &Lesson, index: usize) -> Result<Option<Answer>, Scen
 fn walk(lesson: &Lesson, heavy: bool, only: Option<usize>) -> Result<Vec<StopResult>, ScenarioError> {
     let mut e = Engine::new(lesson.scenario.clone()).map_err(within("scenario"))?;
     let alg = e.algorithm();
-    if !alg.properties.iter().any(|p| p.id == lesson.challenge.property) {
+    if let Some(c) = lesson.challenge.as_ref().filter(|c| !alg.properties.iter().any(|p| p.id == c.property)) {
         let ids: Vec<&str> = alg.properties.iter().map(|p| p.id).collect();
         return Err(ScenarioError::new(
             "challenge.property",
-            format!("unknown property '{}' for {} (it claims: {})", lesson.challenge.property, alg.id, ids.join(", ")),
+            format!("unknown property '{}' for {} (it claims: {})", c.property, alg.id, ids.join(", ")),
         ));
     }
     let mut out = Vec::with_capacity(lesson.stops.len());

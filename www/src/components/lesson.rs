@@ -119,8 +119,11 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     let stop = lesson.stops.get(s.stop);
     let body = match (&s.phase, stop) {
         (Phase::Done, _) | (_, None) => html! { <>
-            <p class="lesson-caption" data-testid="lesson-caption">{ lesson.challenge.caption.get(lang).to_string() }</p>
-            <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ lesson.challenge.hint.get(lang).to_string() }</p></details>
+            // A lesson without a challenge (one recorded in the page) just ends.
+            { for lesson.challenge.as_ref().map(|c| html! { <>
+                <p class="lesson-caption" data-testid="lesson-caption">{ c.caption.get(lang).to_string() }</p>
+                <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ c.hint.get(lang).to_string() }</p></details>
+            </> }) }
             <p class="lesson-done" data-testid="lesson-done">{ tr(lang, k::UI_LESSON_COMPLETE_FREE_PLAY_IS) }</p>
         </> },
         (Phase::Opening, _) => html! { <p>{ tr(lang, k::UI_OPENING_THE_LESSON) }</p> },
@@ -172,7 +175,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
         Callback::from(move |_: MouseEvent| on.emit(LessonAction::FreePlay(lab.engine.get().trace_value().to_string())))
     };
     let position = match s.phase {
-        Phase::Done => tr(lang, k::UI_CHALLENGE).to_string(),
+        Phase::Done if lesson.challenge.is_some() => tr(lang, k::UI_CHALLENGE).to_string(),
         _ => format!("{}{} / {n}{}", tr(lang, k::UI_STOP), (s.stop + 1).min(n), tr(lang, k::UI_TEXT_5)),
     };
     html! {
