@@ -187,3 +187,19 @@ fn the_pages_course_list_is_the_built_in_course() {
         assert_eq!((l.title.en.as_str(), l.title.zh.as_str()), (e.title.0.as_str(), e.title.1.as_str()));
     }
 }
+
+#[test]
+fn the_run_ended_notice_is_left_to_the_lesson_panel() {
+    let mut lab = Rc::new(State::open("?preset=ring-best"));
+    for a in [Action::SetLessonLink(Some("bully".into())), Action::TogglePlay, Action::PlayTo(1e9)] {
+        lab = lab.reduce(a);
+    }
+    assert!(!lab.playing, "the run played to its end");
+    for a in [Action::StepForward, Action::TogglePlay] {
+        lab = lab.reduce(a);
+        assert_eq!(lab.notice, None, "no 'The run has ended' while a lesson is open");
+    }
+    // Without the lesson it is said again.
+    let lab = lab.reduce(Action::SetLessonLink(None)).reduce(Action::StepForward);
+    assert_eq!(lab.notice.as_deref(), Some("The run has ended."));
+}
