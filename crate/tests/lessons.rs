@@ -345,3 +345,34 @@ fn an_act_waits_on_the_students_run() {
     e.apply(election_lab::Action::Partition { groups: vec![vec![1], vec![2, 3, 4, 5]], lines: vec![] }).unwrap();
     assert!(w.check(&e), "any partition satisfies 'partitioned'");
 }
+
+/// A heavy answer computed a slice at a time (as the page does, between frames) is the answer
+/// computed at once, whatever the slices; the progress counts runs and steps.
+#[test]
+fn heavy_answers_computed_in_slices_are_the_answers() {
+    // A run at N = 1000, 50 random orders of a ring, a sweep of five runs.
+    for (id, stop) in [("raft", 2), ("chang-roberts", 3), ("split-brain", 4)] {
+        let l = course::find(id).unwrap();
+        let results = lesson::answers(&l, false).unwrap();
+        let q = l.stops[stop].question.as_ref().unwrap();
+        assert_eq!(q.heavy(), results[stop].checked == Some(Checked::Deferred), "{id} stops[{stop}]");
+        let mut e = election_lab::Engine::new(l.scenario.clone()).unwrap();
+        e.seek(results[stop].step);
+        let at_once = lesson::answer_on(&e, q).unwrap();
+        let mut job = lesson::check::Job::new(&e, q).unwrap();
+        let (mut slices, mut last) = (0, 0);
+        let sliced = loop {
+            slices += 1;
+            let r = job.advance(500);
+            let (done, runs, steps) = job.progress();
+            assert!(done <= runs && steps >= last, "{id}: {done}/{runs}, {steps} after {last}");
+            last = steps;
+            if let Some(r) = r {
+                break r.unwrap();
+            }
+        };
+        assert_eq!(sliced, at_once, "{id} stops[{stop}]");
+        assert!(slices > 1, "{id}: computed in {slices} slices");
+        println!("{id} stops[{stop}]: {} in {slices} slices, {last} steps", at_once.text());
+    }
+}

@@ -4,7 +4,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::lesson_io::Entry;
-use crate::state::lesson::{LabView, LessonAction, LessonState, Phase, Progress};
+use crate::state::lesson::{LabView, LessonAction, LessonState, Phase, Progress, COMPUTE_SLICE};
 use election_lab::lesson::{Answer, AnswerKind};
 use election_lab::meta::k;
 use std::rc::Rc;
@@ -84,9 +84,38 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
     }
 }
 
+/// While a heavy answer is computed: one slice per task (a timeout), so the page draws between.
+#[hook]
+fn use_compute(lesson: &UseReducerHandle<LessonState>) {
+    let slot = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+    let on = lesson.dispatcher();
+    use_effect_with((lesson.computing.is_some(), lesson.computed), move |(busy, _)| {
+        *slot.borrow_mut() = busy
+            .then(|| gloo_timers::callback::Timeout::new(0, move || on.dispatch(LessonAction::Compute(COMPUTE_SLICE))));
+    });
+}
+
+/// How far a heavy answer is, and the student's answer waiting for it.
+fn computing(s: &LessonState, lang: Lang) -> Html {
+    if s.computing.is_none() {
+        return html! {};
+    }
+    let (done, runs, steps) = s.computed;
+    let text = if runs > 1 {
+        k::UI_LESSON_COMPUTING_RUNS.fill(lang, &[done, runs])
+    } else {
+        k::UI_LESSON_COMPUTING_STEPS.fill(lang, &[steps])
+    };
+    html! { <>
+        <p class="lesson-wait" role="status" data-testid="lesson-computing">{ text }</p>
+        { for s.pending.as_ref().map(|a| html! { <p class="lesson-pending">{ k::UI_LESSON_ANSWER_PENDING.format(lang, &[&answer_text(a, lang)]) }</p> }) }
+    </> }
+}
+
 /// The lesson panel (nothing when no lesson is open).
 #[function_component]
 pub fn LessonPanel(p: &PanelProps) -> Html {
+    use_compute(&p.lesson);
     let s = &*p.lesson;
     let Some(lesson) = s.lesson.clone() else {
         return match &s.error {
@@ -162,7 +191,10 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                         { next.clone() }
                     </> },
                     (None, Some(Err(e))) => html! { <>{ prompt }<p role="alert">{ e.clone() }</p>{ next.clone() }</> },
-                    (None, _) => html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, &on) }</> },
+                    (None, _) if s.pending.is_some() => html! { <>{ prompt }{ computing(s, lang) }</> },
+                    (None, _) => {
+                        html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, &on) }{ computing(s, lang) }</> }
+                    }
                 }
             } else {
                 next
