@@ -185,7 +185,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                         <p class={classes!("lesson-verdict", if v.right { "right" } else { "wrong" })} role="status" data-testid="lesson-verdict">
                             { if v.right { tr(lang, k::UI_RIGHT) } else { tr(lang, k::UI_NOT_QUITE_YOU_SAID) } }
                             { if v.right { String::new() } else { format!("{}{}", answer_text(&v.given, lang), tr(lang, k::UI_THE_RUN_SAYS)) } }
-                            <b>{ answer_text(&v.expected, lang) }</b>{ "." }
+                            <b>{ answer_text(&v.expected, lang) }</b>{ tr(lang, k::UI_TEXT_10) }
                         </p>
                         <p class="lesson-explain" data-testid="lesson-explain">{ q.explain.get(lang).to_string() }</p>
                         { next.clone() }
