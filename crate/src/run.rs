@@ -214,7 +214,7 @@ impl Sim {
                 let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
                 if writes.is_empty() {
                     return Some(if zh {
-                        "写入时刻：没有节点认为自己是领导者，无人写入存储。".into()
+                        "写入时刻：没有节点认为自己是 leader，无人写入存储。".into()
                     } else {
                         "Write round: no node believes it leads, so nobody writes to the store.".into()
                     });
@@ -223,7 +223,7 @@ impl Sim {
                     .iter()
                     .map(|w| {
                         if zh {
-                            format!("N{} 认为自己是领导者，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
+                            format!("N{} 认为自己是 leader，带令牌 {} 向存储写入 {}。", w.node, w.token, w.value)
                         } else {
                             format!(
                                 "N{} believes it leads and writes {} to the store with token {}.",
@@ -248,7 +248,7 @@ impl Sim {
                     (true, false) => format!("The store accepts N{}'s write of {}: token {} is at least the largest it has seen ({max}).", w.node, w.value, w.token),
                     (true, true) => format!("存储接受 N{} 写入的 {}：令牌 {} 不小于它见过的最大令牌（{max}）。", w.node, w.value, w.token),
                     (false, false) => format!("The store rejects N{}'s write of {}: token {} is below {max}, the largest it has seen — N{} is a stale leader, fenced off.", w.node, w.value, w.token, w.node),
-                    (false, true) => format!("存储拒绝 N{} 写入的 {}：令牌 {} 小于它见过的最大令牌 {max}——N{} 是过期的领导者，被防护令牌拦下。", w.node, w.value, w.token, w.node),
+                    (false, true) => format!("存储拒绝 N{} 写入的 {}：令牌 {} 小于它见过的最大令牌 {max}——N{} 是过期的 leader，被 fencing 拦下。", w.node, w.value, w.token, w.node),
                 }
             }
             EventKind::Fault => {
