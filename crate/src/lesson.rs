@@ -54,8 +54,9 @@
 //! ([`Condition`]): `down:5`, `up:5`, `isolated:5`, `partitioned`, `healed`. `do` is the
 //! action that satisfies it (what "show me" applies, and what the computed run applies there).
 //!
-//! **`challenge`**: a claimed property of the algorithm to break by hand, watched by the
-//! invariants panel; `search: true` offers the counterexample search as the hint.
+//! **`challenge`** (optional): a claimed property of the algorithm to break by hand, watched by
+//! the invariants panel; `search: true` offers the counterexample search as the hint (only where
+//! the search finds one: `tests/lessons.rs` checks it).
 //!
 //! API for the page: [`Lesson::from_json`] / [`Lesson::from_value`] (format and fields),
 //! [`check::answers`] (steps and answers of every stop; also validates breakpoints, kinds and
@@ -290,7 +291,8 @@ pub struct Lesson {
     /// The preset the scenario came from, if any.
     pub preset: Option<String>,
     pub stops: Vec<Stop>,
-    pub challenge: Challenge,
+    /// Optional (a lesson recorded in the page has none).
+    pub challenge: Option<Challenge>,
 }
 
 #[derive(Deserialize)]
@@ -312,7 +314,8 @@ struct RawLesson {
     #[serde(default)]
     preset: Option<String>,
     stops: Vec<RawStop>,
-    challenge: RawChallenge,
+    #[serde(default)]
+    challenge: Option<RawChallenge>,
 }
 
 #[derive(Deserialize)]
@@ -543,12 +546,14 @@ impl Lesson {
                 act,
             });
         }
-        let c = raw.challenge;
-        let challenge = Challenge {
-            caption: text(c.caption, "challenge.caption")?,
-            property: c.property,
-            hint: text(c.hint, "challenge.hint")?,
-            search: c.search,
+        let challenge = match raw.challenge {
+            Some(c) => Some(Challenge {
+                caption: text(c.caption, "challenge.caption")?,
+                property: c.property,
+                hint: text(c.hint, "challenge.hint")?,
+                search: c.search,
+            }),
+            None => None,
         };
         Ok(Lesson {
             id: raw.id,

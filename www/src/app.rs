@@ -388,8 +388,11 @@ pub fn Lab() -> Html {
                     (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
                 <ScenarioBar preset={state.preset} {comparing} runs={state.compare.as_ref().is_some_and(|c| c.runs.is_some())} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
-                <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>
-                <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
+                // One compact group, under the title on wide screens (see extras.css).
+                <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
+                    <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>
+                    <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
+                </div>
             </header>
         },
     };

@@ -265,7 +265,7 @@ impl State {
             Action::TogglePlay => {
                 if self.playing {
                     self.playing = false;
-                } else if self.at_end() {
+                } else if self.at_end() && self.lesson.is_none() {
                     self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playing = true;
@@ -279,7 +279,7 @@ impl State {
             }
             Action::StepForward => {
                 self.playing = false;
-                if !self.step_forward() {
+                if !self.step_forward() && self.lesson.is_none() {
                     self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true

@@ -14,15 +14,16 @@
 //! answers are computed on whole runs from the start (of the scaled, swept or reordered
 //! scenario); the stop's position and earlier acts are not carried over.
 
-use super::{Answer, At, Check, Condition, Lesson, Question, LIGHT_NODES};
+use super::{Answer, At, Condition, Lesson, Question};
 use crate::breakpoint::{run_until, Breakpoint, Watch};
 use crate::engine::Engine;
 use crate::error::ScenarioError;
-use crate::rng::Pcg32;
 use crate::scenario::{Action, Scenario};
-use crate::sim::EventKind;
 use crate::{NodeId, Time};
 use serde_json::Value;
+
+mod job;
+pub use job::Job;
 
 /// The most steps any one computed run takes (a run that needs more is reported, not hung).
 pub const MAX_CHECK_STEPS: u64 = 5_000_000;
@@ -66,11 +67,11 @@ pub fn answer_stop(lesson: &Lesson, index: usize) -> Result<Option<Answer>, Scen
 fn walk(lesson: &Lesson, heavy: bool, only: Option<usize>) -> Result<Vec<StopResult>, ScenarioError> {
     let mut e = Engine::new(lesson.scenario.clone()).map_err(within("scenario"))?;
     let alg = e.algorithm();
-    if !alg.properties.iter().any(|p| p.id == lesson.challenge.property) {
+    if let Some(c) = lesson.challenge.as_ref().filter(|c| !alg.properties.iter().any(|p| p.id == c.property)) {
         let ids: Vec<&str> = alg.properties.iter().map(|p| p.id).collect();
         return Err(ScenarioError::new(
             "challenge.property",
-            format!("unknown property '{}' for {} (it claims: {})", lesson.challenge.property, alg.id, ids.join(", ")),
+            format!("unknown property '{}' for {} (it claims: {})", c.property, alg.id, ids.join(", ")),
         ));
     }
     let mut out = Vec::with_capacity(lesson.stops.len());
@@ -182,56 +183,14 @@ fn check_names(q: &Question, e: &Engine, path: &str) -> Result<(), ScenarioError
 
 /// The answer to `q` for the run `engine` holds, at its cursor (the page calls this on the
 /// student's own run when it reached the stop). The engine is not moved: the answer is read
-/// on a copy rebuilt from its trace. Errors name the question's field.
+/// on a copy rebuilt from its trace. Errors name the question's field. A [`Job`] run at once.
 pub fn answer_on(engine: &Engine, q: &Question) -> Result<Answer, ScenarioError> {
-    if let Some(s) = &q.sweep {
-        let mut hits = 0;
-        for (j, v) in s.values.iter().enumerate() {
-            let mut value = engine.scenario().to_value();
-            set_path(&mut value, &s.field, v.clone()).map_err(|m| ScenarioError::new("sweep.field", m))?;
-            let sc = Scenario::from_value(&value)
-                .map_err(|e| ScenarioError::new(format!("sweep.values[{j}]"), e.to_string()))?;
-            let mut run = Engine::summary_only(sc)
-                .map_err(|e| ScenarioError::new(format!("sweep.values[{j}]"), e.to_string()))?;
-            // The interventions made so far (the student's, or the lesson's acts) at their times.
-            run.replay_by_time(engine.interventions()).map_err(within(&format!("sweep.values[{j}]")))?;
-            let mut steps = 0;
-            while steps < MAX_CHECK_STEPS && run.step() {
-                steps += 1;
-            }
-            if run.violations().iter().any(|v| q.property.as_deref().is_none_or(|p| p == v.kind)) {
-                hits += 1;
-            }
+    let mut job = Job::new(engine, q)?;
+    loop {
+        if let Some(answer) = job.advance(u64::MAX) {
+            return answer;
         }
-        return Ok(Answer::Number(hits));
     }
-    let base = match q.resize {
-        Some(n) => resized(engine.scenario(), n),
-        None => engine.scenario().clone(),
-    };
-    if q.check == Check::MeanMessagesOverOrders {
-        let mut rng = Pcg32::new(base.seed, 0x6c65_7373);
-        let mut total = 0u64;
-        for _ in 0..q.orders {
-            let mut sc = base.clone();
-            for i in (1..sc.nodes.len()).rev() {
-                let j = rng.range_inclusive(0, i as u64) as usize;
-                sc.nodes.swap(i, j);
-            }
-            let mut run = Engine::summary_only(sc).map_err(within("orders"))?;
-            let Answer::Number(n) = read(&mut run, q)? else { unreachable!() };
-            total += n;
-        }
-        return Ok(Answer::Number((total + q.orders / 2) / q.orders));
-    }
-    let mut run = if q.resize.is_some() {
-        let light = !matches!(q.check, Check::NextDeliveryKind | Check::LeaderAt);
-        if light && base.nodes.len() > LIGHT_NODES { Engine::summary_only(base) } else { Engine::new(base) }
-            .map_err(within("resize"))?
-    } else {
-        Engine::from_trace_value(&engine.trace_value())?
-    };
-    read(&mut run, q)
 }
 
 /// Sets the value at a dotted path of a scenario's JSON (`heartbeats.timeout`, `params.ttl`).
@@ -302,132 +261,4 @@ pub fn resized(s: &Scenario, n: usize) -> Scenario {
     // The run may take longer with more nodes; keep the step cap.
     out.stop.max_steps = out.stop.max_steps.max(MAX_CHECK_STEPS);
     out
-}
-
-fn count(e: &Engine, kinds: &[String]) -> u64 {
-    e.metrics().by_kind.iter().filter(|(k, _)| kinds.is_empty() || kinds.iter().any(|x| x == k)).map(|(_, c)| c).sum()
-}
-
-fn ends(e: &Engine) -> String {
-    format!("the run ends at step {}", e.cursor())
-}
-
-/// Reads the answer on `run`, from its cursor on.
-fn read(run: &mut Engine, q: &Question) -> Result<Answer, ScenarioError> {
-    let base = count(run, &q.kinds);
-    let mut steps = 0u64;
-    let mut step = |run: &mut Engine| {
-        steps += 1;
-        steps <= MAX_CHECK_STEPS && run.step()
-    };
-    Ok(match q.check {
-        Check::LeaderAt => {
-            match &q.when {
-                None => while step(run) {},
-                Some(At::Start | At::Now) => {}
-                Some(At::Step(k)) => {
-                    while run.cursor() < *k && step(run) {}
-                    if run.cursor() != *k {
-                        return Err(ScenarioError::new("when", format!("{} (before step {k})", ends(run))));
-                    }
-                }
-                Some(At::When(t)) => {
-                    let bp = Breakpoint::parse(t, run).map_err(|m| ScenarioError::new("when", m))?;
-                    let mut w = Watch::new(vec![bp], run);
-                    if run_until(run, &mut w, MAX_CHECK_STEPS).is_none() {
-                        return Err(ScenarioError::new("when", format!("'{t}' never hits ({})", ends(run))));
-                    }
-                }
-            }
-            Answer::Node(run.agreement())
-        }
-        Check::NextDeliveryKind => loop {
-            if !step(run) {
-                return Err(ScenarioError::new(
-                    "check",
-                    format!("no message is delivered after the stop ({})", ends(run)),
-                ));
-            }
-            let at = run.cursor();
-            if run.record(at).is_some_and(|r| matches!(r.kind, EventKind::Deliver)) {
-                let kind = run.step_info(at).and_then(|i| i.kind).unwrap_or("?");
-                if !q.choices.iter().any(|c| c == kind) {
-                    return Err(ScenarioError::new(
-                        "choices",
-                        format!("the next delivery (step {at}) is {kind}, which is not among the choices"),
-                    ));
-                }
-                break Answer::Choice(kind.to_string());
-            }
-        },
-        Check::MessagesUntilAgreement => {
-            let n0 = run.elections().len();
-            while run.elections().len() == n0 {
-                if !step(run) {
-                    return Err(ScenarioError::new(
-                        "check",
-                        format!("no election completes after the stop ({})", ends(run)),
-                    ));
-                }
-            }
-            Answer::Number(count(run, &q.kinds) - base)
-        }
-        Check::MessagesUntilEnd | Check::MeanMessagesOverOrders => {
-            while step(run) {}
-            Answer::Number(count(run, &q.kinds) - base)
-        }
-        Check::Elected => {
-            let n0 = run.elections().len();
-            while run.elections().len() == n0 && step(run) {}
-            Answer::YesNo(run.elections().len() > n0)
-        }
-        Check::Violated | Check::ViolationsOverSweep => {
-            let n0 = run.violations().len();
-            let hit =
-                |r: &Engine| r.violations()[n0..].iter().any(|v| q.property.as_deref().is_none_or(|p| p == v.kind));
-            while !hit(run) && step(run) {}
-            Answer::YesNo(hit(run))
-        }
-        Check::MaxLeaders => {
-            let mut most = run.leaders().len();
-            while step(run) {
-                most = most.max(run.leaders().len());
-            }
-            Answer::Number(most as u64)
-        }
-        Check::WritesRejected => {
-            let rejected = |r: &Engine| r.frame().store.map_or(0, |s| s.store.rejected);
-            let r0 = rejected(run);
-            if run.frame().store.is_none() {
-                return Err(ScenarioError::new(
-                    "check",
-                    "the scenario writes through no fenced store (add \"fencing\")",
-                ));
-            }
-            while step(run) {}
-            Answer::Number(rejected(run) - r0)
-        }
-        Check::MinorityElects => {
-            let led: Vec<NodeId> = run.leaders();
-            let nodes = run.scenario().nodes.clone();
-            let minority = |r: &Engine| -> Vec<NodeId> {
-                if !q.nodes.is_empty() {
-                    return q.nodes.clone();
-                }
-                let Some(g) = r.groups() else { return vec![] };
-                let mut sizes = std::collections::BTreeMap::new();
-                for l in g {
-                    *sizes.entry(*l).or_insert(0usize) += 1;
-                }
-                let Some((&small, _)) = sizes.iter().min_by_key(|(_, c)| **c) else { return vec![] };
-                nodes.iter().zip(g).filter(|(_, l)| **l == small).map(|(n, _)| *n).collect()
-            };
-            let elects = |r: &Engine| {
-                let m = minority(r);
-                r.leaders().iter().any(|l| m.contains(l) && !led.contains(l))
-            };
-            while !elects(run) && step(run) {}
-            Answer::YesNo(elects(run))
-        }
-    })
 }

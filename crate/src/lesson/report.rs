@@ -30,10 +30,8 @@ pub fn render(lesson: &Lesson, results: &[StopResult], lang: Lang) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&format!(
-        "  challenge: break {}{}\n",
-        lesson.challenge.property,
-        if lesson.challenge.search { " (hint: search)" } else { "" }
-    ));
+    if let Some(c) = &lesson.challenge {
+        out.push_str(&format!("  challenge: break {}{}\n", c.property, if c.search { " (hint: search)" } else { "" }));
+    }
     out
 }

@@ -39,12 +39,11 @@ fn bi(t: &(String, String)) -> Value {
 }
 
 /// The lesson JSON for `stops` recorded on `scenario` (`kinds`: the algorithm's message kinds,
-/// offered as choices; `property`: the claimed property its closing challenge names).
+/// offered as choices). A recorded lesson has no closing challenge: the lecturer has not written one.
 pub fn lesson_json(
     title: &(String, String),
     scenario: &election_lab::Scenario,
     kinds: &[&str],
-    property: &str,
     stops: &[DraftStop],
 ) -> Value {
     let stops: Vec<Value> = stops
@@ -69,11 +68,6 @@ pub fn lesson_json(
         "summary": bi(title),
         "scenario": scenario.to_value(),
         "stops": stops,
-        "challenge": {
-            "caption": {"en": "Your turn: free play. Try to break what the algorithm claims.", "zh": "轮到你了：自由探索。试着打破算法所声称的性质。"},
-            "property": property,
-            "hint": {"en": "Crash nodes, draw partition lines, and watch the invariants panel.", "zh": "让节点崩溃、画分区线，并留意不变量面板。"}
-        }
     })
 }
 
@@ -148,7 +142,6 @@ pub fn Recorder(p: &RecorderProps) -> Html {
     let kinds: Vec<&str> = alg.kinds.iter().map(|k| k.name).collect();
     let value = engine_value(&engine, &check, &kinds);
     let scenario = engine.scenario().clone();
-    let property = alg.properties.first().map_or("", |p| p.id);
     drop(engine);
     let add = {
         let (stops, check, step) = (stops.clone(), check.clone(), p.step);
@@ -169,10 +162,9 @@ pub fn Recorder(p: &RecorderProps) -> Html {
         let (stops, export) = (stops.clone(), export.clone());
         let title = ((*title_en).clone(), (*title_zh).clone());
         let kinds: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
-        let property = property.to_string();
         Callback::from(move |_: MouseEvent| {
             let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
-            let v = lesson_json(&title, &scenario, &kinds, &property, &stops);
+            let v = lesson_json(&title, &scenario, &kinds, &stops);
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
             let r = election_lab::lesson::Lesson::validate(&text)
                 .map_err(|e| e.to_string())
@@ -257,7 +249,7 @@ mod tests {
                 question: Some(("leader_at".into(), t("Who leads?", "谁是领导者？"), t("The top id.", "最大的 id。"))),
             },
         ];
-        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, e.algorithm().properties[0].id, &stops);
+        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, &stops);
         let lesson = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap();
         assert_eq!(lesson.stops.len(), 2);
         assert_eq!(lesson.stops[1].at, election_lab::lesson::At::Step(3));
@@ -267,7 +259,7 @@ mod tests {
         // Without Chinese the lesson is refused, naming the field.
         let mut bad = stops.clone();
         bad[0].caption.1 = "start".into();
-        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, "x", &bad);
+        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, &bad);
         let err = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap_err().to_string();
         assert!(err.contains("stops[0].caption.zh"), "{err}");
     }

@@ -4,7 +4,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::lesson_io::Entry;
-use crate::state::lesson::{LabView, LessonAction, LessonState, Phase, Progress};
+use crate::state::lesson::{LabView, LessonAction, LessonState, Phase, Progress, COMPUTE_SLICE};
 use election_lab::lesson::{Answer, AnswerKind};
 use election_lab::meta::k;
 use std::rc::Rc;
@@ -84,9 +84,38 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
     }
 }
 
+/// While a heavy answer is computed: one slice per task (a timeout), so the page draws between.
+#[hook]
+fn use_compute(lesson: &UseReducerHandle<LessonState>) {
+    let slot = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+    let on = lesson.dispatcher();
+    use_effect_with((lesson.computing.is_some(), lesson.computed), move |(busy, _)| {
+        *slot.borrow_mut() = busy
+            .then(|| gloo_timers::callback::Timeout::new(0, move || on.dispatch(LessonAction::Compute(COMPUTE_SLICE))));
+    });
+}
+
+/// How far a heavy answer is, and the student's answer waiting for it.
+fn computing(s: &LessonState, lang: Lang) -> Html {
+    if s.computing.is_none() {
+        return html! {};
+    }
+    let (done, runs, steps) = s.computed;
+    let text = if runs > 1 {
+        k::UI_LESSON_COMPUTING_RUNS.fill(lang, &[done, runs])
+    } else {
+        k::UI_LESSON_COMPUTING_STEPS.fill(lang, &[steps])
+    };
+    html! { <>
+        <p class="lesson-wait" role="status" data-testid="lesson-computing">{ text }</p>
+        { for s.pending.as_ref().map(|a| html! { <p class="lesson-pending">{ k::UI_LESSON_ANSWER_PENDING.format(lang, &[&answer_text(a, lang)]) }</p> }) }
+    </> }
+}
+
 /// The lesson panel (nothing when no lesson is open).
 #[function_component]
 pub fn LessonPanel(p: &PanelProps) -> Html {
+    use_compute(&p.lesson);
     let s = &*p.lesson;
     let Some(lesson) = s.lesson.clone() else {
         return match &s.error {
@@ -119,8 +148,11 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     let stop = lesson.stops.get(s.stop);
     let body = match (&s.phase, stop) {
         (Phase::Done, _) | (_, None) => html! { <>
-            <p class="lesson-caption" data-testid="lesson-caption">{ lesson.challenge.caption.get(lang).to_string() }</p>
-            <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ lesson.challenge.hint.get(lang).to_string() }</p></details>
+            // A lesson without a challenge (one recorded in the page) just ends.
+            { for lesson.challenge.as_ref().map(|c| html! { <>
+                <p class="lesson-caption" data-testid="lesson-caption">{ c.caption.get(lang).to_string() }</p>
+                <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ c.hint.get(lang).to_string() }</p></details>
+            </> }) }
             <p class="lesson-done" data-testid="lesson-done">{ tr(lang, k::UI_LESSON_COMPLETE_FREE_PLAY_IS) }</p>
         </> },
         (Phase::Opening, _) => html! { <p>{ tr(lang, k::UI_OPENING_THE_LESSON) }</p> },
@@ -153,13 +185,16 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                         <p class={classes!("lesson-verdict", if v.right { "right" } else { "wrong" })} role="status" data-testid="lesson-verdict">
                             { if v.right { tr(lang, k::UI_RIGHT) } else { tr(lang, k::UI_NOT_QUITE_YOU_SAID) } }
                             { if v.right { String::new() } else { format!("{}{}", answer_text(&v.given, lang), tr(lang, k::UI_THE_RUN_SAYS)) } }
-                            <b>{ answer_text(&v.expected, lang) }</b>{ "." }
+                            <b>{ answer_text(&v.expected, lang) }</b>{ tr(lang, k::UI_TEXT_10) }
                         </p>
                         <p class="lesson-explain" data-testid="lesson-explain">{ q.explain.get(lang).to_string() }</p>
                         { next.clone() }
                     </> },
                     (None, Some(Err(e))) => html! { <>{ prompt }<p role="alert">{ e.clone() }</p>{ next.clone() }</> },
-                    (None, _) => html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, &on) }</> },
+                    (None, _) if s.pending.is_some() => html! { <>{ prompt }{ computing(s, lang) }</> },
+                    (None, _) => {
+                        html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, &on) }{ computing(s, lang) }</> }
+                    }
                 }
             } else {
                 next
@@ -172,7 +207,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
         Callback::from(move |_: MouseEvent| on.emit(LessonAction::FreePlay(lab.engine.get().trace_value().to_string())))
     };
     let position = match s.phase {
-        Phase::Done => tr(lang, k::UI_CHALLENGE).to_string(),
+        Phase::Done if lesson.challenge.is_some() => tr(lang, k::UI_CHALLENGE).to_string(),
         _ => format!("{}{} / {n}{}", tr(lang, k::UI_STOP), (s.stop + 1).min(n), tr(lang, k::UI_TEXT_5)),
     };
     html! {

@@ -14,8 +14,10 @@
 
 use crate::state::{Action, EngineRef};
 use election_lab::breakpoint::{run_until, Breakpoint, Watch};
+use election_lab::lesson::check::Job;
 use election_lab::lesson::{answer_on, Answer, At, Condition, Lesson};
 use election_lab::Engine;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
@@ -47,6 +49,20 @@ pub struct Verdict {
     pub given: Answer,
     pub expected: Answer,
     pub right: bool,
+}
+
+/// Simulation steps a heavy answer computes per slice (the page runs one slice per task, so it
+/// keeps drawing: a few milliseconds each).
+pub const COMPUTE_SLICE: u64 = 20_000;
+
+/// A heavy answer being computed (see [`LessonAction::Compute`]); equal only to itself.
+#[derive(Clone)]
+pub struct Computing(Rc<RefCell<Job>>);
+
+impl PartialEq for Computing {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// What a host page hears (see `embed_api`): a stop reached, an answer given.
@@ -114,6 +130,11 @@ pub struct LessonState {
     /// The engine's answer to the current stop's question (or why it could not be computed).
     pub expected: Option<Result<Answer, String>>,
     pub verdict: Option<Rc<Verdict>>,
+    /// A heavy answer on its way, and how far it is (runs done, runs, steps).
+    pub computing: Option<Computing>,
+    pub computed: (u64, u64, u64),
+    /// The student's answer given before the engine's was computed: checked when it is.
+    pub pending: Option<Answer>,
     /// The current stop's act was shown by the run.
     pub act_met: bool,
     /// Free play: the lesson is set aside (its run kept in `snapshot`) until Resume.
@@ -144,6 +165,9 @@ impl Default for LessonState {
             phase: Phase::Idle,
             expected: None,
             verdict: None,
+            computing: None,
+            computed: (0, 0, 0),
+            pending: None,
             act_met: false,
             free: false,
             snapshot: None,
@@ -185,6 +209,9 @@ pub enum LessonAction {
     Continue(LabView, bool),
     /// The student's answer to the current question.
     Answer(Answer),
+    /// Computes the heavy answer of the stop a slice further (the page sends it while
+    /// `computing`, one task at a time).
+    Compute(u64),
     /// Apply the act's own action ("show me").
     ShowMe,
     /// Set the lesson aside; the lab's run now (trace JSON) is where Resume comes back to.
@@ -265,6 +292,8 @@ impl LessonState {
     fn clear_stop(&mut self) {
         self.expected = None;
         self.verdict = None;
+        self.computing = None;
+        self.pending = None;
         self.act_met = false;
     }
 
@@ -324,7 +353,17 @@ impl LessonState {
         let Some(stop) = self.current().cloned() else { return };
         let e = lab.engine.get();
         let step = e.cursor();
-        self.expected = stop.question.as_ref().map(|q| answer_on(&e, q).map_err(|err| err.to_string()));
+        // A heavy answer (N = 1000, a sweep) is computed in slices, so the page keeps drawing.
+        match stop.question.as_ref() {
+            Some(q) if q.heavy() => match Job::new(&e, q) {
+                Ok(job) => {
+                    self.computed = job.progress();
+                    self.computing = Some(Computing(Rc::new(RefCell::new(job))));
+                }
+                Err(err) => self.expected = Some(Err(err.to_string())),
+            },
+            q => self.expected = q.map(|q| answer_on(&e, q).map_err(|err| err.to_string())),
+        }
         let trace = e.trace_value().to_string();
         drop(e);
         self.phase = if stop.act.is_some() { Phase::Waiting } else { Phase::At };
@@ -430,6 +469,10 @@ impl LessonState {
         if self.verdict.is_some() || self.phase != Phase::At {
             return;
         }
+        if self.computing.is_some() {
+            self.pending = Some(given);
+            return;
+        }
         let Some(Ok(expected)) = self.expected.clone() else { return };
         let right = expected.matches(&given);
         self.tell(vec![Event::Answer { stop: self.stop, given: given.text(), right }]);
@@ -471,6 +514,18 @@ impl Reducible for LessonState {
                 s.travel(k, &lab, animate);
             }
             LessonAction::Answer(given) => s.answer(given),
+            LessonAction::Compute(budget) => {
+                let Some(Computing(job)) = s.computing.clone() else { return self };
+                let result = job.borrow_mut().advance(budget);
+                s.computed = job.borrow().progress();
+                if let Some(r) = result {
+                    s.computing = None;
+                    s.expected = Some(r.map_err(|e| e.to_string()));
+                    if let Some(given) = s.pending.take() {
+                        s.answer(given);
+                    }
+                }
+            }
             LessonAction::ShowMe => {
                 if let Some(act) = s.current().and_then(|st| st.act.clone()) {
                     s.send(vec![Action::Act(act.action)]);

@@ -148,7 +148,10 @@ impl State {
                 Some((_, true)) => break,
                 _ => {
                     self.playing = false;
-                    self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
+                    // During a lesson its panel says what happens next.
+                    if self.lesson.is_none() {
+                        self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
+                    }
                     changed = true;
                     break;
                 }

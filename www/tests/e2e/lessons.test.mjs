@@ -133,6 +133,60 @@ test('an embedded lesson works in a 640×420 iframe and tells its host', async (
   await context.close();
 });
 
+/** Whether the element is wholly inside the iframe's 640×420 box (no scrolling needed). */
+async function inFrame(page, locator) {
+  const frame = await page.locator('iframe').boundingBox();
+  const b = await locator.boundingBox();
+  return b && b.y >= frame.y - 0.5 && b.y + b.height <= frame.y + frame.height + 0.5 && b.x >= frame.x - 0.5 && b.x + b.width <= frame.x + frame.width + 0.5;
+}
+
+test('an embedded lesson keeps its answer controls and Continue in view at 640×420, in English and Chinese', async () => {
+  for (const lang of ['en', 'zh']) {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    const page = await context.newPage();
+    await page.setContent(`<iframe src="${server.url}?lesson=bully&embed=1&lang=${lang}" width="640" height="420" style="border:0"></iframe>`);
+    const frame = page.frameLocator('iframe');
+    await frame.getByTestId('lesson-caption').waitFor();
+    if (lang === 'zh') await page.frames()[1].waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    // Stop 1: click a node (or Nobody); then the verdict, its explanation and Continue.
+    assert.ok(await inFrame(page, frame.getByTestId('lesson-ask-node').locator('button')), `${lang}: Nobody in view`);
+    await frame.locator('[data-node="3"]').click();
+    await frame.getByTestId('lesson-verdict').waitFor();
+    assert.ok(await inFrame(page, frame.getByTestId('lesson-continue')), `${lang}: Continue in view after the longest explanation`);
+    await shot(page, `lesson-embed-${lang}-verdict`);
+    // Stop 2: the number, then Continue again.
+    await frame.getByTestId('lesson-continue').click();
+    await frame.getByTestId('lesson-skip').evaluate((b) => b.click(), null, { timeout: 500 }).catch(() => {});
+    await frame.locator('[data-testid="lesson"][data-stop="1"] [data-testid="lesson-caption"]').waitFor();
+    assert.ok(await inFrame(page, frame.getByTestId('lesson-check')), `${lang}: the number's Check in view`);
+    await frame.getByTestId('lesson-number').fill('55');
+    await frame.getByTestId('lesson-check').click();
+    await frame.getByTestId('lesson-verdict').waitFor();
+    assert.ok(await inFrame(page, frame.getByTestId('lesson-continue')), `${lang}: Continue in view at stop 2`);
+    await shot(page, `lesson-embed-${lang}-number`);
+    await context.close();
+  }
+});
+
+test('at 1280×860 the header keeps to two rows of buttons and the step controls are on the first screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, errors, context } = await open(browser, server.url + `?lesson=bully&lang=${lang}`);
+    await page.getByTestId('lesson-caption').waitFor();
+    const rows = await page.locator('header.top').evaluate((h) => {
+      const shown = [...h.querySelectorAll('button, select, summary')].filter((b) => b.checkVisibility({ visibilityProperty: true }));
+      const tops = shown.map((b) => b.getBoundingClientRect()).filter((r) => r.height > 0).map((r) => r.top);
+      return tops.sort((a, b) => a - b).reduce((rs, y) => (rs.length && y - rs[rs.length - 1] < 16 ? rs : [...rs, y]), []).length;
+    });
+    assert.ok(rows <= 2, `${lang}: ${rows} rows of buttons in the header`);
+    const step = await page.getByRole('button', { name: lang === 'zh' ? '前进一步' : 'Step forward' }).boundingBox();
+    assert.ok(step.y >= 0 && step.y + step.height <= 860, `${lang}: Step forward at ${step.y}–${step.y + step.height}, not on the first screen`);
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    await shot(page, `lesson-header-${lang}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test('the single offline file runs a lesson opened from file://', async () => {
   const { html } = await buildOffline(DIST);
   const dir = await mkdtemp(join(tmpdir(), 'election-lab-offline-'));

@@ -14,11 +14,13 @@ struct Page {
     player: Rc<LessonState>,
     /// The play clock (virtual time), as the page's animation loop keeps it.
     clock: f64,
+    /// Heavy answers are computed as the page does, a slice per task (off: the test does it).
+    compute: bool,
 }
 
 impl Page {
     fn new() -> Page {
-        Page { lab: Rc::new(State::open("")), player: Rc::new(LessonState::default()), clock: 0.0 }
+        Page { lab: Rc::new(State::open("")), player: Rc::new(LessonState::default()), clock: 0.0, compute: true }
     }
 
     /// A player action, then what the page does until nothing changes.
@@ -52,6 +54,10 @@ impl Page {
             self.player = self.player.clone().reduce(LessonAction::Observe(view(&self.lab)));
             if self.player.seq != seq {
                 self.deliver();
+                continue;
+            }
+            if self.compute && self.player.computing.is_some() {
+                self.player = self.player.clone().reduce(LessonAction::Compute(COMPUTE_SLICE));
                 continue;
             }
             if self.lab.playing {
@@ -186,4 +192,49 @@ fn the_pages_course_list_is_the_built_in_course() {
         let l = Lesson::from_json(&text).unwrap();
         assert_eq!((l.title.en.as_str(), l.title.zh.as_str()), (e.title.0.as_str(), e.title.1.as_str()));
     }
+}
+
+#[test]
+fn the_run_ended_notice_is_left_to_the_lesson_panel() {
+    let mut lab = Rc::new(State::open("?preset=ring-best"));
+    for a in [Action::SetLessonLink(Some("bully".into())), Action::TogglePlay, Action::PlayTo(1e9)] {
+        lab = lab.reduce(a);
+    }
+    assert!(!lab.playing, "the run played to its end");
+    for a in [Action::StepForward, Action::TogglePlay] {
+        lab = lab.reduce(a);
+        assert_eq!(lab.notice, None, "no 'The run has ended' while a lesson is open");
+    }
+    // Without the lesson it is said again.
+    let lab = lab.reduce(Action::SetLessonLink(None)).reduce(Action::StepForward);
+    assert_eq!(lab.notice.as_deref(), Some("The run has ended."));
+}
+
+#[test]
+fn a_heavy_answer_is_computed_in_slices_and_an_early_answer_waits_for_it() {
+    let lesson = bully();
+    let heavy = lesson.stops.iter().position(|s| s.question.as_ref().is_some_and(|q| q.heavy())).unwrap();
+    let mut page = Page::new();
+    page.compute = false;
+    page.player(LessonAction::Open { link: "bully".into(), lesson: Ok(Box::new(lesson)) });
+    while page.player.stop < heavy {
+        page.player(LessonAction::Continue(view(&page.lab), false));
+    }
+    assert_eq!(page.player.phase, Phase::At);
+    assert!(page.player.computing.is_some() && page.player.expected.is_none(), "not computed on arrival");
+    // The student answers first: the answer waits.
+    page.player(LessonAction::Answer(Answer::Number(499_500)));
+    assert_eq!(page.player.pending, Some(Answer::Number(499_500)));
+    assert!(page.player.verdict.is_none());
+    let mut slices = 0;
+    while page.player.computing.is_some() {
+        let before = page.player.computed.2;
+        page.player(LessonAction::Compute(COMPUTE_SLICE));
+        assert!(page.player.computed.2 > before || page.player.computing.is_none(), "each slice runs steps");
+        slices += 1;
+    }
+    assert!(slices > 10, "{slices} slices");
+    let v = page.player.verdict.clone().expect("checked once computed");
+    assert!(v.right, "N(N-1)/2 ELECTION messages at N = 1000: {:?}", v.expected);
+    assert_eq!(page.player.pending, None);
 }
