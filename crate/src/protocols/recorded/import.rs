@@ -191,7 +191,7 @@ impl<'a> Builder<'a> {
         mut self,
         algorithm: &str,
         cuts: bool,
-        number: impl Fn(&Key, &MemberInfo) -> Option<NodeId>,
+        number: &dyn Fn(&Key, &MemberInfo) -> Option<NodeId>,
     ) -> Result<Imported, String> {
         if self.members.is_empty() || self.lines.is_empty() {
             let mut why = String::from("no election lines found in the logs");
