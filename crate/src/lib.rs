@@ -54,6 +54,7 @@ pub mod run;
 pub mod scenario;
 pub mod search;
 pub mod sim;
+pub mod sort;
 pub mod trace;
 
 /// A node's id as the scenario names it.

@@ -274,7 +274,7 @@ impl<F: Flavor> Puppet<F> {
         }
         for a in &mut agenda {
             // Stable: equal times keep script order (events before sends of the same line).
-            a.sort_by_key(|&(t, item)| (t, matches!(item, Item::Send(_))));
+            crate::sort::sort_by_key(a, |&(t, item)| (t, matches!(item, Item::Send(_))));
         }
         Ok(Puppet { script, agenda, roles, says, kinds, _f: PhantomData })
     }
