@@ -48,6 +48,7 @@ pub mod plot;
 pub mod presets;
 pub mod protocol;
 pub mod protocols;
+pub(crate) mod read;
 pub mod registry;
 pub mod rng;
 pub mod run;

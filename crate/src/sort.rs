@@ -60,9 +60,9 @@ mod tests {
             sort_by_key(&mut got, |x| x.0);
             assert_eq!(got, want, "n = {n}");
             let mut want = v.clone();
-            want.sort_by(|a, b| b.0.cmp(&a.0));
+            want.sort_by(|a, b| a.0.cmp(&b.0).reverse());
             let mut got = v;
-            sort_by(&mut got, |a, b| b.0.cmp(&a.0));
+            sort_by(&mut got, |a, b| a.0.cmp(&b.0).reverse());
             assert_eq!(got, want, "n = {n}, descending");
         }
     }

@@ -228,7 +228,7 @@ fn malformed_lessons_are_rejected_by_field() {
     assert_eq!(err_of(v), "title.en: expected a string, found a number");
     let mut v = base();
     v["stops"][2]["question"]["nodes"] = json!([1, "two"]);
-    assert_eq!(err_of(v), "stops[2].question.nodes: expected a node id, found a string");
+    assert_eq!(err_of(v), "stops[2].question.nodes[1]: expected a node id, found a string");
 
     let mut v = base();
     v["scenario"]["nodes"] = json!([]);
