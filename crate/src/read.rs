@@ -1,6 +1,8 @@
-//! Reading JSON objects by hand, naming the field at fault: the scenario and lesson readers.
+//! Reading JSON objects by hand, naming the field at fault: the scenario, lesson and recorded-run
+//! script readers.
 //! One small reader over `serde_json::Value`, compiled once, where serde derives compiled a
-//! deserializer per struct into the page (and `serde_path_to_error` a tracker for each).
+//! deserializer per struct into the page (and `serde_path_to_error`, no longer a dependency, a
+//! tracker for each).
 //! Messages follow the derives' words: `unknown field `x`, expected one of `a`, `b``,
 //! `missing field `x`` (at the object), `expected a string, found a number` (at the field).
 
