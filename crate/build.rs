@@ -1,7 +1,8 @@
 //! Reads the English text catalog (`i18n/en.json`) and generates, in `$OUT_DIR/catalog.rs`:
 //! one constant per key (`k::BULLY_NOTE_START` for `bully.note.start`), so that a key that does
 //! not exist is a compile error; the English strings, compiled in (English ships with the
-//! page); the keys' names (to read another language's catalog); and each key's argument names
+//! page); the keys' names and their hashes (a fetched catalog is read by hash, so the page does
+//! not carry the names); and each key's argument names
 //! in the order the code passes them. `zh.json` is not read here: natively it is included by
 //! `meta.rs`, and the page fetches it when Chinese is chosen.
 
@@ -65,6 +66,17 @@ fn main() {
     for (key, _) in &texts {
         writeln!(out, "    {key:?},").unwrap();
     }
+    out.push_str(
+        "];\n/// Each key's hash (`meta::key_hash`), by key index: how a fetched catalog finds its keys, so\n",
+    );
+    out.push_str("/// that the page does not carry the key names.\n");
+    writeln!(out, "pub static KEY_HASHES: [u32; {}] = [", texts.len()).unwrap();
+    let mut hashes = std::collections::BTreeSet::new();
+    for (key, _) in &texts {
+        let h = key_hash(key);
+        assert!(hashes.insert(h), "i18n/en.json: two keys share the hash {h:#x}; change key_hash's offset");
+        writeln!(out, "    {h:#010x},").unwrap();
+    }
     out.push_str("];\n/// The English texts, by key index.\n");
     writeln!(out, "pub static EN: [&str; {}] = [", texts.len()).unwrap();
     for (_, en) in &texts {
@@ -82,6 +94,11 @@ fn main() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// FNV-1a over the key's bytes (the same function as `meta::key_hash`).
+fn key_hash(key: &str) -> u32 {
+    key.bytes().fold(0x811c_9dc5, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
 }
 
 /// The names of `{name}` placeholders, in order of first appearance.

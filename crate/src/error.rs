@@ -42,18 +42,3 @@ pub fn prefixed(prefix: &str, field: &str) -> String {
         (false, false) => format!("{prefix}.{field}"),
     }
 }
-
-/// Turns a serde error with its path into a [`ScenarioError`] naming the field.
-pub fn path_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> ScenarioError {
-    let path = e.path().to_string();
-    let inner = e.into_inner();
-    let mut msg = inner.to_string();
-    // serde_json appends " at line L column C"; keep it only for syntax errors.
-    if !inner.is_syntax() && !inner.is_eof() {
-        if let Some(cut) = msg.find(" at line ") {
-            msg.truncate(cut);
-        }
-    }
-    let field = if path == "." { prefix.to_string() } else { prefixed(prefix, &path) };
-    ScenarioError::new(field, msg)
-}

@@ -317,7 +317,7 @@ impl Stats {
         if values.is_empty() {
             return None;
         }
-        values.sort_by(f64::total_cmp);
+        crate::sort::sort_by(values, f64::total_cmp);
         let n = values.len();
         let mean = values.iter().sum::<f64>() / n as f64;
         let var =

@@ -65,19 +65,21 @@
 //! step or intervention), [`course::all`] / [`course::find`] (the built-in course), [`pack`] /
 //! [`unpack`] (`?lesson=<packed>` links; built-in lessons are linked by id).
 
-use crate::error::{path_error, ScenarioError};
+use crate::error::ScenarioError;
 use crate::link;
 use crate::meta::Lang;
 use crate::presets;
 use crate::scenario::{check_size, Action, Scenario};
 use crate::NodeId;
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub mod check;
 pub mod course;
+mod read;
 mod report;
 mod wait;
+
+use read::{RawQuestion, RawText};
 
 pub use check::{answer_on, answer_stop, answers, Checked, StopResult};
 pub use report::{render, report};
@@ -295,90 +297,6 @@ pub struct Lesson {
     pub challenge: Option<Challenge>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawText {
-    en: String,
-    zh: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLesson {
-    format: String,
-    id: String,
-    title: RawText,
-    summary: RawText,
-    #[serde(default)]
-    scenario: Option<Value>,
-    #[serde(default)]
-    preset: Option<String>,
-    stops: Vec<RawStop>,
-    #[serde(default)]
-    challenge: Option<RawChallenge>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStop {
-    at: Value,
-    caption: RawText,
-    #[serde(default)]
-    question: Option<RawQuestion>,
-    #[serde(default)]
-    act: Option<RawAct>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawQuestion {
-    check: String,
-    prompt: RawText,
-    explain: RawText,
-    #[serde(default)]
-    choices: Vec<String>,
-    #[serde(default)]
-    when: Option<Value>,
-    #[serde(default)]
-    kinds: Vec<String>,
-    #[serde(default)]
-    nodes: Vec<NodeId>,
-    #[serde(default)]
-    property: Option<String>,
-    #[serde(default)]
-    sweep: Option<RawSweep>,
-    #[serde(default)]
-    orders: Option<u64>,
-    #[serde(default)]
-    resize: Option<usize>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSweep {
-    field: String,
-    values: Vec<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawAct {
-    prompt: RawText,
-    until: String,
-    #[serde(rename = "do")]
-    action: Map<String, Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawChallenge {
-    caption: RawText,
-    property: String,
-    hint: RawText,
-    #[serde(default)]
-    search: bool,
-}
-
 fn text(raw: RawText, path: &str) -> Result<Bilingual, ScenarioError> {
     if raw.en.trim().is_empty() {
         return Err(ScenarioError::new(format!("{path}.en"), "is empty"));
@@ -502,8 +420,7 @@ impl Lesson {
         if obj.get("stops").and_then(Value::as_array).is_some_and(|s| s.len() > MAX_STOPS) {
             return Err(ScenarioError::new("stops", format!("more than {MAX_STOPS} stops")));
         }
-        let raw: RawLesson = serde_path_to_error::deserialize(value).map_err(|e| path_error(e, ""))?;
-        debug_assert_eq!(raw.format, FORMAT);
+        let raw = read::RawLesson::read(value)?;
         if raw.id.is_empty() || !raw.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             return Err(ScenarioError::new("id", "must be letters, digits and '-', e.g. \"bully\""));
         }

@@ -48,12 +48,14 @@ pub mod plot;
 pub mod presets;
 pub mod protocol;
 pub mod protocols;
+pub(crate) mod read;
 pub mod registry;
 pub mod rng;
 pub mod run;
 pub mod scenario;
 pub mod search;
 pub mod sim;
+pub mod sort;
 pub mod trace;
 
 /// A node's id as the scenario names it.

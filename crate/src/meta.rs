@@ -68,12 +68,25 @@ fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
         if key.starts_with('@') {
             continue;
         }
-        let Ok(i) = KEY_NAMES.binary_search(&key.as_str()) else { continue };
+        let Some(i) = key_index(&key) else { continue };
         let serde_json::Value::String(s) = v else { return Err(format!("{key}: not a string")) };
         // Installed once per process: the texts live as long as the page.
         table[i] = Some(&*Box::leak(s.into_boxed_str()));
     }
     Ok(table)
+}
+
+/// FNV-1a over the key's bytes, as build.rs computes [`KEY_HASHES`] (no two keys share one).
+fn key_hash(key: &str) -> u32 {
+    key.bytes().fold(0x811c_9dc5, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+}
+
+/// The index of a catalog key, found by its hash: the page keeps 4 bytes a key instead of the
+/// key names (27 KB). A key that is not in the catalog is `None` unless its hash happens to
+/// equal a key's (one chance in 3.5 million; the catalog test refuses unknown keys anyway).
+fn key_index(key: &str) -> Option<usize> {
+    let h = key_hash(key);
+    KEY_HASHES.iter().position(|&x| x == h)
 }
 
 /// Installs a language's catalog fetched at run time (the page fetches `zh.json` when Chinese
@@ -438,5 +451,17 @@ mod tests {
         assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
         assert_eq!(Lang::parse("EN_gb"), Some(Lang::En));
         assert_eq!(Lang::parse("fr"), None);
+    }
+
+    #[test]
+    fn every_key_is_found_by_its_hash() {
+        for t in Text::all() {
+            assert_eq!(key_index(t.key()), Some(t.0 as usize), "{}", t.key());
+        }
+        assert_eq!(key_index("no.such.key"), None);
+        let table = read_catalog(r#"{"@args": {}, "ui.reset": "重置", "no.such.key": "x"}"#).unwrap();
+        let reset = Text::find("ui.reset").expect("the catalog has ui.reset").0 as usize;
+        let filled: Vec<usize> = table.iter().enumerate().filter(|(_, t)| t.is_some()).map(|(i, _)| i).collect();
+        assert_eq!(filled, vec![reset], "only the known key is installed");
     }
 }

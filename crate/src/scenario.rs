@@ -12,16 +12,15 @@
 //!   "stop": { "max_time": 10000, "max_steps": 1000000 } }
 //! ```
 
-use crate::error::path_error;
 pub use crate::error::ScenarioError;
 use crate::meta::{k, Lang};
 use crate::protocol::{Config, Heartbeats};
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
 mod limits;
+mod read;
 pub(crate) use limits::check_len;
 pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_NODES};
 
@@ -313,80 +312,6 @@ pub struct Scenario {
     pub fencing: Option<FencingSpec>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawScenario {
-    algorithm: String,
-    nodes: Vec<u32>,
-    #[serde(default)]
-    seed: u64,
-    #[serde(default)]
-    network: Option<RawNetwork>,
-    #[serde(default)]
-    initial_leader: Option<u32>,
-    #[serde(default)]
-    heartbeats: Option<RawHeartbeats>,
-    #[serde(default)]
-    params: Option<Map<String, Value>>,
-    #[serde(default)]
-    schedule: Vec<Map<String, Value>>,
-    #[serde(default)]
-    stop: Option<RawStop>,
-    #[serde(default)]
-    fencing: Option<RawFencing>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFencing {
-    #[serde(default)]
-    write_every: u64,
-    #[serde(default)]
-    writes: Vec<RawWrite>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWrite {
-    at: u64,
-    node: u32,
-    value: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawNetwork {
-    #[serde(default = "default_latency")]
-    latency: [u64; 2],
-    #[serde(default)]
-    loss: f64,
-    #[serde(default = "default_true")]
-    fifo: bool,
-}
-
-fn default_latency() -> [u64; 2] {
-    [1, 1]
-}
-fn default_true() -> bool {
-    true
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawHeartbeats {
-    interval: u64,
-    timeout: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStop {
-    #[serde(default)]
-    max_time: Option<u64>,
-    #[serde(default)]
-    max_steps: Option<u64>,
-}
-
 impl Scenario {
     /// The run configuration every protocol is built from.
     pub fn config(&self) -> Config {
@@ -409,7 +334,7 @@ impl Scenario {
         }
         check_len(value.get("nodes"), "nodes", MAX_NODES, "nodes")?;
         check_len(value.get("schedule"), "schedule", MAX_ACTIONS, "actions")?;
-        let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|e| path_error(e, ""))?;
+        let raw = read::RawScenario::read(value)?;
         if raw.algorithm.is_empty() {
             return Err(ScenarioError::new("algorithm", "must name an algorithm, e.g. \"bully\""));
         }

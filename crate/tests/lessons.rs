@@ -306,6 +306,17 @@ fn malformed_lessons_are_rejected_by_field() {
     let e = err_of(v);
     assert!(e.starts_with("stops[3].question") && e.contains("unknown field `colour`"), "{e}");
 
+    // The reader names the field of a missing or mistyped part.
+    let mut v = base();
+    v["stops"][0].as_object_mut().unwrap().remove("caption");
+    assert_eq!(err_of(v), "stops[0]: missing field `caption`");
+    let mut v = base();
+    v["title"]["en"] = json!(7);
+    assert_eq!(err_of(v), "title.en: expected a string, found a number");
+    let mut v = base();
+    v["stops"][2]["question"]["nodes"] = json!([1, "two"]);
+    assert_eq!(err_of(v), "stops[2].question.nodes[1]: expected a node id, found a string");
+
     let mut v = base();
     v["scenario"]["nodes"] = json!([]);
     assert_eq!(err_of(v), "scenario.nodes: needs at least one node");

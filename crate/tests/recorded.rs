@@ -313,6 +313,15 @@ fn a_bad_script_names_the_field() {
     s["params"]["messages"][0]["to"] = 9.into();
     let err = Engine::new(Scenario::from_value(&s).unwrap()).unwrap_err().to_string();
     assert_eq!(err, "params.messages[0].to: unknown node 9");
+    // The script reader names a mistyped or unknown field.
+    let mut s = imp.scenario.clone();
+    s["params"]["events"][1]["term"] = "three".into();
+    let err = Engine::new(Scenario::from_value(&s).unwrap()).unwrap_err().to_string();
+    assert_eq!(err, "params.events[1].term: expected a whole number, found a string");
+    let mut s = imp.scenario.clone();
+    s["params"]["messages"][0]["colour"] = 1.into();
+    let err = Engine::new(Scenario::from_value(&s).unwrap()).unwrap_err().to_string();
+    assert!(err.starts_with("params.messages[0].colour: unknown field `colour`"), "{err}");
 }
 
 #[test]

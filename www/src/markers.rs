@@ -88,7 +88,7 @@ pub fn compute(engine: &Engine, lang: Lang) -> Vec<Marker> {
             title: format!("t={} {} {}", v.time, v.kind, nodes_text(&v.nodes)),
         });
     }
-    m.sort_by_key(|x| x.step);
+    election_lab::sort::sort_by_key(&mut m, |x| x.step);
     m
 }
 

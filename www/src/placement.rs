@@ -39,7 +39,7 @@ pub fn angles(frame: &Frame) -> Option<(Vec<f64>, f64)> {
     let key = degrees(rings.first()?.1);
     // Clockwise order of the true angles.
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| (rings[i].0, frame.nodes[i].id));
+    election_lab::sort::sort_by_key(&mut order, |&i| (rings[i].0, frame.nodes[i].id));
     let theta: Vec<f64> = order.iter().map(|&i| degrees(rings[i].0)).collect();
     let step = 360.0 / n as f64;
     let gap = |k: usize| if k + 1 < n { theta[k + 1] - theta[k] } else { theta[0] + 360.0 - theta[k] };

@@ -49,8 +49,11 @@ pub fn node_state(e: &Engine, id: NodeId) -> Value {
     if let Some(x) = v.group {
         o.insert("group".into(), json!(x));
     }
-    let inspect: Map<String, Value> =
-        e.inspect(id).into_iter().map(|(k, v)| (k.get(Lang::En).to_string(), json!(v))).collect();
+    // Filled by inserts: collecting into a map compiles a sort of its own into the page.
+    let mut inspect = Map::new();
+    for (k, v) in e.inspect(id) {
+        inspect.insert(k.get(Lang::En).to_string(), json!(v));
+    }
     o.insert("inspect".into(), Value::Object(inspect));
     Value::Object(o)
 }

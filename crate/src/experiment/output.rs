@@ -183,7 +183,7 @@ impl Sweep {
                     let mut v: Vec<f64> =
                         self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
                     let runs = self.rows.iter().filter(|r| r.line == i).count();
-                    v.sort_by(f64::total_cmp);
+                    crate::sort::sort_by(&mut v, f64::total_cmp);
                     let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
                     series.push(Series { label, color: i, dashed: false, points, band: vec![] });
                 }

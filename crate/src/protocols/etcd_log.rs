@@ -312,7 +312,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
     if let Some((h, e)) = timeouts {
         b.report.notes.push(format!("heartbeat {h} ms, election timeout {e} ms (from the logs): the model's Raft draws its timeouts from [{e}, {}] ms", 2 * e));
     }
-    b.finish(ID, true, |_, _| None)
+    b.finish(ID, true, &|_, _| None)
 }
 
 fn push(b: &mut Builder, t: u64, file: usize, line: usize, whats: Vec<(String, What)>) {

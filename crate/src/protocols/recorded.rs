@@ -25,7 +25,6 @@ use crate::meta::k;
 use crate::meta::{Kind, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, TimerKey, View};
 use crate::{NodeId, Time};
-use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -53,77 +52,54 @@ pub trait Flavor: Clone + std::fmt::Debug + 'static {
 }
 
 /// One member of the real cluster.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Member {
     pub node: NodeId,
-    #[serde(default)]
     pub name: String,
-    #[serde(default)]
     pub id: String,
-    #[serde(default)]
     pub addr: String,
 }
 
 /// One timed event of one member: the fields it sets, and what to say.
-#[derive(Clone, Debug, Deserialize, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Event {
     pub at: Time,
     pub node: NodeId,
-    #[serde(default)]
     pub role: Option<String>,
-    #[serde(default)]
     pub term: Option<u64>,
     /// The leader this member now knows (0: none).
-    #[serde(default)]
     pub leader: Option<NodeId>,
-    #[serde(default)]
     pub vote: Option<NodeId>,
-    #[serde(default)]
     pub tally: Option<[u32; 2]>,
-    #[serde(default)]
     pub zxid: Option<u64>,
     pub say: String,
-    #[serde(default)]
     pub args: [u64; 2],
     /// Where the line is: `a.log:12`.
-    #[serde(default)]
     pub line: String,
 }
 
 /// One message: sent at `sent` by `from`, received at `received` by `to`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Msg {
     pub from: NodeId,
     pub to: NodeId,
     pub kind: String,
     pub sent: Time,
     pub received: Time,
-    #[serde(default)]
     pub term: u64,
-    #[serde(default)]
     pub extra: u64,
     /// `clamped` (the receive was logged before the send), `no-receive`, `no-send`, or empty.
-    #[serde(default)]
     pub flag: String,
-    #[serde(default)]
     pub line: String,
 }
 
 /// The script: the `params` of a recorded run.
-#[derive(Clone, Debug, Deserialize, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Script {
-    #[serde(default)]
     pub members: Vec<Member>,
-    #[serde(default)]
     pub events: Vec<Event>,
-    #[serde(default)]
     pub messages: Vec<Msg>,
     /// The wall-clock time of tick 0 (ms since 1970).
-    #[serde(default)]
     pub t0: u64,
 }
 
@@ -274,17 +250,14 @@ impl<F: Flavor> Puppet<F> {
         }
         for a in &mut agenda {
             // Stable: equal times keep script order (events before sends of the same line).
-            a.sort_by_key(|&(t, item)| (t, matches!(item, Item::Send(_))));
+            crate::sort::sort_by_key(a, |&(t, item)| (t, matches!(item, Item::Send(_))));
         }
         Ok(Puppet { script, agenda, roles, says, kinds, _f: PhantomData })
     }
 
     pub fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        // The script is data an importer wrote, not a hand-set parameter: serde reads it, naming
-        // the field at fault (the other protocols read their few parameters by hand).
-        let value = serde_json::Value::Object(params.clone());
-        let script: Script =
-            serde_path_to_error::deserialize(&value).map_err(|e| crate::error::path_error(e, "params"))?;
+        // The script is data an importer wrote, not a hand-set parameter (see recorded/script.rs).
+        let script = Script::read(params)?;
         Self::check(cfg, script)
     }
 
@@ -477,6 +450,7 @@ pub(crate) use puppet_protocol;
 pub static NO_START: Text = k::RECORDED_MEMBER_0_IS_A_RECORDED;
 
 mod import;
+mod script;
 mod sources;
 pub use import::*;
 pub use sources::*;

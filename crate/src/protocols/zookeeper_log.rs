@@ -326,7 +326,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
             5 * tk
         ));
     }
-    b.finish(ID, false, |k, _| k.parse().ok())
+    b.finish(ID, false, &|k, _| k.parse().ok())
 }
 
 #[cfg(test)]

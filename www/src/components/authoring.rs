@@ -151,7 +151,7 @@ pub fn Recorder(p: &RecorderProps) -> Html {
             let question = (!check.is_empty()).then(|| ((*check).clone(), (t(2), t(3)), (t(4), t(5))));
             let mut list = (*stops).clone();
             list.push(DraftStop { step, caption: (t(0), t(1)), question });
-            list.sort_by_key(|s| s.step);
+            election_lab::sort::sort_by_key(&mut list, |s| s.step);
             stops.set(list);
             for f in &fields {
                 f.set(String::new());

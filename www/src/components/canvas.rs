@@ -253,7 +253,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             *l = shifted(l, grab, now);
         }
     }
-    let index: BTreeMap<u32, usize> = frame.nodes.iter().take(n).enumerate().map(|(i, nd)| (nd.id, i)).collect();
+    // Filled by inserts: collecting into a BTreeMap compiles a sort of its own into the page.
+    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+    for (i, nd) in frame.nodes.iter().take(n).enumerate() {
+        index.insert(nd.id, i);
+    }
     let arrow_id = format!("{}-arrow", props.lane);
 
     // Dots: drawn at the frame's time; their paths go to the Dots handle after the render.

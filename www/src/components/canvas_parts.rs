@@ -82,7 +82,7 @@ pub fn dot(
     };
     html! {
         <g key={m.id} class={classes!("dot", m.doomed.then_some("doomed"))} data-msg={m.kind} data-id={m.id.to_string()}
-           data-shape={format!("{shape:?}").to_lowercase()}
+           data-shape={format!("{shape:?}").to_ascii_lowercase()}
            transform={format!("translate({x:.1} {y:.1})")}
            role={live.then_some("button")} tabindex={(live && !dense).then_some("0")} aria-label={aria}
            onclick={live.then_some(onclick)} onkeydown={live.then_some(onkeydown)}>

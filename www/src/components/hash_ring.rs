@@ -24,7 +24,7 @@ pub fn draw(frame: &Frame, lang: Lang) -> Html {
         .filter(|(nd, _)| nd.up && nd.view.is_leader())
         .map(|(nd, &to)| (nd.id, (to - key).rem_euclid(360.0)))
         .collect();
-    leaders.sort_by(|x, y| x.1.total_cmp(&y.1));
+    election_lab::sort::sort_by(&mut leaders, |x, y| x.1.total_cmp(&y.1));
     let inner = radius * (0.86 - 0.07 * leaders.len().saturating_sub(1) as f64);
     let arcs = leaders.iter().enumerate().map(|(k, &(id, sweep))| {
         let r = radius * (0.86 - 0.07 * k as f64);

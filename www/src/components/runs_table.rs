@@ -29,7 +29,7 @@ pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Act
     let Some(s) = held.as_ref() else { return html! {} };
     let mut rows: Vec<_> = s.rows().iter().collect();
     // Runs that broke a property first: those are the ones to look at.
-    rows.sort_by_key(|r| (r.violations == 0, r.run));
+    election_lab::sort::sort_by_key(&mut rows, |r| (r.violations == 0, r.run));
     let total = rows.len();
     rows.truncate(SHOWN);
     let body = rows.iter().map(|r| {

@@ -191,7 +191,7 @@ impl<'a> Builder<'a> {
         mut self,
         algorithm: &str,
         cuts: bool,
-        number: impl Fn(&Key, &MemberInfo) -> Option<NodeId>,
+        number: &dyn Fn(&Key, &MemberInfo) -> Option<NodeId>,
     ) -> Result<Imported, String> {
         if self.members.is_empty() || self.lines.is_empty() {
             let mut why = String::from("no election lines found in the logs");
@@ -220,12 +220,14 @@ impl<'a> Builder<'a> {
         let mut nodes: BTreeMap<Key, NodeId> = BTreeMap::new();
         let mut own: Vec<(Key, NodeId)> =
             self.members.iter().filter_map(|(k, m)| number(k, m).map(|n| (k.clone(), n))).collect();
-        own.sort_by_key(|x| x.1);
+        crate::sort::sort_by_key(&mut own, |x| x.1);
         if own.len() == self.members.len() && own.windows(2).all(|w| w[0].1 != w[1].1) && own.iter().all(|x| x.1 > 0) {
             nodes.extend(own);
         } else {
             let mut keys: Vec<(&Key, &MemberInfo)> = self.members.iter().collect();
-            keys.sort_by(|a, b| (a.1.name.is_empty(), &a.1.name, a.0).cmp(&(b.1.name.is_empty(), &b.1.name, b.0)));
+            crate::sort::sort_by(&mut keys, |a, b| {
+                (a.1.name.is_empty(), &a.1.name, a.0).cmp(&(b.1.name.is_empty(), &b.1.name, b.0))
+            });
             for (n, (k, _)) in keys.into_iter().enumerate() {
                 nodes.insert(k.clone(), n as NodeId + 1);
             }
@@ -350,7 +352,7 @@ impl<'a> Builder<'a> {
             messages.push(json!({"from": from, "to": to, "kind": kind, "sent": sent, "received": received,
                                  "term": term, "extra": extra, "flag": flag, "line": line}));
         }
-        messages.sort_by_key(|m| {
+        crate::sort::sort_by_key(&mut messages, |m| {
             let n = |k: &str| m[k].as_u64();
             (
                 n("sent"),
@@ -401,7 +403,9 @@ impl<'a> Builder<'a> {
             events.push(e);
         }
         // A total order that does not depend on the order the files were given in.
-        events.sort_by_key(|e| (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number)));
+        crate::sort::sort_by_key(&mut events, |e| {
+            (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number))
+        });
 
         // Faults: a member that stopped logging while another saw it go is crashed 1 ms after its
         // last line; one that logs again (a restart) recovers at its first line after that.
@@ -462,7 +466,7 @@ impl<'a> Builder<'a> {
         let mut cut_links: Vec<(NodeId, NodeId)> = Vec::new();
         let mut order: Vec<&Line> =
             self.lines.iter().filter(|l| matches!(l.what, What::PeerDown(_) | What::PeerUp(_))).collect();
-        order.sort_by_key(|l| (l.t, node(&l.member)));
+        crate::sort::sort_by_key(&mut order, |l| (l.t, node(&l.member)));
         for l in order {
             let (peer, lost) = match &l.what {
                 What::PeerDown(p) => (p, true),
@@ -498,14 +502,16 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        events.sort_by_key(|e| (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number)));
-        schedule.sort_by_key(|s| s["at"].as_u64());
+        crate::sort::sort_by_key(&mut events, |e| {
+            (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number))
+        });
+        crate::sort::sort_by_key(&mut schedule, |s| s["at"].as_u64());
 
         let mut member_list = Vec::new();
         for (k, m) in &self.members {
             member_list.push(json!({"node": node(k), "name": m.name, "id": k, "addr": m.addr}));
         }
-        member_list.sort_by_key(|m| m["node"].as_u64());
+        crate::sort::sort_by_key(&mut member_list, |m| m["node"].as_u64());
         let ids: Vec<NodeId> = member_list.iter().map(|m| m["node"].as_u64().unwrap_or(0) as NodeId).collect();
         let last_t = rel(end).max(messages.iter().filter_map(|m| m["received"].as_u64()).max().unwrap_or(0));
         // The model's delays: from the shortest matched delay to twice the median. (The longest

@@ -30,7 +30,10 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     let (w, h) = (320.0, 260.0);
     let col = |i: usize| 20.0 + (w - 40.0) * (i as f64 + 0.5) / n as f64;
     let row = |t: f64| 16.0 + (h - 24.0) * (t - t0 as f64) / span as f64;
-    let index: BTreeMap<u32, usize> = frame.nodes.iter().enumerate().map(|(i, nd)| (nd.id, i)).collect();
+    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+    for (i, nd) in frame.nodes.iter().enumerate() {
+        index.insert(nd.id, i);
+    }
     // Column headers need about 26 units each: with many nodes, every k-th is labelled (the
     // lifeline's tooltip names every node).
     let widest = frame.nodes.iter().map(|nd| format!("N{}", nd.id).len()).max().unwrap_or(2) as f64;
