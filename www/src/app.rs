@@ -220,6 +220,7 @@ pub fn Lab() -> Html {
     });
     effects::use_url_sync(&state);
     crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
+    crate::worker::use_sweep_worker(state.sweep_job(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
@@ -295,7 +296,7 @@ pub fn Lab() -> Html {
         // The experiments view, in place of the simulator (whose state is kept meanwhile).
         (true, _) => (
             String::new(),
-            html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> },
+            html! { <crate::components::experiments::Experiments pane={state.pane.clone()} {lang} on={on.clone()} /> },
         ),
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).

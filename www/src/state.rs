@@ -18,6 +18,7 @@ mod action;
 pub mod compare;
 mod debug;
 mod derived;
+pub mod experiments;
 mod fork;
 pub mod lesson;
 mod open;
@@ -30,6 +31,7 @@ pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use real_logs::{import_title, replay_label, replay_title};
 pub use search::{property_name, Finding, SearchStatus};
@@ -102,6 +104,10 @@ pub struct State {
     pub experiments: bool,
     /// The experiment shown there (an id of `experiment::READY`).
     pub experiment: &'static str,
+    /// The experiment shown there and its sweep.
+    pub pane: Pane,
+    /// Sweeps asked for on this page (numbers their jobs).
+    sweeps: u32,
     /// The last breakpoint hit Play (or next / previous hit) stopped at.
     pub hit: Option<Rc<election_lab::breakpoint::Hit>>,
     /// Watching for hits while playing (set when Play starts, with breakpoints).
@@ -163,6 +169,8 @@ impl State {
             picker: false,
             experiments: false,
             experiment: election_lab::experiment::READY[0].0,
+            pane: Pane::new(election_lab::experiment::READY[0].0),
+            sweeps: 0,
             hit: None,
             watch: None,
             bp_error: None,
@@ -451,18 +459,32 @@ impl State {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
                 let changed = !self.experiments && self.playing && self.apply(Action::Pause);
                 self.experiments = !self.experiments;
+                // Opened fresh; closed, its sweep stops.
+                self.pane = Pane::new(self.experiment);
                 self.picker = false;
                 self.menu = None;
                 changed
             }
             Action::CloseExperiments => {
-                self.experiments = false;
+                self.leave_experiments();
                 false
             }
             Action::PickExperiment(id) => {
                 if let Some(id) = ready_experiment(id) {
                     self.experiment = id;
+                    if self.pane.id != id {
+                        self.pane = Pane::new(id);
+                    }
                 }
+                false
+            }
+            a @ (Action::SetTrials(_)
+            | Action::SetSpec(_)
+            | Action::RestoreSpec
+            | Action::RunSweep
+            | Action::CancelSweep
+            | Action::SweepReply(_)) => {
+                self.sweep_apply(a);
                 false
             }
             Action::Peek(id) => {
@@ -512,7 +534,7 @@ impl State {
             }
             Action::OpenRun(text) => {
                 self.close_compare();
-                self.experiments = false;
+                self.leave_experiments();
                 let ok = self.reduce_import(text);
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
@@ -523,7 +545,7 @@ impl State {
             }
             Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
                 // The view's own dialogs close first; then Escape goes back to the simulator.
-                self.experiments = false;
+                self.leave_experiments();
                 false
             }
             Action::Escape => {

@@ -113,6 +113,7 @@ impl State {
             Some(id) => {
                 self.experiments = true;
                 self.experiment = id;
+                self.pane = super::Pane::new(id);
             }
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();

@@ -260,6 +260,12 @@ impl State {
             Action::ToggleExperiments
                 | Action::CloseExperiments
                 | Action::PickExperiment(_)
+                | Action::SetTrials(_)
+                | Action::SetSpec(_)
+                | Action::RestoreSpec
+                | Action::RunSweep
+                | Action::CancelSweep
+                | Action::SweepReply(_)
                 | Action::OpenRun(_)
                 | Action::SetLang(_)
                 | Action::CatalogArrived(..)

@@ -1,0 +1,226 @@
+//! An experiment's sweep as the page runs it: one job posted to the Web Worker that also runs the
+//! counterexample search (`src/lab_worker.rs`), replies posted back. Both ends live here so that
+//! they agree and can be tested natively. The page posts the spec (its trial count applied); the
+//! worker builds the same [`Sweep`] from it, runs it run by run, posts its progress about ten
+//! times a second and, at the end, every run's [`Row`]. The page builds the sweep from the same
+//! spec and [`Sweep::adopt`]s the rows: its plot, table and CSVs are then those of a sweep run on
+//! the page (or by `election-lab sweep`), byte for byte, since each run is deterministic.
+
+use election_lab::experiment::{Row, Sweep};
+use serde_json::{json, Value};
+
+/// What a sweep's job says it is (a search's job has no `kind`).
+pub const KIND: &str = "sweep";
+/// Progress is posted at most this often (milliseconds of the worker's clock).
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
+/// The job's text: the spec as JSON, numbered so that replies to an earlier job are ignored.
+pub fn job_json(id: u32, spec: &Value) -> String {
+    json!({"id": id, "kind": KIND, "spec": spec}).to_string()
+}
+
+/// Whether a job's text is a sweep's (else it is a search's).
+pub fn is_sweep(job: &Value) -> bool {
+    job.get("kind").and_then(Value::as_str) == Some(KIND)
+}
+
+/// What the worker tells the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Runs done out of the total.
+    Progress { done: u64, total: u64 },
+    /// Every run's row, in order, and the worker's time for the whole sweep (milliseconds).
+    Done { rows: Vec<Row>, ms: f64 },
+    /// The job was refused (a spec the engine rejects): why.
+    Error(String),
+}
+
+/// A row as a JSON array, its fields in [`Row`]'s order.
+fn row_value(r: &Row) -> Value {
+    json!([
+        r.line,
+        r.nodes,
+        r.seed,
+        r.messages,
+        r.counted,
+        r.theory,
+        r.end_time,
+        r.steps,
+        r.quiescent,
+        r.agreement,
+        r.leaders,
+        r.max_leaders,
+        r.violations,
+        r.elections,
+        r.downtime,
+        r.minority_leaders,
+        r.trace_hash,
+        r.run,
+        r.faults,
+        r.order,
+    ])
+}
+
+/// A row read back from [`row_value`]'s array; `None` if any field is missing or of another type.
+fn row_of(v: &Value) -> Option<Row> {
+    let a = v.as_array().filter(|a| a.len() == 20)?;
+    let n = |i: usize| a[i].as_u64();
+    let small = |i: usize| n(i).and_then(|x| u32::try_from(x).ok());
+    let opt = |i: usize| if a[i].is_null() { Some(None) } else { n(i).map(Some) };
+    let opt_small = |i: usize| if a[i].is_null() { Some(None) } else { small(i).map(Some) };
+    Some(Row {
+        line: usize::try_from(n(0)?).ok()?,
+        nodes: small(1)?,
+        seed: n(2)?,
+        messages: n(3)?,
+        counted: n(4)?,
+        theory: opt(5)?,
+        end_time: n(6)?,
+        steps: n(7)?,
+        quiescent: a[8].as_bool()?,
+        agreement: opt_small(9)?,
+        leaders: small(10)?,
+        max_leaders: small(11)?,
+        violations: small(12)?,
+        elections: small(13)?,
+        downtime: opt(14)?,
+        minority_leaders: opt_small(15)?,
+        trace_hash: n(16)?,
+        run: n(17)?,
+        faults: a[18].as_str()?.to_string(),
+        order: if a[19].is_null() { None } else { Some(a[19].as_str()?.to_string()) },
+    })
+}
+
+impl Reply {
+    /// `{"id": …, "kind": "progress" | "done" | "error", …}`.
+    pub fn to_json(&self, id: u32) -> String {
+        match self {
+            Reply::Progress { done, total } => json!({"id": id, "kind": "progress", "done": done, "total": total}),
+            Reply::Done { rows, ms } => {
+                json!({"id": id, "kind": "done", "rows": rows.iter().map(row_value).collect::<Vec<_>>(), "ms": ms})
+            }
+            Reply::Error(message) => json!({"id": id, "kind": "error", "message": message}),
+        }
+        .to_string()
+    }
+
+    /// The job's id and the reply; text that is not a reply is an error naming why.
+    pub fn from_json(text: &str) -> Result<(u32, Reply), String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
+        let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+        let num = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let reply = match v.get("kind").and_then(Value::as_str) {
+            Some("progress") => Reply::Progress { done: num("done"), total: num("total") },
+            Some("done") => {
+                let rows = v.get("rows").and_then(Value::as_array).ok_or("reply: no 'rows'")?;
+                let rows: Option<Vec<Row>> = rows.iter().map(row_of).collect();
+                Reply::Done {
+                    rows: rows.ok_or("reply: a row is not a run's")?,
+                    ms: v.get("ms").and_then(Value::as_f64).unwrap_or(0.0),
+                }
+            }
+            Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
+            other => return Err(format!("reply: unknown kind {other:?}")),
+        };
+        Ok((id, reply))
+    }
+}
+
+/// Runs the sweep job `job` (read as JSON) to its end, posting replies (JSON text) through
+/// `post`; `now` is a clock in milliseconds. The worker calls it once per job; Cancel terminates
+/// the worker.
+pub fn run(job: &Value, now: impl Fn() -> f64, mut post: impl FnMut(String)) {
+    let id = job.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).unwrap_or(0);
+    let spec = job.get("spec").unwrap_or(&Value::Null);
+    let mut sweep = match Sweep::from_value(spec) {
+        Ok(s) => s,
+        Err(e) => return post(Reply::Error(e.to_string()).to_json(id)),
+    };
+    let started = now();
+    let p = sweep.progress();
+    post(Reply::Progress { done: p.done, total: p.total }.to_json(id));
+    let mut posted = started;
+    loop {
+        let p = sweep.advance(1);
+        if p.finished() {
+            return post(Reply::Done { rows: sweep.rows().to_vec(), ms: now() - started }.to_json(id));
+        }
+        if now() - posted >= PROGRESS_EVERY_MS {
+            posted = now();
+            post(Reply::Progress { done: p.done, total: p.total }.to_json(id));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_lab::experiment::READY;
+    use std::cell::Cell;
+
+    fn spec(id: &str, trials: u64) -> Value {
+        let mut v: Value = serde_json::from_str(READY.iter().find(|r| r.0 == id).unwrap().1).unwrap();
+        v["seeds"]["count"] = trials.into();
+        v
+    }
+
+    fn replies(job: &str, clock: impl Fn() -> f64) -> Vec<(u32, Reply)> {
+        let mut out = vec![];
+        run(&serde_json::from_str(job).unwrap(), clock, |t| out.push(Reply::from_json(&t).unwrap()));
+        out
+    }
+
+    #[test]
+    fn the_rows_posted_back_make_the_sweep_the_page_would_have_run() {
+        for (id, trials) in [("split-brain-random-partitions", 3), ("raft-figure-16-randomness", 2)] {
+            let v = spec(id, trials);
+            let job = job_json(4, &v);
+            assert!(is_sweep(&serde_json::from_str(&job).unwrap()));
+            let out = replies(&job, || 0.0);
+            let total = Sweep::from_value(&v).unwrap().progress().total;
+            assert_eq!(out[0], (4, Reply::Progress { done: 0, total }), "{id}: progress first");
+            // A clock that never moves posts no progress between the first and the rows.
+            assert_eq!(out.len(), 2, "{id}");
+            let (4, Reply::Done { rows, .. }) = out[1].clone() else { panic!("{id}: {:?}", out[1]) };
+            let mut here = Sweep::from_value(&v).unwrap();
+            while !here.advance(5).finished() {}
+            let mut adopted = Sweep::from_value(&v).unwrap();
+            assert!(adopted.adopt(rows).unwrap().finished());
+            assert_eq!(adopted.csv(), here.csv(), "{id}: every run");
+            assert_eq!(adopted.summary_csv(), here.summary_csv(), "{id}: the summary");
+            assert_eq!(adopted.svg(election_lab::meta::Lang::En), here.svg(election_lab::meta::Lang::En), "{id}");
+        }
+    }
+
+    #[test]
+    fn progress_is_posted_as_the_clock_moves() {
+        let t = Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 60.0);
+            t.get()
+        };
+        let out = replies(&job_json(2, &spec("one-partition", 4)), clock);
+        let progress: Vec<u64> = out
+            .iter()
+            .filter_map(|r| match r.1 {
+                Reply::Progress { done, .. } => Some(done),
+                _ => None,
+            })
+            .collect();
+        assert!(progress.len() > 2, "{progress:?}");
+        assert!(progress.windows(2).all(|w| w[0] < w[1]), "advancing: {progress:?}");
+        assert!(matches!(out.last(), Some((2, Reply::Done { .. }))));
+    }
+
+    #[test]
+    fn a_bad_spec_is_refused_with_a_reason_and_bad_replies_are_named() {
+        let mut v = spec("one-partition", 2);
+        v["measure"] = "speed".into();
+        let out = replies(&job_json(9, &v), || 0.0);
+        assert!(matches!(&out[..], [(9, Reply::Error(m))] if m.contains("speed")), "{out:?}");
+        assert!(Reply::from_json(r#"{"id":1,"kind":"done","rows":[[1,2]]}"#).unwrap_err().contains("a row"));
+        assert!(Reply::from_json(r#"{"id":1,"kind":"what"}"#).is_err());
+        assert!(!is_sweep(&serde_json::json!({"id": 1, "property": "split-brain"})));
+    }
+}
