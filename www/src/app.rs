@@ -219,8 +219,7 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
-    crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
-    crate::worker::use_sweep_worker(state.sweep_job(), state.lang, on.clone());
+    crate::worker::use_workers(state.search.clone(), state.sweep_job(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);

@@ -35,7 +35,8 @@ pub enum Reply {
     Error(String),
 }
 
-/// A row as a JSON array, its fields in [`Row`]'s order.
+/// A row as a JSON array: its 18 numbers in [`Row`]'s order (`null` for none, 0 or 1 for
+/// `quiescent`), then its faults and its order (a text or `null`).
 fn row_value(r: &Row) -> Value {
     json!([
         r.line,
@@ -46,7 +47,7 @@ fn row_value(r: &Row) -> Value {
         r.theory,
         r.end_time,
         r.steps,
-        r.quiescent,
+        u8::from(r.quiescent),
         r.agreement,
         r.leaders,
         r.max_leaders,
@@ -61,34 +62,32 @@ fn row_value(r: &Row) -> Value {
     ])
 }
 
-/// A row read back from [`row_value`]'s array; `None` if any field is missing or of another type.
+/// A row read back from [`row_value`]'s array; `None` if a number or the faults are missing.
 fn row_of(v: &Value) -> Option<Row> {
     let a = v.as_array().filter(|a| a.len() == 20)?;
-    let n = |i: usize| a[i].as_u64();
-    let small = |i: usize| n(i).and_then(|x| u32::try_from(x).ok());
-    let opt = |i: usize| if a[i].is_null() { Some(None) } else { n(i).map(Some) };
-    let opt_small = |i: usize| if a[i].is_null() { Some(None) } else { small(i).map(Some) };
+    let n: Vec<Option<u64>> = a[..18].iter().map(Value::as_u64).collect();
+    let small = |i: usize| n[i].and_then(|x| u32::try_from(x).ok());
     Some(Row {
-        line: usize::try_from(n(0)?).ok()?,
+        line: usize::try_from(n[0]?).ok()?,
         nodes: small(1)?,
-        seed: n(2)?,
-        messages: n(3)?,
-        counted: n(4)?,
-        theory: opt(5)?,
-        end_time: n(6)?,
-        steps: n(7)?,
-        quiescent: a[8].as_bool()?,
-        agreement: opt_small(9)?,
+        seed: n[2]?,
+        messages: n[3]?,
+        counted: n[4]?,
+        theory: n[5],
+        end_time: n[6]?,
+        steps: n[7]?,
+        quiescent: n[8]? == 1,
+        agreement: small(9),
         leaders: small(10)?,
         max_leaders: small(11)?,
         violations: small(12)?,
         elections: small(13)?,
-        downtime: opt(14)?,
-        minority_leaders: opt_small(15)?,
-        trace_hash: n(16)?,
-        run: n(17)?,
-        faults: a[18].as_str()?.to_string(),
-        order: if a[19].is_null() { None } else { Some(a[19].as_str()?.to_string()) },
+        downtime: n[14],
+        minority_leaders: small(15),
+        trace_hash: n[16]?,
+        run: n[17]?,
+        faults: a[18].as_str()?.into(),
+        order: a[19].as_str().map(Into::into),
     })
 }
 

@@ -76,73 +76,83 @@ impl Live {
 }
 
 /// What a worker must do now.
+#[derive(Clone, PartialEq)]
 enum Want {
-    /// Run this job (starting the worker if there is none).
-    Run(Rc<String>),
+    /// Run job number `.0` (its text), starting the worker if there is none.
+    Run(u32, Rc<String>),
     /// Terminate the worker, if there is one.
     Stop,
-    /// Leave it as it is (a finished job's worker waits for the next).
+    /// Leave it as it is (a finished search's worker waits for the next).
     Keep,
 }
 
-/// Posts `job` to the worker in `slot`, starting one first if there is none.
-fn start(slot: &RefCell<Option<Live>>, job: &str, lang: Lang, route: Route, on: &Callback<Action>) {
-    if slot.borrow().is_none() {
-        match Live::spawn(lang, route, on.clone()) {
-            Ok(live) => *slot.borrow_mut() = Some(live),
-            Err(e) => {
-                let why = e.as_string().unwrap_or_else(|| format!("{e:?}"));
-                on.emit((route.reply)(error_json(&why)));
-                return;
-            }
+/// One kind of job's worker, and what was last asked of it.
+struct Slot {
+    live: Option<Live>,
+    last: Want,
+    route: Route,
+}
+
+impl Slot {
+    fn act(&mut self, want: &Want, lang: Lang, on: &Callback<Action>) {
+        if *want == self.last {
+            return;
         }
-    }
-    if let Some(live) = slot.borrow().as_ref() {
-        live.post(job);
+        self.last = want.clone();
+        match want {
+            Want::Run(_, job) => {
+                if self.live.is_none() {
+                    match Live::spawn(lang, self.route, on.clone()) {
+                        Ok(live) => self.live = Some(live),
+                        Err(e) => {
+                            let why = e.as_string().unwrap_or_else(|| format!("{e:?}"));
+                            return on.emit((self.route.reply)(error_json(&why)));
+                        }
+                    }
+                }
+                if let Some(live) = &self.live {
+                    live.post(job);
+                }
+            }
+            Want::Stop => {
+                if let Some(live) = self.live.take() {
+                    live.worker.terminate();
+                }
+            }
+            Want::Keep => {}
+        }
     }
 }
 
-fn act(slot: &RefCell<Option<Live>>, want: Want, lang: Lang, route: Route, on: &Callback<Action>) {
-    match want {
-        Want::Run(job) => start(slot, &job, lang, route, on),
-        Want::Stop => {
-            if let Some(live) = slot.borrow_mut().take() {
-                live.worker.terminate();
-            }
-        }
-        Want::Keep => {}
-    }
-}
-
-/// Runs the state's search in a worker: starts a job when one is asked for, and terminates
-/// the worker when it is cancelled.
+/// Runs the state's jobs in workers, one for each kind: the counterexample search (started when
+/// one is asked for, terminated when it is cancelled; a finished search's worker waits for the
+/// next) and the experiments view's sweep (started by Run, terminated as soon as no sweep runs:
+/// cancelled, finished, another experiment chosen, or the view left).
 #[hook]
-pub fn use_search_worker(search: Option<Rc<Finding>>, lang: Lang, on: Callback<Action>) {
-    let slot = use_mut_ref(|| None::<Live>);
-    let route = Route { reply: Action::SearchReply, failed: k::UI_THE_SEARCHS_WORKER_COULD_NOT };
-    let key = search.as_ref().map(|s| s.key());
-    use_effect_with(key, move |key| {
-        let want = match (key, search) {
-            (Some((_, true, _)), Some(s)) => Want::Run(s.job.clone()),
-            (Some((_, false, true)), _) => Want::Stop,
-            _ => Want::Keep,
-        };
-        act(&slot, want, lang, route, &on);
+pub fn use_workers(search: Option<Rc<Finding>>, sweep: Option<(u32, Rc<String>)>, lang: Lang, on: Callback<Action>) {
+    let slots = use_mut_ref(|| {
+        [
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route { reply: Action::SearchReply, failed: k::UI_THE_SEARCHS_WORKER_COULD_NOT },
+            },
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route { reply: Action::SweepReply, failed: k::UI_THE_SWEEPS_WORKER_COULD_NOT },
+            },
+        ]
     });
-}
-
-/// Runs the experiments view's sweep in a worker of its own: starts it when Run is pressed, and
-/// terminates the worker as soon as no sweep runs (cancelled, finished, another experiment
-/// chosen, or the view left).
-#[hook]
-pub fn use_sweep_worker(job: Option<(u32, Rc<String>)>, lang: Lang, on: Callback<Action>) {
-    let slot = use_mut_ref(|| None::<Live>);
-    let route = Route { reply: Action::SweepReply, failed: k::UI_THE_SWEEPS_WORKER_COULD_NOT };
-    use_effect_with(job, move |job| {
-        let want = match job {
-            Some((_, text)) => Want::Run(text.clone()),
-            None => Want::Stop,
-        };
-        act(&slot, want, lang, route, &on);
+    let search = match search.as_deref() {
+        Some(s) if s.running() => Want::Run(s.id, s.job.clone()),
+        Some(s) if s.key().2 => Want::Stop,
+        _ => Want::Keep,
+    };
+    let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
+    use_effect_with([search, sweep], move |wants| {
+        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants) {
+            slot.act(want, lang, &on);
+        }
     });
 }
