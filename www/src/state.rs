@@ -21,6 +21,7 @@ mod derived;
 pub mod experiments;
 mod fork;
 pub mod lesson;
+mod mode;
 mod open;
 mod ops;
 mod real_logs;
@@ -33,6 +34,7 @@ use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
+pub use mode::{Lab, Mode};
 pub use real_logs::{import_title, replay_label, replay_title};
 pub use search::{property_name, Finding, SearchStatus};
 
@@ -96,16 +98,13 @@ pub struct State {
     pub redo: Rc<Vec<Recorded>>,
     /// In an embed, what the link opened: Reset goes back there (its step and interventions).
     pub origin: Option<Rc<String>>,
-    /// Compare mode: the lanes, when comparing.
-    pub compare: Option<Compare>,
-    /// The compare picker is open.
+    /// One run, compare or experiments, with that mode's own state (see `mode.rs`).
+    pub mode: Mode,
+    /// The compare picker is open (over one run or the lanes: it is how compare mode starts).
     pub picker: bool,
-    /// The experiments view is shown instead of the simulator.
-    pub experiments: bool,
-    /// The experiment shown there (an id of `experiment::READY`).
+    /// The experiment the experiments view shows or opens on: the last one chosen (an id of
+    /// `experiment::READY`).
     pub experiment: &'static str,
-    /// The experiment shown there and its sweep.
-    pub pane: Pane,
     /// Sweeps asked for on this page (numbers their jobs).
     sweeps: u32,
     /// The last breakpoint hit Play (or next / previous hit) stopped at.
@@ -165,11 +164,9 @@ impl State {
             card: false,
             redo: Rc::new(Vec::new()),
             origin: None,
-            compare: None,
+            mode: Mode::Single,
             picker: false,
-            experiments: false,
             experiment: election_lab::experiment::READY[0].0,
-            pane: Pane::new(election_lab::experiment::READY[0].0),
             sweeps: 0,
             hit: None,
             watch: None,
@@ -195,7 +192,7 @@ impl State {
     /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
     /// run, or while messages travel.
     pub fn quiet_stretch(&self) -> Option<(f64, f64)> {
-        if self.compare.is_some() || !self.frame.messages.is_empty() {
+        if self.lanes().is_some() || !self.frame.messages.is_empty() {
             return None;
         }
         if self.frame.store.as_ref().is_some_and(|st| !st.writes.is_empty()) {
@@ -214,7 +211,7 @@ impl State {
     /// Re-derives what is drawn from the engine, after any change to it.
     fn refresh(&mut self) {
         self.engine.rev += 1;
-        if self.compare.is_some() {
+        if self.lanes().is_some() {
             // The lanes re-derive themselves as they change.
             return;
         }
@@ -259,16 +256,10 @@ impl State {
         }
     }
 
-    /// Applies `action`; returns whether the engine (or the selection) changed.
-    fn apply(&mut self, action: Action) -> bool {
-        if self.experiments && !Self::in_experiments(&action) {
-            // The simulator is hidden: its keys (Space, arrows, R, ...) wait until it is back.
-            return false;
-        }
-        let action = match self.compare_apply(action) {
-            Ok(changed) => return changed,
-            Err(action) => action,
-        };
+    /// The one-run reducer, which also holds what every mode shares (the language, the dialogs,
+    /// the search); compare mode and the experiments view hand it what is not their own.
+    /// Returns whether the engine (or the selection) changed.
+    fn single_apply(&mut self, action: Action) -> bool {
         match action {
             Action::TogglePlay => {
                 if self.playing {
@@ -431,7 +422,7 @@ impl State {
                 self.lang = lang;
                 self.pending_lang = None;
                 self.lang_chosen = true;
-                if let Some(c) = &mut self.compare {
+                if let Some(c) = self.lanes_mut() {
                     c.lang = lang;
                     c.refresh();
                 }
@@ -457,36 +448,26 @@ impl State {
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
-                let changed = !self.experiments && self.playing && self.apply(Action::Pause);
-                self.experiments = !self.experiments;
-                // Opened fresh; closed, its sweep stops.
-                self.pane = Pane::new(self.experiment);
+                let changed = self.playing && self.apply(Action::Pause);
                 self.picker = false;
                 self.menu = None;
+                self.open_experiments(self.experiment);
                 changed
-            }
-            Action::CloseExperiments => {
-                self.leave_experiments();
-                false
             }
             Action::PickExperiment(id) => {
                 if let Some(id) = ready_experiment(id) {
                     self.experiment = id;
-                    if self.pane.id != id {
-                        self.pane = Pane::new(id);
-                    }
                 }
                 false
             }
-            a @ (Action::SetTrials(_)
+            // The experiments view's own, with the view closed.
+            Action::CloseExperiments
+            | Action::SetTrials(_)
             | Action::SetSpec(_)
             | Action::RestoreSpec
             | Action::RunSweep
             | Action::CancelSweep
-            | Action::SweepReply(_)) => {
-                self.sweep_apply(a);
-                false
-            }
+            | Action::SweepReply(_) => false,
             Action::Peek(id) => {
                 self.peek = Some(id);
                 false
@@ -534,7 +515,6 @@ impl State {
             }
             Action::OpenRun(text) => {
                 self.close_compare();
-                self.leave_experiments();
                 let ok = self.reduce_import(text);
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
@@ -542,11 +522,6 @@ impl State {
                     self.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
                 }
                 ok
-            }
-            Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
-                // The view's own dialogs close first; then Escape goes back to the simulator.
-                self.leave_experiments();
-                false
             }
             Action::Escape => {
                 self.picker = false;

@@ -97,7 +97,7 @@ mod tests {
         let row = sweep.rows().iter().find(|r| r.violations > 0).expect("a split brain among the runs").clone();
         let text = trace_of(&sweep, row.run).expect("replays");
         let s = Rc::new(State::open("")).reduce(Action::ToggleExperiments).reduce(Action::OpenRun(text));
-        assert!(!s.experiments, "back in the lab");
+        assert!(s.experiments().is_none(), "back in the lab");
         assert!(s.alert.is_none(), "{:?}", s.alert);
         let e = s.engine.get();
         // The very run: its seed, its faults' hash at the end, and the cursor at its violation.

@@ -4,7 +4,7 @@
 //! the rows come back it builds the sweep of the same spec and adopts them (`Sweep::adopt`), so
 //! the plot, tables and downloads are what a sweep run on the page would give, byte for byte.
 
-use super::{Action, State};
+use super::{ready_experiment, Action, Mode, State};
 use crate::i18n::{tr, Lang};
 use crate::sweep_job::{self, Reply};
 use election_lab::experiment::{Sweep, READY};
@@ -204,32 +204,57 @@ impl Pane {
 }
 
 impl State {
-    /// Back to the simulator: the view's sweep stops (the worker is terminated).
-    pub(super) fn leave_experiments(&mut self) {
-        self.experiments = false;
-        self.pane = Pane::new(self.experiment);
-    }
-
     /// The job the sweep's worker must run now, if a sweep runs in the view shown.
     pub fn sweep_job(&self) -> Option<(u32, Rc<String>)> {
-        self.experiments.then(|| self.pane.job()).flatten()
+        self.experiments().and_then(Pane::job)
     }
 
-    /// The view's own actions.
-    pub(super) fn sweep_apply(&mut self, action: Action) {
-        if matches!(action, Action::RunSweep) && !self.pane.running() {
-            self.sweeps = self.sweeps.wrapping_add(1);
-        }
-        let (job, lang, pane) = (self.sweeps, self.lang, &mut self.pane);
+    /// The experiments view's reducer: its own actions; the language, the dialogs and the
+    /// search's replies go on to the one-run reducer, which shares them (`Err`); the simulator
+    /// is hidden, so its keys (Space, arrows, R, ...) wait until it is back.
+    // The action handed back is the one given, moved: boxing it would cost every action.
+    #[allow(clippy::result_large_err)]
+    pub(super) fn experiments_apply(&mut self, action: Action) -> Result<bool, Action> {
+        let Mode::Experiments(lab) = &mut self.mode else { return Err(action) };
+        let pane = &mut lab.pane;
         match action {
             Action::SetTrials(t) => pane.edit(Some(t), None),
             Action::SetSpec(s) => pane.edit(None, Some(s)),
             Action::RestoreSpec => pane.edit(None, Some(spec_of(pane.id).into())),
-            Action::RunSweep => pane.run(job, lang),
+            Action::RunSweep if !pane.running() => {
+                self.sweeps = self.sweeps.wrapping_add(1);
+                pane.run(self.sweeps, self.lang);
+            }
             Action::CancelSweep => pane.cancel(),
             Action::SweepReply(text) => pane.reply(&text),
+            Action::PickExperiment(id) => {
+                if let Some(id) = ready_experiment(id) {
+                    self.experiment = id;
+                    if pane.id != id {
+                        *pane = Pane::new(id);
+                    }
+                }
+            }
+            Action::ToggleExperiments | Action::CloseExperiments => self.leave_experiments(),
+            // The view's own dialogs close first; then Escape goes back to the simulator.
+            Action::Escape if !(self.help || self.share.is_some()) => self.leave_experiments(),
+            // A run of the table opens in the lab.
+            Action::OpenRun(text) => {
+                self.leave_experiments();
+                return Err(Action::OpenRun(text));
+            }
+            a @ (Action::SetLang(_)
+            | Action::CatalogArrived(..)
+            | Action::ToggleLang
+            | Action::ToggleHelp
+            | Action::Dismiss
+            | Action::CloseShare
+            | Action::Escape
+            | Action::SearchReply(_)
+            | Action::CancelSearch) => return Err(a),
             _ => {}
         }
+        Ok(false)
     }
 }
 
