@@ -63,29 +63,37 @@ fn row_value(r: &Row) -> Value {
 }
 
 /// A row read back from [`row_value`]'s array; `None` if a number or the faults are missing.
+/// (The numbers were a row's, so they fit their fields.)
 fn row_of(v: &Value) -> Option<Row> {
     let a = v.as_array().filter(|a| a.len() == 20)?;
-    let n: Vec<Option<u64>> = a[..18].iter().map(Value::as_u64).collect();
-    let small = |i: usize| n[i].and_then(|x| u32::try_from(x).ok());
+    let mut n = [None; 18];
+    for (x, v) in n.iter_mut().zip(a) {
+        *x = v.as_u64();
+    }
+    // Every number but the optional ones (theory, agreement, downtime, minority leaders).
+    if n.iter().enumerate().any(|(i, x)| x.is_none() && ![5, 9, 14, 15].contains(&i)) {
+        return None;
+    }
+    let at = |i: usize| n[i].unwrap_or(0);
     Some(Row {
-        line: usize::try_from(n[0]?).ok()?,
-        nodes: small(1)?,
-        seed: n[2]?,
-        messages: n[3]?,
-        counted: n[4]?,
+        line: at(0) as usize,
+        nodes: at(1) as u32,
+        seed: at(2),
+        messages: at(3),
+        counted: at(4),
         theory: n[5],
-        end_time: n[6]?,
-        steps: n[7]?,
-        quiescent: n[8]? == 1,
-        agreement: small(9),
-        leaders: small(10)?,
-        max_leaders: small(11)?,
-        violations: small(12)?,
-        elections: small(13)?,
+        end_time: at(6),
+        steps: at(7),
+        quiescent: at(8) == 1,
+        agreement: n[9].map(|x| x as u32),
+        leaders: at(10) as u32,
+        max_leaders: at(11) as u32,
+        violations: at(12) as u32,
+        elections: at(13) as u32,
         downtime: n[14],
-        minority_leaders: small(15),
-        trace_hash: n[16]?,
-        run: n[17]?,
+        minority_leaders: n[15].map(|x| x as u32),
+        trace_hash: at(16),
+        run: at(17),
         faults: a[18].as_str()?.into(),
         order: a[19].as_str().map(Into::into),
     })
@@ -113,11 +121,11 @@ impl Reply {
             Some("progress") => Reply::Progress { done: num("done"), total: num("total") },
             Some("done") => {
                 let rows = v.get("rows").and_then(Value::as_array).ok_or("reply: no 'rows'")?;
-                let rows: Option<Vec<Row>> = rows.iter().map(row_of).collect();
-                Reply::Done {
-                    rows: rows.ok_or("reply: a row is not a run's")?,
-                    ms: v.get("ms").and_then(Value::as_f64).unwrap_or(0.0),
+                let mut read = Vec::new();
+                for r in rows {
+                    read.push(row_of(r).ok_or("reply: a row is not a run's")?);
                 }
+                Reply::Done { rows: read, ms: v.get("ms").and_then(Value::as_f64).unwrap_or(0.0) }
             }
             Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
             other => return Err(format!("reply: unknown kind {other:?}")),
@@ -219,6 +227,14 @@ mod tests {
         let out = replies(&job_json(9, &v), || 0.0);
         assert!(matches!(&out[..], [(9, Reply::Error(m))] if m.contains("speed")), "{out:?}");
         assert!(Reply::from_json(r#"{"id":1,"kind":"done","rows":[[1,2]]}"#).unwrap_err().contains("a row"));
+        // A run's row without its node count is refused; without a theory it is read.
+        let mut row = vec![Value::from(0); 18];
+        row.extend([Value::from(""), Value::Null]);
+        row[5] = Value::Null;
+        let text = |row: &Vec<Value>| serde_json::json!({"id": 1, "kind": "done", "rows": [row]}).to_string();
+        assert!(matches!(Reply::from_json(&text(&row)), Ok((1, Reply::Done { rows, .. })) if rows[0].theory.is_none()));
+        row[1] = Value::Null;
+        assert!(Reply::from_json(&text(&row)).unwrap_err().contains("a row"));
         assert!(Reply::from_json(r#"{"id":1,"kind":"what"}"#).is_err());
         assert!(!is_sweep(&serde_json::json!({"id": 1, "property": "split-brain"})));
     }
