@@ -74,3 +74,22 @@ fn shards_concatenate_to_the_whole_sweep() {
     let mut s = Sweep::from_value(&spec()).unwrap();
     assert!(s.shard(0, 3).is_err() && s.shard(4, 3).is_err() && s.shard(1, 0).is_err());
 }
+
+#[test]
+fn rows_run_elsewhere_are_adopted_in_order_and_print_what_one_thread_prints() {
+    let whole = one_thread(&spec());
+    let rows = whole.rows().to_vec();
+    let mut s = Sweep::from_value(&spec()).unwrap();
+    // Out of order, or past the end, nothing is taken.
+    assert!(s.adopt(rows[1..3].to_vec()).unwrap_err().contains("run 0 was expected"));
+    let mut long = rows.clone();
+    long.push(rows[0].clone());
+    assert!(s.adopt(long).is_err());
+    assert_eq!(s.progress().done, 0);
+    // In two parts, in order: the sweep is the one that ran them.
+    assert_eq!(s.adopt(rows[..5].to_vec()).unwrap().done, 5);
+    let p = s.adopt(rows[5..].to_vec()).unwrap();
+    assert!(p.finished());
+    assert_eq!(outputs(&s), outputs(&whole));
+    assert_eq!(s.steps(), whole.steps());
+}

@@ -103,7 +103,7 @@ fn draw(
         menu,
         animate: state.playing,
         cancel: state.cancel,
-        bare: state.compare.is_some(),
+        bare: state.lanes().is_some(),
         chosen: state.side.clone(),
     };
     let g = gestures.clone();
@@ -219,22 +219,22 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
-    crate::worker::use_search_worker(state.search.clone(), state.lang, on.clone());
+    crate::worker::use_workers(state.search.clone(), state.sweep_job(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
-    let now = state.compare.as_ref().map_or(state.frame.time, |c| c.time);
+    let now = state.lanes().map_or(state.frame.time, |c| c.time);
     let quiet = if state.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
     keyboard::use_shortcuts(state.embed, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
-        state.compare.as_ref().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
+        state.lanes().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
     crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
 
     let lang = state.lang;
     let frame = &state.frame;
     let algorithm = meta::algorithm_of(&state.scenario);
-    let comparing = state.compare.as_ref();
+    let comparing = state.lanes();
     let (step, time) = comparing.map_or((frame.step, frame.time), |c| (c.time, c.time));
     let controls = html! {
         <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} {lang} on={on.clone()} />
@@ -243,7 +243,7 @@ pub fn Lab() -> Html {
     // In compare mode each lane shows its own split brain; the banners keep alerts and notices.
     // The experiments view hides the run, so its split brain and violations wait until it is back.
     let (leaders, violation) = match comparing {
-        _ if state.experiments => (Vec::new(), None),
+        _ if state.experiments().is_some() => (Vec::new(), None),
         Some(_) => (Vec::new(), None),
         None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
@@ -291,15 +291,15 @@ pub fn Lab() -> Html {
             </div>
         };
     }
-    let (subtitle, body) = match (state.experiments, comparing) {
+    let (subtitle, body) = match (state.experiments(), comparing) {
         // The experiments view, in place of the simulator (whose state is kept meanwhile).
-        (true, _) => (
+        (Some(pane), _) => (
             String::new(),
-            html! { <crate::components::experiments::Experiments id={state.experiment} {lang} on={on.clone()} /> },
+            html! { <crate::components::experiments::Experiments pane={pane.clone()} {lang} on={on.clone()} /> },
         ),
         // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
         // no scrubber).
-        (false, Some(c)) => {
+        (None, Some(c)) => {
             let names = match &c.runs {
                 Some(r) => r.roles.iter().map(|&x| crate::components::fork::role_name(x, lang)).collect::<Vec<_>>(),
                 None => c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>(),
@@ -334,7 +334,7 @@ pub fn Lab() -> Html {
             };
             (names, body)
         }
-        (false, None) => {
+        (None, None) => {
             let mut checks = Checks::of(&engine, frame, lang);
             checks.on = on.clone();
             checks.search = state.search.clone();
@@ -382,12 +382,12 @@ pub fn Lab() -> Html {
         },
         (false, comparing) => html! {
             <header class="top">
-                <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments, comparing) {
+                <h1>{"Election Lab"}<span class="subtitle">{ match (state.experiments().is_some(), comparing) {
                     (true, _) => tr(lang, k::UI_EXPERIMENTS),
                     (false, true) => tr(lang, k::UI_COMPARE_2),
                     (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} runs={state.compare.as_ref().is_some_and(|c| c.runs.is_some())} experiments={state.experiments} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
                 // One compact group, under the title on wide screens (see extras.css).
                 <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
                     <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>

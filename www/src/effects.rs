@@ -81,7 +81,7 @@ pub fn use_url_sync(state: &State) {
         if let Ok(h) = window().history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&q));
         }
-        match &state.compare {
+        match state.lanes() {
             Some(c) => {
                 let e = c.anchor().engine.get();
                 crate::remember_trace(c.scenario.clone(), Rc::new(e.interventions().to_vec()), e.cursor());

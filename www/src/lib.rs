@@ -18,6 +18,7 @@
 //! | `palette` | colour-blind-safe colours |
 //! | `probe` | render counts per component (debug builds), for the browser tests |
 //! | `search_job` | the counterexample search's job and replies, and the worker's loop (both ends) |
+//! | `sweep_job` | an experiment's sweep as a job of the same worker: the spec out, progress and rows back (both ends) |
 //! | `worker` | the page's side of the search's Web Worker: created on first use, Cancel terminates it |
 
 pub mod anim;
@@ -39,6 +40,7 @@ pub mod probe;
 pub mod request;
 pub mod search_job;
 pub mod state;
+pub mod sweep_job;
 pub mod worker;
 
 pub use effects::{copy_to_clipboard, download};

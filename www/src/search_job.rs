@@ -1,6 +1,6 @@
 //! The counterexample search as the page runs it: one job posted to a Web Worker, replies posted
 //! back. Both ends live here so that they agree and can be tested natively: the page encodes a
-//! [`Job`], the worker (`src/search_worker.rs`) hands its text to [`run`], which drives the
+//! [`Job`], the worker (`src/lab_worker.rs`) hands its text to [`run`], which drives the
 //! engine's [`Search`] in slices and posts [`Reply`]s as JSON text — progress about ten times a
 //! second, then the counterexample's trace (the engine's trace JSON, which the page opens like an
 //! imported file) or what was tried when none was found.

@@ -18,8 +18,10 @@ mod action;
 pub mod compare;
 mod debug;
 mod derived;
+pub mod experiments;
 mod fork;
 pub mod lesson;
+mod mode;
 mod open;
 mod ops;
 mod real_logs;
@@ -30,7 +32,9 @@ pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
+pub use mode::{Lab, Mode};
 pub use real_logs::{import_title, replay_label, replay_title};
 pub use search::{property_name, Finding, SearchStatus};
 
@@ -94,14 +98,15 @@ pub struct State {
     pub redo: Rc<Vec<Recorded>>,
     /// In an embed, what the link opened: Reset goes back there (its step and interventions).
     pub origin: Option<Rc<String>>,
-    /// Compare mode: the lanes, when comparing.
-    pub compare: Option<Compare>,
-    /// The compare picker is open.
+    /// One run, compare or experiments, with that mode's own state (see `mode.rs`).
+    pub mode: Mode,
+    /// The compare picker is open (over one run or the lanes: it is how compare mode starts).
     pub picker: bool,
-    /// The experiments view is shown instead of the simulator.
-    pub experiments: bool,
-    /// The experiment shown there (an id of `experiment::READY`).
+    /// The experiment the experiments view shows or opens on: the last one chosen (an id of
+    /// `experiment::READY`).
     pub experiment: &'static str,
+    /// Sweeps asked for on this page (numbers their jobs).
+    sweeps: u32,
     /// The last breakpoint hit Play (or next / previous hit) stopped at.
     pub hit: Option<Rc<election_lab::breakpoint::Hit>>,
     /// Watching for hits while playing (set when Play starts, with breakpoints).
@@ -159,10 +164,10 @@ impl State {
             card: false,
             redo: Rc::new(Vec::new()),
             origin: None,
-            compare: None,
+            mode: Mode::Single,
             picker: false,
-            experiments: false,
             experiment: election_lab::experiment::READY[0].0,
+            sweeps: 0,
             hit: None,
             watch: None,
             bp_error: None,
@@ -187,7 +192,7 @@ impl State {
     /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
     /// run, or while messages travel.
     pub fn quiet_stretch(&self) -> Option<(f64, f64)> {
-        if self.compare.is_some() || !self.frame.messages.is_empty() {
+        if self.lanes().is_some() || !self.frame.messages.is_empty() {
             return None;
         }
         if self.frame.store.as_ref().is_some_and(|st| !st.writes.is_empty()) {
@@ -206,7 +211,7 @@ impl State {
     /// Re-derives what is drawn from the engine, after any change to it.
     fn refresh(&mut self) {
         self.engine.rev += 1;
-        if self.compare.is_some() {
+        if self.lanes().is_some() {
             // The lanes re-derive themselves as they change.
             return;
         }
@@ -251,16 +256,10 @@ impl State {
         }
     }
 
-    /// Applies `action`; returns whether the engine (or the selection) changed.
-    fn apply(&mut self, action: Action) -> bool {
-        if self.experiments && !Self::in_experiments(&action) {
-            // The simulator is hidden: its keys (Space, arrows, R, ...) wait until it is back.
-            return false;
-        }
-        let action = match self.compare_apply(action) {
-            Ok(changed) => return changed,
-            Err(action) => action,
-        };
+    /// The one-run reducer, which also holds what every mode shares (the language, the dialogs,
+    /// the search); compare mode and the experiments view hand it what is not their own.
+    /// Returns whether the engine (or the selection) changed.
+    fn single_apply(&mut self, action: Action) -> bool {
         match action {
             Action::TogglePlay => {
                 if self.playing {
@@ -423,7 +422,7 @@ impl State {
                 self.lang = lang;
                 self.pending_lang = None;
                 self.lang_chosen = true;
-                if let Some(c) = &mut self.compare {
+                if let Some(c) = self.lanes_mut() {
                     c.lang = lang;
                     c.refresh();
                 }
@@ -449,15 +448,11 @@ impl State {
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
-                let changed = !self.experiments && self.playing && self.apply(Action::Pause);
-                self.experiments = !self.experiments;
+                let changed = self.playing && self.apply(Action::Pause);
                 self.picker = false;
                 self.menu = None;
+                self.open_experiments(self.experiment);
                 changed
-            }
-            Action::CloseExperiments => {
-                self.experiments = false;
-                false
             }
             Action::PickExperiment(id) => {
                 if let Some(id) = ready_experiment(id) {
@@ -465,6 +460,14 @@ impl State {
                 }
                 false
             }
+            // The experiments view's own, with the view closed.
+            Action::CloseExperiments
+            | Action::SetTrials(_)
+            | Action::SetSpec(_)
+            | Action::RestoreSpec
+            | Action::RunSweep
+            | Action::CancelSweep
+            | Action::SweepReply(_) => false,
             Action::Peek(id) => {
                 self.peek = Some(id);
                 false
@@ -512,7 +515,6 @@ impl State {
             }
             Action::OpenRun(text) => {
                 self.close_compare();
-                self.experiments = false;
                 let ok = self.reduce_import(text);
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
@@ -520,11 +522,6 @@ impl State {
                     self.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
                 }
                 ok
-            }
-            Action::Escape if self.experiments && !(self.help || self.share.is_some()) => {
-                // The view's own dialogs close first; then Escape goes back to the simulator.
-                self.experiments = false;
-                false
             }
             Action::Escape => {
                 self.picker = false;

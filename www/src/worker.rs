@@ -1,12 +1,13 @@
-//! The page's side of the counterexample search's Web Worker (`src/search_worker.rs`): created
-//! on the first search (so neither its script nor its wasm is part of the first load), sent the
-//! job once it says it is ready, its replies dispatched to the reducer as they come, and
-//! terminated by Cancel (the next search starts a new one).
+//! The page's side of its Web Worker (`src/lab_worker.rs`), which runs the counterexample search
+//! and the experiments' sweeps: an instance per kind of job, created when its first job is asked
+//! for (so neither the worker's script nor its wasm is part of the first load), sent the job once
+//! it says it is ready, its replies dispatched to the reducer as they come, and terminated when
+//! its job is cancelled or abandoned (the next job starts a new one).
 
 use crate::i18n::{tr, Lang};
 use crate::search_job::{error_json, READY};
 use crate::state::{Action, Finding};
-use election_lab::meta::k;
+use election_lab::meta::{k, Text};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -14,9 +15,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
-/// The worker's loader, as Trunk names it (`data-bin="search-worker"`, `data-loader-shim`),
+/// The worker's loader, as Trunk names it (`data-bin="lab-worker"`, `data-loader-shim`),
 /// beside the page: an ES module (`data-bindgen-target="web"`), so the worker is a module worker.
-pub const LOADER: &str = "./search-worker_loader.js";
+pub const LOADER: &str = "./lab-worker_loader.js";
 
 /// A live worker and what it needs to receive jobs.
 struct Live {
@@ -28,8 +29,16 @@ struct Live {
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
+/// How replies reach the reducer: the action for a reply's text, and the words for a worker
+/// that could not run.
+#[derive(Clone, Copy)]
+struct Route {
+    reply: fn(String) -> Action,
+    failed: Text,
+}
+
 impl Live {
-    fn spawn(lang: Lang, on: Callback<Action>) -> Result<Live, JsValue> {
+    fn spawn(lang: Lang, route: Route, on: Callback<Action>) -> Result<Live, JsValue> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
         let worker = Worker::new_with_options(LOADER, &options)?;
@@ -45,13 +54,12 @@ impl Live {
                         let _ = worker.post_message(&JsValue::from_str(&job));
                     }
                 } else {
-                    on.emit(Action::SearchReply(text));
+                    on.emit((route.reply)(text));
                 }
             })
         };
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            let why = tr(lang, k::UI_THE_SEARCHS_WORKER_COULD_NOT);
-            on.emit(Action::SearchReply(error_json(why)));
+            on.emit((route.reply)(error_json(tr(lang, route.failed))));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -67,33 +75,84 @@ impl Live {
     }
 }
 
-/// Runs the state's search in the worker: starts a job when one is asked for, and terminates
-/// the worker when it is cancelled.
-#[hook]
-pub fn use_search_worker(search: Option<Rc<Finding>>, lang: Lang, on: Callback<Action>) {
-    let slot = use_mut_ref(|| None::<Live>);
-    let key = search.as_ref().map(|s| s.key());
-    use_effect_with(key, move |key| match (key, search) {
-        (Some((_, true, _)), Some(s)) => {
-            if slot.borrow().is_none() {
-                match Live::spawn(lang, on.clone()) {
-                    Ok(live) => *slot.borrow_mut() = Some(live),
-                    Err(e) => {
-                        let why = e.as_string().unwrap_or_else(|| format!("{e:?}"));
-                        on.emit(Action::SearchReply(error_json(&why)));
-                        return;
+/// What a worker must do now.
+#[derive(Clone, PartialEq)]
+enum Want {
+    /// Run job number `.0` (its text), starting the worker if there is none.
+    Run(u32, Rc<String>),
+    /// Terminate the worker, if there is one.
+    Stop,
+    /// Leave it as it is (a finished search's worker waits for the next).
+    Keep,
+}
+
+/// One kind of job's worker, and what was last asked of it.
+struct Slot {
+    live: Option<Live>,
+    last: Want,
+    route: Route,
+}
+
+impl Slot {
+    fn act(&mut self, want: &Want, lang: Lang, on: &Callback<Action>) {
+        if *want == self.last {
+            return;
+        }
+        self.last = want.clone();
+        match want {
+            Want::Run(_, job) => {
+                if self.live.is_none() {
+                    match Live::spawn(lang, self.route, on.clone()) {
+                        Ok(live) => self.live = Some(live),
+                        Err(e) => {
+                            let why = e.as_string().unwrap_or_else(|| format!("{e:?}"));
+                            return on.emit((self.route.reply)(error_json(&why)));
+                        }
                     }
                 }
+                if let Some(live) = &self.live {
+                    live.post(job);
+                }
             }
-            if let Some(live) = slot.borrow().as_ref() {
-                live.post(&s.job);
+            Want::Stop => {
+                if let Some(live) = self.live.take() {
+                    live.worker.terminate();
+                }
             }
+            Want::Keep => {}
         }
-        (Some((_, false, true)), _) => {
-            if let Some(live) = slot.borrow_mut().take() {
-                live.worker.terminate();
-            }
+    }
+}
+
+/// Runs the state's jobs in workers, one for each kind: the counterexample search (started when
+/// one is asked for, terminated when it is cancelled; a finished search's worker waits for the
+/// next) and the experiments view's sweep (started by Run, terminated as soon as no sweep runs:
+/// cancelled, finished, another experiment chosen, or the view left).
+#[hook]
+pub fn use_workers(search: Option<Rc<Finding>>, sweep: Option<(u32, Rc<String>)>, lang: Lang, on: Callback<Action>) {
+    let slots = use_mut_ref(|| {
+        [
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route { reply: Action::SearchReply, failed: k::UI_THE_SEARCHS_WORKER_COULD_NOT },
+            },
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route { reply: Action::SweepReply, failed: k::UI_THE_SWEEPS_WORKER_COULD_NOT },
+            },
+        ]
+    });
+    let search = match search.as_deref() {
+        Some(s) if s.running() => Want::Run(s.id, s.job.clone()),
+        Some(s) if s.key().2 => Want::Stop,
+        _ => Want::Keep,
+    };
+    let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
+    use_effect_with([search, sweep], move |wants| {
+        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants) {
+            slot.act(want, lang, &on);
         }
-        _ => {}
     });
 }

@@ -35,6 +35,24 @@ impl Sweep {
         self.progress()
     }
 
+    /// Takes rows of runs done elsewhere as if they had been run here: the page's Web Worker
+    /// runs the sweep of this very spec and posts its rows back, and the page's sweep then draws
+    /// and writes them exactly as it would its own. They must be the next runs, in order (their
+    /// `run` numbers follow on), on this sweep's lines; otherwise nothing is taken.
+    pub fn adopt(&mut self, rows: Vec<Row>) -> Result<Progress, String> {
+        let (lo, hi) = self.span();
+        let next = lo + self.rows.len() as u64;
+        for (i, r) in rows.iter().enumerate() {
+            let k = next + i as u64;
+            if k >= hi || r.run != k || r.line >= self.lines.len() {
+                return Err(format!("row {i}: run {} on line {} where run {k} was expected", r.run, r.line));
+            }
+        }
+        self.steps += rows.iter().map(|r| r.steps).sum::<u64>();
+        self.rows.extend(rows);
+        Ok(self.progress())
+    }
+
     /// Does whole runs until at least `max_steps` simulation steps have been run (at least one
     /// run): a budget that follows the work better than a run count when runs differ in size.
     pub fn advance_steps(&mut self, max_steps: u64) -> Progress {

@@ -140,7 +140,7 @@ pub fn table(c: &Compare, lang: Lang) -> Html {
 /// The algorithms the picker starts with: the lanes being compared, or else the running
 /// algorithm and those that declare the same scenario as a preset of their own.
 pub fn first_choice(state: &State) -> Vec<&'static str> {
-    if let Some(c) = &state.compare {
+    if let Some(c) = state.lanes() {
         return c.lanes.iter().map(|l| l.algorithm.id).collect();
     }
     let s = &state.scenario;

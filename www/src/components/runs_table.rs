@@ -6,7 +6,6 @@ use crate::i18n::{tr, Lang};
 use crate::state::Action;
 use election_lab::experiment::Sweep;
 use election_lab::meta::k;
-use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,10 +22,9 @@ pub fn trace_of(sweep: &Sweep, k: u64) -> Option<String> {
     Some(v.to_string())
 }
 
-/// The table, for a finished sweep held in `sweep`.
-pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Action>) -> Html {
-    let held = sweep.borrow();
-    let Some(s) = held.as_ref() else { return html! {} };
+/// The table, for a finished sweep.
+pub fn runs_table(sweep: &Rc<Sweep>, l: Lang, on: &Callback<Action>) -> Html {
+    let s = sweep;
     let mut rows: Vec<_> = s.rows().iter().collect();
     // Runs that broke a property first: those are the ones to look at.
     election_lab::sort::sort_by_key(&mut rows, |r| (r.violations == 0, r.run));
@@ -37,7 +35,7 @@ pub fn runs_table(sweep: &Rc<RefCell<Option<Sweep>>>, l: Lang, on: &Callback<Act
         let open = {
             let (sweep, on) = (sweep.clone(), on.clone());
             Callback::from(move |_: MouseEvent| {
-                if let Some(text) = sweep.borrow().as_ref().and_then(|s| trace_of(s, k)) {
+                if let Some(text) = trace_of(&sweep, k) {
                     on.emit(Action::OpenRun(text));
                 }
             })
@@ -93,13 +91,13 @@ mod tests {
 
     #[test]
     fn a_row_opens_its_run_in_the_lab_at_its_first_violation() {
-        let spec = crate::components::experiments::spec_of("split-brain-random-partitions");
-        let mut sweep = crate::components::experiments::plan(spec, "2", Lang::En).expect("plans");
+        let spec = crate::state::experiments::spec_of("split-brain-random-partitions");
+        let mut sweep = crate::state::experiments::plan(spec, "2", Lang::En).expect("plans");
         while !sweep.advance(8).finished() {}
         let row = sweep.rows().iter().find(|r| r.violations > 0).expect("a split brain among the runs").clone();
         let text = trace_of(&sweep, row.run).expect("replays");
         let s = Rc::new(State::open("")).reduce(Action::ToggleExperiments).reduce(Action::OpenRun(text));
-        assert!(!s.experiments, "back in the lab");
+        assert!(s.experiments().is_none(), "back in the lab");
         assert!(s.alert.is_none(), "{:?}", s.alert);
         let e = s.engine.get();
         // The very run: its seed, its faults' hash at the end, and the cursor at its violation.

@@ -75,6 +75,15 @@ pub enum Action {
     CloseExperiments,
     /// Show this ready-made experiment (an id of `experiment::READY`) in the experiments view.
     PickExperiment(&'static str),
+    /// The experiments view's trial count / spec as typed; its ready-made spec again.
+    SetTrials(String),
+    SetSpec(String),
+    RestoreSpec,
+    /// Run the experiment shown (its sweep, in the worker) / stop it.
+    RunSweep,
+    CancelSweep,
+    /// A reply of the sweep's worker, as its JSON text.
+    SweepReply(String),
     /// Hover, focus or a long press on a node: show it in the inspector (the run is unchanged).
     Peek(u32),
     /// Choose a node for (or take it off) one side of a keyboard partition.

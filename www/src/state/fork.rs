@@ -37,7 +37,7 @@ impl State {
     pub(super) fn future_kept(&self) -> Option<Offer> {
         let e = self.engine.get();
         let (at, seen) = (e.cursor(), self.furthest);
-        if self.compare.is_some() || at >= seen {
+        if self.lanes().is_some() || at >= seen {
             return None;
         }
         let mut old = e.trace_value();
@@ -47,7 +47,7 @@ impl State {
 
     /// The run shown before an import, to compare with the imported one.
     pub(super) fn run_kept(&self) -> Option<Offer> {
-        let old = self.compare.is_none().then(|| self.engine.get().trace_value())?;
+        let old = self.lanes().is_none().then(|| self.engine.get().trace_value())?;
         Some(Offer { kind: OfferKind::Import, old })
     }
 

@@ -11,7 +11,7 @@ use std::rc::Rc;
 impl State {
     /// The query for the current state, with the selected node (a viewing aid, kept on reload).
     pub fn query(&self, embed: bool) -> String {
-        let mut q = match &self.compare {
+        let mut q = match self.lanes() {
             // Two runs of one algorithm: the link opens the run kept (the lanes are one click away).
             Some(c) if c.runs.is_some() => link::write(&c.anchor().engine.get(), self.preset, embed),
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
@@ -23,8 +23,8 @@ impl State {
         if self.lang_chosen {
             q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
         }
-        if self.experiments {
-            q.push_str(&format!("&experiment={}", self.experiment));
+        if let Some(pane) = self.experiments() {
+            q.push_str(&format!("&experiment={}", pane.id));
         }
         if let Some(l) = &self.lesson {
             q.push_str(&format!("&lesson={}", link::encode(l)));
@@ -36,7 +36,7 @@ impl State {
     pub fn url_key(&self) -> UrlKey {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
         // made), not at every tick: four lanes change at almost every animation frame.
-        let rev = match (&self.compare, self.playing) {
+        let rev = match (self.lanes(), self.playing) {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
@@ -45,7 +45,7 @@ impl State {
             rev,
             self.selected,
             self.pending_lang.unwrap_or(self.lang),
-            self.experiments.then_some(self.experiment),
+            self.experiments().map(|p| p.id),
             self.lesson.clone(),
         )
     }
@@ -111,8 +111,7 @@ impl State {
         }
         match ready_experiment(id) {
             Some(id) => {
-                self.experiments = true;
-                self.experiment = id;
+                self.open_experiments(id);
             }
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();

@@ -46,7 +46,7 @@ impl State {
     }
 
     pub(super) fn at_end(&self) -> bool {
-        if let Some(c) = &self.compare {
+        if let Some(c) = self.lanes() {
             return c.next_tick().is_none();
         }
         let mut e = self.engine_mut();
@@ -229,7 +229,7 @@ impl State {
     /// far from both sides as it can be, exactly as if it had been drawn. Nodes that no straight
     /// line separates from the rest are named in a notice instead.
     pub(super) fn commit_side(&mut self) -> bool {
-        let (ids, pos, lines) = match &self.compare {
+        let (ids, pos, lines) = match self.lanes() {
             Some(c) => (c.scenario.nodes.clone(), c.positions.clone(), c.lines.clone()),
             None => (self.scenario.nodes.clone(), self.positions.clone(), self.lines.clone()),
         };
@@ -254,25 +254,5 @@ impl State {
                 false
             }
         }
-    }
-
-    /// What the experiments view lets through while it hides the simulator.
-    pub(super) fn in_experiments(action: &Action) -> bool {
-        matches!(
-            action,
-            Action::ToggleExperiments
-                | Action::CloseExperiments
-                | Action::PickExperiment(_)
-                | Action::OpenRun(_)
-                | Action::SetLang(_)
-                | Action::CatalogArrived(..)
-                | Action::ToggleLang
-                | Action::ToggleHelp
-                | Action::Dismiss
-                | Action::CloseShare
-                | Action::Escape
-                | Action::SearchReply(_)
-                | Action::CancelSearch
-        )
     }
 }

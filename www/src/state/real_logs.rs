@@ -64,7 +64,7 @@ impl State {
             return false;
         };
         let Some(model) = registry::find(source.model) else { return false };
-        self.compare = None;
+        self.take_lanes();
         self.open_compare(vec![real, model])
     }
 }

@@ -75,7 +75,7 @@ impl State {
     /// schedule of faults included; the interventions made by hand are not: the search makes
     /// its own). One search at a time: the buttons wait while one runs.
     pub(super) fn find_counterexample(&mut self, property: String) -> bool {
-        if self.search.as_ref().is_some_and(|s| s.running()) || self.compare.is_some() {
+        if self.search.as_ref().is_some_and(|s| s.running()) || self.lanes().is_some() {
             return false;
         }
         let id = self.search.as_ref().map_or(1, |s| s.id.wrapping_add(1));
@@ -115,7 +115,7 @@ impl State {
             Err(e) => SearchStatus::Failed(e),
             Ok((_, Reply::Found { trace, step, tried, ms })) => match Engine::from_trace_value(&trace) {
                 Ok(engine) => {
-                    if self.compare.is_some() {
+                    if self.lanes().is_some() {
                         self.close_compare();
                     }
                     self.load(Ok(engine), None, |e| e);

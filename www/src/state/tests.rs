@@ -290,7 +290,7 @@ fn reset_drops_interventions_and_keeps_the_preset() {
 #[test]
 fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
     let s = Rc::new(State::open_in("?preset=ring-worst&experiment=raft-figure-16-randomness&lang=zh", None));
-    assert!(s.experiments);
+    assert!(s.experiments().is_some());
     assert_eq!(s.experiment, "raft-figure-16-randomness");
     assert_eq!(s.lang, Lang::Zh);
     assert_eq!(s.preset, Some("ring-worst"), "the simulator's session is there behind it");
@@ -306,7 +306,7 @@ fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
     let s = run(s, [Action::PickExperiment("nope")]);
     assert_eq!(s.experiment, "one-partition", "only a ready-made experiment can be chosen");
     let s = run(s, [Action::Escape]);
-    assert!(!s.experiments, "Escape goes back to the simulator");
+    assert!(s.experiments().is_none(), "Escape goes back to the simulator");
     assert!(!s.query(false).contains("experiment="));
     assert_eq!(s.preset, Some("ring-worst"));
 }
@@ -314,7 +314,7 @@ fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
 #[test]
 fn an_unknown_experiment_in_a_link_is_named_and_the_simulator_opens() {
     let s = Rc::new(State::open_in("?preset=ring-worst&experiment=nope", None));
-    assert!(!s.experiments);
+    assert!(s.experiments().is_none());
     let notice = s.notice.as_deref().unwrap();
     assert!(notice.starts_with("link: no ready-made experiment named 'nope' (there are: messages-vs-n,"), "{notice}");
     assert_eq!(s.preset, Some("ring-worst"));
@@ -324,8 +324,8 @@ fn an_unknown_experiment_in_a_link_is_named_and_the_simulator_opens() {
     assert_eq!(s.cursor(), 1, "the simulator works");
     // An embed has no experiments view.
     let e = Rc::new(State::open_in("?preset=ring-worst&embed=1&experiment=one-partition", None));
-    assert!(!e.experiments);
-    assert!(!run(e, [Action::ToggleExperiments]).experiments);
+    assert!(e.experiments().is_none());
+    assert!(run(e, [Action::ToggleExperiments]).experiments().is_none());
 }
 
 #[test]
@@ -333,16 +333,16 @@ fn while_the_experiments_view_is_open_the_simulator_keys_wait() {
     let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::TogglePlay]);
     assert!(s.playing);
     let s = run(s, [Action::ToggleExperiments]);
-    assert!(s.experiments);
+    assert!(s.experiments().is_some());
     assert!(!s.playing, "opening the view pauses the run");
     let s = run(s, [Action::StepForward, Action::TogglePlay, Action::Reset, Action::NodeClick(1), Action::ToggleCard]);
     assert_eq!(s.cursor(), 1, "the hidden simulator did not move");
     assert!(!s.playing && !s.card && s.interventions.is_empty());
     // The help opens over the view; Escape closes it first, then the view.
     let s = run(s, [Action::ToggleHelp, Action::Escape]);
-    assert!(!s.help && s.experiments);
+    assert!(!s.help && s.experiments().is_some());
     let s = run(s, [Action::ToggleLang, Action::ToggleExperiments]);
-    assert!(!s.experiments);
+    assert!(s.experiments().is_none());
     assert_eq!(s.lang, Lang::Zh);
     let s = run(s, [Action::StepForward]);
     assert_eq!(s.cursor(), 2, "back in the simulator, where it was");
@@ -441,7 +441,7 @@ fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
     );
     assert!(s.alert.is_none());
     let s = run(s, [Action::ReplayModel]);
-    let c = s.compare.as_ref().expect("compare lanes");
+    let c = s.compare().expect("compare lanes");
     let ids: Vec<&str> = c.lanes.iter().map(|l| l.algorithm.id).collect();
     assert_eq!(ids, vec!["etcd-log", "raft"]);
     assert_eq!(c.scenario.algorithm, "etcd-log", "the real run is the anchor");

@@ -1,5 +1,5 @@
 // Benchmark of the experiments view (section 7 of browser.mjs; `node tests/bench/experiments-view.mjs`
-// runs it alone): a sweep run through the page, a few ms of runs per animation frame. Measures the
+// runs it alone): a sweep run through the page (in its Web Worker since issue 17). Measures the
 // time from clicking Run to the plot drawn, and the frame intervals meanwhile (requestAnimationFrame).
 import { fileURLToPath } from 'node:url';
 import { serve, launch } from '../e2e/harness.mjs';

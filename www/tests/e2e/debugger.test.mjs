@@ -64,7 +64,7 @@ test('Find a counterexample on Bully\'s single leader opens a run at the violati
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await page.waitForLoadState('networkidle');
-  assert.ok(!fetched.some((p) => p.includes('search-worker')), 'the worker is not part of the first load');
+  assert.ok(!fetched.some((p) => p.includes('lab-worker')), 'the worker is not part of the first load');
   assert.equal(await liveLeaders(page), 1);
   // Keyboard: focus the button and press Enter.
   const find = page.getByRole('button', { name: 'Find a counterexample to Single leader' });
@@ -72,7 +72,7 @@ test('Find a counterexample on Bully\'s single leader opens a run at the violati
   await page.keyboard.press('Enter');
   const status = page.locator('[data-testid="search"][data-status="found"]');
   await status.waitFor({ timeout: 30000 });
-  assert.ok(fetched.some((p) => p.endsWith('search-worker_bg.wasm')), 'the worker\'s wasm was fetched when the search started');
+  assert.ok(fetched.some((p) => p.endsWith('lab-worker_bg.wasm')), 'the worker\'s wasm was fetched when the search started');
   const found = Number(await status.locator('p').getAttribute('data-step'));
   assert.equal(await step(page), found, 'the new run stands at the violating step');
   assert.ok(!new URL(page.url()).searchParams.has('preset'), 'a new run, not the preset');

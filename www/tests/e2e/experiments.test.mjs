@@ -1,5 +1,5 @@
-// The experiments view: opened from the header, a sweep runs with a progress bar and can be
-// cancelled; a finished sweep's downloads (summary CSV, per-run CSV, SVG plot) equal what
+// The experiments view: opened from the header, a sweep runs in the page's Web Worker (loaded
+// only then) with a progress bar and can be cancelled (the worker ends); a finished sweep's downloads (summary CSV, per-run CSV, SVG plot) equal what
 // `election-lab sweep` writes for the same spec; `?experiment=<id>&lang=zh` opens it in Chinese;
 // an unknown id is named in a notice and the simulator still works; the view fits 375 px.
 import { test, before, after } from 'node:test';
@@ -58,8 +58,12 @@ async function download(page, testid) {
   return { name: d.suggestedFilename(), text: readFileSync(await d.path(), 'utf8') };
 }
 
-test('a sweep shows its progress, can be cancelled, and Escape goes back to the simulator as it was', async () => {
+test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape goes back to the simulator as it was', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=ring-worst');
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   assert.equal(await page.getByTestId('step').textContent(), '3');
   await page.getByTestId('open-experiments').click();
@@ -96,6 +100,8 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
   assert.equal(await page.getByTestId('experiment-error').count(), 0);
   assert.equal(await page.getByTestId('experiment-total').textContent(), String(100 + 5 * 10000));
 
+  assert.ok(!fetched.some((p) => p.includes('lab-worker')), 'the worker is not loaded before a sweep runs');
+  assert.equal(workers.length, 0);
   await page.getByTestId('experiment-run').click();
   await page.getByTestId('experiment-progress').waitFor();
   let seen = null;
@@ -104,6 +110,9 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
     if (p.now > 0 && p.now < p.max) seen = p; else await page.waitForTimeout(20);
   }
   assert.ok(seen, 'the progress bar was seen part-way');
+  assert.ok(fetched.some((p) => p.endsWith('/lab-worker_loader.js')), 'the worker\'s loader was requested by Run');
+  assert.ok(fetched.some((p) => p.endsWith('/lab-worker_bg.wasm')), 'and its wasm');
+  assert.equal(workers.length, 1, 'one worker runs the sweep');
   assert.equal(seen.max, 50100);
   assert.match(await page.locator('.exp-count').textContent(), /^\d+ \/ 50100 runs$/);
   // Responsive while it runs: 30 animation frames come, and the sweep advances between the first and the last
@@ -119,7 +128,9 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
   assert.ok((await progress(page)).now < 50100, 'still running');
   await shot(page, 'experiments-running');
 
+  const closed = new Promise((ok) => workers[0].on('close', ok));
   await page.getByTestId('experiment-cancel').click();
+  await closed;
   const stopped = (await progress(page)).now;
   assert.ok(stopped > 0 && stopped < 50100, `stopped part-way (${stopped})`);
   assert.equal(await page.getByTestId('experiment-status').textContent(), `Cancelled after ${stopped} of 50100 runs.`);
@@ -129,11 +140,14 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
   assert.equal(await page.getByTestId('experiment-run').textContent(), 'Run again');
   assert.equal(await page.getByTestId('experiment-plot').count(), 0, 'no plot of a cancelled sweep');
 
-  // Run again starts over; Escape leaves in the middle, and the loop stops with the view.
+  // Run again starts over; Escape leaves in the middle, and the worker ends with the view.
   await page.getByTestId('experiment-run').click();
   for (let i = 0; i < 100 && (await progress(page)).now === 0; i++) await page.waitForTimeout(20);
   assert.ok((await progress(page)).now < stopped + 50100);
+  assert.equal(workers.length, 2, 'a new worker for the new sweep');
+  const left = new Promise((ok) => workers[1].on('close', ok));
   await page.keyboard.press('Escape');
+  await left;
   assert.equal(await view.count(), 0);
   assert.equal(await page.getByTestId('step').textContent(), '3', 'the simulator as it was left');
   assert.doesNotMatch(page.url(), /experiment=/);
@@ -143,6 +157,7 @@ test('a sweep shows its progress, can be cancelled, and Escape goes back to the 
   await page.keyboard.press('x');
   await view.waitFor();
   assert.equal(await page.getByTestId('experiment-progress').count(), 0);
+  assert.equal(workers.length, 2, 'no sweep runs in the view opened again');
   await page.getByTestId('experiments-close').click();
   assert.equal(await view.count(), 0);
   assert.deepEqual(errors, []);

@@ -6,7 +6,7 @@ use crate::geometry::{self, Pt};
 use crate::i18n::tr;
 use crate::link;
 use crate::state::derived::EngineRef;
-use crate::state::{Action, State};
+use crate::state::{Action, Mode, State};
 use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Algorithm, Scenario, Time};
 use std::rc::Rc;
@@ -15,7 +15,7 @@ impl State {
     /// Compare mode with `algs`, on the scenario, faults and time now shown (the run of one
     /// algorithm, or the lanes being compared).
     pub(in crate::state) fn open_compare(&mut self, algs: Vec<&'static Algorithm>) -> bool {
-        let (base, faults, time) = match &self.compare {
+        let (base, faults, time) = match self.lanes() {
             Some(c) => ((*c.scenario).clone(), c.faults(), c.time),
             None => {
                 let e = self.engine.get();
@@ -58,7 +58,7 @@ impl State {
     pub(in crate::state) fn show_compare(&mut self, mut c: Compare) -> bool {
         c.lang = self.lang;
         c.refresh();
-        self.compare = Some(c);
+        self.set_lanes(c);
         self.playing = false;
         self.picker = false;
         self.menu = None;
@@ -103,7 +103,7 @@ impl State {
             }
         };
         if self.open_compare(algs) {
-            let c = self.compare.as_mut().expect("just built");
+            let c = self.lanes_mut().expect("just built");
             if let Some(t) = time {
                 c.go_to(t);
                 if c.time < t {
@@ -117,7 +117,7 @@ impl State {
 
     /// Back to one run: the anchor lane's, with its faults, at the shared time.
     pub(in crate::state) fn close_compare(&mut self) {
-        let Some(c) = self.compare.take() else { return };
+        let Some(c) = self.take_lanes() else { return };
         let cell = c.anchor().engine.cell.clone();
         self.engine = EngineRef { cell, rev: self.engine.rev };
         self.scenario = c.scenario.clone();
@@ -132,7 +132,7 @@ impl State {
 
     /// Whether an animation frame at clock `t` has an event to apply.
     pub(in crate::state) fn compare_due(&self, t: f64) -> Option<bool> {
-        let c = self.compare.as_ref()?;
+        let c = self.lanes()?;
         Some(c.next_tick().is_none_or(|n| n as f64 <= t))
     }
 
@@ -141,7 +141,7 @@ impl State {
     // The action handed back is the one given, moved: boxing it would cost every action.
     #[allow(clippy::result_large_err)]
     pub(in crate::state) fn compare_apply(&mut self, action: Action) -> Result<bool, Action> {
-        let Some(c) = self.compare.as_mut() else { return Err(action) };
+        let Mode::Compare(c) = &mut self.mode else { return Err(action) };
         if c.runs.is_some()
             && matches!(
                 action,
@@ -206,7 +206,7 @@ impl State {
                     // An embed goes back to what its link showed.
                     Some((l, origin)) => {
                         self.replace_engine(l.engine, l.preset);
-                        self.compare = None;
+                        self.take_lanes();
                         self.compare_from_link(&origin);
                     }
                     None => {
@@ -287,7 +287,7 @@ impl State {
             }
             other => return Err(other),
         }
-        if let (Some(a), Some(c)) = (fault, self.compare.as_mut()) {
+        if let (Some(a), Some(c)) = (fault, self.lanes_mut()) {
             match c.act(a) {
                 Ok(()) => self.redo = Rc::default(),
                 Err(e) => self.alert = Some(e),

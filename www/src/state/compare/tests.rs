@@ -17,7 +17,7 @@ fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State>
 }
 
 fn lanes(s: &State) -> &Compare {
-    s.compare.as_ref().expect("compare mode")
+    s.compare().expect("compare mode")
 }
 
 /// Each lane is at its last step at or before the shared time.
@@ -233,7 +233,7 @@ fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
         ),
     ] {
         let s = open(q);
-        assert!(s.compare.is_none(), "{q}");
+        assert!(s.compare().is_none(), "{q}");
         assert!(s.alert.as_deref().unwrap().starts_with(says), "{q}: {:?}", s.alert);
         assert!(s.alert.as_deref().unwrap().ends_with("Showing one algorithm instead."));
         assert_eq!(s.preset, Some("split-brain-bully"), "{q}: the rest of the link still opens");
@@ -241,7 +241,7 @@ fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
         assert_eq!(s.cursor(), 1);
     }
     let s = open("?compare=bully,chang-roberts&preset=split-brain-bully");
-    assert!(s.compare.is_none());
+    assert!(s.compare().is_none());
     assert!(
         s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"),
         "{:?}",
@@ -272,7 +272,7 @@ fn faults_made_before_comparing_come_along_and_close_keeps_the_run() {
     assert_eq!(lanes(&same).faults(), c.faults());
     assert!(same.notice.is_some());
     let single = run(s, [Action::CloseCompare]);
-    assert!(single.compare.is_none());
+    assert!(single.compare().is_none());
     assert_eq!(single.engine.get().scenario().algorithm, "bully");
     assert_eq!(single.frame.time, t);
     assert_eq!(single.engine.get().is_up(5), Some(false));

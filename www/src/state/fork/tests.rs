@@ -37,7 +37,7 @@ fn acting_before_the_furthest_step_shown_keeps_the_old_future() {
 #[test]
 fn fork_shows_both_futures_with_the_engines_first_divergence() {
     let s = run(crashed_in_the_past(), [Action::Fork]);
-    let c = s.compare.as_ref().expect("two lanes");
+    let c = s.compare().expect("two lanes");
     let runs = c.runs.as_ref().expect("two runs");
     assert_eq!(runs.roles, [Role::OldFuture, Role::NewFuture]);
     assert_eq!(c.lanes.len(), 2);
@@ -65,14 +65,14 @@ fn fork_shows_both_futures_with_the_engines_first_divergence() {
     assert!(!s.query(false).contains("compare="), "{}", s.query(false));
     // Closing keeps the new future.
     let s = run(s, [Action::CloseCompare]);
-    assert!(s.compare.is_none());
+    assert!(s.compare().is_none());
     assert_eq!(s.interventions.len(), 1);
 }
 
 #[test]
 fn undo_in_the_fork_closes_the_lanes_and_takes_back_the_action() {
     let s = run(crashed_in_the_past(), [Action::Fork, Action::Undo]);
-    assert!(s.compare.is_none());
+    assert!(s.compare().is_none());
     assert!(s.interventions.is_empty());
 }
 
@@ -87,7 +87,7 @@ fn an_imported_trace_of_the_same_nodes_can_be_compared_with_the_run_shown() {
     let s = run(s, [Action::Import(text)]);
     assert_eq!(s.offer.as_ref().map(|o| o.kind), Some(OfferKind::Import));
     let s = run(s, [Action::Fork]);
-    let c = s.compare.as_ref().expect("two lanes");
+    let c = s.compare().expect("two lanes");
     let runs = c.runs.as_ref().unwrap();
     assert_eq!(runs.roles, [Role::Current, Role::Imported]);
     assert_eq!(c.lanes[1].engine.get().interventions().len(), 1);
@@ -107,7 +107,7 @@ fn a_discarded_offer_is_gone() {
     let s = run(crashed_in_the_past(), [Action::DismissOffer]);
     assert!(s.offer.is_none());
     let s = run(s, [Action::Fork]);
-    assert!(s.compare.is_none());
+    assert!(s.compare().is_none());
 }
 
 impl State {

@@ -1,0 +1,35 @@
+//! The page's Web Worker: a binary of its own (Trunk builds it with `data-type="worker"` into
+//! `lab-worker_bg.wasm` and a loader), which the page starts only when a counterexample search
+//! or an experiment's sweep is asked for, so the first load does not carry it. One binary for
+//! both jobs: they share the whole engine, which is most of the wasm, so a second binary would
+//! be a second download of it and a second build. Each job runs in an instance of its own (the
+//! page's `worker.rs`), so cancelling one does not stop the other.
+//!
+//! Each message is a job as JSON text: a sweep's (`sweep_job`, `"kind": "sweep"`) or else a
+//! search's (`search_job::Job`). It runs to its end inside the handler, posting progress and the
+//! result; Cancel terminates the worker from the page.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+fn main() {
+    console_error_panic_hook::set_once();
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let out = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let text = e.data().as_string().unwrap_or_default();
+        let clock = out.performance();
+        let now = || clock.as_ref().map_or_else(js_sys::Date::now, |p| p.now());
+        let post = |reply: String| {
+            let _ = out.post_message(&JsValue::from_str(&reply));
+        };
+        match serde_json::from_str(&text) {
+            Ok(job) if election_lab_www::sweep_job::is_sweep(&job) => election_lab_www::sweep_job::run(&job, now, post),
+            _ => election_lab_www::search_job::run(&text, now, post),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&JsValue::from_str(election_lab_www::search_job::READY));
+}
