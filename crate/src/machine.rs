@@ -8,8 +8,9 @@
 //! call per handler.
 //!
 //! The contract between the two halves:
-//! * Node states (and each node's pending timers, with their typed keys) live in a [`Stash`], a
-//!   cloneable box the simulator keeps in its world, so checkpoints copy them with the rest.
+//! * Node states (and each node's pending timers, with their typed keys) live in the core, typed,
+//!   so that no handler downcasts them; the simulator's checkpoints keep a [`Stash`] of them
+//!   ([`Machine::snapshot`], [`Machine::restore`]).
 //! * A handler's [`Effect`]s carry no protocol type: a sent payload waits in the core's outbox
 //!   until the simulator numbers it ([`Machine::log_sent`]); a timer key waits in the core's
 //!   timer list until the simulator has drawn its delay and token ([`Machine::arm`]).
@@ -21,7 +22,7 @@ use crate::{NodeId, Time};
 use std::any::Any;
 use std::collections::VecDeque;
 
-/// Type-erased, cloneable storage (a protocol's node states, in the simulator's world).
+/// Type-erased, cloneable storage (a snapshot of a protocol's node states, in a checkpoint).
 pub trait Stash: Any {
     fn clone_box(&self) -> Box<dyn Stash>;
     fn as_any(&self) -> &dyn Any;
@@ -55,29 +56,30 @@ pub struct At<'a> {
     pub cfg: &'a Config,
 }
 
-/// What the simulator asks of a protocol. Every method that reads or changes node states takes
-/// the world's [`Stash`], which must have come from [`Machine::new_stash`] of the same machine.
+/// What the simulator asks of a protocol, whose node states it keeps.
 pub trait Machine {
     fn kinds(&self) -> &'static [Kind];
-    /// An empty set of node states.
-    fn new_stash(&self) -> Box<dyn Stash>;
+    /// A copy of every node's state and pending timers (for a checkpoint).
+    fn snapshot(&self) -> Box<dyn Stash>;
+    /// Puts back the node states of a [`Machine::snapshot`] of this machine.
+    fn restore(&mut self, st: &dyn Stash);
     /// Boots node `at.i` (which must be the next one) with the protocol's `init`.
-    fn boot(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>);
-    fn start(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>);
+    fn boot(&mut self, at: At, out: &mut Vec<Effect>);
+    fn start(&mut self, at: At, out: &mut Vec<Effect>);
     /// Delivers message `id` from `from`.
-    fn deliver(&mut self, st: &mut dyn Stash, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>);
+    fn deliver(&mut self, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>);
     /// Fires the pending timer with `token` (removing it) and returns its name.
-    fn fire(&mut self, st: &mut dyn Stash, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str;
-    fn recover(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>);
+    fn fire(&mut self, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str;
+    fn recover(&mut self, at: At, out: &mut Vec<Effect>);
     /// Whether node `i` has a pending timer with `token` (others in the queue are stale).
-    fn has_timer(&self, st: &dyn Stash, i: usize, token: u64) -> bool;
+    fn has_timer(&self, i: usize, token: u64) -> bool;
     /// Arms the timer of scratch slot `slot` under `token`; returns whether a pending timer with
     /// the same key was replaced, and the timer's name.
-    fn arm(&mut self, st: &mut dyn Stash, i: usize, slot: u32, token: u64) -> (bool, &'static str);
+    fn arm(&mut self, i: usize, slot: u32, token: u64) -> (bool, &'static str);
     /// Cancels the pending timer of scratch slot `slot`'s key; its name if there was one.
-    fn disarm(&mut self, st: &mut dyn Stash, i: usize, slot: u32) -> Option<&'static str>;
+    fn disarm(&mut self, i: usize, slot: u32) -> Option<&'static str>;
     /// Drops every pending timer of node `i` (a crash); how many there were.
-    fn clear_timers(&mut self, st: &mut dyn Stash, i: usize) -> usize;
+    fn clear_timers(&mut self, i: usize) -> usize;
     /// The simulator numbered the next outbox payload `id`: keep it (unless a replay already did).
     fn log_sent(&mut self, id: u64);
     /// Forgets the payloads of messages `n..` (a fork).
@@ -88,12 +90,12 @@ pub trait Machine {
     fn label(&self, id: u64) -> String;
     /// The live tokens ([`Protocol::live_tokens`]); `up` per node, `flying` as (message id,
     /// from, to, doomed).
-    fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
-    fn view(&self, st: &dyn Stash, i: usize) -> View;
+    fn live_tokens(&self, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
+    fn view(&self, i: usize) -> View;
     /// Whether node `i`'s view equals `old` (the observers' cached view): the check made after
     /// every handler, compiled per protocol so that the view is compared as it is built.
-    fn view_is(&self, st: &dyn Stash, i: usize, old: &View) -> bool;
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)>;
+    fn view_is(&self, i: usize, old: &View) -> bool;
+    fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -113,6 +115,8 @@ impl<P: Protocol> Clone for Slot<P> {
 /// The [`Machine`] of protocol `P`.
 pub struct Core<P: Protocol> {
     pub proto: P,
+    /// Every node's state and pending timers, in scenario order.
+    slots: Vec<Slot<P>>,
     /// The payloads sent so far, by message id from `base` (0 unless released).
     payloads: VecDeque<P::Msg>,
     base: u64,
@@ -125,29 +129,39 @@ pub struct Core<P: Protocol> {
 
 impl<P: Protocol> Core<P> {
     pub fn new(proto: P) -> Self {
-        Core { proto, payloads: VecDeque::new(), base: 0, outbox: Vec::new(), taken: 0, scratch: Vec::new() }
+        Core {
+            proto,
+            slots: Vec::new(),
+            payloads: VecDeque::new(),
+            base: 0,
+            outbox: Vec::new(),
+            taken: 0,
+            scratch: Vec::new(),
+        }
     }
 
     pub fn payload(&self, id: u64) -> Option<&P::Msg> {
         self.payloads.get(id.checked_sub(self.base)? as usize)
     }
 
-    /// The node states of a stash made by this core.
-    pub fn slots(st: &dyn Stash) -> &Vec<Slot<P>> {
-        st.as_any().downcast_ref().expect("a stash of this protocol")
-    }
-
-    fn slots_mut(st: &mut dyn Stash) -> &mut Vec<Slot<P>> {
-        st.as_any_mut().downcast_mut().expect("a stash of this protocol")
+    /// Node `i`'s state.
+    pub fn state(&self, i: usize) -> &P::State {
+        &self.slots[i].state
     }
 
     /// Runs `f` with a typed context writing into `out`, the outbox and the timer list.
-    fn handle<R>(&mut self, at: At, out: &mut Vec<Effect>, f: impl FnOnce(&P, &mut Ctx<P::Msg, P::Timer>) -> R) -> R {
-        self.outbox.clear();
-        self.taken = 0;
-        self.scratch.clear();
-        let mut ctx = Ctx::new(at.me, at.now, at.cfg, out, &mut self.outbox, &mut self.scratch);
-        f(&self.proto, &mut ctx)
+    fn handle<R>(
+        proto: &P,
+        outbox: &mut Vec<P::Msg>,
+        scratch: &mut Vec<P::Timer>,
+        at: At,
+        out: &mut Vec<Effect>,
+        f: impl FnOnce(&P, &mut Ctx<P::Msg, P::Timer>) -> R,
+    ) -> R {
+        outbox.clear();
+        scratch.clear();
+        let mut ctx = Ctx::new(at.me, at.now, at.cfg, out, outbox, scratch);
+        f(proto, &mut ctx)
     }
 }
 
@@ -155,43 +169,55 @@ impl<P: Protocol> Machine for Core<P> {
     fn kinds(&self) -> &'static [Kind] {
         P::KINDS
     }
-    fn new_stash(&self) -> Box<dyn Stash> {
-        Box::new(Vec::<Slot<P>>::new())
+    fn snapshot(&self) -> Box<dyn Stash> {
+        Box::new(self.slots.clone())
     }
-    fn boot(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>) {
-        let state = self.handle(at, out, |p, ctx| p.init(ctx));
-        let slots = Self::slots_mut(st);
-        debug_assert_eq!(slots.len(), at.i, "nodes boot in order");
-        slots.push(Slot { state, timers: Vec::new() });
+    fn restore(&mut self, st: &dyn Stash) {
+        let slots: &Vec<Slot<P>> = st.as_any().downcast_ref().expect("a snapshot of this protocol");
+        self.slots.clone_from(slots);
     }
-    fn start(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>) {
-        let s = &mut Self::slots_mut(st)[at.i].state;
-        self.handle(at, out, |p, ctx| p.start(s, ctx));
+    fn boot(&mut self, at: At, out: &mut Vec<Effect>) {
+        self.taken = 0;
+        let state = Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.init(ctx));
+        debug_assert_eq!(self.slots.len(), at.i, "nodes boot in order");
+        self.slots.push(Slot { state, timers: Vec::new() });
     }
-    fn deliver(&mut self, st: &mut dyn Stash, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>) {
-        let msg = self.payload(id).expect("a kept payload").clone();
-        let s = &mut Self::slots_mut(st)[at.i].state;
-        self.handle(at, out, |p, ctx| p.on_message(s, from, msg, ctx));
+    fn start(&mut self, at: At, out: &mut Vec<Effect>) {
+        self.taken = 0;
+        let s = &mut self.slots[at.i].state;
+        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.start(s, ctx));
     }
-    fn fire(&mut self, st: &mut dyn Stash, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str {
-        let slot = &mut Self::slots_mut(st)[at.i];
+    fn deliver(&mut self, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>) {
+        self.taken = 0;
+        let msg = self.payloads[(id - self.base) as usize].clone();
+        let s = &mut self.slots[at.i].state;
+        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| {
+            p.on_message(s, from, msg, ctx)
+        });
+    }
+    fn fire(&mut self, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str {
+        self.taken = 0;
+        let slot = &mut self.slots[at.i];
         let k = slot.timers.iter().position(|&(_, t)| t == token).expect("live timer");
         let (timer, _) = slot.timers.swap_remove(k);
         let s = &mut slot.state;
-        self.handle(at, out, |p, ctx| p.on_timer(s, timer, ctx));
+        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.on_timer(s, timer, ctx));
         timer.name()
     }
-    fn recover(&mut self, st: &mut dyn Stash, at: At, out: &mut Vec<Effect>) {
-        let slot = &mut Self::slots_mut(st)[at.i];
-        let fresh = self.handle(at, out, |p, ctx| p.recover(&slot.state, ctx));
+    fn recover(&mut self, at: At, out: &mut Vec<Effect>) {
+        self.taken = 0;
+        let slot = &mut self.slots[at.i];
+        let fresh = Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| {
+            p.recover(&slot.state, ctx)
+        });
         slot.state = fresh;
     }
-    fn has_timer(&self, st: &dyn Stash, i: usize, token: u64) -> bool {
-        Self::slots(st)[i].timers.iter().any(|&(_, t)| t == token)
+    fn has_timer(&self, i: usize, token: u64) -> bool {
+        self.slots[i].timers.iter().any(|&(_, t)| t == token)
     }
-    fn arm(&mut self, st: &mut dyn Stash, i: usize, slot: u32, token: u64) -> (bool, &'static str) {
+    fn arm(&mut self, i: usize, slot: u32, token: u64) -> (bool, &'static str) {
         let timer = self.scratch[slot as usize];
-        let timers = &mut Self::slots_mut(st)[i].timers;
+        let timers = &mut self.slots[i].timers;
         let replaced = match timers.iter().position(|&(t, _)| t == timer) {
             Some(k) => {
                 timers.swap_remove(k);
@@ -202,15 +228,15 @@ impl<P: Protocol> Machine for Core<P> {
         timers.push((timer, token));
         (replaced, timer.name())
     }
-    fn disarm(&mut self, st: &mut dyn Stash, i: usize, slot: u32) -> Option<&'static str> {
+    fn disarm(&mut self, i: usize, slot: u32) -> Option<&'static str> {
         let timer = self.scratch[slot as usize];
-        let timers = &mut Self::slots_mut(st)[i].timers;
+        let timers = &mut self.slots[i].timers;
         let k = timers.iter().position(|&(t, _)| t == timer)?;
         timers.swap_remove(k);
         Some(timer.name())
     }
-    fn clear_timers(&mut self, st: &mut dyn Stash, i: usize) -> usize {
-        let timers = &mut Self::slots_mut(st)[i].timers;
+    fn clear_timers(&mut self, i: usize) -> usize {
+        let timers = &mut self.slots[i].timers;
         let n = timers.len();
         timers.clear();
         n
@@ -233,23 +259,23 @@ impl<P: Protocol> Machine for Core<P> {
     fn label(&self, id: u64) -> String {
         self.payload(id).map(Message::label).unwrap_or_default()
     }
-    fn view(&self, st: &dyn Stash, i: usize) -> View {
-        self.proto.view(&Self::slots(st)[i].state)
+    fn view(&self, i: usize) -> View {
+        self.proto.view(&self.slots[i].state)
     }
-    fn view_is(&self, st: &dyn Stash, i: usize, old: &View) -> bool {
-        crate::observe::same_view(&self.proto.view(&Self::slots(st)[i].state), old)
+    fn view_is(&self, i: usize, old: &View) -> bool {
+        crate::observe::same_view(&self.proto.view(&self.slots[i].state), old)
     }
-    fn live_tokens(&self, st: &dyn Stash, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
+    fn live_tokens(&self, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
         let nodes: Vec<Option<&P::State>> =
-            Self::slots(st).iter().zip(up).map(|(slot, &up)| up.then_some(&slot.state)).collect();
+            self.slots.iter().zip(up).map(|(slot, &up)| up.then_some(&slot.state)).collect();
         let flying: Vec<(NodeId, NodeId, &P::Msg, bool)> = flying
             .iter()
             .filter_map(|&(id, from, to, doomed)| Some((from, to, self.payloads.get(id as usize)?, doomed)))
             .collect();
         self.proto.live_tokens(&nodes, &flying)
     }
-    fn inspect(&self, st: &dyn Stash, i: usize) -> Vec<(crate::meta::Text, String)> {
-        self.proto.inspect(&Self::slots(st)[i].state)
+    fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
+        self.proto.inspect(&self.slots[i].state)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -42,7 +42,7 @@ pub use fencing::{Store, Verdict, WriteEntry};
 pub use history::{Budget, MsgEntry, TimerRec};
 pub use typed::Typed;
 
-use history::History;
+use history::{Checkpoint, History};
 use queue::Queue;
 use watch::Watch;
 use world::{mix, Ev, Handler, World, PERIODIC};
@@ -166,7 +166,6 @@ impl Sim {
             now: 0,
             steps: 0,
             up: vec![true; n],
-            states: machine.new_stash(),
             queue: Queue::default(),
             next_token: 0,
             active_timers: 0,
@@ -228,7 +227,7 @@ impl Sim {
             sim.observe(i);
         }
         sim.w.obs.settle_initial();
-        sim.h.checkpoints.push(sim.w.clone());
+        sim.h.checkpoints.push(Checkpoint { w: sim.w.clone(), states: sim.machine.snapshot() });
         sim
     }
 
@@ -335,10 +334,10 @@ impl Sim {
     }
     /// Node `i`'s view as its protocol sees it now.
     pub fn view(&self, i: usize) -> crate::protocol::View {
-        self.machine.view(&*self.w.states, i)
+        self.machine.view(i)
     }
     pub fn inspect_node(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
-        self.machine.inspect(&*self.w.states, i)
+        self.machine.inspect(i)
     }
     pub fn labels(&self) -> Option<&[u32]> {
         self.w.labels.as_deref()
@@ -351,7 +350,7 @@ impl Sim {
         loop {
             let (time, q) = self.w.queue.first()?;
             let stale = match q.ev() {
-                Ev::Timer { node, token } => !self.machine.has_timer(&*self.w.states, node as usize, token),
+                Ev::Timer { node, token } => !self.machine.has_timer(node as usize, token),
                 _ => false,
             };
             if !stale {
@@ -390,7 +389,7 @@ impl Sim {
     pub fn live_tokens(&self) -> Option<Vec<NodeId>> {
         let flying: Vec<(u64, NodeId, NodeId, bool)> =
             self.in_flight().map(|(id, m)| (id, m.from, m.to, self.doom(id).is_some())).collect();
-        self.machine.live_tokens(&*self.w.states, &self.w.up, &flying)
+        self.machine.live_tokens(&self.w.up, &flying)
     }
 
     /// How many live tokens exist now (see [`Sim::live_tokens`]).

@@ -62,14 +62,13 @@ impl Q {
     }
 }
 
-/// Everything that changes as the run advances; cloned for checkpoints.
+/// Everything that changes as the run advances, but the node states (which the protocol's
+/// [`Machine`] keeps); cloned for checkpoints.
 #[derive(Clone)]
 pub(super) struct World {
     pub(super) now: Time,
     pub(super) steps: u64,
     pub(super) up: Vec<bool>,
-    /// The protocol's node states with their pending timers (see [`Machine`]).
-    pub(super) states: Box<dyn Stash>,
     pub(super) queue: Queue,
     pub(super) next_token: u64,
     pub(super) active_timers: u64,
@@ -179,7 +178,7 @@ impl Sim {
             };
             let ev = q.ev();
             if let Ev::Timer { node, token } = ev {
-                if !self.machine.has_timer(&*self.w.states, node as usize, token) {
+                if !self.machine.has_timer(node as usize, token) {
                     continue; // replaced or cancelled: not an event
                 }
             }
@@ -313,15 +312,14 @@ impl Sim {
     pub(super) fn run_handler(&mut self, i: usize, h: Handler) -> &'static str {
         let mut effects = std::mem::take(&mut self.effects);
         let at = At { i, me: self.cfg.ids[i], now: self.w.now, cfg: &self.cfg };
-        let st = &mut *self.w.states;
         let m = &mut self.machine;
         let mut name = "";
         match h {
-            Handler::Boot => m.boot(st, at, &mut effects),
-            Handler::Start => m.start(st, at, &mut effects),
-            Handler::Recover => m.recover(st, at, &mut effects),
-            Handler::Deliver { from, id } => m.deliver(st, at, from, id, &mut effects),
-            Handler::Timer { token } => name = m.fire(st, at, token, &mut effects),
+            Handler::Boot => m.boot(at, &mut effects),
+            Handler::Start => m.start(at, &mut effects),
+            Handler::Recover => m.recover(at, &mut effects),
+            Handler::Deliver { from, id } => m.deliver(at, from, id, &mut effects),
+            Handler::Timer { token } => name = m.fire(at, token, &mut effects),
         }
         self.apply_effects(i, &mut effects);
         self.effects = effects;
@@ -343,7 +341,7 @@ impl Sim {
                     let at = self.w.now + delay;
                     let token = self.w.next_token;
                     self.w.next_token += 1;
-                    let (replaced, name) = self.machine.arm(&mut *self.w.states, i, slot, token);
+                    let (replaced, name) = self.machine.arm(i, slot, token);
                     if !replaced {
                         self.w.active_timers += 1;
                     }
@@ -361,7 +359,7 @@ impl Sim {
                     self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.watch.findings);
                 }
                 Effect::CancelTimer { slot } => {
-                    if let Some(name) = self.machine.disarm(&mut *self.w.states, i, slot) {
+                    if let Some(name) = self.machine.disarm(i, slot) {
                         self.w.active_timers -= 1;
                         self.log_timer(TimerRec { node: from, name, at: None });
                         self.w.hash = mix(hash_str(self.w.hash, name), u64::MAX);
@@ -379,7 +377,7 @@ impl Sim {
                 let Some(i) = self.idx(id) else { return };
                 if self.w.up[i] {
                     self.w.up[i] = false;
-                    self.w.active_timers -= self.machine.clear_timers(&mut *self.w.states, i) as u64;
+                    self.w.active_timers -= self.machine.clear_timers(i) as u64;
                     self.observe(i);
                 }
             }
