@@ -11,14 +11,15 @@
 //! * Node states (and each node's pending timers, with their typed keys) live in the core, typed,
 //!   so that no handler downcasts them; the simulator's checkpoints keep a [`Stash`] of them
 //!   ([`Machine::snapshot`], [`Machine::restore`]).
-//! * A handler's [`Effect`]s carry no protocol type: a sent payload waits in the core's outbox
-//!   until the simulator numbers it ([`Machine::log_sent`]); a timer key waits in the core's
-//!   timer list until the simulator has drawn its delay and token ([`Machine::arm`]).
+//! * A handler's effects are applied as it makes them: its typed context ([`Ctx`]) keeps a sent
+//!   payload, arms or cancels a typed timer key, and hands the rest (numbering, latency, queue,
+//!   logs, hash) to the simulator's non-generic [`Sink`].
 //! * Payloads are kept per message id, so labels and deliveries can be looked up at any step.
 
 use crate::meta::Kind;
-use crate::protocol::{Config, Ctx, Effect, Message, Protocol, TimerKey, View};
-use crate::{NodeId, Time};
+use crate::protocol::{Config, Ctx, Message, Protocol, Sink, TimerKey, View};
+use crate::NodeId;
+use crate::Time;
 use std::any::Any;
 use std::collections::VecDeque;
 
@@ -63,25 +64,19 @@ pub trait Machine {
     fn snapshot(&self) -> Box<dyn Stash>;
     /// Puts back the node states of a [`Machine::snapshot`] of this machine.
     fn restore(&mut self, st: &dyn Stash);
-    /// Boots node `at.i` (which must be the next one) with the protocol's `init`.
-    fn boot(&mut self, at: At, out: &mut Vec<Effect>);
-    fn start(&mut self, at: At, out: &mut Vec<Effect>);
+    /// Boots node `at.i` (which must be the next one) with the protocol's `init`. Every handler
+    /// hands its effects to `port` as it makes them.
+    fn boot(&mut self, at: At, port: &mut dyn Sink);
+    fn start(&mut self, at: At, port: &mut dyn Sink);
     /// Delivers message `id` from `from`.
-    fn deliver(&mut self, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>);
+    fn deliver(&mut self, at: At, port: &mut dyn Sink, from: NodeId, id: u64);
     /// Fires the pending timer with `token` (removing it) and returns its name.
-    fn fire(&mut self, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str;
-    fn recover(&mut self, at: At, out: &mut Vec<Effect>);
+    fn fire(&mut self, at: At, port: &mut dyn Sink, token: u64) -> &'static str;
+    fn recover(&mut self, at: At, port: &mut dyn Sink);
     /// Whether node `i` has a pending timer with `token` (others in the queue are stale).
     fn has_timer(&self, i: usize, token: u64) -> bool;
-    /// Arms the timer of scratch slot `slot` under `token`; returns whether a pending timer with
-    /// the same key was replaced, and the timer's name.
-    fn arm(&mut self, i: usize, slot: u32, token: u64) -> (bool, &'static str);
-    /// Cancels the pending timer of scratch slot `slot`'s key; its name if there was one.
-    fn disarm(&mut self, i: usize, slot: u32) -> Option<&'static str>;
     /// Drops every pending timer of node `i` (a crash); how many there were.
     fn clear_timers(&mut self, i: usize) -> usize;
-    /// The simulator numbered the next outbox payload `id`: keep it (unless a replay already did).
-    fn log_sent(&mut self, id: u64);
     /// Forgets the payloads of messages `n..` (a fork).
     fn truncate(&mut self, n: u64);
     /// Forgets the payloads of messages `..n` (a summary-only run: they are delivered).
@@ -120,24 +115,11 @@ pub struct Core<P: Protocol> {
     /// The payloads sent so far, by message id from `base` (0 unless released).
     payloads: VecDeque<P::Msg>,
     base: u64,
-    /// Payloads of the handler that just ran, waiting to be numbered (`taken` were).
-    outbox: Vec<P::Msg>,
-    taken: usize,
-    /// Timer keys of the handler that just ran.
-    scratch: Vec<P::Timer>,
 }
 
 impl<P: Protocol> Core<P> {
     pub fn new(proto: P) -> Self {
-        Core {
-            proto,
-            slots: Vec::new(),
-            payloads: VecDeque::new(),
-            base: 0,
-            outbox: Vec::new(),
-            taken: 0,
-            scratch: Vec::new(),
-        }
+        Core { proto, slots: Vec::new(), payloads: VecDeque::new(), base: 0 }
     }
 
     pub fn payload(&self, id: u64) -> Option<&P::Msg> {
@@ -147,21 +129,6 @@ impl<P: Protocol> Core<P> {
     /// Node `i`'s state.
     pub fn state(&self, i: usize) -> &P::State {
         &self.slots[i].state
-    }
-
-    /// Runs `f` with a typed context writing into `out`, the outbox and the timer list.
-    fn handle<R>(
-        proto: &P,
-        outbox: &mut Vec<P::Msg>,
-        scratch: &mut Vec<P::Timer>,
-        at: At,
-        out: &mut Vec<Effect>,
-        f: impl FnOnce(&P, &mut Ctx<P::Msg, P::Timer>) -> R,
-    ) -> R {
-        outbox.clear();
-        scratch.clear();
-        let mut ctx = Ctx::new(at.me, at.now, at.cfg, out, outbox, scratch);
-        f(proto, &mut ctx)
     }
 }
 
@@ -176,77 +143,44 @@ impl<P: Protocol> Machine for Core<P> {
         let slots: &Vec<Slot<P>> = st.as_any().downcast_ref().expect("a snapshot of this protocol");
         self.slots.clone_from(slots);
     }
-    fn boot(&mut self, at: At, out: &mut Vec<Effect>) {
-        self.taken = 0;
-        let state = Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.init(ctx));
+    fn boot(&mut self, at: At, port: &mut dyn Sink) {
         debug_assert_eq!(self.slots.len(), at.i, "nodes boot in order");
-        self.slots.push(Slot { state, timers: Vec::new() });
+        let mut timers = Vec::new();
+        let mut ctx = Ctx::live(at.me, at.now, at.cfg, port, &mut timers, &mut self.payloads, self.base);
+        let state = self.proto.init(&mut ctx);
+        self.slots.push(Slot { state, timers });
     }
-    fn start(&mut self, at: At, out: &mut Vec<Effect>) {
-        self.taken = 0;
-        let s = &mut self.slots[at.i].state;
-        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.start(s, ctx));
+    fn start(&mut self, at: At, port: &mut dyn Sink) {
+        let Slot { state, timers } = &mut self.slots[at.i];
+        self.proto.start(state, &mut Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base));
     }
-    fn deliver(&mut self, at: At, from: NodeId, id: u64, out: &mut Vec<Effect>) {
-        self.taken = 0;
+    fn deliver(&mut self, at: At, port: &mut dyn Sink, from: NodeId, id: u64) {
         let msg = self.payloads[(id - self.base) as usize].clone();
-        let s = &mut self.slots[at.i].state;
-        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| {
-            p.on_message(s, from, msg, ctx)
-        });
+        let Slot { state, timers } = &mut self.slots[at.i];
+        let mut ctx = Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base);
+        self.proto.on_message(state, from, msg, &mut ctx);
     }
-    fn fire(&mut self, at: At, token: u64, out: &mut Vec<Effect>) -> &'static str {
-        self.taken = 0;
-        let slot = &mut self.slots[at.i];
-        let k = slot.timers.iter().position(|&(_, t)| t == token).expect("live timer");
-        let (timer, _) = slot.timers.swap_remove(k);
-        let s = &mut slot.state;
-        Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| p.on_timer(s, timer, ctx));
+    fn fire(&mut self, at: At, port: &mut dyn Sink, token: u64) -> &'static str {
+        let Slot { state, timers } = &mut self.slots[at.i];
+        let k = timers.iter().position(|&(_, t)| t == token).expect("live timer");
+        let (timer, _) = timers.swap_remove(k);
+        let mut ctx = Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base);
+        self.proto.on_timer(state, timer, &mut ctx);
         timer.name()
     }
-    fn recover(&mut self, at: At, out: &mut Vec<Effect>) {
-        self.taken = 0;
-        let slot = &mut self.slots[at.i];
-        let fresh = Self::handle(&self.proto, &mut self.outbox, &mut self.scratch, at, out, |p, ctx| {
-            p.recover(&slot.state, ctx)
-        });
-        slot.state = fresh;
+    fn recover(&mut self, at: At, port: &mut dyn Sink) {
+        let Slot { state, timers } = &mut self.slots[at.i];
+        let mut ctx = Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base);
+        *state = self.proto.recover(state, &mut ctx);
     }
     fn has_timer(&self, i: usize, token: u64) -> bool {
         self.slots[i].timers.iter().any(|&(_, t)| t == token)
-    }
-    fn arm(&mut self, i: usize, slot: u32, token: u64) -> (bool, &'static str) {
-        let timer = self.scratch[slot as usize];
-        let timers = &mut self.slots[i].timers;
-        let replaced = match timers.iter().position(|&(t, _)| t == timer) {
-            Some(k) => {
-                timers.swap_remove(k);
-                true
-            }
-            None => false,
-        };
-        timers.push((timer, token));
-        (replaced, timer.name())
-    }
-    fn disarm(&mut self, i: usize, slot: u32) -> Option<&'static str> {
-        let timer = self.scratch[slot as usize];
-        let timers = &mut self.slots[i].timers;
-        let k = timers.iter().position(|&(t, _)| t == timer)?;
-        timers.swap_remove(k);
-        Some(timer.name())
     }
     fn clear_timers(&mut self, i: usize) -> usize {
         let timers = &mut self.slots[i].timers;
         let n = timers.len();
         timers.clear();
         n
-    }
-    fn log_sent(&mut self, id: u64) {
-        let k = self.taken;
-        self.taken += 1;
-        if id == self.base + self.payloads.len() as u64 {
-            self.payloads.push_back(self.outbox[k].clone());
-        }
     }
     fn truncate(&mut self, n: u64) {
         self.payloads.truncate(n.saturating_sub(self.base) as usize);

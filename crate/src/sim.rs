@@ -25,7 +25,7 @@ use crate::error::ScenarioError;
 use crate::machine::{At, Core, Machine, Stash};
 use crate::meta::{Lang, Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
-use crate::protocol::{Config, Effect, Protocol};
+use crate::protocol::{Config, Protocol, Sink};
 use crate::rng::Pcg32;
 use crate::scenario::{Action, FencingSpec, NetworkSpec, Scenario, Scheduled, StopSpec};
 use crate::trace::Intervention;
@@ -34,6 +34,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 mod fencing;
 mod history;
+mod port;
 mod queue;
 mod typed;
 mod watch;
@@ -43,6 +44,7 @@ pub use history::{Budget, MsgEntry, TimerRec};
 pub use typed::Typed;
 
 use history::{Checkpoint, History};
+use port::Ids;
 use queue::Queue;
 use watch::Watch;
 use world::{mix, Ev, Handler, World, PERIODIC};
@@ -127,10 +129,8 @@ pub struct Sim {
     net: NetworkSpec,
     stop: StopSpec,
     schedule: Vec<Scheduled>,
-    index: Vec<(NodeId, u32)>,
-    /// `dense[id]` = the node's position, or `u32::MAX`; empty when ids are too sparse for a
-    /// table (then `index` is searched). Every message looks its ends up, so this is hot.
-    dense: Vec<u32>,
+    /// Node positions by id.
+    ids: Ids,
     fencing: Option<FencingSpec>,
     /// The world at the cursor (cloned for checkpoints).
     w: World,
@@ -138,7 +138,6 @@ pub struct Sim {
     h: History,
     /// What the observers found: violations and elections.
     watch: Watch,
-    effects: Vec<Effect>,
 }
 
 impl Sim {
@@ -151,16 +150,7 @@ impl Sim {
     /// [`Sim::new`] for a protocol already behind its [`Machine`] (the only non-generic entry,
     /// so the simulator's code exists once whatever the number of protocols).
     pub fn with_machine(machine: Box<dyn Machine>, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
-        let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-        index.sort_unstable();
-        let max_id = index.last().map_or(0, |&(id, _)| id as usize);
-        let mut dense = Vec::new();
-        if max_id <= 4 * index.len() + 1024 {
-            dense = vec![u32::MAX; max_id + 1];
-            for &(id, i) in &index {
-                dense[id as usize] = i;
-            }
-        }
+        let ids = Ids::new(&cfg.ids);
         let n = cfg.n();
         let w = World {
             now: 0,
@@ -195,13 +185,11 @@ impl Sim {
             net: scenario.network.clone(),
             stop: scenario.stop.clone(),
             schedule: scenario.schedule.clone(),
-            index,
-            dense,
+            ids,
             w,
             fencing: scenario.fencing.clone(),
             h: History::default(),
             watch: Watch::default(),
-            effects: Vec::new(),
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {

@@ -327,13 +327,6 @@ impl Sim {
             self.machine.release(self.h.msg_base);
         }
     }
-    pub(super) fn log_timer(&mut self, rec: TimerRec) {
-        if !self.h.lean && self.w.n_timers as usize == self.h.timer_log.len() {
-            self.h.push_timer(rec);
-        }
-        self.w.n_timers += 1;
-    }
-
     /// At the head and out of history budget: the run stops here.
     #[inline]
     pub(super) fn over_budget(&self) -> bool {
