@@ -87,9 +87,10 @@ pub trait Machine {
     /// from, to, doomed).
     fn live_tokens(&self, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>>;
     fn view(&self, i: usize) -> View;
-    /// Whether node `i`'s view equals `old` (the observers' cached view): the check made after
-    /// every handler, compiled per protocol so that the view is compared as it is built.
-    fn view_is(&self, i: usize, old: &View) -> bool;
+    /// Whether node `i`'s view equals `old` (the observers' cached view, `plain` if
+    /// [`crate::observe::is_plain`]): the check made after every handler, compiled per protocol
+    /// so that the view is compared as it is built.
+    fn view_is(&self, i: usize, old: &View, plain: bool) -> bool;
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
     fn as_any(&self) -> &dyn Any;
 }
@@ -196,8 +197,8 @@ impl<P: Protocol> Machine for Core<P> {
     fn view(&self, i: usize) -> View {
         self.proto.view(&self.slots[i].state)
     }
-    fn view_is(&self, i: usize, old: &View) -> bool {
-        crate::observe::same_view(&self.proto.view(&self.slots[i].state), old)
+    fn view_is(&self, i: usize, old: &View, plain: bool) -> bool {
+        crate::observe::same_view_as(&self.proto.view(&self.slots[i].state), old, plain)
     }
     fn live_tokens(&self, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
         let nodes: Vec<Option<&P::State>> =

@@ -17,7 +17,7 @@ impl Sim {
     pub(super) fn observe(&mut self, i: usize) {
         let up = self.w.up[i];
         let unchanged = match &self.w.obs.views[i] {
-            Some(old) => up && self.machine.view_is(i, old),
+            Some(old) => up && self.machine.view_is(i, old, self.w.obs.is_plain(i)),
             None => !up,
         };
         if unchanged && self.watch.findings.violations.is_empty() {
