@@ -5,9 +5,11 @@
 //!   scheduled in. No hash map is iterated anywhere.
 //! * **Randomness**: every latency, loss and timer value is drawn from one [`Pcg32`] seeded by
 //!   the scenario, in the order effects are applied.
-//! * **Protocols** are sans-IO: handlers push effects, which only [`Sim::apply_effects`]
-//!   turns into messages and timers. The simulator is compiled once for every protocol: it sees
-//!   a protocol through the type-erased [`Machine`] (see [`crate::machine`]).
+//! * **Protocols** are sans-IO: a handler's effects become messages and timers only through the
+//!   simulator's port (`port.rs`, the [`crate::protocol::Sink`] of the handler's context), in the
+//!   order the handler makes them. The simulator is compiled once for every protocol: it sees a
+//!   protocol through the type-erased [`Machine`] (see [`crate::machine`]), which keeps the node
+//!   states.
 //! * **Stepping**: [`Sim::step`] applies exactly one event (a delivery, a drop, a timer firing or
 //!   a scheduled fault) and appends one [`Rec`] to the trace.
 //! * **Layout**: [`Sim`] is the world and its network (`world.rs`: the event queue, delivery,
