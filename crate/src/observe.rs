@@ -57,6 +57,8 @@ pub struct Observers {
     pub duplicate_tokens: bool,
     /// Cached view per node (scenario order); `None` while the node is crashed.
     pub views: Vec<Option<View>>,
+    /// Per node: its cached view is plain ([`is_plain`]).
+    plain: Vec<bool>,
     pub live: u32,
     /// Live nodes that believe they are leader.
     pub leaders: BTreeSet<NodeId>,
@@ -102,6 +104,38 @@ pub fn same_view(x: &View, y: &View) -> bool {
         && (std::ptr::eq(*role, y.role) || *role == y.role)
 }
 
+/// Whether every field of `v` but its role and leader is at its default, as in most protocols'
+/// views. Always inlined: on a view a protocol builds, the fields it never sets fold away.
+#[inline(always)]
+pub fn is_plain(v: &View) -> bool {
+    // Destructured so that a new View field cannot be forgotten here.
+    let View { role: _, leader: _, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } =
+        v;
+    term.is_none()
+        && term_word.is_none()
+        && vote.is_none()
+        && tally.is_none()
+        && tally_word.is_none()
+        && group.is_none()
+        && reach.is_none()
+        && ring.is_none()
+        && lease.is_none()
+        && tint.is_none()
+        && zxid.is_none()
+}
+
+/// [`same_view`] against a cached view `y` whose plainness ([`is_plain`]) is known. Where `x` is
+/// built in the same function by a protocol that sets only the role and the leader, a plain `y`
+/// is checked in those two fields and the flag, instead of every field.
+#[inline(always)]
+pub fn same_view_as(x: &View, y: &View, y_plain: bool) -> bool {
+    if y_plain {
+        x.leader == y.leader && (std::ptr::eq(x.role, y.role) || x.role == y.role) && is_plain(x)
+    } else {
+        same_view(x, y)
+    }
+}
+
 /// [`same_view`] for cached views (`None` while crashed).
 fn same_cached(a: &Option<View>, b: &Option<View>) -> bool {
     match (a, b) {
@@ -121,6 +155,7 @@ impl Observers {
             token_id: claimed.iter().find(|p| p.monitor == Monitor::OneToken).map(|p| p.id),
             duplicate_tokens: false,
             views: vec![None; n],
+            plain: vec![false; n],
             live: 0,
             leaders: BTreeSet::new(),
             view_counts: BTreeMap::new(),
@@ -144,6 +179,12 @@ impl Observers {
         if self.agreed.is_none() {
             self.disagree_since = Some(0);
         }
+    }
+
+    /// Whether node `i`'s cached view is plain ([`is_plain`]).
+    #[inline]
+    pub fn is_plain(&self, i: usize) -> bool {
+        self.plain[i]
     }
 
     pub fn total_sent(&self) -> u64 {
@@ -212,6 +253,7 @@ impl Observers {
                 }
             }
         }
+        self.plain[i] = new.as_ref().is_some_and(is_plain);
         self.views[i] = new;
         self.max_simultaneous = self.max_simultaneous.max(self.leaders.len() as u32);
 

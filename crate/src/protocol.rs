@@ -9,6 +9,7 @@ use crate::error::ScenarioError;
 use crate::meta::{Kind, Note, Text};
 use crate::{NodeId, Time};
 use serde_json::{Map, Value};
+use std::collections::VecDeque;
 use std::fmt;
 
 /// A protocol's own part of the scenario: the `params` object.
@@ -182,8 +183,10 @@ impl Config {
     }
 }
 
-/// One thing a handler asks the simulator to do, with the protocol's types taken out: a sent
-/// payload waits in the context's outbox, a timer key in its timer list, both in order.
+/// One thing a handler asked, as a standalone context ([`Ctx::new`], for testing a handler
+/// alone) records it, with the protocol's types taken out: a sent payload waits in the context's
+/// outbox, a timer key in its timer list, both in order. (Inside a run the context applies each
+/// effect as it is made, through the simulator's [`Sink`].)
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
     /// Send the next outbox payload to `to`; `kind` indexes [`Protocol::KINDS`].
@@ -204,18 +207,47 @@ pub enum Effect {
     Report { property: &'static str, nodes: Vec<NodeId> },
 }
 
+/// The simulator's side of a handler inside a run (its port, `crate::sim`): a context hands it
+/// each effect as the handler makes it. It is not generic, so one copy serves every protocol.
+pub trait Sink {
+    /// A message to `to` of kind `kind` (an index into [`Protocol::KINDS`]), taking exactly
+    /// `fixed` ticks if given (see [`Effect::SendTimed`]): numbered, timed, queued and hashed.
+    /// `logged` is how many payloads are kept (the next one's message id); the answer is whether
+    /// to keep this payload (false when a replay kept it already, or `to` is no node: then the
+    /// message is not numbered).
+    fn send(&mut self, to: NodeId, kind: usize, fixed: Option<Time>, logged: u64) -> bool;
+    /// Arms the node's timer `name` after a delay drawn from `[lo, hi]`; `replaced`: a pending
+    /// timer with the same key was dropped for it. Returns the timer's token.
+    fn set_timer(&mut self, name: &'static str, lo: Time, hi: Time, replaced: bool) -> u64;
+    /// The node's pending timer `name` was cancelled.
+    fn cancel_timer(&mut self, name: &'static str);
+    /// One sentence of narration for this step.
+    fn note(&mut self, note: Note);
+    /// A violation of the protocol's own property `property`, involving `nodes`.
+    fn report(&mut self, property: &'static str, nodes: Vec<NodeId>);
+}
+
+/// Where a context's effects go.
+enum Out<'a, M, T> {
+    /// Inside a run: applied as they are made. `timers` are the node's pending timers with their
+    /// queue tokens; a sent payload is kept in `payloads` (message ids from `base`) unless a
+    /// replay kept it already.
+    Live { port: &'a mut dyn Sink, timers: &'a mut Vec<(T, u64)>, payloads: &'a mut VecDeque<M>, base: u64 },
+    /// Recorded for a test ([`Ctx::new`]).
+    Record { effects: &'a mut Vec<Effect>, outbox: &'a mut Vec<M>, timers: &'a mut Vec<T> },
+}
+
 /// The handler's window on the world.
 pub struct Ctx<'a, M, T> {
     pub me: NodeId,
     pub now: Time,
     pub cfg: &'a Config,
-    effects: &'a mut Vec<Effect>,
-    outbox: &'a mut Vec<M>,
-    timers: &'a mut Vec<T>,
+    out: Out<'a, M, T>,
 }
 
-impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
-    /// A context whose effects go to `effects`, payloads to `outbox` and timer keys to `timers`.
+impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
+    /// A standalone context (to test a handler alone) whose effects are recorded in `effects`,
+    /// payloads in `outbox` and timer keys in `timers`.
     pub fn new(
         me: NodeId,
         now: Time,
@@ -224,47 +256,109 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
         outbox: &'a mut Vec<M>,
         timers: &'a mut Vec<T>,
     ) -> Self {
-        Ctx { me, now, cfg, effects, outbox, timers }
+        Ctx { me, now, cfg, out: Out::Record { effects, outbox, timers } }
     }
-    pub fn send(&mut self, to: NodeId, msg: M) {
-        self.effects.push(Effect::Send { to, kind: msg.kind() });
-        self.outbox.push(msg);
+    /// The context of node `me`'s handler inside a run (see [`crate::machine::Core`]).
+    #[inline(always)]
+    pub(crate) fn live(
+        me: NodeId,
+        now: Time,
+        cfg: &'a Config,
+        port: &'a mut dyn Sink,
+        timers: &'a mut Vec<(T, u64)>,
+        payloads: &'a mut VecDeque<M>,
+        base: u64,
+    ) -> Self {
+        Ctx { me, now, cfg, out: Out::Live { port, timers, payloads, base } }
     }
-    /// Sends `msg` to `to`, arriving exactly `latency` ticks from now (see [`Effect::SendTimed`]).
-    pub fn send_timed(&mut self, to: NodeId, msg: M, latency: Time) {
-        self.effects.push(Effect::SendTimed { to, kind: msg.kind(), latency });
-        self.outbox.push(msg);
-    }
-    /// Sends `msg` to every other node, in ascending id order.
-    pub fn broadcast(&mut self, msg: M) {
-        let me = self.me;
+    #[inline]
+    fn emit(&mut self, to: NodeId, msg: M, latency: Option<Time>) {
         let kind = msg.kind();
-        for &to in &self.cfg.sorted {
-            if to != me {
-                self.effects.push(Effect::Send { to, kind });
-                self.outbox.push(msg.clone());
+        match &mut self.out {
+            Out::Live { port, payloads, base, .. } => {
+                if port.send(to, kind, latency, *base + payloads.len() as u64) {
+                    payloads.push_back(msg);
+                }
+            }
+            Out::Record { effects, outbox, .. } => {
+                effects.push(match latency {
+                    None => Effect::Send { to, kind },
+                    Some(latency) => Effect::SendTimed { to, kind, latency },
+                });
+                outbox.push(msg);
             }
         }
     }
+    pub fn send(&mut self, to: NodeId, msg: M) {
+        self.emit(to, msg, None);
+    }
+    /// Sends `msg` to `to`, arriving exactly `latency` ticks from now (see [`Effect::SendTimed`]).
+    pub fn send_timed(&mut self, to: NodeId, msg: M, latency: Time) {
+        self.emit(to, msg, Some(latency));
+    }
+    /// Sends `msg` to every other node, in ascending id order.
+    pub fn broadcast(&mut self, msg: M) {
+        let (me, cfg) = (self.me, self.cfg);
+        for &to in &cfg.sorted {
+            if to != me {
+                self.emit(to, msg.clone(), None);
+            }
+        }
+    }
+    /// Arms `timer` to fire after a delay drawn uniformly from `[lo, hi]`, replacing the pending
+    /// timer with the same key.
     pub fn set_timer(&mut self, timer: T, lo: Time, hi: Time) {
-        self.timers.push(timer);
-        self.effects.push(Effect::SetTimer { slot: self.timers.len() as u32 - 1, lo, hi });
+        match &mut self.out {
+            Out::Live { port, timers, .. } => {
+                let replaced = match timers.iter().position(|&(t, _)| t == timer) {
+                    Some(k) => {
+                        timers.swap_remove(k);
+                        true
+                    }
+                    None => false,
+                };
+                let token = port.set_timer(timer.name(), lo, hi, replaced);
+                timers.push((timer, token));
+            }
+            Out::Record { effects, timers, .. } => {
+                timers.push(timer);
+                effects.push(Effect::SetTimer { slot: timers.len() as u32 - 1, lo, hi });
+            }
+        }
     }
     pub fn set_timer_after(&mut self, timer: T, delay: Time) {
         self.set_timer(timer, delay, delay);
     }
+    /// Cancels the pending timer with key `timer`, if there is one.
     pub fn cancel_timer(&mut self, timer: T) {
-        self.timers.push(timer);
-        self.effects.push(Effect::CancelTimer { slot: self.timers.len() as u32 - 1 });
+        match &mut self.out {
+            Out::Live { port, timers, .. } => {
+                if let Some(k) = timers.iter().position(|&(t, _)| t == timer) {
+                    timers.swap_remove(k);
+                    port.cancel_timer(timer.name());
+                }
+            }
+            Out::Record { effects, timers, .. } => {
+                timers.push(timer);
+                effects.push(Effect::CancelTimer { slot: timers.len() as u32 - 1 });
+            }
+        }
     }
     /// Explains this step in one sentence: `text` is a catalog key (`k::BULLY_NOTE_START`),
     /// `args` fill its named arguments, in the order of [`Text::args`].
+    #[inline(always)]
     pub fn note(&mut self, text: &Text, args: &[u64]) {
+        // Inlined where it is called, so that the arguments are stored straight into the note.
         let mut a = [0u64; 3];
-        for (slot, v) in a.iter_mut().zip(args) {
-            *slot = *v;
+        let n = args.len().min(3);
+        a[..n].copy_from_slice(&args[..n]);
+        self.push_note(Note { text: *text, args: a });
+    }
+    fn push_note(&mut self, note: Note) {
+        match &mut self.out {
+            Out::Live { port, .. } => port.note(note),
+            Out::Record { effects, .. } => effects.push(Effect::Note(note)),
         }
-        self.effects.push(Effect::Note(Note { text: *text, args: a }));
     }
     /// The leader's heartbeat, the block every leader-based protocol repeats: narrate the step
     /// with `text` and `args` (see [`Ctx::note`]), send `msg` to every other node, and re-arm
@@ -282,7 +376,10 @@ impl<'a, M: Message, T: Copy> Ctx<'a, M, T> {
     }
     /// Reports a violation of the protocol's own property `property` (its id).
     pub fn report(&mut self, property: &'static str, nodes: Vec<NodeId>) {
-        self.effects.push(Effect::Report { property, nodes });
+        match &mut self.out {
+            Out::Live { port, .. } => port.report(property, nodes),
+            Out::Record { effects, .. } => effects.push(Effect::Report { property, nodes }),
+        }
     }
     /// The heartbeat failure detector: having just heard from (or about) `leader`, re-arm
     /// `timer` for `heartbeats.timeout` — unless there are no heartbeats or the leader is me.

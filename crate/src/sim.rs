@@ -5,9 +5,11 @@
 //!   scheduled in. No hash map is iterated anywhere.
 //! * **Randomness**: every latency, loss and timer value is drawn from one [`Pcg32`] seeded by
 //!   the scenario, in the order effects are applied.
-//! * **Protocols** are sans-IO: handlers push effects, which only [`Sim::apply_effects`]
-//!   turns into messages and timers. The simulator is compiled once for every protocol: it sees
-//!   a protocol through the type-erased [`Machine`] (see [`crate::machine`]).
+//! * **Protocols** are sans-IO: a handler's effects become messages and timers only through the
+//!   simulator's port (`port.rs`, the [`crate::protocol::Sink`] of the handler's context), in the
+//!   order the handler makes them. The simulator is compiled once for every protocol: it sees a
+//!   protocol through the type-erased [`Machine`] (see [`crate::machine`]), which keeps the node
+//!   states.
 //! * **Stepping**: [`Sim::step`] applies exactly one event (a delivery, a drop, a timer firing or
 //!   a scheduled fault) and appends one [`Rec`] to the trace.
 //! * **Layout**: [`Sim`] is the world and its network (`world.rs`: the event queue, delivery,
@@ -25,7 +27,7 @@ use crate::error::ScenarioError;
 use crate::machine::{At, Core, Machine, Stash};
 use crate::meta::{k, Lang, Note, Property};
 use crate::observe::{Election, Findings, Observers, Violation};
-use crate::protocol::{Config, Effect, Protocol};
+use crate::protocol::{Config, Protocol, Sink};
 use crate::rng::Pcg32;
 use crate::scenario::{Action, FencingSpec, NetworkSpec, Scenario, Scheduled, StopSpec};
 use crate::trace::Intervention;
@@ -34,6 +36,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 mod fencing;
 mod history;
+mod port;
 mod queue;
 mod typed;
 mod watch;
@@ -42,7 +45,8 @@ pub use fencing::{Store, Verdict, WriteEntry};
 pub use history::{Budget, MsgEntry, TimerRec};
 pub use typed::Typed;
 
-use history::History;
+use history::{Checkpoint, History};
+use port::Ids;
 use queue::Queue;
 use watch::Watch;
 use world::{mix, Ev, Handler, World, PERIODIC};
@@ -127,10 +131,8 @@ pub struct Sim {
     net: NetworkSpec,
     stop: StopSpec,
     schedule: Vec<Scheduled>,
-    index: Vec<(NodeId, u32)>,
-    /// `dense[id]` = the node's position, or `u32::MAX`; empty when ids are too sparse for a
-    /// table (then `index` is searched). Every message looks its ends up, so this is hot.
-    dense: Vec<u32>,
+    /// Node positions by id.
+    ids: Ids,
     fencing: Option<FencingSpec>,
     /// The world at the cursor (cloned for checkpoints).
     w: World,
@@ -138,7 +140,6 @@ pub struct Sim {
     h: History,
     /// What the observers found: violations and elections.
     watch: Watch,
-    effects: Vec<Effect>,
 }
 
 impl Sim {
@@ -151,22 +152,12 @@ impl Sim {
     /// [`Sim::new`] for a protocol already behind its [`Machine`] (the only non-generic entry,
     /// so the simulator's code exists once whatever the number of protocols).
     pub fn with_machine(machine: Box<dyn Machine>, cfg: Config, scenario: &Scenario, claimed: &[Property]) -> Self {
-        let mut index: Vec<(NodeId, u32)> = cfg.ids.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-        index.sort_unstable();
-        let max_id = index.last().map_or(0, |&(id, _)| id as usize);
-        let mut dense = Vec::new();
-        if max_id <= 4 * index.len() + 1024 {
-            dense = vec![u32::MAX; max_id + 1];
-            for &(id, i) in &index {
-                dense[id as usize] = i;
-            }
-        }
+        let ids = Ids::new(&cfg.ids);
         let n = cfg.n();
         let w = World {
             now: 0,
             steps: 0,
             up: vec![true; n],
-            states: machine.new_stash(),
             queue: Queue::default(),
             next_token: 0,
             active_timers: 0,
@@ -196,13 +187,11 @@ impl Sim {
             net: scenario.network.clone(),
             stop: scenario.stop.clone(),
             schedule: scenario.schedule.clone(),
-            index,
-            dense,
+            ids,
             w,
             fencing: scenario.fencing.clone(),
             h: History::default(),
             watch: Watch::default(),
-            effects: Vec::new(),
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {
@@ -228,7 +217,7 @@ impl Sim {
             sim.observe(i);
         }
         sim.w.obs.settle_initial();
-        sim.h.checkpoints.push(sim.w.clone());
+        sim.h.checkpoints.push(Checkpoint { w: sim.w.clone(), states: sim.machine.snapshot() });
         sim
     }
 
@@ -335,10 +324,10 @@ impl Sim {
     }
     /// Node `i`'s view as its protocol sees it now.
     pub fn view(&self, i: usize) -> crate::protocol::View {
-        self.machine.view(&*self.w.states, i)
+        self.machine.view(i)
     }
     pub fn inspect_node(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
-        self.machine.inspect(&*self.w.states, i)
+        self.machine.inspect(i)
     }
     pub fn labels(&self) -> Option<&[u32]> {
         self.w.labels.as_deref()
@@ -351,7 +340,7 @@ impl Sim {
         loop {
             let (time, q) = self.w.queue.first()?;
             let stale = match q.ev() {
-                Ev::Timer { node, token } => !self.machine.has_timer(&*self.w.states, node as usize, token),
+                Ev::Timer { node, token } => !self.machine.has_timer(node as usize, token),
                 _ => false,
             };
             if !stale {
@@ -390,7 +379,7 @@ impl Sim {
     pub fn live_tokens(&self) -> Option<Vec<NodeId>> {
         let flying: Vec<(u64, NodeId, NodeId, bool)> =
             self.in_flight().map(|(id, m)| (id, m.from, m.to, self.doom(id).is_some())).collect();
-        self.machine.live_tokens(&*self.w.states, &self.w.up, &flying)
+        self.machine.live_tokens(&self.w.up, &flying)
     }
 
     /// How many live tokens exist now (see [`Sim::live_tokens`]).

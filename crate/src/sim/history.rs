@@ -97,6 +97,12 @@ pub(super) struct CTimer {
     name: u8,
 }
 
+/// A world to seek from, with its node states.
+pub(super) struct Checkpoint {
+    pub(super) w: World,
+    pub(super) states: Box<dyn Stash>,
+}
+
 /// Smallest number of steps between checkpoints.
 const CHECKPOINT_MIN: u64 = 256;
 
@@ -143,7 +149,7 @@ pub(super) struct History {
     iv_marks: Vec<[u32; 3]>,
     /// Per write: the step that issued it.
     pub(super) write_steps: Vec<u64>,
-    pub(super) checkpoints: Vec<World>,
+    pub(super) checkpoints: Vec<Checkpoint>,
     pub(super) writes: Vec<WriteEntry>,
     pub(super) verdicts: Vec<Verdict>,
     pub(super) budget: Budget,
@@ -321,13 +327,6 @@ impl Sim {
             self.machine.release(self.h.msg_base);
         }
     }
-    pub(super) fn log_timer(&mut self, rec: TimerRec) {
-        if !self.h.lean && self.w.n_timers as usize == self.h.timer_log.len() {
-            self.h.push_timer(rec);
-        }
-        self.w.n_timers += 1;
-    }
-
     /// At the head and out of history budget: the run stops here.
     #[inline]
     pub(super) fn over_budget(&self) -> bool {
@@ -397,10 +396,10 @@ impl Sim {
         if self.h.lean {
             return;
         }
-        let last = self.h.checkpoints.last().map_or(0, |c| c.steps);
+        let last = self.h.checkpoints.last().map_or(0, |c| c.w.steps);
         let size = self.w.obs.in_flight + self.w.active_timers + self.cfg.n() as u64;
         if self.w.steps >= last + CHECKPOINT_MIN.max(size) {
-            self.h.checkpoints.push(self.w.clone());
+            self.h.checkpoints.push(Checkpoint { w: self.w.clone(), states: self.machine.snapshot() });
         }
     }
 
@@ -419,7 +418,7 @@ impl Sim {
         self.h.ivs.truncate(w.applied_ivs);
         self.h.iv_marks.truncate(w.applied_ivs);
         let steps = w.steps;
-        self.h.checkpoints.retain(|c| c.steps <= steps);
+        self.h.checkpoints.retain(|c| c.w.steps <= steps);
     }
 
     /// Moves the cursor to `target` steps (back or forward), replaying from a checkpoint.
@@ -430,10 +429,11 @@ impl Sim {
         } else if target != self.w.steps {
             let forward_gap = target.saturating_sub(self.w.steps);
             if target < self.w.steps || forward_gap > CHECKPOINT_MIN {
-                let k = self.h.checkpoints.partition_point(|c| c.steps <= target);
+                let k = self.h.checkpoints.partition_point(|c| c.w.steps <= target);
                 let cp = &self.h.checkpoints[k.max(1) - 1];
-                if target < self.w.steps || cp.steps > self.w.steps {
-                    self.w = cp.clone();
+                if target < self.w.steps || cp.w.steps > self.w.steps {
+                    self.w = cp.w.clone();
+                    self.machine.restore(&*cp.states);
                 }
             }
             while self.w.steps < target && self.step() {}

@@ -21,7 +21,7 @@ impl<P: Protocol> Typed<P> {
         &self.core().proto
     }
     pub fn state(&self, i: usize) -> &P::State {
-        &Core::<P>::slots(&*self.sim.w.states)[i].state
+        self.core().state(i)
     }
     /// The payload of message `id`.
     pub fn payload(&self, id: u64) -> Option<&P::Msg> {

@@ -17,7 +17,7 @@ impl Sim {
     pub(super) fn observe(&mut self, i: usize) {
         let up = self.w.up[i];
         let unchanged = match &self.w.obs.views[i] {
-            Some(old) => up && self.machine.view_is(&*self.w.states, i, old),
+            Some(old) => up && self.machine.view_is(i, old, self.w.obs.is_plain(i)),
             None => !up,
         };
         if unchanged && self.watch.findings.violations.is_empty() {
@@ -30,7 +30,7 @@ impl Sim {
     /// [`Sim::observe`] when node `i`'s view changed or a handler reported a violation.
     #[inline(never)]
     fn observe_change(&mut self, i: usize, up: bool) {
-        let view = if up { Some(self.machine.view(&*self.w.states, i)) } else { None };
+        let view = if up { Some(self.machine.view(i)) } else { None };
         if self.fencing.is_some() {
             let was = self.w.obs.views[i].as_ref().is_some_and(|v| v.is_leader());
             if let Some(v) = &view {

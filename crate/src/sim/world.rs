@@ -1,9 +1,8 @@
 //! The world and its network: the state that changes as the run advances (cloned for
-//! checkpoints), the event queue, delivery and drops, scheduled faults, and the only place a
-//! handler's effects become messages and timers.
+//! checkpoints), the event queue, delivery and drops, scheduled faults, and running a handler
+//! (whose effects become messages and timers through its port, `port.rs`).
 
 use super::*;
-use history::CMsg;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ev {
@@ -62,14 +61,13 @@ impl Q {
     }
 }
 
-/// Everything that changes as the run advances; cloned for checkpoints.
+/// Everything that changes as the run advances, but the node states (which the protocol's
+/// [`Machine`] keeps); cloned for checkpoints.
 #[derive(Clone)]
 pub(super) struct World {
     pub(super) now: Time,
     pub(super) steps: u64,
     pub(super) up: Vec<bool>,
-    /// The protocol's node states with their pending timers (see [`Machine`]).
-    pub(super) states: Box<dyn Stash>,
     pub(super) queue: Queue,
     pub(super) next_token: u64,
     pub(super) active_timers: u64,
@@ -142,13 +140,7 @@ impl Sim {
 
     #[inline]
     pub fn idx(&self, id: NodeId) -> Option<usize> {
-        if !self.dense.is_empty() {
-            return match self.dense.get(id as usize) {
-                Some(&i) if i != u32::MAX => Some(i as usize),
-                _ => None,
-            };
-        }
-        self.index.binary_search_by_key(&id, |&(x, _)| x).ok().map(|k| self.index[k].1 as usize)
+        self.ids.get(id)
     }
 
     #[inline(always)]
@@ -179,7 +171,7 @@ impl Sim {
             };
             let ev = q.ev();
             if let Ev::Timer { node, token } = ev {
-                if !self.machine.has_timer(&*self.w.states, node as usize, token) {
+                if !self.machine.has_timer(node as usize, token) {
                     continue; // replaced or cancelled: not an event
                 }
             }
@@ -308,67 +300,23 @@ impl Sim {
         self.maybe_checkpoint();
     }
 
-    /// Runs one handler of node `i`, applies its effects and observes the node (booting nodes
-    /// are observed together once all have booted). A timer handler returns the timer's name.
+    /// Runs one handler of node `i` (its effects applied as it makes them, through its port, `port.rs`)
+    /// and observes the node (booting nodes are observed together once all have booted). A
+    /// timer handler returns the timer's name.
     pub(super) fn run_handler(&mut self, i: usize, h: Handler) -> &'static str {
-        let mut effects = std::mem::take(&mut self.effects);
-        let at = At { i, me: self.cfg.ids[i], now: self.w.now, cfg: &self.cfg };
-        let st = &mut *self.w.states;
-        let m = &mut self.machine;
+        let (at, mut port, m) = self.port(i);
         let mut name = "";
         match h {
-            Handler::Boot => m.boot(st, at, &mut effects),
-            Handler::Start => m.start(st, at, &mut effects),
-            Handler::Recover => m.recover(st, at, &mut effects),
-            Handler::Deliver { from, id } => m.deliver(st, at, from, id, &mut effects),
-            Handler::Timer { token } => name = m.fire(st, at, token, &mut effects),
+            Handler::Boot => m.boot(at, &mut port),
+            Handler::Start => m.start(at, &mut port),
+            Handler::Recover => m.recover(at, &mut port),
+            Handler::Deliver { from, id } => m.deliver(at, &mut port, from, id),
+            Handler::Timer { token } => name = m.fire(at, &mut port, token),
         }
-        self.apply_effects(i, &mut effects);
-        self.effects = effects;
         if !matches!(h, Handler::Boot) {
             self.observe(i);
         }
         name
-    }
-
-    /// The only place effects become messages and timers.
-    pub(super) fn apply_effects(&mut self, i: usize, effects: &mut Vec<Effect>) {
-        let from = self.cfg.ids[i];
-        for effect in effects.drain(..) {
-            match effect {
-                Effect::Send { to, kind } => self.send(i, to, kind, None),
-                Effect::SendTimed { to, kind, latency } => self.send(i, to, kind, Some(latency)),
-                Effect::SetTimer { slot, lo, hi } => {
-                    let delay = self.w.rng.range_inclusive(lo, hi);
-                    let at = self.w.now + delay;
-                    let token = self.w.next_token;
-                    self.w.next_token += 1;
-                    let (replaced, name) = self.machine.arm(&mut *self.w.states, i, slot, token);
-                    if !replaced {
-                        self.w.active_timers += 1;
-                    }
-                    self.w.queue.push(at, Ev::Timer { node: i as u32, token }.pack());
-                    self.log_timer(TimerRec { node: from, name, at: Some(at) });
-                    self.w.hash = mix(hash_str(self.w.hash, name), at);
-                }
-                Effect::Note(note) => {
-                    if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
-                        self.h.push_note(&note);
-                    }
-                    self.w.n_notes += 1;
-                }
-                Effect::Report { property, nodes } => {
-                    self.w.obs.report(property, nodes, self.w.now, self.w.steps, &mut self.watch.findings);
-                }
-                Effect::CancelTimer { slot } => {
-                    if let Some(name) = self.machine.disarm(&mut *self.w.states, i, slot) {
-                        self.w.active_timers -= 1;
-                        self.log_timer(TimerRec { node: from, name, at: None });
-                        self.w.hash = mix(hash_str(self.w.hash, name), u64::MAX);
-                    }
-                }
-            }
-        }
     }
 
     pub(super) fn apply_action(&mut self, action: &Action) {
@@ -379,7 +327,7 @@ impl Sim {
                 let Some(i) = self.idx(id) else { return };
                 if self.w.up[i] {
                     self.w.up[i] = false;
-                    self.w.active_timers -= self.machine.clear_timers(&mut *self.w.states, i) as u64;
+                    self.w.active_timers -= self.machine.clear_timers(i) as u64;
                     self.observe(i);
                 }
             }
@@ -438,45 +386,6 @@ impl Sim {
                 }
             }
         }
-    }
-
-    /// A message from node `i` to `to`: numbered, given its arrival time (drawn from the network's
-    /// latency range, or `fixed`), queued and hashed.
-    fn send(&mut self, i: usize, to: NodeId, kind: usize, fixed: Option<Time>) {
-        let from = self.cfg.ids[i];
-        let id = self.w.n_msgs;
-        let Some(ti) = self.idx(to) else {
-            debug_assert!(false, "N{from} sent to unknown node {to}");
-            self.machine.log_sent(u64::MAX); // consumed, never numbered
-            return;
-        };
-        self.machine.log_sent(id);
-        // A fixed latency (a recorded run) draws nothing from the generator and is never lost.
-        let (lost, mut deliver, drawn) = match fixed {
-            Some(latency) => (false, self.w.now + latency, false),
-            None => {
-                let (lo, hi) = self.net.latency;
-                let latency = self.w.rng.range_inclusive(lo, hi);
-                let lost = self.w.rng.chance(self.net.loss);
-                (lost, self.w.now + latency, lo != hi)
-            }
-        };
-        if self.net.fifo && drawn {
-            let last = self.w.fifo_last.entry((i as u32, ti as u32)).or_insert(0);
-            deliver = deliver.max(*last);
-            *last = deliver;
-        }
-        self.w.n_msgs += 1;
-        if id == self.h.msgs_end() {
-            self.h.msgs.push_back(CMsg::new(from, to, self.w.now, deliver, lost, kind));
-        }
-        self.w.queue.push(deliver, Ev::Deliver(id).pack());
-        self.w.obs.in_flight += 1;
-        self.w.obs.sent_by_kind[kind] += 1;
-        self.w.obs.sent_by_node[i] += 1;
-        let mut h = mix(self.w.hash, id);
-        h = mix(h, ((to as u64) << 16) | kind as u64);
-        self.w.hash = mix(h, (deliver << 1) | lost as u64);
     }
 
     /// Why a message from node `fi` to node `ti` is not delivered now, if it is not: dropped by
