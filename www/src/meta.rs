@@ -67,24 +67,47 @@ pub fn look_class(look: Look) -> &'static str {
 }
 
 /// The visual class of a node role of `alg`.
-/// A role's name as shown: the protocol's identifier in English ("waiting coord"); in Chinese the
-/// usual term for the common roles, else the role's own explanation from its descriptor.
+/// The short names of the protocols' roles (the English is the role's identifier), so that a node's
+/// label says "relay" / "转发者" rather than the role's whole explanation (which the legend gives).
+const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
+    ("leader", k::UI_ROLE_LEADER),
+    ("follower", k::UI_ROLE_FOLLOWER),
+    ("candidate", k::UI_ROLE_CANDIDATE),
+    ("crashed", k::UI_ROLE_CRASHED),
+    ("accepting", k::ROLE_NAME_ACCEPTING),
+    ("asking", k::ROLE_NAME_ASKING),
+    ("asking-next", k::ROLE_NAME_ASKING_NEXT),
+    ("backing-off", k::ROLE_NAME_BACKING_OFF),
+    ("following", k::ROLE_NAME_FOLLOWING),
+    ("joining", k::ROLE_NAME_JOINING),
+    ("listening", k::ROLE_NAME_LISTENING),
+    ("looking", k::ROLE_NAME_LOOKING),
+    ("observing", k::ROLE_NAME_OBSERVING),
+    ("ordinary", k::ROLE_NAME_ORDINARY),
+    ("participant", k::ROLE_NAME_PARTICIPANT),
+    ("passing", k::ROLE_NAME_PASSING),
+    ("pre-candidate", k::ROLE_NAME_PRE_CANDIDATE),
+    ("preparing", k::ROLE_NAME_PREPARING),
+    ("prospective", k::ROLE_NAME_PROSPECTIVE),
+    ("relay", k::ROLE_NAME_RELAY),
+    ("waiting", k::ROLE_NAME_WAITING),
+    ("waiting-coord", k::ROLE_NAME_WAITING_COORD),
+    ("waiting-delta", k::ROLE_NAME_WAITING_DELTA),
+    ("store", k::ROLE_NAME_STORE),
+    ("leading", k::ROLE_NAME_LEADING),
+];
+
+/// A role's short name as shown, in `lang`: from [`ROLE_NAMES`]; a role without one (a protocol
+/// added later) shows its identifier in English and its explanation in Chinese.
 pub fn role_label(alg: &Algorithm, role: &str, lang: election_lab::meta::Lang) -> String {
     use election_lab::meta::Lang;
-    if lang == Lang::En {
-        return role.replace('-', " ");
-    }
-    let common = match role {
-        "leader" => Some(k::UI_ROLE_LEADER),
-        "follower" => Some(k::UI_ROLE_FOLLOWER),
-        "candidate" => Some(k::UI_ROLE_CANDIDATE),
-        "crashed" => Some(k::UI_ROLE_CRASHED),
-        _ => None,
-    };
-    if let Some(text) = common {
+    if let Some((_, text)) = ROLE_NAMES.iter().find(|(id, _)| *id == role) {
         return text.get(lang).to_string();
     }
-    alg.role(role).map_or_else(|| role.replace('-', " "), |r| r.explain.get(lang).to_string())
+    match lang {
+        Lang::En => role.replace('-', " "),
+        _ => alg.role(role).map_or_else(|| role.replace('-', " "), |r| r.explain.get(lang).to_string()),
+    }
 }
 
 pub fn role_look(alg: &Algorithm, role: &str) -> &'static str {
@@ -151,6 +174,23 @@ mod tests {
         let fs = formulas(e.algorithm(), e.scenario(), &e.metrics(), Lang::En);
         assert_eq!(fs[0].value, 8 * 8 - 8 - 1);
         assert_eq!(fs[0].counted, fs[0].value, "the preset is the worst case");
+    }
+
+    #[test]
+    fn every_role_of_every_algorithm_has_a_short_name_in_both_languages() {
+        for alg in registry::all() {
+            for r in alg.roles {
+                assert!(
+                    ROLE_NAMES.iter().any(|(id, _)| *id == r.name),
+                    "{}: role {} has no short name",
+                    alg.id,
+                    r.name
+                );
+                assert_eq!(role_label(alg, r.name, Lang::En), r.name.replace('-', " "), "{}", alg.id);
+                let zh = role_label(alg, r.name, Lang::Zh);
+                assert!(zh.chars().count() <= 6, "{}: {zh} is not short", alg.id);
+            }
+        }
     }
 
     #[test]

@@ -93,7 +93,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 <svg class="legend-node" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
                     <g class={classes!("node", "up", look_class(r.look))}><circle class="disc" cx="12" cy="12" r="8" /></g>
                 </svg>
-                <span>{ crate::meta::role_label(a, r.name, p.lang) }{ if p.compact || p.lang == Lang::Zh && !matches!(r.name, "leader" | "follower" | "candidate") { String::new() } else { format!(" — {}", r.explain.get(p.lang)) } }</span>
+                <span>{ crate::meta::role_label(a, r.name, p.lang) }{ if p.compact { String::new() } else { format!(" — {}", r.explain.get(p.lang)) } }</span>
             </li>
         }
     });
