@@ -51,7 +51,12 @@ pub fn sent(e: &Engine, kind: &str) -> u64 {
 
 /// A random ring of `n` distinct ids, drawn from 1..=3n.
 pub fn random_ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-    let mut ids: Vec<NodeId> = (1..=n as NodeId * 3).collect();
+    random_ids(r, n, 3)
+}
+
+/// `n` distinct ids in random order, drawn from 1..=spread·n (a Fisher-Yates shuffle, cut).
+pub fn random_ids(r: &mut Pcg32, n: usize, spread: NodeId) -> Vec<NodeId> {
+    let mut ids: Vec<NodeId> = (1..=n as NodeId * spread).collect();
     for i in (1..ids.len()).rev() {
         ids.swap(i, r.range_inclusive(0, i as u64) as usize);
     }

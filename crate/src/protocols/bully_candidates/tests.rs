@@ -1,17 +1,8 @@
     use crate::protocols::testkit::{run, preset_json as preset};
-    use crate::protocols::testkit::{sent};
+    use crate::protocols::testkit::{random_ids, sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::json;
-
-    fn random_ids(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 4).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
-    }
 
     #[test]
     fn the_figure_ordinary_n4_crowns_n2_with_ten_messages() {
@@ -54,7 +45,7 @@
         let mut leaderless = 0;
         for trial in 0..400 {
             let n = r.range_inclusive(2, 14) as usize;
-            let ids = random_ids(&mut r, n);
+            let ids = random_ids(&mut r, n, 4);
             let mut candidates: Vec<NodeId> = ids.iter().copied().filter(|_| r.range_inclusive(0, 2) == 0).collect();
             let max = *ids.iter().max().unwrap();
             if !candidates.contains(&max) {
@@ -99,7 +90,7 @@
         let mut single = 0;
         for seed in 0..seeds {
             let n = r.range_inclusive(4, 10) as usize;
-            let ids = random_ids(&mut r, n);
+            let ids = random_ids(&mut r, n, 4);
             let max = *ids.iter().max().unwrap();
             let crash_at = r.range_inclusive(20, 40);
             let params = match delta {
@@ -132,7 +123,7 @@
         let mut single = 0;
         for seed in 0..seeds {
             let n = r.range_inclusive(4, 10) as usize;
-            let ids = random_ids(&mut r, n);
+            let ids = random_ids(&mut r, n, 4);
             let max = *ids.iter().max().unwrap();
             let mut schedule = vec![json!({"at": 0, "crash": max})];
             let mut starters: Vec<NodeId> = Vec::new();

@@ -1,5 +1,5 @@
     use crate::protocols::testkit::{run, preset_json as preset};
-    use crate::protocols::testkit::{sent};
+    use crate::protocols::testkit::{random_ids, sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::{json, Value};
@@ -26,15 +26,6 @@
                "network": {"latency": latency}, "params": params, "schedule": schedule})
     }
 
-    fn random_ids(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-        let mut ids: Vec<NodeId> = (1..=n as NodeId * 4).collect();
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-        }
-        ids.truncate(n);
-        ids
-    }
-
     #[test]
     fn the_figure_costs_n_plus_1_where_bully_needs_13() {
         let v = preset("failover-figure");
@@ -56,7 +47,7 @@
         let mut r = Pcg32::new(2009, 1);
         for trial in 0..300 {
             let n = r.range_inclusive(3, 16) as usize;
-            let ids = random_ids(&mut r, n);
+            let ids = random_ids(&mut r, n, 4);
             let mut sorted = ids.clone();
             sorted.sort_unstable();
             let next = sorted[n - 2];
@@ -124,7 +115,7 @@
         let mut r = Pcg32::new(2009, 2);
         for trial in 0..300 {
             let n = r.range_inclusive(3, 12) as usize;
-            let ids = random_ids(&mut r, n);
+            let ids = random_ids(&mut r, n, 4);
             let mut sorted = ids.clone();
             sorted.sort_unstable();
             let len = r.range_inclusive(1, 4) as usize;
