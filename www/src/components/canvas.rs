@@ -294,7 +294,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         &dot_at,
         &dot_texts,
         !dense,
-        &super::store::area(frame, &pos[..n], sz.u).into_iter().collect::<Vec<_>>(),
+        super::store::area(frame, &pos[..n], sz.u).as_slice(),
     );
     let (places, placed_dots) = (placed.nodes, placed.dots);
     let mut label_paths: Vec<DotPath> = Vec::new();
