@@ -8,6 +8,9 @@ SHELL := bash
 
 PORT ?= 8080
 TRUNK_VERSION := 0.21.14
+# The guide (docs/guide). 0.5.4 builds on rustc 1.95 with --locked; only its `search` feature
+# (no `serve`/`watch`: `make serve` serves the guide with the app), as a debug build like Trunk.
+MDBOOK_VERSION := 0.5.4
 # wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock.
 WASM_BINDGEN_VERSION := $(shell sed -n '/^name = "wasm-bindgen"$$/{n;s/version = "\(.*\)"/\1/p;q}' Cargo.lock)
 CARGO_BIN := $(HOME)/.cargo/bin
@@ -17,13 +20,14 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: offline help serve test build setup setup-build setup-test bench callgrind screenshot clean \
-        lint test-native test-wasm test-e2e
+        lint test-native test-wasm test-e2e test-docs docs
 
 help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test    run every test: native, wasm in headless Chromium, end-to-end in Chromium"
 	@echo "make offline one self-contained HTML file for a course: dist-offline/election-lab.html"
-	@echo "make bench   engine and browser benchmarks (figures for the README)"
+	@echo "make docs    build the user guide: docs/guide/book/ (also published with the app under /guide/)"
+	@echo "make bench   engine and browser benchmarks (figures for docs/performance.md)"
 	@echo "make screenshot   regenerate docs/screenshot.jpg"
 
 # ---------- set-up (idempotent) ----------
@@ -31,12 +35,15 @@ help:
 setup-build:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 	@trunk --version 2>/dev/null | grep -qF "$(TRUNK_VERSION)" || cargo install --locked --debug trunk --version $(TRUNK_VERSION)
+	@mdbook --version 2>/dev/null | grep -qF "v$(MDBOOK_VERSION)" || cargo install --locked --debug mdbook --version $(MDBOOK_VERSION) --no-default-features --features search
 	@wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)" || cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
 	@[ www/node_modules/.stamp -nt www/package-lock.json ] || { (cd www && npm ci --no-audit --no-fund) && touch www/node_modules/.stamp; }
 	@cargo fetch --locked
 
 setup-test: setup-build
 	@[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium chromium-driver; }
+	@# jq, for the guide's command examples (crate/tests/guide.rs runs them).
+	@command -v jq >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y jq; }
 	@# A CJK font, so that screenshots of the Chinese interface show real glyphs.
 	@[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || { $(SUDO) apt-get update && $(SUDO) apt-get install -y fonts-noto-cjk; }
 	@# Real clusters for crate/tests/real_clusters.rs (3 etcd members, 3 ZooKeeper servers on
@@ -53,6 +60,11 @@ build: setup-build
 
 serve: setup-build
 	trunk serve --release --offline --port $(PORT)
+
+# The user guide alone (make build and make serve publish it under dist/guide/ through the
+# post-build hook in Trunk.toml).
+docs: setup-build
+	mdbook build docs/guide
 
 # One self-contained HTML file (wasm, JS, CSS and the course inlined) that works opened from disk
 # and uploaded to a course platform: dist-offline/election-lab.html. Reuses the release build.
@@ -72,12 +84,18 @@ test-native:
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline
 
+# The guide builds; its links and the commands it shows are checked by crate/tests/guide.rs
+# (part of test-native).
+test-docs: setup-build
+	mdbook build docs/guide
+
 test-e2e: build
 	cd www && node --test --test-concurrency=1 tests/e2e/
 
 test: setup-test
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-docs
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory test-e2e
 
@@ -91,10 +109,10 @@ bench: setup-test
 callgrind:
 	bash scripts/callgrind.sh
 
-# Regenerates docs/screenshot.jpg for the README.
+# Regenerates docs/screenshot.jpg (the README's picture).
 screenshot: setup-test build
 	cd www && node tests/screenshot.mjs
 
 clean:
 	cargo clean
-	rm -rf dist
+	rm -rf dist docs/guide/book
