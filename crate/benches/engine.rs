@@ -14,7 +14,7 @@
 //!
 //! * (y) The yardstick: a minimal discrete-event simulation of the same Bully worst case with a
 //!   binary heap, no trace, no observers, no narration ([`yardstick`]), timed in the same run as
-//!   (a), in interleaved pairs; the ratio engine / yardstick is the figure the README tracks
+//!   (a), in interleaved pairs; the ratio engine / yardstick is the figure docs/performance.md tracks
 //!   (target ≤ 0.7 with the full trace recorded). Also the engine's memory: peak bytes allocated
 //!   per recorded step with the full trace (target ≤ 96), and the peak of the summary-only mode
 //!   ([`Engine::summary_only`]: no history, memory for the nodes and the messages in flight).

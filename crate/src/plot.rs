@@ -1,5 +1,5 @@
 //! Plots as standalone SVG text: lines with a spread band, cumulative distributions, and
-//! horizontal bars. No dependency and no clock, so the command line (the README's figures) and
+//! horizontal bars. No dependency and no clock, so the command line (the guide's figures) and
 //! the browser draw the same picture from the same numbers. A plot is self-contained (no ids,
 //! no stylesheet), so several can sit in one page.
 

@@ -189,7 +189,10 @@ fn every_link_and_anchor_resolves() {
     for file in &included {
         for target in links(&read(file)) {
             if !is_external(&target) && !target.starts_with('#') {
-                problems.push(format!("{} is included in the guide: its link to {target} would not resolve there", file.display()));
+                problems.push(format!(
+                    "{} is included in the guide: its link to {target} would not resolve there",
+                    file.display()
+                ));
             }
         }
     }
@@ -209,7 +212,8 @@ fn readme_is_short_and_its_quick_start_is_two_commands() {
     let quick = readme.split("## Quick start").nth(1).expect("a Quick start section");
     let quick = quick.split("\n## ").next().unwrap();
     let block = quick.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("a sh block");
-    let commands: Vec<&str> = block.lines().map(|l| l.split('#').next().unwrap().trim()).filter(|l| !l.is_empty()).collect();
+    let commands: Vec<&str> =
+        block.lines().map(|l| l.split('#').next().unwrap().trim()).filter(|l| !l.is_empty()).collect();
     assert_eq!(commands, ["make serve", "make test"], "the quick start's commands");
 }
 
@@ -231,7 +235,9 @@ fn items(markdown: &str) -> Vec<Item> {
                     pending_file = Some(name.trim().to_string());
                 }
             }
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => block = Some((info.to_string(), String::new())),
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                block = Some((info.to_string(), String::new()))
+            }
             Event::Text(t) => {
                 if let Some((_, body)) = block.as_mut() {
                     body.push_str(&t);
@@ -287,10 +293,8 @@ fn commands(body: &str) -> Vec<(String, i32)> {
     joined
         .into_iter()
         .map(|c| {
-            let status = c
-                .rsplit_once("# exits ")
-                .and_then(|(_, n)| n.split_whitespace().next()?.parse().ok())
-                .unwrap_or(0);
+            let status =
+                c.rsplit_once("# exits ").and_then(|(_, n)| n.split_whitespace().next()?.parse().ok()).unwrap_or(0);
             (c, status)
         })
         .collect()

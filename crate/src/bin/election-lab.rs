@@ -262,7 +262,7 @@ Summary columns (--summary): line, algorithm, variant, nodes, runs, measure, n, 
 median, p90, max (of the spec's measure), theory, claim (what the algorithm claims about a single
 leader: any, crash-stop, none), agreement, ever_two, end_two, end_one, end_none, minority_leader
 (counts of runs).
-The spec format is documented in the README (\"Experiments\") and in crate/src/experiment.rs.";
+The spec format is documented in the guide (docs/guide/src/experiments.md) and in crate/src/experiment.rs.";
 
 /// `--shard K/N`.
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {

@@ -1,6 +1,6 @@
 //! The largest inputs the engine reads, checked before any other work, so that a huge file or
-//! link is refused by name instead of growing memory without bound (documented in the README,
-//! "Limits").
+//! link is refused by name instead of growing memory without bound (documented in the guide,
+//! docs/guide/src/scenarios.md, "Limits").
 
 use super::ScenarioError;
 use serde_json::Value;
