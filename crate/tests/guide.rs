@@ -350,3 +350,81 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The modules a crate root declares (`mod x;`, `pub mod x;`, `pub(crate) mod x;`).
+fn declared_modules(lib: &Path) -> Vec<String> {
+    read(lib)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start().trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+            l.strip_prefix("mod ")?.strip_suffix(';').map(str::to_string)
+        })
+        .collect()
+}
+
+/// The module names in the first column of the table under `heading` in ARCHITECTURE.md: the
+/// backquoted plain identifiers (paths such as `sim/world.rs` are details of a row).
+fn mapped_modules(architecture: &str, heading: &str) -> Vec<String> {
+    let section = architecture.split(heading).nth(1).unwrap_or_else(|| panic!("no {heading:?} in ARCHITECTURE.md"));
+    let section = section.split("\n## ").next().unwrap();
+    let mut names = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let first = row.split(" | ").next().unwrap();
+        for (k, part) in first.split('`').enumerate() {
+            if k % 2 == 1
+                && !part.is_empty()
+                && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
+                names.push(part.to_string());
+            }
+        }
+    }
+    names
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn architecture_maps_exactly_the_modules_that_exist() {
+    let architecture = read(&root().join("ARCHITECTURE.md"));
+    let engine = sorted(declared_modules(&root().join("crate/src/lib.rs")));
+    let mapped = sorted(mapped_modules(&architecture, "## The engine crate"));
+    assert_eq!(mapped, engine, "ARCHITECTURE.md's engine table against crate/src/lib.rs");
+    // The app: its library's modules and its worker binary.
+    let mut app = declared_modules(&root().join("www/src/lib.rs"));
+    app.push("lab_worker".into());
+    let mapped = sorted(mapped_modules(&architecture, "## The app crate"));
+    assert_eq!(mapped, sorted(app), "ARCHITECTURE.md's app table against www/src/lib.rs");
+    // Every file it names exists somewhere in the crates.
+    let mut files = Vec::new();
+    for dir in ["crate", "www/src", "scripts"] {
+        collect_files(&root().join(dir), &mut files);
+    }
+    let mut missing = Vec::new();
+    for (k, part) in architecture.split('`').enumerate() {
+        let named = part.trim_start_matches("crate/src/").trim_start_matches("www/src/");
+        if k % 2 == 1 && (named.ends_with(".rs") || named.ends_with(".js")) && !named.contains(' ') {
+            if !files.iter().any(|f| f.ends_with(named)) {
+                missing.push(part.to_string());
+            }
+        }
+    }
+    assert!(missing.is_empty(), "ARCHITECTURE.md names files that do not exist: {missing:?}");
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if !path.ends_with("target") {
+                collect_files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}

@@ -1,25 +1,7 @@
 //! Election Lab in the browser: a thin Yew layer over the engine crate.
 //!
-//! | module | what it holds |
-//! |---|---|
-//! | `state` | the reducer: State + Action, the engine inside; pure, tested natively |
-//! | `app` | the Lab component: wires state, effects and components together |
-//! | `components` | canvas, controls, timeline, panels, dialogs, scenario bar and editor |
-//! | `effects` | browser effects: URL, clipboard, files, the animation loop |
-//! | `export` | pictures for slides: the canvas as a standalone SVG or PNG, with caption and legend |
-//! | `embed_api` | an embed driven by its host page with `postMessage`, and its step events |
-//! | `keyboard` | keyboard shortcuts: key → action, and the window listener |
-//! | `anim` | the animation-frame loop and the handle that moves message dots between renders |
-//! | `markers` | timeline markers from elections, violations, interventions, scheduled faults |
-//! | `meta` | every algorithm-specific bit of the UI (kind colours, formula, claims, topology) |
-//! | `geometry` | partition lines: sides, groups, shaded regions |
-//! | `link` | links that carry scenario + interventions + step |
-//! | `lesson_io` | lessons fetched (or inlined offline), progress in localStorage, lesson events to a host |
-//! | `palette` | colour-blind-safe colours |
-//! | `probe` | render counts per component (debug builds), for the browser tests |
-//! | `search_job` | the counterexample search's job and replies, and the worker's loop (both ends) |
-//! | `sweep_job` | an experiment's sweep as a job of the same worker: the spec out, progress and rows back (both ends) |
-//! | `worker` | the page's side of the search's Web Worker: created on first use, Cancel terminates it |
+//! The module map (each module's purpose and what it may not depend on) is `ARCHITECTURE.md` at
+//! the repository's root.
 
 pub mod anim;
 pub mod app;
