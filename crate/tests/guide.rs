@@ -14,7 +14,10 @@
 //!   those lines are the commands (the others are shown output); otherwise every line that is
 //!   not a comment is one. A command must exit 0, or the status its comment states
 //!   (`# exits 1`). Blocks marked `sh,ignore` (make targets, servers, the real-cluster script)
-//!   and `text` blocks (synopses) are not run.
+//!   and `text` blocks (synopses) are not run;
+//! * every ```` ```json ```` block of the guide is JSON;
+//! * ARCHITECTURE.md, the one module map, lists exactly the modules the two crates declare, and
+//!   every file it names exists.
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, HashSet};
@@ -407,10 +410,9 @@ fn architecture_maps_exactly_the_modules_that_exist() {
     let mut missing = Vec::new();
     for (k, part) in architecture.split('`').enumerate() {
         let named = part.trim_start_matches("crate/src/").trim_start_matches("www/src/");
-        if k % 2 == 1 && (named.ends_with(".rs") || named.ends_with(".js")) && !named.contains(' ') {
-            if !files.iter().any(|f| f.ends_with(named)) {
-                missing.push(part.to_string());
-            }
+        let is_file = named.ends_with(".rs") || named.ends_with(".js");
+        if k % 2 == 1 && is_file && !named.contains(' ') && !files.iter().any(|f| f.ends_with(named)) {
+            missing.push(part.to_string());
         }
     }
     assert!(missing.is_empty(), "ARCHITECTURE.md names files that do not exist: {missing:?}");
@@ -427,4 +429,36 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+#[test]
+fn every_json_block_of_the_guide_is_json() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for chapter in chapters() {
+        let mut block: Option<String> = None;
+        for event in Parser::new(&read(&chapter)) {
+            match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if info.split(',').next() == Some("json") => {
+                    block = Some(String::new())
+                }
+                Event::Text(t) => {
+                    if let Some(b) = block.as_mut() {
+                        b.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    if let Some(b) = block.take() {
+                        checked += 1;
+                        if let Err(e) = serde_json::from_str::<serde_json::Value>(&b) {
+                            problems.push(format!("{}: a json block: {e}", chapter.display()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 3, "{checked} json blocks");
 }
