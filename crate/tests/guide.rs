@@ -223,7 +223,7 @@ fn readme_is_short_and_its_quick_start_is_two_commands() {
 /// One runnable thing of a chapter.
 enum Item {
     File(String, String),
-    Command(String, i32),
+    Command(Cmd),
 }
 
 /// A chapter's files and commands, in order.
@@ -256,7 +256,7 @@ fn items(markdown: &str) -> Vec<Item> {
                 if words.next() != Some("sh") || words.any(|w| w == "ignore") {
                     continue;
                 }
-                out.extend(commands(&body).into_iter().map(|(c, s)| Item::Command(c, s)));
+                out.extend(commands(&body).into_iter().map(Item::Command));
             }
             Event::Start(Tag::Heading { level: HeadingLevel::H1, .. }) => pending_file = None,
             _ => {}
@@ -265,40 +265,49 @@ fn items(markdown: &str) -> Vec<Item> {
     out
 }
 
-/// The commands of a `sh` block, with the exit status each is expected to end with.
-fn commands(body: &str) -> Vec<(String, i32)> {
+/// A command of a `sh` block: the line, the exit status it is expected to end with, and in a
+/// `$ ` block the output shown under it, when it is shown whole (no `...` or `…` in it).
+struct Cmd {
+    line: String,
+    status: i32,
+    output: Option<Vec<String>>,
+}
+
+fn commands(body: &str) -> Vec<Cmd> {
     let prompt = body.lines().any(|l| l.starts_with("$ "));
-    let mut joined: Vec<String> = Vec::new();
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
     let mut continued = false;
-    for line in body.lines() {
-        let line = if prompt {
-            match line.strip_prefix("$ ") {
-                Some(l) => l,
-                None if continued => line,
-                None => continue,
+    for raw in body.lines() {
+        let line = match (prompt, raw.strip_prefix("$ ")) {
+            (false, _) => raw,
+            (true, Some(l)) => l,
+            (true, None) if continued => raw,
+            (true, None) => {
+                if let Some((_, shown)) = out.last_mut() {
+                    shown.push(raw.to_string());
+                }
+                continue;
             }
-        } else {
-            line
         };
         if line.trim().is_empty() || (!continued && line.trim_start().starts_with('#')) {
             continued = false;
             continue;
         }
-        match (continued, joined.last_mut()) {
-            (true, Some(last)) => last.push_str(line),
-            _ => joined.push(line.to_string()),
+        match (continued, out.last_mut()) {
+            (true, Some((last, _))) => last.push_str(line),
+            _ => out.push((line.to_string(), Vec::new())),
         }
         continued = line.ends_with('\\');
         if continued {
-            joined.last_mut().unwrap().pop();
+            out.last_mut().unwrap().0.pop();
         }
     }
-    joined
-        .into_iter()
-        .map(|c| {
+    out.into_iter()
+        .map(|(line, shown)| {
             let status =
-                c.rsplit_once("# exits ").and_then(|(_, n)| n.split_whitespace().next()?.parse().ok()).unwrap_or(0);
-            (c, status)
+                line.rsplit_once("# exits ").and_then(|(_, n)| n.split_whitespace().next()?.parse().ok()).unwrap_or(0);
+            let whole = !shown.is_empty() && !shown.iter().any(|l| l.contains("...") || l.contains('…'));
+            Cmd { line, status, output: whole.then_some(shown) }
         })
         .collect()
 }
@@ -319,7 +328,7 @@ fn every_command_the_guide_shows_runs() {
         for item in items(&read(&chapter)) {
             match item {
                 Item::File(file, body) => std::fs::write(dir.join(file), body).unwrap(),
-                Item::Command(command, expected) => {
+                Item::Command(Cmd { line: command, status: expected, output }) => {
                     *ran.entry(name.clone()).or_default() += 1;
                     let out = Command::new("timeout")
                         .args(["120", "bash", "-o", "pipefail", "-c", &command])
@@ -333,6 +342,19 @@ fn every_command_the_guide_shows_runs() {
                             "{name}.md: `{command}` exited {status}, expected {expected}\n{}",
                             String::from_utf8_lossy(&out.stderr)
                         ));
+                    }
+                    if let Some(shown) = output {
+                        // As a terminal shows them: the progress on standard error comes first.
+                        let printed =
+                            format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+                        let printed: Vec<&str> = printed.lines().collect();
+                        if printed != shown {
+                            failures.push(format!(
+                                "{name}.md: `{command}` printed\n{}\nbut the guide shows\n{}",
+                                printed.join("\n"),
+                                shown.join("\n")
+                            ));
+                        }
                     }
                 }
             }
