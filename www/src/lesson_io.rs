@@ -52,6 +52,12 @@ pub fn unpack(value: &str) -> Result<Lesson, String> {
     parse(&json)
 }
 
+/// Whether this page is the offline file (`make offline`), which carries the course inlined and
+/// nothing else beside it (no `guide/`).
+pub fn is_offline_file() -> bool {
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("election-lab-lessons")).is_some()
+}
+
 /// The inlined course of the offline file, if this is it.
 fn inlined() -> Option<Value> {
     let el = web_sys::window()?.document()?.get_element_by_id("election-lab-lessons")?;

@@ -50,6 +50,10 @@ pub fn HelpDialog(p: &HelpProps) -> Html {
                 <h2>{ tr(p.lang, k::UI_KEYBOARD_SHORTCUTS) }</h2>
                 <dl class="kv">{ for HELP.iter().map(|(key, more, t)| html!{ <><dt><kbd>{ *key }</kbd>{ more.map(|m| tr(p.lang, m)).unwrap_or_default() }</dt><dd>{ tr(p.lang, *t) }</dd></> }) }</dl>
                 <p>{ tr(p.lang, k::UI_MOUSE_DRAG_ON_EMPTY_CANVAS) }</p>
+                // The guide is published beside the page (`guide/`), but not in the offline file.
+                if !crate::lesson_io::is_offline_file() {
+                    <p><a href="guide/" target="_blank" rel="noopener">{ tr(p.lang, k::UI_HELP_GUIDE) }</a></p>
+                }
             </div>
         </div>
     }
