@@ -84,10 +84,11 @@ test-native:
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline
 
-# The guide builds; its links and the commands it shows are checked by crate/tests/guide.rs
-# (part of test-native).
+# The guide builds, and crate/tests/guide.rs checks its links and anchors and runs the commands it
+# shows (that test is also part of test-native; alone it takes a few seconds).
 test-docs: setup-build
 	mdbook build docs/guide
+	cargo test -p election-lab --test guide --locked --offline
 
 test-e2e: build
 	cd www && node --test --test-concurrency=1 tests/e2e/
