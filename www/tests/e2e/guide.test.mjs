@@ -1,8 +1,14 @@
 // The user guide is published with the app under guide/ (Trunk's post-build hook runs mdBook),
-// and the help dialog links to it in both languages.
+// and the help dialog links to it in both languages — but not in the offline file, which has no
+// guide beside it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open } from './harness.mjs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve, launch, open, DIST } from './harness.mjs';
+import { buildOffline } from '../../../scripts/offline.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -22,8 +28,22 @@ for (const [lang, name] of [['en', 'User guide'], ['zh', '用户指南']]) {
     // A chapter reached from the guide's own table of contents.
     await guide.getByRole('link', { name: 'The command line' }).first().click();
     await guide.waitForURL(/cli\.html$/);
-    assert.equal(await guide.locator('h1').first().textContent(), 'The command line');
+    assert.equal(await guide.locator('main h1').first().textContent(), 'The command line');
     assert.deepEqual(errors, []);
     await context.close();
   });
 }
+
+test('the offline file\'s help has no link to a guide it does not carry', async () => {
+  const { html } = await buildOffline(DIST);
+  const dir = await mkdtemp(join(tmpdir(), 'election-lab-offline-'));
+  const file = join(dir, 'election-lab.html');
+  await writeFile(file, html);
+  const { page, errors, context } = await open(browser, pathToFileURL(file).href + '?lang=en');
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('heading', { name: 'Keyboard shortcuts' }).waitFor();
+  assert.equal(await dialog.getByRole('link').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
