@@ -121,8 +121,8 @@ fn jobs(out: &Path) -> (String, String) {
     let jobs = std::fs::read_to_string(out.join("jobs")).unwrap();
     let last = |kind: &str| {
         jobs.lines()
-            .filter_map(|l| l.strip_prefix(kind))
-            .last()
+            .rev()
+            .find_map(|l| l.strip_prefix(kind))
             .and_then(|rest| rest.split_whitespace().next())
             .unwrap_or_else(|| panic!("no {kind} job in {jobs}"))
             .to_string()
@@ -216,7 +216,7 @@ fn a_sweep_as_a_slurm_job_array_merges_to_the_one_machine_output() {
     assert!(!out.join("rows.csv").exists(), "no merge on an incomplete set");
     let status = cluster.command("bash").arg("scripts/slurm-sweep.sh").arg("--status").arg(&out).output().unwrap();
     let status = text(&status);
-    assert!(status.contains(&format!("failed: slice 3/4 failed (exit 7) on ")), "{status}");
+    assert!(status.contains("failed: slice 3/4 failed (exit 7) on "), "{status}");
     assert!(status.contains(&format!("job {array}_3")) && status.contains("3 of 4 slices done"), "{status}");
     let log = std::fs::read_to_string(out.join("logs/task-3.err")).unwrap();
     assert!(log.contains("slice 3/4 failed (exit 7)") && log.contains("--resubmit"), "{log}");

@@ -181,9 +181,9 @@ pub fn parse_shard(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(u64
             (k, n)
         }
         None if s == "k8s" => {
-            return Err(format!(
-                "--shard k8s needs the number of completions: --shard k8s/N (Kubernetes does not put it in the environment)"
-            ))
+            return Err("--shard k8s needs the number of completions: --shard k8s/N (Kubernetes does not put it in \
+                        the environment)"
+                .to_string())
         }
         None => return Err(bad()),
         Some(("slurm", n)) => (need("SLURM_ARRAY_TASK_ID", SLURM)?, num(n)?),
