@@ -50,6 +50,8 @@ setup-test: setup-build
 	@# loopback): Debian's etcd 3.4 and ZooKeeper 3.8 with a headless JRE.
 	@command -v etcd >/dev/null && command -v etcdctl >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server etcd-client; }
 	@[ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zookeeper default-jre-headless; }
+	@# A one-node Slurm cluster for crate/tests/slurm.rs (scripts/slurm-local.sh): Debian's Slurm 22.05 and munge.
+	@command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null && command -v munged >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge; }
 
 setup: setup-test
 

@@ -88,6 +88,8 @@ mod runs;
 pub use runs::fault_text;
 mod spec;
 pub use output::{Cell, Format};
+mod merge;
+pub use merge::{parse_shard, Merge};
 
 /// The stream of the generator behind the experiment's own choices (the simulator uses another).
 const STREAM: u64 = 0xe4_9e71;
@@ -517,6 +519,10 @@ pub struct Sweep {
     total: u64,
     /// The runs this sweep does, `lo..hi` of `0..total` ([`Sweep::shard`]; all of them unless set).
     shard: Option<(u64, u64)>,
+    /// The slice `k` of `n` that [`Sweep::shard`] kept, if any.
+    slice: Option<(u64, u64)>,
+    /// The spec as read (what a slice's part carries, so that the slices can be merged).
+    spec: Value,
     rows: Vec<Row>,
     steps: u64,
 }

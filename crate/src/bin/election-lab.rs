@@ -10,7 +10,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, Parser, Subcommand};
 use election_lab::breakpoint::{self, Breakpoint, Watch};
 use election_lab::engine::Stop;
-use election_lab::experiment::{Format, Sweep};
+use election_lab::experiment::{parse_shard, Format, Merge, Sweep};
 use election_lab::meta::Lang;
 use election_lab::protocols::recorded;
 use election_lab::scenario::{check_size, MAX_BYTES};
@@ -130,8 +130,8 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
     #[command(after_help = SWEEP_HELP)]
     Sweep {
         /// Experiment spec (JSON; see experiments/*.json); `-` reads standard input
-        #[arg(value_name = "SPEC.json")]
-        file: String,
+        #[arg(value_name = "SPEC.json", required_unless_present = "merge")]
+        file: Option<String>,
         /// Print JSON Lines (one object per row) instead of CSV
         #[arg(long)]
         json: bool,
@@ -151,9 +151,19 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         #[arg(long, default_value = "en", value_parser = PossibleValuesParser::new(["en", "zh"]))]
         lang: String,
         /// Run only the K-th of N slices of the runs (1 ≤ K ≤ N): the shards' outputs, in order,
-        /// concatenate to the whole sweep's (only shard 1 prints the CSV header)
-        #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with_all = ["summary", "markdown", "svg"])]
+        /// concatenate to the whole sweep's (only shard 1 prints the CSV header). `slurm`,
+        /// `slurm/N`, `k8s/N`: K (and N) from a Slurm array task's or a Kubernetes indexed job's
+        /// environment (see below)
+        #[arg(long, value_name = "K/N", value_parser = shard_arg, conflicts_with_all = ["summary", "markdown", "svg"])]
         shard: Option<(u64, u64)>,
+        /// With --shard: write the slice as a part for --merge (a first line naming the spec and
+        /// the slice, then every column; CSV, or JSON Lines with --json)
+        #[arg(long, requires = "shard", conflicts_with = "columns")]
+        part: bool,
+        /// Instead of running SPEC, merge the parts of its N slices (`--shard K/N --part`, in any
+        /// order) and write what the whole sweep writes (rows, --summary, --markdown, --svg)
+        #[arg(long, value_name = "PART", num_args = 1.., conflicts_with_all = ["file", "shard", "replay"])]
+        merge: Option<Vec<String>>,
         /// Instead of the table, write run K's trace (0-based, the `run` column) as JSON Lines,
         /// as `run --trace` writes it
         #[arg(long, value_name = "K", conflicts_with_all = ["json", "summary", "columns", "markdown", "svg"])]
@@ -262,17 +272,28 @@ Summary columns (--summary): line, algorithm, variant, nodes, runs, measure, n, 
 median, p90, max (of the spec's measure), theory, claim (what the algorithm claims about a single
 leader: any, crash-stop, none), agreement, ever_two, end_two, end_one, end_none, minority_leader
 (counts of runs).
+Slices (--shard K/N) run anywhere; with --part each writes a part (its first line names the spec,
+by its text and hash, and the slice), and `sweep --merge PART...` checks the parts are the N slices
+of one spec (a missing, duplicated or foreign slice is named, exit 2) and writes what the whole sweep
+writes: rows, --summary, --markdown, --svg, byte for byte. --shard slurm takes K and N from a Slurm
+array task (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT; the array submitted as --array=1-N);
+slurm/N takes K from SLURM_ARRAY_TASK_ID (tasks resubmitted alone); k8s/N takes K from a Kubernetes
+indexed job's JOB_COMPLETION_INDEX + 1. scripts/slurm-sweep.sh submits a whole sweep to Slurm.
 The spec format is documented in the guide (docs/guide/src/experiments.md) and in crate/src/experiment.rs.";
 
-/// `--shard K/N`.
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let (k, n) = s.split_once('/').ok_or_else(|| format!("'{s}' is not K/N (e.g. 2/8)"))?;
-    let num = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("'{s}' is not K/N (e.g. 2/8)"));
-    let (k, n) = (num(k)?, num(n)?);
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("'{s}': K must be between 1 and N"));
+/// `--shard K/N`, `slurm`, `slurm/N`, `k8s/N` (see `experiment::parse_shard`).
+fn shard_arg(s: &str) -> Result<(u64, u64), String> {
+    parse_shard(s, &|name| std::env::var(name).ok())
+}
+
+/// `--merge PART...`: the whole sweep from its slices' parts.
+fn merge(parts: &[String]) -> Result<Sweep, String> {
+    let mut m = Merge::new();
+    for path in parts {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        m.add(path, &mut io::BufReader::new(file)).map_err(|e| format!("--merge: {e}"))?;
     }
-    Ok((k, n))
+    m.finish().map_err(|e| format!("--merge: {e}"))
 }
 
 /// Reads a scenario, trace or experiment file (`-`: standard input), refusing one larger than
@@ -393,9 +414,14 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 return Err(Failure(DIFFERENT, String::new()));
             }
         }
-        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, replay } => {
-            let text = read(&file)?;
-            let mut sweep = Sweep::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, part, merge: parts, replay } => {
+            let mut sweep = match (parts, file) {
+                (Some(parts), _) => merge(&parts)?,
+                (None, file) => {
+                    let file = file.unwrap_or_default();
+                    Sweep::from_json(&read(&file)?).map_err(|e| format!("{file}: {e}"))?
+                }
+            };
             if let Some(k) = replay {
                 let total = sweep.progress().total;
                 let mut engine = sweep.replay(k).ok_or_else(|| {
@@ -418,8 +444,12 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             } else {
                 Format::Csv
             };
-            let mut text = sweep.render(summary, columns.as_deref(), format).map_err(|e| format!("--columns: {e}"))?;
-            if shard.is_some_and(|(k, _)| k > 1) && format == Format::Csv {
+            let mut text = if part {
+                sweep.part(format)?
+            } else {
+                sweep.render(summary, columns.as_deref(), format).map_err(|e| format!("--columns: {e}"))?
+            };
+            if !part && shard.is_some_and(|(k, _)| k > 1) && format == Format::Csv {
                 // The header once, from shard 1: the shards concatenate to the whole table.
                 text = text.split_once('\n').map_or(String::new(), |(_, rows)| rows.to_string());
             }

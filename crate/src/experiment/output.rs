@@ -5,7 +5,7 @@ use super::*;
 use crate::meta::k;
 
 impl Sweep {
-    fn row_cells(&self, r: &Row) -> Vec<Cell> {
+    pub(super) fn row_cells(&self, r: &Row) -> Vec<Cell> {
         let line = &self.lines[r.line];
         vec![
             Cell::Str(line.label.en.clone()),

@@ -21,9 +21,14 @@ impl Sweep {
         if !self.rows.is_empty() {
             return Err("a sweep is sharded before it runs".into());
         }
-        let at = |i: u64| (i as u128 * self.total as u128 / n as u128) as u64;
-        self.shard = Some((at(k - 1), at(k)));
+        self.shard = Some(slice_runs(self.total, k, n));
+        self.slice = Some((k, n));
         Ok(())
+    }
+
+    /// The slice [`Sweep::shard`] kept (`k` of `n`), if any.
+    pub fn slice(&self) -> Option<(u64, u64)> {
+        self.slice
     }
     /// Does up to `max_runs` more runs.
     pub fn advance(&mut self, max_runs: u64) -> Progress {
@@ -202,6 +207,12 @@ impl Sweep {
             order,
         }
     }
+}
+
+/// Runs `lo..hi` of slice `k` of `n` (1 ≤ k ≤ n) of `total` runs: ⌊(k−1)·T/n⌋ .. ⌊k·T/n⌋.
+pub(super) fn slice_runs(total: u64, k: u64, n: u64) -> (u64, u64) {
+    let at = |i: u64| (i as u128 * total as u128 / n as u128) as u64;
+    (at(k - 1), at(k))
 }
 
 /// One fault of a row's `faults` column, without commas (a CSV cell stays unquoted):

@@ -385,6 +385,8 @@ impl Sweep {
             until,
             total: 0,
             shard: None,
+            slice: None,
+            spec: v.clone(),
             rows: Vec::new(),
             steps: 0,
         };
