@@ -228,25 +228,95 @@ fn identical_runs_report_no_difference() {
 }
 
 #[test]
-fn diff_names_a_message_delivered_in_one_run_and_dropped_in_the_other() {
+fn diff_names_a_dropped_message_at_the_step_it_was_dropped_by_hand() {
     let mut a = Engine::new(raft_split()).unwrap();
     a.run(10);
     let m = a.frame().messages.iter().find(|m| !m.doomed).cloned().expect("a message in flight");
     let mut b = Engine::new(raft_split()).unwrap();
     b.run(10);
+    let at = b.now();
     b.apply(Action::Drop(m.id)).unwrap();
     a.run_to_end();
     b.run_to_end();
-    // Where A delivers it, by a scan of A's records.
-    let delivered =
-        (11..=a.cursor()).find(|&k| a.record(k).unwrap().aux == m.id && a.step_info(k).unwrap().event == "deliver");
     let d = diff(&a, &b);
     let f = d.first.unwrap();
-    assert_eq!(Some(f.step_a), delivered);
-    assert_eq!(f.what, format!("{} N{} → N{}: delivered in A, dropped in B (manual)", m.kind, m.from, m.to));
+    // The drop is a difference where it was made, as the same drop scheduled there would be,
+    // not where the message would have arrived.
+    assert_eq!((f.time, f.step_b), (at, 10));
+    let named = format!("drop message #{} ({} N{} → N{})", m.id, m.kind, m.from, m.to);
+    assert_eq!(f.what, format!("B has {named} here, A has no such event at t={at}"));
     // The same, for a reader that names it in its own words (the page).
-    assert_eq!(f.cause, Cause::Delivered { in_a: true, kind: m.kind, from: m.from, to: m.to });
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Drop(m.id) });
     // And the other way round.
     let f = diff(&b, &a).first.unwrap();
-    assert_eq!(f.cause, Cause::Delivered { in_a: false, kind: m.kind, from: m.from, to: m.to });
+    assert_eq!(f.cause, Cause::Fault { in_a: true, action: Action::Drop(m.id) });
+    assert_eq!(f.step_a, 10);
+}
+
+/// A Raft run with a leader, stopped at a step whose next event is at least two ticks away:
+/// (the run there, the leader, a tick strictly between that step and the next event).
+fn raft_with_a_gap() -> (Engine, u32, u64) {
+    let scenario = Scenario::from_value(&json!({"algorithm": "raft", "nodes": [1, 2, 3], "seed": 3,
+        "network": {"latency": [1, 2]}, "heartbeats": {"interval": 6, "timeout": 20}, "stop": {"max_time": 300}}))
+    .unwrap();
+    let mut e = Engine::new(scenario).unwrap();
+    loop {
+        assert!(e.step(), "the run ends without a quiet tick after a leader");
+        let next = e.next_event_time().expect("more events");
+        if let (Some(&leader), true) = (e.leaders().first(), next > e.now() + 1) {
+            let t = e.now() + 1;
+            return (e, leader, t);
+        }
+    }
+}
+
+#[test]
+fn diff_reports_an_intervention_at_its_own_step_and_time_like_a_scheduled_fault() {
+    let (mut b, leader, t) = raft_with_a_gap();
+    let at = b.cursor();
+    b.apply_at(Action::Crash(leader), t).unwrap();
+    b.run_to_end();
+    let mut a = Engine::new(b.scenario().clone()).unwrap();
+    a.run_to_end();
+    let d = diff(&a, &b);
+    let f = d.first.clone().expect("a crash changes the run");
+    assert_eq!((f.time, f.step_b), (t, at), "{}", d.text());
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Crash(leader) });
+    assert_eq!(f.what, format!("B has crash N{leader} here, A has no such event at t={t}"));
+    // A is not over: the report names its next step, not "(ended)".
+    assert_eq!(f.event_a, None);
+    assert_eq!(f.step_a, at + 1);
+    let next = a.step_info(at + 1).unwrap().text;
+    assert_eq!(f.next_a.as_deref(), Some(next.as_str()));
+    let text = d.text();
+    assert!(text.contains(&format!("  A: nothing differing at t={t}; its next step ({}): {next}\n", at + 1)), "{text}");
+    assert!(text.contains(&format!("  B: t={t} crash N{leader}\n")), "{text}");
+    assert!(!text.contains("(ended"), "{text}");
+    assert_eq!(d.to_value()["first"]["next_a"], json!(next));
+
+    // The same crash scheduled at that time: reported at the same time, and as the same event as
+    // the intervention (the two runs then go the same way, one step apart).
+    let mut v = b.scenario().to_value();
+    v["schedule"].as_array_mut().unwrap().push(json!({"at": t, "crash": leader}));
+    let mut c = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
+    c.run_to_end();
+    let f = diff(&a, &c).first.expect("a crash changes the run");
+    assert_eq!((f.time, f.step_b), (t, at + 1));
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Crash(leader) });
+    let d = diff(&b, &c);
+    assert_eq!(d.first, None, "{}", d.text());
+    assert_eq!(d.a.steps + 1, d.b.steps);
+}
+
+#[test]
+fn diff_says_when_a_run_has_ended() {
+    let (mut b, leader, t) = raft_with_a_gap();
+    let mut a = Engine::new(b.scenario().clone()).unwrap();
+    a.seek(b.cursor());
+    b.apply_at(Action::Crash(leader), t).unwrap();
+    b.run_to_end();
+    let d = diff(&a, &b);
+    let f = d.first.clone().unwrap();
+    assert_eq!((f.event_a.as_deref(), f.next_a.as_deref()), (None, None));
+    assert!(d.text().contains(&format!("  A: (ended at step {})\n", a.cursor())), "{}", d.text());
 }
