@@ -359,35 +359,40 @@ fn describe(
     let mut cause = Cause::Event;
     let fault = |e: &Option<(u64, Event)>| e.as_ref().and_then(|x| x.1.action.clone().map(|a| (a, x.1.name())));
     let faulted = fault(&ea).map(|f| (true, f)).or_else(|| fault(&eb).map(|f| (false, f)));
-    let what = match (&ea, &eb) {
-        _ if let Some((in_a, (action, name))) = faulted => {
-            cause = Cause::Fault { in_a, action };
-            let (has, lacks) = if in_a { ("A", "B") } else { ("B", "A") };
-            format!("{has} has {name} here, {lacks} has no such event at t={time}")
-        }
-        (Some((_, x)), Some((_, y)))
-            if x.kind == y.kind && x.kind.is_some() && x.node == y.node && x.peer == y.peer && x.event != y.event =>
-        {
-            let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
-            let (kind, from, to) = (x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
-            cause = Cause::Delivered { in_a: x.event == "deliver", kind, from, to };
-            let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
-                Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
-                _ => String::new(),
-            };
-            if x.event == "deliver" {
-                format!("{m}: delivered in A, dropped in B{}", why(runs[1], step_b))
-            } else {
-                format!("{m}: dropped in A{}, delivered in B", why(runs[0], step_a))
+    let what = if let Some((in_a, (action, name))) = faulted {
+        cause = Cause::Fault { in_a, action };
+        let (has, lacks) = if in_a { ("A", "B") } else { ("B", "A") };
+        format!("{has} has {name} here, {lacks} has no such event at t={time}")
+    } else {
+        match (&ea, &eb) {
+            (Some((_, x)), Some((_, y)))
+                if x.kind == y.kind
+                    && x.kind.is_some()
+                    && x.node == y.node
+                    && x.peer == y.peer
+                    && x.event != y.event =>
+            {
+                let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
+                let (kind, from, to) = (x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
+                cause = Cause::Delivered { in_a: x.event == "deliver", kind, from, to };
+                let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
+                    Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
+                    _ => String::new(),
+                };
+                if x.event == "deliver" {
+                    format!("{m}: delivered in A, dropped in B{}", why(runs[1], step_b))
+                } else {
+                    format!("{m}: dropped in A{}, delivered in B", why(runs[0], step_a))
+                }
             }
+            (Some((_, x)), Some((_, y))) if x.kind == y.kind && x.kind.is_some() && x.event == y.event => {
+                format!("{} {}: {} in A, {} in B", x.kind.unwrap_or("?"), x.event, ends(x), ends(y))
+            }
+            (Some((_, x)), Some((_, y))) => format!("a different event: {} in A, {} in B", x.name(), y.name()),
+            (Some((_, x)), None) => format!("A has {} here, B has no such event at t={time}", x.name()),
+            (None, Some((_, y))) => format!("B has {} here, A has no such event at t={time}", y.name()),
+            (None, None) => String::new(),
         }
-        (Some((_, x)), Some((_, y))) if x.kind == y.kind && x.kind.is_some() && x.event == y.event => {
-            format!("{} {}: {} in A, {} in B", x.kind.unwrap_or("?"), x.event, ends(x), ends(y))
-        }
-        (Some((_, x)), Some((_, y))) => format!("a different event: {} in A, {} in B", x.name(), y.name()),
-        (Some((_, x)), None) => format!("A has {} here, B has no such event at t={time}", x.name()),
-        (None, Some((_, y))) => format!("B has {} here, A has no such event at t={time}", y.name()),
-        (None, None) => String::new(),
     };
     // A run without a differing event there: what it does next, read from the run compared.
     let next = |e: &Option<(u64, Event)>, run: &Engine, step: u64| match e {
