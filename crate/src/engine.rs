@@ -277,6 +277,14 @@ impl Engine {
     pub fn kinds(&self) -> &'static [Kind] {
         self.sim.kinds()
     }
+    /// The names of the algorithm's timers (`ELECTION_TIMEOUT`, `HEARTBEAT`).
+    pub fn timer_names(&self) -> &'static [&'static str] {
+        self.sim.machine().timer_names()
+    }
+    /// The view fields the algorithm's views carry, by their breakpoint names (`term`, `vote`).
+    pub fn view_fields(&self) -> &'static [&'static str] {
+        self.sim.machine().view_fields()
+    }
     pub fn violations(&self) -> &[Violation] {
         self.sim.violations()
     }

@@ -77,6 +77,8 @@ Breakpoints (--until, several are or-ed; the run stops at the first hit, --trace
                                         view's term/ballot/round/..., vote, leader, votes, zxid,
                                         and the inspector's numeric values; op: >= > <= < =)
   time>=<ticks>                         virtual time reaches the value
+  <condition> and <condition> ...       every one holds at the same step (role:2=leader and term:2>=3)
+Names (kinds, roles, timers, fields) are those of the algorithm, in any case; others are refused.
 From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
 applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
