@@ -287,6 +287,9 @@ pub struct Search {
     states: States,
     schedules: u64,
     steps: u64,
+    /// What the step budget was charged: every schedule at least one step, so that schedules
+    /// that run no step (a window that ends before the first event) still spend it.
+    charged: u64,
     /// The next systematic delivery order (None: all tried, or the cluster is too large).
     next_order: Option<Vec<u32>>,
     orders: u64,
@@ -310,6 +313,20 @@ impl Search {
         scenario: Scenario,
         options: Options,
     ) -> Result<Search, ScenarioError> {
+        if registry::is_recorded(algorithm.id) {
+            // A recording replays what happened, one way: there is no other schedule to try, and
+            // a fault injected into it would make the log's members do what the log says anyway.
+            let model = crate::protocols::recorded::source_of(algorithm.id).map_or("", |s| s.model);
+            return Err(ScenarioError::new(
+                "algorithm",
+                format!(
+                    "{} is a recorded run: it replays its log as it happened, so there is no schedule to \
+                     search; search its textbook model ({model}) instead (the page's \"Replay in the \
+                     simulator\", or a scenario of that algorithm)",
+                    algorithm.id
+                ),
+            ));
+        }
         Engine::with_algorithm(algorithm, scenario.clone())?;
         let target = target_of(algorithm, &options.property)?;
         let (lo, hi) = options.faults_per_schedule;
@@ -337,6 +354,7 @@ impl Search {
             opts: options,
             schedules: 0,
             steps: 0,
+            charged: 0,
             next_order: systematic.then(Vec::new),
             orders: 0,
             shrinking: None,
@@ -399,7 +417,7 @@ impl Search {
     }
 
     fn search_one(&mut self) -> u64 {
-        if self.steps >= self.opts.budget_steps {
+        if self.charged >= self.opts.budget_steps {
             self.exhausted = true;
             return 0;
         }
@@ -417,9 +435,11 @@ impl Search {
         self.schedules += 1;
         let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth);
         let Ok(out) = out else {
+            self.charged += 1;
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
         };
         self.steps += out.steps;
+        self.charged += out.steps.max(1);
         if systematic {
             self.orders += 1;
             self.next_order = next_order(&plan.order, &out.branching, self.opts.systematic_branching);

@@ -438,6 +438,37 @@ fn shrinking_out_of_runs_still_ends_1_minimal() {
     }
 }
 
+/// A recorded run is refused with the reason, whatever the window; and a search whose schedules
+/// run no step at all (a window before the first event) still spends its budget and ends.
+#[test]
+fn a_recorded_run_is_refused_and_every_budget_ends() {
+    for (id, property) in [("etcd-leader-killed", "split-brain"), ("zookeeper-leader-killed", "split-brain")] {
+        for until in [None, Some(5000)] {
+            let mut o = options(property, "crash,recover,partition,heal", 1, 10_000);
+            o.until = until;
+            let err = Search::new(preset(id), o).err().expect("refused").to_string();
+            assert!(err.starts_with("algorithm: ") && err.contains("is a recorded run"), "{err}");
+            assert!(err.contains("search its textbook model"), "{err}");
+        }
+    }
+    // Raft with its first event past the window: every schedule runs 0 steps.
+    let mut raft = preset("raft-cold");
+    raft.params = serde_json::json!({"election_timeout": [500, 600]}).as_object().unwrap().clone();
+    let mut o = options("two-leaders-in-term", "crash", 1, 50);
+    o.until = Some(10);
+    o.horizon = Some(5);
+    let mut s = Search::new(raft, o).unwrap();
+    for _ in 0..1000 {
+        if s.advance(10).finished() {
+            break;
+        }
+    }
+    let p = s.progress();
+    assert_eq!(p.phase, Phase::Exhausted, "{p:?}");
+    assert_eq!(p.steps, 0, "no step was run: {p:?}");
+    assert!(p.schedules >= 50, "each schedule spends the budget: {p:?}");
+}
+
 #[test]
 fn a_raft_node_that_votes_twice_in_a_term_is_caught() {
     catches(&RAFT_DOUBLE_VOTE, "split-brain-raft", "two-leaders-in-term");
