@@ -320,3 +320,69 @@ fn diff_says_when_a_run_has_ended() {
     assert_eq!((f.event_a.as_deref(), f.next_a.as_deref()), (None, None));
     assert!(d.text().contains(&format!("  A: (ended at step {})\n", a.cursor())), "{}", d.text());
 }
+
+/// What `run --trace` writes, every command reads back, however long: a JSON Lines trace is
+/// read a line at a time (each line checked against the re-run), not refused past the limit
+/// on a scenario's text; a file of one JSON text past that limit still is refused.
+#[test]
+fn a_long_written_trace_reads_back_in_every_command() {
+    let bin = env!("CARGO_BIN_EXE_election-lab");
+    let dir = std::env::temp_dir().join(format!("election-lab-long-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("raft.json");
+    let mut s = presets::find("split-brain-raft").unwrap().scenario();
+    s.stop.max_time = 8_000;
+    std::fs::write(&scenario, s.to_json()).unwrap();
+    let trace = dir.join("long.jsonl");
+    let cli = |args: &[&str]| std::process::Command::new(bin).args(args).output().unwrap();
+    let o = cli(&["run", scenario.to_str().unwrap(), "--trace", trace.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let size = std::fs::metadata(&trace).unwrap().len();
+    assert!(size > election_lab::scenario::MAX_BYTES as u64, "a trace longer than a scenario may be: {size}");
+    let t = trace.to_str().unwrap();
+    for args in [
+        vec!["run", t],
+        vec!["check", t],
+        vec!["diff", t, t],
+        vec!["search", t, "--property", "two-leaders-in-term", "--budget-steps", "2000"],
+    ] {
+        let o = cli(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    // The run read back is the run written.
+    let summary = |o: std::process::Output| -> Value {
+        let text = String::from_utf8(o.stdout).unwrap();
+        serde_json::from_str(text.lines().last().unwrap()).unwrap()
+    };
+    let a = summary(cli(&["run", scenario.to_str().unwrap()]));
+    let b = summary(cli(&["run", t]));
+    assert_eq!(a["trace_hash"], b["trace_hash"]);
+    // A line edited deep in the file is still named.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let n = text.lines().count() - 10;
+    let edited: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i + 1 == n { l.replacen("\"time\":", "\"time\":1", 1) } else { l.into() })
+        .collect();
+    let bad = dir.join("edited.jsonl");
+    std::fs::write(&bad, edited.join("\n")).unwrap();
+    let o = cli(&["run", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!("line {n}: ")),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // One JSON text past the limit is refused by its size.
+    let big = dir.join("big.json");
+    std::fs::write(&big, format!("{{\"pad\": \"{}\"\n}}", "x".repeat(election_lab::scenario::MAX_BYTES))).unwrap();
+    let o = cli(&["run", big.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bytes is more than the"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -20,6 +20,8 @@ use election_lab::{diff, lesson, link, presets};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+#[path = "election-lab/input.rs"]
+mod input;
 #[path = "election-lab/search_cmd.rs"]
 mod search_cmd;
 use search_cmd::{search, SEARCH_HELP};
@@ -298,13 +300,13 @@ fn read(path: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// A trace file's run (JSON Lines of any length, read a line at a time: see `input`).
 fn load(path: &str) -> Result<Engine, String> {
-    let text = read(path)?;
-    Engine::from_trace_json(&text).map_err(|e| format!("{path}: {e}"))
+    input::load(path)
 }
 
 fn load_summary_only(path: &str) -> Result<Engine, String> {
-    let text = read(path)?;
+    let text = input::trace_text(path)?;
     Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{path}: {e}"))
 }
 

@@ -1,7 +1,6 @@
 //! `election-lab search`: the counterexample search's command line (its help text, the budget
 //! parser, and the run that prints progress and the summary).
 
-use super::*;
 use election_lab::search::{FaultSet, Options, Search};
 use election_lab::Scenario;
 
@@ -66,7 +65,7 @@ pub(super) fn search(
     until: Option<u64>,
     out: Option<String>,
 ) -> Result<bool, String> {
-    let text = read(file)?;
+    let text = super::input::trace_text(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
     let scenario: Scenario = trace.scenario;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
