@@ -65,7 +65,8 @@ pub fn open(path: &str) -> Result<Input, String> {
         Ok(Some(first)) => first,
         Ok(None) => return Ok(Input::Text(String::new())),
         // A first line past the limit: the file is too big, whatever it is.
-        Err(e) => return Err(len.map_or(Ok(e), |n| too_big(n).map(|_| String::new()))?),
+        // (On standard input, what was read: one byte past the limit.)
+        Err(e) => return Err(too_big(len.unwrap_or(MAX_BYTES + 1)).err().unwrap_or(e)),
     };
     let object =
         first.trim_start().starts_with('{') && serde_json::from_str::<Value>(&first).is_ok_and(|v| v.is_object());
