@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 mod jsonl;
-pub use jsonl::{is_jsonl, node_state, Stop};
+pub use jsonl::{header_line, is_jsonl, node_state, Stop};
 
 /// A running scenario of any registered algorithm.
 pub struct Engine {

@@ -386,3 +386,18 @@ fn a_long_written_trace_reads_back_in_every_command() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The head of a long JSON Lines trace (what the page reads of a file too long to read whole)
+/// gives its header, which alone rebuilds the run; anything else gives nothing.
+#[test]
+fn the_header_of_a_long_trace_is_read_from_its_first_bytes() {
+    let mut e = Engine::new(raft_split()).unwrap();
+    e.run_to_end();
+    let text = lines(&mut e).iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n");
+    let head = &text[..text.len() / 2];
+    let header = election_lab::engine::header_line(head).expect("the header line is whole");
+    let back = Engine::from_trace_json(header).unwrap();
+    assert_eq!((back.cursor(), back.trace_hash()), (e.cursor(), e.trace_hash()));
+    assert_eq!(election_lab::engine::header_line(&header[..header.len() / 2]), None, "a cut header");
+    assert_eq!(election_lab::engine::header_line("{\"pad\": 1}\n{}"), None, "not a trace");
+}

@@ -173,6 +173,21 @@ pub fn Lab() -> Html {
                         .map(|e| format!("{}: {}", f.name(), e.message))
                 });
                 match big {
+                    // A JSON Lines trace (what `run --trace` writes) of any length: its header
+                    // line rebuilds the run, so only the file's head is read.
+                    Some(why) if files.len() == 1 => {
+                        let (file, d) = (files[0].clone(), state.dispatcher());
+                        let name = file.name();
+                        let limit = election_lab::scenario::MAX_BYTES as u32 + 1;
+                        effects::read_head(
+                            file,
+                            limit,
+                            Callback::from(move |head: String| match election_lab::engine::header_line(&head) {
+                                Some(h) => d.dispatch(Action::ImportFiles(vec![(name.clone(), h.to_string())])),
+                                None => d.dispatch(Action::ImportRefused(why.clone())),
+                            }),
+                        );
+                    }
                     Some(why) => state.dispatch(Action::ImportRefused(why)),
                     None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportFiles)),
                 }

@@ -249,6 +249,16 @@ impl Engine {
     }
 }
 
+/// The header of a JSON Lines trace of which only the first bytes were read (a file too long to
+/// read whole, as the page reads one): its first line, when that line is whole and is a trace
+/// (an object with a scenario). The header alone rebuilds the run; the later lines only repeat
+/// it, step by step.
+pub fn header_line(prefix: &str) -> Option<&str> {
+    let (first, _) = prefix.split_once('\n')?;
+    let v: Value = serde_json::from_str(first).ok()?;
+    v.get("scenario").is_some().then_some(first.trim_end_matches('\r'))
+}
+
 /// Whether `text` looks like JSON Lines: a first line that is a whole JSON object, and more.
 pub fn is_jsonl(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());

@@ -47,3 +47,29 @@ for (const [lang, words] of [['en', /5000 nodes: the page draws at most 256/], [
     assert.deepEqual(errors, []);
   });
 }
+
+test('a JSON Lines trace longer than the text limit is imported from its header', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=ring-best&step=3');
+  const header = JSON.stringify({
+    format: 'election-lab-trace/2',
+    scenario: { algorithm: 'raft', nodes: [1, 2, 3, 4, 5], seed: 425, initial_leader: 5,
+                heartbeats: { interval: 2, timeout: 10 }, stop: { max_time: 300 } },
+    interventions: [],
+    step: 40,
+  });
+  // The step lines that follow repeat the run; only the header is read.
+  const line = JSON.stringify({ step: 1, time: 1, event: 'timer', node: 1 }) + '\n';
+  const body = header + '\n' + line.repeat(Math.ceil(5e6 / line.length));
+  assert.ok(body.length > 4e6);
+  const dir = await mkdtemp(join(tmpdir(), 'election-lab-'));
+  const file = join(dir, 'long.jsonl');
+  await writeFile(file, body);
+  try {
+    await page.getByTestId('import').setInputFiles(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=step]').textContent.match(/\d+/)[0]) === 40);
+  assert.equal(await page.getByRole('alert').count(), 0);
+  assert.deepEqual(errors, []);
+});
