@@ -195,7 +195,6 @@ impl Engine {
             }
         });
         let result = Engine::read_lines(&mut lines);
-        drop(lines);
         match failed {
             Some(e) => Err(e),
             None => result,

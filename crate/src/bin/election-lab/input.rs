@@ -115,7 +115,6 @@ pub fn load(path: &str) -> Result<Engine, String> {
                 }
             }));
             let e = Engine::from_jsonl_lines(&mut lines);
-            drop(lines);
             match (failed, e) {
                 (Some(why), _) => Err(why),
                 (None, r) => r.map_err(|e| format!("{path}: {e}")),
