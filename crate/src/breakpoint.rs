@@ -11,16 +11,23 @@
 //! | `send:ELECTION`, `send:ELECTION:from=5`, `send:OK:to=2:from=4` | a message of that kind is sent (by / to a node) |
 //! | `deliver:VOTE_GRANT`, `deliver:VOTE_GRANT:to=3` | a message of that kind is delivered (to / from a node) |
 //! | `drop:COORDINATOR` | a message of that kind is dropped (lost, cut off, or sent to a crashed node) |
-//! | `timer:5`, `timer:5:election` | a timer fires at node 5 (any, or the one named) |
+//! | `timer:5`, `timer:5:election_timeout` | a timer fires at node 5 (any, or the one named: one of the algorithm's timers) |
 //! | `term:3>=5` | a numeric field of node 3 passes the value: it did not hold before the step and holds after it (`>=`, `>`, `<=`, `<`, `=`) |
 //! | `time>=200` | virtual time reaches 200 ticks |
 //!
 //! Fields are the node view's `term` (or what the algorithm calls it: `ballot`, `round`,
-//! `epoch`, ...), `vote`, `leader`, `votes` (a candidate's tally), `zxid`, `group`, `reach`,
-//! and every key of the algorithm's inspector whose value is a number (`current-term`, with `-`
-//! or `_` for spaces). Several breakpoints are combined with "or": the first that hits, in list
-//! order, is the one reported. A parse error names what is wrong: an unknown message kind,
-//! node, role, property or field for this algorithm.
+//! `epoch`, ...), `vote`, `leader`, `votes` (a candidate's tally), `zxid`, `group`, `reach` —
+//! those the algorithm's views carry ([`crate::protocol::Protocol::VIEW_FIELDS`]) — and every
+//! key of the algorithm's inspector whose value is a number (`current-term`, with `-` or `_`
+//! for spaces). Names of kinds, roles, timers and fields are read in any ASCII case.
+//!
+//! Several breakpoints (a list) are combined with "or": the first that hits, in list order, is
+//! the one reported. Within one breakpoint, conditions joined by ` and ` must all hold at the
+//! same step: an event condition (violation, leaders-change, send, deliver, drop, timer) holds at
+//! the step of its event, a state condition (role, field, time) holds while its state does; the
+//! conjunction hits at every step where all hold if it has an event condition, else at the step
+//! where all come to hold together (as one state condition alone does). A parse error names what
+//! is wrong: an unknown message kind, node, role, timer, property or field for this algorithm.
 //!
 //! [`Watch`] evaluates a list step by step; [`run_until`] steps an engine to the next hit and
 //! [`previous_hit`] finds the last hit before the cursor (by replaying from step 0).
@@ -148,23 +155,45 @@ pub enum Predicate {
     Role { node: NodeId, role: &'static str },
     /// A message of kind `kind` is sent / delivered / dropped, optionally from / to a node.
     Message { event: MsgEvent, kind: &'static str, from: Option<NodeId>, to: Option<NodeId> },
-    /// A timer (any, or the one named) fires at `node`.
-    Timer { node: NodeId, name: Option<String> },
+    /// A timer (any, or the one named: one of the algorithm's timers) fires at `node`.
+    Timer { node: NodeId, name: Option<&'static str> },
     /// A numeric field of `node` passes `value`.
     Field { node: NodeId, field: Field, op: Op, value: i64 },
     /// Virtual time passes `value`.
     Time { op: Op, value: Time },
 }
 
-/// A parsed breakpoint: [`Breakpoint::parse`] reads its text, `Display` writes it back.
+impl Predicate {
+    /// Holds at the step of an event (a violation, a change of leaders, a message, a timer),
+    /// rather than while a state lasts (a role, a field's value, the time).
+    pub fn is_event(&self) -> bool {
+        !matches!(self, Predicate::Role { .. } | Predicate::Field { .. } | Predicate::Time { .. })
+    }
+}
+
+/// A parsed breakpoint: one condition, or several joined by ` and `. [`Breakpoint::parse`]
+/// reads its text, `Display` writes it back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakpoint {
-    pub predicate: Predicate,
+    /// Every one must hold at the step (at least one).
+    pub all: Vec<Predicate>,
 }
 
 impl fmt::Display for Breakpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.predicate {
+        for (i, p) in self.all.iter().enumerate() {
+            if i > 0 {
+                write!(f, " and ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Predicate::Violation(None) => write!(f, "violation"),
             Predicate::Violation(Some(p)) => write!(f, "violation:{p}"),
             Predicate::LeadersChange => write!(f, "leaders-change"),
@@ -208,6 +237,28 @@ fn leading_number(text: &str) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
+/// Splits `a and b AND c` at each whole word `and` (in any case).
+fn conjuncts(text: &str) -> Vec<&str> {
+    let mut out = vec![];
+    let mut start = 0;
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i + 3 <= b.len() {
+        let word = b[i..i + 3].eq_ignore_ascii_case(b"and");
+        let before = i == 0 || b[i - 1].is_ascii_whitespace();
+        let after = i + 3 == b.len() || b[i + 3].is_ascii_whitespace();
+        if word && before && after {
+            out.push(&text[start..i]);
+            start = i + 3;
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
 impl Breakpoint {
     /// Reads a breakpoint for the algorithm and nodes `engine` runs. The error says what is
     /// wrong, without the text itself (the caller names where it came from).
@@ -218,6 +269,23 @@ impl Breakpoint {
         }
         if text.len() > MAX_TEXT {
             return Err(format!("longer than {MAX_TEXT} characters"));
+        }
+        let parts = conjuncts(text);
+        let mut all = Vec::with_capacity(parts.len());
+        for (i, part) in parts.iter().enumerate() {
+            let p = Breakpoint::parse_one(part.trim(), engine);
+            all.push(match p {
+                Err(e) if parts.len() > 1 => Err(format!("condition {} of {}: {e}", i + 1, parts.len()))?,
+                p => p?,
+            });
+        }
+        Ok(Breakpoint { all })
+    }
+
+    /// One condition (no ` and `).
+    fn parse_one(text: &str, engine: &Engine) -> Result<Predicate, String> {
+        if text.is_empty() {
+            return Err("an empty condition (expected a condition on each side of 'and')".into());
         }
         let alg = engine.algorithm();
         let ids = &engine.scenario().nodes;
@@ -279,11 +347,20 @@ impl Breakpoint {
             Predicate::Message { event, kind: kind.name, from, to }
         } else if let Some(rest) = text.strip_prefix("timer:") {
             let (n, name) = match rest.split_once(':') {
-                Some((n, name)) if !name.trim().is_empty() => (n, Some(name.trim().to_string())),
+                Some((n, name)) if !name.trim().is_empty() => (n, Some(name.trim())),
                 Some(_) => return Err("expected timer:<node> or timer:<node>:<name>".into()),
                 None => (rest, None),
             };
-            Predicate::Timer { node: node(n)?, name }
+            let node = node(n)?;
+            let timers = engine.timer_names();
+            let name =
+                match name {
+                    None => None,
+                    Some(t) => Some(timers.iter().copied().find(|x| same_name(x, t)).ok_or_else(|| {
+                        format!("unknown timer '{t}' for {} (timers: {})", alg.id, timers.join(", "))
+                    })?),
+                };
+            Predicate::Timer { node, name }
         } else if let Some(rest) = text.strip_prefix("time").filter(|r| r.starts_with(['>', '<', '='])) {
             let (_, op, v) = Op::split(rest).ok_or("expected time>=<ticks>")?;
             let value = number(v, "time")?;
@@ -294,35 +371,36 @@ impl Breakpoint {
             let node = node(n)?;
             let value = number(v, name)?;
             let term_word = engine.node_view(node).and_then(|v| v.term_word).map(|t| t.get(Lang::En));
-            let field = match name.trim().to_ascii_lowercase().as_str() {
-                "term" => Field::Term,
-                w if term_word.is_some_and(|t| same_name(t, w)) => Field::Term,
-                "vote" => Field::Vote,
-                "leader" => Field::Leader,
-                "votes" | "tally" => Field::Votes,
-                "zxid" => Field::Zxid,
-                "group" => Field::Group,
-                "reach" => Field::Reach,
-                _ => {
-                    let keys = engine.inspect(node);
-                    // Inspector fields are named by their English label (`voted-for`), in either language.
-                    match keys.iter().find(|(k, _)| same_name(k.get(Lang::En), name)) {
-                        Some((k, _)) => Field::Inspect(k.get(Lang::En)),
-                        None => {
-                            let mut list = vec!["term", "vote", "leader", "votes", "zxid", "group", "reach"];
-                            if let Some(t) = term_word {
-                                list.push(t);
-                            }
-                            let ks: Vec<String> = keys.iter().map(|(k, _)| k.get(Lang::En).replace(' ', "-")).collect();
-                            return Err(format!(
-                                "unknown field '{}' for {} (fields: {}; inspector: {})",
-                                name.trim(),
-                                alg.id,
-                                list.join(", "),
-                                ks.join(", ")
-                            ));
-                        }
+            let has = engine.view_fields();
+            let view_field = match name.trim().to_ascii_lowercase().as_str() {
+                "term" => Some(Field::Term),
+                w if term_word.is_some_and(|t| same_name(t, w)) => Some(Field::Term),
+                "vote" => Some(Field::Vote),
+                "leader" => Some(Field::Leader),
+                "votes" | "tally" => Some(Field::Votes),
+                "zxid" => Some(Field::Zxid),
+                "group" => Some(Field::Group),
+                "reach" => Some(Field::Reach),
+                _ => None,
+            };
+            let keys = engine.inspect(node);
+            // Inspector fields are named by their English label (`voted-for`), in either language.
+            let inspected = keys.iter().find(|(k, _)| same_name(k.get(Lang::En), name));
+            let field = match (view_field, inspected) {
+                (Some(f), _) if has.contains(&f.name()) => f,
+                // The inspector may show what the view lacks under the same name.
+                (_, Some((k, _))) => Field::Inspect(k.get(Lang::En)),
+                (view_field, None) => {
+                    let mut list: Vec<&str> = has.to_vec();
+                    if let Some(t) = term_word.filter(|_| has.contains(&"term")) {
+                        list.push(t);
                     }
+                    let ks: Vec<String> = keys.iter().map(|(k, _)| k.get(Lang::En).replace(' ', "-")).collect();
+                    let lacks = match view_field {
+                        Some(_) => format!("{} has no {}", alg.id, name.trim()),
+                        None => format!("unknown field '{}' for {}", name.trim(), alg.id),
+                    };
+                    return Err(format!("{lacks} (fields: {}; inspector: {})", list.join(", "), ks.join(", ")));
                 }
             };
             Predicate::Field { node, field, op, value }
@@ -330,10 +408,10 @@ impl Breakpoint {
             return Err(format!(
                 "'{text}' is not a breakpoint (expected violation[:<property>], leaders-change, role:<node>=<role>, \
                  send|deliver|drop:<KIND>[:to=<node>][:from=<node>], timer:<node>[:<name>], <field>:<node><op><value> \
-                 or time>=<ticks>)"
+                 or time>=<ticks>, several joined by 'and')"
             ));
         };
-        Ok(Breakpoint { predicate })
+        Ok(predicate)
     }
 
     /// Reads a list; an error names the entry (`{what}[2]: unknown node 9 ...`).
@@ -346,14 +424,6 @@ impl Breakpoint {
             .enumerate()
             .map(|(i, t)| Breakpoint::parse(t, engine).map_err(|e| ScenarioError::new(format!("{what}[{i}]"), e)))
             .collect()
-    }
-
-    /// The node whose state this breakpoint reads, if any.
-    fn node(&self) -> Option<NodeId> {
-        match &self.predicate {
-            Predicate::Role { node, .. } | Predicate::Field { node, .. } => Some(*node),
-            _ => None,
-        }
     }
 }
 

@@ -1,15 +1,16 @@
 //! What differs between two runs (two seeds, two algorithms, before and after a change):
 //! [`diff`] walks both from step 0 in lock step and reports the **first divergence** — the
 //! first step where the events differ (a message delivered in one run and dropped in the
-//! other, another kind or another time) or, the events being the same, the set of leaders
-//! differs — and a summary of differences: leaders over time, elections, message counts by
+//! other, another kind or another time, a fault in one run only) or, the events being the same,
+//! the set of leaders differs — and a summary of differences: leaders over time, elections, message counts by
 //! kind, violations. `election-lab diff A B` prints it; the page can mark the divergence on
 //! two lanes.
 
 use crate::engine::{election_json, violation_json, Engine};
 use crate::observe::{Election, Violation};
 use crate::sim::EventKind;
-use crate::{NodeId, Time};
+use crate::trace::Intervention;
+use crate::{Action, NodeId, Time};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -37,14 +38,19 @@ pub struct Side {
 pub struct First {
     /// Virtual time of the earlier of the two differing steps.
     pub time: Time,
-    /// The differing step in each run (a run that has ended: its last step + 1).
+    /// The differing step in each run: its differing event's step (an intervention: the step
+    /// it was made after, as the run records it); a run without a differing event there: its
+    /// next step (a run that has ended: its last step + 1).
     pub step_a: u64,
     pub step_b: u64,
     /// What differs, in one line.
     pub what: String,
-    /// Each run's event at that step (None: the run had ended).
+    /// Each run's differing event there (None: it has none at that time).
     pub event_a: Option<String>,
     pub event_b: Option<String>,
+    /// A run without a differing event there: its next step's event (None: the run had ended).
+    pub next_a: Option<String>,
+    pub next_b: Option<String>,
     /// What differs, for a reader that names it in its own words (the page, in two languages).
     pub cause: Cause,
 }
@@ -56,6 +62,8 @@ pub enum Cause {
     Leaders(Vec<NodeId>, Vec<NodeId>),
     /// The same message (kind, from, to) delivered in one run and dropped in the other.
     Delivered { in_a: bool, kind: &'static str, from: NodeId, to: NodeId },
+    /// A fault (scheduled or an intervention) in one run that the other does not have then.
+    Fault { in_a: bool, action: Action },
     /// Another event (another kind, other ends, another time), or one run had ended.
     Event,
 }
@@ -70,7 +78,7 @@ pub struct Divergence {
 }
 
 /// A step as compared: what happened, where, to which message kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Event {
     time: Time,
     event: &'static str,
@@ -78,10 +86,40 @@ struct Event {
     peer: Option<NodeId>,
     kind: Option<&'static str>,
     text: String,
+    /// A fault's action (scheduled or an intervention); not compared, the text says it.
+    action: Option<Action>,
+    /// The message a dropped or deferred message's id names, if known: "APPEND_ENTRIES N5 → N1".
+    message: Option<String>,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, o: &Event) -> bool {
+        (self.time, self.event, self.node, self.peer, self.kind, &self.text)
+            == (o.time, o.event, o.node, o.peer, o.kind, &o.text)
+    }
+}
+impl Eq for Event {}
+
+impl Event {
+    /// What happened without its time: "crash N1", "RequestVote deliver N2 → N1".
+    fn name(&self) -> String {
+        let name = match (self.kind, self.peer) {
+            (Some(kind), Some(peer)) => format!("{kind} {} N{peer} → N{}", self.event, self.node),
+            _ => self.text.split_once(' ').map_or(self.text.clone(), |x| x.1.to_string()),
+        };
+        match &self.message {
+            Some(m) => format!("{name} ({m})"),
+            None => name,
+        }
+    }
 }
 
 fn event_of(e: &Engine, step: u64) -> Option<Event> {
     let info = e.step_info(step)?;
+    let action = match e.record(step).map(|r| (r.kind, r.aux)) {
+        Some((EventKind::Fault, k)) => e.scenario().schedule.get(k as usize).map(|f| f.action.clone()),
+        _ => None,
+    };
     Some(Event {
         time: info.time,
         event: info.event,
@@ -89,7 +127,30 @@ fn event_of(e: &Engine, step: u64) -> Option<Event> {
         peer: info.peer,
         kind: info.kind,
         text: info.text,
+        action,
+        message: None,
     })
+}
+
+/// An intervention as compared: exactly as the same action scheduled as a fault at that time
+/// would be (the event the run records for a scheduled fault).
+fn event_of_intervention(iv: &Intervention, run: &Engine) -> Event {
+    let message = match iv.action {
+        Action::Drop(m) | Action::Defer(m) => {
+            run.frame().messages.iter().find(|x| x.id == m).map(|x| format!("{} N{} → N{}", x.kind, x.from, x.to))
+        }
+        _ => None,
+    };
+    Event {
+        time: iv.time,
+        event: "fault",
+        node: iv.action.node().unwrap_or(0),
+        peer: None,
+        kind: None,
+        text: format!("t={} {}", iv.time, iv.action.describe()),
+        action: Some(iv.action.clone()),
+        message,
+    }
 }
 
 fn nodes(list: &[NodeId]) -> String {
@@ -120,44 +181,89 @@ fn side(e: &Engine, leaders: Vec<(Time, u64, Vec<NodeId>)>) -> Side {
     }
 }
 
-/// Steps `w` once (if it has not reached `end`), noting a change of leaders.
-fn advance(w: &mut Engine, end: u64, last: &mut Vec<NodeId>, changes: &mut Vec<(Time, u64, Vec<NodeId>)>) -> bool {
-    if w.cursor() >= end || !w.step() {
-        return false;
-    }
-    let now = w.leaders();
-    if now != *last {
-        if changes.len() < MAX_CHANGES {
-            changes.push((w.now(), w.cursor(), now.clone()));
-        }
-        *last = now;
-    }
-    true
-}
-
-/// The time of `w`'s next event, if it has not reached `end`.
-fn next_time(w: &mut Engine, end: u64) -> Option<Time> {
-    if w.cursor() >= end {
-        return None;
-    }
-    w.next_event_time()
-}
-
-/// Steps `w` through every event of tick `t` (up to `end`): the events with their steps.
-fn tick(
-    w: &mut Engine,
+/// One run walked from step 0 up to where it was compared (`end`, its cursor), with the
+/// interventions made on it (each met at its own time, as a scheduled fault is).
+struct Walk {
+    e: Engine,
     end: u64,
-    t: Time,
-    last: &mut Vec<NodeId>,
-    changes: &mut Vec<(Time, u64, Vec<NodeId>)>,
-) -> Vec<(u64, Event)> {
-    let mut out = vec![];
-    while next_time(w, end) == Some(t) && advance(w, end, last, changes) {
-        if let Some(e) = event_of(w, w.cursor()) {
-            out.push((w.cursor(), e));
+    ivs: Vec<Intervention>,
+    /// The next intervention not met yet.
+    k: usize,
+    last: Vec<NodeId>,
+    changes: Vec<(Time, u64, Vec<NodeId>)>,
+}
+
+impl Walk {
+    fn new(run: &Engine) -> Walk {
+        let e = fresh(run);
+        let end = run.cursor();
+        let ivs = run.interventions().iter().filter(|iv| iv.step <= end).cloned().collect();
+        let last = e.leaders();
+        Walk { e, end, ivs, k: 0, changes: vec![(0, 0, last.clone())], last }
+    }
+
+    /// Notes a change of leaders at the cursor.
+    fn note_leaders(&mut self) {
+        let now = self.e.leaders();
+        if now != self.last {
+            if self.changes.len() < MAX_CHANGES {
+                self.changes.push((self.e.now(), self.e.cursor(), now.clone()));
+            }
+            self.last = now;
         }
     }
-    out
+
+    /// The next intervention, if it is due at the cursor.
+    fn due(&self) -> Option<&Intervention> {
+        self.ivs.get(self.k).filter(|iv| iv.step == self.e.cursor())
+    }
+
+    /// Steps once (if not at `end`), noting a change of leaders.
+    fn advance(&mut self) -> bool {
+        if self.e.cursor() >= self.end || !self.e.step() {
+            return false;
+        }
+        // The leaders after the step itself; the interventions made after it then apply (so
+        // that the next event is read after them), their leaders noted as each is met.
+        self.note_leaders();
+        self.e.run(0);
+        true
+    }
+
+    /// The time of the next thing to compare: an intervention due, else the next event.
+    fn next_time(&mut self) -> Option<Time> {
+        if let Some(iv) = self.due() {
+            return Some(iv.time);
+        }
+        if self.e.cursor() >= self.end {
+            return None;
+        }
+        self.e.next_event_time()
+    }
+
+    /// Every event and intervention of tick `t`, with their steps.
+    fn tick(&mut self, t: Time) -> Vec<(u64, Event)> {
+        let mut out = vec![];
+        loop {
+            if let Some(iv) = self.due() {
+                if iv.time != t {
+                    break;
+                }
+                out.push((iv.step, event_of_intervention(iv, &self.e)));
+                self.k += 1;
+                // Applied already (the engine applies them as its cursor reaches their step).
+                self.note_leaders();
+                continue;
+            }
+            if self.e.cursor() >= self.end || self.e.next_event_time() != Some(t) || !self.advance() {
+                break;
+            }
+            if let Some(e) = event_of(&self.e, self.e.cursor()) {
+                out.push((self.e.cursor(), e));
+            }
+        }
+        out
+    }
 }
 
 /// The events of `x` that `y` does not have (as a multiset: the order within a tick is not
@@ -175,104 +281,136 @@ fn unmatched(x: &[(u64, Event)], y: &[(u64, Event)]) -> Vec<(u64, Event)> {
 }
 
 /// Compares two runs, each up to its cursor, aligned by virtual time: tick by tick, the events
-/// of each tick (in any order) and then the leaders.
+/// of each tick (in any order; an intervention counts as the same fault scheduled at its time)
+/// and then the leaders.
 pub fn diff(a: &Engine, b: &Engine) -> Divergence {
-    let (end_a, end_b) = (a.cursor(), b.cursor());
-    let (mut wa, mut wb) = (fresh(a), fresh(b));
-    let (mut la, mut lb) = (wa.leaders(), wb.leaders());
-    let (mut ca, mut cb) = (vec![(0, 0, la.clone())], vec![(0, 0, lb.clone())]);
+    let (mut wa, mut wb) = (Walk::new(a), Walk::new(b));
     let mut first = None;
-    if la != lb {
+    if wa.last != wb.last {
         first = Some(First {
             time: 0,
             step_a: 0,
             step_b: 0,
-            what: format!("different leaders at the start: {} in A, {} in B", nodes(&la), nodes(&lb)),
+            what: format!("different leaders at the start: {} in A, {} in B", nodes(&wa.last), nodes(&wb.last)),
             event_a: None,
             event_b: None,
-            cause: Cause::Leaders(la.clone(), lb.clone()),
+            next_a: None,
+            next_b: None,
+            cause: Cause::Leaders(wa.last.clone(), wb.last.clone()),
         });
     }
     let (mut done_a, mut done_b) = (false, false);
     while first.is_none() {
-        let ta = if done_a { None } else { next_time(&mut wa, end_a) };
-        let tb = if done_b { None } else { next_time(&mut wb, end_b) };
+        let ta = if done_a { None } else { wa.next_time() };
+        let tb = if done_b { None } else { wb.next_time() };
         let t = match (ta, tb) {
             (None, None) => break,
             (Some(x), None) => x,
             (None, Some(y)) => y,
             (Some(x), Some(y)) => x.min(y),
         };
-        let xa = if ta == Some(t) { tick(&mut wa, end_a, t, &mut la, &mut ca) } else { vec![] };
-        let xb = if tb == Some(t) { tick(&mut wb, end_b, t, &mut lb, &mut cb) } else { vec![] };
+        let xa = if ta == Some(t) { wa.tick(t) } else { vec![] };
+        let xb = if tb == Some(t) { wb.tick(t) } else { vec![] };
         // A run whose next event lies past its stop limit has ended.
         done_a |= ta == Some(t) && xa.is_empty();
         done_b |= tb == Some(t) && xb.is_empty();
         let (ua, ub) = (unmatched(&xa, &xb), unmatched(&xb, &xa));
         if !ua.is_empty() || !ub.is_empty() {
-            let step_a = ua.first().map_or(wa.cursor() + 1, |e| e.0);
-            let step_b = ub.first().map_or(wb.cursor() + 1, |e| e.0);
-            first = Some(describe(t, ua.first().cloned(), ub.first().cloned(), step_a, step_b, &wa, &wb));
-        } else if la != lb {
+            // A fault one run has and the other lacks is named first: what else differs at
+            // that tick follows from it.
+            let pick = |u: &[(u64, Event)]| u.iter().find(|e| e.1.action.is_some()).or(u.first()).cloned();
+            let (ea, eb) = (pick(&ua), pick(&ub));
+            let step_a = ea.as_ref().map_or(wa.e.cursor() + 1, |e| e.0);
+            let step_b = eb.as_ref().map_or(wb.e.cursor() + 1, |e| e.0);
+            first = Some(describe(t, ea, eb, [step_a, step_b], [a, b]));
+        } else if wa.last != wb.last {
             first = Some(First {
                 time: t,
-                step_a: wa.cursor(),
-                step_b: wb.cursor(),
-                what: format!("after the same events, leaders differ: {} in A, {} in B", nodes(&la), nodes(&lb)),
+                step_a: wa.e.cursor(),
+                step_b: wb.e.cursor(),
+                what: format!(
+                    "after the same events, leaders differ: {} in A, {} in B",
+                    nodes(&wa.last),
+                    nodes(&wb.last)
+                ),
                 event_a: xa.last().map(|e| e.1.text.clone()),
                 event_b: xb.last().map(|e| e.1.text.clone()),
-                cause: Cause::Leaders(la.clone(), lb.clone()),
+                next_a: None,
+                next_b: None,
+                cause: Cause::Leaders(wa.last.clone(), wb.last.clone()),
             });
         }
     }
-    while advance(&mut wa, end_a, &mut la, &mut ca) {}
-    while advance(&mut wb, end_b, &mut lb, &mut cb) {}
-    Divergence { first, a: side(a, ca), b: side(b, cb) }
+    while wa.advance() {}
+    while wb.advance() {}
+    Divergence { first, a: side(a, wa.changes), b: side(b, wb.changes) }
 }
 
+/// The first divergence at `time`: each run's first event there that the other lacks, if any.
 fn describe(
     time: Time,
     ea: Option<(u64, Event)>,
     eb: Option<(u64, Event)>,
-    step_a: u64,
-    step_b: u64,
-    wa: &Engine,
-    wb: &Engine,
+    steps: [u64; 2],
+    runs: [&Engine; 2],
 ) -> First {
+    let [step_a, step_b] = steps;
     let ends = |e: &Event| format!("N{} → N{}", e.peer.unwrap_or(0), e.node);
     let mut cause = Cause::Event;
-    let what = match (&ea, &eb) {
-        (Some((_, x)), Some((_, y)))
-            if x.kind == y.kind && x.kind.is_some() && x.node == y.node && x.peer == y.peer && x.event != y.event =>
-        {
-            let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
-            let (kind, from, to) = (x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
-            cause = Cause::Delivered { in_a: x.event == "deliver", kind, from, to };
-            let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
-                Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
-                _ => String::new(),
-            };
-            if x.event == "deliver" {
-                format!("{m}: delivered in A, dropped in B{}", why(wb, step_b))
-            } else {
-                format!("{m}: dropped in A{}, delivered in B", why(wa, step_a))
+    let fault = |e: &Option<(u64, Event)>| e.as_ref().and_then(|x| x.1.action.clone().map(|a| (a, x.1.name())));
+    let faulted = fault(&ea).map(|f| (true, f)).or_else(|| fault(&eb).map(|f| (false, f)));
+    let what = if let Some((in_a, (action, name))) = faulted {
+        cause = Cause::Fault { in_a, action };
+        let (has, lacks) = if in_a { ("A", "B") } else { ("B", "A") };
+        format!("{has} has {name} here, {lacks} has no such event at t={time}")
+    } else {
+        match (&ea, &eb) {
+            (Some((_, x)), Some((_, y)))
+                if x.kind == y.kind
+                    && x.kind.is_some()
+                    && x.node == y.node
+                    && x.peer == y.peer
+                    && x.event != y.event =>
+            {
+                let m = format!("{} {}", x.kind.unwrap_or("?"), ends(x));
+                let (kind, from, to) = (x.kind.unwrap_or("?"), x.peer.unwrap_or(0), x.node);
+                cause = Cause::Delivered { in_a: x.event == "deliver", kind, from, to };
+                let why = |e: &Engine, step: u64| match e.record(step).map(|r| r.kind) {
+                    Some(EventKind::Drop(r)) => format!(" ({})", r.name()),
+                    _ => String::new(),
+                };
+                if x.event == "deliver" {
+                    format!("{m}: delivered in A, dropped in B{}", why(runs[1], step_b))
+                } else {
+                    format!("{m}: dropped in A{}, delivered in B", why(runs[0], step_a))
+                }
             }
+            (Some((_, x)), Some((_, y))) if x.kind == y.kind && x.kind.is_some() && x.event == y.event => {
+                format!("{} {}: {} in A, {} in B", x.kind.unwrap_or("?"), x.event, ends(x), ends(y))
+            }
+            (Some((_, x)), Some((_, y))) => format!("a different event: {} in A, {} in B", x.name(), y.name()),
+            (Some((_, x)), None) => format!("A has {} here, B has no such event at t={time}", x.name()),
+            (None, Some((_, y))) => format!("B has {} here, A has no such event at t={time}", y.name()),
+            (None, None) => String::new(),
         }
-        (Some((_, x)), Some((_, y))) if x.kind == y.kind && x.kind.is_some() && x.event == y.event => {
-            format!("{} {}: {} in A, {} in B", x.kind.unwrap_or("?"), x.event, ends(x), ends(y))
-        }
-        (Some((_, x)), Some((_, y))) => {
-            format!("a different event: {} in A, {} in B", x.kind.unwrap_or(x.event), y.kind.unwrap_or(y.event))
-        }
-        (Some((_, x)), None) => {
-            format!("A has {} {} here, B has no such event at t={time}", x.kind.unwrap_or(""), x.event)
-        }
-        (None, Some((_, y))) => {
-            format!("B has {} {} here, A has no such event at t={time}", y.kind.unwrap_or(""), y.event)
-        }
-        (None, None) => String::new(),
     };
-    First { time, step_a, step_b, what, event_a: ea.map(|e| e.1.text), event_b: eb.map(|e| e.1.text), cause }
+    // A run without a differing event there: what it does next, read from the run compared.
+    let next = |e: &Option<(u64, Event)>, run: &Engine, step: u64| match e {
+        Some(_) => None,
+        None if step <= run.cursor() => run.step_info(step).map(|i| i.text),
+        None => None,
+    };
+    First {
+        time,
+        step_a,
+        step_b,
+        what,
+        next_a: next(&ea, runs[0], step_a),
+        next_b: next(&eb, runs[1], step_b),
+        event_a: ea.map(|e| e.1.text),
+        event_b: eb.map(|e| e.1.text),
+        cause,
+    }
 }
 
 impl Divergence {
@@ -309,7 +447,10 @@ impl Divergence {
             })
         };
         let first = self.first.as_ref().map_or(Value::Null, |f| {
-            json!({"time": f.time, "step_a": f.step_a, "step_b": f.step_b, "what": f.what, "event_a": f.event_a, "event_b": f.event_b})
+            json!({
+                "time": f.time, "step_a": f.step_a, "step_b": f.step_b, "what": f.what,
+                "event_a": f.event_a, "event_b": f.event_b, "next_a": f.next_a, "next_b": f.next_b,
+            })
         });
         let messages: Vec<Value> =
             self.message_differences().iter().map(|(k, x, y)| json!({"kind": k, "a": x, "b": y})).collect();
@@ -337,8 +478,13 @@ impl Divergence {
                     "first divergence at t={} (A step {}, B step {}): {}\n",
                     f.time, f.step_a, f.step_b, f.what
                 ));
-                out.push_str(&format!("  A: {}\n", f.event_a.as_deref().unwrap_or("(ended)")));
-                out.push_str(&format!("  B: {}\n", f.event_b.as_deref().unwrap_or("(ended)")));
+                let has = |event: &Option<String>, next: &Option<String>, step: u64, steps: u64| match (event, next) {
+                    (Some(e), _) => e.clone(),
+                    (None, Some(n)) => format!("nothing differing at t={}; its next step ({step}): {n}", f.time),
+                    (None, None) => format!("(ended at step {steps})"),
+                };
+                out.push_str(&format!("  A: {}\n", has(&f.event_a, &f.next_a, f.step_a, self.a.steps)));
+                out.push_str(&format!("  B: {}\n", has(&f.event_b, &f.next_b, f.step_b, self.b.steps)));
             }
         }
         let leaders = |s: &Side| {

@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 mod jsonl;
-pub use jsonl::{is_jsonl, node_state, Stop};
+pub use jsonl::{header_line, is_jsonl, node_state, Stop};
 
 /// A running scenario of any registered algorithm.
 pub struct Engine {
@@ -276,6 +276,14 @@ impl Engine {
     }
     pub fn kinds(&self) -> &'static [Kind] {
         self.sim.kinds()
+    }
+    /// The names of the algorithm's timers (`ELECTION_TIMEOUT`, `HEARTBEAT`).
+    pub fn timer_names(&self) -> &'static [&'static str] {
+        self.sim.machine().timer_names()
+    }
+    /// The view fields the algorithm's views carry, by their breakpoint names (`term`, `vote`).
+    pub fn view_fields(&self) -> &'static [&'static str] {
+        self.sim.machine().view_fields()
     }
     pub fn violations(&self) -> &[Violation] {
         self.sim.violations()

@@ -60,6 +60,10 @@ pub struct At<'a> {
 /// What the simulator asks of a protocol, whose node states it keeps.
 pub trait Machine {
     fn kinds(&self) -> &'static [Kind];
+    /// The names of the protocol's timers.
+    fn timer_names(&self) -> &'static [&'static str];
+    /// The view fields the protocol's views carry ([`Protocol::VIEW_FIELDS`]).
+    fn view_fields(&self) -> &'static [&'static str];
     /// A copy of every node's state and pending timers (for a checkpoint).
     fn snapshot(&self) -> Box<dyn Stash>;
     /// Puts back the node states of a [`Machine::snapshot`] of this machine.
@@ -136,6 +140,12 @@ impl<P: Protocol> Core<P> {
 impl<P: Protocol> Machine for Core<P> {
     fn kinds(&self) -> &'static [Kind] {
         P::KINDS
+    }
+    fn timer_names(&self) -> &'static [&'static str] {
+        <P::Timer as TimerKey>::NAMES
+    }
+    fn view_fields(&self) -> &'static [&'static str] {
+        P::VIEW_FIELDS
     }
     fn snapshot(&self) -> Box<dyn Stash> {
         Box::new(self.slots.clone())

@@ -116,6 +116,8 @@ pub trait Message: Clone + fmt::Debug + MessageKind {
 
 /// A protocol's timer: a small key. Setting a timer replaces the pending one with the same key.
 pub trait TimerKey: Copy + Eq + fmt::Debug {
+    /// Every name [`TimerKey::name`] gives, in the protocol's order (what breakpoints accept).
+    const NAMES: &'static [&'static str];
     fn name(&self) -> &'static str;
 }
 
@@ -441,6 +443,9 @@ impl View {
     }
 }
 
+/// Every [`View`] field a breakpoint can read, by its breakpoint name.
+pub const VIEW_FIELDS: &[&str] = &["term", "vote", "leader", "votes", "zxid", "group", "reach"];
+
 pub const LEADER: &str = "leader";
 /// ZooKeeper's name for the leader's state; counts as [`LEADER`] everywhere.
 pub const LEADING: &str = "leading";
@@ -455,6 +460,10 @@ pub trait Protocol: Sized + 'static {
 
     /// Message kinds with their visual roles; `Message::kind` indexes this.
     const KINDS: &'static [Kind];
+    /// The [`View`] fields this protocol's views carry, by the names breakpoints use (`term`,
+    /// `vote`, `leader`, `votes` for `tally`, `zxid`, `group`, `reach`): a breakpoint on another
+    /// is refused. The default names them all (nothing refused).
+    const VIEW_FIELDS: &'static [&'static str] = VIEW_FIELDS;
 
     /// Builds the protocol from the run's configuration and its own `params`, checking them
     /// (errors name the field, e.g. `params.t_out`).

@@ -25,7 +25,7 @@ pub(crate) use limits::check_len;
 pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_NODES};
 
 /// A fault or command applied to the running cluster.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Crash a node: its volatile state is lost and messages to it are dropped.
     Crash(NodeId),

@@ -154,9 +154,94 @@ pub struct Counterexample {
     pub faults_found: usize,
     /// Which schedule (0-based) found it.
     pub schedule: u64,
-    /// `{format, scenario, interventions, step}`: opens at the violating step.
+    /// `{format, scenario, interventions, step, search}`: opens at the violating step; `search`
+    /// says what the shrinker changed ([`Changes::to_value`]).
     pub trace: Value,
     pub trace_hash: u64,
+    /// The shrunk schedule (the faults, seed, latency, nodes and delivery order it runs).
+    pub plan: Plan,
+    /// What the counterexample changed of the scenario searched, and what shrinking took out.
+    pub changes: Changes,
+}
+
+/// What a counterexample's schedule changes of the scenario searched, and what shrinking took
+/// out of the schedule found: every difference between the scenario and the trace, said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Changes {
+    /// Faults in the schedule found, and kept.
+    pub faults: (usize, usize),
+    /// Deliveries deferred (taken out of the simulator's order) in the schedule found, and kept.
+    pub deferrals: (usize, usize),
+    /// The scenario's seed and the one the counterexample runs with, if another.
+    pub seed: Option<(u64, u64)>,
+    /// The scenario's latency range and the one the counterexample runs with, if another.
+    pub latency: Option<((Time, Time), (Time, Time))>,
+    /// The scenario's nodes the counterexample runs without.
+    pub removed: Vec<NodeId>,
+}
+
+impl Changes {
+    /// `{"faults": {"found", "kept"}, "deferrals": {...}, "seed"?: {"scenario", "used"},
+    /// "latency"?: {...}, "nodes_removed": [...]}`.
+    pub fn to_value(&self) -> Value {
+        let mut o = json!({
+            "faults": {"found": self.faults.0, "kept": self.faults.1},
+            "deferrals": {"found": self.deferrals.0, "kept": self.deferrals.1},
+            "nodes_removed": self.removed,
+        });
+        if let Some((a, b)) = self.seed {
+            o["seed"] = json!({"scenario": a, "used": b});
+        }
+        if let Some((a, b)) = self.latency {
+            o["latency"] = json!({"scenario": [a.0, a.1], "used": [b.0, b.1]});
+        }
+        o
+    }
+
+    /// Reads [`Changes::to_value`] back (the page reads it from the trace).
+    pub fn from_value(v: &Value) -> Option<Changes> {
+        let pair = |k: &str| -> Option<(usize, usize)> {
+            let x = v.get(k)?;
+            Some((x.get("found")?.as_u64()? as usize, x.get("kept")?.as_u64()? as usize))
+        };
+        let range = |x: &Value| -> Option<(Time, Time)> { Some((x.get(0)?.as_u64()?, x.get(1)?.as_u64()?)) };
+        let seed = v.get("seed").and_then(|x| Some((x.get("scenario")?.as_u64()?, x.get("used")?.as_u64()?)));
+        let latency = v.get("latency").and_then(|x| Some((range(x.get("scenario")?)?, range(x.get("used")?)?)));
+        let removed = v.get("nodes_removed")?.as_array()?.iter().filter_map(|n| n.as_u64().map(|n| n as NodeId));
+        Some(Changes {
+            faults: pair("faults")?,
+            deferrals: pair("deferrals")?,
+            seed,
+            latency,
+            removed: removed.collect(),
+        })
+    }
+
+    /// In one line, in `lang`: "faults 3 → 1, deferred deliveries 2 → 0; seed 17 (the
+    /// scenario's 425); latency [1, 18] (the scenario's [1, 8])".
+    pub fn describe(&self, lang: crate::meta::Lang) -> String {
+        use crate::meta::k;
+        let mut parts = vec![
+            k::SEARCH_CHANGED_FAULTS.format(lang, &[&self.faults.0, &self.faults.1]),
+            k::SEARCH_CHANGED_DEFERRALS.format(lang, &[&self.deferrals.0, &self.deferrals.1]),
+        ];
+        if let Some((a, b)) = self.seed {
+            parts.push(k::SEARCH_CHANGED_SEED.format(lang, &[&b, &a]));
+        }
+        if let Some((a, b)) = self.latency {
+            parts.push(k::SEARCH_CHANGED_LATENCY.format(lang, &[&b.0, &b.1, &a.0, &a.1]));
+        }
+        if !self.removed.is_empty() {
+            let list: Vec<String> = self.removed.iter().map(|n| format!("N{n}")).collect();
+            parts.push(k::SEARCH_CHANGED_NODES.format(lang, &[&list.join(", ")]));
+        }
+        parts.join(k::SEARCH_CHANGED_SEPARATOR.get(lang))
+    }
+}
+
+/// Deliveries deferred in a run (its `Defer` interventions).
+fn deferrals(e: &Engine) -> usize {
+    e.interventions().iter().filter(|iv| matches!(iv.action, crate::scenario::Action::Defer(_))).count()
 }
 
 impl Counterexample {
@@ -173,6 +258,7 @@ impl Counterexample {
             "algorithm": self.trace["scenario"]["algorithm"],
             "seed": self.trace["scenario"]["seed"],
             "trace_hash": format!("{:016x}", self.trace_hash),
+            "changes": self.changes.to_value(),
         })
     }
 }
@@ -182,8 +268,11 @@ struct Shrinking {
     found: Found,
     engine: Engine,
     faults_found: usize,
+    deferrals_found: usize,
     queue: VecDeque<Plan>,
     runs: u64,
+    /// The last pass: removals only, past the budget of runs, until none still breaks it.
+    last_pass: bool,
 }
 
 /// A counterexample search over one scenario, advanced in slices.
@@ -198,6 +287,9 @@ pub struct Search {
     states: States,
     schedules: u64,
     steps: u64,
+    /// What the step budget was charged: every schedule at least one step, so that schedules
+    /// that run no step (a window that ends before the first event) still spend it.
+    charged: u64,
     /// The next systematic delivery order (None: all tried, or the cluster is too large).
     next_order: Option<Vec<u32>>,
     orders: u64,
@@ -221,6 +313,20 @@ impl Search {
         scenario: Scenario,
         options: Options,
     ) -> Result<Search, ScenarioError> {
+        if registry::is_recorded(algorithm.id) {
+            // A recording replays what happened, one way: there is no other schedule to try, and
+            // a fault injected into it would make the log's members do what the log says anyway.
+            let model = crate::protocols::recorded::source_of(algorithm.id).map_or("", |s| s.model);
+            return Err(ScenarioError::new(
+                "algorithm",
+                format!(
+                    "{} is a recorded run: it replays its log as it happened, so there is no schedule to \
+                     search; search its textbook model ({model}) instead (the page's \"Replay in the \
+                     simulator\", or a scenario of that algorithm)",
+                    algorithm.id
+                ),
+            ));
+        }
         Engine::with_algorithm(algorithm, scenario.clone())?;
         let target = target_of(algorithm, &options.property)?;
         let (lo, hi) = options.faults_per_schedule;
@@ -248,6 +354,7 @@ impl Search {
             opts: options,
             schedules: 0,
             steps: 0,
+            charged: 0,
             next_order: systematic.then(Vec::new),
             orders: 0,
             shrinking: None,
@@ -288,6 +395,12 @@ impl Search {
         self.result.as_ref()
     }
 
+    /// Whether `plan` breaks the property searched for, run as the search runs its schedules
+    /// (to check a counterexample's schedule, or one with something taken out).
+    pub fn breaks(&self, plan: &Plan) -> bool {
+        execute(self.algorithm, &self.base, plan, &self.target, self.until, None, 0).is_ok_and(|o| o.found.is_some())
+    }
+
     /// The tick each schedule runs until, and the last tick a fault may come at.
     pub fn window(&self) -> (Time, Time) {
         (self.until, self.horizon)
@@ -304,7 +417,7 @@ impl Search {
     }
 
     fn search_one(&mut self) -> u64 {
-        if self.steps >= self.opts.budget_steps {
+        if self.charged >= self.opts.budget_steps {
             self.exhausted = true;
             return 0;
         }
@@ -322,9 +435,11 @@ impl Search {
         self.schedules += 1;
         let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth);
         let Ok(out) = out else {
+            self.charged += 1;
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
         };
         self.steps += out.steps;
+        self.charged += out.steps.max(1);
         if systematic {
             self.orders += 1;
             self.next_order = next_order(&plan.order, &out.branching, self.opts.systematic_branching);
@@ -334,11 +449,13 @@ impl Search {
             let queue = shrink::candidates(&plan, &self.base);
             self.shrinking = Some(Shrinking {
                 faults_found: plan.faults.len(),
+                deferrals_found: deferrals(&out.engine),
                 best: plan,
                 found,
                 engine: out.engine,
                 queue,
                 runs: 0,
+                last_pass: false,
             });
         }
         out.steps.max(1)
@@ -346,7 +463,15 @@ impl Search {
 
     fn shrink_one(&mut self) -> u64 {
         let s = self.shrinking.as_mut().expect("shrinking");
-        let next = if s.runs < self.opts.shrink_runs { s.queue.pop_front() } else { None };
+        let mut next = if s.runs < self.opts.shrink_runs || s.last_pass { s.queue.pop_front() } else { None };
+        if next.is_none() && !s.last_pass {
+            // Whatever stopped the shrinking (its budget, or nothing smaller breaks it), the
+            // result is made 1-minimal: each removal, tried until none still breaks it. Each
+            // removal that breaks it takes a fault or a deferral out, so this ends.
+            s.last_pass = true;
+            s.queue = shrink::removals(&s.best);
+            next = s.queue.pop_front();
+        }
         let Some(cand) = next else {
             let s = self.shrinking.take().expect("shrinking");
             self.result = Some(self.finish(s));
@@ -359,7 +484,7 @@ impl Search {
         if let Some(found) = out.found {
             let better = shrink::measure(&cand, &found, &self.base) < shrink::measure(&s.best, &s.found, &self.base);
             if better {
-                s.queue = shrink::candidates(&cand, &self.base);
+                s.queue = if s.last_pass { shrink::removals(&cand) } else { shrink::candidates(&cand, &self.base) };
                 s.best = cand;
                 s.found = found;
                 s.engine = out.engine;
@@ -371,6 +496,16 @@ impl Search {
     fn finish(&self, s: Shrinking) -> Counterexample {
         let mut engine = s.engine;
         engine.seek(s.found.step);
+        let (base, plan) = (&self.base, &s.best);
+        let changes = Changes {
+            faults: (s.faults_found, plan.faults.len()),
+            deferrals: (s.deferrals_found, deferrals(&engine)),
+            seed: (plan.seed != base.seed).then_some((base.seed, plan.seed)),
+            latency: (plan.latency != base.network.latency).then_some((base.network.latency, plan.latency)),
+            removed: base.nodes.iter().copied().filter(|n| !plan.nodes.contains(n)).collect(),
+        };
+        let mut trace = engine.trace_value();
+        trace["search"] = json!({"property": self.opts.property, "changes": changes.to_value()});
         Counterexample {
             property: self.opts.property.clone(),
             step: s.found.step,
@@ -379,8 +514,10 @@ impl Search {
             interventions: engine.interventions().to_vec(),
             faults_found: s.faults_found,
             schedule: self.found_at,
-            trace: engine.trace_value(),
+            trace,
             trace_hash: engine.trace_hash(),
+            plan: s.best,
+            changes,
         }
     }
 }

@@ -89,10 +89,11 @@ impl Trace {
             });
         }
         for k in obj.keys() {
-            if !["scenario", "interventions", "step", "format", "until"].contains(&k.as_str()) {
+            // `search`: what a counterexample search changed of the scenario (read by people).
+            if !["scenario", "interventions", "step", "format", "until", "search"].contains(&k.as_str()) {
                 return Err(ScenarioError::new(
                     k.clone(),
-                    "unknown field (a trace has format, scenario, interventions, step, until)",
+                    "unknown field (a trace has format, scenario, interventions, step, until, search)",
                 ));
             }
         }

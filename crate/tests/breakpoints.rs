@@ -221,3 +221,65 @@ fn parse_errors_name_what_is_wrong() {
     assert!(err("").contains("empty"));
     assert!(err(&"x".repeat(500)).contains("longer than"));
 }
+
+#[test]
+fn timer_names_are_read_in_any_case_and_an_unknown_timer_is_refused() {
+    let s = raft_split();
+    let want = hit_at(&s, &["timer:1:ELECTION_TIMEOUT"]).map(|h| h.0);
+    assert!(want.is_some());
+    assert_eq!(hit_at(&s, &["timer:1:election_timeout"]).map(|h| h.0), want);
+    assert_eq!(hit_at(&s, &["timer:1:Election-Timeout"]).map(|h| h.0), want);
+    // Written back under the algorithm's own name.
+    let e = Engine::new(s).unwrap();
+    assert_eq!(Breakpoint::parse("timer:1:election_timeout", &e).unwrap().to_string(), "timer:1:ELECTION_TIMEOUT");
+    let err = Breakpoint::parse("timer:1:NOPE", &e).unwrap_err();
+    assert_eq!(err, "unknown timer 'NOPE' for raft (timers: ELECTION_TIMEOUT, HEARTBEAT, ACK_CHECK)");
+}
+
+#[test]
+fn a_field_the_algorithm_lacks_is_refused_by_name() {
+    let e = Engine::new(bully_split()).unwrap();
+    let err = Breakpoint::parse("term:4>=1", &e).unwrap_err();
+    assert!(err.starts_with("bully has no term (fields: leader;"), "{err}");
+    assert!(Breakpoint::parse("vote:4=1", &e).unwrap_err().starts_with("bully has no vote"));
+    assert!(Breakpoint::parse("leader:4=5", &e).is_ok());
+    // Raft has a term and a vote.
+    let e = Engine::new(raft_split()).unwrap();
+    assert!(Breakpoint::parse("term:4>=1", &e).is_ok());
+    assert!(Breakpoint::parse("vote:4=1", &e).is_ok());
+    assert!(Breakpoint::parse("zxid:4>=1", &e).unwrap_err().starts_with("raft has no zxid"));
+}
+
+#[test]
+fn and_hits_where_every_condition_holds_at_once() {
+    let s = raft_split();
+    let term = |e: &Engine, id: u32| e.frame().nodes.iter().find(|n| n.id == id).and_then(|n| n.view.term);
+    // Two states: the first step where N2 is a candidate in a term of at least 3.
+    let want = first_step(&s, |e, _| role(e, 2) == Some("candidate") && term(e, 2).is_some_and(|t| t >= 3));
+    assert!(want.is_some(), "N2 campaigns in term 3");
+    let alone = hit_at(&s, &["role:2=candidate"]).map(|h| h.0);
+    assert!(alone < want, "the role alone hits earlier");
+    let (step, index, nodes) = hit_at(&s, &["role:2=candidate and term:2>=3"]).unwrap();
+    assert_eq!((Some(step), index, nodes), (want, 0, vec![2]));
+    // An event and a state: the first refusal N2 hears in a term of at least 3.
+    let want = first_step(&s, |e, k| {
+        let i = e.step_info(k).unwrap();
+        i.event == "deliver" && i.kind == Some("VOTE_DENY") && i.node == 2 && term(e, 2).is_some_and(|t| t >= 3)
+    });
+    assert!(want.is_some());
+    assert!(hit_at(&s, &["deliver:VOTE_DENY:to=2"]).map(|h| h.0) < want);
+    assert_eq!(hit_at(&s, &["deliver:VOTE_DENY:to=2 AND term:2>=3"]).map(|h| h.0), want);
+    // "or" of "and"s: the earlier of the two.
+    let (step, index, _) = hit_at(&s, &["deliver:VOTE_DENY:to=2 and term:2>=3", "role:2=candidate"]).unwrap();
+    assert_eq!((Some(step), index), (alone, 1));
+    // Never both at once: never hits.
+    assert_eq!(hit_at(&s, &["role:2=candidate and role:2=follower"]), None);
+    // Written back, and an error names the condition.
+    let e = Engine::new(s).unwrap();
+    let b = Breakpoint::parse("role:2=candidate  and term:2>=3", &e).unwrap();
+    assert_eq!(b.to_string(), "role:2=candidate and term:2>=3");
+    assert_eq!(Breakpoint::parse(&b.to_string(), &e).unwrap(), b);
+    let err = Breakpoint::parse("role:2=candidate and timer:2:NOPE", &e).unwrap_err();
+    assert!(err.starts_with("condition 2 of 2: unknown timer 'NOPE'"), "{err}");
+    assert!(Breakpoint::parse("role:2=candidate and", &e).unwrap_err().contains("an empty condition"));
+}

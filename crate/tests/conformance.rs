@@ -322,3 +322,45 @@ fn every_step_is_narrated_in_both_languages() {
         }
     }
 }
+
+/// The view fields and timers an algorithm declares (what breakpoints accept) are the ones its
+/// runs show: over its presets and 40 random runs with any fault, every field some node's view
+/// carries and every timer that fires is declared, and each declared one shows up.
+#[test]
+fn declared_view_fields_and_timers_are_the_ones_runs_show() {
+    use std::collections::BTreeSet;
+    for &a in registry::all() {
+        let (mut fields, mut timers) = (BTreeSet::new(), BTreeSet::new());
+        let mut runs: Vec<Value> = a.presets.iter().map(|p| p.scenario().to_value()).collect();
+        runs.extend((0..40).map(|s| random_scenario(a, Faults::Any, s)));
+        let mut declared = (BTreeSet::new(), BTreeSet::new());
+        for v in runs {
+            let mut e = engine(&v);
+            declared = (e.view_fields().iter().copied().collect(), e.timer_names().iter().copied().collect());
+            let ids = e.scenario().nodes.clone();
+            for _ in 0..3000 {
+                for &id in &ids {
+                    let w = e.node_view(id).unwrap();
+                    let has = [
+                        ("term", w.term.is_some()),
+                        ("vote", w.vote.is_some()),
+                        ("leader", w.leader.is_some()),
+                        ("votes", w.tally.is_some()),
+                        ("zxid", w.zxid.is_some()),
+                        ("group", w.group.is_some()),
+                        ("reach", w.reach.is_some()),
+                    ];
+                    fields.extend(has.iter().filter(|x| x.1).map(|x| x.0));
+                }
+                if !e.step() {
+                    break;
+                }
+                if let Some(election_lab::sim::EventKind::Timer(name)) = e.record(e.cursor()).map(|r| r.kind) {
+                    timers.insert(name);
+                }
+            }
+        }
+        assert_eq!(fields, declared.0, "{}: view fields shown / declared", a.id);
+        assert_eq!(timers, declared.1, "{}: timers fired / declared", a.id);
+    }
+}

@@ -357,8 +357,116 @@ fn catches(mutant: &'static Algorithm, preset_id: &str, property: &str) {
     e.seek(trace.step.unwrap());
     assert_eq!(e.cursor(), c.step);
     assert_eq!(e.violations().last().map(|v| (v.kind, v.step)), Some((property, c.step)));
+    assert_one_minimal(&s);
+    assert_changes_are_said(&s, &preset(preset_id));
     let real = run_to_end(Search::new(preset(preset_id), o).unwrap());
     assert_eq!(real.progress().phase, Phase::Exhausted, "{:?}", real.result().map(|c| c.summary()));
+}
+
+/// The counterexample's schedule breaks the property, and no longer does without any one of its
+/// faults, or with any one of its choice points back in the simulator's order (or one delivery
+/// fewer deferred there): each tried in turn, re-run.
+fn assert_one_minimal(s: &Search) {
+    let c = s.result().unwrap();
+    let plan = &c.plan;
+    assert!(s.breaks(plan), "the shrunk schedule breaks it: {plan:?}");
+    for i in 0..plan.faults.len() {
+        let mut p = plan.clone();
+        let gone = p.faults.remove(i);
+        assert!(!s.breaks(&p), "still broken without fault {i} ({gone:?}): {plan:?}");
+    }
+    for i in (0..plan.order.len()).filter(|&i| plan.order[i] != 0) {
+        for fewer in [0, plan.order[i] - 1] {
+            let mut p = plan.clone();
+            p.order[i] = fewer;
+            assert!(!s.breaks(&p), "still broken with choice point {i} at {fewer}: {plan:?}");
+        }
+    }
+}
+
+/// Everything the trace runs with that the scenario did not is said, in the summary and the
+/// trace: seed, latency, nodes, and the faults and deferrals found and kept.
+fn assert_changes_are_said(s: &Search, base: &Scenario) {
+    let c = s.result().unwrap();
+    let ch = &c.changes;
+    let trace = election_lab::trace::Trace::from_value(&c.trace).unwrap();
+    let seed = (trace.scenario.seed != base.seed).then_some((base.seed, trace.scenario.seed));
+    assert_eq!(ch.seed, seed);
+    let latency = (trace.scenario.network.latency != base.network.latency)
+        .then_some((base.network.latency, trace.scenario.network.latency));
+    assert_eq!(ch.latency, latency);
+    let removed: Vec<NodeId> = base.nodes.iter().copied().filter(|n| !trace.scenario.nodes.contains(n)).collect();
+    assert_eq!(ch.removed, removed);
+    let defers = trace.interventions.iter().filter(|iv| matches!(iv.action, Action::Defer(_))).count();
+    assert_eq!(ch.deferrals.1, defers);
+    assert_eq!(ch.faults, (c.faults_found, c.plan.faults.len()));
+    assert_eq!(c.summary()["changes"], ch.to_value());
+    assert_eq!(c.trace["search"]["changes"], ch.to_value());
+    assert_eq!(election_lab::search::Changes::from_value(&ch.to_value()).as_ref(), Some(ch));
+    let line = ch.describe(election_lab::meta::Lang::En);
+    assert!(line.starts_with(&format!("faults {} → {}", ch.faults.0, ch.faults.1)), "{line}");
+    if let Some((a, b)) = ch.seed {
+        assert!(line.contains(&format!("seed {b} (the scenario's {a})")), "{line}");
+    }
+    if let Some((a, b)) = ch.latency {
+        assert!(line.contains(&format!("latency [{}, {}] (the scenario's [{}, {}])", b.0, b.1, a.0, a.1)), "{line}");
+    }
+}
+
+/// Even when the shrinking runs out of its budget of runs, the result is 1-minimal: its last
+/// pass takes out faults and deferrals one at a time until none can go.
+#[test]
+fn shrinking_out_of_runs_still_ends_1_minimal() {
+    let mut o = options("split-brain", "partition,heal,drop,delay", 1, 400_000);
+    o.faults_per_schedule = (3, 4);
+    o.shrink_runs = 1;
+    let s = run_to_end(Search::new(preset("split-brain-bully"), o).unwrap());
+    let c = s.result().expect("found");
+    assert!(c.faults_found >= 3);
+    assert_one_minimal(&s);
+    assert_changes_are_said(&s, &preset("split-brain-bully"));
+    for (mutant, id, property) in [
+        (&RAFT_DOUBLE_VOTE, "split-brain-raft", "two-leaders-in-term"),
+        (&PAXOS_FORGETFUL, "paxos-duel", "chosen-once"),
+    ] {
+        let mut o = options(property, "crash,recover,partition,heal,drop,delay", 9, 300_000);
+        o.shrink_runs = 1;
+        let s = run_to_end(Search::with_algorithm(mutant, preset(id), o).unwrap());
+        assert!(s.result().is_some(), "{property}");
+        assert_one_minimal(&s);
+        assert_changes_are_said(&s, &preset(id));
+    }
+}
+
+/// A recorded run is refused with the reason, whatever the window; and a search whose schedules
+/// run no step at all (a window before the first event) still spends its budget and ends.
+#[test]
+fn a_recorded_run_is_refused_and_every_budget_ends() {
+    for (id, property) in [("etcd-leader-killed", "split-brain"), ("zookeeper-leader-killed", "split-brain")] {
+        for until in [None, Some(5000)] {
+            let mut o = options(property, "crash,recover,partition,heal", 1, 10_000);
+            o.until = until;
+            let err = Search::new(preset(id), o).err().expect("refused").to_string();
+            assert!(err.starts_with("algorithm: ") && err.contains("is a recorded run"), "{err}");
+            assert!(err.contains("search its textbook model"), "{err}");
+        }
+    }
+    // Raft with its first event past the window: every schedule runs 0 steps.
+    let mut raft = preset("raft-cold");
+    raft.params = serde_json::json!({"election_timeout": [500, 600]}).as_object().unwrap().clone();
+    let mut o = options("two-leaders-in-term", "crash", 1, 50);
+    o.until = Some(10);
+    o.horizon = Some(5);
+    let mut s = Search::new(raft, o).unwrap();
+    for _ in 0..1000 {
+        if s.advance(10).finished() {
+            break;
+        }
+    }
+    let p = s.progress();
+    assert_eq!(p.phase, Phase::Exhausted, "{p:?}");
+    assert_eq!(p.steps, 0, "no step was run: {p:?}");
+    assert!(p.schedules >= 50, "each schedule spends the budget: {p:?}");
 }
 
 #[test]

@@ -228,25 +228,176 @@ fn identical_runs_report_no_difference() {
 }
 
 #[test]
-fn diff_names_a_message_delivered_in_one_run_and_dropped_in_the_other() {
+fn diff_names_a_dropped_message_at_the_step_it_was_dropped_by_hand() {
     let mut a = Engine::new(raft_split()).unwrap();
     a.run(10);
     let m = a.frame().messages.iter().find(|m| !m.doomed).cloned().expect("a message in flight");
     let mut b = Engine::new(raft_split()).unwrap();
     b.run(10);
+    let at = b.now();
     b.apply(Action::Drop(m.id)).unwrap();
     a.run_to_end();
     b.run_to_end();
-    // Where A delivers it, by a scan of A's records.
-    let delivered =
-        (11..=a.cursor()).find(|&k| a.record(k).unwrap().aux == m.id && a.step_info(k).unwrap().event == "deliver");
     let d = diff(&a, &b);
     let f = d.first.unwrap();
-    assert_eq!(Some(f.step_a), delivered);
-    assert_eq!(f.what, format!("{} N{} → N{}: delivered in A, dropped in B (manual)", m.kind, m.from, m.to));
+    // The drop is a difference where it was made, as the same drop scheduled there would be,
+    // not where the message would have arrived.
+    assert_eq!((f.time, f.step_b), (at, 10));
+    let named = format!("drop message #{} ({} N{} → N{})", m.id, m.kind, m.from, m.to);
+    assert_eq!(f.what, format!("B has {named} here, A has no such event at t={at}"));
     // The same, for a reader that names it in its own words (the page).
-    assert_eq!(f.cause, Cause::Delivered { in_a: true, kind: m.kind, from: m.from, to: m.to });
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Drop(m.id) });
     // And the other way round.
     let f = diff(&b, &a).first.unwrap();
-    assert_eq!(f.cause, Cause::Delivered { in_a: false, kind: m.kind, from: m.from, to: m.to });
+    assert_eq!(f.cause, Cause::Fault { in_a: true, action: Action::Drop(m.id) });
+    assert_eq!(f.step_a, 10);
+}
+
+/// A Raft run with a leader, stopped at a step whose next event is at least two ticks away:
+/// (the run there, the leader, a tick strictly between that step and the next event).
+fn raft_with_a_gap() -> (Engine, u32, u64) {
+    let scenario = Scenario::from_value(&json!({"algorithm": "raft", "nodes": [1, 2, 3], "seed": 3,
+        "network": {"latency": [1, 2]}, "heartbeats": {"interval": 6, "timeout": 20}, "stop": {"max_time": 300}}))
+    .unwrap();
+    let mut e = Engine::new(scenario).unwrap();
+    loop {
+        assert!(e.step(), "the run ends without a quiet tick after a leader");
+        let next = e.next_event_time().expect("more events");
+        if let (Some(&leader), true) = (e.leaders().first(), next > e.now() + 1) {
+            let t = e.now() + 1;
+            return (e, leader, t);
+        }
+    }
+}
+
+#[test]
+fn diff_reports_an_intervention_at_its_own_step_and_time_like_a_scheduled_fault() {
+    let (mut b, leader, t) = raft_with_a_gap();
+    let at = b.cursor();
+    b.apply_at(Action::Crash(leader), t).unwrap();
+    b.run_to_end();
+    let mut a = Engine::new(b.scenario().clone()).unwrap();
+    a.run_to_end();
+    let d = diff(&a, &b);
+    let f = d.first.clone().expect("a crash changes the run");
+    assert_eq!((f.time, f.step_b), (t, at), "{}", d.text());
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Crash(leader) });
+    assert_eq!(f.what, format!("B has crash N{leader} here, A has no such event at t={t}"));
+    // A is not over: the report names its next step, not "(ended)".
+    assert_eq!(f.event_a, None);
+    assert_eq!(f.step_a, at + 1);
+    let next = a.step_info(at + 1).unwrap().text;
+    assert_eq!(f.next_a.as_deref(), Some(next.as_str()));
+    let text = d.text();
+    assert!(text.contains(&format!("  A: nothing differing at t={t}; its next step ({}): {next}\n", at + 1)), "{text}");
+    assert!(text.contains(&format!("  B: t={t} crash N{leader}\n")), "{text}");
+    assert!(!text.contains("(ended"), "{text}");
+    assert_eq!(d.to_value()["first"]["next_a"], json!(next));
+
+    // The same crash scheduled at that time: reported at the same time, and as the same event as
+    // the intervention (the two runs then go the same way, one step apart).
+    let mut v = b.scenario().to_value();
+    v["schedule"].as_array_mut().unwrap().push(json!({"at": t, "crash": leader}));
+    let mut c = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
+    c.run_to_end();
+    let f = diff(&a, &c).first.expect("a crash changes the run");
+    assert_eq!((f.time, f.step_b), (t, at + 1));
+    assert_eq!(f.cause, Cause::Fault { in_a: false, action: Action::Crash(leader) });
+    let d = diff(&b, &c);
+    assert_eq!(d.first, None, "{}", d.text());
+    assert_eq!(d.a.steps + 1, d.b.steps);
+}
+
+#[test]
+fn diff_says_when_a_run_has_ended() {
+    let (mut b, leader, t) = raft_with_a_gap();
+    let mut a = Engine::new(b.scenario().clone()).unwrap();
+    a.seek(b.cursor());
+    b.apply_at(Action::Crash(leader), t).unwrap();
+    b.run_to_end();
+    let d = diff(&a, &b);
+    let f = d.first.clone().unwrap();
+    assert_eq!((f.event_a.as_deref(), f.next_a.as_deref()), (None, None));
+    assert!(d.text().contains(&format!("  A: (ended at step {})\n", a.cursor())), "{}", d.text());
+}
+
+/// What `run --trace` writes, every command reads back, however long: a JSON Lines trace is
+/// read a line at a time (each line checked against the re-run), not refused past the limit
+/// on a scenario's text; a file of one JSON text past that limit still is refused.
+#[test]
+fn a_long_written_trace_reads_back_in_every_command() {
+    let bin = env!("CARGO_BIN_EXE_election-lab");
+    let dir = std::env::temp_dir().join(format!("election-lab-long-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("raft.json");
+    let mut s = presets::find("split-brain-raft").unwrap().scenario();
+    s.stop.max_time = 8_000;
+    std::fs::write(&scenario, s.to_json()).unwrap();
+    let trace = dir.join("long.jsonl");
+    let cli = |args: &[&str]| std::process::Command::new(bin).args(args).output().unwrap();
+    let o = cli(&["run", scenario.to_str().unwrap(), "--trace", trace.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let size = std::fs::metadata(&trace).unwrap().len();
+    assert!(size > election_lab::scenario::MAX_BYTES as u64, "a trace longer than a scenario may be: {size}");
+    let t = trace.to_str().unwrap();
+    for args in [
+        vec!["run", t],
+        vec!["check", t],
+        vec!["diff", t, t],
+        vec!["search", t, "--property", "two-leaders-in-term", "--budget-steps", "2000"],
+    ] {
+        let o = cli(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    // The run read back is the run written.
+    let summary = |o: std::process::Output| -> Value {
+        let text = String::from_utf8(o.stdout).unwrap();
+        serde_json::from_str(text.lines().last().unwrap()).unwrap()
+    };
+    let a = summary(cli(&["run", scenario.to_str().unwrap()]));
+    let b = summary(cli(&["run", t]));
+    assert_eq!(a["trace_hash"], b["trace_hash"]);
+    // A line edited deep in the file is still named.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let n = text.lines().count() - 10;
+    let edited: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i + 1 == n { l.replacen("\"time\":", "\"time\":1", 1) } else { l.into() })
+        .collect();
+    let bad = dir.join("edited.jsonl");
+    std::fs::write(&bad, edited.join("\n")).unwrap();
+    let o = cli(&["run", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!("line {n}: ")),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // One JSON text past the limit is refused by its size.
+    let big = dir.join("big.json");
+    std::fs::write(&big, format!("{{\"pad\": \"{}\"\n}}", "x".repeat(election_lab::scenario::MAX_BYTES))).unwrap();
+    let o = cli(&["run", big.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bytes is more than the"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The head of a long JSON Lines trace (what the page reads of a file too long to read whole)
+/// gives its header, which alone rebuilds the run; anything else gives nothing.
+#[test]
+fn the_header_of_a_long_trace_is_read_from_its_first_bytes() {
+    let mut e = Engine::new(raft_split()).unwrap();
+    e.run_to_end();
+    let text = lines(&mut e).iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n");
+    let head = &text[..text.len() / 2];
+    let header = election_lab::engine::header_line(head).expect("the header line is whole");
+    let back = Engine::from_trace_json(header).unwrap();
+    assert_eq!((back.cursor(), back.trace_hash()), (e.cursor(), e.trace_hash()));
+    assert_eq!(election_lab::engine::header_line(&header[..header.len() / 2]), None, "a cut header");
+    assert_eq!(election_lab::engine::header_line("{\"pad\": 1}\n{}"), None, "not a trace");
 }

@@ -173,6 +173,21 @@ pub fn Lab() -> Html {
                         .map(|e| format!("{}: {}", f.name(), e.message))
                 });
                 match big {
+                    // A JSON Lines trace (what `run --trace` writes) of any length: its header
+                    // line rebuilds the run, so only the file's head is read.
+                    Some(why) if files.len() == 1 => {
+                        let (file, d) = (files[0].clone(), state.dispatcher());
+                        let name = file.name();
+                        let limit = election_lab::scenario::MAX_BYTES as u32 + 1;
+                        effects::read_head(
+                            file,
+                            limit,
+                            Callback::from(move |head: String| match election_lab::engine::header_line(&head) {
+                                Some(h) => d.dispatch(Action::ImportFiles(vec![(name.clone(), h.to_string())])),
+                                None => d.dispatch(Action::ImportRefused(why.clone())),
+                            }),
+                        );
+                    }
                     Some(why) => state.dispatch(Action::ImportRefused(why)),
                     None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportFiles)),
                 }
@@ -363,7 +378,7 @@ pub fn Lab() -> Html {
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                         <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} {lang} />
+                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} {lang} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                     </aside>
                 </div>

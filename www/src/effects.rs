@@ -129,6 +129,19 @@ pub fn read_files(files: Vec<web_sys::File>, on_texts: Callback<Vec<(String, Str
     });
 }
 
+/// Reads the first `bytes` bytes of `file` as text (a file too long to read whole), then calls
+/// `on_text` with it.
+pub fn read_head(file: web_sys::File, bytes: u32, on_text: Callback<String>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let head = file.slice_with_i32_and_i32(0, bytes.min(i32::MAX as u32) as i32).ok();
+        let text = match head {
+            Some(b) => wasm_bindgen_futures::JsFuture::from(b.text()).await.ok().and_then(|v| v.as_string()),
+            None => None,
+        };
+        on_text.emit(text.unwrap_or_default());
+    });
+}
+
 /// Writes `text` to the clipboard when the browser allows it (it may refuse silently).
 pub fn copy_to_clipboard(text: &str) {
     if let Some(w) = web_sys::window() {

@@ -21,6 +21,7 @@ mod derived;
 pub mod experiments;
 mod fork;
 pub mod lesson;
+pub mod limits;
 mod mode;
 mod open;
 mod ops;
@@ -127,7 +128,8 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(engine: Engine, preset: Option<&'static str>, embed: bool) -> State {
+    pub fn new(mut engine: Engine, preset: Option<&'static str>, embed: bool) -> State {
+        engine.set_budget(limits::BUDGET);
         let empty = Rc::new(Vec::new());
         let mut s = State {
             scenario: Rc::new(engine.scenario().clone()),

@@ -20,6 +20,8 @@ use election_lab::{diff, lesson, link, presets};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+#[path = "election-lab/input.rs"]
+mod input;
 #[path = "election-lab/search_cmd.rs"]
 mod search_cmd;
 use search_cmd::{search, SEARCH_HELP};
@@ -77,6 +79,8 @@ Breakpoints (--until, several are or-ed; the run stops at the first hit, --trace
                                         view's term/ballot/round/..., vote, leader, votes, zxid,
                                         and the inspector's numeric values; op: >= > <= < =)
   time>=<ticks>                         virtual time reaches the value
+  <condition> and <condition> ...       every one holds at the same step (role:2=leader and term:2>=3)
+Names (kinds, roles, timers, fields) are those of the algorithm, in any case; others are refused.
 From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
 applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
@@ -317,13 +321,13 @@ fn read(path: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// A trace file's run (JSON Lines of any length, read a line at a time: see `input`).
 fn load(path: &str) -> Result<Engine, String> {
-    let text = read(path)?;
-    Engine::from_trace_json(&text).map_err(|e| format!("{path}: {e}"))
+    input::load(path)
 }
 
 fn load_summary_only(path: &str) -> Result<Engine, String> {
-    let text = read(path)?;
+    let text = input::trace_text(path)?;
     Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{path}: {e}"))
 }
 

@@ -43,7 +43,8 @@ enum Prev {
 #[derive(Clone, Debug)]
 pub struct Watch {
     bps: Vec<Breakpoint>,
-    prev: Vec<Prev>,
+    /// Per breakpoint, per condition: what it saw at the last step.
+    prev: Vec<Vec<Prev>>,
     step: u64,
     time: Time,
     violations: usize,
@@ -85,6 +86,141 @@ fn list(nodes: &[NodeId]) -> String {
     nodes.iter().map(|n| format!("N{n}")).collect::<Vec<_>>().join(", ")
 }
 
+/// What one condition says at a step.
+struct Seen {
+    /// It holds at this step.
+    now: bool,
+    /// A state condition: it held at the step before.
+    before: bool,
+    what: String,
+    nodes: Vec<NodeId>,
+    msg: Option<u64>,
+}
+
+impl Seen {
+    fn no() -> Seen {
+        Seen { now: false, before: false, what: String::new(), nodes: vec![], msg: None }
+    }
+    fn event(what: String, nodes: Vec<NodeId>, msg: Option<u64>) -> Seen {
+        Seen { now: true, before: false, what, nodes, msg }
+    }
+}
+
+/// What a step offers the conditions: its record and, when a message condition may need it,
+/// its description.
+struct At<'a> {
+    engine: &'a Engine,
+    time: Time,
+    was_time: Time,
+    /// The cursor moved on since the last check (time only passes with a step).
+    new_step: bool,
+    rec: Option<crate::sim::Rec>,
+    info: Option<crate::run::StepInfo>,
+    fresh: &'a [crate::observe::Violation],
+    leaders: &'a [NodeId],
+    was_leaders: &'a [NodeId],
+}
+
+fn current(p: &Predicate, engine: &Engine) -> Prev {
+    match p {
+        Predicate::Role { node, .. } => Prev::Role(role_of(engine, *node)),
+        Predicate::Field { node, field, .. } => Prev::Value(value_of(engine, *node, field)),
+        _ => Prev::Nothing,
+    }
+}
+
+fn seen(p: &Predicate, was: &Prev, cur: &Prev, at: &At) -> Seen {
+    match p {
+        Predicate::Violation(name) => {
+            at.fresh.iter().find(|v| name.is_none_or(|n| n == v.kind)).map_or(Seen::no(), |v| {
+                let term = v.term.map_or(String::new(), |t| format!(" in term {t}"));
+                Seen::event(format!("violation {}: {}{term}", v.kind, list(&v.nodes)), v.nodes.clone(), None)
+            })
+        }
+        Predicate::LeadersChange => {
+            if at.leaders == at.was_leaders {
+                return Seen::no();
+            }
+            let mut nodes: Vec<NodeId> = at.leaders.iter().filter(|x| !at.was_leaders.contains(x)).copied().collect();
+            nodes.extend(at.was_leaders.iter().filter(|x| !at.leaders.contains(x)));
+            Seen::event(format!("leaders {} -> {}", list(at.was_leaders), list(at.leaders)), nodes, None)
+        }
+        Predicate::Role { node, role } => {
+            let (Prev::Role(was), Prev::Role(cur)) = (was, cur) else { return Seen::no() };
+            let (now, before) = (*cur == Some(*role), *was == Some(*role));
+            let what = if before {
+                format!("N{node} is {role}")
+            } else {
+                format!("N{node} becomes {role} (was {})", was.unwrap_or("down"))
+            };
+            Seen { now, before, what, nodes: vec![*node], msg: None }
+        }
+        Predicate::Field { node, field, op, value } => {
+            let (Prev::Value(was), Prev::Value(cur)) = (was, cur) else { return Seen::no() };
+            let now = cur.is_some_and(|x| op.holds(x, *value));
+            let before = was.is_some_and(|w| op.holds(w, *value));
+            let x = cur.map_or("-".to_string(), |x| x.to_string());
+            let what = if before {
+                format!("N{node} {} = {x}", field.name())
+            } else {
+                format!("N{node} {} {} -> {x}", field.name(), was.map_or("-".to_string(), |w| w.to_string()))
+            };
+            Seen { now, before, what, nodes: vec![*node], msg: None }
+        }
+        Predicate::Time { op, value } => {
+            let v = (*value).min(i64::MAX as u64) as i64;
+            let t = |x: Time| x.min(i64::MAX as u64) as i64;
+            let now = op.holds(t(at.time), v);
+            let before = if at.new_step { op.holds(t(at.was_time), v) } else { now };
+            Seen { now, before, what: format!("time {}", at.time), nodes: vec![], msg: None }
+        }
+        Predicate::Timer { node, name } => match at.rec.map(|r| (r.kind, r.node)) {
+            Some((EventKind::Timer(t), n)) if n == *node && name.is_none_or(|x| x == t) => {
+                Seen::event(format!("N{node}'s {t} timer fires"), vec![*node], None)
+            }
+            _ => Seen::no(),
+        },
+        Predicate::Message { event, kind, from, to } => {
+            let (Some(r), Some(info)) = (at.rec, &at.info) else { return Seen::no() };
+            match event {
+                MsgEvent::Deliver | MsgEvent::Drop => {
+                    let ok = matches!(
+                        (event, r.kind),
+                        (MsgEvent::Deliver, EventKind::Deliver) | (MsgEvent::Drop, EventKind::Drop(_))
+                    );
+                    if ok
+                        && info.kind == Some(*kind)
+                        && to.is_none_or(|t| t == r.node)
+                        && from.is_none_or(|f| f == r.peer)
+                    {
+                        let verb = if *event == MsgEvent::Deliver { "delivers" } else { "drops" };
+                        Seen::event(
+                            format!("{verb} {kind} #{} N{} -> N{}", r.aux, r.peer, r.node),
+                            vec![r.peer, r.node],
+                            Some(r.aux),
+                        )
+                    } else {
+                        Seen::no()
+                    }
+                }
+                MsgEvent::Send => {
+                    let sender = r.node;
+                    if from.is_some_and(|f| f != sender) {
+                        return Seen::no();
+                    }
+                    info.sends.iter().find(|s| s.2 == *kind && to.is_none_or(|t| t == s.1)).map_or(Seen::no(), |s| {
+                        Seen::event(
+                            format!("N{sender} sends {kind} #{} to N{}", s.0, s.1),
+                            vec![sender, s.1],
+                            Some(s.0),
+                        )
+                    })
+                }
+            }
+        }
+    }
+}
+
 impl Watch {
     /// Starts watching at the engine's cursor: what holds there already is not a hit.
     pub fn new(bps: Vec<Breakpoint>, engine: &Engine) -> Watch {
@@ -99,19 +235,15 @@ impl Watch {
         self.time = engine.now();
         self.violations = engine.violations().len();
         self.leaders = engine.leaders();
-        self.prev = self.bps.iter().map(|b| Watch::current(b, engine)).collect();
+        self.prev = self.bps.iter().map(|b| b.all.iter().map(|p| current(p, engine)).collect()).collect();
     }
 
     pub fn breakpoints(&self) -> &[Breakpoint] {
         &self.bps
     }
 
-    fn current(b: &Breakpoint, engine: &Engine) -> Prev {
-        match (&b.predicate, b.node()) {
-            (Predicate::Role { .. }, Some(n)) => Prev::Role(role_of(engine, n)),
-            (Predicate::Field { field, .. }, Some(n)) => Prev::Value(value_of(engine, n, field)),
-            _ => Prev::Nothing,
-        }
+    fn any(&self, f: impl Fn(&Predicate) -> bool) -> bool {
+        self.bps.iter().any(|b| b.all.iter().any(&f))
     }
 
     /// Evaluates every breakpoint at the engine's cursor against what was seen at the last
@@ -123,17 +255,13 @@ impl Watch {
             return None;
         }
         let new_step = step > self.step;
-        let time = engine.now();
         let all = engine.violations();
-        let fresh = all.get(self.violations..).unwrap_or(&[]);
-        let need_leaders = self.bps.iter().any(|b| b.predicate == Predicate::LeadersChange);
+        let need_leaders = self.any(|p| *p == Predicate::LeadersChange);
         let leaders = if need_leaders { engine.leaders() } else { vec![] };
         let rec = if new_step { engine.record(step) } else { None };
         // The step's description (message kinds, what it sent) costs a formatted label: only
         // read it when a message breakpoint may need it.
-        let wants = |e: MsgEvent| {
-            self.bps.iter().any(|b| matches!(b.predicate, Predicate::Message { event, .. } if event == e))
-        };
+        let wants = |e: MsgEvent| self.any(|p| matches!(p, Predicate::Message { event, .. } if *event == e));
         let info = match rec {
             Some(r)
                 if (matches!(r.kind, EventKind::Deliver) && wants(MsgEvent::Deliver))
@@ -144,106 +272,49 @@ impl Watch {
             }
             _ => None,
         };
-        let hit = |index: usize, what: String, nodes: Vec<NodeId>, msg: Option<u64>| Hit {
-            step,
-            time,
-            index,
-            breakpoint: self.bps[index].to_string(),
-            what,
-            nodes,
-            msg,
+        let at = At {
+            engine,
+            time: engine.now(),
+            was_time: self.time,
+            new_step,
+            rec,
+            info,
+            fresh: all.get(self.violations..).unwrap_or(&[]),
+            leaders: &leaders,
+            was_leaders: &self.leaders,
         };
         let mut found = None;
         let mut now_prev = Vec::with_capacity(self.bps.len());
         for (i, b) in self.bps.iter().enumerate() {
-            let cur = Watch::current(b, engine);
+            let cur: Vec<Prev> = b.all.iter().map(|p| current(p, at.engine)).collect();
             if found.is_none() {
-                found = match &b.predicate {
-                    Predicate::Violation(p) => fresh.iter().find(|v| p.is_none_or(|p| p == v.kind)).map(|v| {
-                        let term = v.term.map_or(String::new(), |t| format!(" in term {t}"));
-                        hit(i, format!("violation {}: {}{term}", v.kind, list(&v.nodes)), v.nodes.clone(), None)
-                    }),
-                    Predicate::LeadersChange => (leaders != self.leaders).then(|| {
-                        let mut nodes: Vec<NodeId> =
-                            leaders.iter().filter(|x| !self.leaders.contains(x)).copied().collect();
-                        nodes.extend(self.leaders.iter().filter(|x| !leaders.contains(x)));
-                        hit(i, format!("leaders {} -> {}", list(&self.leaders), list(&leaders)), nodes, None)
-                    }),
-                    Predicate::Role { node, role } => match (&self.prev[i], &cur) {
-                        (Prev::Role(was), Prev::Role(Some(r))) if r == role && *was != Some(r) => Some(hit(
-                            i,
-                            format!("N{node} becomes {role} (was {})", was.unwrap_or("down")),
-                            vec![*node],
-                            None,
-                        )),
-                        _ => None,
-                    },
-                    Predicate::Field { node, field, op, value } => match (&self.prev[i], &cur) {
-                        (Prev::Value(was), Prev::Value(Some(x)))
-                            if op.holds(*x, *value) && !was.is_some_and(|w| op.holds(w, *value)) =>
-                        {
-                            let was = was.map_or("-".to_string(), |w| w.to_string());
-                            Some(hit(i, format!("N{node} {} {was} -> {x}", field.name()), vec![*node], None))
+                let seen: Vec<Seen> =
+                    b.all.iter().zip(&self.prev[i]).zip(&cur).map(|((p, was), c)| seen(p, was, c, &at)).collect();
+                // With an event among them, at every step where all hold; else where all come to
+                // hold together.
+                let hits = seen.iter().all(|s| s.now)
+                    && (b.all.iter().any(Predicate::is_event) || !seen.iter().all(|s| s.before));
+                if hits {
+                    let mut nodes: Vec<NodeId> = vec![];
+                    for n in seen.iter().flat_map(|s| s.nodes.iter()) {
+                        if !nodes.contains(n) {
+                            nodes.push(*n);
                         }
-                        _ => None,
-                    },
-                    Predicate::Time { op, value } => {
-                        let (a, b) = (self.time.min(i64::MAX as u64) as i64, time.min(i64::MAX as u64) as i64);
-                        let v = (*value).min(i64::MAX as u64) as i64;
-                        (new_step && op.holds(b, v) && !op.holds(a, v))
-                            .then(|| hit(i, format!("time {time}"), vec![], None))
                     }
-                    Predicate::Timer { node, name } => match rec {
-                        Some(r) => match r.kind {
-                            EventKind::Timer(t) if r.node == *node && name.as_deref().is_none_or(|n| n == t) => {
-                                Some(hit(i, format!("N{node}'s {t} timer fires"), vec![*node], None))
-                            }
-                            _ => None,
-                        },
-                        None => None,
-                    },
-                    Predicate::Message { event, kind, from, to } => match (rec, &info) {
-                        (Some(r), Some(info)) => match event {
-                            MsgEvent::Deliver | MsgEvent::Drop => {
-                                let ok = matches!(
-                                    (event, r.kind),
-                                    (MsgEvent::Deliver, EventKind::Deliver) | (MsgEvent::Drop, EventKind::Drop(_))
-                                );
-                                (ok && info.kind == Some(*kind)
-                                    && to.is_none_or(|t| t == r.node)
-                                    && from.is_none_or(|f| f == r.peer))
-                                .then(|| {
-                                    let verb = if *event == MsgEvent::Deliver { "delivers" } else { "drops" };
-                                    hit(
-                                        i,
-                                        format!("{verb} {kind} #{} N{} -> N{}", r.aux, r.peer, r.node),
-                                        vec![r.peer, r.node],
-                                        Some(r.aux),
-                                    )
-                                })
-                            }
-                            MsgEvent::Send => {
-                                let sender = r.node;
-                                if from.is_some_and(|f| f != sender) {
-                                    None
-                                } else {
-                                    info.sends.iter().find(|s| s.2 == *kind && to.is_none_or(|t| t == s.1)).map(|s| {
-                                        hit(
-                                            i,
-                                            format!("N{sender} sends {kind} #{} to N{}", s.0, s.1),
-                                            vec![sender, s.1],
-                                            Some(s.0),
-                                        )
-                                    })
-                                }
-                            }
-                        },
-                        _ => None,
-                    },
-                };
+                    found = Some(Hit {
+                        step,
+                        time: at.time,
+                        index: i,
+                        breakpoint: b.to_string(),
+                        what: seen.iter().map(|s| s.what.as_str()).collect::<Vec<_>>().join(" and "),
+                        nodes,
+                        msg: seen.iter().find_map(|s| s.msg),
+                    });
+                }
             }
             now_prev.push(cur);
         }
+        let time = at.time;
         self.prev = now_prev;
         self.step = step;
         self.time = time;

@@ -172,13 +172,42 @@ impl Engine {
     /// Reads the JSON Lines [`Engine::trace_lines`] writes: the header rebuilds the run, and
     /// every later line must agree with a re-run of it.
     pub fn from_jsonl(text: &str) -> Result<Engine, ScenarioError> {
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l));
+        let mut lines = text.lines().enumerate().map(|(i, l)| Ok((i + 1, l.to_string())));
+        Engine::from_jsonl_lines(&mut lines)
+    }
+
+    /// [`Engine::from_jsonl`] over lines read one at a time, `(line number, text)` (an error
+    /// stops the reading and is returned): what the command line uses for a file of any length,
+    /// so that it reads back whatever `run --trace` wrote within the history budget — memory
+    /// holds one line, and the re-run stops at the budget as the run that wrote it did.
+    pub fn from_jsonl_lines(
+        lines: &mut dyn Iterator<Item = Result<(usize, String), ScenarioError>>,
+    ) -> Result<Engine, ScenarioError> {
+        let mut failed = None;
+        let mut lines = std::iter::from_fn(|| loop {
+            match lines.next()? {
+                Ok((_, l)) if l.trim().is_empty() => continue,
+                Ok(x) => return Some(x),
+                Err(e) => {
+                    failed = Some(e);
+                    return None;
+                }
+            }
+        });
+        let result = Engine::read_lines(&mut lines);
+        match failed {
+            Some(e) => Err(e),
+            None => result,
+        }
+    }
+
+    fn read_lines(lines: &mut dyn Iterator<Item = (usize, String)>) -> Result<Engine, ScenarioError> {
         let Some((h, header)) = lines.next() else {
             return Err(ScenarioError::new("", "empty trace"));
         };
         let at = |n: usize| format!("line {n}");
         let value: Value =
-            serde_json::from_str(header).map_err(|e| ScenarioError::new(at(h), format!("not valid JSON: {e}")))?;
+            serde_json::from_str(&header).map_err(|e| ScenarioError::new(at(h), format!("not valid JSON: {e}")))?;
         let trace = Trace::from_value(&value).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
         if trace.bare {
             return Err(ScenarioError::new(
@@ -193,7 +222,7 @@ impl Engine {
                 return Ok(()); // the header, read above
             }
             let Some((n, line)) = lines.next() else { return Err(Stop::Enough) };
-            let file: Value = serde_json::from_str(line)
+            let file: Value = serde_json::from_str(&line)
                 .map_err(|e| Stop::Err(ScenarioError::new(at(n), format!("not valid JSON: {e}"))))?;
             match difference(&file, &rerun, "") {
                 None => Ok(()),
@@ -217,6 +246,16 @@ impl Engine {
         }
         Ok(engine)
     }
+}
+
+/// The header of a JSON Lines trace of which only the first bytes were read (a file too long to
+/// read whole, as the page reads one): its first line, when that line is whole and is a trace
+/// (an object with a scenario). The header alone rebuilds the run; the later lines only repeat
+/// it, step by step.
+pub fn header_line(prefix: &str) -> Option<&str> {
+    let (first, _) = prefix.split_once('\n')?;
+    let v: Value = serde_json::from_str(first).ok()?;
+    v.get("scenario").is_some().then_some(first.trim_end_matches('\r'))
 }
 
 /// Whether `text` looks like JSON Lines: a first line that is a whole JSON object, and more.

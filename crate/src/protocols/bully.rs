@@ -215,6 +215,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["DEADLINE", "LEADER_TIMEOUT", "HEARTBEAT"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Deadline => "DEADLINE",
@@ -285,6 +286,7 @@ impl Protocol for Bully {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -230,6 +230,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["DELTA", "DEADLINE", "LEADER_TIMEOUT", "HEARTBEAT"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Delta => "DELTA",
@@ -316,6 +317,7 @@ impl Protocol for BullyCandidates {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

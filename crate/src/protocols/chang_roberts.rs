@@ -183,6 +183,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
     fn name(&self) -> &'static str {
         match self {
             Timer::LeaderTimeout => "LEADER_TIMEOUT",
@@ -231,6 +232,7 @@ impl Protocol for ChangRoberts {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

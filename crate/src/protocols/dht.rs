@@ -153,6 +153,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["HEARTBEAT", "PEER_TIMEOUT"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Heartbeat => "HEARTBEAT",
@@ -201,6 +202,7 @@ impl Protocol for Dht {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

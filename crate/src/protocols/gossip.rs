@@ -205,6 +205,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["PERIOD", "SILENCE"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Period => "PERIOD",
@@ -254,6 +255,7 @@ impl Protocol for Gossip {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

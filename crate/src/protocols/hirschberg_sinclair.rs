@@ -258,6 +258,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
     fn name(&self) -> &'static str {
         match self {
             Timer::LeaderTimeout => "LEADER_TIMEOUT",
@@ -314,6 +315,7 @@ impl Protocol for HirschbergSinclair {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "reach"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -254,6 +254,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["ROUND", "HEARTBEAT", "LEADER_TIMEOUT", "JOIN_TIMEOUT"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Round => "ROUND",
@@ -278,6 +279,7 @@ impl Protocol for Invitation {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

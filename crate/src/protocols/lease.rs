@@ -191,6 +191,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["TRY", "LEASE_END", "KEY_EXPIRE"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Try => "TRY",
@@ -302,6 +303,7 @@ impl Protocol for Lease {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

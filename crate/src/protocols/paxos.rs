@@ -271,6 +271,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "BACKOFF", "DEADLINE", "HEARTBEAT"];
     fn name(&self) -> &'static str {
         match self {
             Timer::LeaderTimeout => "LEADER_TIMEOUT",
@@ -295,6 +296,7 @@ impl Protocol for Paxos {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "votes"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -192,6 +192,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["ELECTION_TIMEOUT", "HEARTBEAT", "ACK_CHECK"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Election => "ELECTION_TIMEOUT",
@@ -256,6 +257,7 @@ impl Protocol for Raft {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -168,6 +168,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["log line"];
     fn name(&self) -> &'static str {
         "log line"
     }
@@ -398,6 +399,7 @@ macro_rules! puppet_protocol {
             type State = $crate::protocols::recorded::St;
             type Msg = $crate::protocols::recorded::Rec<$flavor>;
             type Timer = $crate::protocols::recorded::Timer;
+            const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes", "zxid"];
             const KINDS: &'static [$crate::meta::Kind] = <$flavor as $crate::protocols::recorded::Flavor>::KINDS;
             fn new(
                 cfg: &$crate::protocol::Config,

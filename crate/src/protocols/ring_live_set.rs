@@ -226,6 +226,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["ACK_TIMEOUT", "LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Ack(_) => "ACK_TIMEOUT",
@@ -343,6 +344,7 @@ impl Protocol for RingLiveSet {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

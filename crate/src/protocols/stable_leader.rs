@@ -137,6 +137,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["OK_TIMEOUT", "OK"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Timeout => "OK_TIMEOUT",
@@ -207,6 +208,7 @@ impl Protocol for StableLeader {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

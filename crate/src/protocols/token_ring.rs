@@ -223,6 +223,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["HOLD", "ACK_WAIT", "SILENCE"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Hold => "HOLD",
@@ -272,6 +273,7 @@ impl Protocol for TokenRing {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -260,6 +260,7 @@ pub enum Timer {
 }
 
 impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &["FINALIZE_WAIT", "VOTE_AGAIN", "LEADER_TIMEOUT", "PING", "ACK_CHECK"];
     fn name(&self) -> &'static str {
         match self {
             Timer::Finalize => "FINALIZE_WAIT",
@@ -282,6 +283,7 @@ impl Protocol for ZooKeeper {
     type State = State;
     type Msg = Msg;
     type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes", "zxid"];
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {

@@ -65,6 +65,9 @@ fn named(d: &Diverged, names: [&str; 2], l: Lang) -> String {
             let who = |v: &[u32]| if v.is_empty() { tr(l, k::UI_NONE).to_string() } else { nodes_text(v) };
             format!("{}{}: {}; {}: {}", tr(l, k::UI_AFTER_THE_SAME_EVENTS_OTHER), names[0], who(a), names[1], who(b))
         }
+        Cause::Fault { in_a, action } => {
+            k::UI_FAULT_IN_ONE_RUN_ONLY.format(l, &[&action.describe_in(l), &names[usize::from(!*in_a)]])
+        }
         Cause::Event => tr(l, k::UI_A_DIFFERENT_EVENT_SEE_EACH).to_string(),
     }
 }

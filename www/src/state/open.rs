@@ -79,7 +79,13 @@ impl State {
             (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
         };
         let (engine, preset, embed, alert) = match link::read(query) {
-            Ok(Some(l)) => (l.engine, l.preset, l.embed, l.clamped),
+            Ok(Some(l)) => match super::limits::refusal(l.engine.scenario().nodes.len(), Lang::En) {
+                None => (l.engine, l.preset, l.embed, l.clamped),
+                Some(why) => {
+                    let (e, p) = default();
+                    (e, p, l.embed, Some(why))
+                }
+            },
             Ok(None) => {
                 // `?lesson=…&embed=1` names no scenario (the lesson brings it) but is an embed.
                 let (e, p) = default();

@@ -109,7 +109,9 @@ impl State {
         preset: Option<&'static str>,
         on_error: impl FnOnce(String) -> String,
     ) -> bool {
-        match result {
+        // A run larger than the page can draw is refused, whatever brought it.
+        let lang = self.lang;
+        match result.and_then(|e| super::limits::admit(e, lang)) {
             Ok(e) => {
                 self.replace_engine(e, preset);
                 self.redo = Rc::new(Vec::new());

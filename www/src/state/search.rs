@@ -15,11 +15,13 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum SearchStatus {
     Running(Tried),
-    /// Found, shrunk and opened at `step`.
+    /// Found, shrunk and opened at `step`; what the shrunk schedule changed of the scenario
+    /// (from the trace's `search`), to be said.
     Found {
         step: u64,
         tried: Tried,
         ms: f64,
+        changes: Option<election_lab::search::Changes>,
     },
     /// The budget was spent without a violation.
     NoneFound {
@@ -115,6 +117,7 @@ impl State {
             Err(e) => SearchStatus::Failed(e),
             Ok((_, Reply::Found { trace, step, tried, ms })) => match Engine::from_trace_value(&trace) {
                 Ok(engine) => {
+                    let changes = election_lab::search::Changes::from_value(&trace["search"]["changes"]);
                     if self.lanes().is_some() {
                         self.close_compare();
                     }
@@ -123,7 +126,7 @@ impl State {
                     self.notice =
                         Some(k::UI_COUNTEREXAMPLE_FOUND_AFTER_0_SCHEDULES.fill(self.lang, &[tried.schedules, step]));
                     self.search = Some(Rc::new(Finding {
-                        status: SearchStatus::Found { step, tried, ms },
+                        status: SearchStatus::Found { step, tried, ms, changes },
                         ..(*current).clone()
                     }));
                     return true;
@@ -164,8 +167,21 @@ mod tests {
         let again = run(s.clone(), [Action::FindCounterexample("split-brain".into())]);
         assert_eq!(again.search.as_ref().unwrap().id, f.id);
         let s = run(s.clone(), worker_replies(&s).into_iter().map(Action::SearchReply));
-        let SearchStatus::Found { step, .. } = s.search.as_ref().unwrap().status else { panic!("{:?}", s.search) };
+        let SearchStatus::Found { step, ref changes, .. } = s.search.as_ref().unwrap().status else {
+            panic!("{:?}", s.search)
+        };
         assert_eq!(s.cursor(), step);
+        // What the shrunk schedule runs with that the preset does not is there to be said.
+        let changes = changes.as_ref().expect("the trace says what the search changed");
+        let preset = election_lab::presets::find("split-brain-bully").unwrap().scenario();
+        let e = s.engine.get();
+        assert_eq!(
+            changes.faults.1,
+            e.interventions().iter().filter(|iv| !matches!(iv.action, election_lab::Action::Defer(_))).count()
+        );
+        assert_eq!(changes.seed.is_some(), e.scenario().seed != preset.seed);
+        assert_eq!(changes.latency.is_some(), e.scenario().network.latency != preset.network.latency);
+        drop(e);
         assert!(s.preset.is_none(), "a new run, not the preset");
         let e = s.engine.get();
         assert!(e.violations().iter().any(|v| v.kind == SPLIT_BRAIN && v.step == step));

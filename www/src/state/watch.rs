@@ -3,24 +3,33 @@
 //! the space-time diagram.
 
 use super::EngineRef;
-use crate::markers::first_step_at;
 use election_lab::meta::{Lang, Text};
+use election_lab::sim::EventKind;
 use election_lab::{NodeId, Time};
 
-/// At most this many samples per node (the run is walked forward once to take them).
-pub const SAMPLES: usize = 240;
-
-/// One value of every node, sampled at `times` over the computed run.
+/// One value of every node over the computed run, at every step: each node's value at step 0
+/// and at each step where it changed, so that the value shown at a step is the inspector's there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     /// The inspector's name of the value (its English text identifies it).
     pub key: Text,
-    pub times: Vec<Time>,
-    /// Per node: its value after every event up to each sample time (None: it has no such value).
-    pub nodes: Vec<(NodeId, Vec<Option<String>>)>,
+    /// The time of the last computed step (the width of the sparklines).
+    pub end: Time,
+    /// Per node: `(step, time, value)` at step 0 and at every step where the value changed
+    /// (None: it has no such value then).
+    pub nodes: Vec<(NodeId, Vec<Change>)>,
     /// Every value a non-numeric series takes, in order of first appearance (empty when every
     /// value is a number).
     pub levels: Vec<String>,
+}
+
+/// A node's value from a step on.
+pub type Change = (u64, Time, Option<String>);
+
+/// The value of a node's changes at `step`: the last change at or before it.
+pub fn value_at(changes: &[Change], step: u64) -> Option<&str> {
+    let i = changes.partition_point(|c| c.0 <= step).checked_sub(1)?;
+    changes[i].2.as_deref()
 }
 
 impl Series {
@@ -38,7 +47,7 @@ impl Series {
 
     /// The least and greatest number taken, when every value is a number.
     pub fn range(&self) -> Option<(f64, f64)> {
-        let all = self.nodes.iter().flat_map(|(_, v)| v.iter().flatten());
+        let all = self.nodes.iter().flat_map(|(_, v)| v.iter().filter_map(|c| c.2.as_ref()));
         let nums: Vec<f64> = all.filter_map(|v| v.trim().parse().ok()).collect();
         let lo = nums.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = nums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -54,35 +63,53 @@ impl EngineRef {
         e.inspect(first).into_iter().map(|(k, _)| k).collect()
     }
 
-    /// Value `key` of every node over the computed run (the cursor is put back).
+    /// Value `key` of every node over the computed run, at every step (the cursor is put back).
+    /// The run is walked forward once; a step reads only the node its event ran at (a
+    /// delivery, a drop, a timer), other steps and interventions every node.
     pub fn series(&self, key: &str) -> Option<Series> {
         let key = self.watchable().into_iter().find(|k| k.get(Lang::En) == key)?;
         let mut e = self.cell.borrow_mut();
         let (cursor, head) = (e.cursor(), e.head());
-        let end = e.record(head).map_or(0, |r| r.time);
-        let n = (end as usize + 1).clamp(2, SAMPLES);
-        let times: Vec<Time> = (0..n).map(|i| end * i as u64 / (n as u64 - 1)).collect();
         let ids = e.scenario().nodes.clone();
-        let mut nodes: Vec<(NodeId, Vec<Option<String>>)> = ids.iter().map(|&id| (id, Vec::new())).collect();
-        for &t in &times {
-            // The state after every event at or before t (the times rise: the walk goes forward).
-            let step = first_step_at(&e, t + 1) - 1;
-            e.seek(step);
-            for (id, values) in nodes.iter_mut() {
-                values.push(e.inspect(*id).into_iter().find(|(k, _)| *k == key).map(|(_, v)| v));
+        let ivs: Vec<u64> = e.interventions().iter().map(|iv| iv.step).collect();
+        let read =
+            |e: &election_lab::Engine, id: NodeId| e.inspect(id).into_iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        e.seek(0);
+        let mut nodes: Vec<(NodeId, Vec<Change>)> =
+            ids.iter().map(|&id| (id, vec![(0, e.now(), read(&e, id))])).collect();
+        while e.cursor() < head && e.step() {
+            e.run(0); // the interventions made after this step, as the inspector shows them there
+            let step = e.cursor();
+            let one = match e.record(step).map(|r| (r.kind, r.node)) {
+                Some((EventKind::Deliver | EventKind::Drop(_) | EventKind::Timer(_), n)) if !ivs.contains(&step) => {
+                    ids.iter().position(|&x| x == n)
+                }
+                _ => None,
+            };
+            let which: Vec<usize> = match one {
+                Some(i) => vec![i],
+                None => (0..ids.len()).collect(),
+            };
+            for i in which {
+                let v = read(&e, ids[i]);
+                let changes = &mut nodes[i].1;
+                if changes.last().is_none_or(|c| c.2 != v) {
+                    changes.push((step, e.now(), v));
+                }
             }
         }
+        let end = e.now();
         e.seek(cursor);
         let mut levels: Vec<String> = Vec::new();
-        let numeric = nodes.iter().flat_map(|(_, v)| v.iter().flatten()).all(|v| v.trim().parse::<f64>().is_ok());
-        if !numeric {
-            for v in nodes.iter().flat_map(|(_, v)| v.iter().flatten()) {
+        let values = || nodes.iter().flat_map(|(_, v)| v.iter().filter_map(|c| c.2.as_ref()));
+        if !values().all(|v| v.trim().parse::<f64>().is_ok()) {
+            for v in values() {
                 if !levels.contains(v) {
                     levels.push(v.clone());
                 }
             }
         }
-        Some(Series { key, times, nodes, levels })
+        Some(Series { key, end, nodes, levels })
     }
 }
 
@@ -108,23 +135,48 @@ mod tests {
         assert_eq!(e.get().cursor(), 40);
         assert!(s.levels.is_empty(), "terms are numbers");
         assert_eq!(s.nodes.len(), e.get().scenario().nodes.len());
-        assert!(s.times.windows(2).all(|w| w[0] <= w[1]));
         // Terms never go down at a node, and some node's term rises during the run.
-        let nums = |v: &Vec<Option<String>>| v.iter().flatten().map(|x| x.parse::<u64>().unwrap()).collect::<Vec<_>>();
+        let nums = |v: &Vec<Change>| {
+            v.iter().filter_map(|c| c.2.as_ref()).map(|x| x.parse::<u64>().unwrap()).collect::<Vec<_>>()
+        };
         for (_, v) in &s.nodes {
+            assert!(v.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "steps and times rise: {v:?}");
             assert!(nums(v).windows(2).all(|w| w[0] <= w[1]), "{v:?}");
         }
         assert!(s.nodes.iter().any(|(_, v)| nums(v).first() < nums(v).last()));
-        // The last sample equals what the inspector shows at the head.
-        let (id, v) = &s.nodes[0];
-        let mut at_end = e.cell.borrow_mut();
-        let head = at_end.head();
-        at_end.seek(head);
-        let shown = at_end.inspect(*id).into_iter().find(|(k, _)| k == &key).map(|x| x.1);
-        assert_eq!(v.last().cloned().flatten(), shown);
         let (lo, hi) = s.range().unwrap();
         assert_eq!(s.height(&hi.to_string()), Some(1.0));
         assert_eq!(s.height(&lo.to_string()), Some(0.0));
+    }
+
+    /// At every step of the run (with a crash and a recovery made by hand in it), the value the
+    /// watch shows for each node is the one the inspector shows there.
+    #[test]
+    fn the_value_at_every_step_is_the_inspectors() {
+        let p = presets::find("raft-cold").expect("Raft from a cold start");
+        let mut e = Engine::new(p.scenario()).unwrap();
+        e.seek(120);
+        let leader = e.leaders().first().copied().unwrap_or(1);
+        e.apply(election_lab::Action::Crash(leader)).unwrap();
+        e.seek(400);
+        e.apply(election_lab::Action::Recover(leader)).unwrap();
+        e.seek(853);
+        let head = e.cursor();
+        assert!(head > 400, "the run goes on after the recovery: {head}");
+        assert_eq!(e.interventions().len(), 2);
+        let e = EngineRef::new(e);
+        for name in ["term", "role", "voted for"] {
+            let key = e.watchable().into_iter().find(|k| k.get(Lang::En).contains(name)).expect("Raft shows it");
+            let s = e.series(key.get(Lang::En)).unwrap();
+            let mut run = e.cell.borrow_mut();
+            for step in 0..=head {
+                run.seek(step);
+                for (id, changes) in &s.nodes {
+                    let shown = run.inspect(*id).into_iter().find(|(k, _)| *k == key).map(|x| x.1);
+                    assert_eq!(value_at(changes, step), shown.as_deref(), "N{id} {name} at step {step}");
+                }
+            }
+        }
     }
 
     #[test]

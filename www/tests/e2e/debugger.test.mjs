@@ -73,7 +73,9 @@ test('Find a counterexample on Bully\'s single leader opens a run at the violati
   const status = page.locator('[data-testid="search"][data-status="found"]');
   await status.waitFor({ timeout: 30000 });
   assert.ok(fetched.some((p) => p.endsWith('lab-worker_bg.wasm')), 'the worker\'s wasm was fetched when the search started');
-  const found = Number(await status.locator('p').getAttribute('data-step'));
+  const found = Number(await status.locator('p[data-step]').getAttribute('data-step'));
+  // What the shrunk schedule changed of the scenario is said.
+  assert.match(await status.getByTestId('search-changes').textContent(), /^Shrunk: faults \d+ → \d+; deferred deliveries \d+ → \d+/);
   assert.equal(await step(page), found, 'the new run stands at the violating step');
   assert.ok(!new URL(page.url()).searchParams.has('preset'), 'a new run, not the preset');
   const row = page.locator('.invariants li[data-property="split-brain"]');

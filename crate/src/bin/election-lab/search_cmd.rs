@@ -1,9 +1,8 @@
 //! `election-lab search`: the counterexample search's command line (its help text, the budget
 //! parser, and the run that prints progress and the summary).
 
-use super::*;
 use election_lab::search::{FaultSet, Options, Search};
-use election_lab::{Action, Scenario};
+use election_lab::Scenario;
 
 pub(super) const SEARCH_HELP: &str = "\
 Each schedule runs the scenario with its own seed and 1 to --max-faults faults at random ticks of
@@ -15,7 +14,10 @@ instead the next delivery order of a depth-first enumeration over the first 8 ch
 the fault-free scenario (3 choices each), until all were tried.
 The property is checked after every step. The first violating schedule is shrunk as long as it
 still breaks the property: fewer faults, fewer nodes, the simulator's own delivery order, the
-scenario's own latency and seed, faults earlier, an earlier violating step.
+scenario's own latency and seed, faults earlier, an earlier violating step; then without each
+remaining fault or deferral in turn until none can go (the result is 1-minimal). Every change
+is said: faults and deferred deliveries found and kept, and a seed, latency range or nodes
+other than the scenario's.
 no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed
 on a live leader at any instant since that fault.
 States seen = distinct trace-hash prefixes (the hash of the history up to a step: events, sends,
@@ -23,8 +25,11 @@ timers, faults), not world states: two histories that reach the same world count
 Progress goes to standard error. Standard output: one JSON object {found, property, schedules,
 states, steps, orders (systematic delivery orders tried), counterexample}; counterexample is
 {step, time, nodes (those involved, e.g. the two leaders), faults_found (before shrinking),
-faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash}.
-With --out, the trace {format, scenario, interventions, step} opens at the violating step (in the
+faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash, changes
+{faults {found, kept}, deferrals {found, kept}, seed? {scenario, used}, latency? {scenario, used},
+nodes_removed}}.
+With --out, the trace {format, scenario, interventions, step, search {property, changes}} opens
+at the violating step (in the
 page: Import; here: election-lab run OUT).
 Exit code 0: no violation within the budget; 1: a counterexample was found; 2: bad arguments or a
 bad scenario.";
@@ -60,7 +65,7 @@ pub(super) fn search(
     until: Option<u64>,
     out: Option<String>,
 ) -> Result<bool, String> {
-    let text = read(file)?;
+    let text = super::input::trace_text(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
     let scenario: Scenario = trace.scenario;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
@@ -119,16 +124,13 @@ pub(super) fn search(
     });
     match result {
         Some(c) => {
-            let deferred = c.interventions.iter().filter(|i| matches!(i.action, Action::Defer(_))).count();
             eprintln!(
-                "election-lab: search: {} broken at step {} (t={}) by schedule {}; shrunk from {} to {} faults{}",
+                "election-lab: search: {} broken at step {} (t={}) by schedule {}; shrunk: {}",
                 c.property,
                 c.step,
                 c.time,
                 c.schedule,
-                c.faults_found,
-                c.interventions.len() - deferred,
-                if deferred > 0 { format!(" and {deferred} deferred deliveries") } else { String::new() }
+                c.changes.describe(election_lab::meta::Lang::En),
             );
             if let Some(path) = &out {
                 std::fs::write(path, format!("{}\n", c.trace)).map_err(|e| format!("cannot write {path}: {e}"))?;

@@ -50,7 +50,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
                 </div>
             };
         }
-        SearchStatus::Found { step, tried, ms } => (
+        SearchStatus::Found { step, tried, ms, .. } => (
             "found",
             format!(
                 "{}{}{name}{}{}{}",
@@ -87,10 +87,17 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
             ("failed", format!("{}{why}", tr(lang, k::UI_THE_SEARCH_COULD_NOT_RUN)), Tried::default(), 0.0, None)
         }
     };
+    let changes = match &s.status {
+        SearchStatus::Found { changes: Some(c), .. } => html! {
+            <p class="search-changes" data-testid="search-changes">{ format!("{}{}", tr(lang, k::UI_SEARCH_SHRUNK), c.describe(lang)) }</p>
+        },
+        _ => html! {},
+    };
     html! {
         <div class={classes!("search-status", class)} data-testid="search" data-status={class} aria-live="polite">
             <p data-step={step.map(|s| s.to_string())} data-ms={ms.to_string()} data-schedules={tried.schedules.to_string()}
                data-steps={tried.steps.to_string()}>{ text }</p>
+            { changes }
         </div>
     }
 }

@@ -4,7 +4,7 @@
 
 use super::super::fmt;
 use crate::i18n::{tr, Lang};
-use crate::state::watch::Series;
+use crate::state::watch::{value_at, Change, Series};
 use crate::state::EngineRef;
 use election_lab::meta::k;
 use election_lab::Time;
@@ -17,21 +17,26 @@ pub struct WatchProps {
     /// sampled again only when one of these changes.
     pub run: (u64, u64, u64),
     pub time: Time,
+    /// The cursor's step: the value shown is the one there.
+    pub step: u64,
     pub lang: Lang,
 }
 
 const W: f64 = 200.0;
 const H: f64 = 18.0;
 
-/// One node's sparkline: a step line through its samples, and the cursor.
-fn sparkline(s: &Series, values: &[Option<String>], now: Time) -> Html {
-    let end = s.times.last().copied().unwrap_or(0).max(1) as f64;
+/// One node's sparkline: a step line through its changes (to the end of the run), and the cursor.
+fn sparkline(s: &Series, values: &[Change], now: Time) -> Html {
+    let end = s.end.max(1) as f64;
     let x = |t: Time| t as f64 / end * W;
     let y = |h: f64| H - 2.0 - h * (H - 4.0);
     let mut d = String::new();
     let mut last: Option<f64> = None;
-    for (t, v) in s.times.iter().zip(values) {
+    for (_, t, v) in values {
         let Some(h) = v.as_deref().and_then(|v| s.height(v)) else {
+            if last.is_some() {
+                d.push_str(&format!(" H{}", fmt(x(*t))));
+            }
             last = None;
             continue;
         };
@@ -41,6 +46,9 @@ fn sparkline(s: &Series, values: &[Option<String>], now: Time) -> Html {
         }
         last = Some(h);
     }
+    if last.is_some() {
+        d.push_str(&format!(" H{}", fmt(W)));
+    }
     html! {
         <svg class="spark" viewBox={format!("0 0 {W} {H}")} preserveAspectRatio="none" aria-hidden="true">
             <path class="spark-line" d={d} />
@@ -49,10 +57,9 @@ fn sparkline(s: &Series, values: &[Option<String>], now: Time) -> Html {
     }
 }
 
-/// The value shown at the cursor: the last sample at or before it.
-fn at(s: &Series, values: &[Option<String>], now: Time) -> String {
-    let i = s.times.partition_point(|&t| t <= now).saturating_sub(1);
-    values.get(i).cloned().flatten().unwrap_or_else(|| "—".into())
+/// The value shown at the cursor's step (the inspector's there).
+fn at(values: &[Change], step: u64) -> String {
+    value_at(values, step).unwrap_or("—").to_string()
 }
 
 #[function_component]
@@ -87,7 +94,7 @@ pub fn Watch(p: &WatchProps) -> Html {
                 <>
                     <ul class="spark-rows">
                         { for s.nodes.iter().map(|(id, values)| {
-                            let now = at(s, values, p.time);
+                            let now = at(values, p.step);
                             let label = format!("N{id} · {}: {now} {} t = {}", s.key.get(l), tr(l, k::UI_AT), p.time);
                             html!{
                                 <li class="spark-row" data-node-watch={id.to_string()} data-value={now.clone()} role="img" aria-label={label}>

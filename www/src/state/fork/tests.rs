@@ -58,7 +58,10 @@ fn fork_shows_both_futures_with_the_engines_first_divergence() {
     let want = diff::diff(&old, &new).first.expect("a crash changes the run");
     let got: &Diverged = runs.first.as_ref().expect("marked");
     assert_eq!((got.time, got.steps), (want.time, [want.step_a, want.step_b]));
-    assert!(got.time >= crash_time && got.steps.iter().all(|&k| k > 20), "no difference before the fork: {got:?}");
+    // The crash itself is the first difference: at its own time and step in the new future.
+    assert_eq!((got.time, got.steps[1]), (crash_time, 20), "{got:?}");
+    assert_eq!(got.cause, diff::Cause::Fault { in_a: false, action: Intervention::Crash(5) });
+    assert!(got.steps[0] > 20, "no difference before the fork: {got:?}");
     // Marked on the shared timeline at that time.
     assert!(c.markers.iter().any(|m| m.class == "diverge" && m.step == got.time));
     // The link opens the run kept (one algorithm), not a compare of one algorithm with itself.
@@ -91,8 +94,10 @@ fn an_imported_trace_of_the_same_nodes_can_be_compared_with_the_run_shown() {
     let runs = c.runs.as_ref().unwrap();
     assert_eq!(runs.roles, [Role::Current, Role::Imported]);
     assert_eq!(c.lanes[1].engine.get().interventions().len(), 1);
-    // The crash changes the run after step 10, and the difference is marked there.
-    assert!(runs.first.as_ref().is_some_and(|d| d.steps[1] > 10), "{:?}", runs.first);
+    // The crash is the first difference, marked at its own step.
+    let d = runs.first.as_ref().expect("a difference");
+    assert_eq!(d.steps[1], 10, "{d:?}");
+    assert_eq!(d.cause, diff::Cause::Fault { in_a: false, action: Intervention::Crash(5) });
     // A scenario of other nodes is imported without an offer.
     let s = run(s, [Action::CloseCompare]);
     let mut fewer = s.scenario.as_ref().clone();
