@@ -166,14 +166,14 @@ impl Paxos {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     Prepare,
     Accept,
 }
 
 /// A proposer's ballot under way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Proposal {
     pub inst: u64,
     pub ballot: u64,
@@ -185,7 +185,7 @@ pub struct Proposal {
     pub yes: Vec<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     // Durable.
@@ -221,7 +221,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Prepare { inst: u64, ballot: u64 },
     Promise { inst: u64, ballot: u64, accepted: Option<(u64, NodeId)> },
@@ -258,7 +258,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
     LeaderTimeout,

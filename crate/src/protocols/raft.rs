@@ -120,14 +120,14 @@ impl Raft {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     Follower,
     Candidate,
     Leader,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     // Durable.
@@ -142,7 +142,7 @@ pub struct State {
     pub quorum: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     RequestVote { term: u64, last_index: u64, last_term: u64 },
     VoteGrant { term: u64 },
@@ -184,7 +184,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     Election,
     Heartbeat,
