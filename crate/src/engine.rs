@@ -290,6 +290,10 @@ impl Engine {
     pub fn all_elections(&self) -> &[Election] {
         self.sim.all_elections()
     }
+    /// The run itself (its world, machine and logs, read-only).
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
     /// Tick of the next event, if any (within the scenario's stop time or not).
     pub fn next_event_time(&mut self) -> Option<Time> {
         self.sim.next_event_time()
