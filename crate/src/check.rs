@@ -259,7 +259,8 @@ impl Report {
 
 /// The exploration of one scenario.
 pub struct Checker {
-    scenario: Scenario,
+    /// The scenario a counterexample replays on (none for a protocol checked on its own).
+    scenario: Option<Scenario>,
     m: Box<dyn Machine>,
     cfg: Config,
     n: usize,
@@ -345,7 +346,7 @@ impl Checker {
         let rules = crate::meta::Text::all().map(|t| t.key()).filter(|k| k.starts_with(&prefix)).collect();
         let (lo, hi) = scenario.network.latency;
         Ok(Checker {
-            scenario: scenario.clone(),
+            scenario: Some(scenario.clone()),
             m,
             cfg,
             n,
@@ -367,6 +368,39 @@ impl Checker {
             limit: false,
             timers: Vec::new(),
         })
+    }
+
+    /// A checker of protocol `proto` on its own (not registered, no scenario: a counterexample
+    /// has moves but no trace), its nodes in `cfg`, on FIFO links.
+    pub fn for_protocol<P: crate::protocol::Protocol>(
+        proto: P,
+        cfg: Config,
+        property: &'static Property,
+        bounds: Bounds,
+    ) -> Checker {
+        Checker {
+            scenario: None,
+            m: Box::new(crate::machine::Core::new(proto)),
+            n: cfg.n(),
+            cfg,
+            property,
+            bounds,
+            fifo: true,
+            schedule: Vec::new(),
+            rules: Vec::new(),
+            phash: Vec::new(),
+            pid: HashMap::default(),
+            seen: Seen::default(),
+            parents: Vec::new(),
+            queue: VecDeque::new(),
+            coverage: HashMap::new(),
+            transitions: 0,
+            depth: 0,
+            cut: false,
+            found: None,
+            limit: false,
+            timers: Vec::new(),
+        }
     }
 
     /// Lets links deliver out of send order even on a FIFO network.
@@ -797,7 +831,17 @@ impl Checker {
         let verdict = match &self.found {
             Some((id, nodes)) => {
                 let moves = self.path(*id);
-                Verdict::Violated(Box::new(replay(&self.scenario, self.property.id, moves, nodes.clone())))
+                Verdict::Violated(Box::new(match &self.scenario {
+                    Some(s) => replay(s, self.property.id, moves, nodes.clone()),
+                    None => Counterexample {
+                        moves,
+                        trace: Value::Null,
+                        step: 0,
+                        time: 0,
+                        nodes: nodes.clone(),
+                        replayed: false,
+                    },
+                }))
             }
             None if self.limit => Verdict::Limit,
             None => Verdict::Holds { complete: !self.cut },
