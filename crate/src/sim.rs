@@ -261,10 +261,7 @@ impl Sim {
                 tokens.iter().any(|&(t, _)| self.machine.timer_key(i, t).as_deref() == Some(timer.as_str()))
             });
             if !pending {
-                return Err(ScenarioError::new(
-                    "intervention.fire",
-                    format!("N{node} has no pending timer {timer}"),
-                ));
+                return Err(ScenarioError::new("intervention.fire", format!("N{node} has no pending timer {timer}")));
             }
         }
         self.flush_interventions();

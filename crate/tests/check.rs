@@ -37,8 +37,8 @@ fn raft_one_leader_per_term_holds_to_depth_7_with_two_crashes_and_a_partition() 
 /// crash, too, and the same depth gives fewer states.
 #[test]
 fn fewer_faults_give_fewer_states() {
-    let few = check(&scenario(RAFT3), "two-leaders-in-term", Bounds { depth: Some(7), ..Bounds::default() }, false)
-        .unwrap();
+    let few =
+        check(&scenario(RAFT3), "two-leaders-in-term", Bounds { depth: Some(7), ..Bounds::default() }, false).unwrap();
     let more = check(
         &scenario(RAFT3),
         "two-leaders-in-term",
@@ -215,4 +215,41 @@ fn a_toy_protocol_reaches_exactly_the_hand_counted_states() {
         assert_eq!(r.states, (1u64 << m) + lossy, "n = {n}, one loss");
         assert!(r.sentence().contains("exhausted: the whole reachable space is"), "{}", r.sentence());
     }
+}
+
+// ----- mutants: deliberately broken variants the checker must catch -----
+
+/// A Raft node that grants a second vote in a term: two leaders in one term, within a few
+/// moves, replayed in the simulator; the true Raft holds at the same depth.
+#[test]
+fn the_double_voting_raft_mutant_is_caught() {
+    let bounds = Bounds { depth: Some(8), ..Bounds::default() };
+    let mutant = scenario(
+        r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12},"params":{"_mutant":"double-vote"}}"#,
+    );
+    let r = check(&mutant, "two-leaders-in-term", bounds.clone(), false).unwrap();
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert!(c.replayed, "{}", r.sentence());
+    assert!(c.moves.len() <= 8);
+    let r = check(&scenario(RAFT3), "two-leaders-in-term", bounds, false).unwrap();
+    assert!(matches!(r.verdict, Verdict::Holds { .. }), "{}", r.sentence());
+}
+
+/// A Paxos acceptor that forgets its promise: a value chosen twice; the true Paxos holds on
+/// the same bounds.
+#[test]
+fn the_promise_forgetting_paxos_mutant_is_caught() {
+    let bounds = Bounds { depth: Some(14), max_states: 400_000, ..Bounds::default() };
+    let json = |extra: &str| {
+        format!(r#"{{"algorithm":"paxos","nodes":[1,2,3],"seed":1,"schedule":[{{"at":0,"start":1}},{{"at":0,"start":3}}]{extra}}}"#)
+    };
+    let mutant = scenario(&json(r#","params":{"_mutant":"forget-promise"}"#));
+    let r = check(&mutant, "chosen-once", bounds.clone(), false).unwrap();
+    eprintln!("{}", r.sentence());
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert!(c.replayed, "{}", r.sentence());
+    let r = check(&scenario(&json("")), "chosen-once", Bounds { depth: Some(c.moves.len() as u32), ..bounds }, false)
+        .unwrap();
+    eprintln!("{}", r.sentence());
+    assert!(!matches!(r.verdict, Verdict::Violated(_)), "{}", r.sentence());
 }

@@ -41,6 +41,8 @@ pub struct Raft {
     pub ack_window: Time,
     /// (last log index, last log term) per node id.
     pub logs: BTreeMap<NodeId, (u64, u64)>,
+    /// The test-only mutant that grants a second vote in a term ([`super::MUTANT`]).
+    pub double_vote: bool,
 }
 
 pub const ALGORITHM: Algorithm = Algorithm {
@@ -96,7 +98,8 @@ const PRESETS: &[Preset] = &[
 
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["election_timeout", "ack_window", "log"])?;
+        let (params, double_vote) = super::mutant(params, "double-vote");
+        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.pair("election_timeout")?.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
@@ -116,7 +119,7 @@ impl Raft {
             }
             logs.insert(id, (index, term));
         }
-        Ok(Raft { election_timeout: (lo, hi), ack_window, logs })
+        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote })
     }
 }
 
@@ -323,7 +326,7 @@ impl Protocol for Raft {
                     return;
                 }
                 let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
-                if s.voted_for.is_none_or(|v| v == from) && up_to_date {
+                if (s.voted_for.is_none_or(|v| v == from) || self.double_vote) && up_to_date {
                     let rule = if s.voted_for.is_some() { &k::RAFT_NOTE_GRANT_AGAIN } else { &k::RAFT_NOTE_GRANT };
                     ctx.note(rule, &[me, peer, s.term]);
                     s.voted_for = Some(from);

@@ -102,7 +102,10 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         r.states as f64 / secs.max(1e-9)
     );
     let fired: Vec<String> = r.coverage.iter().map(|(k, c)| format!("{k} ×{c}")).collect();
-    eprintln!("election-lab: check-model: rules fired: {}", if fired.is_empty() { "none".into() } else { fired.join(", ") });
+    eprintln!(
+        "election-lab: check-model: rules fired: {}",
+        if fired.is_empty() { "none".into() } else { fired.join(", ") }
+    );
     if !r.never.is_empty() {
         eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
     }

@@ -1,0 +1,407 @@
+//! The explorer: the checker's worlds, their fingerprints, and the breadth-first loop.
+
+use super::*;
+
+/// The checker's world (node states shared between states that did not change them).
+#[derive(Clone)]
+pub(super) struct World {
+    pub(super) nodes: Rc<dyn Stash>,
+    /// Per node, the fingerprint of its state and timers.
+    pub(super) node_h: Rc<[u64]>,
+    pub(super) up: u32,
+    /// Live nodes that believe they lead (the observers' view, to tell who *became* leader).
+    pub(super) leaders: u32,
+    /// Partition label per node (empty: whole).
+    pub(super) labels: Vec<u8>,
+    /// (from, to, payload id), canonically ordered.
+    pub(super) msgs: Vec<(u8, u8, u32)>,
+    pub(super) used: [u32; 4],
+    pub(super) sched: u16,
+    /// Which node led each term (for `two-leaders-in-term`).
+    pub(super) terms: Vec<(u64, NodeId)>,
+    pub(super) depth: u32,
+    /// Index in the parent table.
+    pub(super) id: u32,
+}
+
+pub(super) const CRASH: usize = 0;
+pub(super) const RECOVER: usize = 1;
+pub(super) const PARTITION: usize = 2;
+pub(super) const DROP: usize = 3;
+
+/// A hasher for keys that are fingerprints already.
+#[derive(Default)]
+pub(super) struct Id(u64);
+impl Hasher for Id {
+    fn write(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 = self.0.rotate_left(8) ^ x as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+pub(super) type Seen = HashMap<u64, (), BuildHasherDefault<Id>>;
+
+/// What a handler did, as the checker's sink records it.
+#[derive(Default)]
+pub(super) struct Out {
+    /// (destination index, message id).
+    pub(super) sends: Vec<(u8, u64)>,
+    pub(super) notes: Vec<Note>,
+    pub(super) reports: Vec<&'static str>,
+    pub(super) token: u64,
+    pub(super) ids: Vec<NodeId>,
+}
+
+impl Sink for Out {
+    fn send(&mut self, to: NodeId, _kind: usize, _fixed: Option<Time>, logged: u64) -> bool {
+        match self.ids.iter().position(|&x| x == to) {
+            Some(t) => {
+                self.sends.push((t as u8, logged));
+                true
+            }
+            None => false,
+        }
+    }
+    fn set_timer(&mut self, _name: &'static str, _lo: Time, _hi: Time, _replaced: bool) -> u64 {
+        self.token += 1;
+        self.token
+    }
+    fn cancel_timer(&mut self, _name: &'static str) {}
+    fn note(&mut self, note: Note) {
+        self.notes.push(note);
+    }
+    fn report(&mut self, property: &'static str, _nodes: Vec<NodeId>) {
+        self.reports.push(property);
+    }
+}
+
+/// The exploration of one scenario.
+pub struct Checker {
+    /// The scenario a counterexample replays on (none for a protocol checked on its own).
+    pub(super) scenario: Option<Scenario>,
+    pub(super) m: Box<dyn Machine>,
+    pub(super) cfg: Config,
+    pub(super) n: usize,
+    pub(super) property: &'static Property,
+    pub(super) bounds: Bounds,
+    pub(super) fifo: bool,
+    pub(super) schedule: Vec<Action>,
+    pub(super) rules: Vec<&'static str>,
+    /// Payload fingerprint by payload id; payload id by fingerprint.
+    pub(super) phash: Vec<u64>,
+    pub(super) pid: HashMap<u64, u32, BuildHasherDefault<Id>>,
+    pub(super) seen: Seen,
+    /// Per state: its parent and the move that reached it.
+    pub(super) parents: Vec<(u32, Move)>,
+    pub(super) queue: VecDeque<World>,
+    pub(super) coverage: HashMap<&'static str, u64>,
+    pub(super) transitions: u64,
+    pub(super) depth: u32,
+    pub(super) cut: bool,
+    pub(super) found: Option<(u32, Vec<NodeId>)>,
+    pub(super) limit: bool,
+    pub(super) timers: Vec<(u64, u64)>,
+}
+
+/// The property named `id` that the algorithm claims (or split brain, which every leader
+/// election can be asked about).
+pub(super) fn property_of(scenario: &Scenario, id: &str) -> Result<&'static Property, ScenarioError> {
+    let alg = registry::find(&scenario.algorithm)
+        .ok_or_else(|| ScenarioError::new("algorithm", format!("unknown algorithm '{}'", scenario.algorithm)))?;
+    if let Some(p) = alg.property(id) {
+        if p.monitor == Monitor::OneToken {
+            return Err(ScenarioError::new(
+                "property",
+                format!("{id}: the token monitor is not modelled by the exhaustive checker"),
+            ));
+        }
+        return Ok(p);
+    }
+    if id == SPLIT_BRAIN {
+        static SPLIT: Property = crate::meta::single_leader(crate::meta::Faults::Any);
+        return Ok(&SPLIT);
+    }
+    let claimed: Vec<&str> = alg.properties.iter().map(|p| p.id).collect();
+    Err(ScenarioError::new(
+        "property",
+        format!("{}: {id} is not a property it claims (it claims: {})", alg.id, claimed.join(", ")),
+    ))
+}
+
+impl Checker {
+    /// A checker of `property` on the scenario's algorithm, nodes, parameters and schedule.
+    pub fn new(scenario: &Scenario, property: &str, bounds: Bounds) -> Result<Checker, ScenarioError> {
+        let property = property_of(scenario, property)?;
+        let alg = registry::find(&scenario.algorithm).expect("checked");
+        if crate::protocols::RECORDED.iter().any(|a| a.id == alg.id) {
+            return Err(ScenarioError::new("algorithm", "a recorded run replays a log: there is nothing to explore"));
+        }
+        let n = scenario.nodes.len();
+        if n > MAX_NODES {
+            return Err(ScenarioError::new("nodes", format!("the checker explores at most {MAX_NODES} nodes")));
+        }
+        if scenario.fencing.is_some() {
+            return Err(ScenarioError::new("fencing", "the fenced store is not modelled by the exhaustive checker"));
+        }
+        let mut schedule = Vec::new();
+        for (i, s) in scenario.schedule.iter().enumerate() {
+            match &s.action {
+                Action::Crash(_) | Action::Recover(_) | Action::Start(_) | Action::Heal | Action::Isolate(_) => {}
+                Action::Partition { .. } => {}
+                other => {
+                    return Err(ScenarioError::new(
+                        format!("schedule[{i}]"),
+                        format!("{}: not modelled by the exhaustive checker", other.describe()),
+                    ))
+                }
+            }
+            schedule.push(s.action.clone());
+        }
+        let sim = (alg.build)(scenario, alg.properties)?;
+        let (mut m, cfg) = sim.into_machine();
+        m.reset();
+        let prefix = format!("{}.note.", alg.id.replace('-', "_"));
+        let rules = crate::meta::Text::all().map(|t| t.key()).filter(|k| k.starts_with(&prefix)).collect();
+        let (lo, hi) = scenario.network.latency;
+        Ok(Checker {
+            scenario: Some(scenario.clone()),
+            m,
+            cfg,
+            n,
+            property,
+            bounds,
+            fifo: scenario.network.fifo || lo == hi,
+            schedule,
+            rules,
+            phash: Vec::new(),
+            pid: HashMap::default(),
+            seen: Seen::default(),
+            parents: Vec::new(),
+            queue: VecDeque::new(),
+            coverage: HashMap::new(),
+            transitions: 0,
+            depth: 0,
+            cut: false,
+            found: None,
+            limit: false,
+            timers: Vec::new(),
+        })
+    }
+
+    /// A checker of protocol `proto` on its own (not registered, no scenario: a counterexample
+    /// has moves but no trace), its nodes in `cfg`, on FIFO links.
+    pub fn for_protocol<P: crate::protocol::Protocol>(
+        proto: P,
+        cfg: Config,
+        property: &'static Property,
+        bounds: Bounds,
+    ) -> Checker {
+        Checker {
+            scenario: None,
+            m: Box::new(crate::machine::Core::new(proto)),
+            n: cfg.n(),
+            cfg,
+            property,
+            bounds,
+            fifo: true,
+            schedule: Vec::new(),
+            rules: Vec::new(),
+            phash: Vec::new(),
+            pid: HashMap::default(),
+            seen: Seen::default(),
+            parents: Vec::new(),
+            queue: VecDeque::new(),
+            coverage: HashMap::new(),
+            transitions: 0,
+            depth: 0,
+            cut: false,
+            found: None,
+            limit: false,
+            timers: Vec::new(),
+        }
+    }
+
+    /// Lets links deliver out of send order even on a FIFO network.
+    pub fn unordered(&mut self) {
+        self.fifo = false;
+    }
+
+    pub(super) fn out(&self) -> Out {
+        Out { ids: self.cfg.ids.clone(), token: 1 << 40, ..Out::default() }
+    }
+
+    pub(super) fn node_hash(&self, i: usize) -> u64 {
+        let mut h = Fnv64::default();
+        self.m.hash_node(i, &mut h);
+        h.finish()
+    }
+
+    /// Keeps one copy of each distinct payload sent from `mark` on; the sends' payload ids.
+    pub(super) fn intern(&mut self, mark: u64, sends: &[(u8, u64)]) -> Vec<u32> {
+        let mut keep = Vec::with_capacity(sends.len());
+        let mut ids = Vec::with_capacity(sends.len());
+        let mut next = mark as u32;
+        for &(_, id) in sends {
+            let mut h = Fnv64::default();
+            self.m.hash_payload(id, &mut h);
+            let fp = h.finish();
+            match self.pid.get(&fp) {
+                Some(&p) => {
+                    keep.push(false);
+                    ids.push(p);
+                }
+                None => {
+                    keep.push(true);
+                    self.pid.insert(fp, next);
+                    self.phash.push(fp);
+                    ids.push(next);
+                    next += 1;
+                }
+            }
+        }
+        self.m.retain_payloads(mark, &keep);
+        debug_assert_eq!(self.m.payloads_end(), next as u64);
+        ids
+    }
+
+    pub(super) fn fingerprint(&self, w: &World) -> u64 {
+        let mut h = Fnv64::default();
+        w.node_h.hash(&mut h);
+        w.up.hash(&mut h);
+        w.labels.hash(&mut h);
+        for &(f, t, p) in &w.msgs {
+            (f, t, self.phash[p as usize]).hash(&mut h);
+        }
+        w.used.hash(&mut h);
+        w.sched.hash(&mut h);
+        w.terms.hash(&mut h);
+        h.finish()
+    }
+
+    pub(super) fn canon(&self, w: &mut World) {
+        if self.fifo {
+            w.msgs.sort_by_key(|&(f, t, _)| (f, t)); // stable: each link keeps its order
+        } else {
+            w.msgs.sort_unstable_by_key(|&(f, t, p)| (f, t, self.phash[p as usize]));
+        }
+        if !w.labels.is_empty() {
+            let mut map = [u8::MAX; 256];
+            let mut next = 0u8;
+            for l in &mut w.labels {
+                if map[*l as usize] == u8::MAX {
+                    map[*l as usize] = next;
+                    next += 1;
+                }
+                *l = map[*l as usize];
+            }
+            if next <= 1 {
+                w.labels.clear();
+            }
+        }
+    }
+
+    /// Records what a handler of node `i` did into the successor `w` (messages, coverage,
+    /// the node's new fingerprint and view, the property) and returns the nodes of a
+    /// violation, if one shows.
+    pub(super) fn after_handler(&mut self, w: &mut World, i: usize, mark: u64, out: Out) -> Option<Vec<NodeId>> {
+        let pids = self.intern(mark, &out.sends);
+        for (&(to, _), p) in out.sends.iter().zip(pids) {
+            w.msgs.push((i as u8, to, p));
+        }
+        for note in &out.notes {
+            *self.coverage.entry(note.text.key()).or_insert(0) += 1;
+        }
+        let mut node_h = w.node_h.to_vec();
+        node_h[i] = self.node_hash(i);
+        w.node_h = node_h.into();
+        w.nodes = Rc::from(self.m.snapshot());
+        let mut bad = None;
+        if out.reports.contains(&self.property.id) {
+            bad = Some(vec![self.cfg.ids[i]]);
+        }
+        let view = self.m.view(i);
+        let bit = 1u32 << i;
+        let was = w.leaders & bit != 0;
+        if view.is_leader() {
+            w.leaders |= bit;
+        } else {
+            w.leaders &= !bit;
+        }
+        if view.is_leader() && !was {
+            let me = self.cfg.ids[i];
+            match self.property.monitor {
+                Monitor::SplitBrain if (w.leaders & w.up).count_ones() >= 2 => {
+                    bad = Some(
+                        (0..self.n).filter(|&j| w.leaders & w.up & (1 << j) != 0).map(|j| self.cfg.ids[j]).collect(),
+                    );
+                }
+                Monitor::TwoLeadersInTerm => {
+                    if let Some(t) = view.term {
+                        match w.terms.binary_search_by_key(&t, |&(t, _)| t) {
+                            Ok(k) if w.terms[k].1 != me => {
+                                let other = w.terms[k].1;
+                                bad = Some(vec![other.min(me), other.max(me)]);
+                            }
+                            Ok(_) => {}
+                            Err(k) => w.terms.insert(k, (t, me)),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        bad
+    }
+
+    pub(super) fn initial(&mut self) -> (World, Option<Vec<NodeId>>) {
+        let mut w = World {
+            nodes: Rc::from(self.m.snapshot()),
+            node_h: vec![0; self.n].into(),
+            up: if self.n == 32 { u32::MAX } else { (1u32 << self.n) - 1 },
+            leaders: 0,
+            labels: Vec::new(),
+            msgs: Vec::new(),
+            used: [0; 4],
+            sched: 0,
+            terms: Vec::new(),
+            depth: 0,
+            id: 0,
+        };
+        let mut bad = None;
+        for i in 0..self.n {
+            let mark = self.m.payloads_end();
+            let mut out = self.out();
+            let at = At { i, me: self.cfg.ids[i], now: 0, cfg: &self.cfg };
+            self.m.boot(at, &mut out);
+            if let Some(b) = self.after_handler(&mut w, i, mark, out) {
+                bad.get_or_insert(b);
+            }
+        }
+        self.canon(&mut w);
+        (w, bad)
+    }
+
+    /// Runs the exploration to its end (or a bound) and reports.
+    pub fn run(mut self) -> Report {
+        let (w, bad) = self.initial();
+        let fp = self.fingerprint(&w);
+        self.seen.insert(fp, ());
+        self.parents.push((u32::MAX, Move::Heal));
+        if let Some(nodes) = bad {
+            self.found = Some((0, nodes));
+        } else {
+            self.queue.push_back(w);
+        }
+        while self.found.is_none() && !self.limit {
+            let Some(w) = self.queue.pop_front() else { break };
+            self.expand(&w);
+        }
+        self.report()
+    }
+}
