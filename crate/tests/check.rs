@@ -241,7 +241,9 @@ fn the_double_voting_raft_mutant_is_caught() {
 fn the_promise_forgetting_paxos_mutant_is_caught() {
     let bounds = Bounds { depth: Some(14), max_states: 400_000, ..Bounds::default() };
     let json = |extra: &str| {
-        format!(r#"{{"algorithm":"paxos","nodes":[1,2,3],"seed":1,"schedule":[{{"at":0,"start":1}},{{"at":0,"start":3}}]{extra}}}"#)
+        format!(
+            r#"{{"algorithm":"paxos","nodes":[1,2,3],"seed":1,"schedule":[{{"at":0,"start":1}},{{"at":0,"start":3}}]{extra}}}"#
+        )
     };
     let mutant = scenario(&json(r#","params":{"_mutant":"forget-promise"}"#));
     let r = check(&mutant, "chosen-once", bounds.clone(), false).unwrap();
@@ -252,4 +254,62 @@ fn the_promise_forgetting_paxos_mutant_is_caught() {
         .unwrap();
     eprintln!("{}", r.sentence());
     assert!(!matches!(r.verdict, Verdict::Violated(_)), "{}", r.sentence());
+}
+
+// ----- the command line -----
+
+const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(BIN).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// `check-model` exits 1 with a counterexample whose trace `run` replays to the violation, 0
+/// with a proof, 2 on a property the algorithm does not claim.
+#[test]
+fn check_model_cli_verdicts_exit_codes_and_a_trace_run_replays() {
+    let dir = std::env::temp_dir().join(format!("election-lab-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bully = dir.join("bully.json");
+    std::fs::write(&bully, BULLY3).unwrap();
+    let out = dir.join("cx.json");
+    let (code, stdout, stderr) =
+        cli(&["check-model", bully.to_str().unwrap(), "--property", "split-brain", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(summary["verdict"], "violated");
+    assert_eq!(summary["counterexample"]["replayed"], true);
+    assert!(stderr.contains("rules fired:") && stderr.contains("rules never fired:"), "{stderr}");
+    let (code, stdout, stderr) = cli(&["run", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let v = &run["violations"][0];
+    assert_eq!(v["kind"], "split-brain");
+    assert_eq!(v["step"], summary["counterexample"]["step"]);
+
+    let raft = dir.join("raft.json");
+    std::fs::write(&raft, RAFT3).unwrap();
+    let (code, stdout, stderr) = cli(&[
+        "check-model",
+        raft.to_str().unwrap(),
+        "--property",
+        "two-leaders-in-term",
+        "--depth",
+        "6",
+        "--crashes",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("no violation: all") && stderr.contains("depth ≤ 6, ≤ 1 crash"), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(summary["verdict"], "no-violation");
+    let (code, _, stderr) = cli(&["check-model", raft.to_str().unwrap(), "--property", "chosen-once"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--property") && stderr.contains("not a property it claims"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }
