@@ -129,6 +129,9 @@ pub enum Verdict {
     Violated(Box<Counterexample>),
     /// The state limit was reached first: nothing is proved beyond the states counted.
     Limit,
+    /// A move gave another world when the clock read otherwise: the handlers read the clock,
+    /// which the asynchronous time model cannot give. Nothing is proved.
+    ReadsClock,
 }
 
 /// A shortest schedule that breaks the property.
@@ -182,6 +185,10 @@ impl Report {
             Verdict::Limit => format!(
                 "{}: no violation in the first {} unique states (state limit reached; {bounds}, depth {} reached): nothing is proved beyond them",
                 self.property, self.states, self.depth
+            ),
+            Verdict::ReadsClock => format!(
+                "{}: not checked: the algorithm's handlers read the clock (a move gave another state at another time), which the asynchronous time model cannot give",
+                self.property
             ),
             Verdict::Violated(c) => format!(
                 "{}: violated after {} moves (a shortest schedule; {} unique states explored, {bounds}): step {} t={} nodes {:?}{}",

@@ -81,6 +81,9 @@ impl Sink for Out {
     }
 }
 
+/// Moves run twice, at two clock readings, to tell whether the handlers read the clock.
+pub(super) const PROBES: u32 = 512;
+
 /// The exploration of one scenario.
 pub struct Checker {
     /// The scenario a counterexample replays on (none for a protocol checked on its own).
@@ -106,7 +109,35 @@ pub struct Checker {
     pub(super) cut: bool,
     pub(super) found: Option<(u32, Vec<NodeId>)>,
     pub(super) limit: bool,
+    /// The clock handlers see (0; another reading while probing whether they read it).
+    pub(super) now: Time,
+    /// Moves still to be run a second time at another clock reading.
+    pub(super) probes: u32,
+    /// A probe gave another world at another clock reading.
+    pub(super) clock: bool,
     pub(super) timers: Vec<(u64, u64)>,
+}
+
+/// Whether booting the nodes at two different clock readings gives different states: then
+/// the handlers read the clock, and running them at 0 would check another algorithm. (A
+/// protocol that reads it only later is caught by the replay, which then does not reproduce.)
+fn reads_clock(m: &mut dyn Machine, cfg: &Config) -> bool {
+    let boot = |m: &mut dyn Machine, now: Time| -> Vec<u64> {
+        m.reset();
+        let mut out = Out { ids: cfg.ids.clone(), ..Out::default() };
+        (0..cfg.n())
+            .map(|i| {
+                m.boot(At { i, me: cfg.ids[i], now, cfg }, &mut out);
+                let mut h = Fnv64::default();
+                m.hash_node(i, &mut h);
+                h.finish()
+            })
+            .collect()
+    };
+    let late = boot(m, 1 << 30);
+    let early = boot(m, 0);
+    m.reset();
+    early != late
 }
 
 /// The property named `id` that the algorithm claims (or split brain, which every leader
@@ -165,7 +196,15 @@ impl Checker {
         }
         let sim = (alg.build)(scenario, alg.properties)?;
         let (mut m, cfg) = sim.into_machine();
-        m.reset();
+        if reads_clock(&mut *m, &cfg) {
+            return Err(ScenarioError::new(
+                "algorithm",
+                format!(
+                    "{}: its nodes keep clock readings, which the asynchronous time model (the clock at 0) cannot give",
+                    alg.id
+                ),
+            ));
+        }
         let prefix = format!("{}.note.", alg.id.replace('-', "_"));
         let rules = crate::meta::Text::all().map(|t| t.key()).filter(|k| k.starts_with(&prefix)).collect();
         let (lo, hi) = scenario.network.latency;
@@ -190,6 +229,9 @@ impl Checker {
             cut: false,
             found: None,
             limit: false,
+            now: 0,
+            probes: PROBES,
+            clock: false,
             timers: Vec::new(),
         })
     }
@@ -223,6 +265,9 @@ impl Checker {
             cut: false,
             found: None,
             limit: false,
+            now: 0,
+            probes: PROBES,
+            clock: false,
             timers: Vec::new(),
         }
     }
@@ -377,7 +422,7 @@ impl Checker {
         for i in 0..self.n {
             let mark = self.m.payloads_end();
             let mut out = self.out();
-            let at = At { i, me: self.cfg.ids[i], now: 0, cfg: &self.cfg };
+            let at = At { i, me: self.cfg.ids[i], now: self.now, cfg: &self.cfg };
             self.m.boot(at, &mut out);
             if let Some(b) = self.after_handler(&mut w, i, mark, out) {
                 bad.get_or_insert(b);
@@ -398,7 +443,7 @@ impl Checker {
         } else {
             self.queue.push_back(w);
         }
-        while self.found.is_none() && !self.limit {
+        while self.found.is_none() && !self.limit && !self.clock {
             let Some(w) = self.queue.pop_front() else { break };
             self.expand(&w);
         }

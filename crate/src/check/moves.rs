@@ -83,6 +83,9 @@ impl Checker {
             next.depth = w.depth + 1;
             self.canon(&mut next);
             let fp = self.fingerprint(&next);
+            if self.probes > 0 && self.probe(w, &mv, fp) {
+                return;
+            }
             if self.seen.contains_key(&fp) {
                 continue;
             }
@@ -100,6 +103,21 @@ impl Checker {
             }
             self.queue.push_back(next);
         }
+    }
+
+    /// Runs `mv` from `w` again with the clock at another reading: whether the world it gives
+    /// differs from `fp` (then the handlers read the clock, and the exploration stops).
+    fn probe(&mut self, w: &World, mv: &Move, fp: u64) -> bool {
+        self.probes -= 1;
+        let coverage = self.coverage.clone();
+        self.now = 1 << 30;
+        let (mut other, _) = self.apply(w, mv);
+        self.now = 0;
+        self.coverage = coverage;
+        other.depth = w.depth + 1;
+        self.canon(&mut other);
+        self.clock = self.fingerprint(&other) != fp;
+        self.clock
     }
 
     pub(super) fn idx(&self, id: NodeId) -> usize {
@@ -125,7 +143,7 @@ impl Checker {
                         self.m.restore(&*w.nodes);
                         let mark = self.m.payloads_end();
                         let mut out = self.out();
-                        let at = At { i: ti, me: self.cfg.ids[ti], now: 0, cfg: &self.cfg };
+                        let at = At { i: ti, me: self.cfg.ids[ti], now: self.now, cfg: &self.cfg };
                         self.m.deliver(at, &mut out, from, p as u64);
                         bad = self.after_handler(&mut next, ti, mark, out);
                     }
@@ -141,7 +159,7 @@ impl Checker {
                 self.timers = t;
                 let mark = self.m.payloads_end();
                 let mut out = self.out();
-                let at = At { i: i, me: self.cfg.ids[i], now: 0, cfg: &self.cfg };
+                let at = At { i, me: self.cfg.ids[i], now: self.now, cfg: &self.cfg };
                 self.m.fire(at, &mut out, token);
                 bad = self.after_handler(&mut next, i, mark, out);
             }
@@ -182,7 +200,7 @@ impl Checker {
                                 self.m.restore(&*w.nodes);
                                 let mark = self.m.payloads_end();
                                 let mut out = self.out();
-                                let at = At { i: i, me: self.cfg.ids[i], now: 0, cfg: &self.cfg };
+                                let at = At { i, me: self.cfg.ids[i], now: self.now, cfg: &self.cfg };
                                 self.m.start(at, &mut out);
                                 bad = self.after_handler(&mut next, i, mark, out);
                             }
@@ -231,7 +249,7 @@ impl Checker {
         next.leaders &= !(1 << i);
         let mark = self.m.payloads_end();
         let mut out = self.out();
-        let at = At { i: i, me: self.cfg.ids[i], now: 0, cfg: &self.cfg };
+        let at = At { i, me: self.cfg.ids[i], now: self.now, cfg: &self.cfg };
         self.m.recover(at, &mut out);
         self.after_handler(next, i, mark, out)
     }
@@ -266,6 +284,7 @@ impl Checker {
                     },
                 }))
             }
+            None if self.clock => Verdict::ReadsClock,
             None if self.limit => Verdict::Limit,
             None => Verdict::Holds { complete: !self.cut },
         };

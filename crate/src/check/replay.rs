@@ -78,7 +78,23 @@ pub(super) fn replay(
             }
         }
     }
-    let hit = e.violations().iter().find(|v| v.kind == property).cloned();
+    let mut hit = e.violations().iter().find(|v| v.kind == property).cloned();
+    if hit.is_none() && property == SPLIT_BRAIN && e.algorithm().property(SPLIT_BRAIN).is_none() {
+        // Not a property the algorithm claims, so no monitor of the run watches it: read the
+        // live leaders where the schedule ends.
+        let sim = e.sim();
+        let leaders: Vec<NodeId> =
+            (0..sim.cfg.n()).filter(|&i| sim.is_up(i) && sim.view(i).is_leader()).map(|i| sim.cfg.ids[i]).collect();
+        if leaders.len() >= 2 {
+            hit = Some(crate::observe::Violation {
+                kind: SPLIT_BRAIN,
+                time: e.now(),
+                step: e.cursor(),
+                nodes: leaders,
+                term: None,
+            });
+        }
+    }
     replayed &= hit.is_some();
     let (step, time) = hit.as_ref().map_or((e.cursor(), e.now()), |v| (v.step, v.time));
     let mut trace = e.trace_value();

@@ -25,7 +25,8 @@ Coverage: how often each narration rule fired over every move explored, and the 
 that never did.
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
 coverage, never, counterexample}. Exit code 0: no violation; 1: violated; 2: bad arguments or a
-bad scenario; 3: the state limit was reached first.";
+bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
+model has no clock to give them); 3: the state limit was reached first.";
 
 #[derive(clap::Args)]
 pub(super) struct CheckModel {
@@ -114,6 +115,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         Verdict::Holds { complete: false } => ("no-violation", None),
         Verdict::Violated(_) => ("violated", Some(FOUND)),
         Verdict::Limit => ("state-limit", Some(LIMIT)),
+        Verdict::ReadsClock => ("reads-clock", Some(BAD_INPUT)),
     };
     let counterexample = match &r.verdict {
         Verdict::Violated(c) => {
