@@ -43,6 +43,10 @@ pub use explore::Checker;
 use explore::*;
 pub use replay::replay_scenario;
 
+/// The *sometimes* property "a leader is agreed": some reachable state has every live node
+/// naming the same live leader (the path to the first such state is its witness).
+pub const LEADER_AGREED: &str = "sometimes:leader-agreed";
+
 /// The largest cluster checked (node sets are bit masks).
 pub const MAX_NODES: usize = 16;
 
@@ -153,6 +157,9 @@ pub struct Counterexample {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub property: &'static str,
+    /// `property` is a *sometimes* property: `Violated` means it was witnessed (its
+    /// counterexample is the witness path), `Holds` that no state explored has it.
+    pub sometimes: bool,
     pub verdict: Verdict,
     /// Unique world states reached (the initial one included).
     pub states: u64,
@@ -173,6 +180,31 @@ impl Report {
     /// One line saying exactly what was proved.
     pub fn sentence(&self) -> String {
         let bounds = self.bounds.describe();
+        if self.sometimes {
+            match &self.verdict {
+                Verdict::Violated(c) => {
+                    return format!(
+                        "{}: witnessed after {} moves (a shortest path; {} unique states explored, {bounds}): step {} t={} leader {:?}{}",
+                        self.property,
+                        c.moves.len(),
+                        self.states,
+                        c.step,
+                        c.time,
+                        c.nodes,
+                        if c.replayed { "" } else { " — NOT reproduced by the replay" }
+                    )
+                }
+                Verdict::Holds { complete } => {
+                    return format!(
+                        "{}: never: none of {}{} unique states has it ({bounds}, asynchronous time)",
+                        self.property,
+                        if *complete { "the whole reachable space's " } else { "the " },
+                        self.states
+                    )
+                }
+                _ => {}
+            }
+        }
         match &self.verdict {
             Verdict::Holds { complete: true } => format!(
                 "{}: exhausted: the whole reachable space is {} states ({bounds}, asynchronous time); no violation",

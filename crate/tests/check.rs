@@ -313,3 +313,23 @@ fn check_model_cli_verdicts_exit_codes_and_a_trace_run_replays() {
     assert!(stderr.contains("--property") && stderr.contains("not a property it claims"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A *sometimes* property: Raft reaches a state where every live node names the same live
+/// leader; the witness is a shortest path (no path one move shorter has it) and replays to
+/// that state.
+#[test]
+fn sometimes_a_leader_is_agreed_with_a_shortest_witness_that_replays() {
+    let r = check(&scenario(RAFT3), "sometimes:leader-agreed", Bounds::default(), false).unwrap();
+    let Verdict::Violated(w) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert!(r.sentence().contains("witnessed after"), "{}", r.sentence());
+    assert!(w.replayed, "{}", r.sentence());
+    let short = check(
+        &scenario(RAFT3),
+        "sometimes:leader-agreed",
+        Bounds { depth: Some(w.moves.len() as u32 - 1), ..Bounds::default() },
+        false,
+    )
+    .unwrap();
+    assert!(matches!(short.verdict, Verdict::Holds { .. }), "{}", short.sentence());
+    assert!(short.sentence().contains("never"), "{}", short.sentence());
+}

@@ -92,6 +92,9 @@ pub struct Checker {
     pub(super) cfg: Config,
     pub(super) n: usize,
     pub(super) property: &'static Property,
+    /// A *sometimes* property: the goal is reaching a state where it holds (the path found is
+    /// a witness), not avoiding one.
+    pub(super) sometimes: bool,
     pub(super) bounds: Bounds,
     pub(super) fifo: bool,
     pub(super) schedule: Vec<Action>,
@@ -145,6 +148,14 @@ fn reads_clock(m: &mut dyn Machine, cfg: &Config) -> bool {
 pub(super) fn property_of(scenario: &Scenario, id: &str) -> Result<&'static Property, ScenarioError> {
     let alg = registry::find(&scenario.algorithm)
         .ok_or_else(|| ScenarioError::new("algorithm", format!("unknown algorithm '{}'", scenario.algorithm)))?;
+    if id == LEADER_AGREED {
+        static AGREED: Property = Property {
+            id: LEADER_AGREED,
+            monitor: Monitor::Reported,
+            ..crate::meta::single_leader(crate::meta::Faults::Any)
+        };
+        return Ok(&AGREED);
+    }
     if let Some(p) = alg.property(id) {
         if p.monitor == Monitor::OneToken {
             return Err(ScenarioError::new(
@@ -214,6 +225,7 @@ impl Checker {
             cfg,
             n,
             property,
+            sometimes: property.id == LEADER_AGREED,
             bounds,
             fifo: scenario.network.fifo || lo == hi,
             schedule,
@@ -250,6 +262,7 @@ impl Checker {
             n: cfg.n(),
             cfg,
             property,
+            sometimes: property.id == LEADER_AGREED,
             bounds,
             fifo: true,
             schedule: Vec::new(),
@@ -367,6 +380,9 @@ impl Checker {
         w.node_h = node_h.into();
         w.nodes = Rc::from(self.m.snapshot());
         let mut bad = None;
+        if self.sometimes {
+            return self.agreed(w.up);
+        }
         if out.reports.contains(&self.property.id) {
             bad = Some(vec![self.cfg.ids[i]]);
         }
@@ -402,6 +418,22 @@ impl Checker {
             }
         }
         bad
+    }
+
+    /// The agreed leader (as the observers' agreement: every live node names the same live
+    /// leader), from the node states the machine holds.
+    pub(super) fn agreed(&self, up: u32) -> Option<Vec<NodeId>> {
+        let mut leader = None;
+        for i in (0..self.n).filter(|&i| up & (1 << i) != 0) {
+            let l = self.m.view(i).leader?;
+            if leader.is_some_and(|x| x != l) {
+                return None;
+            }
+            leader = Some(l);
+        }
+        let l = leader?;
+        let li = self.cfg.position(l)?;
+        (up & (1 << li) != 0).then(|| vec![l])
     }
 
     pub(super) fn initial(&mut self) -> (World, Option<Vec<NodeId>>) {

@@ -30,30 +30,30 @@ impl Checker {
                 }
             }
         }
-        for i in 0..self.n {
+        self.m.restore(&*w.nodes);
+        for (i, &node) in ids.iter().enumerate() {
             if w.up & (1 << i) == 0 {
                 continue;
             }
             self.timers.clear();
-            self.m.restore(&*w.nodes);
             let mut t = std::mem::take(&mut self.timers);
             self.m.timers(i, &mut t);
             t.sort_unstable_by_key(|&(_, key)| key);
             for &(_, key) in &t {
-                moves.push(Move::Fire { node: ids[i], key });
+                moves.push(Move::Fire { node, key });
             }
             self.timers = t;
         }
         if (w.sched as usize) < self.schedule.len() {
             moves.push(Move::Scheduled(w.sched as usize));
         }
-        for i in 0..self.n {
+        for (i, &node) in ids.iter().enumerate() {
             let up = w.up & (1 << i) != 0;
             if up && w.used[CRASH] < self.bounds.crashes {
-                moves.push(Move::Crash(ids[i]));
+                moves.push(Move::Crash(node));
             }
             if !up && w.used[RECOVER] < self.bounds.recoveries {
-                moves.push(Move::Recover(ids[i]));
+                moves.push(Move::Recover(node));
             }
         }
         if w.labels.is_empty() && w.used[PARTITION] < self.bounds.partitions && self.n >= 2 {
@@ -165,7 +165,7 @@ impl Checker {
             }
             Move::Crash(id) => {
                 next.used[CRASH] += 1;
-                self.crash(&mut next, w, self.idx(id));
+                bad = self.crash(&mut next, w, self.idx(id));
             }
             Move::Recover(id) => {
                 next.used[RECOVER] += 1;
@@ -183,7 +183,7 @@ impl Checker {
                     Action::Crash(id) => {
                         if let Some(i) = self.cfg.position(id) {
                             if w.up & (1 << i) != 0 {
-                                self.crash(&mut next, w, i);
+                                bad = self.crash(&mut next, w, i);
                             }
                         }
                     }
@@ -232,7 +232,7 @@ impl Checker {
         (next, bad)
     }
 
-    pub(super) fn crash(&mut self, next: &mut World, w: &World, i: usize) {
+    pub(super) fn crash(&mut self, next: &mut World, w: &World, i: usize) -> Option<Vec<NodeId>> {
         self.m.restore(&*w.nodes);
         self.m.clear_timers(i);
         next.up &= !(1 << i);
@@ -241,6 +241,11 @@ impl Checker {
         node_h[i] = self.node_hash(i);
         next.node_h = node_h.into();
         next.nodes = Rc::from(self.m.snapshot());
+        if self.sometimes {
+            self.agreed(next.up)
+        } else {
+            None
+        }
     }
 
     pub(super) fn recover(&mut self, next: &mut World, w: &World, i: usize) -> Option<Vec<NodeId>> {
@@ -290,6 +295,7 @@ impl Checker {
         };
         Report {
             property: self.property.id,
+            sometimes: self.sometimes,
             verdict,
             states: self.seen.len() as u64,
             transitions: self.transitions,

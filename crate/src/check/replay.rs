@@ -79,6 +79,23 @@ pub(super) fn replay(
         }
     }
     let mut hit = e.violations().iter().find(|v| v.kind == property).cloned();
+    if property == LEADER_AGREED {
+        let sim = e.sim();
+        let live: Vec<usize> = (0..sim.cfg.n()).filter(|&i| sim.is_up(i)).collect();
+        let named: Vec<Option<NodeId>> = live.iter().map(|&i| sim.view(i).leader).collect();
+        if let Some(Some(l)) = named.first().copied() {
+            let live_leader = sim.idx(l).is_some_and(|li| sim.is_up(li));
+            if live_leader && named.iter().all(|&x| x == Some(l)) {
+                hit = Some(crate::observe::Violation {
+                    kind: LEADER_AGREED,
+                    time: e.now(),
+                    step: e.cursor(),
+                    nodes: vec![l],
+                    term: None,
+                });
+            }
+        }
+    }
     if hit.is_none() && property == SPLIT_BRAIN && e.algorithm().property(SPLIT_BRAIN).is_none() {
         // Not a property the algorithm claims, so no monitor of the run watches it: read the
         // live leaders where the schedule ends.

@@ -380,7 +380,7 @@ impl Protocol for Paxos {
             }
             Msg::Accept { inst, ballot, value } => {
                 self.notice_ballot(s, ballot);
-                let forgets = self.forget_promise && !s.accepted.last_key_value().is_some_and(|(&i, _)| i > inst);
+                let forgets = self.forget_promise && s.accepted.last_key_value().is_none_or(|(&i, _)| i <= inst);
                 if s.refuses(inst, ballot) && !forgets {
                     let promised = s.promised;
                     match s.accepted.last_key_value() {

@@ -23,8 +23,10 @@ The result says what was proved:
   state limit reached: nothing is proved beyond the states counted.
 Coverage: how often each narration rule fired over every move explored, and the algorithm's rules
 that never did.
+sometimes:leader-agreed is a sometimes property: witnessed after K moves (a shortest path, with
+--out its trace) or never (no state explored has every live node naming the same live leader).
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
-coverage, never, counterexample}. Exit code 0: no violation; 1: violated; 2: bad arguments or a
+coverage, never, counterexample}. Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
 bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
 model has no clock to give them); 3: the state limit was reached first.";
 
@@ -34,7 +36,8 @@ pub(super) struct CheckModel {
     #[arg(value_name = "FILE")]
     file: String,
     /// A safety property the algorithm claims (split-brain, two-leaders-in-term, chosen-once,
-    /// ...), or split-brain on any algorithm
+    /// ...), split-brain on any algorithm, or sometimes:leader-agreed (a state where every live
+    /// node names the same live leader is reachable: a witness path)
     #[arg(long, value_name = "ID")]
     property: String,
     /// Crashes allowed, at most
@@ -111,6 +114,8 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
     }
     let (verdict, code) = match &r.verdict {
+        Verdict::Violated(_) if r.sometimes => ("witnessed", None),
+        Verdict::Holds { .. } if r.sometimes => ("never", Some(FOUND)),
         Verdict::Holds { complete: true } => ("exhausted", None),
         Verdict::Holds { complete: false } => ("no-violation", None),
         Verdict::Violated(_) => ("violated", Some(FOUND)),
@@ -137,6 +142,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     let b = &r.bounds;
     let summary = serde_json::json!({
         "property": r.property,
+        "sometimes": r.sometimes,
         "verdict": verdict,
         "states": r.states,
         "transitions": r.transitions,
