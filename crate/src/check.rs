@@ -205,14 +205,17 @@ impl Report {
                 _ => {}
             }
         }
+        let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         match &self.verdict {
             Verdict::Holds { complete: true } => format!(
-                "{}: exhausted: the whole reachable space is {} states ({bounds}, asynchronous time); no violation",
-                self.property, self.states
+                "{}: exhausted: the whole reachable space is {} ({bounds}, asynchronous time); no violation",
+                self.property,
+                count(self.states, "state", "states")
             ),
             Verdict::Holds { complete: false } => format!(
                 "{}: no violation: all {} unique states ({bounds}, asynchronous time)",
-                self.property, self.states
+                self.property,
+                self.states
             ),
             Verdict::Limit => format!(
                 "{}: no violation in the first {} unique states (state limit reached; {bounds}, depth {} reached): nothing is proved beyond them",
