@@ -184,8 +184,7 @@ impl Checker {
         if crate::protocols::RECORDED.iter().any(|a| a.id == alg.id) {
             return Err(ScenarioError::new("algorithm", "a recorded run replays a log: there is nothing to explore"));
         }
-        let n = scenario.nodes.len();
-        if n > MAX_NODES {
+        if scenario.nodes.len() > MAX_NODES {
             return Err(ScenarioError::new("nodes", format!("the checker explores at most {MAX_NODES} nodes")));
         }
         if scenario.fencing.is_some() {
@@ -219,33 +218,12 @@ impl Checker {
         let prefix = format!("{}.note.", alg.id.replace('-', "_"));
         let rules = crate::meta::Text::all().map(|t| t.key()).filter(|k| k.starts_with(&prefix)).collect();
         let (lo, hi) = scenario.network.latency;
-        Ok(Checker {
-            scenario: Some(scenario.clone()),
-            m,
-            cfg,
-            n,
-            property,
-            sometimes: property.id == LEADER_AGREED,
-            bounds,
-            fifo: scenario.network.fifo || lo == hi,
-            schedule,
-            rules,
-            phash: Vec::new(),
-            pid: HashMap::default(),
-            seen: Seen::default(),
-            parents: Vec::new(),
-            queue: VecDeque::new(),
-            coverage: HashMap::new(),
-            transitions: 0,
-            depth: 0,
-            cut: false,
-            found: None,
-            limit: false,
-            now: 0,
-            probes: PROBES,
-            clock: false,
-            timers: Vec::new(),
-        })
+        let mut c = Checker::with_machine(m, cfg, property, bounds);
+        c.scenario = Some(scenario.clone());
+        c.fifo = scenario.network.fifo || lo == hi;
+        c.schedule = schedule;
+        c.rules = rules;
+        Ok(c)
     }
 
     /// A checker of protocol `proto` on its own (not registered, no scenario: a counterexample
@@ -256,9 +234,20 @@ impl Checker {
         property: &'static Property,
         bounds: Bounds,
     ) -> Checker {
+        Checker::with_machine(Box::new(crate::machine::Core::new(proto)), cfg, property, bounds)
+    }
+
+    /// A checker of any protocol behind its [`Machine`] (its nodes not booted yet, or
+    /// [`Machine::reset`]), its nodes in `cfg`, on FIFO links, without a scenario (a
+    /// counterexample has moves but no trace). Panics on more than [`MAX_NODES`] nodes (the
+    /// scenario path refuses them by name).
+    pub fn with_machine(m: Box<dyn Machine>, cfg: Config, property: &'static Property, bounds: Bounds) -> Checker {
+        assert!(cfg.n() <= MAX_NODES, "the checker explores at most {MAX_NODES} nodes");
+        let mut m = m;
+        m.reset();
         Checker {
             scenario: None,
-            m: Box::new(crate::machine::Core::new(proto)),
+            m,
             n: cfg.n(),
             cfg,
             property,
