@@ -29,6 +29,7 @@
 //! | [`experiment`] | sweeps: many runs over seeds, node counts and variants, measured, summarised, plotted |
 //! | [`link`] | the page's links (`?t=1.<compressed trace>&step=N`), written and read natively |
 //! | [`search`] | counterexample search: fault schedules, a property watched at every step, shrinking |
+//! | [`check`] | the exhaustive checker: every reachable world state within bounds, breadth-first; a proof or a shortest counterexample as a trace |
 //! | [`layout`] | node positions for drawing |
 //! | [`lesson`] | lessons: a scenario, stops with captions, questions answered by the engine, acts, a challenge; the built-in course |
 
