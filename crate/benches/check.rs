@@ -18,6 +18,14 @@ fn cpu_seconds() -> Option<f64> {
     Some((utime + stime) / 100.0) // USER_HZ is 100 on Linux
 }
 
+/// The process's peak resident memory in bytes (Linux `/proc/self/status`), if the system says.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 fn bench(name: &str, json: &str, property: &str, bounds: Bounds, runs: usize) {
     let scenario = Scenario::from_json(json).expect("scenario");
     let mut all = Vec::new();
@@ -34,8 +42,9 @@ fn bench(name: &str, json: &str, property: &str, bounds: Bounds, runs: usize) {
     all.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (cpu, wall, states, transitions, sentence) = &all[all.len() / 2];
     println!(
-        "check {name}: median {cpu:.2} CPU-s ({wall:.2} s wall); {states} unique states, {transitions} transitions; {:.0} unique states per CPU-second\n  {sentence}",
-        *states as f64 / cpu
+        "check {name}: median {cpu:.2} CPU-s ({wall:.2} s wall); {states} unique states, {transitions} transitions; {:.0} unique states per CPU-second; peak RSS of the process so far {}\n  {sentence}",
+        *states as f64 / cpu,
+        peak_rss().map_or("unknown".to_string(), |b| format!("{:.1} MB ({:.0} bytes per unique state of this run)", b as f64 / 1e6, b as f64 / *states as f64))
     );
 }
 

@@ -112,6 +112,8 @@ pub struct Checker {
     pub(super) cut: bool,
     pub(super) found: Option<(u32, Vec<NodeId>)>,
     pub(super) limit: bool,
+    /// Where the next handler's timer tokens start.
+    pub(super) tokens: u64,
     /// The clock handlers see (0; another reading while probing whether they read it).
     pub(super) now: Time,
     /// Moves still to be run a second time at another clock reading.
@@ -267,6 +269,7 @@ impl Checker {
             cut: false,
             found: None,
             limit: false,
+            tokens: 0,
             now: 0,
             probes: PROBES,
             clock: false,
@@ -279,8 +282,11 @@ impl Checker {
         self.fifo = false;
     }
 
-    pub(super) fn out(&self) -> Out {
-        Out { ids: self.cfg.ids.clone(), token: 1 << 40, ..Out::default() }
+    /// A sink for one handler, its timer tokens from a range no other handler's uses (a node's
+    /// pending timers must have distinct tokens; a handler arms far fewer than 2²⁰).
+    pub(super) fn out(&mut self) -> Out {
+        self.tokens += 1 << 20;
+        Out { ids: self.cfg.ids.clone(), token: self.tokens, ..Out::default() }
     }
 
     pub(super) fn node_hash(&self, i: usize) -> u64 {
