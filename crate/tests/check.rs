@@ -1,7 +1,7 @@
 //! The exhaustive checker (`election_lab::check`): verdicts, shortest counterexamples that
 //! replay in the simulator, and a reachable-state count computed by hand.
 
-use election_lab::check::{check, Bounds, Checker, Verdict};
+use election_lab::check::{check, Bounds, Checker, Move, Verdict};
 use election_lab::engine::Engine;
 use election_lab::error::ScenarioError;
 use election_lab::meta::{self, Faults, Kind, Property, Visual};
@@ -332,4 +332,37 @@ fn sometimes_a_leader_is_agreed_with_a_shortest_witness_that_replays() {
     .unwrap();
     assert!(matches!(short.verdict, Verdict::Holds { .. }), "{}", short.sentence());
     assert!(short.sentence().contains("never"), "{}", short.sentence());
+}
+
+// ----- the forced-step interventions a counterexample replays with -----
+
+/// `deliver` and `fire` are refused by name when there is nothing to deliver or fire, and in a
+/// scenario's schedule; a trace of forced steps seeks to each of its steps, back and forth.
+#[test]
+fn deliver_and_fire_interventions_are_checked_and_seek_step_by_step() {
+    let mut e = Engine::new(scenario(BULLY3)).unwrap();
+    let err = e.apply(Action::Deliver(99)).unwrap_err().to_string();
+    assert!(err.contains("intervention.deliver") && err.contains("#99"), "{err}");
+    let err = e.apply(Action::Fire { node: 1, timer: "Nope".into() }).unwrap_err().to_string();
+    assert!(err.contains("intervention.fire") && err.contains("Nope"), "{err}");
+    let err = Scenario::from_json(r#"{"algorithm":"bully","nodes":[1,2],"schedule":[{"at":1,"deliver":0}]}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("schedule[0]"), "{err}");
+
+    let r = check(&scenario(BULLY3), "split-brain", Bounds::default(), false).unwrap();
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    let mut e = Engine::from_trace(Trace::from_value(&c.trace).unwrap()).unwrap();
+    let end = e.cursor();
+    assert_eq!(end, c.moves.len() as u64, "one step per forced move");
+    for target in (0..=end).rev().chain(0..=end) {
+        e.seek(target);
+        assert_eq!(e.cursor(), target);
+        let broken = e.violations().iter().any(|v| v.kind == "split-brain");
+        assert_eq!(broken, target == end, "at step {target}");
+    }
+    // Each forced step is the move it names: the first fires N1's leader timeout.
+    assert!(matches!(&c.moves[0], Move::Fire { node: 1, .. }));
+    let first = e.interventions()[0].action.clone();
+    assert_eq!(first, Action::Fire { node: 1, timer: "LeaderTimeout".into() });
 }
