@@ -119,7 +119,7 @@ pub enum Move {
     /// Split into the nodes of `side` and the rest.
     Partition(Vec<NodeId>),
     Heal,
-    /// The scenario's schedule entry `k`.
+    /// The scenario's schedule entry `k`, in the order the simulator applies them (by time).
     Scheduled(usize),
 }
 
@@ -237,6 +237,14 @@ impl Report {
             ),
         }
     }
+}
+
+/// The scenario's schedule in the order the simulator applies it (by time, then as listed),
+/// with each entry's index in the list (which errors name).
+pub(crate) fn schedule_order(scenario: &Scenario) -> Vec<(usize, &crate::scenario::Scheduled)> {
+    let mut order: Vec<_> = scenario.schedule.iter().enumerate().collect();
+    order.sort_by_key(|(_, s)| s.at); // stable: entries of one tick keep their order
+    order
 }
 
 /// [`Checker::new`] + [`Checker::run`], with the network's link order lifted if `unordered`.

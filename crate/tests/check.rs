@@ -366,3 +366,18 @@ fn deliver_and_fire_interventions_are_checked_and_seek_step_by_step() {
     let first = e.interventions()[0].action.clone();
     assert_eq!(first, Action::Fire { node: 1, timer: "LeaderTimeout".into() });
 }
+
+/// The scenario's schedule runs in the simulator's order (by time), whatever the order it is
+/// listed in: Bully's leader crash then a start finds the same shortest split brain, replayed.
+#[test]
+fn the_schedule_runs_in_time_order() {
+    let sorted = r#"{"algorithm":"bully","nodes":[1,2,3],"initial_leader":3,"schedule":[{"at":0,"crash":3},{"at":1,"start":1}]}"#;
+    let listed = r#"{"algorithm":"bully","nodes":[1,2,3],"initial_leader":3,"schedule":[{"at":1,"start":1},{"at":0,"crash":3}]}"#;
+    let a = check(&scenario(sorted), "split-brain", Bounds::default(), false).unwrap();
+    let b = check(&scenario(listed), "split-brain", Bounds::default(), false).unwrap();
+    let (Verdict::Violated(x), Verdict::Violated(y)) = (&a.verdict, &b.verdict) else { panic!("{}", a.sentence()) };
+    assert_eq!((x.moves.len(), a.states), (y.moves.len(), b.states));
+    assert!(x.replayed && y.replayed);
+    // The crash of the leader must come first: a start while N3 leads is answered by N3.
+    assert_eq!(x.moves[0], Move::Scheduled(0));
+}

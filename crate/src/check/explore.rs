@@ -193,7 +193,7 @@ impl Checker {
             return Err(ScenarioError::new("fencing", "the fenced store is not modelled by the exhaustive checker"));
         }
         let mut schedule = Vec::new();
-        for (i, s) in scenario.schedule.iter().enumerate() {
+        for (i, s) in schedule_order(scenario) {
             match &s.action {
                 Action::Crash(_) | Action::Recover(_) | Action::Start(_) | Action::Heal | Action::Isolate(_) => {}
                 Action::Partition { .. } => {}

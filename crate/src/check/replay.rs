@@ -55,7 +55,7 @@ pub(super) fn replay(
                 Some(Action::Partition { groups: vec![rest, side.clone()], lines: vec![] })
             }
             Move::Heal => Some(Action::Heal),
-            Move::Scheduled(k) => Some(scenario.schedule[k].action.clone()),
+            Move::Scheduled(k) => schedule_order(scenario).get(k).map(|(_, s)| s.action.clone()),
         };
         let Some(action) = action else {
             replayed = false;
