@@ -36,6 +36,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 
 mod explore;
+mod fair;
 mod moves;
 mod replay;
 
@@ -46,6 +47,12 @@ pub use replay::replay_scenario;
 /// The *sometimes* property "a leader is agreed": some reachable state has every live node
 /// naming the same live leader (the path to the first such state is its witness).
 pub const LEADER_AGREED: &str = "sometimes:leader-agreed";
+
+/// The *eventually* property "every fair schedule agrees on a leader": under weak fairness
+/// (a delivery or timer that stays possible is eventually taken), every schedule reaches a state
+/// where every live node names the same live leader. Broken by a lasso: a path to a loop (or to
+/// a state with no move) that never agrees.
+pub const EVENTUALLY_AGREED: &str = "eventually:leader-agreed";
 
 /// The largest cluster checked (node sets are bit masks).
 pub const MAX_NODES: usize = 16;
@@ -98,7 +105,7 @@ impl Bounds {
 
 /// One move of a schedule. Messages are named by ends and payload fingerprint, timers by node
 /// and key fingerprint: the same in the checker's worlds and in a replay.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Deliver {
         from: NodeId,
@@ -149,8 +156,12 @@ pub struct Counterexample {
     pub step: u64,
     pub time: Time,
     pub nodes: Vec<NodeId>,
-    /// Whether replaying the schedule in the simulator showed the violation (it must).
+    /// Whether replaying the schedule in the simulator showed the violation (it must); for an
+    /// *eventually* lasso, whether every move replayed.
     pub replayed: bool,
+    /// For an *eventually* property: the moves from this index on are the loop that repeats
+    /// forever without agreement (none: the schedule ends in a state with no move).
+    pub lasso: Option<usize>,
 }
 
 /// What a finished (or stopped) exploration says.
@@ -160,6 +171,8 @@ pub struct Report {
     /// `property` is a *sometimes* property: `Violated` means it was witnessed (its
     /// counterexample is the witness path), `Holds` that no state explored has it.
     pub sometimes: bool,
+    /// `property` is an *eventually* property: `Violated` holds a lasso.
+    pub eventually: bool,
     pub verdict: Verdict,
     /// Unique world states reached (the initial one included).
     pub states: u64,
@@ -180,6 +193,35 @@ impl Report {
     /// One line saying exactly what was proved.
     pub fn sentence(&self) -> String {
         let bounds = self.bounds.describe();
+        if self.eventually {
+            match &self.verdict {
+                Verdict::Violated(c) => {
+                    let how = match c.lasso {
+                        Some(k) => format!("{k} moves to a loop of {} moves that repeats forever", c.moves.len() - k),
+                        None => format!("{} moves to a state with no move left", c.moves.len()),
+                    };
+                    return format!(
+                        "{}: violated: a fair schedule never agrees on a leader: {how} ({} unique states, {bounds}){}",
+                        self.property,
+                        self.states,
+                        if c.replayed { "" } else { " — NOT reproduced by the replay" }
+                    );
+                }
+                Verdict::Holds { complete: true } => {
+                    return format!(
+                        "{}: holds: every fair schedule of the whole reachable space ({} states; {bounds}, asynchronous time, weak fairness) agrees on a leader",
+                        self.property, self.states
+                    )
+                }
+                Verdict::Holds { complete: false } => {
+                    return format!(
+                        "{}: not decided: the depth bound cut the space ({} states, {bounds}); an eventually property needs the whole reachable space",
+                        self.property, self.states
+                    )
+                }
+                _ => {}
+            }
+        }
         if self.sometimes {
             match &self.verdict {
                 Verdict::Violated(c) => {

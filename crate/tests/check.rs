@@ -381,3 +381,68 @@ fn the_schedule_runs_in_time_order() {
     // The crash of the leader must come first: a start while N3 leads is answered by N3.
     assert_eq!(x.moves[0], Move::Scheduled(0));
 }
+
+/// An *eventually* property under weak fairness: on LeLann's ring every fair schedule agrees
+/// (the whole reachable space, no faults); with one lost message the election can stop for
+/// good, and the lasso says where (a path to a state with no move left), replayed move by move.
+#[test]
+fn eventually_a_leader_is_agreed_on_a_fair_ring_but_not_after_a_loss() {
+    let ring = scenario(r#"{"algorithm":"lelann","nodes":[1,2,3],"schedule":[{"at":0,"start":1}]}"#);
+    let r = check(&ring, "eventually:leader-agreed", Bounds::default(), false).unwrap();
+    assert!(matches!(r.verdict, Verdict::Holds { complete: true }), "{}", r.sentence());
+    assert!(r.sentence().contains("holds: every fair schedule"), "{}", r.sentence());
+    let r = check(&ring, "eventually:leader-agreed", Bounds { drops: 1, ..Bounds::default() }, false).unwrap();
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert_eq!(c.lasso, None, "a stuck state, not a loop");
+    assert!(c.moves.iter().any(|m| matches!(m, Move::Lose { .. })));
+    assert!(c.replayed);
+    // A depth bound leaves an eventually property undecided.
+    let r = check(&ring, "eventually:leader-agreed", Bounds { depth: Some(1), ..Bounds::default() }, false).unwrap();
+    assert!(r.sentence().contains("not decided"), "{}", r.sentence());
+}
+
+/// Every node re-arms one timer forever and never names a leader: the one reachable state
+/// loops on itself, and that loop is fair (each node's timer fires in it), so the lasso is a
+/// loop through every node's timer.
+#[test]
+fn a_fair_loop_without_agreement_is_a_lasso() {
+    struct Ticker;
+    impl Protocol for Ticker {
+        type State = u32;
+        type Msg = Ping;
+        type Timer = NoTimer;
+        const KINDS: &'static [Kind] = TOY_KINDS;
+        fn new(_: &Config, _: &Params) -> Result<Self, ScenarioError> {
+            Ok(Ticker)
+        }
+        fn init(&self, ctx: &mut Ctx<Ping, NoTimer>) -> u32 {
+            ctx.set_timer_after(NoTimer, 1);
+            0
+        }
+        fn start(&self, _: &mut u32, _: &mut Ctx<Ping, NoTimer>) {}
+        fn on_message(&self, _: &mut u32, _: NodeId, _: Ping, _: &mut Ctx<Ping, NoTimer>) {}
+        fn on_timer(&self, _: &mut u32, _: NoTimer, ctx: &mut Ctx<Ping, NoTimer>) {
+            ctx.set_timer_after(NoTimer, 1);
+        }
+        fn recover(&self, s: &u32, _: &mut Ctx<Ping, NoTimer>) -> u32 {
+            *s
+        }
+        fn view(&self, _: &u32) -> View {
+            View { role: "follower", ..View::default() }
+        }
+        fn inspect(&self, _: &u32) -> Vec<(meta::Text, String)> {
+            vec![]
+        }
+    }
+    static EVENTUALLY: Property =
+        Property { id: election_lab::check::EVENTUALLY_AGREED, ..meta::single_leader(Faults::Any) };
+    let cfg = Config::new(vec![1, 2], None, None, (1, 1));
+    let r = Checker::for_protocol(Ticker, cfg, &EVENTUALLY, Bounds::default()).run();
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert_eq!(r.states, 1);
+    assert_eq!(c.lasso, Some(0), "{}", r.sentence());
+    let fired: Vec<NodeId> =
+        c.moves.iter().filter_map(|m| if let Move::Fire { node, .. } = m { Some(*node) } else { None }).collect();
+    assert!(fired.contains(&1) && fired.contains(&2), "{:?}", c.moves);
+    assert!(r.sentence().contains("loop of"), "{}", r.sentence());
+}

@@ -45,7 +45,8 @@ impl Hasher for Id {
         self.0
     }
 }
-pub(super) type Seen = HashMap<u64, (), BuildHasherDefault<Id>>;
+/// Fingerprint → state index.
+pub(super) type Seen = HashMap<u64, u32, BuildHasherDefault<Id>>;
 
 /// What a handler did, as the checker's sink records it.
 #[derive(Default)]
@@ -95,6 +96,15 @@ pub struct Checker {
     /// A *sometimes* property: the goal is reaching a state where it holds (the path found is
     /// a witness), not avoiding one.
     pub(super) sometimes: bool,
+    /// An *eventually* property: agreed states are goals (not expanded), and the state graph is
+    /// kept for the fairness analysis (`fair.rs`).
+    pub(super) eventually: bool,
+    /// Per state: its moves as (successor, label), labels indexing `labels`.
+    pub(super) edges: Vec<Vec<(u32, u32)>>,
+    /// Per state: whether it is a goal (agreed).
+    pub(super) goal: Vec<bool>,
+    pub(super) labels: Vec<Move>,
+    pub(super) label_ids: HashMap<Move, u32>,
     pub(super) bounds: Bounds,
     pub(super) fifo: bool,
     pub(super) schedule: Vec<Action>,
@@ -112,6 +122,8 @@ pub struct Checker {
     pub(super) cut: bool,
     pub(super) found: Option<(u32, Vec<NodeId>)>,
     pub(super) limit: bool,
+    /// An *eventually* counterexample: its moves, and where its loop starts.
+    pub(super) lasso: Option<(Vec<Move>, Option<usize>)>,
     /// Where the next handler's timer tokens start.
     pub(super) tokens: u64,
     /// The clock handlers see (0; another reading while probing whether they read it).
@@ -157,6 +169,14 @@ pub(super) fn property_of(scenario: &Scenario, id: &str) -> Result<&'static Prop
             ..crate::meta::single_leader(crate::meta::Faults::Any)
         };
         return Ok(&AGREED);
+    }
+    if id == EVENTUALLY_AGREED {
+        static EVENTUALLY: Property = Property {
+            id: EVENTUALLY_AGREED,
+            monitor: Monitor::Reported,
+            ..crate::meta::single_leader(crate::meta::Faults::Any)
+        };
+        return Ok(&EVENTUALLY);
     }
     if let Some(p) = alg.property(id) {
         if p.monitor == Monitor::OneToken {
@@ -253,7 +273,12 @@ impl Checker {
             n: cfg.n(),
             cfg,
             property,
-            sometimes: property.id == LEADER_AGREED,
+            sometimes: property.id == LEADER_AGREED || property.id == EVENTUALLY_AGREED,
+            eventually: property.id == EVENTUALLY_AGREED,
+            edges: Vec::new(),
+            goal: Vec::new(),
+            labels: Vec::new(),
+            label_ids: HashMap::new(),
             bounds,
             fifo: true,
             schedule: Vec::new(),
@@ -269,6 +294,7 @@ impl Checker {
             cut: false,
             found: None,
             limit: false,
+            lasso: None,
             tokens: 0,
             now: 0,
             probes: PROBES,
@@ -376,7 +402,8 @@ impl Checker {
         w.nodes = Rc::from(self.m.snapshot());
         let mut bad = None;
         if self.sometimes {
-            return self.agreed(w.up);
+            // While booting (no state recorded yet) not every node exists: `initial` asks.
+            return if self.parents.is_empty() { None } else { self.goal_of(w) };
         }
         if out.reports.contains(&self.property.id) {
             bad = Some(vec![self.cfg.ids[i]]);
@@ -417,6 +444,16 @@ impl Checker {
 
     /// The agreed leader (as the observers' agreement: every live node names the same live
     /// leader), from the node states the machine holds.
+    /// Whether `w` (whose node states the machine holds) is what a *sometimes* property looks
+    /// for, or an *eventually* property's goal: agreement, and for *eventually* only once the
+    /// scenario's own schedule has run (agreeing before its crash of the leader proves nothing).
+    pub(super) fn goal_of(&self, w: &World) -> Option<Vec<NodeId>> {
+        if self.eventually && (w.sched as usize) < self.schedule.len() {
+            return None;
+        }
+        self.agreed(w.up)
+    }
+
     pub(super) fn agreed(&self, up: u32) -> Option<Vec<NodeId>> {
         let mut leader = None;
         for i in (0..self.n).filter(|&i| up & (1 << i) != 0) {
@@ -455,6 +492,9 @@ impl Checker {
                 bad.get_or_insert(b);
             }
         }
+        if self.sometimes {
+            bad = self.goal_of(&w);
+        }
         self.canon(&mut w);
         (w, bad)
     }
@@ -463,9 +503,15 @@ impl Checker {
     pub fn run(mut self) -> Report {
         let (w, bad) = self.initial();
         let fp = self.fingerprint(&w);
-        self.seen.insert(fp, ());
+        self.seen.insert(fp, 0);
         self.parents.push((u32::MAX, Move::Heal));
-        if let Some(nodes) = bad {
+        if self.eventually {
+            self.edges.push(Vec::new());
+            self.goal.push(bad.is_some());
+            if bad.is_none() {
+                self.queue.push_back(w);
+            }
+        } else if let Some(nodes) = bad {
             self.found = Some((0, nodes));
         } else {
             self.queue.push_back(w);
@@ -473,6 +519,9 @@ impl Checker {
         while self.found.is_none() && !self.limit && !self.clock {
             let Some(w) = self.queue.pop_front() else { break };
             self.expand(&w);
+        }
+        if self.eventually && !self.limit && !self.clock && !self.cut {
+            self.lasso = self.unfair_lasso();
         }
         self.report()
     }

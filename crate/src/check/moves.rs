@@ -79,25 +79,41 @@ impl Checker {
         }
         for mv in moves {
             self.transitions += 1;
-            let (mut next, bad) = self.apply(w, &mv);
+            let (mut next, mut bad) = self.apply(w, &mv);
+            if self.eventually && bad.is_none() && next.sched != w.sched {
+                // The schedule's last entry may make an agreed world a goal without any handler.
+                self.m.restore(&*next.nodes);
+                bad = self.goal_of(&next);
+            }
             next.depth = w.depth + 1;
             self.canon(&mut next);
             let fp = self.fingerprint(&next);
             if self.probes > 0 && self.probe(w, &mv, fp) {
                 return;
             }
-            if self.seen.contains_key(&fp) {
+            if let Some(&id) = self.seen.get(&fp) {
+                if self.eventually {
+                    self.edge(w.id, id, &mv);
+                }
                 continue;
             }
             if self.seen.len() >= self.bounds.max_states {
                 self.limit = true;
                 return;
             }
-            self.seen.insert(fp, ());
             next.id = self.parents.len() as u32;
+            self.seen.insert(fp, next.id);
+            if self.eventually {
+                self.edge(w.id, next.id, &mv);
+                self.edges.push(Vec::new());
+                self.goal.push(bad.is_some());
+            }
             self.parents.push((w.id, mv));
             self.depth = self.depth.max(next.depth);
             if let Some(nodes) = bad {
+                if self.eventually {
+                    continue; // a goal: agreed, not expanded
+                }
                 self.found = Some((next.id, nodes));
                 return;
             }
@@ -242,7 +258,7 @@ impl Checker {
         next.node_h = node_h.into();
         next.nodes = Rc::from(self.m.snapshot());
         if self.sometimes {
-            self.agreed(next.up)
+            self.goal_of(next)
         } else {
             None
         }
@@ -270,11 +286,42 @@ impl Checker {
         moves
     }
 
+    /// Records the move `mv` from state `from` to state `to` (for the fairness analysis).
+    fn edge(&mut self, from: u32, to: u32, mv: &Move) {
+        let label = match self.label_ids.get(mv) {
+            Some(&l) => l,
+            None => {
+                let l = self.labels.len() as u32;
+                self.labels.push(mv.clone());
+                self.label_ids.insert(mv.clone(), l);
+                l
+            }
+        };
+        self.edges[from as usize].push((to, label));
+    }
+
     pub(super) fn report(&self) -> Report {
         let mut coverage: Vec<(&'static str, u64)> = self.coverage.iter().map(|(&k, &c)| (k, c)).collect();
         coverage.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let never = self.rules.iter().copied().filter(|k| !self.coverage.contains_key(k)).collect();
         let verdict = match &self.found {
+            None if self.lasso.is_some() => {
+                let (moves, lasso) = self.lasso.clone().expect("checked");
+                let mut c = match &self.scenario {
+                    Some(s) => replay::replay(s, self.property.id, moves, vec![]),
+                    None => Counterexample {
+                        moves,
+                        trace: Value::Null,
+                        step: 0,
+                        time: 0,
+                        nodes: vec![],
+                        replayed: false,
+                        lasso: None,
+                    },
+                };
+                c.lasso = lasso;
+                Verdict::Violated(Box::new(c))
+            }
             Some((id, nodes)) => {
                 let moves = self.path(*id);
                 Verdict::Violated(Box::new(match &self.scenario {
@@ -286,6 +333,7 @@ impl Checker {
                         time: 0,
                         nodes: nodes.clone(),
                         replayed: false,
+                        lasso: None,
                     },
                 }))
             }
@@ -295,7 +343,8 @@ impl Checker {
         };
         Report {
             property: self.property.id,
-            sometimes: self.sometimes,
+            sometimes: self.sometimes && !self.eventually,
+            eventually: self.eventually,
             verdict,
             states: self.seen.len() as u64,
             transitions: self.transitions,

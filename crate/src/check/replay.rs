@@ -78,6 +78,13 @@ pub(super) fn replay(
             }
         }
     }
+    if property == EVENTUALLY_AGREED {
+        // No monitor watches a liveness property: the replay shows the schedule, each move applied.
+        let (step, time) = (e.cursor(), e.now());
+        let mut trace = e.trace_value();
+        trace["step"] = Value::from(step);
+        return Counterexample { moves, trace, step, time, nodes, replayed, lasso: None };
+    }
     let mut hit = e.violations().iter().find(|v| v.kind == property).cloned();
     if property == LEADER_AGREED {
         let sim = e.sim();
@@ -116,5 +123,5 @@ pub(super) fn replay(
     let (step, time) = hit.as_ref().map_or((e.cursor(), e.now()), |v| (v.step, v.time));
     let mut trace = e.trace_value();
     trace["step"] = Value::from(step);
-    Counterexample { moves, trace, step, time, nodes: hit.map_or(nodes, |v| v.nodes), replayed }
+    Counterexample { moves, trace, step, time, nodes: hit.map_or(nodes, |v| v.nodes), replayed, lasso: None }
 }

@@ -25,6 +25,11 @@ Coverage: how often each narration rule fired over every move explored, and the 
 that never did.
 sometimes:leader-agreed is a sometimes property: witnessed after K moves (a shortest path, with
 --out its trace) or never (no state explored has every live node naming the same live leader).
+eventually:leader-agreed needs the whole reachable space (no --depth cut): it holds, or a lasso
+breaks it: a shortest path to a state with no move left, or to a loop that repeats forever
+without agreement and is weakly fair (every delivery or timer possible all along the loop is
+taken in it); counterexample.lasso is the index of the loop's first move. Exit code 3 when the
+space was cut.
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
 coverage, never, counterexample}. Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
 bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
@@ -37,7 +42,8 @@ pub(super) struct CheckModel {
     file: String,
     /// A safety property the algorithm claims (split-brain, two-leaders-in-term, chosen-once,
     /// ...), split-brain on any algorithm, or sometimes:leader-agreed (a state where every live
-    /// node names the same live leader is reachable: a witness path)
+    /// node names the same live leader is reachable: a witness path), or eventually:leader-agreed
+    /// (every weakly fair schedule reaches one: a lasso if not)
     #[arg(long, value_name = "ID")]
     property: String,
     /// Crashes allowed, at most
@@ -115,6 +121,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     }
     let (verdict, code) = match &r.verdict {
         Verdict::Violated(_) if r.sometimes => ("witnessed", None),
+        Verdict::Holds { complete: false } if r.eventually => ("undecided", Some(LIMIT)),
         Verdict::Holds { .. } if r.sometimes => ("never", Some(FOUND)),
         Verdict::Holds { complete: true } => ("exhausted", None),
         Verdict::Holds { complete: false } => ("no-violation", None),
@@ -134,6 +141,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
                 "time": c.time,
                 "nodes": c.nodes,
                 "replayed": c.replayed,
+                "lasso": c.lasso,
                 "trace": c.trace,
             })
         }
@@ -143,6 +151,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     let summary = serde_json::json!({
         "property": r.property,
         "sometimes": r.sometimes,
+        "eventually": r.eventually,
         "verdict": verdict,
         "states": r.states,
         "transitions": r.transitions,
