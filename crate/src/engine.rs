@@ -126,11 +126,11 @@ impl Engine {
 
     /// Applies interventions recorded on another run (possibly of another algorithm on the same
     /// nodes) by virtual time: each is applied once every event up to its `time` has run.
-    /// Message drops and deferrals name messages of the other run and are skipped. Used to put the same drawn
+    /// Message drops, deferrals, forced deliveries and forced timers name messages and timers of the other run and are skipped. Used to put the same drawn
     /// faults on several algorithms.
     pub fn replay_by_time(&mut self, interventions: &[Intervention]) -> Result<(), ScenarioError> {
         for (i, iv) in interventions.iter().enumerate() {
-            if matches!(iv.action, Action::Drop(_) | Action::Defer(_)) {
+            if matches!(iv.action, Action::Drop(_) | Action::Defer(_) | Action::Deliver(_) | Action::Fire { .. }) {
                 continue;
             }
             if iv.time > self.now() {
@@ -297,6 +297,10 @@ impl Engine {
     /// Elections up to the head (for timeline markers).
     pub fn all_elections(&self) -> &[Election] {
         self.sim.all_elections()
+    }
+    /// The run itself (its world, machine and logs, read-only).
+    pub fn sim(&self) -> &Sim {
+        &self.sim
     }
     /// Tick of the next event, if any (within the scenario's stop time or not).
     pub fn next_event_time(&mut self) -> Option<Time> {

@@ -9,6 +9,7 @@
 
 pub mod algorithm;
 pub mod breakpoint;
+pub mod check;
 pub mod diff;
 pub mod engine;
 pub mod error;

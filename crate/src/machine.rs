@@ -22,6 +22,42 @@ use crate::NodeId;
 use crate::Time;
 use std::any::Any;
 use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// FNV-1a, 64 bits: a hasher whose values are the same on every machine, build and run (std's
+/// default hasher is keyed at random), for the exhaustive checker's state fingerprints.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv64(pub u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv64 {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.write(&x.to_le_bytes());
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// `x`'s [`Fnv64`] hash.
+pub fn fnv<T: Hash + ?Sized>(x: &T) -> u64 {
+    let mut h = Fnv64::default();
+    x.hash(&mut h);
+    h.finish()
+}
 
 /// Type-erased, cloneable storage (a snapshot of a protocol's node states, in a checkpoint).
 pub trait Stash: Any {
@@ -97,6 +133,28 @@ pub trait Machine {
     fn view_is(&self, i: usize, old: &View, plain: bool) -> bool;
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
     fn as_any(&self) -> &dyn Any;
+
+    // ----- for the exhaustive checker (`crate::check`) and its replays -----
+
+    /// Feeds node `i`'s state and the keys of its pending timers to `h`: the timers as a set
+    /// (not their order, not their queue tokens), so that two nodes that will act alike hash
+    /// alike. With a value-stable `h` ([`Fnv64`]) the result is the same in every run.
+    fn hash_node(&self, i: usize, h: &mut dyn Hasher);
+    /// Feeds message `id`'s payload to `h` (nothing if it is not kept).
+    fn hash_payload(&self, id: u64, h: &mut dyn Hasher);
+    /// Node `i`'s pending timers as (queue token, [`fnv`] of the key), appended to `out`.
+    fn timers(&self, i: usize, out: &mut Vec<(u64, u64)>);
+    /// The key of node `i`'s pending timer `token` as the trace names it (its `Debug` text:
+    /// `Deadline`, `Silent(3)`).
+    fn timer_key(&self, i: usize, token: u64) -> Option<String>;
+    /// The next message id: how many payloads were numbered so far.
+    fn payloads_end(&self) -> u64;
+    /// Of the payloads from id `from` on, keeps only those whose entry of `keep` is true (in
+    /// order; those past the end of `keep` are kept too): the checker keeps one copy of each
+    /// distinct payload.
+    fn retain_payloads(&mut self, from: u64, keep: &[bool]);
+    /// Forgets every node and payload, so that the nodes can boot again.
+    fn reset(&mut self);
 }
 
 /// One node's state with its pending timers (key, queue token).
@@ -224,5 +282,40 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn hash_node(&self, i: usize, mut h: &mut dyn Hasher) {
+        let slot = &self.slots[i];
+        slot.state.hash(&mut h);
+        let mut keys: Vec<u64> = slot.timers.iter().map(|(t, _)| fnv(t)).collect();
+        keys.sort_unstable();
+        keys.hash(&mut h);
+    }
+    fn hash_payload(&self, id: u64, mut h: &mut dyn Hasher) {
+        if let Some(m) = self.payload(id) {
+            m.hash(&mut h);
+        }
+    }
+    fn timers(&self, i: usize, out: &mut Vec<(u64, u64)>) {
+        out.extend(self.slots[i].timers.iter().map(|&(t, token)| (token, fnv(&t))));
+    }
+    fn timer_key(&self, i: usize, token: u64) -> Option<String> {
+        let slot = self.slots.get(i)?;
+        slot.timers.iter().find(|&&(_, t)| t == token).map(|(k, _)| format!("{k:?}"))
+    }
+    fn payloads_end(&self) -> u64 {
+        self.base + self.payloads.len() as u64
+    }
+    fn retain_payloads(&mut self, from: u64, keep: &[bool]) {
+        let start = from.saturating_sub(self.base) as usize;
+        let mut at = 0usize;
+        self.payloads.retain(|_| {
+            at += 1;
+            at <= start || keep.get(at - 1 - start).copied().unwrap_or(true)
+        });
+    }
+    fn reset(&mut self) {
+        self.slots.clear();
+        self.payloads.clear();
+        self.base = 0;
     }
 }

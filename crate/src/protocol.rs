@@ -109,13 +109,15 @@ pub trait MessageKind {
 }
 
 /// What every protocol message tells the simulator and the UI about itself.
-pub trait Message: Clone + fmt::Debug + MessageKind {
+/// `Hash` lets the exhaustive checker ([`crate::check`]) fingerprint messages in flight by value;
+/// it must hash equal payloads equally (derive it).
+pub trait Message: Clone + fmt::Debug + MessageKind + std::hash::Hash {
     /// A short readable label, e.g. `ELECTION(12)` or `REQUEST_VOTE(t3)`.
     fn label(&self) -> String;
 }
 
 /// A protocol's timer: a small key. Setting a timer replaces the pending one with the same key.
-pub trait TimerKey: Copy + Eq + fmt::Debug {
+pub trait TimerKey: Copy + Eq + fmt::Debug + std::hash::Hash {
     /// Every name [`TimerKey::name`] gives, in the protocol's order (what breakpoints accept).
     const NAMES: &'static [&'static str];
     fn name(&self) -> &'static str;
@@ -454,7 +456,9 @@ pub const CANDIDATE: &str = "candidate";
 
 /// A leader-election protocol as a set of pure handlers.
 pub trait Protocol: Sized + 'static {
-    type State: Clone + fmt::Debug;
+    /// `Hash` lets the exhaustive checker ([`crate::check`]) fingerprint a node by its state: it
+    /// must hash every field that can change what the node does next (derive it).
+    type State: Clone + fmt::Debug + std::hash::Hash;
     type Msg: Message;
     type Timer: TimerKey;
 

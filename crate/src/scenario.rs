@@ -47,15 +47,31 @@ pub enum Action {
     /// Deliver one message in flight (by id) after the other events due at its tick: how the
     /// counterexample search chooses among simultaneous deliveries. Nothing else changes.
     Defer(u64),
+    /// Deliver one message in flight (by id) as the next step, before every other pending
+    /// event: how the exhaustive checker's schedules ([`crate::check`]) pick which message
+    /// arrives next. Its fate is decided as on its own tick (a crashed receiver or a partition
+    /// drops it).
+    Deliver(u64),
+    /// Fire a node's pending timer (named by its key, as `Deadline` or `Silent(3)`) as the next
+    /// step, before every other pending event: the checker's asynchronous timers.
+    Fire { node: NodeId, timer: String },
 }
 
-const ACTION_KEYS: &[&str] = &["crash", "recover", "start", "drop", "partition", "cut", "isolate", "heal", "defer"];
+const ACTION_KEYS: &[&str] =
+    &["crash", "recover", "start", "drop", "partition", "cut", "isolate", "heal", "defer", "deliver", "fire"];
 
 impl Action {
+    /// Whether applying it is a step of its own (a forced delivery or timer, which waits for
+    /// the next step), not a change between steps.
+    pub fn is_step(&self) -> bool {
+        matches!(self, Action::Deliver(_) | Action::Fire { .. })
+    }
+
     /// The node the action is about, if it is about one.
     pub fn node(&self) -> Option<NodeId> {
         match *self {
             Action::Crash(n) | Action::Recover(n) | Action::Start(n) | Action::Isolate(n) => Some(n),
+            Action::Fire { node, .. } => Some(node),
             Action::Cut { from, .. } => Some(from),
             _ => None,
         }
@@ -85,6 +101,8 @@ impl Action {
             Action::Isolate(n) => k::ACTION_ISOLATE.fill(lang, &[*n as u64]),
             Action::Heal => k::ACTION_HEAL.get(lang).to_string(),
             Action::Defer(m) => k::ACTION_DEFER.fill(lang, &[*m]),
+            Action::Deliver(m) => k::ACTION_DELIVER.fill(lang, &[*m]),
+            Action::Fire { node, timer } => k::ACTION_FIRE.format(lang, &[node, timer]),
         }
     }
 
@@ -105,6 +123,8 @@ impl Action {
             Action::Isolate(n) => ("isolate", json!(n)),
             Action::Heal => ("heal", json!(true)),
             Action::Defer(m) => ("defer", json!(m)),
+            Action::Deliver(m) => ("deliver", json!(m)),
+            Action::Fire { node, timer } => ("fire", json!([node, timer])),
         };
         obj.insert(k.into(), v);
     }
@@ -157,6 +177,17 @@ impl Action {
                 v.as_u64()
                     .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
             ),
+            "deliver" => Action::Deliver(
+                v.as_u64()
+                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
+            ),
+            "fire" => {
+                let pair = v
+                    .as_array()
+                    .filter(|a| a.len() == 2 && a[1].is_string())
+                    .ok_or_else(|| ScenarioError::new(field.clone(), "expected [node, \"timer\"]"))?;
+                Action::Fire { node: node(&pair[0])?, timer: pair[1].as_str().unwrap_or_default().to_string() }
+            }
             "heal" => {
                 if v != &Value::Bool(true) {
                     return Err(ScenarioError::new(field, "expected true"));
@@ -236,7 +267,8 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::Drop(_) | Action::Defer(_) | Action::Heal => Ok(()),
+            Action::Fire { node, .. } => known(*node, "fire"),
+            Action::Drop(_) | Action::Defer(_) | Action::Deliver(_) | Action::Heal => Ok(()),
         }
     }
 }
@@ -407,6 +439,12 @@ impl Scenario {
                 .ok_or_else(|| ScenarioError::new(format!("{path}.at"), "expected a whole number of ticks"))?;
             let action = Action::from_object(entry, &["at"], &path)?;
             action.validate(&nodes, &path)?;
+            if action.is_step() {
+                return Err(ScenarioError::new(
+                    path,
+                    "deliver and fire name a message or timer of a run: give them as interventions",
+                ));
+            }
             schedule.push(Scheduled { at, action });
         }
         let stop = match raw.stop {

@@ -241,13 +241,27 @@ impl Sim {
     /// on to it, so that an intervention anchored by time lands at that time.
     pub fn apply_at(&mut self, action: Action, time: Option<Time>) -> Result<(), ScenarioError> {
         action.validate(&self.cfg.ids, "intervention")?;
-        if let Action::Drop(m) | Action::Defer(m) = action {
+        if let Action::Drop(m) | Action::Defer(m) | Action::Deliver(m) = action {
             if !self.in_flight_contains(m) {
-                let key = if matches!(action, Action::Drop(_)) { "drop" } else { "defer" };
+                let key = match action {
+                    Action::Drop(_) => "drop",
+                    Action::Defer(_) => "defer",
+                    _ => "deliver",
+                };
                 return Err(ScenarioError::new(
                     format!("intervention.{key}"),
                     format!("message #{m} is not in flight"),
                 ));
+            }
+        }
+        if let Action::Fire { node, ref timer } = action {
+            let pending = self.idx(node).filter(|&i| self.w.up[i]).is_some_and(|i| {
+                let mut tokens = Vec::new();
+                self.machine.timers(i, &mut tokens);
+                tokens.iter().any(|&(t, _)| self.machine.timer_key(i, t).as_deref() == Some(timer.as_str()))
+            });
+            if !pending {
+                return Err(ScenarioError::new("intervention.fire", format!("N{node} has no pending timer {timer}")));
             }
         }
         self.flush_interventions();
@@ -317,6 +331,11 @@ impl Sim {
     }
     pub fn is_up(&self, i: usize) -> bool {
         self.w.up[i]
+    }
+    /// The protocol behind this run, taken out of it (the exhaustive checker runs its
+    /// handlers on worlds of its own), with the run's configuration.
+    pub fn into_machine(self) -> (Box<dyn Machine>, Config) {
+        (self.machine, self.cfg)
     }
     /// The protocol behind this run.
     pub fn machine(&self) -> &dyn Machine {

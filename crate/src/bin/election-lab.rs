@@ -25,6 +25,9 @@ mod input;
 #[path = "election-lab/search_cmd.rs"]
 mod search_cmd;
 use search_cmd::{search, SEARCH_HELP};
+#[path = "election-lab/check_cmd.rs"]
+mod check_cmd;
+use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
 
 /// Exit code for bad input, the same as clap uses for bad arguments.
 const BAD_INPUT: u8 = 2;
@@ -208,6 +211,10 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         #[arg(long, value_name = "OUT.json")]
         out: Option<String>,
     },
+    /// Check a property in every schedule of a small cluster, within bounds (exhaustive,
+    /// breadth-first): prove it or give a shortest counterexample
+    #[command(after_help = CHECK_MODEL_HELP)]
+    CheckModel(CheckModel),
     /// Validate a scenario (or exported trace) file without running it
     Check {
         /// Scenario or exported trace (JSON); `-` reads standard input
@@ -362,6 +369,7 @@ impl From<String> for Failure {
 
 fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
+        Cmd::CheckModel(a) => check_model(a)?,
         Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out } => {
             if search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out)? {
                 return Err(Failure(FOUND, String::new()));

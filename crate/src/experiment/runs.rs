@@ -225,6 +225,8 @@ pub fn fault_text(at: Time, a: &Action) -> String {
         Action::Isolate(n) => format!("isolate={n}"),
         Action::Drop(m) => format!("drop={m}"),
         Action::Defer(m) => format!("defer={m}"),
+        Action::Deliver(m) => format!("deliver={m}"),
+        Action::Fire { node, timer } => format!("fire={node}:{timer}"),
         Action::Cut { from, to } => format!("cut={from}>{to}"),
         Action::Heal => "heal".to_string(),
         Action::Partition { groups, .. } => {

@@ -171,7 +171,7 @@ pub fn default_candidates(cfg: &Config) -> Vec<NodeId> {
     cfg.sorted[n / 2..].to_vec()
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Idle,
     /// Waiting its tiebreaker δ before acting.
@@ -182,7 +182,7 @@ pub enum Stage {
     WaitCoord,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub elected: Option<NodeId>,
@@ -191,7 +191,7 @@ pub struct State {
     pub best: Option<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Election,
     Alive,
@@ -217,7 +217,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The tiebreaker δ.
     Delta,

@@ -142,7 +142,7 @@ impl BullyFailover {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Idle,
     /// Sent FAILOVER to the `i`-th listed node above this one; waiting for ALIVE.
@@ -153,7 +153,7 @@ pub enum Stage {
     WaitCoord,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub elected: Option<NodeId>,
@@ -173,7 +173,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// "Leader `.0` failed: you are next in line, take over."
     Failover(NodeId),
@@ -213,7 +213,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The current stage's deadline (ALIVE, OK or COORDINATOR).
     Deadline,

@@ -138,7 +138,7 @@ impl ChangRoberts {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub elected: Option<NodeId>,
@@ -151,7 +151,7 @@ pub struct State {
     pub carried: Option<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Election { value: NodeId, init: NodeId },
     Elected(NodeId),
@@ -175,7 +175,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     LeaderTimeout,
     Heartbeat,

@@ -119,7 +119,7 @@ const PRESETS: &[Preset] = &[
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// The membership view: nodes believed alive, itself included, ascending.
@@ -128,7 +128,7 @@ pub struct State {
     pub leader: NodeId,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Heartbeat,
 }
@@ -144,7 +144,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The periodic HEARTBEAT broadcast.
     Heartbeat,

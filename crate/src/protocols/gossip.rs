@@ -161,7 +161,7 @@ pub fn peers(cfg: &Config, me: NodeId, now: Time, salt: u64, k: usize) -> Vec<No
     out
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// The backed candidate: (epoch, id).
@@ -174,7 +174,7 @@ pub struct State {
     pub fresh_at: Time,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Gossip { epoch: u64, id: NodeId, beat: u64 },
 }
@@ -196,7 +196,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The next gossip period.
     Period,

@@ -160,7 +160,7 @@ impl HirschbergSinclair {
 }
 
 /// Which way round the ring a message travels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
     /// Clockwise: towards the successor.
     Cw,
@@ -192,7 +192,7 @@ fn radius(phase: u32) -> u64 {
     1u64.checked_shl(phase).unwrap_or(u64::MAX)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Not taking part in an election.
     Idle,
@@ -202,7 +202,7 @@ pub enum Status {
     Relay,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub leader: Option<NodeId>,
@@ -218,7 +218,7 @@ pub struct State {
     pub home: [bool; 2],
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// Candidate `id`'s probe of phase `phase`, `hops` hops from it, travelling `dir`.
     Probe { id: NodeId, round: u64, phase: u32, hops: u64, dir: Dir },
@@ -247,7 +247,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
     LeaderTimeout,

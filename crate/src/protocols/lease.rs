@@ -136,7 +136,7 @@ const PRESETS: &[Preset] = &[
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// The store's side: the key's holder, its expiry in store ticks, and the real time of the
@@ -152,7 +152,7 @@ pub struct State {
     pub heard: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// Compare-and-set: write my token if the key holds `expect` (none: create; me: refresh).
     /// `at` is the sender's own clock when it sent the request, echoed in the answer.
@@ -180,7 +180,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// A competitor's next request.
     Try,

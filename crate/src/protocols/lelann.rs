@@ -72,7 +72,7 @@ pub struct LeLann {
     retry: Time,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// This node's election number; its ids carry it.
@@ -84,7 +84,7 @@ pub struct State {
     pub leader: Option<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Election { id: NodeId, round: u64 },
     Heartbeat,
@@ -105,7 +105,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     LeaderTimeout,
     Heartbeat,

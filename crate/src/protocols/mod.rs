@@ -59,6 +59,27 @@ pub mod etcd_log;
 pub mod recorded;
 pub mod zookeeper_log;
 
+/// The hidden parameter naming a deliberately broken variant of an algorithm (a *mutant*), for
+/// the tests that show the exhaustive checker catches it: Raft's `"double-vote"` (a node grants
+/// a second vote in a term), Paxos's `"forget-promise"` (an acceptor accepts below the ballot it
+/// promised). No preset uses it; without it every algorithm is the one described.
+pub const MUTANT: &str = "_mutant";
+
+/// `params` without [`MUTANT`], and whether it named `which`.
+pub(crate) fn mutant<'a>(
+    params: &'a crate::protocol::Params,
+    which: &str,
+) -> (std::borrow::Cow<'a, crate::protocol::Params>, bool) {
+    match params.get(MUTANT) {
+        None => (std::borrow::Cow::Borrowed(params), false),
+        Some(v) => {
+            let mut rest = params.clone();
+            rest.remove(MUTANT);
+            (std::borrow::Cow::Owned(rest), v.as_str() == Some(which))
+        }
+    }
+}
+
 /// Recorded runs: real clusters' elections read from their logs (see [`recorded`]). They run
 /// like any algorithm, but are not offered in the picker, experiments or generic sweeps.
 pub static RECORDED: &[&Algorithm] = &[&etcd_log::ALGORITHM, &zookeeper_log::ALGORITHM];

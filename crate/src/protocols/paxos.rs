@@ -73,6 +73,9 @@ pub struct Paxos {
     /// Ballot `b` is round `b / scale` of node `b % scale`.
     pub scale: u64,
     pub quorum: u32,
+    /// The test-only mutant whose acceptors accept below the ballot they promised
+    /// ([`super::MUTANT`]).
+    pub forget_promise: bool,
 }
 
 pub const CHOSEN_ONCE: Property = Property {
@@ -143,7 +146,8 @@ const PRESETS: &[Preset] = &[
 
 impl Paxos {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["backoff", "patience"])?;
+        let (params, forget_promise) = super::mutant(params, "forget-promise");
+        let p = ParamReader::new(&params, &["backoff", "patience"])?;
         let lat = cfg.latency.1;
         let (lo, hi) = p.pair("backoff")?.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
@@ -158,7 +162,7 @@ impl Paxos {
         while scale <= top {
             scale *= 10;
         }
-        Ok(Paxos { backoff: (lo, hi), patience, scale, quorum: cfg.quorum() })
+        Ok(Paxos { backoff: (lo, hi), patience, scale, quorum: cfg.quorum(), forget_promise })
     }
 
     fn ballot(&self, round: u64, me: NodeId) -> u64 {
@@ -166,14 +170,14 @@ impl Paxos {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     Prepare,
     Accept,
 }
 
 /// A proposer's ballot under way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Proposal {
     pub inst: u64,
     pub ballot: u64,
@@ -185,7 +189,7 @@ pub struct Proposal {
     pub yes: Vec<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     // Durable.
@@ -221,7 +225,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Prepare { inst: u64, ballot: u64 },
     Promise { inst: u64, ballot: u64, accepted: Option<(u64, NodeId)> },
@@ -258,7 +262,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
     LeaderTimeout,
@@ -378,7 +382,8 @@ impl Protocol for Paxos {
             }
             Msg::Accept { inst, ballot, value } => {
                 self.notice_ballot(s, ballot);
-                if s.refuses(inst, ballot) {
+                let forgets = self.forget_promise && s.accepted.last_key_value().is_none_or(|(&i, _)| i <= inst);
+                if s.refuses(inst, ballot) && !forgets {
                     let promised = s.promised;
                     match s.accepted.last_key_value() {
                         Some((&later, _)) if ballot >= promised => ctx.note(&k::PAXOS_NOTE_REFUSE_OLD, &[me, ballot, later]),

@@ -41,6 +41,8 @@ pub struct Raft {
     pub ack_window: Time,
     /// (last log index, last log term) per node id.
     pub logs: BTreeMap<NodeId, (u64, u64)>,
+    /// The test-only mutant that grants a second vote in a term ([`super::MUTANT`]).
+    pub double_vote: bool,
 }
 
 pub const ALGORITHM: Algorithm = Algorithm {
@@ -96,7 +98,8 @@ const PRESETS: &[Preset] = &[
 
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["election_timeout", "ack_window", "log"])?;
+        let (params, double_vote) = super::mutant(params, "double-vote");
+        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.pair("election_timeout")?.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
@@ -116,18 +119,18 @@ impl Raft {
             }
             logs.insert(id, (index, term));
         }
-        Ok(Raft { election_timeout: (lo, hi), ack_window, logs })
+        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote })
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     Follower,
     Candidate,
     Leader,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     // Durable.
@@ -142,7 +145,7 @@ pub struct State {
     pub quorum: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     RequestVote { term: u64, last_index: u64, last_term: u64 },
     VoteGrant { term: u64 },
@@ -184,7 +187,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     Election,
     Heartbeat,
@@ -325,7 +328,7 @@ impl Protocol for Raft {
                     return;
                 }
                 let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
-                if s.voted_for.is_none_or(|v| v == from) && up_to_date {
+                if (s.voted_for.is_none_or(|v| v == from) || self.double_vote) && up_to_date {
                     let rule = if s.voted_for.is_some() { &k::RAFT_NOTE_GRANT_AGAIN } else { &k::RAFT_NOTE_GRANT };
                     ctx.note(rule, &[me, peer, s.term]);
                     s.voted_for = Some(from);

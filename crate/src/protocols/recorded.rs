@@ -52,7 +52,7 @@ pub trait Flavor: Clone + std::fmt::Debug + 'static {
 }
 
 /// One member of the real cluster.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Member {
     pub node: NodeId,
     pub name: String,
@@ -61,7 +61,7 @@ pub struct Member {
 }
 
 /// One timed event of one member: the fields it sets, and what to say.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, Hash)]
 pub struct Event {
     pub at: Time,
     pub node: NodeId,
@@ -79,7 +79,7 @@ pub struct Event {
 }
 
 /// One message: sent at `sent` by `from`, received at `received` by `to`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Msg {
     pub from: NodeId,
     pub to: NodeId,
@@ -94,7 +94,7 @@ pub struct Msg {
 }
 
 /// The script: the `params` of a recorded run.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, Hash)]
 pub struct Script {
     pub members: Vec<Member>,
     pub events: Vec<Event>,
@@ -106,7 +106,7 @@ pub struct Script {
 /// Largest script accepted (events + messages): bounded memory for any input.
 pub const MAX_SCRIPT: usize = 200_000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Item {
     Event(u32),
     Send(u32),
@@ -124,7 +124,7 @@ pub struct Puppet<F: Flavor> {
 }
 
 /// A member's state: what its log said last.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct St {
     me: NodeId,
     idx: usize,
@@ -149,6 +149,13 @@ pub struct Rec<F> {
     _f: PhantomData<F>,
 }
 
+// By hand: a derive would ask the flavour marker `F` to be `Hash` too.
+impl<F> std::hash::Hash for Rec<F> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.kind, self.term, self.extra, self.flag).hash(h);
+    }
+}
+
 impl<F: Flavor> MessageKind for Rec<F> {
     fn kind(&self) -> usize {
         self.kind
@@ -161,7 +168,7 @@ impl<F: Flavor> Message for Rec<F> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The member's next log line.
     Next,

@@ -142,14 +142,14 @@ impl RingLiveSet {
 }
 
 /// A message sent to the next node, waiting for its ACK.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pending {
     pub seq: u64,
     pub to: NodeId,
     pub msg: Msg,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub leader: Option<NodeId>,
@@ -168,7 +168,7 @@ pub struct State {
     pub members: Vec<NodeId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// `live` lists the ids collected so far, in ring order from the initiator.
     Election { init: NodeId, round: u64, live: Vec<NodeId>, seq: u64 },
@@ -213,7 +213,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// Waiting for the ACK of hop `seq`.
     Ack(u64),

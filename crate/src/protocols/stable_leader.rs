@@ -108,7 +108,7 @@ const PRESETS: &[Preset] = &[
 
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Start { round: u64 },
     Ok { round: u64 },
@@ -128,7 +128,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// No OK of the current round for `heartbeats.timeout`.
     Timeout,
@@ -146,7 +146,7 @@ impl TimerKey for Timer {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// Durable.

@@ -162,7 +162,7 @@ impl TokenRing {
 
 /// A token's generation: a counter, then the node that made it (so that two regenerations
 /// never make the same generation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Generation {
     pub counter: u64,
     pub origin: NodeId,
@@ -170,13 +170,13 @@ pub struct Generation {
 
 /// A token: its generation and the number of passes it has made. Tokens are ordered by
 /// generation, then by hop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Token {
     pub generation: Generation,
     pub hop: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     /// The token this node holds (its hold timer is running).
@@ -191,7 +191,7 @@ pub struct State {
     pub regenerated: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Token(Token),
     Ack(Token),
@@ -212,7 +212,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The holding time is over: pass the token on.
     Hold,

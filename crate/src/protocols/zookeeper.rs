@@ -164,7 +164,7 @@ impl ZooKeeper {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     Looking,
     Following,
@@ -176,7 +176,7 @@ pub enum Phase {
 /// A vote: (ZXID of the proposed leader, proposed leader), compared in that order.
 pub type Vote = (u64, NodeId);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
     pub zxid: u64,
@@ -221,7 +221,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Vote { leader: NodeId, zxid: u64, round: u64 },
     Elected { round: u64 },
@@ -246,7 +246,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timer {
     /// The short wait after a quorum of votes, for a better vote still in flight.
     Finalize,

@@ -371,15 +371,23 @@ impl Sim {
         self.h.ivs.push(iv);
     }
     #[inline]
+    /// Applies the interventions anchored at the current step, up to the first that is a step
+    /// of its own ([`Action::is_step`]: it waits for the next step).
     pub(super) fn flush_interventions(&mut self) {
         if self.w.applied_ivs < self.h.ivs.len() {
-            self.flush_interventions_now();
+            self.flush_interventions_now(false);
         }
     }
 
-    pub(super) fn flush_interventions_now(&mut self) {
-        while self.w.applied_ivs < self.h.ivs.len() && self.h.ivs[self.w.applied_ivs].step == self.w.steps {
+    /// [`Sim::flush_interventions`]; with `step`, also the first intervention that is a step of
+    /// its own (a forced delivery or timer), which ends the flush. Returns whether it made a step.
+    pub(super) fn flush_interventions_now(&mut self, step: bool) -> bool {
+        let at = self.w.steps;
+        while self.w.applied_ivs < self.h.ivs.len() && self.h.ivs[self.w.applied_ivs].step == at {
             let Intervention { time, ref action, .. } = self.h.ivs[self.w.applied_ivs];
+            if action.is_step() && !step {
+                return false;
+            }
             let action = action.clone();
             self.w.applied_ivs += 1;
             // An intervention anchored later than the last event moves the clock on to its time
@@ -389,7 +397,11 @@ impl Sim {
                 self.w.hash = mix(self.w.hash, time);
             }
             self.apply_action(&action);
+            if self.w.steps != at {
+                return true;
+            }
         }
+        false
     }
 
     pub(super) fn maybe_checkpoint(&mut self) {

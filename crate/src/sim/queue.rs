@@ -107,6 +107,22 @@ impl Queue {
         self.buckets.get_mut(k).filter(|(t, _)| *t == at).map(|(_, b)| b)
     }
 
+    /// Removes event `q` queued at tick `at`; whether it was there.
+    pub(super) fn remove(&mut self, at: Time, q: Q) -> bool {
+        let k = self.buckets.partition_point(|&(t, _)| t > at);
+        let Some((t, bucket)) = self.buckets.get_mut(k) else { return false };
+        if *t != at {
+            return false;
+        }
+        let Some(p) = bucket.iter().position(|&e| e == q) else { return false };
+        bucket.remove(p);
+        if bucket.is_empty() {
+            self.buckets.remove(k);
+        }
+        self.hint = 0;
+        true
+    }
+
     /// Every queued event, in the order they will be taken.
     pub(super) fn iter(&self) -> impl Iterator<Item = &Q> + '_ {
         self.buckets.iter().rev().flat_map(|(_, b)| b.iter())

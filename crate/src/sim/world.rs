@@ -122,8 +122,13 @@ pub(super) fn hash_action(mut h: u64, a: &Action) -> u64 {
         Action::Isolate(n) => (7, *n as u64, 0),
         Action::Heal => (8, 0, 0),
         Action::Defer(m) => (9, *m, 0),
+        Action::Deliver(m) => (10, *m, 0),
+        Action::Fire { node, .. } => (11, *node as u64, 0),
     };
     h = mix(mix(mix(h, what), x), y);
+    if let Action::Fire { timer, .. } = a {
+        h = hash_str(h, timer);
+    }
     if let Action::Partition { groups, .. } = a {
         for g in groups {
             h = mix(h, g.len() as u64);
@@ -163,6 +168,10 @@ impl Sim {
         self.flush_interventions();
         if self.w.steps >= self.stop.max_steps || self.over_budget() {
             return false;
+        }
+        // A forced delivery or timer anchored here is this step.
+        if self.w.applied_ivs < self.h.ivs.len() && self.flush_interventions_now(true) {
+            return true;
         }
         let limit = limit.min(self.stop.max_time);
         loop {
@@ -373,6 +382,30 @@ impl Sim {
             Action::Heal => {
                 self.w.labels = None;
                 self.w.cuts.clear();
+            }
+            Action::Deliver(m) => {
+                // Taken out of its tick's place in the queue and run now, as this step.
+                if self.in_flight_contains(m) {
+                    let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return };
+                    if self.w.queue.remove(at, Ev::Deliver(m).pack()) {
+                        self.apply_event(Ev::Deliver(m));
+                    }
+                }
+            }
+            Action::Fire { node, ref timer } => {
+                let Some(i) = self.idx(node) else { return };
+                if !self.w.up[i] {
+                    return;
+                }
+                let mut pending = Vec::new();
+                self.machine.timers(i, &mut pending);
+                let token =
+                    pending.iter().map(|&(t, _)| t).find(|&t| self.machine.timer_key(i, t).as_deref() == Some(timer));
+                if let Some(token) = token {
+                    // Its queue entry goes stale (the timer is no longer pending), as a replaced
+                    // timer's does.
+                    self.apply_event(Ev::Timer { node: i as u32, token });
+                }
             }
             Action::Defer(m) => {
                 if self.in_flight_contains(m) {

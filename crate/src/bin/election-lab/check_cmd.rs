@@ -1,0 +1,172 @@
+//! `election-lab check-model`: the exhaustive checker's command line (its arguments, help text,
+//! and the run that prints the verdict, the coverage and a JSON summary).
+
+use super::*;
+use election_lab::check::{move_counts, Bounds, Checker, Verdict};
+
+pub(super) const CHECK_MODEL_HELP: &str = "\
+Explores every reachable world state of the scenario breadth-first: node states with their pending
+timers, messages in flight (a multiset; per link in send order when the network is FIFO or its
+latency fixed), which nodes are up, the partition, the fault budget used, and how far the
+scenario's schedule has gone. A state is known by a fingerprint (64-bit FNV-1a) of all that, so two
+schedules that reach the same world are one state.
+Time is asynchronous: any pending timer of a live node may fire next and any message in flight may
+arrive next (on a FIFO link, the oldest); handlers see the clock at 0. The scenario's own schedule
+runs in its order, each entry at any moment. Within the bounds: crash a live node, recover a
+crashed one, split the cluster in two (when whole; heal is free), lose a message in flight.
+The result says what was proved:
+  exhausted: the whole reachable space (under the fault bounds) is N states, no violation;
+  no violation: all N unique states (depth <= D, ...) — states at the depth bound not expanded;
+  violated after K moves: a shortest schedule (breadth-first), replayed in the simulator as
+  interventions ({\"deliver\": message} and {\"fire\": [node, timer]} forced steps, crashes, ...);
+  with --out its trace opens at the violating step (election-lab run OUT, or Import in the page);
+  state limit reached: nothing is proved beyond the states counted.
+Coverage: how often each narration rule fired over every move explored, and the algorithm's rules
+that never did.
+sometimes:leader-agreed is a sometimes property: witnessed after K moves (a shortest path, with
+--out its trace) or never (no state explored has every live node naming the same live leader).
+eventually:leader-agreed needs the whole reachable space (no --depth cut): it holds, or a lasso
+breaks it: a shortest path to a state with no move left, or to a loop that repeats forever
+without agreement and is weakly fair (every delivery or timer possible all along the loop is
+taken in it); counterexample.lasso is the index of the loop's first move. Exit code 3 when the
+space was cut.
+Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
+coverage, never, counterexample}. Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
+bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
+model has no clock to give them); 3: the state limit was reached first.";
+
+#[derive(clap::Args)]
+pub(super) struct CheckModel {
+    /// Scenario or exported trace (JSON; its interventions are ignored); `-` reads standard input
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// A safety property the algorithm claims (split-brain, two-leaders-in-term, chosen-once,
+    /// ...), split-brain on any algorithm, or sometimes:leader-agreed (a state where every live
+    /// node names the same live leader is reachable: a witness path), or eventually:leader-agreed
+    /// (every weakly fair schedule reaches one: a lasso if not)
+    #[arg(long, value_name = "ID")]
+    property: String,
+    /// Crashes allowed, at most
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    crashes: u32,
+    /// Recoveries allowed, at most
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    recoveries: u32,
+    /// Partitions (into two sides) allowed, at most
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    partitions: u32,
+    /// Messages the network may lose, at most
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    drops: u32,
+    /// Explore schedules of at most this many moves [default: no bound]
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Stop after this many unique states (memory: roughly 100 bytes each, plus the frontier)
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    max_states: usize,
+    /// Let messages on a link overtake each other even on a FIFO network
+    #[arg(long)]
+    unordered: bool,
+    /// Write the counterexample's trace to OUT, if one is found
+    #[arg(long, value_name = "OUT.json")]
+    out: Option<String>,
+}
+
+/// Exit code of `check-model` when the state limit stopped it.
+const LIMIT: u8 = 3;
+
+pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
+    let text = read(&a.file)?;
+    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{}: {e}", a.file))?;
+    if a.max_states == 0 {
+        return Err("--max-states: at least 1".to_string().into());
+    }
+    let bounds = Bounds {
+        crashes: a.crashes,
+        recoveries: a.recoveries,
+        partitions: a.partitions,
+        drops: a.drops,
+        depth: a.depth,
+        max_states: a.max_states,
+    };
+    let mut checker = Checker::new(&trace.scenario, &a.property, bounds).map_err(|e| {
+        let field = e.to_string();
+        if field.starts_with("property") {
+            format!("--{field}")
+        } else {
+            format!("{}: {field}", a.file)
+        }
+    })?;
+    if a.unordered {
+        checker.unordered();
+    }
+    let start = std::time::Instant::now();
+    let r = checker.run();
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("election-lab: check-model: {}", r.sentence());
+    eprintln!(
+        "election-lab: check-model: {} transitions, deepest state {} moves, {:.2} s ({:.0} unique states/s)",
+        r.transitions,
+        r.depth,
+        secs,
+        r.states as f64 / secs.max(1e-9)
+    );
+    let fired: Vec<String> = r.coverage.iter().map(|(k, c)| format!("{k} ×{c}")).collect();
+    eprintln!(
+        "election-lab: check-model: rules fired: {}",
+        if fired.is_empty() { "none".into() } else { fired.join(", ") }
+    );
+    if !r.never.is_empty() {
+        eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
+    }
+    let (verdict, code) = match &r.verdict {
+        Verdict::Violated(_) if r.sometimes => ("witnessed", None),
+        Verdict::Holds { complete: false } if r.eventually => ("undecided", Some(LIMIT)),
+        Verdict::Holds { .. } if r.sometimes => ("never", Some(FOUND)),
+        Verdict::Holds { complete: true } => ("exhausted", None),
+        Verdict::Holds { complete: false } => ("no-violation", None),
+        Verdict::Violated(_) => ("violated", Some(FOUND)),
+        Verdict::Limit => ("state-limit", Some(LIMIT)),
+        Verdict::ReadsClock => ("reads-clock", Some(BAD_INPUT)),
+    };
+    let counterexample = match &r.verdict {
+        Verdict::Violated(c) => {
+            if let Some(path) = &a.out {
+                std::fs::write(path, format!("{}\n", c.trace)).map_err(|e| format!("cannot write {path}: {e}"))?;
+            }
+            serde_json::json!({
+                "moves": c.moves.len(),
+                "by_kind": move_counts(&c.moves),
+                "step": c.step,
+                "time": c.time,
+                "nodes": c.nodes,
+                "replayed": c.replayed,
+                "lasso": c.lasso,
+                "trace": c.trace,
+            })
+        }
+        _ => serde_json::Value::Null,
+    };
+    let b = &r.bounds;
+    let summary = serde_json::json!({
+        "property": r.property,
+        "sometimes": r.sometimes,
+        "eventually": r.eventually,
+        "verdict": verdict,
+        "states": r.states,
+        "transitions": r.transitions,
+        "depth": r.depth,
+        "bounds": {"crashes": b.crashes, "recoveries": b.recoveries, "partitions": b.partitions,
+                   "drops": b.drops, "depth": b.depth, "max_states": b.max_states},
+        "time_model": "asynchronous",
+        "fifo": r.fifo,
+        "coverage": r.coverage.iter().map(|(k, c)| serde_json::json!([k, c])).collect::<Vec<_>>(),
+        "never": r.never,
+        "counterexample": counterexample,
+    });
+    println!("{summary}");
+    match code {
+        Some(c) => Err(Failure(c, String::new())),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,127 @@
+//! A counterexample replayed in the simulator, as interventions, into a trace.
+
+use super::*;
+
+/// The scenario a counterexample replays on: the checker's schedule in interventions, so no
+/// schedule of its own, and no network loss (the checker's lost messages are interventions).
+pub fn replay_scenario(scenario: &Scenario) -> Scenario {
+    let mut s = scenario.clone();
+    s.schedule.clear();
+    s.network.loss = 0.0;
+    s
+}
+
+/// Replays `moves` in an engine as interventions, one forced step per delivery or timer, and
+/// returns the counterexample with the trace opening where the violation shows.
+pub(super) fn replay(
+    scenario: &Scenario,
+    property: &'static str,
+    moves: Vec<Move>,
+    nodes: Vec<NodeId>,
+) -> Counterexample {
+    let s = replay_scenario(scenario);
+    let mut e = Engine::new(s).expect("the scenario was built once already");
+    let find = |e: &Engine, from: NodeId, to: NodeId, payload: u64| -> Option<u64> {
+        let sim = e.sim();
+        sim.in_flight()
+            .filter(|(id, m)| m.from == from && m.to == to && !sim.is_manually_dropped(*id))
+            .map(|(id, _)| id)
+            .filter(|&id| {
+                let mut h = Fnv64::default();
+                sim.machine().hash_payload(id, &mut h);
+                h.finish() == payload
+            })
+            .min()
+    };
+    let mut replayed = true;
+    for mv in &moves {
+        let action = match *mv {
+            Move::Deliver { from, to, payload } => find(&e, from, to, payload).map(Action::Deliver),
+            Move::Lose { from, to, payload } => find(&e, from, to, payload).map(Action::Drop),
+            Move::Fire { node, key } => {
+                let sim = e.sim();
+                let i = sim.idx(node).expect("a node");
+                let mut t = Vec::new();
+                sim.machine().timers(i, &mut t);
+                t.iter()
+                    .find(|&&(_, k)| k == key)
+                    .and_then(|&(tok, _)| sim.machine().timer_key(i, tok))
+                    .map(|timer| Action::Fire { node, timer })
+            }
+            Move::Crash(n) => Some(Action::Crash(n)),
+            Move::Recover(n) => Some(Action::Recover(n)),
+            Move::Partition(ref side) => {
+                let rest: Vec<NodeId> = scenario.nodes.iter().copied().filter(|x| !side.contains(x)).collect();
+                Some(Action::Partition { groups: vec![rest, side.clone()], lines: vec![] })
+            }
+            Move::Heal => Some(Action::Heal),
+            Move::Scheduled(k) => schedule_order(scenario).get(k).map(|(_, s)| s.action.clone()),
+        };
+        let Some(action) = action else {
+            replayed = false;
+            break;
+        };
+        let step = action.is_step();
+        // A forced step happens when the next event would: time moves on as it can.
+        let now = e.now();
+        let next = e.next_event_time().map_or(now, |t| t.min(e.stop_time()).max(now));
+        if e.apply_at(action, if step { next } else { now }).is_err() {
+            replayed = false;
+            break;
+        }
+        if step {
+            let before = e.cursor();
+            e.step();
+            if e.cursor() != before + 1 {
+                replayed = false;
+                break;
+            }
+        }
+    }
+    if property == EVENTUALLY_AGREED {
+        // No monitor watches a liveness property: the replay shows the schedule, each move applied.
+        let (step, time) = (e.cursor(), e.now());
+        let mut trace = e.trace_value();
+        trace["step"] = Value::from(step);
+        return Counterexample { moves, trace, step, time, nodes, replayed, lasso: None };
+    }
+    let mut hit = e.violations().iter().find(|v| v.kind == property).cloned();
+    if property == LEADER_AGREED {
+        let sim = e.sim();
+        let live: Vec<usize> = (0..sim.cfg.n()).filter(|&i| sim.is_up(i)).collect();
+        let named: Vec<Option<NodeId>> = live.iter().map(|&i| sim.view(i).leader).collect();
+        if let Some(Some(l)) = named.first().copied() {
+            let live_leader = sim.idx(l).is_some_and(|li| sim.is_up(li));
+            if live_leader && named.iter().all(|&x| x == Some(l)) {
+                hit = Some(crate::observe::Violation {
+                    kind: LEADER_AGREED,
+                    time: e.now(),
+                    step: e.cursor(),
+                    nodes: vec![l],
+                    term: None,
+                });
+            }
+        }
+    }
+    if hit.is_none() && property == SPLIT_BRAIN && e.algorithm().property(SPLIT_BRAIN).is_none() {
+        // Not a property the algorithm claims, so no monitor of the run watches it: read the
+        // live leaders where the schedule ends.
+        let sim = e.sim();
+        let leaders: Vec<NodeId> =
+            (0..sim.cfg.n()).filter(|&i| sim.is_up(i) && sim.view(i).is_leader()).map(|i| sim.cfg.ids[i]).collect();
+        if leaders.len() >= 2 {
+            hit = Some(crate::observe::Violation {
+                kind: SPLIT_BRAIN,
+                time: e.now(),
+                step: e.cursor(),
+                nodes: leaders,
+                term: None,
+            });
+        }
+    }
+    replayed &= hit.is_some();
+    let (step, time) = hit.as_ref().map_or((e.cursor(), e.now()), |v| (v.step, v.time));
+    let mut trace = e.trace_value();
+    trace["step"] = Value::from(step);
+    Counterexample { moves, trace, step, time, nodes: hit.map_or(nodes, |v| v.nodes), replayed, lasso: None }
+}
