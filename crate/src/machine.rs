@@ -92,6 +92,8 @@ pub trait Machine {
     /// so that the view is compared as it is built.
     fn view_is(&self, i: usize, old: &View, plain: bool) -> bool;
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
+    /// [`Protocol::fault`].
+    fn fault(&self) -> Option<String>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -135,7 +137,7 @@ impl<P: Protocol> Core<P> {
 
 impl<P: Protocol> Machine for Core<P> {
     fn kinds(&self) -> &'static [Kind] {
-        P::KINDS
+        self.proto.kinds()
     }
     fn snapshot(&self) -> Box<dyn Stash> {
         Box::new(self.slots.clone())
@@ -211,6 +213,9 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
         self.proto.inspect(&self.slots[i].state)
+    }
+    fn fault(&self) -> Option<String> {
+        self.proto.fault()
     }
     fn as_any(&self) -> &dyn Any {
         self

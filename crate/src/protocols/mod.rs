@@ -57,6 +57,8 @@ pub(crate) mod testkit;
 
 pub mod etcd_log;
 pub mod recorded;
+#[cfg(feature = "script")]
+pub mod script;
 pub mod zookeeper_log;
 
 /// Recorded runs: real clusters' elections read from their logs (see [`recorded`]). They run

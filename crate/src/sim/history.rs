@@ -339,6 +339,11 @@ impl Sim {
 
     /// Why the run stopped before its scenario's limits, if it did.
     pub fn halted(&self) -> Option<String> {
+        if let Some(at) = self.fault_at {
+            if self.w.steps >= at {
+                return self.machine.fault().map(|why| format!("the algorithm failed at step {at}: {why}"));
+            }
+        }
         if !self.over_budget() {
             return None;
         }

@@ -1,0 +1,736 @@
+//! **Scripted algorithms**: an election protocol written by the user in Rhai, run by the same
+//! simulator as the built-in ones.
+//!
+//! A script's top level ends with its declaration (id, title, message kinds with their visual
+//! roles, roles with their looks, timers, parameters with defaults, claimed properties, state
+//! fields, narration lines in English and Chinese), read once by [`load`] into an ordinary
+//! [`Algorithm`] descriptor that [`crate::registry::find`] then finds by its id. Its handlers
+//! (`init`, `on_start`, `on_message(from, msg)`, `on_timer(name)`, `on_recover`, and `view`)
+//! run with the node's state as `this` and act only through the context functions this module
+//! registers (`send`, `broadcast`, `set_timer`, `cancel_timer`, `note`, `set_role`, ...): each
+//! call is recorded and, once the handler returns, applied to the engine's [`Ctx`] in the order
+//! it was made, so a script that makes the same calls as a built-in protocol draws the same
+//! latencies and timer delays from the run's one generator.
+//!
+//! Every handler is bounded ([`LIMITS`]: operations, call depth, string, array and map sizes).
+//! A handler that fails (a runtime error, or a budget exhausted) changes nothing; the protocol
+//! keeps the error ([`Protocol::fault`]), naming the node, the handler, the line and column, and
+//! the run stops after that step ([`crate::sim::Sim::halted`] says why).
+//!
+//! The interpreter is compiled in only with the engine's `script` feature.
+
+pub mod load;
+pub mod value;
+
+use crate::error::ScenarioError;
+use crate::meta::{Kind, Note, Property, Text};
+use crate::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View, FOLLOWER};
+use crate::scenario::Scenario;
+use crate::sim::Sim;
+use crate::{NodeId, Time};
+use load::{Decl, Loaded, ParamValue};
+use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope, AST};
+use std::cell::RefCell;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+use std::sync::Arc;
+use value::{hash_dynamic, hash_map, node_or_unit, uint_or_unit};
+
+pub use load::{find, load};
+
+/// The handlers a script may define, with their number of arguments.
+pub const HANDLERS: [(&str, usize); 7] = [
+    ("init", 0),
+    ("on_start", 0),
+    ("on_message", 2),
+    ("on_timer", 1),
+    ("on_recover", 0),
+    ("view", 0),
+    ("configure", 0),
+];
+const HANDLER_ARGS: [&str; 7] = ["none", "none", "from, msg", "name", "none", "none", "none"];
+const INIT: usize = 0;
+const START: usize = 1;
+const MESSAGE: usize = 2;
+const TIMER: usize = 3;
+const RECOVER: usize = 4;
+const VIEW: usize = 5;
+const CONFIGURE: usize = 6;
+
+/// The budget of one handler call (and of the declaration's evaluation).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Interpreter operations (roughly: expressions evaluated, loop turns).
+    pub operations: u64,
+    /// Nested function calls.
+    pub call_levels: usize,
+    /// Characters in one string.
+    pub string: usize,
+    /// Items in one array (counting nested arrays' items).
+    pub array: usize,
+    /// Entries in one map (counting nested maps' entries).
+    pub map: usize,
+}
+
+pub const LIMITS: Limits = Limits { operations: 1_000_000, call_levels: 48, string: 16_384, array: 10_000, map: 1_000 };
+
+/// An error of a script: where (line and column, when known) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl ScriptError {
+    pub fn plain(message: impl Into<String>) -> Self {
+        ScriptError { line: None, column: None, message: message.into() }
+    }
+    fn at(pos: Position, message: String) -> Self {
+        ScriptError { line: pos.line(), column: pos.position(), message }
+    }
+    fn parse(e: rhai::ParseError) -> Self {
+        ScriptError::at(e.1, format!("syntax error: {}", e.0))
+    }
+    /// A runtime error inside `what`, placed at the innermost position the interpreter gives.
+    fn runtime(what: &str, e: &EvalAltResult) -> Self {
+        let inner = e.unwrap_inner();
+        let pos = if inner.position().is_none() { e.position() } else { inner.position() };
+        let message = match inner {
+            EvalAltResult::ErrorTooManyOperations(..) => {
+                format!("{what} ran out of its budget of {} operations (an endless loop?)", LIMITS.operations)
+            }
+            EvalAltResult::ErrorStackOverflow(..) => {
+                format!("{what} nested calls deeper than {} levels (endless recursion?)", LIMITS.call_levels)
+            }
+            EvalAltResult::ErrorDataTooLarge(what_data, ..) => format!(
+                "{what}: {what_data} too large (at most {} characters a string, {} items an array, {} entries a map)",
+                LIMITS.string, LIMITS.array, LIMITS.map
+            ),
+            EvalAltResult::ErrorRuntime(v, ..) => format!("{what}: {}", v),
+            other => format!("{what}: {}", strip_position(&other.to_string())),
+        };
+        ScriptError::at(pos, message)
+    }
+}
+
+/// The interpreter's message without its own trailing " (line L, position P)".
+fn strip_position(s: &str) -> &str {
+    match s.rfind(" (line ") {
+        Some(i) if s.ends_with(')') => &s[..i],
+        _ => s,
+    }
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
+            (Some(l), None) => write!(f, "line {l}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+// ----- the interpreter, one per thread -----
+
+/// One context-function call a handler made, applied to the real context once it returns.
+enum Fx {
+    Send { to: NodeId, kind: usize, body: Map },
+    Broadcast { kind: usize, body: Map },
+    SetTimer { name: &'static str, lo: Time, hi: Time },
+    CancelTimer(&'static str),
+    Note(Note),
+}
+
+/// The handler running now on this thread: what its context functions read and record.
+struct Call {
+    me: NodeId,
+    now: Time,
+    cfg: Rc<Config>,
+    decl: Arc<Loaded>,
+    params: Rc<Map>,
+    fx: Vec<Fx>,
+    role: &'static str,
+    leader: Option<NodeId>,
+    term: Option<u64>,
+}
+
+thread_local! {
+    static ENGINE: Engine = new_engine();
+    static CALL: RefCell<Option<Call>> = const { RefCell::new(None) };
+    /// Compiled scripts, by source (an [`AST`] is not thread-safe, so each thread compiles its own).
+    static COMPILED: RefCell<Vec<(Arc<Loaded>, Rc<AST>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn with_engine<R>(f: impl FnOnce(&Engine) -> R) -> R {
+    ENGINE.with(f)
+}
+
+type Res<T> = Result<T, Box<EvalAltResult>>;
+
+fn fail<T>(message: String) -> Res<T> {
+    Err(message.into())
+}
+
+/// Runs `f` on the handler running now (an error outside a handler: in the declaration).
+fn call<T>(what: &str, f: impl FnOnce(&mut Call) -> Res<T>) -> Res<T> {
+    CALL.with(|c| match c.borrow_mut().as_mut() {
+        Some(call) => f(call),
+        None => fail(format!("{what}() is for handlers; the declaration cannot call it")),
+    })
+}
+
+fn int(x: u64) -> i64 {
+    i64::try_from(x).unwrap_or(i64::MAX)
+}
+
+fn ids(v: &[NodeId]) -> rhai::Array {
+    v.iter().map(|&i| Dynamic::from(i as i64)).collect()
+}
+
+fn node_arg(v: i64, what: &str) -> Res<NodeId> {
+    NodeId::try_from(v).or_else(|_| fail(format!("{what}: {v} is not a node id")))
+}
+
+fn kind_arg(c: &Call, kind: &str) -> Res<usize> {
+    c.decl.decl.kind(kind).map_or_else(
+        || fail(format!("unknown message kind `{kind}` (declared: {})", c.decl.decl.kinds.join(", "))),
+        Ok,
+    )
+}
+
+fn timer_arg(c: &Call, name: &str) -> Res<&'static str> {
+    c.decl.decl.timer(name).map_or_else(
+        || fail(format!("unknown timer `{name}` (declared in `timers`: {})", c.decl.decl.timers.join(", "))),
+        Ok,
+    )
+}
+
+fn tick_arg(v: i64, what: &str) -> Res<Time> {
+    u64::try_from(v).or_else(|_| fail(format!("{what}: {v} ticks is negative")))
+}
+
+fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
+    let Some(text) = c.decl.decl.note(name) else {
+        let names: Vec<&str> = c.decl.decl.notes.iter().map(|(n, _)| n.as_str()).collect();
+        return fail(format!("unknown note `{name}` (declared in `notes`: {})", names.join(", ")));
+    };
+    let mut a = [0u64; 3];
+    for (i, arg) in text.args().iter().enumerate().take(3) {
+        let Some(v) = args.get(*arg) else {
+            return fail(format!("note `{name}` needs the argument `{arg}`"));
+        };
+        a[i] = match uint_or_unit(v, &format!("note `{name}`, argument `{arg}`")) {
+            Ok(x) => x.unwrap_or(0),
+            Err(e) => return fail(e),
+        };
+    }
+    if let Some(extra) = args.keys().find(|k| !text.args().contains(&k.as_str())) {
+        return fail(format!("note `{name}` has no argument `{extra}` (it takes: {})", text.args().join(", ")));
+    }
+    c.fx.push(Fx::Note(Note { text, args: a }));
+    Ok(())
+}
+
+fn new_engine() -> Engine {
+    let mut e = Engine::new();
+    e.set_max_operations(LIMITS.operations)
+        .set_max_call_levels(LIMITS.call_levels)
+        .set_max_expr_depths(64, 32)
+        .set_max_string_size(LIMITS.string)
+        .set_max_array_size(LIMITS.array)
+        .set_max_map_size(LIMITS.map)
+        .set_max_variables(256)
+        .set_max_functions(256)
+        .set_strict_variables(true)
+        .set_fail_on_invalid_map_property(true);
+    // No output of any kind, and no evaluating strings as code.
+    e.on_print(|_| {});
+    e.on_debug(|_, _, _| {});
+    e.disable_symbol("eval");
+
+    e.register_fn("me", || call("me", |c| Ok(c.me as i64)));
+    e.register_fn("now", || call("now", |c| Ok(int(c.now))));
+    e.register_fn("nodes", || call("nodes", |c| Ok(ids(&c.cfg.ids))));
+    e.register_fn("sorted_nodes", || call("sorted_nodes", |c| Ok(ids(&c.cfg.sorted))));
+    e.register_fn("n", || call("n", |c| Ok(c.cfg.n() as i64)));
+    e.register_fn("quorum", || call("quorum", |c| Ok(c.cfg.quorum() as i64)));
+    e.register_fn("higher", || call("higher", |c| Ok(ids(c.cfg.higher(c.me)))));
+    e.register_fn("lower", || call("lower", |c| Ok(ids(c.cfg.lower(c.me)))));
+    e.register_fn("successor", || call("successor", |c| Ok(c.cfg.successor(c.me) as i64)));
+    e.register_fn("predecessor", || call("predecessor", |c| Ok(c.cfg.predecessor(c.me) as i64)));
+    e.register_fn("initial_leader", || {
+        call("initial_leader", |c| Ok(c.cfg.initial_leader.map_or(Dynamic::UNIT, |l| Dynamic::from(l as i64))))
+    });
+    e.register_fn("heartbeats", || {
+        call("heartbeats", |c| {
+            Ok(c.cfg.heartbeats.map_or(Dynamic::UNIT, |h| {
+                let mut m = Map::new();
+                m.insert("interval".into(), Dynamic::from(int(h.interval)));
+                m.insert("timeout".into(), Dynamic::from(int(h.timeout)));
+                Dynamic::from_map(m)
+            }))
+        })
+    });
+    e.register_fn("latency_min", || call("latency_min", |c| Ok(int(c.cfg.latency.0))));
+    e.register_fn("latency_max", || call("latency_max", |c| Ok(int(c.cfg.latency.1))));
+    e.register_fn("param", |name: &str| {
+        call("param", |c| match c.params.get(name) {
+            Some(v) => Ok(v.clone()),
+            None => fail(format!("unknown parameter `{name}` (declare it in `params`)")),
+        })
+    });
+
+    e.register_fn("send", |to: i64, kind: &str| send(to, kind, Map::new()));
+    e.register_fn("send", |to: i64, kind: &str, body: Map| send(to, kind, body));
+    e.register_fn("broadcast", |kind: &str| broadcast(kind, Map::new()));
+    e.register_fn("broadcast", |kind: &str, body: Map| broadcast(kind, body));
+    e.register_fn("set_timer", |name: &str, lo: i64, hi: i64| set_timer(name, lo, hi));
+    e.register_fn("set_timer", |name: &str, delay: i64| set_timer(name, delay, delay));
+    e.register_fn("cancel_timer", |name: &str| {
+        call("cancel_timer", |c| {
+            let t = timer_arg(c, name)?;
+            c.fx.push(Fx::CancelTimer(t));
+            Ok(())
+        })
+    });
+    e.register_fn("note", |name: &str| call("note", |c| note_fx(c, name, &Map::new())));
+    e.register_fn("note", |name: &str, args: Map| call("note", |c| note_fx(c, name, &args)));
+    e.register_fn("set_role", |role: &str| {
+        call("set_role", |c| {
+            let Some(r) = c.decl.decl.role(role) else {
+                return fail(format!("unknown role `{role}` (declared: {})", c.decl.decl.roles.join(", ")));
+            };
+            c.role = r;
+            Ok(())
+        })
+    });
+    e.register_fn("set_leader", |leader: Dynamic| {
+        call("set_leader", |c| {
+            c.leader = node_or_unit(&leader, "set_leader").or_else(fail)?;
+            Ok(())
+        })
+    });
+    e.register_fn("set_term", |term: Dynamic| {
+        call("set_term", |c| {
+            c.term = uint_or_unit(&term, "set_term").or_else(fail)?;
+            Ok(())
+        })
+    });
+    e
+}
+
+fn send(to: i64, kind: &str, body: Map) -> Res<()> {
+    call("send", |c| {
+        let to = node_arg(to, "send")?;
+        let kind = kind_arg(c, kind)?;
+        c.fx.push(Fx::Send { to, kind, body });
+        Ok(())
+    })
+}
+
+fn broadcast(kind: &str, body: Map) -> Res<()> {
+    call("broadcast", |c| {
+        let kind = kind_arg(c, kind)?;
+        c.fx.push(Fx::Broadcast { kind, body });
+        Ok(())
+    })
+}
+
+fn set_timer(name: &str, lo: i64, hi: i64) -> Res<()> {
+    call("set_timer", |c| {
+        let name = timer_arg(c, name)?;
+        let (lo, hi) = (tick_arg(lo, "set_timer")?, tick_arg(hi, "set_timer")?);
+        if lo > hi {
+            return fail(format!("set_timer(\"{name}\", {lo}, {hi}): the range is empty"));
+        }
+        c.fx.push(Fx::SetTimer { name, lo, hi });
+        Ok(())
+    })
+}
+
+/// The compiled script of `loaded` on this thread.
+fn compiled(loaded: &Arc<Loaded>) -> Result<Rc<AST>, ScriptError> {
+    COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((_, ast)) = c.iter().find(|(l, _)| Arc::ptr_eq(l, loaded)) {
+            return Ok(ast.clone());
+        }
+        let ast = Rc::new(with_engine(|e| e.compile(&loaded.source)).map_err(ScriptError::parse)?);
+        c.push((loaded.clone(), ast.clone()));
+        Ok(ast)
+    })
+}
+
+// ----- the protocol -----
+
+/// A node's state: the script's `this` (a map of its fields) and the view its handlers set.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub this: Dynamic,
+    pub role: &'static str,
+    pub leader: Option<NodeId>,
+    pub term: Option<u64>,
+}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_dynamic(&self.this, h);
+        self.role.hash(h);
+        self.leader.hash(h);
+        self.term.hash(h);
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        // Values compared by their canonical form (what the hash reads).
+        let key = |s: &State| {
+            let mut v = Vec::new();
+            hash_dynamic(&s.this, &mut Bytes(&mut v));
+            (v, s.role, s.leader, s.term)
+        };
+        key(self) == key(other)
+    }
+}
+
+/// A hasher that keeps the bytes it is fed (for comparing values by their canonical form).
+struct Bytes<'a>(&'a mut Vec<u8>);
+impl Hasher for Bytes<'_> {
+    fn finish(&self) -> u64 {
+        0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+/// A message: its kind and its fields.
+#[derive(Clone, Debug)]
+pub struct Msg {
+    pub kind: usize,
+    pub body: Map,
+    name: &'static str,
+}
+
+impl Hash for Msg {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.kind as u64);
+        hash_map(&self.body, h);
+    }
+}
+
+impl MessageKind for Msg {
+    fn kind(&self) -> usize {
+        self.kind
+    }
+}
+
+impl Message for Msg {
+    /// `COORDINATOR(id=5)`: the kind and its fields in key order.
+    fn label(&self) -> String {
+        if self.body.is_empty() {
+            return self.name.to_string();
+        }
+        let fields: Vec<String> = self.body.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{}({})", self.name, fields.join(", "))
+    }
+}
+
+/// A timer: one of the names the script declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Timer(pub &'static str);
+
+impl TimerKey for Timer {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+}
+
+/// A scripted algorithm, ready to run on one scenario.
+pub struct Scripted {
+    loaded: Arc<Loaded>,
+    ast: Rc<AST>,
+    cfg: Rc<Config>,
+    params: Rc<Map>,
+    /// The first handler error (the run stops after its step).
+    fault: RefCell<Option<String>>,
+}
+
+/// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
+pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, ScenarioError> {
+    let Some(loaded) = find(&scenario.algorithm) else {
+        return Err(ScenarioError::new("algorithm", format!("no script with id `{}` is loaded", scenario.algorithm)));
+    };
+    let cfg = scenario.config();
+    let proto = Scripted::new_from(loaded, &cfg, &scenario.params)?;
+    Ok(Sim::new(proto, cfg, scenario, claimed))
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+impl Scripted {
+    fn new_from(loaded: Arc<Loaded>, cfg: &Config, given: &Params) -> Result<Self, ScenarioError> {
+        let decl: &Decl = &loaded.decl;
+        let mut params = Map::new();
+        for (k, d) in &decl.params {
+            params.insert(k.as_str().into(), d.to_dynamic());
+        }
+        for (k, v) in given {
+            if !decl.params.iter().any(|(n, _)| n == k) {
+                let known: Vec<&str> = decl.params.iter().map(|(n, _)| n.as_str()).collect();
+                let message = match known.as_slice() {
+                    [] => "unknown field: this algorithm has no parameters".to_string(),
+                    _ => format!("unknown field `{k}`, expected one of `{}`", known.join("`, `")),
+                };
+                return Err(ScenarioError::new(format!("params.{k}"), message));
+            }
+            let d = match v {
+                serde_json::Value::Null => continue,
+                serde_json::Value::Bool(b) => Dynamic::from(*b),
+                serde_json::Value::String(s) => Dynamic::from(s.clone()),
+                serde_json::Value::Number(n) => match n.as_i64() {
+                    Some(i) => Dynamic::from(i),
+                    None => {
+                        return Err(ScenarioError::new(format!("params.{k}"), format!("expected a whole number, found {n}")))
+                    }
+                },
+                other => {
+                    return Err(ScenarioError::new(
+                        format!("params.{k}"),
+                        format!("expected a whole number, true/false or a string, found {other}"),
+                    ))
+                }
+            };
+            params.insert(k.as_str().into(), d);
+        }
+        let ast = compiled(&loaded).map_err(|e| ScenarioError::new("algorithm", e.to_string()))?;
+        let cfg = Rc::new(cfg.clone());
+        let mut proto = Scripted { loaded, ast, cfg, params: Rc::new(Map::new()), fault: RefCell::new(None) };
+        if proto.loaded.decl.has[CONFIGURE] {
+            // `configure` sees the parameters as `this`: it fills computed defaults and refuses
+            // bad values with `throw "params.t_out: must be at least 1 tick"`.
+            let mut this = Dynamic::from_map(params);
+            let mut state = State { this: Dynamic::UNIT, role: FOLLOWER, leader: None, term: None };
+            let me = proto.cfg.ids.first().copied().unwrap_or(0);
+            let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0).map_err(|e| {
+                let text = e.message.strip_prefix("configure: ").unwrap_or(&e.message).to_string();
+                match text.split_once(": ") {
+                    Some((field, why)) if field.starts_with("params.") => ScenarioError::new(field, why),
+                    _ => ScenarioError::new("params", ScriptError { message: text, ..e }.to_string()),
+                }
+            })?;
+            params = this.read_lock::<Map>().map(|m| m.clone()).unwrap_or_default();
+        }
+        proto.params = Rc::new(params);
+        Ok(proto)
+    }
+
+    /// Calls handler `h` with `args` and `this`, recording its context calls; on success the
+    /// view it set goes into `s`. Returns the recorded effects and the handler's result.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        h: usize,
+        what: &str,
+        args: impl rhai::FuncArgs,
+        this: &mut Dynamic,
+        s: &mut State,
+        me: NodeId,
+        now: Time,
+    ) -> Result<(Vec<Fx>, Dynamic), ScriptError> {
+        let call = Call {
+            me,
+            now,
+            cfg: self.cfg.clone(),
+            decl: self.loaded.clone(),
+            params: self.params.clone(),
+            fx: Vec::new(),
+            role: s.role,
+            leader: s.leader,
+            term: s.term,
+        };
+        CALL.with(|c| *c.borrow_mut() = Some(call));
+        let out = with_engine(|e| {
+            e.call_fn_with_options::<Dynamic>(
+                CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
+                &mut Scope::new(),
+                &self.ast,
+                HANDLERS[h].0,
+                args,
+            )
+        });
+        let call = CALL.with(|c| c.borrow_mut().take()).expect("the call set above");
+        let out = out.map_err(|e| ScriptError::runtime(what, &e))?;
+        s.role = call.role;
+        s.leader = call.leader;
+        s.term = call.term;
+        Ok((call.fx, out))
+    }
+
+    /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
+    /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
+    fn handle(&self, h: usize, what: impl FnOnce() -> String, args: impl rhai::FuncArgs, s: &mut State, ctx: &mut C) {
+        if self.fault.borrow().is_some() || !self.loaded.decl.has[h] {
+            return;
+        }
+        let mut next = s.clone();
+        let mut this = next.this.clone();
+        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now).and_then(|(fx, _)| {
+            next.this = this;
+            self.refresh_view(&mut next, ctx.me, ctx.now)?;
+            Ok(fx)
+        });
+        match fx {
+            Ok(fx) => {
+                *s = next;
+                self.apply(fx, ctx);
+            }
+            Err(e) => self.fail(ctx.me, ctx.now, e),
+        }
+    }
+
+    fn fail(&self, me: NodeId, now: Time, e: ScriptError) {
+        let mut fault = self.fault.borrow_mut();
+        if fault.is_none() {
+            *fault = Some(format!("N{me}, t={now}, {e}"));
+        }
+    }
+
+    /// Calls the script's `view()` (if any), which returns `#{ role, leader, term }` (each
+    /// optional) read from `this`, and acts not.
+    fn refresh_view(&self, s: &mut State, me: NodeId, now: Time) -> Result<(), ScriptError> {
+        if !self.loaded.decl.has[VIEW] {
+            return Ok(());
+        }
+        let mut this = s.this.clone();
+        let (fx, v) = self.run(VIEW, "view", (), &mut this, s, me, now)?;
+        let plain = |m: String| ScriptError::plain(format!("view: {m}"));
+        if !fx.is_empty() {
+            return Err(plain("it only reads the state: no send, timer or note".into()));
+        }
+        let Some(m) = v.read_lock::<Map>().map(|m| m.clone()) else {
+            return Err(plain(format!("it must return a map #{{ role: ..., leader: ... }}, not {}", v.type_name())));
+        };
+        for (k, v) in &m {
+            match k.as_str() {
+                "role" => {
+                    let r = v.clone().into_immutable_string().map_err(|t| plain(format!("role: expected a string, found {t}")))?;
+                    s.role = self
+                        .loaded
+                        .decl
+                        .role(&r)
+                        .ok_or_else(|| plain(format!("unknown role `{r}` (declared: {})", self.loaded.decl.roles.join(", "))))?;
+                }
+                "leader" => s.leader = node_or_unit(v, "leader").map_err(plain)?,
+                "term" => s.term = uint_or_unit(v, "term").map_err(plain)?,
+                other => return Err(plain(format!("unknown entry `{other}` (expected role, leader, term)"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&self, fx: Vec<Fx>, ctx: &mut C) {
+        let names = &self.loaded.decl.kinds;
+        for f in fx {
+            match f {
+                Fx::Send { to, kind, body } => ctx.send(to, Msg { kind, body, name: names[kind] }),
+                Fx::Broadcast { kind, body } => ctx.broadcast(Msg { kind, body, name: names[kind] }),
+                Fx::SetTimer { name, lo, hi } => ctx.set_timer(Timer(name), lo, hi),
+                Fx::CancelTimer(name) => ctx.cancel_timer(Timer(name)),
+                Fx::Note(n) => ctx.note(&n.text, &n.args),
+            }
+        }
+    }
+
+    fn fresh(&self) -> State {
+        State { this: Dynamic::from_map(Map::new()), role: FOLLOWER, leader: None, term: None }
+    }
+}
+
+impl Protocol for Scripted {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    /// Not used: a script's kinds are its descriptor's ([`Protocol::kinds`]).
+    const KINDS: &'static [Kind] = &[];
+
+    fn kinds(&self) -> &'static [Kind] {
+        self.loaded.algorithm.kinds
+    }
+
+    fn new(_cfg: &Config, _params: &Params) -> Result<Self, ScenarioError> {
+        Err(ScenarioError::new("algorithm", "a scripted algorithm is built from its loaded script"))
+    }
+
+    fn init(&self, ctx: &mut C) -> State {
+        let mut s = self.fresh();
+        if !self.loaded.decl.has[INIT] {
+            if let Err(e) = self.refresh_view(&mut s, ctx.me, ctx.now) {
+                self.fail(ctx.me, ctx.now, e);
+            }
+            return s;
+        }
+        self.handle(INIT, || "init".to_string(), (), &mut s, ctx);
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        self.handle(START, || "on_start".to_string(), (), s, ctx);
+    }
+
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let kind = msg.name;
+        let mut m = msg.body;
+        m.insert("kind".into(), Dynamic::from(kind));
+        self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), (from as i64, m), s, ctx);
+    }
+
+    fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
+        let name = timer.0;
+        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (name.to_string(),), s, ctx);
+    }
+
+    fn recover(&self, crashed: &State, ctx: &mut C) -> State {
+        // Only the fields declared `durable` survive a crash.
+        let mut kept = Map::new();
+        if let Some(old) = crashed.this.read_lock::<Map>() {
+            for f in self.loaded.decl.fields.iter().filter(|f| f.durable) {
+                if let Some(v) = old.get(f.name.as_str()) {
+                    kept.insert(f.name.as_str().into(), v.clone());
+                }
+            }
+        }
+        let mut s = State { this: Dynamic::from_map(kept), ..self.fresh() };
+        let h = if self.loaded.decl.has[RECOVER] { RECOVER } else { INIT };
+        self.handle(h, || HANDLERS[h].0.to_string(), (), &mut s, ctx);
+        s
+    }
+
+    fn view(&self, s: &State) -> View {
+        View { role: s.role, leader: s.leader, term: s.term, ..View::default() }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        let this = s.this.read_lock::<Map>();
+        self.loaded
+            .decl
+            .fields
+            .iter()
+            .map(|f| (f.label, value::show(this.as_ref().and_then(|m| m.get(f.name.as_str())), f.show)))
+            .collect()
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.borrow().clone()
+    }
+}
+
+/// The default of a parameter as declared (for the guide and tests).
+pub fn param_default(loaded: &Loaded, name: &str) -> Option<ParamValue> {
+    loaded.decl.params.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+}
