@@ -81,14 +81,17 @@ pub struct ScriptError {
     pub line: Option<usize>,
     pub column: Option<usize>,
     pub message: String,
+    /// A budget ran out and the interpreter did not say where (it reports the budgets at the
+    /// outermost call): a re-run with the position tracker finds the line.
+    locate: bool,
 }
 
 impl ScriptError {
     pub fn plain(message: impl Into<String>) -> Self {
-        ScriptError { line: None, column: None, message: message.into() }
+        ScriptError { line: None, column: None, message: message.into(), locate: false }
     }
     fn at(pos: Position, message: String) -> Self {
-        ScriptError { line: pos.line(), column: pos.position(), message }
+        ScriptError { line: pos.line(), column: pos.position(), message, locate: false }
     }
     fn parse(e: rhai::ParseError) -> Self {
         ScriptError::at(e.1, format!("syntax error: {}", e.0))
@@ -111,7 +114,7 @@ impl ScriptError {
             EvalAltResult::ErrorRuntime(v, ..) => format!("{what}: {}", v),
             other => format!("{what}: {}", strip_position(&other.to_string())),
         };
-        ScriptError::at(pos, message)
+        ScriptError { locate: pos.is_none() && inner.is_system_exception(), ..ScriptError::at(pos, message) }
     }
 }
 
@@ -161,6 +164,10 @@ struct Call {
 
 thread_local! {
     static ENGINE: Engine = new_engine();
+    /// The same interpreter with a tracker of the position being evaluated, to re-run a handler
+    /// that ran out of its budget and name the line where it did.
+    static TRACKER: Engine = tracking_engine();
+    static LAST_POS: std::cell::Cell<Position> = const { std::cell::Cell::new(Position::NONE) };
     static CALL: RefCell<Option<Call>> = const { RefCell::new(None) };
     /// Compiled scripts, by source (an [`AST`] is not thread-safe, so each thread compiles its own).
     static COMPILED: RefCell<Vec<(Arc<Loaded>, Rc<AST>)>> = const { RefCell::new(Vec::new()) };
@@ -321,6 +328,24 @@ fn new_engine() -> Engine {
             Ok(())
         })
     });
+    e
+}
+
+fn tracking_engine() -> Engine {
+    use rhai::debugger::{DebuggerCommand, DebuggerEvent};
+    let mut e = new_engine();
+    // Rhai marks this interface as subject to change, not as going away.
+    #[allow(deprecated)]
+    e.register_debugger(
+        |_, d| d,
+        |_, event, _, _, pos| {
+            // Only steps: leaving a function (with the error) reports where the function ends.
+            if matches!(event, DebuggerEvent::Step) && !pos.is_none() {
+                LAST_POS.with(|p| p.set(pos));
+            }
+            Ok(DebuggerCommand::StepInto)
+        },
+    );
     e
 }
 
@@ -517,7 +542,7 @@ impl Scripted {
             let mut this = Dynamic::from_map(params);
             let mut state = State { this: Dynamic::UNIT, role: FOLLOWER, leader: None, term: None };
             let me = proto.cfg.ids.first().copied().unwrap_or(0);
-            let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0).map_err(|e| {
+            let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0, false).map_err(|e| {
                 let text = e.message.strip_prefix("configure: ").unwrap_or(&e.message).to_string();
                 match text.split_once(": ") {
                     Some((field, why)) if field.starts_with("params.") => ScenarioError::new(field, why),
@@ -542,6 +567,7 @@ impl Scripted {
         s: &mut State,
         me: NodeId,
         now: Time,
+        tracked: bool,
     ) -> Result<(Vec<Fx>, Dynamic), ScriptError> {
         let call = Call {
             me,
@@ -555,7 +581,7 @@ impl Scripted {
             term: s.term,
         };
         CALL.with(|c| *c.borrow_mut() = Some(call));
-        let out = with_engine(|e| {
+        let run = |e: &Engine| {
             e.call_fn_with_options::<Dynamic>(
                 CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
                 &mut Scope::new(),
@@ -563,9 +589,22 @@ impl Scripted {
                 HANDLERS[h].0,
                 args,
             )
-        });
+        };
+        let out = if tracked {
+            LAST_POS.with(|p| p.set(Position::NONE));
+            TRACKER.with(run)
+        } else {
+            with_engine(run)
+        };
         let call = CALL.with(|c| c.borrow_mut().take()).expect("the call set above");
-        let out = out.map_err(|e| ScriptError::runtime(what, &e))?;
+        let out = out.map_err(|e| {
+            let mut err = ScriptError::runtime(what, &e);
+            if tracked {
+                let pos = LAST_POS.with(|p| p.get());
+                (err.line, err.column, err.locate) = (pos.line(), pos.position(), false);
+            }
+            err
+        })?;
         s.role = call.role;
         s.leader = call.leader;
         s.term = call.term;
@@ -574,13 +613,26 @@ impl Scripted {
 
     /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
     /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
-    fn handle(&self, h: usize, what: impl FnOnce() -> String, args: impl rhai::FuncArgs, s: &mut State, ctx: &mut C) {
+    fn handle<A: rhai::FuncArgs + Clone>(&self, h: usize, what: impl Fn() -> String, args: A, s: &mut State, ctx: &mut C) {
         if self.fault.borrow().is_some() || !self.loaded.decl.has[h] {
             return;
         }
         let mut next = s.clone();
         let mut this = next.this.clone();
-        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now).and_then(|(fx, _)| {
+        let again = args.clone();
+        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).or_else(|e| {
+            if !e.locate {
+                return Err(e);
+            }
+            // Run it again, from the same state, with the position tracker: it fails at the
+            // same operation, and the tracker saw where.
+            let (mut this, mut next) = (s.this.clone(), s.clone());
+            match self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true) {
+                Ok(_) => Err(e),
+                Err(located) => Err(located),
+            }
+        });
+        let fx = fx.and_then(|(fx, _)| {
             next.this = this;
             self.refresh_view(&mut next, ctx.me, ctx.now)?;
             Ok(fx)
@@ -608,7 +660,7 @@ impl Scripted {
             return Ok(());
         }
         let mut this = s.this.clone();
-        let (fx, v) = self.run(VIEW, "view", (), &mut this, s, me, now)?;
+        let (fx, v) = self.run(VIEW, "view", (), &mut this, s, me, now, false)?;
         let plain = |m: String| ScriptError::plain(format!("view: {m}"));
         if !fx.is_empty() {
             return Err(plain("it only reads the state: no send, timer or note".into()));
