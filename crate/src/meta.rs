@@ -146,7 +146,12 @@ impl Text {
         }
         let args: Vec<&'static str> = template_args(en).into_iter().map(|a| &*Box::leak(a.into_boxed_str())).collect();
         let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
-        table.push(RuntimeText { key: leak(key), en: leak(en), zh: leak(zh), args: Box::leak(args.into_boxed_slice()) });
+        table.push(RuntimeText {
+            key: leak(key),
+            en: leak(en),
+            zh: leak(zh),
+            args: Box::leak(args.into_boxed_slice()),
+        });
         Ok(Text((KEYS_LEN + table.len() - 1) as u16))
     }
     fn made(self) -> Option<RuntimeText> {
@@ -165,7 +170,10 @@ pub fn template_args(t: &str) -> Vec<String> {
         let tail = &rest[at + 1..];
         let Some(end) = tail.find('}') else { break };
         let name = tail[..end].split(':').next().unwrap_or("");
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !names.iter().any(|n| n == name) {
+        if !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !names.iter().any(|n| n == name)
+        {
             names.push(name.to_string());
         }
         rest = &tail[end + 1..];

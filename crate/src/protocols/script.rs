@@ -19,24 +19,27 @@
 //!
 //! The interpreter is compiled in only with the engine's `script` feature.
 
+mod error;
+mod interp;
 pub mod load;
 pub mod value;
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Note, Property, Text};
+use crate::meta::{Kind, Property, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View, FOLLOWER};
 use crate::scenario::Scenario;
 use crate::sim::Sim;
 use crate::{NodeId, Time};
 use load::{Decl, Loaded, ParamValue};
-use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope, AST};
+use rhai::{CallFnOptions, Dynamic, Engine, Map, Position, Scope, AST};
 use std::cell::RefCell;
-use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 use value::{hash_dynamic, hash_map, node_or_unit, uint_or_unit};
 
+pub use error::ScriptError;
+use interp::{compiled, with_engine, Call, Fx, CALL, LAST_POS, TRACKER};
 pub use load::{find, load};
 
 /// The handlers a script may define, with their number of arguments.
@@ -74,322 +77,6 @@ pub struct Limits {
 }
 
 pub const LIMITS: Limits = Limits { operations: 1_000_000, call_levels: 48, string: 16_384, array: 10_000, map: 1_000 };
-
-/// An error of a script: where (line and column, when known) and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScriptError {
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    pub message: String,
-    /// A budget ran out and the interpreter did not say where (it reports the budgets at the
-    /// outermost call): a re-run with the position tracker finds the line.
-    locate: bool,
-}
-
-impl ScriptError {
-    pub fn plain(message: impl Into<String>) -> Self {
-        ScriptError { line: None, column: None, message: message.into(), locate: false }
-    }
-    fn at(pos: Position, message: String) -> Self {
-        ScriptError { line: pos.line(), column: pos.position(), message, locate: false }
-    }
-    fn parse(e: rhai::ParseError) -> Self {
-        ScriptError::at(e.1, format!("syntax error: {}", e.0))
-    }
-    /// A runtime error inside `what`, placed at the innermost position the interpreter gives.
-    fn runtime(what: &str, e: &EvalAltResult) -> Self {
-        let inner = e.unwrap_inner();
-        let pos = if inner.position().is_none() { e.position() } else { inner.position() };
-        let message = match inner {
-            EvalAltResult::ErrorTooManyOperations(..) => {
-                format!("{what} ran out of its budget of {} operations (an endless loop?)", LIMITS.operations)
-            }
-            EvalAltResult::ErrorStackOverflow(..) => {
-                format!("{what} nested calls deeper than {} levels (endless recursion?)", LIMITS.call_levels)
-            }
-            EvalAltResult::ErrorDataTooLarge(what_data, ..) => format!(
-                "{what}: {what_data} too large (at most {} characters a string, {} items an array, {} entries a map)",
-                LIMITS.string, LIMITS.array, LIMITS.map
-            ),
-            EvalAltResult::ErrorRuntime(v, ..) => format!("{what}: {}", v),
-            other => format!("{what}: {}", strip_position(&other.to_string())),
-        };
-        ScriptError { locate: pos.is_none() && inner.is_system_exception(), ..ScriptError::at(pos, message) }
-    }
-}
-
-/// The interpreter's message without its own trailing " (line L, position P)".
-fn strip_position(s: &str) -> &str {
-    match s.rfind(" (line ") {
-        Some(i) if s.ends_with(')') => &s[..i],
-        _ => s,
-    }
-}
-
-impl fmt::Display for ScriptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
-            (Some(l), None) => write!(f, "line {l}: {}", self.message),
-            _ => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for ScriptError {}
-
-// ----- the interpreter, one per thread -----
-
-/// One context-function call a handler made, applied to the real context once it returns.
-enum Fx {
-    Send { to: NodeId, kind: usize, body: Map },
-    Broadcast { kind: usize, body: Map },
-    SetTimer { name: &'static str, lo: Time, hi: Time },
-    CancelTimer(&'static str),
-    Note(Note),
-}
-
-/// The handler running now on this thread: what its context functions read and record.
-struct Call {
-    me: NodeId,
-    now: Time,
-    cfg: Rc<Config>,
-    decl: Arc<Loaded>,
-    params: Rc<Map>,
-    fx: Vec<Fx>,
-    role: &'static str,
-    leader: Option<NodeId>,
-    term: Option<u64>,
-}
-
-thread_local! {
-    static ENGINE: Engine = new_engine();
-    /// The same interpreter with a tracker of the position being evaluated, to re-run a handler
-    /// that ran out of its budget and name the line where it did.
-    static TRACKER: Engine = tracking_engine();
-    static LAST_POS: std::cell::Cell<Position> = const { std::cell::Cell::new(Position::NONE) };
-    static CALL: RefCell<Option<Call>> = const { RefCell::new(None) };
-    /// Compiled scripts, by source (an [`AST`] is not thread-safe, so each thread compiles its own).
-    static COMPILED: RefCell<Vec<(Arc<Loaded>, Rc<AST>)>> = const { RefCell::new(Vec::new()) };
-}
-
-fn with_engine<R>(f: impl FnOnce(&Engine) -> R) -> R {
-    ENGINE.with(f)
-}
-
-type Res<T> = Result<T, Box<EvalAltResult>>;
-
-fn fail<T>(message: String) -> Res<T> {
-    Err(message.into())
-}
-
-/// Runs `f` on the handler running now (an error outside a handler: in the declaration).
-fn call<T>(what: &str, f: impl FnOnce(&mut Call) -> Res<T>) -> Res<T> {
-    CALL.with(|c| match c.borrow_mut().as_mut() {
-        Some(call) => f(call),
-        None => fail(format!("{what}() is for handlers; the declaration cannot call it")),
-    })
-}
-
-fn int(x: u64) -> i64 {
-    i64::try_from(x).unwrap_or(i64::MAX)
-}
-
-fn ids(v: &[NodeId]) -> rhai::Array {
-    v.iter().map(|&i| Dynamic::from(i as i64)).collect()
-}
-
-fn node_arg(v: i64, what: &str) -> Res<NodeId> {
-    NodeId::try_from(v).or_else(|_| fail(format!("{what}: {v} is not a node id")))
-}
-
-fn kind_arg(c: &Call, kind: &str) -> Res<usize> {
-    c.decl.decl.kind(kind).map_or_else(
-        || fail(format!("unknown message kind `{kind}` (declared: {})", c.decl.decl.kinds.join(", "))),
-        Ok,
-    )
-}
-
-fn timer_arg(c: &Call, name: &str) -> Res<&'static str> {
-    c.decl.decl.timer(name).map_or_else(
-        || fail(format!("unknown timer `{name}` (declared in `timers`: {})", c.decl.decl.timers.join(", "))),
-        Ok,
-    )
-}
-
-fn tick_arg(v: i64, what: &str) -> Res<Time> {
-    u64::try_from(v).or_else(|_| fail(format!("{what}: {v} ticks is negative")))
-}
-
-fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
-    let Some(text) = c.decl.decl.note(name) else {
-        let names: Vec<&str> = c.decl.decl.notes.iter().map(|(n, _)| n.as_str()).collect();
-        return fail(format!("unknown note `{name}` (declared in `notes`: {})", names.join(", ")));
-    };
-    let mut a = [0u64; 3];
-    for (i, arg) in text.args().iter().enumerate().take(3) {
-        let Some(v) = args.get(*arg) else {
-            return fail(format!("note `{name}` needs the argument `{arg}`"));
-        };
-        a[i] = match uint_or_unit(v, &format!("note `{name}`, argument `{arg}`")) {
-            Ok(x) => x.unwrap_or(0),
-            Err(e) => return fail(e),
-        };
-    }
-    if let Some(extra) = args.keys().find(|k| !text.args().contains(&k.as_str())) {
-        return fail(format!("note `{name}` has no argument `{extra}` (it takes: {})", text.args().join(", ")));
-    }
-    c.fx.push(Fx::Note(Note { text, args: a }));
-    Ok(())
-}
-
-fn new_engine() -> Engine {
-    let mut e = Engine::new();
-    e.set_max_operations(LIMITS.operations)
-        .set_max_call_levels(LIMITS.call_levels)
-        .set_max_expr_depths(64, 32)
-        .set_max_string_size(LIMITS.string)
-        .set_max_array_size(LIMITS.array)
-        .set_max_map_size(LIMITS.map)
-        .set_max_variables(256)
-        .set_max_functions(256)
-        .set_strict_variables(true)
-        .set_fail_on_invalid_map_property(true);
-    // No output of any kind, and no evaluating strings as code.
-    e.on_print(|_| {});
-    e.on_debug(|_, _, _| {});
-    e.disable_symbol("eval");
-
-    e.register_fn("me", || call("me", |c| Ok(c.me as i64)));
-    e.register_fn("now", || call("now", |c| Ok(int(c.now))));
-    e.register_fn("nodes", || call("nodes", |c| Ok(ids(&c.cfg.ids))));
-    e.register_fn("sorted_nodes", || call("sorted_nodes", |c| Ok(ids(&c.cfg.sorted))));
-    e.register_fn("n", || call("n", |c| Ok(c.cfg.n() as i64)));
-    e.register_fn("quorum", || call("quorum", |c| Ok(c.cfg.quorum() as i64)));
-    e.register_fn("higher", || call("higher", |c| Ok(ids(c.cfg.higher(c.me)))));
-    e.register_fn("lower", || call("lower", |c| Ok(ids(c.cfg.lower(c.me)))));
-    e.register_fn("successor", || call("successor", |c| Ok(c.cfg.successor(c.me) as i64)));
-    e.register_fn("predecessor", || call("predecessor", |c| Ok(c.cfg.predecessor(c.me) as i64)));
-    e.register_fn("initial_leader", || {
-        call("initial_leader", |c| Ok(c.cfg.initial_leader.map_or(Dynamic::UNIT, |l| Dynamic::from(l as i64))))
-    });
-    e.register_fn("heartbeats", || {
-        call("heartbeats", |c| {
-            Ok(c.cfg.heartbeats.map_or(Dynamic::UNIT, |h| {
-                let mut m = Map::new();
-                m.insert("interval".into(), Dynamic::from(int(h.interval)));
-                m.insert("timeout".into(), Dynamic::from(int(h.timeout)));
-                Dynamic::from_map(m)
-            }))
-        })
-    });
-    e.register_fn("latency_min", || call("latency_min", |c| Ok(int(c.cfg.latency.0))));
-    e.register_fn("latency_max", || call("latency_max", |c| Ok(int(c.cfg.latency.1))));
-    e.register_fn("param", |name: &str| {
-        call("param", |c| match c.params.get(name) {
-            Some(v) => Ok(v.clone()),
-            None => fail(format!("unknown parameter `{name}` (declare it in `params`)")),
-        })
-    });
-
-    e.register_fn("send", |to: i64, kind: &str| send(to, kind, Map::new()));
-    e.register_fn("send", |to: i64, kind: &str, body: Map| send(to, kind, body));
-    e.register_fn("broadcast", |kind: &str| broadcast(kind, Map::new()));
-    e.register_fn("broadcast", |kind: &str, body: Map| broadcast(kind, body));
-    e.register_fn("set_timer", |name: &str, lo: i64, hi: i64| set_timer(name, lo, hi));
-    e.register_fn("set_timer", |name: &str, delay: i64| set_timer(name, delay, delay));
-    e.register_fn("cancel_timer", |name: &str| {
-        call("cancel_timer", |c| {
-            let t = timer_arg(c, name)?;
-            c.fx.push(Fx::CancelTimer(t));
-            Ok(())
-        })
-    });
-    e.register_fn("note", |name: &str| call("note", |c| note_fx(c, name, &Map::new())));
-    e.register_fn("note", |name: &str, args: Map| call("note", |c| note_fx(c, name, &args)));
-    e.register_fn("set_role", |role: &str| {
-        call("set_role", |c| {
-            let Some(r) = c.decl.decl.role(role) else {
-                return fail(format!("unknown role `{role}` (declared: {})", c.decl.decl.roles.join(", ")));
-            };
-            c.role = r;
-            Ok(())
-        })
-    });
-    e.register_fn("set_leader", |leader: Dynamic| {
-        call("set_leader", |c| {
-            c.leader = node_or_unit(&leader, "set_leader").or_else(fail)?;
-            Ok(())
-        })
-    });
-    e.register_fn("set_term", |term: Dynamic| {
-        call("set_term", |c| {
-            c.term = uint_or_unit(&term, "set_term").or_else(fail)?;
-            Ok(())
-        })
-    });
-    e
-}
-
-fn tracking_engine() -> Engine {
-    use rhai::debugger::{DebuggerCommand, DebuggerEvent};
-    let mut e = new_engine();
-    // Rhai marks this interface as subject to change, not as going away.
-    #[allow(deprecated)]
-    e.register_debugger(
-        |_, d| d,
-        |_, event, _, _, pos| {
-            // Only steps: leaving a function (with the error) reports where the function ends.
-            if matches!(event, DebuggerEvent::Step) && !pos.is_none() {
-                LAST_POS.with(|p| p.set(pos));
-            }
-            Ok(DebuggerCommand::StepInto)
-        },
-    );
-    e
-}
-
-fn send(to: i64, kind: &str, body: Map) -> Res<()> {
-    call("send", |c| {
-        let to = node_arg(to, "send")?;
-        let kind = kind_arg(c, kind)?;
-        c.fx.push(Fx::Send { to, kind, body });
-        Ok(())
-    })
-}
-
-fn broadcast(kind: &str, body: Map) -> Res<()> {
-    call("broadcast", |c| {
-        let kind = kind_arg(c, kind)?;
-        c.fx.push(Fx::Broadcast { kind, body });
-        Ok(())
-    })
-}
-
-fn set_timer(name: &str, lo: i64, hi: i64) -> Res<()> {
-    call("set_timer", |c| {
-        let name = timer_arg(c, name)?;
-        let (lo, hi) = (tick_arg(lo, "set_timer")?, tick_arg(hi, "set_timer")?);
-        if lo > hi {
-            return fail(format!("set_timer(\"{name}\", {lo}, {hi}): the range is empty"));
-        }
-        c.fx.push(Fx::SetTimer { name, lo, hi });
-        Ok(())
-    })
-}
-
-/// The compiled script of `loaded` on this thread.
-fn compiled(loaded: &Arc<Loaded>) -> Result<Rc<AST>, ScriptError> {
-    COMPILED.with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some((_, ast)) = c.iter().find(|(l, _)| Arc::ptr_eq(l, loaded)) {
-            return Ok(ast.clone());
-        }
-        let ast = Rc::new(with_engine(|e| e.compile(&loaded.source)).map_err(ScriptError::parse)?);
-        c.push((loaded.clone(), ast.clone()));
-        Ok(ast)
-    })
-}
 
 // ----- the protocol -----
 
@@ -521,7 +208,10 @@ impl Scripted {
                 serde_json::Value::Number(n) => match n.as_i64() {
                     Some(i) => Dynamic::from(i),
                     None => {
-                        return Err(ScenarioError::new(format!("params.{k}"), format!("expected a whole number, found {n}")))
+                        return Err(ScenarioError::new(
+                            format!("params.{k}"),
+                            format!("expected a whole number, found {n}"),
+                        ))
                     }
                 },
                 other => {
@@ -613,7 +303,14 @@ impl Scripted {
 
     /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
     /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
-    fn handle<A: rhai::FuncArgs + Clone>(&self, h: usize, what: impl Fn() -> String, args: A, s: &mut State, ctx: &mut C) {
+    fn handle<A: rhai::FuncArgs + Clone>(
+        &self,
+        h: usize,
+        what: impl Fn() -> String,
+        args: A,
+        s: &mut State,
+        ctx: &mut C,
+    ) {
         if self.fault.borrow().is_some() || !self.loaded.decl.has[h] {
             return;
         }
@@ -671,12 +368,13 @@ impl Scripted {
         for (k, v) in &m {
             match k.as_str() {
                 "role" => {
-                    let r = v.clone().into_immutable_string().map_err(|t| plain(format!("role: expected a string, found {t}")))?;
-                    s.role = self
-                        .loaded
-                        .decl
-                        .role(&r)
-                        .ok_or_else(|| plain(format!("unknown role `{r}` (declared: {})", self.loaded.decl.roles.join(", "))))?;
+                    let r = v
+                        .clone()
+                        .into_immutable_string()
+                        .map_err(|t| plain(format!("role: expected a string, found {t}")))?;
+                    s.role = self.loaded.decl.role(&r).ok_or_else(|| {
+                        plain(format!("unknown role `{r}` (declared: {})", self.loaded.decl.roles.join(", ")))
+                    })?;
                 }
                 "leader" => s.leader = node_or_unit(v, "leader").map_err(plain)?,
                 "term" => s.term = uint_or_unit(v, "term").map_err(plain)?,

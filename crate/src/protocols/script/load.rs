@@ -170,7 +170,10 @@ fn text(v: Option<&Dynamic>, field: &str, key: &str) -> Result<Text, ScriptError
         (s.clone(), s)
     } else {
         let m = map_of(v, field)?;
-        let en = string(get(&m, "en").ok_or_else(|| ScriptError::plain(format!("declaration `{field}.en`: missing")))?, field)?;
+        let en = string(
+            get(&m, "en").ok_or_else(|| ScriptError::plain(format!("declaration `{field}.en`: missing")))?,
+            field,
+        )?;
         let zh = match get(&m, "zh") {
             Some(z) => string(z, &format!("{field}.zh"))?,
             None => en.clone(),
@@ -201,7 +204,10 @@ fn own_text(m: &Map, field: &str, key: &str, fallback: &str) -> Result<Text, Scr
 }
 
 fn name_of(m: &Map, field: &str) -> Result<String, ScriptError> {
-    let n = string(get(m, "name").ok_or_else(|| ScriptError::plain(format!("declaration `{field}.name`: missing")))?, field)?;
+    let n = string(
+        get(m, "name").ok_or_else(|| ScriptError::plain(format!("declaration `{field}.name`: missing")))?,
+        field,
+    )?;
     if n.is_empty() || n.len() > 40 {
         return err(&format!("{field}.name"), "must be 1 to 40 characters");
     }
@@ -209,8 +215,10 @@ fn name_of(m: &Map, field: &str) -> Result<String, ScriptError> {
 }
 
 fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError> {
-    const KNOWN: &[&str] =
-        &["id", "title", "citation", "summary", "card", "topology", "kinds", "roles", "timers", "params", "claims", "fields", "notes"];
+    const KNOWN: &[&str] = &[
+        "id", "title", "citation", "summary", "card", "topology", "kinds", "roles", "timers", "params", "claims",
+        "fields", "notes",
+    ];
     if let Some(k) = m.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return err(k, format!("unknown entry, expected one of {}", KNOWN.join(", ")));
     }
@@ -278,7 +286,10 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
         let look = string(get(&r, "look").unwrap_or(&Dynamic::from("participant")), &format!("{field}.look"))?;
         const LOOKS: &[Look] = &[Look::Leader, Look::Follower, Look::Candidate, Look::Waiting, Look::Participant];
         let Some(look) = LOOKS.iter().copied().find(|l| l.name() == look) else {
-            return err(&format!("{field}.look"), format!("`{look}`: expected leader, follower, candidate, waiting or participant"));
+            return err(
+                &format!("{field}.look"),
+                format!("`{look}`: expected leader, follower, candidate, waiting or participant"),
+            );
         };
         let explain = own_text(&r, &field, &key(&format!("role.{name}")), &name)?;
         let role = Role::new(leak(&name), look, explain);
@@ -309,7 +320,10 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
             } else if d.is_string() {
                 ParamValue::Str(string(&d, &format!("params.{k}"))?)
             } else {
-                return err(&format!("params.{k}"), format!("a default must be a whole number, true/false, a string or (), found {}", d.type_name()));
+                return err(
+                    &format!("params.{k}"),
+                    format!("a default must be a whole number, true/false, a string or (), found {}", d.type_name()),
+                );
             };
             params.push((k.to_string(), value));
         }
@@ -322,7 +336,11 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
             (string(v, &field)?, None)
         } else {
             let c = map_of(v, &field)?;
-            let id = string(get(&c, "property").ok_or_else(|| ScriptError::plain(format!("declaration `{field}.property`: missing")))?, &field)?;
+            let id = string(
+                get(&c, "property")
+                    .ok_or_else(|| ScriptError::plain(format!("declaration `{field}.property`: missing")))?,
+                &field,
+            )?;
             (id, get(&c, "holds").map(|h| string(h, &format!("{field}.holds"))).transpose()?)
         };
         let faults = match holds.as_deref() {
@@ -358,7 +376,9 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
         };
         let durable = match get(&f, "durable") {
             None => false,
-            Some(d) => d.as_bool().map_err(|t| ScriptError::plain(format!("declaration `{field}.durable`: expected true or false, found {t}")))?,
+            Some(d) => d.as_bool().map_err(|t| {
+                ScriptError::plain(format!("declaration `{field}.durable`: expected true or false, found {t}"))
+            })?,
         };
         let label = own_text(&f, &field, &key(&format!("field.{name}")), &name.replace('_', " "))?;
         fields.push(Field { name, label, show, durable });
