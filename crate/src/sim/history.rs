@@ -337,12 +337,17 @@ impl Sim {
         self.w.steps >= self.h.budget.steps || self.w.n_msgs >= self.h.budget.messages
     }
 
+    /// The failure of the protocol's own code that stopped the run here, if it did: "the
+    /// algorithm failed at step K: ..." (see [`crate::protocol::Protocol::fault`]).
+    pub fn fault(&self) -> Option<String> {
+        let at = self.fault_at.filter(|&at| self.w.steps >= at)?;
+        self.machine.fault().map(|why| format!("the algorithm failed at step {at}: {why}"))
+    }
+
     /// Why the run stopped before its scenario's limits, if it did.
     pub fn halted(&self) -> Option<String> {
-        if let Some(at) = self.fault_at {
-            if self.w.steps >= at {
-                return self.machine.fault().map(|why| format!("the algorithm failed at step {at}: {why}"));
-            }
+        if let Some(why) = self.fault() {
+            return Some(why);
         }
         if !self.over_budget() {
             return None;
