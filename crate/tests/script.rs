@@ -27,8 +27,9 @@ fn outcome(e: &mut Engine) -> Outcome {
     Outcome { leaders: e.frame().leaders, counts: e.metrics().by_kind, verdicts, narration, steps: e.cursor() }
 }
 
-/// Runs every preset of `builtin` natively and with `source`, and compares them.
-fn same_as_builtin(builtin: &str, source: &str, same_narration: bool) {
+/// Runs every preset of `builtin` natively and with `source` (as given, and with each of
+/// `variants` of its parameters), and compares them.
+fn same_as_builtin(builtin: &str, source: &str, same_narration: bool, variants: &[serde_json::Value]) {
     let scripted = script::load(source).unwrap_or_else(|e| panic!("the template loads: {e}"));
     let algorithm = registry::find(builtin).expect("the built-in");
     assert!(!algorithm.presets.is_empty());
@@ -40,16 +41,25 @@ fn same_as_builtin(builtin: &str, source: &str, same_narration: bool) {
         a.kinds.iter().map(|k| (k.name, k.visual.name())).collect()
     };
     assert_eq!(kinds(scripted), kinds(algorithm), "the same kinds and visual roles");
-    for preset in algorithm.presets {
-        let mut a = Engine::new(preset.scenario()).unwrap();
-        let mut s = preset.scenario();
+    let plain = serde_json::json!({});
+    for (preset, params) in
+        algorithm.presets.iter().flat_map(|p| std::iter::once(&plain).chain(variants).map(move |v| (p, v)))
+    {
+        let mut base = preset.scenario();
+        for (k, v) in params.as_object().unwrap() {
+            base.params.insert(k.clone(), v.clone());
+        }
+        let mut a = Engine::new(base.clone()).unwrap();
+        let mut s = base;
         s.algorithm = scripted.id.to_string();
         let mut b = Engine::new(s).unwrap_or_else(|e| panic!("{}: {e}", preset.id));
         let (x, y) = (outcome(&mut a), outcome(&mut b));
-        assert_eq!(x.leaders, y.leaders, "{}: leaders", preset.id);
-        assert_eq!(x.leaders, preset.leaders, "{}: the preset's leaders", preset.id);
-        assert_eq!(x.counts, y.counts, "{}: message counts by kind", preset.id);
-        assert_eq!(x.verdicts, y.verdicts, "{}: violations of the claimed properties", preset.id);
+        assert_eq!(x.leaders, y.leaders, "{} {params}: leaders", preset.id);
+        if params.as_object().unwrap().is_empty() {
+            assert_eq!(x.leaders, preset.leaders, "{}: the preset's leaders", preset.id);
+        }
+        assert_eq!(x.counts, y.counts, "{} {params}: message counts by kind", preset.id);
+        assert_eq!(x.verdicts, y.verdicts, "{} {params}: violations of the claimed properties", preset.id);
         assert_eq!(x.steps, y.steps, "{}: steps", preset.id);
         if same_narration {
             for (k, (p, q)) in x.narration.iter().zip(&y.narration).enumerate() {
@@ -61,12 +71,13 @@ fn same_as_builtin(builtin: &str, source: &str, same_narration: bool) {
 
 #[test]
 fn the_bully_template_equals_the_builtin_on_every_preset() {
-    same_as_builtin("bully", BULLY, true);
+    same_as_builtin("bully", BULLY, true, &[serde_json::json!({"t_out": 4, "t_coord": 9})]);
 }
 
 #[test]
 fn the_chang_roberts_template_equals_the_builtin_on_every_preset() {
-    same_as_builtin("chang-roberts", CHANG_ROBERTS, false);
+    let variants = [serde_json::json!({"suppress_initiators": true}), serde_json::json!({"retry": 25})];
+    same_as_builtin("chang-roberts", CHANG_ROBERTS, false, &variants);
 }
 
 #[test]
@@ -105,7 +116,7 @@ fn hostile_scripts_are_stopped_at_their_step_with_node_handler_line_and_column()
     let cases = [
         ("loop", "    let x = 0;\n    loop { x += 1; }", "ran out of its budget of", "line 3"),
         ("empty-loop", "    loop { }", "ran out of its budget of", "on_start"),
-        ("recursion", "    deep(0);", "nested calls deeper than", "line 4"),
+        ("recursion", "    deep(0);", "calls nested deeper than", "line 4"),
         ("huge", "    let s = \"x\"; loop { s += s; }", "too large", "line 2"),
         ("array", "    let a = []; loop { a.push(1); }", "too large", "line 2"),
         ("kind", "    send(1, \"NOPE\");", "unknown message kind `NOPE`", "line 2, column 5"),

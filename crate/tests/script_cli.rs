@@ -68,7 +68,7 @@ fn hostile_scripts_stop_with_a_message_and_exit_3() {
     let d = dir("hostile");
     for (name, body, says) in [
         ("loop", "  let i = 0;\n  while true { i += 1; }", "line 3"),
-        ("recursion", "  deep(0);", "nested calls deeper than"),
+        ("recursion", "  deep(0);", "calls nested deeper than"),
         ("alloc", "  let s = \"xx\";\n  loop { s += s; }", "too large"),
     ] {
         let (out, err) = hostile(&d, name, body);

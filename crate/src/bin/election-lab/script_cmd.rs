@@ -32,8 +32,7 @@ pub(super) fn engine(file: &str, script: Option<&str>, summary_only: bool) -> Re
         None => return Err(format!("{file}: not a scenario (a JSON object)")),
     };
     let text = value.to_string();
-    let built =
-        if summary_only { Engine::from_trace_json_summary_only(&text) } else { Engine::from_trace_json(&text) };
+    let built = if summary_only { Engine::from_trace_json_summary_only(&text) } else { Engine::from_trace_json(&text) };
     built.map_err(|e| format!("{file}: {e}"))
 }
 

@@ -34,7 +34,7 @@ impl ScriptError {
                 format!("{what} ran out of its budget of {} operations (an endless loop?)", LIMITS.operations)
             }
             EvalAltResult::ErrorStackOverflow(..) => {
-                format!("{what} nested calls deeper than {} levels (endless recursion?)", LIMITS.call_levels)
+                format!("{what}: calls nested deeper than {} levels (endless recursion?)", LIMITS.call_levels)
             }
             EvalAltResult::ErrorDataTooLarge(what_data, ..) => format!(
                 "{what}: {what_data} too large (at most {} characters a string, {} items an array, {} entries a map)",
