@@ -154,10 +154,10 @@ fn parameters_are_checked_by_name() {
     let mut s = registry::find("bully").unwrap().preset("bully-worst-8").unwrap().scenario();
     s.algorithm = a.id.to_string();
     s.params.insert("t_outt".into(), 3.into());
-    let e = Engine::new(s.clone()).err().expect("an unknown parameter is refused");
+    let Err(e) = Engine::new(s.clone()) else { panic!("an unknown parameter is refused") };
     assert!(e.to_string().contains("params.t_outt"), "{e}");
     s.params.remove("t_outt");
     s.params.insert("t_out".into(), 0.into());
-    let e = Engine::new(s).err().expect("t_out = 0 is refused by the script's configure");
+    let Err(e) = Engine::new(s) else { panic!("t_out = 0 is refused by the script's configure") };
     assert!(e.to_string().contains("params.t_out") && e.to_string().contains("at least 1 tick"), "{e}");
 }

@@ -2,7 +2,7 @@
 //! and hostile or broken scripts reported by line and column with exit code 2 or 3, never a panic.
 #![cfg(feature = "script")]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn bin() -> Command {
@@ -23,7 +23,7 @@ fn template(name: &str) -> String {
     format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run(d: &PathBuf, script: &str, extra: &[&str]) -> Output {
+fn run(d: &Path, script: &str, extra: &[&str]) -> Output {
     let scenario = d.join("scenario.json");
     std::fs::write(&scenario, WORST_8).unwrap();
     let mut c = bin();
@@ -52,7 +52,7 @@ fn run_script_gives_the_builtins_counts() {
     assert_eq!(json(&lean)["total_messages"], 55);
 }
 
-fn hostile(d: &PathBuf, name: &str, body: &str) -> (Output, String) {
+fn hostile(d: &Path, name: &str, body: &str) -> (Output, String) {
     let path = d.join(format!("{name}.rhai"));
     let src = format!(
         "fn on_start() {{\n{body}\n}}\nfn deep(n) {{ deep(n + 1) }}\n#{{ id: \"cli-{name}\", title: \"t\", kinds: [#{{ name: \"X\" }}] }}\n"

@@ -317,17 +317,14 @@ impl Scripted {
         let mut next = s.clone();
         let mut this = next.this.clone();
         let again = args.clone();
-        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).or_else(|e| {
+        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
             if !e.locate {
-                return Err(e);
+                return e;
             }
             // Run it again, from the same state, with the position tracker: it fails at the
             // same operation, and the tracker saw where.
             let (mut this, mut next) = (s.this.clone(), s.clone());
-            match self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true) {
-                Ok(_) => Err(e),
-                Err(located) => Err(located),
-            }
+            self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
         });
         let fx = fx.and_then(|(fx, _)| {
             next.this = this;
