@@ -91,10 +91,14 @@ pub struct State {
 
 impl Hash for State {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        // Explicit widths throughout: derived hashes of enums write a `usize`, whose width
+        // differs between wasm32 and 64-bit hosts.
         hash_dynamic(&self.this, h);
-        self.role.hash(h);
-        self.leader.hash(h);
-        self.term.hash(h);
+        hash_dynamic(&Dynamic::from(self.role), h);
+        h.write_u8(self.leader.is_some() as u8);
+        h.write_u32(self.leader.unwrap_or(0));
+        h.write_u8(self.term.is_some() as u8);
+        h.write_u64(self.term.unwrap_or(0));
     }
 }
 
@@ -153,7 +157,7 @@ impl Message for Msg {
     }
 }
 
-/// A timer: one of the names the script declared.
+/// A timer: one of the names the script declared (hashed by its bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Timer(pub &'static str);
 
