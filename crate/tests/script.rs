@@ -1,6 +1,7 @@
 //! Scripted algorithms: each template equals its built-in counterpart on every one of the
 //! built-in's presets (leaders, message counts by kind, claimed-property verdicts, and here the
-//! narration of every step too), and hostile scripts are stopped with a message.
+//! trace hash and, for Bully, the narration of every step too), and hostile scripts are stopped
+//! with a message.
 #![cfg(feature = "script")]
 
 use election_lab::meta::Lang;
@@ -17,6 +18,7 @@ struct Outcome {
     verdicts: Vec<(String, u64, Vec<u32>)>,
     narration: Vec<Option<String>>,
     steps: u64,
+    hash: String,
 }
 
 fn outcome(e: &mut Engine) -> Outcome {
@@ -24,7 +26,8 @@ fn outcome(e: &mut Engine) -> Outcome {
     assert_eq!(e.halted(), None, "the run ends by itself");
     let verdicts = e.all_violations().iter().map(|v| (v.kind.to_string(), v.step, v.nodes.clone())).collect();
     let narration = (1..=e.cursor()).map(|k| e.narrate(k, Lang::En)).collect();
-    Outcome { leaders: e.frame().leaders, counts: e.metrics().by_kind, verdicts, narration, steps: e.cursor() }
+    let hash = format!("{:016x}", e.trace_hash());
+    Outcome { leaders: e.frame().leaders, counts: e.metrics().by_kind, verdicts, narration, steps: e.cursor(), hash }
 }
 
 /// Runs every preset of `builtin` natively and with `source` (as given, and with each of
@@ -57,7 +60,12 @@ fn same_as_builtin(builtin: &str, source: &str, same_narration: bool, variants: 
         assert_eq!(x.leaders, y.leaders, "{} {params}: leaders", preset.id);
         if params.as_object().unwrap().is_empty() {
             assert_eq!(x.leaders, preset.leaders, "{}: the preset's leaders", preset.id);
+            // The trace hash covers events, deliveries, timers and faults, not names: the
+            // script's run is the built-in's, step for step, and replays to the preset's golden
+            // hash (which the page's wasm build checks too).
+            assert_eq!(y.hash, preset.golden, "{}: the scripted run hashes to the preset's golden hash", preset.id);
         }
+        assert_eq!(x.hash, y.hash, "{} {params}: trace hashes", preset.id);
         assert_eq!(x.counts, y.counts, "{} {params}: message counts by kind", preset.id);
         assert_eq!(x.verdicts, y.verdicts, "{} {params}: violations of the claimed properties", preset.id);
         assert_eq!(x.steps, y.steps, "{}: steps", preset.id);
@@ -161,3 +169,4 @@ fn parameters_are_checked_by_name() {
     let Err(e) = Engine::new(s) else { panic!("t_out = 0 is refused by the script's configure") };
     assert!(e.to_string().contains("params.t_out") && e.to_string().contains("at least 1 tick"), "{e}");
 }
+
