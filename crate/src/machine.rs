@@ -94,6 +94,8 @@ pub trait Machine {
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
     /// [`Protocol::fault`].
     fn fault(&self) -> Option<String>;
+    /// [`Protocol::clear_fault`].
+    fn clear_fault(&self);
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -216,6 +218,9 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn fault(&self) -> Option<String> {
         self.proto.fault()
+    }
+    fn clear_fault(&self) {
+        self.proto.clear_fault()
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -484,6 +484,8 @@ pub trait Protocol: Sized + 'static {
     fn fault(&self) -> Option<String> {
         None
     }
+    /// Forgets the fault: the future in which it happened was discarded (a fork before it).
+    fn clear_fault(&self) {}
     /// For protocols that circulate a token (watched by [`crate::meta::Monitor::OneToken`]): the
     /// live tokens now, one entry per token, each named by the node it stands at (its holder,
     /// the node it travels to, or a sender that will pass it again). `nodes` are the states in

@@ -170,3 +170,33 @@ fn parameters_are_checked_by_name() {
     assert!(e.to_string().contains("params.t_out") && e.to_string().contains("at least 1 tick"), "{e}");
 }
 
+/// A run stopped by a failing handler can still be seeked back and replayed, and a fork before
+/// the failure runs on: the failure belonged to the discarded future.
+#[test]
+fn a_failed_run_seeks_back_and_forks_before_the_failure() {
+    // N3 fails when it receives ELECTION from N1 (at t = 1 or later).
+    let src = BULLY.replace("bully-script", "bully-fails-at-n3").replace(
+        "fn on_message(from, msg) {\n    let me = me();",
+        "fn on_message(from, msg) {\n    let me = me();\n    if me == 3 && msg.kind == \"ELECTION\" { let m = #{}; m.boom; }",
+    );
+    let a = script::load(&src).unwrap();
+    let mut s = registry::find("bully").unwrap().preset("bully-worst-8").unwrap().scenario();
+    s.algorithm = a.id.to_string();
+    let mut e = Engine::new(s).unwrap();
+    e.run_to_end();
+    let why = e.fault().expect("the run failed");
+    assert!(why.contains("N3") && why.contains("on_message(ELECTION from N"), "{why}");
+    let failed_at = e.cursor();
+    let frame = e.frame();
+    e.seek(1);
+    e.seek(failed_at);
+    assert_eq!(e.frame(), frame, "a replay to the failing step gives the same picture");
+    assert!(e.fault().is_some());
+    // Crash N3 before its first delivery: the failure never happens and the run goes on.
+    e.seek(8);
+    e.apply(election_lab::Action::Crash(3)).unwrap();
+    assert_eq!(e.fault(), None, "the fork discarded the failure");
+    e.run_to_end();
+    assert_eq!(e.fault(), None);
+    assert_eq!(e.frame().leaders, vec![7]);
+}

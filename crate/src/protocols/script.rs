@@ -315,7 +315,9 @@ impl Scripted {
         s: &mut State,
         ctx: &mut C,
     ) {
-        if self.fault.borrow().is_some() || !self.loaded.decl.has[h] {
+        // No check of an earlier fault here: the simulator goes no further than the step that
+        // failed, and replaying earlier steps (seeking back) must do what they did.
+        if !self.loaded.decl.has[h] {
             return;
         }
         let mut next = s.clone();
@@ -478,6 +480,10 @@ impl Protocol for Scripted {
 
     fn fault(&self) -> Option<String> {
         self.fault.borrow().clone()
+    }
+
+    fn clear_fault(&self) {
+        self.fault.borrow_mut().take();
     }
 }
 

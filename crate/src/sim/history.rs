@@ -429,6 +429,11 @@ impl Sim {
         self.h.iv_marks.truncate(w.applied_ivs);
         let steps = w.steps;
         self.h.checkpoints.retain(|c| c.w.steps <= steps);
+        if self.fault_at.is_some_and(|at| at > steps) {
+            // The protocol's code failed in the future just discarded.
+            self.fault_at = None;
+            self.machine.clear_fault();
+        }
     }
 
     /// Moves the cursor to `target` steps (back or forward), replaying from a checkpoint.
