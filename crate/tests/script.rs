@@ -11,6 +11,7 @@ use election_lab::Engine;
 
 const BULLY: &str = include_str!("../scripts/bully.rhai");
 const CHANG_ROBERTS: &str = include_str!("../scripts/chang_roberts.rhai");
+const RAFT: &str = include_str!("../scripts/raft.rhai");
 
 struct Outcome {
     leaders: Vec<u32>,
@@ -19,6 +20,7 @@ struct Outcome {
     narration: Vec<Option<String>>,
     steps: u64,
     hash: String,
+    views: Vec<election_lab::run::NodeFrame>,
 }
 
 fn outcome(e: &mut Engine) -> Outcome {
@@ -27,7 +29,15 @@ fn outcome(e: &mut Engine) -> Outcome {
     let verdicts = e.all_violations().iter().map(|v| (v.kind.to_string(), v.step, v.nodes.clone())).collect();
     let narration = (1..=e.cursor()).map(|k| e.narrate(k, Lang::En)).collect();
     let hash = format!("{:016x}", e.trace_hash());
-    Outcome { leaders: e.frame().leaders, counts: e.metrics().by_kind, verdicts, narration, steps: e.cursor(), hash }
+    Outcome {
+        leaders: e.frame().leaders,
+        counts: e.metrics().by_kind,
+        verdicts,
+        narration,
+        steps: e.cursor(),
+        hash,
+        views: e.frame().nodes,
+    }
 }
 
 /// Runs every preset of `builtin` natively and with `source` (as given, and with each of
@@ -69,6 +79,11 @@ fn same_as_builtin(builtin: &str, source: &str, same_narration: bool, variants: 
         assert_eq!(x.counts, y.counts, "{} {params}: message counts by kind", preset.id);
         assert_eq!(x.verdicts, y.verdicts, "{} {params}: violations of the claimed properties", preset.id);
         assert_eq!(x.steps, y.steps, "{}: steps", preset.id);
+        assert_eq!(
+            x.views, y.views,
+            "{} {params}: the nodes' views at the end (role, leader, term, vote, tally)",
+            preset.id
+        );
         if same_narration {
             for (k, (p, q)) in x.narration.iter().zip(&y.narration).enumerate() {
                 assert_eq!(p, q, "{}: the narration of step {}", preset.id, k + 1);
@@ -86,6 +101,15 @@ fn the_bully_template_equals_the_builtin_on_every_preset() {
 fn the_chang_roberts_template_equals_the_builtin_on_every_preset() {
     let variants = [serde_json::json!({"suppress_initiators": true}), serde_json::json!({"retry": 25})];
     same_as_builtin("chang-roberts", CHANG_ROBERTS, false, &variants);
+}
+
+#[test]
+fn the_raft_template_equals_the_builtin_on_every_preset() {
+    let variants = [
+        serde_json::json!({"election_timeout": [5, 30]}),
+        serde_json::json!({"log": {"1": [3, 2], "2": [1, 1]}, "ack_window": 9}),
+    ];
+    same_as_builtin("raft", RAFT, true, &variants);
 }
 
 #[test]

@@ -87,6 +87,10 @@ pub struct State {
     pub role: &'static str,
     pub leader: Option<NodeId>,
     pub term: Option<u64>,
+    /// Whom the node voted for, and a candidate's tally (votes held, votes needed): set only by
+    /// `view()`.
+    pub vote: Option<NodeId>,
+    pub tally: Option<(u32, u32)>,
 }
 
 impl Hash for State {
@@ -99,6 +103,12 @@ impl Hash for State {
         h.write_u32(self.leader.unwrap_or(0));
         h.write_u8(self.term.is_some() as u8);
         h.write_u64(self.term.unwrap_or(0));
+        h.write_u8(self.vote.is_some() as u8);
+        h.write_u32(self.vote.unwrap_or(0));
+        let (held, needed) = self.tally.unwrap_or((0, 0));
+        h.write_u8(self.tally.is_some() as u8);
+        h.write_u32(held);
+        h.write_u32(needed);
     }
 }
 
@@ -108,7 +118,7 @@ impl PartialEq for State {
         let key = |s: &State| {
             let mut v = Vec::new();
             hash_dynamic(&s.this, &mut Bytes(&mut v));
-            (v, s.role, s.leader, s.term)
+            (v, s.role, s.leader, s.term, s.vote, s.tally)
         };
         key(self) == key(other)
     }
@@ -205,26 +215,10 @@ impl Scripted {
                 };
                 return Err(ScenarioError::new(format!("params.{k}"), message));
             }
-            let d = match v {
-                serde_json::Value::Null => continue,
-                serde_json::Value::Bool(b) => Dynamic::from(*b),
-                serde_json::Value::String(s) => Dynamic::from(s.clone()),
-                serde_json::Value::Number(n) => match n.as_i64() {
-                    Some(i) => Dynamic::from(i),
-                    None => {
-                        return Err(ScenarioError::new(
-                            format!("params.{k}"),
-                            format!("expected a whole number, found {n}"),
-                        ))
-                    }
-                },
-                other => {
-                    return Err(ScenarioError::new(
-                        format!("params.{k}"),
-                        format!("expected a whole number, true/false or a string, found {other}"),
-                    ))
-                }
-            };
+            if v.is_null() {
+                continue;
+            }
+            let d = value::from_json(v).map_err(|why| ScenarioError::new(format!("params.{k}"), why))?;
             params.insert(k.as_str().into(), d);
         }
         let ast = compiled(&loaded).map_err(|e| ScenarioError::new("algorithm", e.to_string()))?;
@@ -234,7 +228,7 @@ impl Scripted {
             // `configure` sees the parameters as `this`: it fills computed defaults and refuses
             // bad values with `throw "params.t_out: must be at least 1 tick"`.
             let mut this = Dynamic::from_map(params);
-            let mut state = State { this: Dynamic::UNIT, role: FOLLOWER, leader: None, term: None };
+            let mut state = State { this: Dynamic::UNIT, ..proto.fresh() };
             let me = proto.cfg.ids.first().copied().unwrap_or(0);
             let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0, false).map_err(|e| {
                 let text = e.message.strip_prefix("configure: ").unwrap_or(&e.message).to_string();
@@ -381,7 +375,11 @@ impl Scripted {
                 }
                 "leader" => s.leader = node_or_unit(v, "leader").map_err(plain)?,
                 "term" => s.term = uint_or_unit(v, "term").map_err(plain)?,
-                other => return Err(plain(format!("unknown entry `{other}` (expected role, leader, term)"))),
+                "vote" => s.vote = node_or_unit(v, "vote").map_err(plain)?,
+                "tally" => s.tally = value::pair_or_unit(v, "tally").map_err(plain)?,
+                other => {
+                    return Err(plain(format!("unknown entry `{other}` (expected role, leader, term, vote, tally)")))
+                }
             }
         }
         Ok(())
@@ -401,7 +399,7 @@ impl Scripted {
     }
 
     fn fresh(&self) -> State {
-        State { this: Dynamic::from_map(Map::new()), role: FOLLOWER, leader: None, term: None }
+        State { this: Dynamic::from_map(Map::new()), role: FOLLOWER, leader: None, term: None, vote: None, tally: None }
     }
 }
 
@@ -465,7 +463,7 @@ impl Protocol for Scripted {
     }
 
     fn view(&self, s: &State) -> View {
-        View { role: s.role, leader: s.leader, term: s.term, ..View::default() }
+        View { role: s.role, leader: s.leader, term: s.term, vote: s.vote, tally: s.tally, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {

@@ -82,6 +82,42 @@ pub fn uint_or_unit(v: &Dynamic, what: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// `[held, needed]` (two whole numbers below 2³²), or `None` for `()`.
+pub fn pair_or_unit(v: &Dynamic, what: &str) -> Result<Option<(u32, u32)>, String> {
+    if v.is_unit() {
+        return Ok(None);
+    }
+    let bad = || format!("{what}: expected [a, b] (two whole numbers) or (), found {v}");
+    let a = v.read_lock::<rhai::Array>().ok_or_else(bad)?;
+    match a.as_slice() {
+        [x, y] => {
+            let n = |d: &Dynamic| d.as_int().ok().and_then(|i| u32::try_from(i).ok());
+            Ok(Some((n(x).ok_or_else(bad)?, n(y).ok_or_else(bad)?)))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// A scenario's parameter as a script value: numbers must be whole (below 2⁶³); arrays and
+/// objects become arrays and maps.
+pub fn from_json(v: &serde_json::Value) -> Result<Dynamic, String> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => Dynamic::UNIT,
+        J::Bool(b) => Dynamic::from(*b),
+        J::String(s) => Dynamic::from(s.clone()),
+        J::Number(n) => Dynamic::from(n.as_i64().ok_or_else(|| format!("expected a whole number, found {n}"))?),
+        J::Array(a) => Dynamic::from_array(a.iter().map(from_json).collect::<Result<_, _>>()?),
+        J::Object(o) => {
+            let mut m = Map::new();
+            for (k, x) in o {
+                m.insert(k.as_str().into(), from_json(x)?);
+            }
+            Dynamic::from_map(m)
+        }
+    })
+}
+
 /// How the inspector shows a field: `node` as `N5` (or `-` for `()`), anything else as Rhai
 /// writes it (strings without quotes, `()` as `-`).
 pub fn show(v: Option<&Dynamic>, how: Show) -> String {
