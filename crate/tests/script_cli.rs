@@ -118,3 +118,29 @@ fn search_script_finds_the_split_brain_of_the_scripted_bully() {
     assert_eq!(v["found"], true, "{v}");
     assert_eq!(v["counterexample"]["algorithm"], "bully-script", "{v}");
 }
+
+#[test]
+fn search_script_finds_no_two_leaders_in_a_term_on_the_scripted_raft_like_the_builtin() {
+    let d = dir("raft");
+    let scenario = d.join("cold.json");
+    std::fs::write(
+        &scenario,
+        r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,"heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
+    )
+    .unwrap();
+    let search = |script: Option<String>| {
+        let mut c = bin();
+        c.args(["search", "--property", "two-leaders-in-term", "--budget-steps", "30000"]).arg(&scenario);
+        if let Some(s) = script {
+            c.arg("--script").arg(s);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "no counterexample: {}", String::from_utf8_lossy(&out.stderr));
+        json(&out)
+    };
+    let (builtin, scripted) = (search(None), search(Some(template("raft.rhai"))));
+    assert_eq!(scripted["found"], false);
+    for k in ["schedules", "states", "steps"] {
+        assert_eq!(builtin[k], scripted[k], "{k}: the same search, schedule for schedule");
+    }
+}

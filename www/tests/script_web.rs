@@ -25,4 +25,5 @@ fn replays_to_golden(builtin: &str, source: &str) {
 fn scripted_templates_hash_like_their_builtins() {
     replays_to_golden("bully", include_str!("../../crate/scripts/bully.rhai"));
     replays_to_golden("chang-roberts", include_str!("../../crate/scripts/chang_roberts.rhai"));
+    replays_to_golden("raft", include_str!("../../crate/scripts/raft.rhai"));
 }
