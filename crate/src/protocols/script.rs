@@ -93,6 +93,13 @@ pub struct State {
     pub tally: Option<(u32, u32)>,
 }
 
+impl State {
+    /// The view fields without the script's map (`this` is `()`).
+    fn view_only(&self) -> State {
+        State { this: Dynamic::UNIT, ..*self }
+    }
+}
+
 impl Hash for State {
     fn hash<H: Hasher>(&self, h: &mut H) {
         // Explicit widths throughout: derived hashes of enums write a `usize`, whose width
@@ -314,8 +321,10 @@ impl Scripted {
         if !self.loaded.decl.has[h] {
             return;
         }
-        let mut next = s.clone();
-        let mut this = next.this.clone();
+        // One copy of the state's map a call: the handler works on it, and it replaces the
+        // state only if the handler succeeds.
+        let mut next = s.view_only();
+        let mut this = s.this.clone();
         let again = args.clone();
         let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
             if !e.locate {
@@ -323,7 +332,7 @@ impl Scripted {
             }
             // Run it again, from the same state, with the position tracker: it fails at the
             // same operation, and the tracker saw where.
-            let (mut this, mut next) = (s.this.clone(), s.clone());
+            let (mut this, mut next) = (s.this.clone(), s.view_only());
             self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
         });
         let fx = fx.and_then(|(fx, _)| {
@@ -353,8 +362,11 @@ impl Scripted {
         if !self.loaded.decl.has[VIEW] {
             return Ok(());
         }
-        let mut this = s.this.clone();
-        let (fx, v) = self.run(VIEW, "view", (), &mut this, s, me, now, false)?;
+        // `view` reads the state in place (it runs on the copy a handler just made).
+        let mut this = std::mem::replace(&mut s.this, Dynamic::UNIT);
+        let out = self.run(VIEW, "view", (), &mut this, s, me, now, false);
+        s.this = this;
+        let (fx, v) = out?;
         let plain = |m: String| ScriptError::plain(format!("view: {m}"));
         if !fx.is_empty() {
             return Err(plain("it only reads the state: no send, timer or note".into()));
