@@ -321,9 +321,15 @@ impl Engine {
         self.sim.idx(id).map(|i| self.sim.is_up(i))
     }
 
-    /// Why the run stopped early, if it ran out of history budget (see [`Budget`]).
+    /// Why the run stopped early, if it ran out of history budget (see [`Budget`]) or the
+    /// algorithm's own code failed.
     pub fn halted(&self) -> Option<String> {
         self.sim.halted()
+    }
+    /// The failure of the algorithm's own code that stopped the run, if any (a scripted
+    /// algorithm's runtime error or exhausted budget: see [`crate::protocol::Protocol::fault`]).
+    pub fn fault(&self) -> Option<String> {
+        self.sim.fault()
     }
     /// Replaces the history budget (the default keeps about a gigabyte).
     pub fn set_budget(&mut self, budget: Budget) {

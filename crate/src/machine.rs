@@ -132,6 +132,10 @@ pub trait Machine {
     /// so that the view is compared as it is built.
     fn view_is(&self, i: usize, old: &View, plain: bool) -> bool;
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
+    /// [`Protocol::fault`].
+    fn fault(&self) -> Option<String>;
+    /// [`Protocol::clear_fault`].
+    fn clear_fault(&self);
     fn as_any(&self) -> &dyn Any;
 
     // ----- for the exhaustive checker (`crate::check`) and its replays -----
@@ -197,7 +201,7 @@ impl<P: Protocol> Core<P> {
 
 impl<P: Protocol> Machine for Core<P> {
     fn kinds(&self) -> &'static [Kind] {
-        P::KINDS
+        self.proto.kinds()
     }
     fn timer_names(&self) -> &'static [&'static str] {
         <P::Timer as TimerKey>::NAMES
@@ -279,6 +283,12 @@ impl<P: Protocol> Machine for Core<P> {
     }
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
         self.proto.inspect(&self.slots[i].state)
+    }
+    fn fault(&self) -> Option<String> {
+        self.proto.fault()
+    }
+    fn clear_fault(&self) {
+        self.proto.clear_fault()
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -112,9 +112,82 @@ pub fn ready(lang: Lang) -> bool {
     }
 }
 
+/// Texts made at run time (a scripted algorithm's kinds, roles and narration, see
+/// `crate::protocols::script`): numbered after the catalog's keys, interned (the same texts give
+/// the same `Text`), and kept for the life of the process, so at most [`RUNTIME_MAX`] of them.
+#[cfg(feature = "script")]
+static RUNTIME: std::sync::RwLock<Vec<RuntimeText>> = std::sync::RwLock::new(Vec::new());
+
+/// The most texts made at run time one process keeps.
+#[cfg(feature = "script")]
+pub const RUNTIME_MAX: usize = 16_384;
+
+#[cfg(feature = "script")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RuntimeText {
+    key: &'static str,
+    en: &'static str,
+    zh: &'static str,
+    args: &'static [&'static str],
+}
+
+#[cfg(feature = "script")]
+impl Text {
+    /// A text made at run time under `key`, in English and Chinese; its arguments are named in
+    /// the English template (in order of first appearance). The same three strings give the same
+    /// `Text`; an error past [`RUNTIME_MAX`] texts.
+    pub fn runtime(key: &str, en: &str, zh: &str) -> Result<Text, String> {
+        let mut table = RUNTIME.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = table.iter().position(|t| t.key == key && t.en == en && t.zh == zh) {
+            return Ok(Text((KEYS_LEN + i) as u16));
+        }
+        if table.len() >= RUNTIME_MAX || KEYS_LEN + table.len() >= u16::MAX as usize {
+            return Err(format!("too many texts made at run time (at most {RUNTIME_MAX} in one session)"));
+        }
+        let args: Vec<&'static str> = template_args(en).into_iter().map(|a| &*Box::leak(a.into_boxed_str())).collect();
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        table.push(RuntimeText {
+            key: leak(key),
+            en: leak(en),
+            zh: leak(zh),
+            args: Box::leak(args.into_boxed_slice()),
+        });
+        Ok(Text((KEYS_LEN + table.len() - 1) as u16))
+    }
+    fn made(self) -> Option<RuntimeText> {
+        let i = (self.0 as usize).checked_sub(KEYS_LEN)?;
+        RUNTIME.read().unwrap_or_else(|e| e.into_inner()).get(i).copied()
+    }
+}
+
+/// The argument names of a template, in order of first appearance (`{name}` and
+/// `{name:one:many}`).
+#[cfg(feature = "script")]
+pub fn template_args(t: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = t;
+    while let Some(at) = rest.find('{') {
+        let tail = &rest[at + 1..];
+        let Some(end) = tail.find('}') else { break };
+        let name = tail[..end].split(':').next().unwrap_or("");
+        if !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+        rest = &tail[end + 1..];
+    }
+    names
+}
+
 impl Text {
     /// The key (`bully.note.start`).
     pub fn key(self) -> &'static str {
+        #[cfg(feature = "script")]
+        if let Some(t) = self.made() {
+            return t.key;
+        }
         KEY_NAMES[self.0 as usize]
     }
     /// Every key of the catalog.
@@ -127,10 +200,18 @@ impl Text {
     }
     /// The names of the template's arguments, in the order the code passes them.
     pub fn args(self) -> &'static [&'static str] {
+        #[cfg(feature = "script")]
+        if let Some(t) = self.made() {
+            return t.args;
+        }
         ARGS[self.0 as usize]
     }
     /// The text in `lang` (English while that language's catalog has not arrived).
     pub fn get(&self, lang: Lang) -> &'static str {
+        #[cfg(feature = "script")]
+        if let Some(t) = self.made() {
+            return if lang == Lang::Zh { t.zh } else { t.en };
+        }
         let i = self.0 as usize;
         match lang {
             Lang::En => EN[i],
@@ -139,6 +220,10 @@ impl Text {
     }
     /// The text in `lang` if its catalog has this key (for the catalog tests).
     pub fn lookup(&self, lang: Lang) -> Option<&'static str> {
+        #[cfg(feature = "script")]
+        if self.made().is_some() {
+            return Some(self.get(lang));
+        }
         match lang {
             Lang::En => Some(EN[self.0 as usize]),
             Lang::Zh => zh_table().and_then(|t| t[self.0 as usize]),

@@ -473,6 +473,12 @@ pub trait Protocol: Sized + 'static {
     /// (errors name the field, e.g. `params.t_out`).
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError>;
 
+    /// The message kinds of this instance: [`Protocol::KINDS`], unless the kinds are known only
+    /// at run time (a scripted algorithm's, declared by its script).
+    fn kinds(&self) -> &'static [Kind] {
+        Self::KINDS
+    }
+
     /// The state a node boots with (effects allowed, e.g. arming timers).
     fn init(&self, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
     /// The `start` intervention: begin an election at this node.
@@ -485,6 +491,14 @@ pub trait Protocol: Sized + 'static {
     fn view(&self, s: &Self::State) -> View;
     /// Key/value pairs for the inspector.
     fn inspect(&self, s: &Self::State) -> Vec<(crate::meta::Text, String)>;
+    /// Why the protocol's own code cannot go on, if it cannot (a scripted algorithm's runtime
+    /// error or exhausted budget, naming the node, handler, line and column): the run stops after
+    /// the step it happened in, and [`crate::sim::Sim::halted`] says why.
+    fn fault(&self) -> Option<String> {
+        None
+    }
+    /// Forgets the fault: the future in which it happened was discarded (a fork before it).
+    fn clear_fault(&self) {}
     /// For protocols that circulate a token (watched by [`crate::meta::Monitor::OneToken`]): the
     /// live tokens now, one entry per token, each named by the node it stands at (its holder,
     /// the node it travels to, or a sender that will pass it again). `nodes` are the states in

@@ -23,8 +23,13 @@ pub fn is_recorded(id: &str) -> bool {
     RECORDED.iter().any(|a| a.id == id)
 }
 
+/// The algorithm `id`: a built-in one, a recorded run's, or (with the `script` feature) a
+/// scripted algorithm loaded by [`crate::protocols::script::load`].
 pub fn find(id: &str) -> Option<&'static Algorithm> {
-    ALGORITHMS.iter().chain(RECORDED).copied().find(|a| a.id == id)
+    let found = ALGORITHMS.iter().chain(RECORDED).copied().find(|a| a.id == id);
+    #[cfg(feature = "script")]
+    let found = found.or_else(|| crate::protocols::script::find(id).map(|l| l.algorithm));
+    found
 }
 
 /// [`find`], or an error naming the known ids.

@@ -140,6 +140,9 @@ pub struct Sim {
     h: History,
     /// What the observers found: violations and elections.
     watch: Watch,
+    /// The step after which the protocol's own code failed ([`Machine::fault`]): no step
+    /// goes past it.
+    fault_at: Option<u64>,
 }
 
 impl Sim {
@@ -192,6 +195,7 @@ impl Sim {
             fencing: scenario.fencing.clone(),
             h: History::default(),
             watch: Watch::default(),
+            fault_at: None,
         };
         // Scheduled faults go in first, so a fault at tick t precedes other events of tick t.
         for (i, s) in sim.schedule.iter().enumerate() {

@@ -22,6 +22,8 @@ use std::process::ExitCode;
 
 #[path = "election-lab/input.rs"]
 mod input;
+#[path = "election-lab/script_cmd.rs"]
+mod script_cmd;
 #[path = "election-lab/search_cmd.rs"]
 mod search_cmd;
 use search_cmd::{search, SEARCH_HELP};
@@ -114,6 +116,10 @@ Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by 
         /// History budget in steps (default 4000000): past it the run stops, exit code 3
         #[arg(long, value_name = "STEPS")]
         budget: Option<u64>,
+        /// Run the algorithm of this Rhai script instead of the one the scenario names (errors
+        /// name its line and column; a handler that fails stops the run, exit code 3)
+        #[arg(long, value_name = "FILE.rhai")]
+        script: Option<String>,
     },
     /// Compare two runs (scenarios or traces): the first divergence and a summary of differences
     #[command(after_help = "\
@@ -210,6 +216,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         /// the violating step)
         #[arg(long, value_name = "OUT.json")]
         out: Option<String>,
+        /// Search the algorithm of this Rhai script instead of the one the scenario names
+        #[arg(long, value_name = "FILE.rhai")]
+        script: Option<String>,
     },
     /// Check a property in every schedule of a small cluster, within bounds (exhaustive,
     /// breadth-first): prove it or give a shortest counterexample
@@ -370,13 +379,14 @@ impl From<String> for Failure {
 fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
         Cmd::CheckModel(a) => check_model(a)?,
-        Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out } => {
-            if search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out)? {
+        Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out, script } => {
+            let found = search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out, script)?;
+            if found {
                 return Err(Failure(FOUND, String::new()));
             }
         }
-        Cmd::Run { file, trace, no_trace, until, link, step, base, budget } => {
-            let mut engine = if no_trace { load_summary_only(&file)? } else { load(&file)? };
+        Cmd::Run { file, trace, no_trace, until, link, step, base, budget, script } => {
+            let mut engine = script_cmd::engine(&file, script.as_deref(), no_trace)?;
             if let Some(steps) = budget {
                 engine.set_budget(Budget { steps, ..Budget::default() });
             }
@@ -404,7 +414,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 summary["link"] = format!("{base}{}", link::query(&engine, at)).into();
             }
             println!("{summary}");
-            if let Some(why) = budget_check(&engine) {
+            if let Some(why) = script_cmd::fault_check(&engine).or_else(|| budget_check(&engine)) {
                 return Err(Failure(OUT_OF_BUDGET, why));
             }
         }

@@ -57,6 +57,8 @@ pub(crate) mod testkit;
 
 pub mod etcd_log;
 pub mod recorded;
+#[cfg(feature = "script")]
+pub mod script;
 pub mod zookeeper_log;
 
 /// The hidden parameter naming a deliberately broken variant of an algorithm (a *mutant*), for

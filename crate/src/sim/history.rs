@@ -337,8 +337,18 @@ impl Sim {
         self.w.steps >= self.h.budget.steps || self.w.n_msgs >= self.h.budget.messages
     }
 
+    /// The failure of the protocol's own code that stopped the run here, if it did: "the
+    /// algorithm failed at step K: ..." (see [`crate::protocol::Protocol::fault`]).
+    pub fn fault(&self) -> Option<String> {
+        let at = self.fault_at.filter(|&at| self.w.steps >= at)?;
+        self.machine.fault().map(|why| format!("the algorithm failed at step {at}: {why}"))
+    }
+
     /// Why the run stopped before its scenario's limits, if it did.
     pub fn halted(&self) -> Option<String> {
+        if let Some(why) = self.fault() {
+            return Some(why);
+        }
         if !self.over_budget() {
             return None;
         }
@@ -431,6 +441,11 @@ impl Sim {
         self.h.iv_marks.truncate(w.applied_ivs);
         let steps = w.steps;
         self.h.checkpoints.retain(|c| c.w.steps <= steps);
+        if self.fault_at.is_some_and(|at| at > steps) {
+            // The protocol's code failed in the future just discarded.
+            self.fault_at = None;
+            self.machine.clear_fault();
+        }
     }
 
     /// Moves the cursor to `target` steps (back or forward), replaying from a checkpoint.

@@ -166,7 +166,7 @@ impl Sim {
     /// Applies one event if there is one at or before tick `limit`.
     pub(super) fn step_within(&mut self, limit: Time) -> bool {
         self.flush_interventions();
-        if self.w.steps >= self.stop.max_steps || self.over_budget() {
+        if self.w.steps >= self.stop.max_steps || self.over_budget() || self.faulted() {
             return false;
         }
         // A forced delivery or timer anchored here is this step.
@@ -191,6 +191,14 @@ impl Sim {
             self.apply_event(ev);
             return true;
         }
+    }
+
+    /// Whether the protocol's code failed at or before this step (then the run goes no further).
+    fn faulted(&mut self) -> bool {
+        if self.fault_at.is_none() && self.machine.fault().is_some() {
+            self.fault_at = Some(self.w.steps);
+        }
+        self.fault_at.is_some_and(|at| self.w.steps >= at)
     }
 
     pub(super) fn apply_event(&mut self, ev: Ev) {

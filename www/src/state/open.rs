@@ -15,7 +15,7 @@ impl State {
             // Two runs of one algorithm: the link opens the run kept (the lanes are one click away).
             Some(c) if c.runs.is_some() => link::write(&c.anchor().engine.get(), self.preset, embed),
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
-            None => link::write(&self.engine.get(), self.preset, embed) + &self.log_filter.query(),
+            None => link::write(&self.engine.get(), self.preset, embed) + self.log_filter.query().as_str(),
         };
         if let Some(id) = self.selected {
             q.push_str(&format!("&sel={id}"));

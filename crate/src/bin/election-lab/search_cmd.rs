@@ -64,10 +64,11 @@ pub(super) fn search(
     max_faults: u64,
     until: Option<u64>,
     out: Option<String>,
+    script: Option<String>,
 ) -> Result<bool, String> {
     let text = super::input::trace_text(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
-    let scenario: Scenario = trace.scenario;
+    let scenario: Scenario = super::script_cmd::retarget(trace.scenario, script.as_deref())?;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
     let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
     if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {

@@ -1,0 +1,503 @@
+//! **Scripted algorithms**: an election protocol written by the user in Rhai, run by the same
+//! simulator as the built-in ones.
+//!
+//! A script's top level ends with its declaration (id, title, message kinds with their visual
+//! roles, roles with their looks, timers, parameters with defaults, claimed properties, state
+//! fields, narration lines in English and Chinese), read once by [`load`] into an ordinary
+//! [`Algorithm`] descriptor that [`crate::registry::find`] then finds by its id. Its handlers
+//! (`init`, `on_start`, `on_message(from, msg)`, `on_timer(name)`, `on_recover`, and `view`)
+//! run with the node's state as `this` and act only through the context functions this module
+//! registers (`send`, `broadcast`, `set_timer`, `cancel_timer`, `note`, `set_role`, ...): each
+//! call is recorded and, once the handler returns, applied to the engine's [`Ctx`] in the order
+//! it was made, so a script that makes the same calls as a built-in protocol draws the same
+//! latencies and timer delays from the run's one generator.
+//!
+//! Every handler is bounded ([`LIMITS`]: operations, call depth, string, array and map sizes).
+//! A handler that fails (a runtime error, or a budget exhausted) changes nothing; the protocol
+//! keeps the error ([`Protocol::fault`]), naming the node, the handler, the line and column, and
+//! the run stops after that step ([`crate::sim::Sim::halted`] says why).
+//!
+//! The interpreter is compiled in only with the engine's `script` feature.
+
+mod error;
+mod interp;
+pub mod load;
+pub mod value;
+
+use crate::error::ScenarioError;
+use crate::meta::{Kind, Property, Text};
+use crate::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View, FOLLOWER};
+use crate::scenario::Scenario;
+use crate::sim::Sim;
+use crate::{NodeId, Time};
+use load::{Decl, Loaded, ParamValue};
+use rhai::{CallFnOptions, Dynamic, Engine, Map, Position, Scope, AST};
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+use std::sync::Arc;
+use value::{hash_dynamic, hash_map, node_or_unit, uint_or_unit};
+
+pub use error::ScriptError;
+use interp::{compiled, with_engine, Call, Fx, CALL, LAST_POS, TRACKER};
+pub use load::{find, load};
+
+/// The handlers a script may define, with their number of arguments.
+pub const HANDLERS: [(&str, usize); 7] = [
+    ("init", 0),
+    ("on_start", 0),
+    ("on_message", 2),
+    ("on_timer", 1),
+    ("on_recover", 0),
+    ("view", 0),
+    ("configure", 0),
+];
+const HANDLER_ARGS: [&str; 7] = ["none", "none", "from, msg", "name", "none", "none", "none"];
+const INIT: usize = 0;
+const START: usize = 1;
+const MESSAGE: usize = 2;
+const TIMER: usize = 3;
+const RECOVER: usize = 4;
+const VIEW: usize = 5;
+const CONFIGURE: usize = 6;
+
+/// The budget of one handler call (and of the declaration's evaluation).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Interpreter operations (roughly: expressions evaluated, loop turns).
+    pub operations: u64,
+    /// Nested function calls.
+    pub call_levels: usize,
+    /// Characters in one string.
+    pub string: usize,
+    /// Items in one array (counting nested arrays' items).
+    pub array: usize,
+    /// Entries in one map (counting nested maps' entries).
+    pub map: usize,
+}
+
+pub const LIMITS: Limits = Limits { operations: 1_000_000, call_levels: 48, string: 16_384, array: 10_000, map: 1_000 };
+
+// ----- the protocol -----
+
+/// A node's state: the script's `this` (a map of its fields) and the view its handlers set.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub this: Dynamic,
+    pub role: &'static str,
+    pub leader: Option<NodeId>,
+    pub term: Option<u64>,
+    /// Whom the node voted for, and a candidate's tally (votes held, votes needed): set only by
+    /// `view()`.
+    pub vote: Option<NodeId>,
+    pub tally: Option<(u32, u32)>,
+}
+
+impl State {
+    /// The view fields without the script's map (`this` is `()`).
+    fn view_only(&self) -> State {
+        State { this: Dynamic::UNIT, ..*self }
+    }
+}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        // Explicit widths throughout: derived hashes of enums write a `usize`, whose width
+        // differs between wasm32 and 64-bit hosts.
+        hash_dynamic(&self.this, h);
+        hash_dynamic(&Dynamic::from(self.role), h);
+        h.write_u8(self.leader.is_some() as u8);
+        h.write_u32(self.leader.unwrap_or(0));
+        h.write_u8(self.term.is_some() as u8);
+        h.write_u64(self.term.unwrap_or(0));
+        h.write_u8(self.vote.is_some() as u8);
+        h.write_u32(self.vote.unwrap_or(0));
+        let (held, needed) = self.tally.unwrap_or((0, 0));
+        h.write_u8(self.tally.is_some() as u8);
+        h.write_u32(held);
+        h.write_u32(needed);
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        // Values compared by their canonical form (what the hash reads).
+        let key = |s: &State| {
+            let mut v = Vec::new();
+            hash_dynamic(&s.this, &mut Bytes(&mut v));
+            (v, s.role, s.leader, s.term, s.vote, s.tally)
+        };
+        key(self) == key(other)
+    }
+}
+
+/// A hasher that keeps the bytes it is fed (for comparing values by their canonical form).
+struct Bytes<'a>(&'a mut Vec<u8>);
+impl Hasher for Bytes<'_> {
+    fn finish(&self) -> u64 {
+        0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+/// A message: its kind and its fields.
+#[derive(Clone, Debug)]
+pub struct Msg {
+    pub kind: usize,
+    pub body: Map,
+    name: &'static str,
+}
+
+impl Hash for Msg {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.kind as u64);
+        hash_map(&self.body, h);
+    }
+}
+
+impl MessageKind for Msg {
+    fn kind(&self) -> usize {
+        self.kind
+    }
+}
+
+impl Message for Msg {
+    /// `COORDINATOR(id=5)`: the kind and its fields in key order.
+    fn label(&self) -> String {
+        if self.body.is_empty() {
+            return self.name.to_string();
+        }
+        let fields: Vec<String> = self.body.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{}({})", self.name, fields.join(", "))
+    }
+}
+
+/// A timer: one of the names the script declared (hashed by its bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Timer(pub &'static str);
+
+impl TimerKey for Timer {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+}
+
+/// A scripted algorithm, ready to run on one scenario.
+pub struct Scripted {
+    loaded: Arc<Loaded>,
+    ast: Rc<AST>,
+    cfg: Rc<Config>,
+    params: Rc<Map>,
+    /// The first handler error (the run stops after its step).
+    fault: RefCell<Option<String>>,
+}
+
+/// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
+pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, ScenarioError> {
+    let Some(loaded) = find(&scenario.algorithm) else {
+        return Err(ScenarioError::new("algorithm", format!("no script with id `{}` is loaded", scenario.algorithm)));
+    };
+    let cfg = scenario.config();
+    let proto = Scripted::new_from(loaded, &cfg, &scenario.params)?;
+    Ok(Sim::new(proto, cfg, scenario, claimed))
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+impl Scripted {
+    fn new_from(loaded: Arc<Loaded>, cfg: &Config, given: &Params) -> Result<Self, ScenarioError> {
+        let decl: &Decl = &loaded.decl;
+        let mut params = Map::new();
+        for (k, d) in &decl.params {
+            params.insert(k.as_str().into(), d.to_dynamic());
+        }
+        for (k, v) in given {
+            if !decl.params.iter().any(|(n, _)| n == k) {
+                let known: Vec<&str> = decl.params.iter().map(|(n, _)| n.as_str()).collect();
+                let message = match known.as_slice() {
+                    [] => "unknown field: this algorithm has no parameters".to_string(),
+                    _ => format!("unknown field `{k}`, expected one of `{}`", known.join("`, `")),
+                };
+                return Err(ScenarioError::new(format!("params.{k}"), message));
+            }
+            if v.is_null() {
+                continue;
+            }
+            let d = value::from_json(v).map_err(|why| ScenarioError::new(format!("params.{k}"), why))?;
+            params.insert(k.as_str().into(), d);
+        }
+        let ast = compiled(&loaded).map_err(|e| ScenarioError::new("algorithm", e.to_string()))?;
+        let cfg = Rc::new(cfg.clone());
+        let mut proto = Scripted { loaded, ast, cfg, params: Rc::new(Map::new()), fault: RefCell::new(None) };
+        if proto.loaded.decl.has[CONFIGURE] {
+            // `configure` sees the parameters as `this`: it fills computed defaults and refuses
+            // bad values with `throw "params.t_out: must be at least 1 tick"`.
+            let mut this = Dynamic::from_map(params);
+            let mut state = State { this: Dynamic::UNIT, ..proto.fresh() };
+            let me = proto.cfg.ids.first().copied().unwrap_or(0);
+            let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0, false).map_err(|e| {
+                let text = e.message.strip_prefix("configure: ").unwrap_or(&e.message).to_string();
+                match text.split_once(": ") {
+                    Some((field, why)) if field.starts_with("params.") => ScenarioError::new(field, why),
+                    _ => ScenarioError::new("params", ScriptError { message: text, ..e }.to_string()),
+                }
+            })?;
+            params = this.read_lock::<Map>().map(|m| m.clone()).unwrap_or_default();
+        }
+        proto.params = Rc::new(params);
+        Ok(proto)
+    }
+
+    /// Calls handler `h` with `args` and `this`, recording its context calls; on success the
+    /// view it set goes into `s`. Returns the recorded effects and the handler's result.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        h: usize,
+        what: &str,
+        args: impl rhai::FuncArgs,
+        this: &mut Dynamic,
+        s: &mut State,
+        me: NodeId,
+        now: Time,
+        tracked: bool,
+    ) -> Result<(Vec<Fx>, Dynamic), ScriptError> {
+        let call = Call {
+            me,
+            now,
+            cfg: self.cfg.clone(),
+            decl: self.loaded.clone(),
+            params: self.params.clone(),
+            fx: Vec::new(),
+            role: s.role,
+            leader: s.leader,
+            term: s.term,
+        };
+        CALL.with(|c| *c.borrow_mut() = Some(call));
+        let run = |e: &Engine| {
+            e.call_fn_with_options::<Dynamic>(
+                CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
+                &mut Scope::new(),
+                &self.ast,
+                HANDLERS[h].0,
+                args,
+            )
+        };
+        let out = if tracked {
+            LAST_POS.with(|p| p.set(Position::NONE));
+            TRACKER.with(run)
+        } else {
+            with_engine(run)
+        };
+        let call = CALL.with(|c| c.borrow_mut().take()).expect("the call set above");
+        let out = out.map_err(|e| {
+            let mut err = ScriptError::runtime(what, &e);
+            if tracked {
+                let pos = LAST_POS.with(|p| p.get());
+                (err.line, err.column, err.locate) = (pos.line(), pos.position(), false);
+            }
+            err
+        })?;
+        s.role = call.role;
+        s.leader = call.leader;
+        s.term = call.term;
+        Ok((call.fx, out))
+    }
+
+    /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
+    /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
+    fn handle<A: rhai::FuncArgs + Clone>(
+        &self,
+        h: usize,
+        what: impl Fn() -> String,
+        args: A,
+        s: &mut State,
+        ctx: &mut C,
+    ) {
+        // No check of an earlier fault here: the simulator goes no further than the step that
+        // failed, and replaying earlier steps (seeking back) must do what they did.
+        if !self.loaded.decl.has[h] {
+            return;
+        }
+        // One copy of the state's map a call: the handler works on it, and it replaces the
+        // state only if the handler succeeds.
+        let mut next = s.view_only();
+        let mut this = s.this.clone();
+        let again = args.clone();
+        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
+            if !e.locate {
+                return e;
+            }
+            // Run it again, from the same state, with the position tracker: it fails at the
+            // same operation, and the tracker saw where.
+            let (mut this, mut next) = (s.this.clone(), s.view_only());
+            self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
+        });
+        let fx = fx.and_then(|(fx, _)| {
+            next.this = this;
+            self.refresh_view(&mut next, ctx.me, ctx.now)?;
+            Ok(fx)
+        });
+        match fx {
+            Ok(fx) => {
+                *s = next;
+                self.apply(fx, ctx);
+            }
+            Err(e) => self.fail(ctx.me, ctx.now, e),
+        }
+    }
+
+    fn fail(&self, me: NodeId, now: Time, e: ScriptError) {
+        let mut fault = self.fault.borrow_mut();
+        if fault.is_none() {
+            *fault = Some(format!("N{me}, t={now}, {e}"));
+        }
+    }
+
+    /// Calls the script's `view()` (if any), which returns `#{ role, leader, term }` (each
+    /// optional) read from `this`, and acts not.
+    fn refresh_view(&self, s: &mut State, me: NodeId, now: Time) -> Result<(), ScriptError> {
+        if !self.loaded.decl.has[VIEW] {
+            return Ok(());
+        }
+        // `view` reads the state in place (it runs on the copy a handler just made).
+        let mut this = std::mem::replace(&mut s.this, Dynamic::UNIT);
+        let out = self.run(VIEW, "view", (), &mut this, s, me, now, false);
+        s.this = this;
+        let (fx, v) = out?;
+        let plain = |m: String| ScriptError::plain(format!("view: {m}"));
+        if !fx.is_empty() {
+            return Err(plain("it only reads the state: no send, timer or note".into()));
+        }
+        let Some(m) = v.read_lock::<Map>().map(|m| m.clone()) else {
+            return Err(plain(format!("it must return a map #{{ role: ..., leader: ... }}, not {}", v.type_name())));
+        };
+        for (k, v) in &m {
+            match k.as_str() {
+                "role" => {
+                    let r = v
+                        .clone()
+                        .into_immutable_string()
+                        .map_err(|t| plain(format!("role: expected a string, found {t}")))?;
+                    s.role = self.loaded.decl.role(&r).ok_or_else(|| {
+                        plain(format!("unknown role `{r}` (declared: {})", self.loaded.decl.roles.join(", ")))
+                    })?;
+                }
+                "leader" => s.leader = node_or_unit(v, "leader").map_err(plain)?,
+                "term" => s.term = uint_or_unit(v, "term").map_err(plain)?,
+                "vote" => s.vote = node_or_unit(v, "vote").map_err(plain)?,
+                "tally" => s.tally = value::pair_or_unit(v, "tally").map_err(plain)?,
+                other => {
+                    return Err(plain(format!("unknown entry `{other}` (expected role, leader, term, vote, tally)")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&self, fx: Vec<Fx>, ctx: &mut C) {
+        let names = &self.loaded.decl.kinds;
+        for f in fx {
+            match f {
+                Fx::Send { to, kind, body } => ctx.send(to, Msg { kind, body, name: names[kind] }),
+                Fx::Broadcast { kind, body } => ctx.broadcast(Msg { kind, body, name: names[kind] }),
+                Fx::SetTimer { name, lo, hi } => ctx.set_timer(Timer(name), lo, hi),
+                Fx::CancelTimer(name) => ctx.cancel_timer(Timer(name)),
+                Fx::Note(n) => ctx.note(&n.text, &n.args),
+            }
+        }
+    }
+
+    fn fresh(&self) -> State {
+        State { this: Dynamic::from_map(Map::new()), role: FOLLOWER, leader: None, term: None, vote: None, tally: None }
+    }
+}
+
+impl Protocol for Scripted {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    /// Not used: a script's kinds are its descriptor's ([`Protocol::kinds`]).
+    const KINDS: &'static [Kind] = &[];
+
+    fn kinds(&self) -> &'static [Kind] {
+        self.loaded.algorithm.kinds
+    }
+
+    fn new(_cfg: &Config, _params: &Params) -> Result<Self, ScenarioError> {
+        Err(ScenarioError::new("algorithm", "a scripted algorithm is built from its loaded script"))
+    }
+
+    fn init(&self, ctx: &mut C) -> State {
+        let mut s = self.fresh();
+        if !self.loaded.decl.has[INIT] {
+            if let Err(e) = self.refresh_view(&mut s, ctx.me, ctx.now) {
+                self.fail(ctx.me, ctx.now, e);
+            }
+            return s;
+        }
+        self.handle(INIT, || "init".to_string(), (), &mut s, ctx);
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        self.handle(START, || "on_start".to_string(), (), s, ctx);
+    }
+
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let kind = msg.name;
+        let mut m = msg.body;
+        m.insert("kind".into(), Dynamic::from(kind));
+        self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), (from as i64, m), s, ctx);
+    }
+
+    fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
+        let name = timer.0;
+        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (name.to_string(),), s, ctx);
+    }
+
+    fn recover(&self, crashed: &State, ctx: &mut C) -> State {
+        // Only the fields declared `durable` survive a crash.
+        let mut kept = Map::new();
+        if let Some(old) = crashed.this.read_lock::<Map>() {
+            for f in self.loaded.decl.fields.iter().filter(|f| f.durable) {
+                if let Some(v) = old.get(f.name.as_str()) {
+                    kept.insert(f.name.as_str().into(), v.clone());
+                }
+            }
+        }
+        let mut s = State { this: Dynamic::from_map(kept), ..self.fresh() };
+        let h = if self.loaded.decl.has[RECOVER] { RECOVER } else { INIT };
+        self.handle(h, || HANDLERS[h].0.to_string(), (), &mut s, ctx);
+        s
+    }
+
+    fn view(&self, s: &State) -> View {
+        View { role: s.role, leader: s.leader, term: s.term, vote: s.vote, tally: s.tally, ..View::default() }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        let this = s.this.read_lock::<Map>();
+        self.loaded
+            .decl
+            .fields
+            .iter()
+            .map(|f| (f.label, value::show(this.as_ref().and_then(|m| m.get(f.name.as_str())), f.show)))
+            .collect()
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.borrow().clone()
+    }
+
+    fn clear_fault(&self) {
+        self.fault.borrow_mut().take();
+    }
+}
+
+/// The default of a parameter as declared (for the guide and tests).
+pub fn param_default(loaded: &Loaded, name: &str) -> Option<ParamValue> {
+    loaded.decl.params.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+}
