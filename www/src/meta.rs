@@ -97,6 +97,11 @@ const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
     ("leading", k::ROLE_NAME_LEADING),
 ];
 
+/// A role's short name in `lang`, if the role is one of [`ROLE_NAMES`].
+pub fn role_name(role: &str, lang: election_lab::meta::Lang) -> Option<&'static str> {
+    ROLE_NAMES.iter().find(|(id, _)| *id == role).map(|(_, t)| t.get(lang))
+}
+
 /// A role's short name as shown, in `lang`: from [`ROLE_NAMES`]; a role without one (a protocol
 /// added later) shows its identifier in English and its explanation in Chinese.
 pub fn role_label(alg: &Algorithm, role: &str, lang: election_lab::meta::Lang) -> String {

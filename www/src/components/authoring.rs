@@ -86,6 +86,8 @@ fn engine_value(engine: &election_lab::Engine, check: &str, kinds: &[&str]) -> S
         sweep: None,
         orders: 0,
         resize: None,
+        tolerance: None,
+        about: false,
     };
     answer_on(engine, &q).map(|a| a.text()).unwrap_or_else(|e| e.to_string())
 }

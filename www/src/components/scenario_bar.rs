@@ -25,6 +25,10 @@ pub struct ScenarioBarProps {
     /// The run shown is a real cluster's, read from its logs: offer to replay it in the model.
     #[prop_or_default]
     pub recorded: bool,
+    /// A lesson is open on its own scenario: its title and summary, in the page's language,
+    /// stand where a preset's would (not "(custom)" and "Your own scenario").
+    #[prop_or_default]
+    pub lesson: Option<(String, String)>,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -50,7 +54,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (true, _) if p.runs => tr(l, k::UI_TWO_RUNS_ON_ONE_CLOCK),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
         (true, _) => tr(l, k::UI_EVERY_LANE_RUNS_THIS_SCENARIO),
+        (false, None) if p.lesson.is_some() => p.lesson.as_ref().map_or("", |(_, summary)| summary.as_str()),
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
+    };
+    let custom = match (&p.lesson, p.preset) {
+        (Some((title, _)), None) => k::UI_LESSON_SCENARIO.format(l, &[title]),
+        _ => tr(l, k::UI_CUSTOM).to_string(),
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
@@ -76,7 +85,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         <div class="scenario-bar">
             <label>{ tr(l, k::UI_PRESET) }
                 <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
-                    <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, k::UI_CUSTOM) }</option>
+                    <option value="" selected={p.preset.is_none()} disabled=true>{ custom }</option>
                     <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
                         <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
                     </optgroup>
