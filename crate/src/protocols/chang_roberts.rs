@@ -86,7 +86,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
             value: |n| (3 * n).saturating_sub(1),
         },
         Formula {
-            name: "N·Hₙ",
+            name: "N·H_N",
             applies: k::CHANG_ROBERTS_FORMULA_3,
             counts: &["ELECTION"],
             value: |n| (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64,
