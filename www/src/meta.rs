@@ -43,10 +43,11 @@ pub fn kind_colour(alg: &Algorithm, kind: &str) -> &'static str {
 }
 
 /// The second cue of a message kind, which survives greyscale: its dot's shape and its edge's
-/// dash, one per kind of the algorithm (by the kind's place in the algorithm's list).
+/// dash, one per kind of the algorithm (by the kind's place in the algorithm's list). Past the
+/// seventh kind the shapes come round again with the next dash, so no two kinds share both.
 pub fn kind_shape(alg: &Algorithm, kind: &str) -> (Shape, Option<&'static str>) {
     let i = alg.kinds.iter().position(|k| k.name == kind).unwrap_or(0);
-    (SHAPES[i % SHAPES.len()], DASHES[i % DASHES.len()])
+    (SHAPES[i % SHAPES.len()], DASHES[(i + i / SHAPES.len()) % DASHES.len()])
 }
 
 /// Short label drawn next to a moving dot.
