@@ -29,6 +29,9 @@ pub struct ScenarioBarProps {
     /// stand where a preset's would (not "(custom)" and "Your own scenario").
     #[prop_or_default]
     pub lesson: Option<(String, String)>,
+    /// A Raft run: whether it asks pre-votes (the switch replays the run the other way).
+    #[prop_or_default]
+    pub pre_vote: Option<bool>,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -97,6 +100,14 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                 <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, k::UI_BACK_TO_ONE_ALGORITHM_THE)}>{ tr(l, k::UI_CLOSE_COMPARE) }</button>
             } } else { html!{} } }
             { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, k::UI_HOW_IT_WORKS) }</button> } } else { html!{} } }
+            { match p.pre_vote.filter(|_| one) {
+                Some(on) => {
+                    let state = if on { tr(l, k::UI_ON) } else { tr(l, k::UI_OFF) };
+                    html!{ <button onclick={p.request.reform(|_| Request::TogglePreVote)} data-testid="pre-vote" aria-pressed={on.to_string()}
+                                   title={tr(l, k::UI_PRE_VOTE_TITLE)}>{ k::UI_PRE_VOTE_TOGGLE.format(l, &[&state]) }</button> }
+                }
+                None => html!{},
+            } }
             <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, k::UI_COPY_LINK) }</button>
             <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, k::UI_COPY_EMBED_CODE) }</button>
             { if one { html!{ <>
