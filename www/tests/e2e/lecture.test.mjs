@@ -33,7 +33,7 @@ async function walked(p, where) {
 }
 
 test('Chang-Roberts: 21.7 is read as 21.7, 130 is accepted against the mean, and the range is shown', async () => {
-  for (const [lang, first, second, right] of [['en', '21.7', '130', /Right/], ['zh', '２１，７', '130', /对/]]) {
+  for (const [lang, first, second, right] of [['en', '21.7', '130', /Right/], ['zh', '２１，７', '130', /正确/]]) {
     const { page, errors } = await open(browser, server.url + `?lesson=chang-roberts&lang=${lang}`);
     await page.getByTestId('lesson-caption').waitFor();
     await page.locator('[data-node="8"]').click();
@@ -47,6 +47,12 @@ test('Chang-Roberts: 21.7 is read as 21.7, 130 is accepted against the mean, and
     const range = await page.getByTestId('lesson-range').textContent();
     assert.match(range, lang === 'en' ? /exact value is 2[12](\.\d+)?; accepted from 2\d(\.\d+)? to 2\d(\.\d+)? \(±5 %\)/ : /精确值为 2[12]/, range);
     await shot(page, `lecture-${lang}-number-range`);
+    for (const [w, h] of [[375, 667], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.getByTestId('lesson-range').scrollIntoViewIfNeeded();
+      await shot(page, `lecture-${lang}-number-range-${w}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
     await next(page, 4);
     await number(page, second);
     assert.match(await verdict(page), right, `${lang}: 130 at N = 32`);
@@ -135,6 +141,11 @@ test('an election in progress is a neutral state, in both languages; red is for 
     assert.equal(await page.locator('.invariants li.bad').count(), 0, 'nothing red: no claim is broken');
     await page.getByTestId('invariants-key').waitFor();
     await shot(page, `lecture-${lang}-electing`);
+    for (const [w, h] of [[375, 667], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await row.scrollIntoViewIfNeeded();
+      await shot(page, `lecture-${lang}-electing-${w}`);
+    }
     await page.context().close();
   }
 });
