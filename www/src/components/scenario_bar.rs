@@ -60,9 +60,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (false, None) if p.lesson.is_some() => p.lesson.as_ref().map_or("", |(_, summary)| summary.as_str()),
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
     };
+    // A lesson's own scenario is named as the lesson's (short: the picker keeps its width; the
+    // lesson's title heads its panel and its summary stands beside the picker).
     let custom = match (&p.lesson, p.preset) {
-        (Some((title, _)), None) => k::UI_LESSON_SCENARIO.format(l, &[title]),
-        _ => tr(l, k::UI_CUSTOM).to_string(),
+        (Some(_), None) => tr(l, k::UI_LESSON),
+        _ => tr(l, k::UI_CUSTOM),
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
