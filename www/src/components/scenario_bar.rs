@@ -25,8 +25,8 @@ pub struct ScenarioBarProps {
     /// The run shown is a real cluster's, read from its logs: offer to replay it in the model.
     #[prop_or_default]
     pub recorded: bool,
-    /// A lesson is open on its own scenario: its title and summary, in the page's language,
-    /// stand where a preset's would (not "(custom)" and "Your own scenario").
+    /// A lesson is open on its own scenario: its title and summary, in the page's language; the
+    /// title stands where a preset's hint would (not "(custom)" and "Your own scenario").
     #[prop_or_default]
     pub lesson: Option<(String, String)>,
     /// A Raft run: whether it asks pre-votes (the switch replays the run the other way).
@@ -57,11 +57,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (true, _) if p.runs => tr(l, k::UI_TWO_RUNS_ON_ONE_CLOCK),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
         (true, _) => tr(l, k::UI_EVERY_LANE_RUNS_THIS_SCENARIO),
-        (false, None) if p.lesson.is_some() => p.lesson.as_ref().map_or("", |(_, summary)| summary.as_str()),
+        (false, None) if p.lesson.is_some() => p.lesson.as_ref().map_or("", |(title, _)| title.as_str()),
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
     };
-    // A lesson's own scenario is named as the lesson's (short: the picker keeps its width; the
-    // lesson's title heads its panel and its summary stands beside the picker).
+    // A lesson's own scenario is named as the lesson's: "Lesson" in the picker, its title beside
+    // it (one line, so the header keeps its height).
     let custom = match (&p.lesson, p.preset) {
         (Some(_), None) => tr(l, k::UI_LESSON),
         _ => tr(l, k::UI_CUSTOM),
