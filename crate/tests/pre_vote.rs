@@ -85,6 +85,7 @@ fn with_pre_vote_the_minority_keeps_its_term_and_the_leader_stays() {
 #[test]
 fn a_bad_pre_vote_value_is_named() {
     let v = json!({"algorithm": "raft", "nodes": [1, 2, 3], "params": {"pre_vote": "yes"}});
-    let e = Scenario::from_value(&v).and_then(Engine::new).err().expect("refused").to_string();
+    let Err(e) = Scenario::from_value(&v).and_then(Engine::new) else { panic!("a string is no flag") };
+    let e = e.to_string();
     assert!(e.contains("params.pre_vote"), "{e}");
 }

@@ -23,8 +23,11 @@ pub enum Claim {
     Leads(NodeId),
 }
 
-/// The phrases that follow a node's id, per language, and the claim each makes.
-const PHRASES: &[(Lang, &str, fn(NodeId) -> Claim)] = &[
+/// A phrase that follows a node's id, its language, and the claim it makes.
+type Phrase = (Lang, &'static str, fn(NodeId) -> Claim);
+
+/// The phrases read, per language.
+const PHRASES: &[Phrase] = &[
     (Lang::En, " has just crashed", Claim::Down),
     (Lang::En, " has crashed", Claim::Down),
     (Lang::En, " is down", Claim::Down),
