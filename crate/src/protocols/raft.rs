@@ -182,8 +182,8 @@ kinds! {
     Msg::AppendAck { .. } => Kind::new("APPEND_ACK", "ack", Visual::Answer, k::RAFT_KIND_APPEND_ACK),
     Msg::AppendReject { .. } => Kind::new("APPEND_REJECT", "rej", Visual::Refusal, k::RAFT_KIND_APPEND_REJECT),
     Msg::PreVote { .. } => Kind::new("PRE_VOTE", "PV", Visual::Request, k::RAFT_KIND_PRE_VOTE),
-    Msg::PreVoteGrant { .. } => Kind::new("PRE_VOTE_GRANT", "p✓", Visual::Answer, k::RAFT_KIND_PRE_VOTE_GRANT),
-    Msg::PreVoteDeny { .. } => Kind::new("PRE_VOTE_DENY", "p✗", Visual::Refusal, k::RAFT_KIND_PRE_VOTE_DENY),
+    Msg::PreVoteGrant { .. } => Kind::new("PRE_VOTE_GRANT", "P✓", Visual::Answer, k::RAFT_KIND_PRE_VOTE_GRANT),
+    Msg::PreVoteDeny { .. } => Kind::new("PRE_VOTE_DENY", "P✗", Visual::Refusal, k::RAFT_KIND_PRE_VOTE_DENY),
 }
 
 impl Msg {

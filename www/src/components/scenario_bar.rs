@@ -57,11 +57,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (true, _) if p.runs => tr(l, k::UI_TWO_RUNS_ON_ONE_CLOCK),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
         (true, _) => tr(l, k::UI_EVERY_LANE_RUNS_THIS_SCENARIO),
-        (false, None) if p.lesson.is_some() => p.lesson.as_ref().map_or("", |(title, _)| title.as_str()),
+        // A lesson's scenario is no "own scenario": the picker says "Lesson" and the lesson's
+        // panel gives its title; the hint line keeps to the gestures (one line at 1280 px).
+        (false, None) if p.lesson.is_some() => "",
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
     };
-    // A lesson's own scenario is named as the lesson's: "Lesson" in the picker, its title beside
-    // it (one line, so the header keeps its height).
     let custom = match (&p.lesson, p.preset) {
         (Some(_), None) => tr(l, k::UI_LESSON),
         _ => tr(l, k::UI_CUSTOM),
