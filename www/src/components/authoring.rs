@@ -174,9 +174,6 @@ pub fn Recorder(p: &RecorderProps) -> Html {
             let t = |k: usize| (*fields[k]).clone();
             let question = (!check.is_empty()).then(|| ((*check).clone(), (t(2), t(3)), (t(4), t(5))));
             let mut list = (*stops).clone();
-            let numeric = Check::ALL
-                .iter()
-                .any(|(n, c)| *n == check.as_str() && c.answer_kind() == election_lab::lesson::AnswerKind::Number);
             let tol = if numeric { (*tolerance).clone() } else { String::new() };
             list.push(DraftStop { step, caption: (t(0), t(1)), question, tolerance: tol });
             tolerance.set(String::new());
