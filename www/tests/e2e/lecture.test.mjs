@@ -157,3 +157,17 @@ test('a Chinese page words the speed menu in Chinese', async () => {
   assert.ok(!speeds.some((s) => /tick/.test(s)), speeds.join(' | '));
   await page.context().close();
 });
+
+test('Raft: the Pre-vote switch replays the same run at the same step with pre-votes, and back', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=raft-cold&step=40&lang=en');
+  const button = page.getByTestId('pre-vote');
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  assert.match(await button.textContent(), /Pre-vote: off/);
+  await button.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="pre-vote"]')?.getAttribute('aria-pressed') === 'true');
+  assert.equal(await page.getByTestId('step').textContent(), '40', 'the same step');
+  await button.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="pre-vote"]')?.getAttribute('aria-pressed') === 'false');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
