@@ -220,6 +220,11 @@ impl Engine {
     pub fn agreement(&self) -> Option<NodeId> {
         self.sim.observers().agreed
     }
+    /// Since when the live nodes have not named one leader, at the cursor (`None` while they
+    /// agree): the time an election in progress started, as the invariants panel shows it.
+    pub fn electing_since(&self) -> Option<u64> {
+        self.sim.observers().disagree_since()
+    }
     /// Partition labels per node in scenario order, if partitioned (as in [`Engine::frame`]).
     pub fn groups(&self) -> Option<&[u32]> {
         self.sim.labels()

@@ -34,13 +34,18 @@
 //! | `next_delivery_kind` | one of `choices` (message kinds) | the kind of the next message delivered |
 //! | `messages_until_agreement` | a number | messages sent (of `kinds`, default all) until the next election completes |
 //! | `messages_until_end` | a number | messages sent (of `kinds`) until the run ends (quiet, or its stop limits) |
-//! | `mean_messages_over_orders` | a number | the mean (rounded) of `messages_until_end` over `orders` random orders of the nodes (rings) |
+//! | `mean_messages_over_orders` | a number | the mean (exact, to the thousandth) of `messages_until_end` over `orders` random orders of the nodes (rings) |
 //! | `minority_elects` | yes / no | whether a node of the minority side (`nodes`, or the smaller group of the partition) that did not lead at the stop comes to lead |
 //! | `violated` | yes / no | whether `property` (default: any claimed property) is violated |
 //! | `max_leaders` | a number | the most live self-declared leaders at once |
 //! | `writes_rejected` | a number | writes the fenced store rejects |
 //! | `elected` | yes / no | whether any election completes |
 //! | `violations_over_sweep` | a number | at how many of `sweep.values` (set at the scenario path `sweep.field`, e.g. `heartbeats.timeout`) `property` is violated, each run from the start with the interventions made so far replayed at their times |
+//!
+//! Number answers are graded exactly unless the question says otherwise: `"tolerance": 3`
+//! (absolute), `"tolerance": "10%"` (relative), or `"about": true` (±5 %, also the default of
+//! `mean_messages_over_orders`); the student's text is read as typed on any keyboard (`21.7`,
+//! `21,7`, `２２`; see [`grade`]).
 //!
 //! `resize: N` (any check) computes the answer on the scenario scaled to nodes `1..=N`: the
 //! lower half of the original ids (by rank) map to `1, 2, …`, the upper half to `…, N−1, N`,
@@ -75,13 +80,16 @@ use serde_json::Value;
 
 pub mod check;
 pub mod course;
+pub mod grade;
 mod read;
 mod report;
+pub mod truth;
 mod wait;
 
 use read::{RawQuestion, RawText};
 
 pub use check::{answer_on, answer_stop, answers, Checked, StopResult};
+pub use grade::{parse_number, Tolerance};
 pub use report::{render, report};
 pub use wait::{Condition, Waiter};
 
@@ -192,6 +200,9 @@ pub enum Answer {
     Node(Option<NodeId>),
     Choice(String),
     Number(u64),
+    /// A number with a fraction, in thousandths (`21.7` is `Decimal(21_700)`): a student's typed
+    /// answer (see [`grade::parse_number`]), or a mean over random orders.
+    Decimal(u64),
     YesNo(bool),
 }
 
@@ -203,6 +214,7 @@ impl Answer {
             Answer::Node(None) => "nobody".into(),
             Answer::Choice(c) => c.clone(),
             Answer::Number(n) => n.to_string(),
+            Answer::Decimal(_) => grade::show(self.value().unwrap_or_default()),
             Answer::YesNo(b) => if *b { "yes" } else { "no" }.into(),
         }
     }
@@ -245,6 +257,10 @@ pub struct Question {
     pub orders: u64,
     /// Compute on the scenario scaled to this many nodes.
     pub resize: Option<usize>,
+    /// Number answers: how far from the run's value an answer may be (see [`grade`]).
+    pub tolerance: Option<Tolerance>,
+    /// An "about" question: graded ±5 % unless `tolerance` says otherwise.
+    pub about: bool,
 }
 
 impl Question {
@@ -343,6 +359,10 @@ fn question(raw: RawQuestion, path: &str) -> Result<Question, ScenarioError> {
     unused("property", raw.property.is_some(), matches!(check, Check::Violated | Check::ViolationsOverSweep))?;
     unused("sweep", raw.sweep.is_some(), check == Check::ViolationsOverSweep)?;
     unused("orders", raw.orders.is_some(), check == Check::MeanMessagesOverOrders)?;
+    let number = check.answer_kind() == AnswerKind::Number;
+    unused("tolerance", raw.tolerance.is_some(), number)?;
+    unused("about", raw.about.is_some(), number)?;
+    let tolerance = raw.tolerance.as_ref().map(|t| Tolerance::read(t, &field("tolerance"))).transpose()?;
     if check == Check::NextDeliveryKind && raw.choices.len() < 2 {
         return Err(ScenarioError::new(field("choices"), "needs at least two message kinds to choose from"));
     }
@@ -391,6 +411,8 @@ fn question(raw: RawQuestion, path: &str) -> Result<Question, ScenarioError> {
         sweep,
         orders,
         resize: raw.resize,
+        tolerance,
+        about: raw.about.unwrap_or(false),
     })
 }
 

@@ -271,6 +271,12 @@ impl Observers {
         }
     }
 
+    /// Since when the live nodes have not named one leader (an election in progress, or none
+    /// finished yet), while they do not; `None` while they agree.
+    pub fn disagree_since(&self) -> Option<Time> {
+        self.disagree_since
+    }
+
     /// A violation the protocol found itself (a [`Monitor::Reported`] property).
     pub fn report(
         &mut self,

@@ -17,8 +17,13 @@ fn n_h_n(n: u64) -> f64 {
 fn number(a: &Answer) -> u64 {
     match a {
         Answer::Number(n) => *n,
-        other => panic!("expected a number, found {other:?}"),
+        other => panic!("expected a whole number, found {other:?}"),
     }
+}
+
+/// A number answer's value, whole or not (a mean over random orders).
+fn value(a: &Answer) -> f64 {
+    a.value().unwrap_or_else(|| panic!("expected a number, found {a:?}"))
 }
 
 /// What each answer must be, derived without the engine.
@@ -31,7 +36,7 @@ fn expected(id: &str, stop: usize, a: &Answer) -> Option<Result<(), String>> {
         }
     };
     let near = |want: f64, tol: f64| {
-        let got = number(a) as f64;
+        let got = value(a);
         if (got - want).abs() <= tol * want {
             Ok(())
         } else {
@@ -73,8 +78,8 @@ fn expected(id: &str, stop: usize, a: &Answer) -> Option<Result<(), String>> {
         ("zookeeper", 2) => is(Answer::Node(Some(2))),
         ("paxos", 3) => is(Answer::YesNo(false)),
         ("leases", 2) => is(Answer::YesNo(true)),
-        ("leases", 3) => (number(a) >= 1).then_some(()).ok_or_else(|| "no write rejected".to_string()),
-        ("leases", 4) => is(Answer::Number(2)),
+        ("leases", 3) => is(Answer::Number(2)),
+        ("leases", 4) => (number(a) >= 1).then_some(()).ok_or_else(|| "no write rejected".to_string()),
         ("gossip-dht", 2) => is(Answer::YesNo(true)),
         ("gossip-dht", 3) => is(Answer::Number(2)),
         ("impossibility", 0) => is(Answer::YesNo(false)),
@@ -140,7 +145,7 @@ fn kind_of(a: &Answer) -> lesson::AnswerKind {
     match a {
         Answer::Node(_) => lesson::AnswerKind::Node,
         Answer::Choice(_) => lesson::AnswerKind::Choice,
-        Answer::Number(_) => lesson::AnswerKind::Number,
+        Answer::Number(_) | Answer::Decimal(_) => lesson::AnswerKind::Number,
         Answer::YesNo(_) => lesson::AnswerKind::YesNo,
     }
 }
@@ -386,4 +391,135 @@ fn heavy_answers_computed_in_slices_are_the_answers() {
         assert!(slices > 1, "{id}: computed in {slices} slices");
         println!("{id} stops[{stop}]: {} in {slices} slices, {last} steps", at_once.text());
     }
+}
+
+/// The computed answer of `id`'s stop `i`, and its question.
+fn computed(id: &str, i: usize) -> (lesson::Question, Answer) {
+    let l = course::find(id).expect("lesson");
+    let a = lesson::answer_stop(&l, i).unwrap().expect("an answer");
+    (l.stops[i].question.clone().expect("a question"), a)
+}
+
+#[test]
+fn number_answers_are_read_as_typed_and_graded_as_a_teacher_grades_them() {
+    let read = |s: &str| lesson::parse_number(s).unwrap_or_else(|| panic!("{s:?} not read"));
+    // 21.7 is twenty-one point seven, not 217, on any keyboard.
+    for typed in ["21.7", "21,7", "２１．７", "≈ 21.7"] {
+        assert_eq!(read(typed).value(), Some(21.7), "{typed}");
+    }
+    assert_eq!(read("２２"), Answer::Number(22));
+    // Chang-Roberts at N = 8: the mean over 50 random rings, an "about" question (±5 %).
+    let (q, a) = computed("chang-roberts", 3);
+    assert_eq!(q.tolerance(), lesson::Tolerance::Relative(0.05));
+    let (lo, hi) = q.accepted(&a).expect("a range");
+    assert!(lo < value(&a) && value(&a) < hi, "{lo} {} {hi}", a.text());
+    // The caption's formula, N·H_N, applied by the student.
+    for typed in [format!("{:.1}", n_h_n(8)), "21.7".into(), "22".into(), "２２".into()] {
+        assert!(q.accepts(&a, &read(&typed)), "{typed} against {}", a.text());
+    }
+    for wrong in ["217", "36", "28"] {
+        assert!(!q.accepts(&a, &read(wrong)), "{wrong} against {}", a.text());
+    }
+    // At N = 32 the run's mean is about 128: 130 (the explanation's "≈ 130") is right, and so is
+    // N·H_32 to one decimal.
+    let (q, a) = computed("chang-roberts", 4);
+    assert!((120.0..=136.0).contains(&value(&a)), "{}", a.text());
+    for typed in ["130".to_string(), "128".into(), format!("{:.1}", n_h_n(32)), format!("{:.0}", n_h_n(32))] {
+        assert!(q.accepts(&a, &read(&typed)), "{typed} against {}", a.text());
+    }
+    assert!(!q.accepts(&a, &read("528")), "the worst ring is not the mean");
+    assert!(!q.accepts(&a, &read("150")));
+    // An exact count stays exact: Bully's 55 at N = 8.
+    let (q, a) = computed("bully", 1);
+    assert_eq!(q.tolerance(), lesson::Tolerance::Exact);
+    assert_eq!(q.accepted(&a), None);
+    assert!(q.accepts(&a, &read("55")) && q.accepts(&a, &read("５５")));
+    assert!(!q.accepts(&a, &read("54")) && !q.accepts(&a, &read("55.5")));
+}
+
+#[test]
+fn an_author_sets_a_tolerance_and_a_bad_one_is_refused_by_field() {
+    let with = |q: Value| {
+        let mut v: Value = serde_json::from_str(course::source("bully").unwrap()).unwrap();
+        for (k, x) in q.as_object().unwrap() {
+            v["stops"][1]["question"][k] = x.clone();
+        }
+        Lesson::from_value(&v)
+    };
+    let l = with(json!({"tolerance": 3})).unwrap();
+    let q = l.stops[1].question.as_ref().unwrap();
+    assert_eq!(q.accepted(&Answer::Number(55)), Some((52.0, 58.0)));
+    assert!(q.accepts(&Answer::Number(55), &Answer::Number(58)));
+    assert!(!q.accepts(&Answer::Number(55), &Answer::Number(59)));
+    let l = with(json!({"tolerance": "10%"})).unwrap();
+    assert_eq!(l.stops[1].question.as_ref().unwrap().accepted(&Answer::Number(50)), Some((45.0, 55.0)));
+    let l = with(json!({"about": true})).unwrap();
+    assert_eq!(l.stops[1].question.as_ref().unwrap().tolerance(), lesson::Tolerance::Relative(0.05));
+    for (bad, field) in [
+        (json!({"tolerance": "ten"}), "stops[1].question.tolerance"),
+        (json!({"tolerance": -2}), "stops[1].question.tolerance"),
+        (json!({"about": "yes"}), "stops[1].question.about"),
+    ] {
+        let e = with(bad.clone()).unwrap_err().to_string();
+        assert!(e.starts_with(field), "{bad}: {e}");
+    }
+    // Only a number answer has a tolerance.
+    let mut v: Value = serde_json::from_str(course::source("bully").unwrap()).unwrap();
+    v["stops"][0]["question"]["tolerance"] = json!(1);
+    let e = Lesson::from_value(&v).unwrap_err().to_string();
+    assert!(e.starts_with("stops[0].question.tolerance: is not read"), "{e}");
+}
+
+#[test]
+fn every_caption_says_of_the_nodes_what_the_run_shows_there_in_both_languages() {
+    let mut claims = 0;
+    for l in course::all() {
+        let problems = lesson::truth::check(&l).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+        assert!(problems.is_empty(), "{}:\n{}", l.id, problems.join("\n"));
+        claims += l.stops.iter().map(|s| lesson::truth::claims(&s.caption.en, Lang::En).len()).sum::<usize>();
+    }
+    assert!(claims >= 8, "only {claims} claims read: the check reads nothing");
+}
+
+#[test]
+fn a_caption_claiming_the_wrong_leader_or_a_node_down_too_early_fails_the_truth_check() {
+    let damaged = |edits: &[(&str, &str)]| {
+        let mut source = course::source("bully").unwrap().to_string();
+        for (from, to) in edits {
+            assert!(source.contains(from), "{from}");
+            source = source.replace(from, to);
+        }
+        Lesson::from_json(&source).unwrap()
+    };
+    // Stop 5 says N7 leads; a copy saying N6 leads (in both languages) is caught.
+    let l = damaged(&[("\"en\": \"N7 leads.", "\"en\": \"N6 leads."), ("N7 成为领导者", "N6 成为领导者")]);
+    let p = lesson::truth::check(&l).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[5] (en): says N6 leads")), "{p:?}");
+    assert!(p.iter().any(|p| p.starts_with("stops[5] (zh): says N6 leads")), "{p:?}");
+    // Only one language changed: the languages disagree.
+    let p = lesson::truth::check(&damaged(&[("\"en\": \"N7 leads.", "\"en\": \"N6 leads.")])).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[5]: the languages disagree")), "{p:?}");
+    // "N8 has just crashed" over the canvas before the crash (step 0), as the lesson once was.
+    let p = lesson::truth::check(&damaged(&[("\"at\": 1,", "\"at\": \"start\",")])).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[0] (en): says N8 is down, but N8 is up at step 0")), "{p:?}");
+}
+
+#[test]
+fn the_leases_lesson_shows_the_overlap_and_the_rejected_writes_before_it_ends() {
+    let l = course::find("leases").unwrap();
+    let mut seen = vec![];
+    lesson::check::visit(&l, &mut |i, e| {
+        let rejected = e.frame().store.map_or(0, |s| s.store.rejected);
+        seen.push((i, e.now(), e.leaders().len(), rejected));
+    })
+    .unwrap();
+    // The stop that asks how many hold the lease at once is where two do.
+    let q = l.stops.iter().position(|s| s.question.as_ref().is_some_and(|q| q.check == lesson::Check::MaxLeaders));
+    let q = q.expect("a max_leaders stop");
+    assert_eq!(seen[q].2, 2, "two holders drawn at the stop that asks: {seen:?}");
+    // The run moves on after the act: no two stops after it at the same time but the overlap pair.
+    assert!(seen[q].1 > seen[1].1, "the overlap stop is later than the act: {seen:?}");
+    // The last stop is after the rejected writes, with one holder again.
+    let last = seen.last().unwrap();
+    assert!(last.3 >= 1 && last.2 == 1, "the end shows the rejected writes and one holder: {seen:?}");
 }

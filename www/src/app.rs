@@ -165,6 +165,10 @@ pub fn Lab() -> Html {
         use_callback((), move |r: Request, _| match r {
             Request::Share(embed) => state.dispatch(effects::share(&state, embed)),
             Request::Export => effects::export(&state),
+            Request::TogglePreVote => {
+                let trace = crate::request::toggled_pre_vote(state.engine.get().trace_value());
+                state.dispatch(Action::Import(trace.to_string()));
+            }
             Request::ImportFiles(files) => {
                 // A file past the engine's limit is refused by its size, before anything is read.
                 let big = files.iter().find_map(|f| {
@@ -217,6 +221,9 @@ pub fn Lab() -> Html {
         });
     }
     let lesson = crate::lesson_io::use_lesson(&state, on.clone());
+    // A lesson is walked, not forked, and the log shows no step the student has not reached
+    // (free play lifts both).
+    let in_lesson = lesson.active() && !lesson.free;
     let courses = use_state_eq(|| false);
     let recording = use_state_eq(|| false);
     let answer_gestures = use_memo((), {
@@ -247,6 +254,10 @@ pub fn Lab() -> Html {
     crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
 
     let lang = state.lang;
+    // Raft's runs offer the pre-vote switch (the same run replayed with it the other way).
+    let pre_vote = (state.scenario.algorithm == "raft")
+        .then(|| state.scenario.params.get("pre_vote").and_then(|v| v.as_bool()).unwrap_or(false));
+    let lesson_head = lesson.lesson.as_ref().map(|l| (l.title.get(lang).to_string(), l.summary.get(lang).to_string()));
     let frame = &state.frame;
     let algorithm = meta::algorithm_of(&state.scenario);
     let comparing = state.lanes();
@@ -360,7 +371,7 @@ pub fn Lab() -> Html {
                     <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
                         { canvas() }
                         { side_bar.clone() }
-                        { crate::components::fork::offer_bar(state.offer.as_deref(), lang, &on) }
+                        { crate::components::fork::offer_bar(state.offer.as_deref().filter(|_| !in_lesson), lang, &on) }
                         { narration }
                         { controls }
                         <crate::components::breakpoints::Breakpoints until={Rc::new(engine.until().to_vec())}
@@ -376,7 +387,7 @@ pub fn Lab() -> Html {
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} on={on.clone()} />
+                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} hide_future={in_lesson} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
                         <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} {lang} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
@@ -402,7 +413,7 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, k::UI_COMPARE_2),
                     (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} lesson={lesson_head} pre_vote={pre_vote} {lang} on={on.clone()} request={request.clone()} />
                 // One compact group, under the title on wide screens (see extras.css).
                 <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
                     <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>

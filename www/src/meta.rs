@@ -43,10 +43,11 @@ pub fn kind_colour(alg: &Algorithm, kind: &str) -> &'static str {
 }
 
 /// The second cue of a message kind, which survives greyscale: its dot's shape and its edge's
-/// dash, one per kind of the algorithm (by the kind's place in the algorithm's list).
+/// dash, one per kind of the algorithm (by the kind's place in the algorithm's list). Past the
+/// seventh kind the shapes come round again with the next dash, so no two kinds share both.
 pub fn kind_shape(alg: &Algorithm, kind: &str) -> (Shape, Option<&'static str>) {
     let i = alg.kinds.iter().position(|k| k.name == kind).unwrap_or(0);
-    (SHAPES[i % SHAPES.len()], DASHES[i % DASHES.len()])
+    (SHAPES[i % SHAPES.len()], DASHES[(i + i / SHAPES.len()) % DASHES.len()])
 }
 
 /// Short label drawn next to a moving dot.
@@ -96,6 +97,11 @@ const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
     ("store", k::ROLE_NAME_STORE),
     ("leading", k::ROLE_NAME_LEADING),
 ];
+
+/// A role's short name in `lang`, if the role is one of [`ROLE_NAMES`].
+pub fn role_name(role: &str, lang: election_lab::meta::Lang) -> Option<&'static str> {
+    ROLE_NAMES.iter().find(|(id, _)| *id == role).map(|(_, t)| t.get(lang))
+}
 
 /// A role's short name as shown, in `lang`: from [`ROLE_NAMES`]; a role without one (a protocol
 /// added later) shows its identifier in English and its explanation in Chinese.

@@ -41,14 +41,8 @@ pub use search::{property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
-pub const SPEEDS: &[(f64, &str)] = &[
-    (0.5, "0.5 tick/s"),
-    (1.0, "1 tick/s"),
-    (2.0, "2 ticks/s"),
-    (5.0, "5 ticks/s"),
-    (10.0, "10 ticks/s"),
-    (30.0, "30 ticks/s"),
-];
+/// The play speeds offered, in ticks per second (worded by `ui.speed_rate`).
+pub const SPEEDS: &[f64] = &[0.5, 1.0, 2.0, 5.0, 10.0, 30.0];
 
 #[derive(Clone)]
 pub struct State {
@@ -320,11 +314,11 @@ impl State {
                 false
             }
             Action::Faster => {
-                self.speed = SPEEDS.iter().map(|s| s.0).find(|&s| s > self.speed + 1e-9).unwrap_or(self.speed);
+                self.speed = SPEEDS.iter().copied().find(|&s| s > self.speed + 1e-9).unwrap_or(self.speed);
                 false
             }
             Action::Slower => {
-                self.speed = SPEEDS.iter().rev().map(|s| s.0).find(|&s| s < self.speed - 1e-9).unwrap_or(self.speed);
+                self.speed = SPEEDS.iter().rev().copied().find(|&s| s < self.speed - 1e-9).unwrap_or(self.speed);
                 false
             }
             Action::PlayTo(t) => self.play_to(t),

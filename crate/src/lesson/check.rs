@@ -52,19 +52,30 @@ fn within(path: &str) -> impl Fn(ScenarioError) -> ScenarioError + '_ {
 /// Every stop's step and answer (heavy answers only if `heavy`). Also checks what only the
 /// engine can: breakpoints, message kinds, properties, node ids, the order of the stops.
 pub fn answers(lesson: &Lesson, heavy: bool) -> Result<Vec<StopResult>, ScenarioError> {
-    walk(lesson, heavy, None)
+    walk(lesson, heavy, None, &mut |_, _| {})
+}
+
+/// Walks the lesson's run as [`answers`] does (light answers only), calling `visit` with each
+/// stop's index and the run at that stop (before its act).
+pub fn visit(lesson: &Lesson, visit: &mut dyn FnMut(usize, &Engine)) -> Result<(), ScenarioError> {
+    walk(lesson, false, None, visit).map(|_| ())
 }
 
 /// The answer of stop `index`'s question, heavy or not (None: the stop asks nothing).
 pub fn answer_stop(lesson: &Lesson, index: usize) -> Result<Option<Answer>, ScenarioError> {
-    let results = walk(lesson, true, Some(index))?;
+    let results = walk(lesson, true, Some(index), &mut |_, _| {})?;
     Ok(match results.get(index).and_then(|r| r.checked.clone()) {
         Some(Checked::Answer(a)) => Some(a),
         _ => None,
     })
 }
 
-fn walk(lesson: &Lesson, heavy: bool, only: Option<usize>) -> Result<Vec<StopResult>, ScenarioError> {
+fn walk(
+    lesson: &Lesson,
+    heavy: bool,
+    only: Option<usize>,
+    visit: &mut dyn FnMut(usize, &Engine),
+) -> Result<Vec<StopResult>, ScenarioError> {
     let mut e = Engine::new(lesson.scenario.clone()).map_err(within("scenario"))?;
     let alg = e.algorithm();
     if let Some(c) = lesson.challenge.as_ref().filter(|c| !alg.properties.iter().any(|p| p.id == c.property)) {
@@ -79,6 +90,7 @@ fn walk(lesson: &Lesson, heavy: bool, only: Option<usize>) -> Result<Vec<StopRes
         let path = format!("stops[{i}]");
         seek_to(&mut e, &stop.at, &format!("{path}.at"), i == 0)?;
         let mut result = StopResult { step: e.cursor(), time: e.now(), checked: None };
+        visit(i, &e);
         if let Some(q) = &stop.question {
             let qpath = format!("{path}.question");
             check_names(q, &e, &qpath)?;

@@ -44,6 +44,8 @@ pub(super) struct RawQuestion {
     pub sweep: Option<RawSweep>,
     pub orders: Option<u64>,
     pub resize: Option<usize>,
+    pub tolerance: Option<Value>,
+    pub about: Option<bool>,
 }
 
 pub(super) struct RawSweep {
@@ -107,7 +109,19 @@ impl RawStop {
 impl RawQuestion {
     fn read(v: &Value, path: String) -> Result<RawQuestion, ScenarioError> {
         let keys = [
-            "check", "prompt", "explain", "choices", "when", "kinds", "nodes", "property", "sweep", "orders", "resize",
+            "check",
+            "prompt",
+            "explain",
+            "choices",
+            "when",
+            "kinds",
+            "nodes",
+            "property",
+            "sweep",
+            "orders",
+            "resize",
+            "tolerance",
+            "about",
         ];
         let o = Obj::new(v, path, &keys)?;
         let nodes = o.ids("nodes")?;
@@ -138,6 +152,8 @@ impl RawQuestion {
             sweep,
             orders: o.opt_u64("orders")?,
             resize,
+            tolerance: o.get("tolerance").cloned(),
+            about: o.get("about").map(|_| o.bool_or("about", false)).transpose()?,
         })
     }
 }

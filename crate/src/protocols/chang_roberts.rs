@@ -15,7 +15,7 @@
 //! Single initiator: 2N messages at best (the maximum starts), 3N−1 at worst (the node just
 //! after the maximum on the ring starts); N initiators on a descending ring: (N²+3N)/2. Over
 //! random rings with every node initiating, the average number of ELECTION messages is
-//! N·H_N (Chang and Roberts' result), so O(N log N).
+//! N·Hₙ (Chang and Roberts' result), so O(N log N).
 //!
 //! * **Initiator suppression** (`params.suppress_initiators`, off by default as in the
 //!   classic algorithm): each node remembers the highest initiator seen and discards ELECTION
@@ -161,7 +161,7 @@ pub enum Msg {
 kinds! {
     Msg;
     Msg::Election { .. } => Kind::new("ELECTION", "E", Visual::Request, k::CHANG_ROBERTS_KIND_ELECTION),
-    Msg::Elected(_) => Kind::new("ELECTED", "W", Visual::Announcement, k::COMMON_KIND_ELECTED),
+    Msg::Elected(_) => Kind::new("ELECTED", "EL", Visual::Announcement, k::COMMON_KIND_ELECTED),
     Msg::Heartbeat => Kind::new("HEARTBEAT", "hb", Visual::Heartbeat, k::COMMON_KIND_HEARTBEAT_2),
 }
 

@@ -166,7 +166,7 @@ kinds! {
     Msg;
     Msg::Cas { .. } => Kind::new("CAS", "cas", Visual::Request, k::LEASE_KIND_CAS),
     Msg::Ok { .. } => Kind::new("OK", "ok", Visual::Answer, k::LEASE_KIND_OK),
-    Msg::Fail { .. } => Kind::new("FAIL", "no", Visual::Refusal, k::LEASE_KIND_FAIL),
+    Msg::Fail { .. } => Kind::new("FAIL", "✗", Visual::Refusal, k::LEASE_KIND_FAIL),
 }
 
 impl Message for Msg {

@@ -24,7 +24,14 @@
 //! assume a round trip far shorter than a heartbeat interval, and a window that
 //! cannot hold a round trip makes a healthy, fully connected leader miss its quorum of acks and
 //! step down again and again), `log`: `{ "<id>": [last_index, last_term] }` (default `[0, 0]`
-//! for every node).
+//! for every node), `pre_vote` (default `false`): the pre-vote of Ongaro's thesis ("Consensus:
+//! Bridging Theory and Practice", Stanford 2014, §9.6), as etcd and hashicorp/raft offer it. A
+//! node whose election timer runs out first becomes a pre-candidate and asks PRE_VOTE(term + 1,
+//! last log) without raising its own term; a node grants it only if it would grant the vote (the
+//! candidate's log is up to date, the proposed term is above its own) and has heard from no
+//! leader since its own election timer was last armed. Only with a majority of pre-votes does the
+//! node raise its term and ask REQUEST_VOTE. A node cut off from the majority never gets there,
+//! so its term stays where it was, and when it rejoins it does not depose a healthy leader.
 
 use crate::meta::k;
 use crate::algorithm::Algorithm;
@@ -43,6 +50,8 @@ pub struct Raft {
     pub logs: BTreeMap<NodeId, (u64, u64)>,
     /// The test-only mutant that grants a second vote in a term ([`super::MUTANT`]).
     pub double_vote: bool,
+    /// Ask a pre-vote before raising the term (thesis §9.6).
+    pub pre_vote: bool,
 }
 
 pub const ALGORITHM: Algorithm = Algorithm {
@@ -53,7 +62,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     card: k::RAFT_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
-    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, PRE_CANDIDATE_ROLE],
     formulas: &[
         Formula {
             name: "2(N−1)",
@@ -99,7 +108,7 @@ const PRESETS: &[Preset] = &[
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let (params, double_vote) = super::mutant(params, "double-vote");
-        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log"])?;
+        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log", "pre_vote"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.pair("election_timeout")?.map_or((t, 2 * t), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
@@ -119,16 +128,22 @@ impl Raft {
             }
             logs.insert(id, (index, term));
         }
-        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote })
+        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote, pre_vote: p.flag("pre_vote")? })
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     Follower,
+    /// Asking a pre-vote, its term not raised yet (only with `pre_vote`).
+    PreCandidate,
     Candidate,
     Leader,
 }
+
+/// The pre-candidate's role: it looks like a candidate, its term unchanged.
+const PRE_CANDIDATE_ROLE: crate::meta::Role =
+    crate::meta::Role::new("pre-candidate", crate::meta::Look::Candidate, k::RAFT_ROLE_PRE_CANDIDATE);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -143,6 +158,8 @@ pub struct State {
     pub votes: Vec<NodeId>,
     pub acks: Vec<NodeId>,
     pub quorum: u32,
+    /// A pre-candidate's pre-votes, itself included.
+    pub pre_votes: Vec<NodeId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -153,6 +170,10 @@ pub enum Msg {
     AppendEntries { term: u64 },
     AppendAck { term: u64 },
     AppendReject { term: u64 },
+    /// `term`: the term the sender would stand in (its own + 1); nobody adopts it.
+    PreVote { term: u64, last_index: u64, last_term: u64 },
+    PreVoteGrant { term: u64 },
+    PreVoteDeny { term: u64 },
 }
 
 kinds! {
@@ -163,6 +184,9 @@ kinds! {
     Msg::AppendEntries { .. } => Kind::new("APPEND_ENTRIES", "AE", Visual::Data, k::RAFT_KIND_APPEND_ENTRIES),
     Msg::AppendAck { .. } => Kind::new("APPEND_ACK", "ack", Visual::Answer, k::RAFT_KIND_APPEND_ACK),
     Msg::AppendReject { .. } => Kind::new("APPEND_REJECT", "rej", Visual::Refusal, k::RAFT_KIND_APPEND_REJECT),
+    Msg::PreVote { .. } => Kind::new("PRE_VOTE", "PV", Visual::Request, k::RAFT_KIND_PRE_VOTE),
+    Msg::PreVoteGrant { .. } => Kind::new("PRE_VOTE_GRANT", "P✓", Visual::Answer, k::RAFT_KIND_PRE_VOTE_GRANT),
+    Msg::PreVoteDeny { .. } => Kind::new("PRE_VOTE_DENY", "P✗", Visual::Refusal, k::RAFT_KIND_PRE_VOTE_DENY),
 }
 
 impl Msg {
@@ -173,8 +197,16 @@ impl Msg {
             | Msg::VoteDeny { term }
             | Msg::AppendEntries { term }
             | Msg::AppendAck { term }
-            | Msg::AppendReject { term } => term,
+            | Msg::AppendReject { term }
+            | Msg::PreVote { term, .. }
+            | Msg::PreVoteGrant { term }
+            | Msg::PreVoteDeny { term } => term,
         }
+    }
+
+    /// A pre-vote and its replies carry a term nobody adopts (thesis §9.6).
+    fn binding(&self) -> bool {
+        !matches!(self, Msg::PreVote { .. } | Msg::PreVoteGrant { .. } | Msg::PreVoteDeny { .. })
     }
 }
 
@@ -182,6 +214,7 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::RequestVote { term, last_index, last_term } => format!("REQUEST_VOTE(t{term}, log {last_index}@{last_term})"),
+            Msg::PreVote { term, last_index, last_term } => format!("PRE_VOTE(t{term}, log {last_index}@{last_term})"),
             m => format!("{}(t{})", KINDS[m.kind()].name, m.term()),
         }
     }
@@ -223,12 +256,32 @@ impl Raft {
             s.role = Role::Follower;
             s.votes.clear();
             s.acks.clear();
+            s.pre_votes.clear();
             self.arm_election(ctx);
         }
     }
 
+    /// The election timer ran out: with `pre_vote`, ask first; otherwise stand at once.
+    fn stand(&self, s: &mut State, ctx: &mut C) {
+        if !self.pre_vote {
+            self.become_candidate(s, ctx);
+            return;
+        }
+        s.role = Role::PreCandidate;
+        s.pre_votes = vec![ctx.me];
+        s.leader = None;
+        self.arm_election(ctx);
+        if s.pre_votes.len() as u32 >= s.quorum {
+            self.become_candidate(s, ctx);
+            return;
+        }
+        let (last_index, last_term) = s.last_log;
+        ctx.broadcast(Msg::PreVote { term: s.term + 1, last_index, last_term });
+    }
+
     fn become_candidate(&self, s: &mut State, ctx: &mut C) {
         s.role = Role::Candidate;
+        s.pre_votes.clear();
         s.term += 1;
         s.voted_for = Some(ctx.me);
         s.votes = vec![ctx.me];
@@ -271,7 +324,7 @@ impl Protocol for Raft {
         let me = ctx.me;
         let last_log = self.logs.get(&me).copied().unwrap_or((0, 0));
         let quorum = ctx.cfg.quorum();
-        let mut s = State { me, term: 0, voted_for: None, last_log, role: Role::Follower, leader: None, votes: vec![], acks: vec![], quorum };
+        let mut s = State { me, term: 0, voted_for: None, last_log, role: Role::Follower, leader: None, votes: vec![], acks: vec![], quorum, pre_votes: vec![] };
         match ctx.cfg.initial_leader {
             Some(l) => {
                 s.term = 1;
@@ -305,11 +358,11 @@ impl Protocol for Raft {
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let term = msg.term();
         let (me, peer) = (ctx.me as u64, from as u64);
-        let adopted = term > s.term;
+        let adopted = term > s.term && msg.binding();
         if adopted {
             let rule = match s.role {
                 Role::Leader => &k::RAFT_NOTE_STEP_DOWN_TERM,
-                Role::Candidate => &k::RAFT_NOTE_ABANDON,
+                Role::Candidate | Role::PreCandidate => &k::RAFT_NOTE_ABANDON,
                 Role::Follower => &k::RAFT_NOTE_NEW_TERM,
             };
             ctx.note(rule, &[me, term, s.term]);
@@ -381,7 +434,7 @@ impl Protocol for Raft {
                     return;
                 }
                 let rule = match s.role {
-                    Role::Candidate => &k::RAFT_NOTE_YIELD,
+                    Role::Candidate | Role::PreCandidate => &k::RAFT_NOTE_YIELD,
                     _ if s.leader == Some(from) => &k::RAFT_NOTE_HEARTBEAT_ACK,
                     _ => &k::RAFT_NOTE_FOLLOW,
                 };
@@ -407,6 +460,45 @@ impl Protocol for Raft {
                     ctx.note(&k::RAFT_NOTE_REJECT_LATE, &[me, peer, s.term]);
                 }
             }
+            Msg::PreVote { term, last_index, last_term } => {
+                let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
+                // A node that hears from a leader (or is one) keeps it: the rejoining node
+                // cannot depose it.
+                let leader = match s.role {
+                    Role::Leader => Some(ctx.me),
+                    Role::Follower => s.leader,
+                    _ => None,
+                };
+                if term <= s.term {
+                    ctx.note(&k::RAFT_NOTE_PRE_DENY_STALE, &[me, peer, s.term]);
+                    ctx.send(from, Msg::PreVoteDeny { term });
+                } else if let Some(l) = leader {
+                    ctx.note(&k::RAFT_NOTE_PRE_DENY_LEADER, &[me, peer, l as u64]);
+                    ctx.send(from, Msg::PreVoteDeny { term });
+                } else if !up_to_date {
+                    ctx.note(&k::RAFT_NOTE_PRE_DENY_LOG, &[me, peer, term]);
+                    ctx.send(from, Msg::PreVoteDeny { term });
+                } else {
+                    ctx.note(&k::RAFT_NOTE_PRE_GRANT, &[me, peer, term]);
+                    ctx.send(from, Msg::PreVoteGrant { term });
+                }
+            }
+            Msg::PreVoteGrant { term } => {
+                if s.role == Role::PreCandidate && term == s.term + 1 && !s.pre_votes.contains(&from) {
+                    s.pre_votes.push(from);
+                    if s.pre_votes.len() as u32 >= s.quorum {
+                        ctx.note(&k::RAFT_NOTE_PRE_WIN, &[me, s.pre_votes.len() as u64, term]);
+                        self.become_candidate(s, ctx);
+                    } else {
+                        ctx.note(&k::RAFT_NOTE_PRE_TALLY, &[me, s.pre_votes.len() as u64, s.quorum as u64]);
+                    }
+                } else {
+                    ctx.note(&k::RAFT_NOTE_PRE_LATE, &[me, peer, term]);
+                }
+            }
+            Msg::PreVoteDeny { term } => {
+                ctx.note(&k::RAFT_NOTE_PRE_DENIED, &[me, peer, term]);
+            }
         }
     }
 
@@ -414,12 +506,14 @@ impl Protocol for Raft {
         match timer {
             Timer::Election => {
                 if s.role != Role::Leader {
-                    if s.role == Role::Candidate {
+                    if self.pre_vote {
+                        ctx.note(&k::RAFT_NOTE_PRE_TIMEOUT, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
+                    } else if s.role == Role::Candidate {
                         ctx.note(&k::RAFT_NOTE_RETRY, &[ctx.me as u64, s.term, s.term + 1]);
                     } else {
                         ctx.note(&k::RAFT_NOTE_TIMEOUT, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
                     }
-                    self.become_candidate(s, ctx);
+                    self.stand(s, ctx);
                 }
             }
             Timer::Heartbeat => {
@@ -455,6 +549,7 @@ impl Protocol for Raft {
             votes: vec![],
             acks: vec![],
             quorum: crashed.quorum,
+            pre_votes: vec![],
         };
         match s.voted_for {
             Some(v) if v == s.me => ctx.note(&k::RAFT_NOTE_RECOVER_SELF, &[s.me as u64, s.term]),
@@ -468,24 +563,37 @@ impl Protocol for Raft {
     fn view(&self, s: &State) -> View {
         let role = match s.role {
             Role::Follower => FOLLOWER,
+            Role::PreCandidate => "pre-candidate",
             Role::Candidate => CANDIDATE,
             Role::Leader => LEADER,
         };
-        let tally = (s.role == Role::Candidate).then_some((s.votes.len() as u32, s.quorum));
+        let tally = match s.role {
+            Role::Candidate => Some((s.votes.len() as u32, s.quorum)),
+            Role::PreCandidate => Some((s.pre_votes.len() as u32, s.quorum)),
+            _ => None,
+        };
         View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
-        vec![
-            (k::INSPECT_ROLE, format!("{:?}", s.role).to_ascii_lowercase()),
+        let mut rows = vec![
+            (k::INSPECT_ROLE, match s.role {
+                Role::PreCandidate => "pre-candidate".to_string(),
+                r => format!("{r:?}").to_ascii_lowercase(),
+            }),
             (k::INSPECT_CURRENT_TERM, s.term.to_string()),
             (k::INSPECT_VOTED_FOR, fmt_node(s.voted_for)),
             (k::UI_LEADER, fmt_node(s.leader)),
             (k::INSPECT_LAST_LOG_INDEX_TERM, format!("{}@{}", s.last_log.0, s.last_log.1)),
             (k::INSPECT_VOTES, format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
             (k::INSPECT_ACKS_THIS_WINDOW, list(&s.acks)),
-        ]
+        ];
+        // Only where pre-votes are asked: every other run's rows (and exports) stay as they were.
+        if self.pre_vote {
+            rows.push((k::INSPECT_PRE_VOTES, list(&s.pre_votes)));
+        }
+        rows
     }
 }
 

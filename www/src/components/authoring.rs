@@ -32,6 +32,21 @@ pub struct DraftStop {
     pub caption: (String, String),
     /// (check name, prompt, explanation)
     pub question: Option<(String, Pair, Pair)>,
+    /// A number question's tolerance as the author typed it: blank (exact), `3`, or `5%`.
+    pub tolerance: String,
+}
+
+/// The `tolerance` value of a question as typed: a percentage stays a string (`"5%"`), a number
+/// becomes one (`3`); anything else is passed on for the lesson's check to refuse by field.
+fn tolerance_value(text: &str) -> Option<Value> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    Some(match election_lab::lesson::parse_number(t).and_then(|a| a.value()) {
+        Some(x) if !t.ends_with('%') && t.parse::<f64>().is_ok() => json!(x),
+        _ => json!(t),
+    })
 }
 
 fn bi(t: &(String, String)) -> Value {
@@ -55,6 +70,9 @@ pub fn lesson_json(
                 let mut q = json!({"check": check, "prompt": bi(prompt), "explain": bi(explain)});
                 if check == "next_delivery_kind" {
                     q["choices"] = json!(kinds);
+                }
+                if let Some(t) = tolerance_value(&s.tolerance) {
+                    q["tolerance"] = t;
                 }
                 v["question"] = q;
             }
@@ -86,6 +104,8 @@ fn engine_value(engine: &election_lab::Engine, check: &str, kinds: &[&str]) -> S
         sweep: None,
         orders: 0,
         resize: None,
+        tolerance: None,
+        about: false,
     };
     answer_on(engine, &q).map(|a| a.text()).unwrap_or_else(|e| e.to_string())
 }
@@ -136,21 +156,27 @@ pub fn Recorder(p: &RecorderProps) -> Html {
     let (prompt_en, prompt_zh) = (use_state(String::new), use_state(String::new));
     let (explain_en, explain_zh) = (use_state(String::new), use_state(String::new));
     let check = use_state(String::new);
+    let tolerance = use_state(String::new);
     let export = use_state(|| None::<Result<(String, String), String>>);
     let engine = p.engine.get();
     let alg = engine.algorithm();
     let kinds: Vec<&str> = alg.kinds.iter().map(|k| k.name).collect();
     let value = engine_value(&engine, &check, &kinds);
+    let numeric = Check::ALL
+        .iter()
+        .any(|(n, c)| *n == check.as_str() && c.answer_kind() == election_lab::lesson::AnswerKind::Number);
     let scenario = engine.scenario().clone();
     drop(engine);
     let add = {
-        let (stops, check, step) = (stops.clone(), check.clone(), p.step);
+        let (stops, check, step, tolerance) = (stops.clone(), check.clone(), p.step, tolerance.clone());
         let fields = [&cap_en, &cap_zh, &prompt_en, &prompt_zh, &explain_en, &explain_zh].map(|h| (*h).clone());
         Callback::from(move |_: MouseEvent| {
             let t = |k: usize| (*fields[k]).clone();
             let question = (!check.is_empty()).then(|| ((*check).clone(), (t(2), t(3)), (t(4), t(5))));
             let mut list = (*stops).clone();
-            list.push(DraftStop { step, caption: (t(0), t(1)), question });
+            let tol = if numeric { (*tolerance).clone() } else { String::new() };
+            list.push(DraftStop { step, caption: (t(0), t(1)), question, tolerance: tol });
+            tolerance.set(String::new());
             election_lab::sort::sort_by_key(&mut list, |s| s.step);
             stops.set(list);
             for f in &fields {
@@ -216,6 +242,7 @@ pub fn Recorder(p: &RecorderProps) -> Html {
                 { field(tr(lang, k::UI_QUESTION_2), &prompt_zh, "rec-prompt-zh", false) }
                 { field(tr(lang, k::UI_EXPLANATION_ENGLISH), &explain_en, "rec-explain-en", true) }
                 { field(tr(lang, k::UI_EXPLANATION), &explain_zh, "rec-explain-zh", true) }
+                { if numeric { field(tr(lang, k::UI_REC_TOLERANCE), &tolerance, "rec-tolerance", false) } else { html!{} } }
             </> } } }
             <p>
                 <button onclick={add} data-testid="rec-add">{ tr(lang, k::UI_ADD_STOP_HERE) }</button>
@@ -242,16 +269,28 @@ mod tests {
         let kinds: Vec<&str> = e.algorithm().kinds.iter().map(|k| k.name).collect();
         let t = |a: &str, b: &str| (a.to_string(), b.to_string());
         let stops = vec![
-            DraftStop { step: 0, caption: t("Start.", "开始。"), question: None },
+            DraftStop { step: 0, caption: t("Start.", "开始。"), question: None, tolerance: String::new() },
             DraftStop {
                 step: 3,
                 caption: t("Three steps.", "三步。"),
                 question: Some(("leader_at".into(), t("Who leads?", "谁是领导者？"), t("The top id.", "最大的 id。"))),
+                tolerance: String::new(),
+            },
+            DraftStop {
+                step: 3,
+                caption: t("Count.", "数一数。"),
+                question: Some(("messages_until_end".into(), t("How many?", "多少条？"), t("Many.", "很多。"))),
+                tolerance: "10%".into(),
             },
         ];
         let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, &stops);
         let lesson = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap();
-        assert_eq!(lesson.stops.len(), 2);
+        assert_eq!(lesson.stops.len(), 3);
+        // The author's tolerance is the question's.
+        let q = lesson.stops[2].question.as_ref().unwrap();
+        assert_eq!(q.tolerance(), election_lab::lesson::Tolerance::Relative(0.1));
+        assert_eq!(tolerance_value("3"), Some(json!(3.0)));
+        assert_eq!(tolerance_value(" "), None);
         assert_eq!(lesson.stops[1].at, election_lab::lesson::At::Step(3));
         assert_eq!(lesson.stops[1].caption.zh, "三步。");
         let packed = election_lab::lesson::pack(&v.to_string()).unwrap();
@@ -262,5 +301,11 @@ mod tests {
         let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, &bad);
         let err = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap_err().to_string();
         assert!(err.contains("stops[0].caption.zh"), "{err}");
+        // A tolerance that is no number is refused by field too.
+        let mut bad = stops.clone();
+        bad[2].tolerance = "lots".into();
+        let v = lesson_json(&t("Recorded", "录制的课程"), e.scenario(), &kinds, &bad);
+        let err = election_lab::lesson::Lesson::validate(&v.to_string()).unwrap_err().to_string();
+        assert!(err.starts_with("stops[2].question.tolerance"), "{err}");
     }
 }

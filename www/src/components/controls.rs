@@ -35,7 +35,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let speed_change = super::maybe(on, |e: Event| {
         let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
         // The option whose value this is, rather than parsing it: no float parser in the wasm.
-        SPEEDS.iter().find(|s| s.0.to_string() == v).map(|s| Action::Speed(s.0))
+        SPEEDS.iter().find(|s| s.to_string() == v).map(|&s| Action::Speed(s))
     });
     html! {
         <div class="controls" role="toolbar" aria-label={tr(l, k::UI_PLAYBACK)}>
@@ -53,7 +53,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             { if !p.embed { html!{
                 <label class="speed">{ tr(l, k::UI_SPEED) }
                     <select onchange={speed_change} aria-label={tr(l, k::UI_SPEED_2)}>
-                        { for SPEEDS.iter().map(|&(v, label)| html!{ <option value={v.to_string()} selected={(v - p.speed).abs() < 1e-9}>{ label }</option> }) }
+                        { for SPEEDS.iter().map(|&v| html!{ <option value={v.to_string()} selected={(v - p.speed).abs() < 1e-9}>{ k::UI_SPEED_RATE.format(p.lang, &[&v]) }</option> }) }
                     </select>
                 </label>
             }} else { html!{} } }

@@ -67,21 +67,49 @@ fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAct
                 let input = form
                     .and_then(|f| f.query_selector("input").ok().flatten())
                     .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok());
-                let text = input.map(|i| i.value()).unwrap_or_default();
-                let digits: String = text.chars().filter(|c| c.is_ascii_digit()).collect();
-                if let Ok(n) = digits.parse::<u64>() {
-                    on.emit(LessonAction::Answer(Answer::Number(n)));
+                let Some(input) = input else { return };
+                // Read as typed on any keyboard (21.7, 21,7, ２２); anything else is refused by
+                // name, in the field.
+                match election_lab::lesson::parse_number(&input.value()) {
+                    Some(a) => {
+                        input.set_custom_validity("");
+                        on.emit(LessonAction::Answer(a));
+                    }
+                    None => {
+                        input.set_custom_validity(tr(lang, k::UI_LESSON_NOT_A_NUMBER));
+                        input.report_validity();
+                    }
+                }
+            });
+            let clear = Callback::from(|e: InputEvent| {
+                use wasm_bindgen::JsCast;
+                if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                    i.set_custom_validity("");
                 }
             });
             html! {
                 <form class="lesson-answer" {onsubmit}>
                     <label>{ tr(lang, k::UI_YOUR_ANSWER) }
-                        <input name="n" type="text" inputmode="numeric" size="10" data-testid="lesson-number" /></label>
+                        <input name="n" type="text" inputmode="decimal" size="10" data-testid="lesson-number" oninput={clear} /></label>
                     <button type="submit" data-testid="lesson-check">{ tr(lang, k::UI_CHECK) }</button>
                 </form>
             }
         }
     }
+}
+
+/// A number answer's grading: the run's exact value and the range accepted around it (for a
+/// question with a tolerance; an exact question says nothing more).
+fn range(q: &election_lab::lesson::Question, expected: &Answer, lang: Lang) -> Html {
+    use election_lab::lesson::{grade::show, Tolerance};
+    let (Some((lo, hi)), Some(value)) = (q.accepted(expected), expected.value()) else { return html! {} };
+    let tol = match q.tolerance() {
+        Tolerance::Relative(r) => format!("±{} %", show(r * 100.0)),
+        Tolerance::Absolute(d) => format!("±{}", show(d)),
+        Tolerance::Exact => String::new(),
+    };
+    let text = k::UI_LESSON_ACCEPTED_RANGE.format(lang, &[&show(value), &show(lo.max(0.0)), &show(hi), &tol]);
+    html! { <p class="lesson-range" data-testid="lesson-range">{ text }</p> }
 }
 
 /// While a heavy answer is computed: one slice per task (a timeout), so the page draws between.
@@ -187,6 +215,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                             { if v.right { String::new() } else { format!("{}{}", answer_text(&v.given, lang), tr(lang, k::UI_THE_RUN_SAYS)) } }
                             <b>{ answer_text(&v.expected, lang) }</b>{ tr(lang, k::UI_TEXT_10) }
                         </p>
+                        { range(q, &v.expected, lang) }
                         <p class="lesson-explain" data-testid="lesson-explain">{ q.explain.get(lang).to_string() }</p>
                         { next.clone() }
                     </> },

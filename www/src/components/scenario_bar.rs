@@ -25,6 +25,13 @@ pub struct ScenarioBarProps {
     /// The run shown is a real cluster's, read from its logs: offer to replay it in the model.
     #[prop_or_default]
     pub recorded: bool,
+    /// A lesson is open on its own scenario: its title and summary, in the page's language; the
+    /// title stands where a preset's hint would (not "(custom)" and "Your own scenario").
+    #[prop_or_default]
+    pub lesson: Option<(String, String)>,
+    /// A Raft run: whether it asks pre-votes (the switch replays the run the other way).
+    #[prop_or_default]
+    pub pre_vote: Option<bool>,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -50,7 +57,14 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (true, _) if p.runs => tr(l, k::UI_TWO_RUNS_ON_ONE_CLOCK),
         (true, Some(id)) if id == SPLIT_BRAIN.preset => SPLIT_BRAIN.hint.get(l),
         (true, _) => tr(l, k::UI_EVERY_LANE_RUNS_THIS_SCENARIO),
+        // A lesson's scenario is no "own scenario": the picker says "Lesson" and the lesson's
+        // panel gives its title; the hint line keeps to the gestures (one line at 1280 px).
+        (false, None) if p.lesson.is_some() => "",
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
+    };
+    let custom = match (&p.lesson, p.preset) {
+        (Some(_), None) => tr(l, k::UI_LESSON),
+        _ => tr(l, k::UI_CUSTOM),
     };
     let one = !p.comparing;
     let other = if l == Lang::En { Lang::Zh } else { Lang::En };
@@ -76,7 +90,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         <div class="scenario-bar">
             <label>{ tr(l, k::UI_PRESET) }
                 <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
-                    <option value="" selected={p.preset.is_none()} disabled=true>{ tr(l, k::UI_CUSTOM) }</option>
+                    <option value="" selected={p.preset.is_none()} disabled=true>{ custom }</option>
                     <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
                         <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
                     </optgroup>
@@ -88,6 +102,14 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                 <button onclick={p.on.reform(|_| Action::CloseCompare)} data-testid="close-compare" title={tr(l, k::UI_BACK_TO_ONE_ALGORITHM_THE)}>{ tr(l, k::UI_CLOSE_COMPARE) }</button>
             } } else { html!{} } }
             { if one { html!{ <button onclick={p.on.reform(|_| Action::ToggleCard)} data-testid="how-it-works">{ tr(l, k::UI_HOW_IT_WORKS) }</button> } } else { html!{} } }
+            { match p.pre_vote.filter(|_| one) {
+                Some(on) => {
+                    let state = if on { tr(l, k::UI_ON) } else { tr(l, k::UI_OFF) };
+                    html!{ <button onclick={p.request.reform(|_| Request::TogglePreVote)} data-testid="pre-vote" aria-pressed={on.to_string()}
+                                   title={tr(l, k::UI_PRE_VOTE_TITLE)}>{ k::UI_PRE_VOTE_TOGGLE.format(l, &[&state]) }</button> }
+                }
+                None => html!{},
+            } }
             <button onclick={p.request.reform(|_| Request::Share(false))}>{ tr(l, k::UI_COPY_LINK) }</button>
             <button onclick={p.request.reform(|_| Request::Share(true))}>{ tr(l, k::UI_COPY_EMBED_CODE) }</button>
             { if one { html!{ <>

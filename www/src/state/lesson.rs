@@ -474,7 +474,11 @@ impl LessonState {
             return;
         }
         let Some(Ok(expected)) = self.expected.clone() else { return };
-        let right = expected.matches(&given);
+        // Graded as the question says: exact, or within its tolerance (an "about" question).
+        let right = match self.current().and_then(|s| s.question.as_ref()) {
+            Some(q) => q.accepts(&expected, &given),
+            None => expected.matches(&given),
+        };
         self.tell(vec![Event::Answer { stop: self.stop, given: given.text(), right }]);
         self.verdict = Some(Rc::new(Verdict { given, expected, right }));
     }

@@ -21,13 +21,31 @@ impl Inspected {
     }
 }
 
-/// A value as shown: a yes or no in words of the page's language, anything else as written.
-fn value(v: &str, l: Lang) -> String {
+/// A value as shown, in words of the page's language: yes or no, a role's name, the vote tally
+/// ("2 / 3 needed: N1, N2") and the lease store's key; anything else (numbers, node names) as
+/// written. The engine writes these values in one form for every language (breakpoints and the
+/// JSON Lines export read them), so the page words them here.
+pub fn value(v: &str, l: Lang) -> String {
     match v {
-        "true" => tr(l, k::UI_YES).to_string(),
-        "false" => tr(l, k::UI_NO).to_string(),
-        _ => v.to_string(),
+        "true" => return tr(l, k::UI_YES).to_string(),
+        "false" => return tr(l, k::UI_NO).to_string(),
+        "free" => return tr(l, k::UI_INSPECT_KEY_FREE).to_string(),
+        _ => {}
     }
+    if let Some(name) = crate::meta::role_name(v, l) {
+        return name.to_string();
+    }
+    if let Some((tally, list)) = v.split_once(" needed: ").or_else(|| v.strip_suffix(" needed:").map(|t| (t, ""))) {
+        if let Some((have, quorum)) = tally.split_once(" / ") {
+            return k::UI_INSPECT_VOTES_NEEDED.format(l, &[&have, &quorum, &list]).trim_end().to_string();
+        }
+    }
+    if let Some((holder, rest)) = v.split_once(", expires at ") {
+        if let Some(time) = rest.strip_suffix(" (store clock)") {
+            return k::UI_INSPECT_KEY_EXPIRES.format(l, &[&holder, &time]);
+        }
+    }
+    v.to_string()
 }
 
 #[derive(Properties, PartialEq)]
@@ -67,4 +85,36 @@ pub fn Inspector(p: &InspectorProps) -> Html {
         }
     };
     html! { <section class="panel" aria-label={tr(l, k::UI_INSPECTOR)}><h2>{ tr(l, k::UI_INSPECTOR) }</h2>{ body }</section> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn inspector_values_are_worded_in_the_page_language() {
+        election_lab::meta::install(Lang::Zh, include_str!("../../../../crate/i18n/zh.json")).ok();
+        assert_eq!(value("follower", Lang::En), "follower");
+        assert_eq!(value("0 / 3 needed: ", Lang::En), "0 / 3 needed:");
+        assert_eq!(value("2 / 3 needed: N1, N2", Lang::En), "2 / 3 needed: N1, N2");
+        assert_eq!(value("N5, expires at 66 (store clock)", Lang::En), "N5, expires at 66 (store clock)");
+        for (v, zh) in [
+            ("follower", "跟随者"),
+            ("0 / 3 needed: ", "0 / 需要 3："),
+            ("2 / 3 needed: N1, N2", "2 / 需要 3：N1, N2"),
+            ("N5, expires at 66 (store clock)", "N5，于 66 到期（存储的时钟）"),
+            ("free", "空闲"),
+            ("true", "是"),
+        ] {
+            let got = value(v, Lang::Zh);
+            assert!(!got.chars().any(|c| c.is_ascii_lowercase()), "{v} → {got}");
+            if v != "true" && v != "follower" {
+                assert_eq!(got, zh, "{v}");
+            }
+        }
+        // Numbers and node names stay as written.
+        assert_eq!(value("12", Lang::Zh), "12");
+        assert_eq!(value("N3", Lang::Zh), "N3");
+    }
 }

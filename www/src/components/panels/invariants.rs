@@ -37,6 +37,8 @@ pub struct Checks {
     /// No live node names any leader and no election has finished: nothing to agree on yet
     /// (a fresh leaderless cluster), shown as waiting rather than as a failure.
     pub waiting: bool,
+    /// Since when the live nodes have not named one leader (an election in progress).
+    pub electing_since: Option<u64>,
     pub lang: Lang,
     /// Where a violation's step (a button) sends the cursor.
     #[prop_or_default]
@@ -81,6 +83,7 @@ impl Checks {
             claims,
             latency,
             waiting,
+            electing_since: engine.electing_since(),
             lang,
             on: Callback::noop(),
             algorithm: engine.algorithm().id,
@@ -90,12 +93,43 @@ impl Checks {
     }
 }
 
-/// A row's status: holds (✓), broken (✗), or nothing to judge yet (○).
-#[derive(Clone, Copy, PartialEq)]
-enum Status {
+/// A row's status: holds (✓), broken (✗, red: only a claimed property), nothing to judge yet
+/// (○), or an election in progress (…, neutral: agreement is a state, not a claim).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Status {
     Ok,
     Bad,
     Waiting,
+    Electing,
+}
+
+/// A claimed property's row: red (✗) once the run has broken it, or while it does.
+pub fn claim_status(c: &Claim) -> Status {
+    if c.count == 0 && !c.now {
+        Status::Ok
+    } else {
+        Status::Bad
+    }
+}
+
+/// The agreement row: a state of the run, never a broken claim (red is for claimed properties).
+pub fn agreement_row(c: &Checks) -> (Status, String) {
+    let lang = c.lang;
+    let latency = c.latency.map(|l| k::UI_LAST_ELECTION_TOOK.format(lang, &[&l])).unwrap_or_default();
+    match c.tokens {
+        // A token ring agrees when one token lives: whoever holds it leads.
+        Some(1) => (Status::Ok, tr(lang, k::UI_ONE_TOKEN_WHOEVER_HOLDS_IT).to_string()),
+        Some(0) => (Status::Waiting, tr(lang, k::UI_NO_LIVE_TOKEN_NOW_ONE).to_string()),
+        Some(n) => (Status::Electing, k::UI_TOKENS_ALIVE.format(lang, &[&n])),
+        None => match c.agreement {
+            Some(l) => (Status::Ok, k::UI_EVERY_NODE_NAMES.format(lang, &[&l, &latency])),
+            None if c.waiting => (Status::Waiting, tr(lang, k::UI_NOBODY_NAMES_A_LEADER_YET).to_string()),
+            None => {
+                let since = c.electing_since.unwrap_or(0);
+                (Status::Electing, format!("{}{latency}", k::UI_ELECTING_SINCE.format(lang, &[&since])))
+            }
+        },
+    }
 }
 
 fn row(name: &str, id: &str, status: Status, text: Html, find: Html) -> Html {
@@ -103,6 +137,7 @@ fn row(name: &str, id: &str, status: Status, text: Html, find: Html) -> Html {
         Status::Ok => ("ok", "✓"),
         Status::Bad => ("bad", "✗"),
         Status::Waiting => ("waiting", "○"),
+        Status::Electing => ("electing", "…"),
     };
     html! {
         <li class={class} data-property={id.to_string()}>
@@ -147,21 +182,7 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang, on: &Callback<crate::state
 pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
     let lang = c.lang;
-    let latency = match (c.latency, lang) {
-        (Some(l), _) => k::UI_LAST_ELECTION_TOOK.format(lang, &[&l]),
-        (None, _) => String::new(),
-    };
-    let (status, agreement) = match (c.agreement, lang) {
-        // A token ring agrees when one token lives: whoever holds it leads.
-        _ if c.tokens.is_some() => match (c.tokens.unwrap_or(0), lang) {
-            (1, _) => (Status::Ok, tr(lang, k::UI_ONE_TOKEN_WHOEVER_HOLDS_IT).to_string()),
-            (0, _) => (Status::Waiting, tr(lang, k::UI_NO_LIVE_TOKEN_NOW_ONE).to_string()),
-            (n, _) => (Status::Bad, k::UI_TOKENS_ALIVE.format(lang, &[&n])),
-        },
-        (Some(l), _) => (Status::Ok, k::UI_EVERY_NODE_NAMES.format(lang, &[&l, &latency])),
-        (None, _) if c.waiting => (Status::Waiting, tr(lang, k::UI_NOBODY_NAMES_A_LEADER_YET).to_string()),
-        (None, _) => (Status::Bad, format!("{}{latency}", tr(lang, k::UI_NOT_NOW_LIVE_NODES_DISAGREE))),
-    };
+    let (status, agreement) = agreement_row(c);
     let busy = c.search.as_ref().is_some_and(|s| s.running());
     let find = |id: &'static str, name: &str| find::button(id, name, busy, lang, &c.on);
     let unclaimed = match c.unclaimed_split {
@@ -178,13 +199,65 @@ pub fn Invariants(c: &Checks) -> Html {
             <ul class="invariants">
                 { for c.claims.iter().map(|cl| {
                     let name = cl.property.title.get(c.lang);
-                    let status = if cl.count == 0 && !cl.now { Status::Ok } else { Status::Bad };
+                    let status = claim_status(cl);
                     row(name, cl.property.id, status, claim_text(cl, &c.leaders, c.lang, &c.on), find(cl.property.id, name))
                 }) }
                 { unclaimed }
                 { row(tr(lang, k::UI_AGREEMENT), "agreement", status, html!{ { agreement } }, html! {}) }
             </ul>
+            <p class="invariants-key" data-testid="invariants-key">{ tr(lang, k::UI_INVARIANTS_KEY) }</p>
             { find::status(&c.search, lang, &c.on) }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use election_lab::presets;
+
+    fn engine(preset: &str) -> Engine {
+        Engine::new(presets::find(preset).expect("preset").scenario()).expect("engine")
+    }
+
+    /// The first step after `from` at which `f` holds, and the checks there.
+    fn first(e: &mut Engine, lang: Lang, f: impl Fn(&Checks) -> bool) -> Checks {
+        for _ in 0..100_000 {
+            let c = Checks::of(e, &e.frame(), lang);
+            if f(&c) {
+                return c;
+            }
+            assert!(e.step(), "the run ended first");
+        }
+        panic!("never");
+    }
+
+    #[test]
+    fn an_election_in_progress_is_a_neutral_state_in_both_languages() {
+        for (lang, word) in [(Lang::En, "electing…"), (Lang::Zh, "选举中")] {
+            election_lab::meta::install(Lang::Zh, include_str!("../../../../crate/i18n/zh.json")).ok();
+            let mut e = engine("bully-worst-8");
+            let c = first(&mut e, lang, |c| agreement_row(c).0 == Status::Electing);
+            let (_, text) = agreement_row(&c);
+            assert!(text.starts_with(word), "{text}");
+            assert!(text.contains(&format!("t = {}", c.electing_since.unwrap())), "{text}");
+            // Nothing is red while it runs: no claimed property is broken.
+            assert!(c.claims.iter().all(|cl| cl.count == 0 && !cl.now), "{:?}", c.claims);
+            // It ends agreed, a ✓.
+            let c = first(&mut e, lang, |c| c.agreement.is_some());
+            assert_eq!(agreement_row(&c).0, Status::Ok);
+            assert_eq!(c.electing_since, None);
+        }
+    }
+
+    #[test]
+    fn red_is_for_a_claimed_property_broken() {
+        // A lease overlap (a slow clock): the claim's row turns red, agreement stays a state.
+        let mut e = engine("lease-drift");
+        let c = first(&mut e, Lang::En, |c| c.claims.iter().any(|cl| cl.count > 0));
+        let broken: Vec<_> = c.claims.iter().filter(|cl| claim_status(cl) == Status::Bad).collect();
+        assert_eq!(broken.len(), 1, "{:?}", c.claims);
+        assert_eq!(broken[0].property.id, "lease-overlap");
+        assert_ne!(agreement_row(&c).0, Status::Bad);
     }
 }

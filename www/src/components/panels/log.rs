@@ -19,6 +19,10 @@ pub struct EventLogProps {
     /// Used by touch: the empty log names the buttons to tap, not keys.
     #[prop_or_default]
     pub touch: bool,
+    /// During a lesson: no steps past the cursor (the log would answer "which message comes
+    /// next?" before the student does).
+    #[prop_or_default]
+    pub hide_future: bool,
     pub on: Callback<Action>,
 }
 
@@ -43,6 +47,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     // Unfiltered: the steps around the cursor. Filtered: the matching steps around it, looked
     // for over a bounded window (so a rare event far away does not cost a scan of the run).
     let (before, after, window) = if f.is_empty() { (40, 12, 52) } else { (40, 12, 5_000) };
+    let after = if p.hide_future { 0 } else { after };
     let mut picked: Vec<u64> = Vec::new();
     let mut s = cursor;
     while s >= 1 && picked.len() < before && cursor - s < window {

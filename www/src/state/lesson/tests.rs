@@ -107,7 +107,9 @@ fn walk(lesson: Lesson) {
             }
             // A wrong answer first (where there is one), then the right one is not taken.
             let wrong = match &right {
-                Answer::Number(n) => Answer::Number(n + 1),
+                // Far enough to be wrong for an "about" question too (±5 %).
+                Answer::Number(n) => Answer::Number(n * 2 + 10),
+                Answer::Decimal(m) => Answer::Decimal(m * 2 + 10_000),
                 Answer::YesNo(b) => Answer::YesNo(!b),
                 Answer::Node(_) => Answer::Node(Some(999)),
                 Answer::Choice(c) => Answer::Choice(q.choices.iter().find(|x| *x != c).unwrap().clone()),
