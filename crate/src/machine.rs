@@ -204,7 +204,7 @@ impl<P: Protocol> Machine for Core<P> {
         self.proto.kinds()
     }
     fn timer_names(&self) -> &'static [&'static str] {
-        <P::Timer as TimerKey>::NAMES
+        self.proto.timer_names()
     }
     fn view_fields(&self) -> &'static [&'static str] {
         P::VIEW_FIELDS

@@ -479,6 +479,12 @@ pub trait Protocol: Sized + 'static {
         Self::KINDS
     }
 
+    /// The timers' names of this instance: [`TimerKey::NAMES`], unless they are known only at run
+    /// time (a scripted algorithm's, declared by its script).
+    fn timer_names(&self) -> &'static [&'static str] {
+        <Self::Timer as TimerKey>::NAMES
+    }
+
     /// The state a node boots with (effects allowed, e.g. arming timers).
     fn init(&self, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
     /// The `start` intervention: begin an election at this node.

@@ -160,6 +160,7 @@ impl Message for Ping {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct NoTimer;
 impl TimerKey for NoTimer {
+    const NAMES: &'static [&'static str] = &[];
     fn name(&self) -> &'static str {
         "none"
     }

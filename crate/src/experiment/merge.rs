@@ -61,7 +61,7 @@ impl Sweep {
             Format::Csv => format!("{PART_CSV_MARK}{meta}\n"),
             _ => format!("{{\"{PART_JSON_KEY}\":{meta}}}\n"),
         };
-        Ok(first + &self.render(false, None, format)?)
+        Ok(first + self.render(false, None, format)?.as_str())
     }
 
     /// Which line, node count and seed run `run` has in this sweep.

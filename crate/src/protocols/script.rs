@@ -179,6 +179,8 @@ impl Message for Msg {
 pub struct Timer(pub &'static str);
 
 impl TimerKey for Timer {
+    /// None at compile time: a script declares its timers ([`Protocol::timer_names`]).
+    const NAMES: &'static [&'static str] = &[];
     fn name(&self) -> &'static str {
         self.0
     }
@@ -424,6 +426,10 @@ impl Protocol for Scripted {
 
     fn kinds(&self) -> &'static [Kind] {
         self.loaded.algorithm.kinds
+    }
+
+    fn timer_names(&self) -> &'static [&'static str] {
+        self.loaded.decl.timers
     }
 
     fn new(_cfg: &Config, _params: &Params) -> Result<Self, ScenarioError> {

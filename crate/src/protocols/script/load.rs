@@ -54,7 +54,7 @@ pub struct Decl {
     pub id: &'static str,
     /// Message kind names, in kind order.
     pub kinds: Vec<&'static str>,
-    pub timers: Vec<&'static str>,
+    pub timers: &'static [&'static str],
     /// Every role a node may take (the declared ones and leader, follower, candidate).
     pub roles: Vec<&'static str>,
     /// Declared narration lines by name.
@@ -415,7 +415,7 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
     let decl = Decl {
         id,
         kinds: kinds.iter().map(|k| k.name).collect(),
-        timers,
+        timers: Box::leak(timers.into_boxed_slice()),
         roles: roles.iter().map(|r| r.name).collect(),
         notes,
         fields,
