@@ -59,14 +59,14 @@ pub(super) fn search(
     max_faults: u64,
     until: Option<u64>,
     out: Option<String>,
-) -> Result<bool, String> {
+) -> Result<bool, Failure> {
     let text = read(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
     let scenario: Scenario = trace.scenario;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
     let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
     if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {
-        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS));
+        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS).into());
     }
     let opts = Options {
         property: property.clone(),
@@ -139,6 +139,6 @@ pub(super) fn search(
             summary["counterexample"] = serde_json::Value::Null;
         }
     }
-    println!("{summary}");
+    println(summary)?;
     Ok(result.is_some())
 }
