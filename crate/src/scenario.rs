@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 mod limits;
 mod read;
 pub(crate) use limits::check_len;
-pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_NODES};
+pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_LATENCY, MAX_NODES};
 
 /// A fault or command applied to the running cluster.
 #[derive(Clone, Debug, PartialEq)]
@@ -365,10 +365,10 @@ impl Scenario {
                 if lo > hi {
                     return Err(ScenarioError::new("network.latency", format!("minimum {lo} is above maximum {hi}")));
                 }
-                if hi > 1_000_000 {
+                if hi > MAX_LATENCY {
                     return Err(ScenarioError::new(
                         "network.latency",
-                        "the maximum latency must be at most 1000000 ticks",
+                        format!("the maximum latency must be at most {MAX_LATENCY} ticks"),
                     ));
                 }
                 if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {

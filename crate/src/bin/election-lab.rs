@@ -412,6 +412,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             if let Some((k, n)) = shard {
                 sweep.shard(k, n).map_err(|e| format!("--shard: {e}"))?;
             }
+            if summary {
+                // Only the summary (and the plot) are written: keep their values, not every run's row.
+                sweep.keep_rows(false);
+            }
             sweep.run_parallel();
             let format = if json {
                 Format::JsonLines

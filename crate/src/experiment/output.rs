@@ -180,16 +180,13 @@ impl Sweep {
                     }
                 }
                 ChartKind::Cdf => {
-                    let mut v: Vec<f64> =
-                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
-                    let runs = self.rows.iter().filter(|r| r.line == i).count();
+                    let (mut v, runs) = self.line_values(i);
                     crate::sort::sort_by(&mut v, f64::total_cmp);
                     let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
                     series.push(Series { label, color: i, dashed: false, points, band: vec![] });
                 }
                 ChartKind::Bars => {
-                    let mut v: Vec<f64> =
-                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    let (mut v, _) = self.line_values(i);
                     if let Some(s) = Stats::of(&mut v) {
                         series.push(Series {
                             label,

@@ -31,7 +31,8 @@ pub(super) struct CMsg {
     pub(super) deliver: Time,
     pub(super) from: NodeId,
     pub(super) to: NodeId,
-    /// `deliver − sent` (at most the largest latency a scenario may have, 10⁶ ticks).
+    /// `deliver − sent`: at most [`crate::scenario::MAX_LATENCY`], which every reader checks
+    /// (the scenario's `network.latency`, a recorded run's messages); a search's delay doubles it.
     latency: u32,
     kind: u16,
     pub(super) lost: bool,
