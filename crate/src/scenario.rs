@@ -323,8 +323,7 @@ impl Scenario {
     /// ([`crate::Engine::new`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         check_size(text.len())?;
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value = crate::parse_json(text)?;
         Scenario::from_value(&value)
     }
 

@@ -302,8 +302,7 @@ fn read_kinds(a: &Algorithm, kinds: &[String], path: &str) -> Result<Vec<&'stati
 impl Sweep {
     pub fn from_json(text: &str) -> Result<Sweep, ScenarioError> {
         crate::scenario::check_size(text.len())?;
-        let v: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let v: Value = crate::parse_json(text)?;
         Sweep::from_value(&v)
     }
 
