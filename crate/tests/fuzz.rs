@@ -14,7 +14,7 @@
 //!
 //! `make test` runs `FUZZ_CASES` (default 300) cases per reader; `make fuzz` runs as many as
 //! asked, in release: `FUZZ_CASES=1000000 make fuzz`. An input whose run would be long rather
-//! than wrong (stop limits above 20 000 ticks or 200 000 steps, more than 100 nodes) is read
+//! than wrong (stop limits above 20 000 ticks or 1 000 000 steps, more than 100 nodes) is read
 //! but not run further, so that every case takes milliseconds.
 
 use arbitrary::{Result as AResult, Unstructured};
@@ -178,24 +178,52 @@ fn edge(u: &mut Unstructured) -> AResult<Value> {
 /// Keys whose values bound how long a run is: left alone by the tree mutations.
 const LIMITS: &[&str] = &["max_time", "max_steps"];
 
-/// One mutation somewhere in the tree under `v`.
-fn mutate(v: &mut Value, root_copy: &Value, u: &mut Unstructured) -> AResult<()> {
-    // Walk down: stop here with some chance, else into a random child.
-    let stop = u.ratio(1, 4)?;
+/// A step of a path into a JSON tree.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The paths of every node under `v` (itself included), but not under the stop limits.
+fn paths(v: &Value, here: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    out.push(
+        here.iter()
+            .map(|s| match s {
+                Step::Key(k) => Step::Key(k.clone()),
+                Step::Index(i) => Step::Index(*i),
+            })
+            .collect(),
+    );
     match v {
-        Value::Object(o) if !o.is_empty() && !stop => {
-            let keys: Vec<String> = o.keys().filter(|k| !LIMITS.contains(&k.as_str())).cloned().collect();
-            if keys.is_empty() {
-                return Ok(());
+        Value::Object(o) => {
+            for (k, x) in o.iter().filter(|(k, _)| !LIMITS.contains(&k.as_str())) {
+                here.push(Step::Key(k.clone()));
+                paths(x, here, out);
+                here.pop();
             }
-            let k = &keys[u.choose_index(keys.len())?];
-            return mutate(o.get_mut(k).unwrap(), root_copy, u);
         }
-        Value::Array(a) if !a.is_empty() && !stop => {
-            let i = u.choose_index(a.len())?;
-            return mutate(&mut a[i], root_copy, u);
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                here.push(Step::Index(i));
+                paths(x, here, out);
+                here.pop();
+            }
         }
         _ => {}
+    }
+}
+
+/// One mutation at a node of the tree under `v`, every node as likely (so a long list of
+/// messages gets as much attention as the few fields around it).
+fn mutate(v: &mut Value, root_copy: &Value, u: &mut Unstructured) -> AResult<()> {
+    let mut all = vec![];
+    paths(v, &mut vec![], &mut all);
+    let mut v = v;
+    for step in &all[u.choose_index(all.len())?] {
+        v = match step {
+            Step::Key(k) => v.get_mut(k.as_str()).unwrap(),
+            Step::Index(i) => v.get_mut(*i).unwrap(),
+        };
     }
     match u.int_in_range(0..=5)? {
         0 | 1 => *v = edge(u)?,
@@ -316,7 +344,7 @@ fn big(k: &str, v: &Value) -> bool {
     let n = v.as_f64().unwrap_or(0.0);
     match k {
         "max_time" => n > 20_000.0,
-        "max_steps" => n > 200_000.0,
+        "max_steps" => n > 1_000_000.0,
         "to" | "resize" => n > 100.0,
         "count" | "orders" => n > 50.0,
         "nodes" => v.as_array().is_some_and(|a| a.iter().any(|x| x.as_f64().is_some_and(|n| n > 100.0))),
