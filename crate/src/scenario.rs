@@ -387,6 +387,12 @@ impl Scenario {
                 if h.interval == 0 {
                     return Err(ScenarioError::new("heartbeats.interval", "must be at least 1 tick"));
                 }
+                if h.timeout > crate::protocol::MAX_TICKS {
+                    return Err(ScenarioError::new(
+                        "heartbeats.timeout",
+                        format!("{} is more than the {} allowed", h.timeout, crate::protocol::MAX_TICKS),
+                    ));
+                }
                 if h.timeout <= h.interval {
                     return Err(ScenarioError::new(
                         "heartbeats.timeout",
@@ -412,7 +418,14 @@ impl Scenario {
             None => StopSpec::default(),
             Some(s) => {
                 let d = StopSpec::default();
-                StopSpec { max_time: s.max_time.unwrap_or(d.max_time), max_steps: s.max_steps.unwrap_or(d.max_steps) }
+                let max_time = s.max_time.unwrap_or(d.max_time);
+                if max_time > crate::protocol::MAX_TICKS {
+                    return Err(ScenarioError::new(
+                        "stop.max_time",
+                        format!("{max_time} is more than the {} allowed", crate::protocol::MAX_TICKS),
+                    ));
+                }
+                StopSpec { max_time, max_steps: s.max_steps.unwrap_or(d.max_steps) }
             }
         };
         let fencing = match raw.fencing {
