@@ -20,7 +20,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: offline help serve test build setup setup-build setup-test bench callgrind screenshot clean \
-        lint test-native test-wasm test-e2e test-docs docs
+        lint test-native test-wasm test-e2e test-docs docs fuzz
 
 help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -28,6 +28,7 @@ help:
 	@echo "make offline one self-contained HTML file for a course: dist-offline/election-lab.html"
 	@echo "make docs    build the user guide: docs/guide/book/ (also published with the app under /guide/)"
 	@echo "make bench   engine and browser benchmarks (figures for docs/performance.md)"
+	@echo "make fuzz    fuzz every reader in release, FUZZ_CASES per reader (default 1000000)"
 	@echo "make screenshot   regenerate docs/screenshot.jpg"
 
 # ---------- set-up (idempotent) ----------
@@ -94,6 +95,12 @@ test-docs: setup-build
 
 test-e2e: build
 	cd www && node --test --test-concurrency=1 tests/e2e/
+
+# Every reader fed mutated inputs (crate/tests/fuzz.rs), at release speed with overflow checks
+# and debug assertions on (profile.fuzz); `make test` runs 300 cases per reader.
+FUZZ_CASES ?= 1000000
+fuzz:
+	FUZZ_CASES=$(FUZZ_CASES) cargo test -p election-lab --profile fuzz --locked --offline --test fuzz -- --test-threads=1
 
 test: setup-test
 	$(MAKE) --no-print-directory lint

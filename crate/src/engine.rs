@@ -336,7 +336,15 @@ impl Engine {
     pub fn fault(&self) -> Option<String> {
         self.sim.fault()
     }
-    /// Replaces the history budget (the default keeps about a gigabyte).
+    /// Whether the history budget stopped the run at its head (wherever the cursor is).
+    pub fn head_at_budget(&self) -> bool {
+        self.sim.head_at_budget()
+    }
+    /// The history budget in force ([`Budget::default`]: [`Budget::TAB`] in a browser tab).
+    pub fn budget(&self) -> Budget {
+        self.sim.budget()
+    }
+    /// Replaces the history budget (the default keeps under half a gigabyte natively).
     pub fn set_budget(&mut self, budget: Budget) {
         self.sim.set_budget(budget)
     }

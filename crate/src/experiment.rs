@@ -87,6 +87,7 @@ mod output;
 mod runs;
 pub use runs::fault_text;
 mod spec;
+mod tally;
 pub use output::{Cell, Format};
 mod merge;
 pub use merge::{parse_shard, Merge};
@@ -94,7 +95,8 @@ pub use merge::{parse_shard, Merge};
 /// The stream of the generator behind the experiment's own choices (the simulator uses another).
 const STREAM: u64 = 0xe4_9e71;
 
-/// Most runs one experiment may have (its rows are kept in memory).
+/// Most runs one experiment may have. Its rows are kept in memory unless only the summary is
+/// written ([`Sweep::keep_rows`]): then 8 bytes a run, 80 MB at this limit.
 pub const MAX_RUNS: u64 = 10_000_000;
 
 /// The ready-made experiments (`experiments/*.json`): id and spec.
@@ -523,13 +525,19 @@ pub struct Sweep {
     slice: Option<(u64, u64)>,
     /// The spec as read (what a slice's part carries, so that the slices can be merged).
     spec: Value,
+    /// The rows of the runs done, if kept ([`Sweep::keep_rows`]).
     rows: Vec<Row>,
+    keep_rows: bool,
+    /// Runs done (whether or not their rows are kept).
+    done: u64,
+    /// What the summary and the plot keep, per line and node count.
+    tallies: BTreeMap<(usize, u32), tally::Tally>,
     steps: u64,
 }
 
 impl std::fmt::Debug for Sweep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Sweep({} lines, {}/{} runs)", self.lines.len(), self.rows.len(), self.total)
+        write!(f, "Sweep({} lines, {}/{} runs)", self.lines.len(), self.done, self.total)
     }
 }
 
@@ -537,13 +545,13 @@ impl Sweep {
     pub fn lines(&self) -> &[Line] {
         &self.lines
     }
-    /// The runs done so far, in order.
+    /// The runs done so far, in order (none if rows are not kept: [`Sweep::keep_rows`]).
     pub fn rows(&self) -> &[Row] {
         &self.rows
     }
     pub fn progress(&self) -> Progress {
         let (lo, hi) = self.span();
-        Progress { done: self.rows.len() as u64, total: hi - lo }
+        Progress { done: self.done, total: hi - lo }
     }
 
     /// Simulation steps run so far (all runs together).
@@ -554,34 +562,6 @@ impl Sweep {
     /// Row `r`'s value of the measure, divided by `divide`.
     pub fn value(&self, r: &Row) -> Option<f64> {
         r.value(self.measure).map(|v| v / self.divide)
-    }
-
-    /// One group per line and node count, in line order then ascending N (runs done so far).
-    pub fn summary(&self) -> Vec<Group> {
-        let mut groups: BTreeMap<(usize, u32), Vec<&Row>> = BTreeMap::new();
-        for r in &self.rows {
-            groups.entry((r.line, r.nodes)).or_default().push(r);
-        }
-        groups
-            .into_iter()
-            .map(|((line, nodes), rows)| {
-                let mut values: Vec<f64> = rows.iter().filter_map(|r| self.value(r)).collect();
-                let count = |p: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| p(r)).count() as u64;
-                Group {
-                    line,
-                    nodes,
-                    runs: rows.len() as u64,
-                    stats: Stats::of(&mut values),
-                    theory: self.lines[line].formula.map(|f| (f.value)(nodes as u64)),
-                    agreement: count(&|r| r.agreement.is_some()),
-                    ever_two: count(&|r| r.max_leaders >= 2),
-                    end_two: count(&|r| r.leaders >= 2),
-                    end_one: count(&|r| r.leaders == 1),
-                    end_none: count(&|r| r.leaders == 0),
-                    minority_leader: count(&|r| r.minority_leaders.is_some_and(|m| m > 0)),
-                }
-            })
-            .collect()
     }
 
     /// What the line's algorithm claims about a single leader: `any` (under any fault),

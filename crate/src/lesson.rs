@@ -420,8 +420,7 @@ impl Lesson {
     /// Reads a lesson's JSON text; errors name the field (`stops[3].question.check: …`).
     pub fn from_json(text: &str) -> Result<Lesson, ScenarioError> {
         check_size(text.len())?;
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value = crate::parse_json(text)?;
         Lesson::from_value(&value)
     }
 

@@ -42,5 +42,6 @@ pub type Time = u64;
 pub use algorithm::Algorithm;
 pub use engine::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
 pub use error::ScenarioError;
+pub use read::parse_json;
 pub use scenario::{Action, Scenario};
 pub use trace::Intervention;

@@ -12,6 +12,11 @@ use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::fmt;
 
+/// The largest time, delay or count a scenario may give, in ticks (31 years of milliseconds):
+/// small sums and multiples of such values, and of the time they are added to, never overflow.
+/// The scenario's heartbeats and stop time and every algorithm parameter are refused above it.
+pub const MAX_TICKS: u64 = 1_000_000_000_000;
+
 /// A protocol's own part of the scenario: the `params` object.
 pub type Params = Map<String, Value>;
 
@@ -46,7 +51,19 @@ impl<'a> ParamReader<'a> {
 
     /// A whole number (ticks, a count) from 0 up.
     pub fn uint(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
-        self.value(key).map(|v| v.as_u64().ok_or_else(|| Self::wrong(key, "a whole number", v))).transpose()
+        let n = self.value(key).map(|v| v.as_u64().ok_or_else(|| Self::wrong(key, "a whole number", v))).transpose()?;
+        Self::within_ticks(key, n.iter().copied())?;
+        Ok(n)
+    }
+
+    /// Refuses a value above [`MAX_TICKS`], naming the parameter.
+    fn within_ticks(key: &str, mut values: impl Iterator<Item = u64>) -> Result<(), ScenarioError> {
+        match values.find(|&n| n > MAX_TICKS) {
+            Some(n) => {
+                Err(ScenarioError::new(format!("params.{key}"), format!("{n} is more than the {MAX_TICKS} allowed")))
+            }
+            None => Ok(()),
+        }
     }
 
     /// A node id (or any whole number below 2³²).
@@ -66,7 +83,12 @@ impl<'a> ParamReader<'a> {
 
     /// Two whole numbers `[a, b]`.
     pub fn pair(&self, key: &str) -> Result<Option<[u64; 2]>, ScenarioError> {
-        self.value(key).map(|v| pair(v).ok_or_else(|| Self::wrong(key, "[a, b] (two whole numbers)", v))).transpose()
+        let p = self
+            .value(key)
+            .map(|v| pair(v).ok_or_else(|| Self::wrong(key, "[a, b] (two whole numbers)", v)))
+            .transpose()?;
+        Self::within_ticks(key, p.iter().flatten().copied())?;
+        Ok(p)
     }
 
     /// A list of node ids.

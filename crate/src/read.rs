@@ -9,6 +9,9 @@
 use crate::error::{prefixed, ScenarioError};
 use serde_json::{Map, Value};
 
+mod json;
+pub use json::parse_json;
+
 /// What a JSON value is, for messages (never the value itself, which may be large).
 pub fn kind(v: &Value) -> &'static str {
     match v {

@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 mod limits;
 mod read;
 pub(crate) use limits::check_len;
-pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_NODES};
+pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_LATENCY, MAX_NODES};
 
 /// A fault or command applied to the running cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -355,8 +355,7 @@ impl Scenario {
     /// ([`crate::Engine::new`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         check_size(text.len())?;
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value = crate::parse_json(text)?;
         Scenario::from_value(&value)
     }
 
@@ -397,10 +396,10 @@ impl Scenario {
                 if lo > hi {
                     return Err(ScenarioError::new("network.latency", format!("minimum {lo} is above maximum {hi}")));
                 }
-                if hi > 1_000_000 {
+                if hi > MAX_LATENCY {
                     return Err(ScenarioError::new(
                         "network.latency",
-                        "the maximum latency must be at most 1000000 ticks",
+                        format!("the maximum latency must be at most {MAX_LATENCY} ticks"),
                     ));
                 }
                 if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {
@@ -419,6 +418,12 @@ impl Scenario {
             Some(h) => {
                 if h.interval == 0 {
                     return Err(ScenarioError::new("heartbeats.interval", "must be at least 1 tick"));
+                }
+                if h.timeout > crate::protocol::MAX_TICKS {
+                    return Err(ScenarioError::new(
+                        "heartbeats.timeout",
+                        format!("{} is more than the {} allowed", h.timeout, crate::protocol::MAX_TICKS),
+                    ));
                 }
                 if h.timeout <= h.interval {
                     return Err(ScenarioError::new(
@@ -451,7 +456,14 @@ impl Scenario {
             None => StopSpec::default(),
             Some(s) => {
                 let d = StopSpec::default();
-                StopSpec { max_time: s.max_time.unwrap_or(d.max_time), max_steps: s.max_steps.unwrap_or(d.max_steps) }
+                let max_time = s.max_time.unwrap_or(d.max_time);
+                if max_time > crate::protocol::MAX_TICKS {
+                    return Err(ScenarioError::new(
+                        "stop.max_time",
+                        format!("{max_time} is more than the {} allowed", crate::protocol::MAX_TICKS),
+                    ));
+                }
+                StopSpec { max_time, max_steps: s.max_steps.unwrap_or(d.max_steps) }
             }
         };
         let fencing = match raw.fencing {

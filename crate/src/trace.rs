@@ -70,8 +70,7 @@ pub struct Trace {
 impl Trace {
     pub fn from_json(text: &str) -> Result<Trace, ScenarioError> {
         crate::scenario::check_size(text.len())?;
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value = crate::parse_json(text)?;
         Trace::from_value(&value)
     }
 

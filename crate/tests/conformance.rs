@@ -306,13 +306,14 @@ fn every_step_is_narrated_in_both_languages() {
         for step in 1..=e.cursor() {
             let en = e.narrate(step, Lang::En).unwrap_or_else(|| panic!("{name}: step {step} has no narration"));
             let zh = e.narrate(step, Lang::Zh).unwrap();
-            // A template left unfilled shows as `{0}`; a fault's text is no template, and names a
-            // partition group of one node as `{2}`.
-            let fault = e.step_info(step).is_some_and(|i| i.event == "fault");
+            // A template argument left unfilled shows as its name in braces (`{node}`,
+            // `{count:node:nodes}`, lowercase); a partition group `{2}` or a live set `{N3}` is no name.
             assert!(
-                en.len() > 10 && (fault || !en.contains("{0}") && !en.contains("{1}") && !en.contains("{2}")),
-                "{name}: step {step}: {en}"
+                en.len() > 10 && unfilled(&en).is_none(),
+                "{name}: step {step}: unfilled {:?} in {en}",
+                unfilled(&en)
             );
+            assert!(unfilled(&zh).is_none(), "{name}: step {step}: unfilled {:?} in {zh}", unfilled(&zh));
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{name}: step {step} in Chinese: {zh}");
             // The event log's line: a delivery reads the same in both languages (ids and the
             // protocol's message kinds); every other event is worded in Chinese.
@@ -363,4 +364,29 @@ fn declared_view_fields_and_timers_are_the_ones_runs_show() {
         assert_eq!(fields, declared.0, "{}: view fields shown / declared", a.id);
         assert_eq!(timers, declared.1, "{}: timers fired / declared", a.id);
     }
+}
+
+/// The first `{name}` (a catalog argument's name, perhaps with its nouns) left in a text.
+fn unfilled(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let close = after.find('}')?;
+        let inner = &after[..close];
+        if inner.starts_with(|c: char| c.is_ascii_lowercase())
+            && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        {
+            return Some(inner);
+        }
+        rest = &after[close + 1..];
+    }
+    None
+}
+
+#[test]
+fn an_unfilled_argument_is_found() {
+    assert_eq!(unfilled("N3 hears {from}'s heartbeat"), Some("from"));
+    assert_eq!(unfilled("{count:node:nodes} vote"), Some("count:node:nodes"));
+    assert_eq!(unfilled("partition {1, 2} / {3}, the live set {N3}"), None);
+    assert_eq!(unfilled("N3 hears N2's heartbeat"), None);
 }

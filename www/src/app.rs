@@ -193,7 +193,7 @@ pub fn Lab() -> Html {
                         );
                     }
                     Some(why) => state.dispatch(Action::ImportRefused(why)),
-                    None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportFiles)),
+                    None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportBytes)),
                 }
             }
             Request::Picture(options) => crate::export::picture(&state, "lab", options),

@@ -116,16 +116,17 @@ pub fn export(state: &State) {
     download("election-lab-trace.json", &text);
 }
 
-/// Reads several files as text, in the order given: (name, text) each (an unreadable file
-/// gives empty text).
-pub fn read_files(files: Vec<web_sys::File>, on_texts: Callback<Vec<(String, String)>>) {
+/// Reads several files, in the order given: (name, bytes) each (an unreadable file gives no
+/// bytes). As bytes, not as text: the browser's text decoding would replace bytes that are not
+/// UTF-8 where the command line refuses them ([`Action::ImportBytes`] decides).
+pub fn read_files(files: Vec<web_sys::File>, on_bytes: Callback<Vec<(String, Vec<u8>)>>) {
     wasm_bindgen_futures::spawn_local(async move {
         let mut out = Vec::with_capacity(files.len());
         for file in files {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
-            out.push((file.name(), text.unwrap_or_default()));
+            let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.ok();
+            out.push((file.name(), buffer.map(|b| js_sys::Uint8Array::new(&b).to_vec()).unwrap_or_default()));
         }
-        on_texts.emit(out);
+        on_bytes.emit(out);
     });
 }
 

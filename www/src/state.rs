@@ -214,7 +214,12 @@ impl State {
         let engine = self.engine.cell.borrow();
         self.frame = Rc::new(engine.frame());
         self.metrics = Rc::new(engine.metrics());
-        self.head = engine.head();
+        let was = std::mem::replace(&mut self.head, engine.head());
+        if self.head != was && engine.head_at_budget() {
+            // The head has just reached the tab's history budget: say where the run stops, and why.
+            let b = engine.budget();
+            self.notice = Some(k::UI_HISTORY_BUDGET_REACHED.format(self.lang, &[&self.head, &b.steps, &b.messages]));
+        }
         if self.interventions.as_slice() != engine.interventions() {
             self.interventions = Rc::new(engine.interventions().to_vec());
         }
@@ -370,6 +375,7 @@ impl State {
             }
             Action::Import(text) => self.reduce_import(text),
             Action::ImportFiles(files) => self.import_files(files),
+            Action::ImportBytes(files) => self.import_bytes(files),
             Action::ReplayModel => self.replay_model(),
             Action::ImportRefused(why) => {
                 self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
@@ -556,3 +562,5 @@ impl Reducible for State {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_inputs;

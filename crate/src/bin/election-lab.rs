@@ -30,6 +30,9 @@ use search_cmd::{search, SEARCH_HELP};
 #[path = "election-lab/check_cmd.rs"]
 mod check_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
+#[path = "election-lab/stdout.rs"]
+mod stdout;
+use stdout::{print, println, write_error};
 
 /// Exit code for bad input, the same as clap uses for bad arguments.
 const BAD_INPUT: u8 = 2;
@@ -349,7 +352,7 @@ fn load_summary_only(path: &str) -> Result<Engine, String> {
 
 /// Writes the run up to its cursor as JSON Lines (see `Engine::trace_lines`) to `out`, or to
 /// standard output for `-`.
-fn write_trace(engine: &mut Engine, out: &str) -> Result<(), String> {
+fn write_trace(engine: &mut Engine, out: &str) -> Result<(), Failure> {
     let sink: Box<dyn Write> = if out == "-" {
         Box::new(io::stdout().lock())
     } else {
@@ -357,9 +360,8 @@ fn write_trace(engine: &mut Engine, out: &str) -> Result<(), String> {
     };
     let mut w = BufWriter::new(sink);
     let name = if out == "-" { "standard output" } else { out };
-    let io_err = |e: io::Error| format!("writing {name}: {e}");
-    engine.trace_lines(&mut |line| writeln!(w, "{line}").map_err(|e| Stop::Err(io_err(e))))?;
-    w.flush().map_err(io_err)
+    engine.trace_lines(&mut |line| writeln!(w, "{line}").map_err(|e| Stop::Err(write_error(name, e))))?;
+    w.flush().map_err(|e| write_error(name, e))
 }
 
 /// The budget message, and the exit code for it, if the run was stopped by its budget.
@@ -413,7 +415,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 let at = step.or_else(|| engine.violations().first().map(|v| v.step)).unwrap_or(engine.cursor());
                 summary["link"] = format!("{base}{}", link::query(&engine, at)).into();
             }
-            println!("{summary}");
+            println(summary)?;
             if let Some(why) = script_cmd::fault_check(&engine).or_else(|| budget_check(&engine)) {
                 return Err(Failure(OUT_OF_BUDGET, why));
             }
@@ -428,9 +430,9 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             }
             let d = diff::diff(&ea, &eb);
             if json {
-                println!("{}", d.to_value());
+                println(d.to_value())?;
             } else {
-                print!("{}", d.text());
+                print(d.text())?;
             }
             if !d.identical() {
                 return Err(Failure(DIFFERENT, String::new()));
@@ -458,6 +460,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             if let Some((k, n)) = shard {
                 sweep.shard(k, n).map_err(|e| format!("--shard: {e}"))?;
             }
+            if summary {
+                // Only the summary (and the plot) are written: keep their values, not every run's row.
+                sweep.keep_rows(false);
+            }
             sweep.run_parallel();
             let format = if json {
                 Format::JsonLines
@@ -475,10 +481,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 // The header once, from shard 1: the shards concatenate to the whole table.
                 text = text.split_once('\n').map_or(String::new(), |(_, rows)| rows.to_string());
             }
-            let mut out = io::stdout().lock();
-            let io_err = |e: io::Error| format!("writing standard output: {e}");
-            out.write_all(text.as_bytes()).map_err(io_err)?;
-            out.flush().map_err(io_err)?;
+            print(text)?;
             if let Some(path) = svg {
                 let lang = Lang::parse(&lang).unwrap_or_default();
                 std::fs::write(&path, sweep.svg(lang)).map_err(|e| format!("cannot write {path}: {e}"))?;
@@ -486,7 +489,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
         }
         Cmd::Check { file } => {
             let e = load(&file)?;
-            println!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len());
+            println(format_args!("ok: {} with {} nodes", e.algorithm().id, e.scenario().nodes.len()))?;
         }
         Cmd::Lesson { action: _, lesson, light } => {
             let text = match lesson::course::source(&lesson) {
@@ -494,17 +497,17 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 None => read(&lesson)?,
             };
             let l = lesson::Lesson::from_json(&text).map_err(|e| format!("{lesson}: {e}"))?;
-            print!("{}", lesson::report(&l, !light).map_err(|e| format!("{lesson}: {e}"))?);
+            print(lesson::report(&l, !light).map_err(|e| format!("{lesson}: {e}"))?)?;
         }
         Cmd::Preset { name: None } => {
             for p in presets::all() {
-                println!("{:<20} {}", p.id, p.title.get(election_lab::meta::Lang::En));
+                println(format_args!("{:<20} {}", p.id, p.title.get(election_lab::meta::Lang::En)))?;
             }
         }
         Cmd::Preset { name: Some(name) } => {
             // The value parser only lets preset ids through.
             let p = presets::find(&name).ok_or_else(|| format!("no preset '{name}'"))?;
-            println!("{}", p.scenario().to_json_pretty());
+            println(p.scenario().to_json_pretty())?;
         }
         Cmd::Import { kind, logs, out, model } => {
             let source = recorded::source(&kind)?;
@@ -522,9 +525,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             let trace = format!("{}\n", engine.trace_value());
             match out {
                 Some(path) => std::fs::write(&path, trace).map_err(|e| format!("cannot write {path}: {e}"))?,
-                None => {
-                    io::stdout().write_all(trace.as_bytes()).map_err(|e| format!("writing standard output: {e}"))?
-                }
+                None => print(trace)?,
             }
             if let Some(path) = model {
                 let m = recorded::model_scenario(engine.scenario())
@@ -533,7 +534,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             }
         }
         Cmd::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "election-lab", &mut io::stdout());
+            // Into memory first: `generate` panics on a write error, such as a closed pipe.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "election-lab", &mut script);
+            print(String::from_utf8_lossy(&script))?;
         }
     }
     Ok(())

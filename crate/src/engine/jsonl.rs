@@ -206,8 +206,7 @@ impl Engine {
             return Err(ScenarioError::new("", "empty trace"));
         };
         let at = |n: usize| format!("line {n}");
-        let value: Value =
-            serde_json::from_str(&header).map_err(|e| ScenarioError::new(at(h), format!("not valid JSON: {e}")))?;
+        let value: Value = crate::parse_json(&header).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
         let trace = Trace::from_value(&value).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
         if trace.bare {
             return Err(ScenarioError::new(
@@ -222,8 +221,7 @@ impl Engine {
                 return Ok(()); // the header, read above
             }
             let Some((n, line)) = lines.next() else { return Err(Stop::Enough) };
-            let file: Value = serde_json::from_str(&line)
-                .map_err(|e| Stop::Err(ScenarioError::new(at(n), format!("not valid JSON: {e}"))))?;
+            let file = crate::parse_json(&line).map_err(|e| Stop::Err(ScenarioError::new(at(n), e.to_string())))?;
             match difference(&file, &rerun, "") {
                 None => Ok(()),
                 Some(d) => {

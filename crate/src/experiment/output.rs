@@ -180,16 +180,13 @@ impl Sweep {
                     }
                 }
                 ChartKind::Cdf => {
-                    let mut v: Vec<f64> =
-                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
-                    let runs = self.rows.iter().filter(|r| r.line == i).count();
+                    let (mut v, runs) = self.line_values(i);
                     crate::sort::sort_by(&mut v, f64::total_cmp);
                     let points = v.iter().enumerate().map(|(k, &x)| (x, (k + 1) as f64 / runs.max(1) as f64)).collect();
                     series.push(Series { label, color: i, dashed: false, points, band: vec![] });
                 }
                 ChartKind::Bars => {
-                    let mut v: Vec<f64> =
-                        self.rows.iter().filter(|r| r.line == i).filter_map(|r| self.value(r)).collect();
+                    let (mut v, _) = self.line_values(i);
                     if let Some(s) = Stats::of(&mut v) {
                         series.push(Series {
                             label,
@@ -264,9 +261,15 @@ impl Cell {
             Cell::Empty => String::new(),
         }
     }
-    /// The cell in a CSV file: quoted when it holds a comma, a quote or a line break.
+    /// The cell in a CSV file: quoted when it holds a comma, a quote or a line break. A text
+    /// cell (a label from the spec, never a number) that a spreadsheet would read as a formula
+    /// — it starts with `=`, `+`, `-`, `@`, a tab or a carriage return — is written after a `'`,
+    /// so `=HYPERLINK(…)` is shown, not run. Number cells are written as they are.
     pub fn csv(&self) -> String {
-        let t = self.text();
+        let mut t = self.text();
+        if matches!(self, Cell::Str(_)) && t.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+            t.insert(0, '\'');
+        }
         if t.contains([',', '"', '\n']) {
             format!("\"{}\"", t.replace('"', "\"\""))
         } else {
@@ -301,6 +304,20 @@ fn shown(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::Cell;
+
+    #[test]
+    fn a_text_cell_a_spreadsheet_would_run_is_neutralised_and_numbers_are_not() {
+        let text = |t: &str| Cell::Str(t.into()).csv();
+        assert_eq!(text("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+        for t in ["+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(text(t), format!("'{t}"), "{t:?}");
+        }
+        for t in ["Bully", "150–155 ms", "a=b", "1-2", ""] {
+            assert_eq!(text(t), t, "{t:?}");
+        }
+        assert_eq!(Cell::Num(-2.5).csv(), "-2.500");
+        assert_eq!(Cell::Int(3).csv(), "3");
+    }
 
     #[test]
     fn a_json_number_is_the_csv_text_read_back() {

@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// Runs done on every core before their rows are taken ([`Sweep::run_parallel`]): enough that
+/// the cores stay busy, few enough that their rows (about 1 KB each) stay small.
+#[cfg(not(target_arch = "wasm32"))]
+pub const PARALLEL_SLICE: u64 = 16_384;
+
 impl Sweep {
     /// The runs this sweep does: `lo..hi` in sweep order (every run unless [`Sweep::shard`]ed).
     /// `rows()[i]` is run `lo + i`.
@@ -18,7 +23,7 @@ impl Sweep {
         if n == 0 || k == 0 || k > n {
             return Err(format!("{k}/{n}: K must be between 1 and N"));
         }
-        if !self.rows.is_empty() {
+        if self.done > 0 {
             return Err("a sweep is sharded before it runs".into());
         }
         self.shard = Some(slice_runs(self.total, k, n));
@@ -46,15 +51,14 @@ impl Sweep {
     /// `run` numbers follow on), on this sweep's lines; otherwise nothing is taken.
     pub fn adopt(&mut self, rows: Vec<Row>) -> Result<Progress, String> {
         let (lo, hi) = self.span();
-        let next = lo + self.rows.len() as u64;
+        let next = lo + self.done;
         for (i, r) in rows.iter().enumerate() {
             let k = next + i as u64;
             if k >= hi || r.run != k || r.line >= self.lines.len() {
                 return Err(format!("row {i}: run {} on line {} where run {k} was expected", r.run, r.line));
             }
         }
-        self.steps += rows.iter().map(|r| r.steps).sum::<u64>();
-        self.rows.extend(rows);
+        self.take(rows);
         Ok(self.progress())
     }
 
@@ -68,13 +72,12 @@ impl Sweep {
 
     fn run_next(&mut self) -> bool {
         let (lo, hi) = self.span();
-        let k = lo + self.rows.len() as u64;
+        let k = lo + self.done;
         if k >= hi {
             return false;
         }
         let row = self.run_k(k);
-        self.steps += row.steps;
-        self.rows.push(row);
+        self.take(vec![row]);
         true
     }
 
@@ -87,15 +90,22 @@ impl Sweep {
     /// Does every remaining run on every core (natively; rayon's threads, `RAYON_NUM_THREADS`
     /// to choose how many). Each run is independent and deterministic, and the rows are kept in
     /// sweep order, so the result is byte for byte that of [`Sweep::advance`] on one thread. Not
-    /// in wasm32, where the page advances a sweep a few runs per frame.
+    /// in wasm32, where the page advances a sweep a few runs per frame. The runs go in slices
+    /// of [`PARALLEL_SLICE`], each taken before the next starts, so that a sweep that keeps no
+    /// rows ([`Sweep::keep_rows`]) never holds more than one slice's rows.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn run_parallel(&mut self) -> Progress {
         use rayon::prelude::*;
-        let (lo, hi) = self.span();
-        let from = lo + self.rows.len() as u64;
-        let rows: Vec<Row> = (from..hi).into_par_iter().map(|k| self.run_k(k)).collect();
-        self.steps += rows.iter().map(|r| r.steps).sum::<u64>();
-        self.rows.extend(rows);
+        let (_, hi) = self.span();
+        loop {
+            let from = self.span().0 + self.done;
+            if from >= hi {
+                break;
+            }
+            let to = hi.min(from.saturating_add(PARALLEL_SLICE));
+            let rows: Vec<Row> = (from..to).into_par_iter().map(|k| self.run_k(k)).collect();
+            self.take(rows);
+        }
         self.progress()
     }
 

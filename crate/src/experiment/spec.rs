@@ -152,6 +152,10 @@ impl<'a> Obj<'a> {
     fn label(&self, k: &str) -> Result<Option<Label>, ScenarioError> {
         self.get(k).map(|v| Label::read(v, &self.field(k))).transpose()
     }
+    /// The scenario fields a line or variant sets (`set`): an object, merged into the scenario.
+    fn patch(&self, k: &str) -> Result<Option<&'a Value>, ScenarioError> {
+        self.read(k, "an object (the scenario's fields to set)", |v| v.is_object().then_some(v))
+    }
     fn strings(&self, k: &str) -> Result<Option<Vec<String>>, ScenarioError> {
         self.read(k, "a list of strings", |v| v.as_array()?.iter().map(|x| x.as_str().map(String::from)).collect())
     }
@@ -236,7 +240,7 @@ impl<'a> LineSpec<'a> {
         Ok(LineSpec {
             label: o.label("label")?,
             kinds,
-            set: o.get("set"),
+            set: o.patch("set")?,
             faults: o.faults("schedule")?,
             order: o.order("order")?,
             seeds: o.seeds("seeds")?,
@@ -298,8 +302,7 @@ fn read_kinds(a: &Algorithm, kinds: &[String], path: &str) -> Result<Vec<&'stati
 impl Sweep {
     pub fn from_json(text: &str) -> Result<Sweep, ScenarioError> {
         crate::scenario::check_size(text.len())?;
-        let v: Value =
-            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let v: Value = crate::parse_json(text)?;
         Sweep::from_value(&v)
     }
 
@@ -388,6 +391,9 @@ impl Sweep {
             slice: None,
             spec: v.clone(),
             rows: Vec::new(),
+            keep_rows: true,
+            done: 0,
+            tallies: BTreeMap::new(),
             steps: 0,
         };
         for entry in &entries {
@@ -488,7 +494,7 @@ impl Sweep {
         if let Some((vi, v)) = variant {
             prefix = format!("variants[{vi}]");
             let o = Obj::new(v, &prefix, &["label", "set", "schedule", "seeds"])?;
-            if let Some(set) = o.get("set") {
+            if let Some(set) = o.patch("set")? {
                 merge(&mut base, set);
             }
             faults.extend(o.faults("schedule")?);

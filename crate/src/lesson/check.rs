@@ -232,7 +232,8 @@ pub fn resized(s: &Scenario, n: usize) -> Scenario {
         if i < k / 2 {
             (i + 1) as NodeId
         } else {
-            (n - (k - 1 - i)) as NodeId
+            // Scaled down below the scenario's own size, ids of the upper half meet at N1 at worst.
+            n.saturating_sub(k - 1 - i).max(1) as NodeId
         }
     };
     let mut out = s.clone();

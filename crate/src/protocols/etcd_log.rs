@@ -310,7 +310,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
     }
     b.heartbeats = timeouts;
     if let Some((h, e)) = timeouts {
-        b.report.notes.push(format!("heartbeat {h} ms, election timeout {e} ms (from the logs): the model's Raft draws its timeouts from [{e}, {}] ms", 2 * e));
+        b.report.notes.push(format!("heartbeat {h} ms, election timeout {e} ms (from the logs): the model's Raft draws its timeouts from [{e}, {}] ms", e.saturating_mul(2)));
     }
     b.finish(ID, true, &|_, _| None)
 }
@@ -436,7 +436,7 @@ fn raft_line(msg: &str) -> Result<Option<Vec<(String, What)>>, String> {
     }
     if msg.contains(" is starting a new election at term ") {
         let term = num_after(msg, " at term ")?;
-        return one(state(None, None, "starting", [term + 1, 0]));
+        return one(state(None, None, "starting", [term.saturating_add(1), 0]));
     }
     if msg.contains(" request to ") && (msg.contains("sent MsgVote") || msg.contains("sent MsgPreVote")) {
         let to = id_after(msg, " request to ")?;

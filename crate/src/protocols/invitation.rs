@@ -139,7 +139,7 @@ impl Invitation {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["invite"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.pair("invite")?.map_or((t, 2 * t), |[a, b]| (a, b));
+        let (lo, hi) = p.pair("invite")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.invite", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }

@@ -110,7 +110,7 @@ impl Raft {
         let (params, double_vote) = super::mutant(params, "double-vote");
         let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log", "pre_vote"])?;
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.pair("election_timeout")?.map_or((t, 2 * t), |[a, b]| (a, b));
+        let (lo, hi) = p.pair("election_timeout")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
             return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
         }

@@ -24,6 +24,7 @@ use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{Kind, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, TimerKey, View};
+use crate::scenario::MAX_LATENCY;
 use crate::{NodeId, Time};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -245,6 +246,17 @@ impl<F: Flavor> Puppet<F> {
                 return Err(ScenarioError::new(
                     format!("params.messages[{k}].received"),
                     format!("{} is not after the send at {}", m.received, m.sent),
+                ));
+            }
+            if m.received - m.sent > MAX_LATENCY {
+                return Err(ScenarioError::new(
+                    format!("params.messages[{k}].received"),
+                    format!(
+                        "{} is {} ticks after the send at {}: more than the {MAX_LATENCY} a message may take",
+                        m.received,
+                        m.received - m.sent,
+                        m.sent
+                    ),
                 ));
             }
             if !FLAGS.contains(&m.flag.as_str()) {

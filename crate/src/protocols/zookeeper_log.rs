@@ -320,10 +320,10 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
     if let Some(tk) = tick {
         // A follower gives up on a silent leader after syncLimit ticks; syncLimit is not logged,
         // so the model uses 5 (what scripts/real-cluster.sh configures).
-        b.heartbeats = Some((tk, 5 * tk));
+        b.heartbeats = Some((tk, tk.saturating_mul(5)));
         b.report.notes.push(format!(
             "tickTime {tk} ms (from the logs): the model's followers give up on a silent leader after 5 ticks ({} ms; syncLimit is not in the logs)",
-            5 * tk
+            tk.saturating_mul(5)
         ));
     }
     b.finish(ID, false, &|k, _| k.parse().ok())

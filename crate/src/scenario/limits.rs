@@ -10,6 +10,9 @@ pub const MAX_NODES: usize = 5000;
 /// Largest scenario, trace or experiment text the engine reads, in bytes (a scenario of
 /// `MAX_NODES` nodes and `MAX_ACTIONS` actions fits well inside).
 pub const MAX_BYTES: usize = 4_000_000;
+/// Longest a message may take, in ticks: the largest `network.latency` and the longest a
+/// recorded run's message may travel (the history logs a message's latency in 32 bits).
+pub const MAX_LATENCY: u64 = 1_000_000;
 /// Most actions a scenario's `schedule` may hold, and most interventions a trace may hold.
 pub const MAX_ACTIONS: usize = 100_000;
 

@@ -40,7 +40,7 @@ impl Sim {
         let Some(f) = &self.fencing else { return 0 };
         let (writers, value): (Vec<usize>, Option<u64>) = if k == PERIODIC {
             let every = f.write_every;
-            self.w.queue.push(self.w.now + every, Ev::Issue(PERIODIC).pack());
+            self.w.queue.push(self.w.now.saturating_add(every), Ev::Issue(PERIODIC).pack());
             self.w.pending_writes += 1;
             ((0..self.cfg.n()).collect(), None)
         } else {
@@ -62,7 +62,7 @@ impl Sim {
             // A periodic value names its writer and counts writes: 5003 = N5, the store's fourth write.
             let value = value.unwrap_or(id as u64 * 1000 + (n % 1000));
             let (lo, hi) = self.net.latency;
-            let arrive = self.w.now + self.w.rng.range_inclusive(lo, hi);
+            let arrive = self.w.now.saturating_add(self.w.rng.range_inclusive(lo, hi));
             if n as usize == self.h.writes.len() {
                 self.h.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
                 self.h.write_steps.push(self.w.steps);

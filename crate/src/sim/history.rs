@@ -31,7 +31,8 @@ pub(super) struct CMsg {
     pub(super) deliver: Time,
     pub(super) from: NodeId,
     pub(super) to: NodeId,
-    /// `deliver − sent` (at most the largest latency a scenario may have, 10⁶ ticks).
+    /// `deliver − sent`: at most [`crate::scenario::MAX_LATENCY`], which every reader checks
+    /// (the scenario's `network.latency`, a recorded run's messages); a search's delay doubles it.
     latency: u32,
     kind: u16,
     pub(super) lost: bool,
@@ -106,18 +107,31 @@ pub(super) struct Checkpoint {
 /// Smallest number of steps between checkpoints.
 const CHECKPOINT_MIN: u64 = 256;
 
-/// How much history one run may keep: under 100 bytes a step, so the default budget stays
-/// under half a gigabyte, natively and in a browser tab. A run that would record more stops there with
-/// [`Sim::halted`] saying why, instead of growing until the allocator aborts.
+/// How much history one run may keep: under 100 bytes a step. A run that would record more
+/// stops there with [`Sim::halted`] saying why, instead of growing until the allocator aborts.
+/// The default is [`Budget::NATIVE`] in a process and [`Budget::TAB`] in the browser (wasm32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub steps: u64,
     pub messages: u64,
 }
 
+impl Budget {
+    /// A process (the command line, the tests): under half a gigabyte of history.
+    pub const NATIVE: Budget = Budget { steps: 4_000_000, messages: 6_000_000 };
+    /// A browser tab, which has far less memory to give than a process (and a wasm heap never
+    /// shrinks): about 100 MB of history, a thousand times the longest preset. The page says
+    /// so when a run stops there.
+    pub const TAB: Budget = Budget { steps: 1_000_000, messages: 1_500_000 };
+}
+
 impl Default for Budget {
     fn default() -> Self {
-        Budget { steps: 4_000_000, messages: 6_000_000 }
+        if cfg!(target_arch = "wasm32") {
+            Budget::TAB
+        } else {
+            Budget::NATIVE
+        }
     }
 }
 
@@ -364,6 +378,17 @@ impl Sim {
             "the {which} budget ran out: stopped after {steps} steps and {msgs} messages: keeping more history would outgrow memory (budget {} steps / {} messages); lower stop.max_time or stop.max_steps",
             self.h.budget.steps, self.h.budget.messages
         ))
+    }
+
+    /// Whether the history budget stopped the run at its head, wherever the cursor is (the page
+    /// computes ahead of its cursor).
+    pub fn head_at_budget(&self) -> bool {
+        !self.h.lean && (self.h.recs.len() as u64 >= self.h.budget.steps || self.h.msgs_end() >= self.h.budget.messages)
+    }
+
+    /// The history budget in force.
+    pub fn budget(&self) -> Budget {
+        self.h.budget
     }
 
     /// Sets the history budget (tests use a small one). The logs number steps and messages

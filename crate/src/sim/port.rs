@@ -86,12 +86,12 @@ impl Sink for Port<'_> {
         let id = w.n_msgs;
         // A fixed latency (a recorded run) draws nothing from the generator and is never lost.
         let (lost, mut deliver, drawn) = match fixed {
-            Some(latency) => (false, w.now + latency, false),
+            Some(latency) => (false, w.now.saturating_add(latency), false),
             None => {
                 let (lo, hi) = self.net.latency;
                 let latency = w.rng.range_inclusive(lo, hi);
                 let lost = w.rng.chance(self.net.loss);
-                (lost, w.now + latency, lo != hi)
+                (lost, w.now.saturating_add(latency), lo != hi)
             }
         };
         if self.net.fifo && drawn {
@@ -117,7 +117,9 @@ impl Sink for Port<'_> {
     fn set_timer(&mut self, name: &'static str, lo: Time, hi: Time, replaced: bool) -> u64 {
         let w = &mut *self.w;
         let delay = w.rng.range_inclusive(lo, hi);
-        let at = w.now + delay;
+        // Saturating: a delay past the end of time (a heartbeat timeout of 2⁶⁴−1 ticks) is a
+        // timer that never fires before any stop, not an overflow.
+        let at = w.now.saturating_add(delay);
         let token = w.next_token;
         w.next_token += 1;
         if !replaced {

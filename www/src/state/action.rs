@@ -38,6 +38,10 @@ pub enum Action {
     /// Files chosen or dropped at once: (name, text). One JSON file is imported as above; logs
     /// of a real cluster are detected and opened as a recorded run.
     ImportFiles(Vec<(String, String)>),
+    /// Files as read, in bytes: a scenario or trace must be UTF-8 text, as the command line
+    /// requires (the file is named otherwise); logs are read with damaged bytes replaced, as
+    /// `election-lab import` reads them. Then as [`Action::ImportFiles`].
+    ImportBytes(Vec<(String, Vec<u8>)>),
     /// Compare lanes: the recorded run beside the textbook algorithm of its system.
     ReplayModel,
     ShowShare {

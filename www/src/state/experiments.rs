@@ -60,6 +60,8 @@ pub fn parse_trials(text: &str, lang: Lang) -> Result<u64, String> {
 pub fn plan_spec(spec: &str, trials: &str, lang: Lang) -> Result<(Value, Sweep), String> {
     let mut v: Value =
         serde_json::from_str(spec).map_err(|e| format!("{}{e}", tr(lang, k::UI_SPEC_JSON_NOT_VALID_JSON)))?;
+    // A key given twice, of which serde_json keeps the last, is named as the engine's readers name it.
+    election_lab::parse_json(spec).map_err(|e| format!("{}{e}", tr(lang, k::UI_SPEC_JSON)))?;
     let n = parse_trials(trials, lang)?;
     with_trials(&mut v, n);
     let sweep = Sweep::from_value(&v).map_err(|e| format!("{}{e}", tr(lang, k::UI_SPEC_JSON)))?;

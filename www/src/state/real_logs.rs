@@ -25,10 +25,22 @@ pub fn import_title(l: Lang) -> &'static str {
 impl State {
     /// Several files: one JSON scenario or trace is imported as before; logs are read by the
     /// importer of their kind.
+    pub(super) fn import_bytes(&mut self, files: Vec<(String, Vec<u8>)>) -> bool {
+        let texts: Vec<(String, String)> =
+            files.iter().map(|(name, bytes)| (name.clone(), String::from_utf8_lossy(bytes).into_owned())).collect();
+        if is_scenario(&texts) {
+            if let Err(e) = std::str::from_utf8(&files[0].1) {
+                let why = k::UI_IMPORT_NOT_UTF8.format(self.lang, &[&files[0].0, &e.valid_up_to()]);
+                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+                return true;
+            }
+        }
+        self.import_files(texts)
+    }
+
     pub(super) fn import_files(&mut self, files: Vec<(String, String)>) -> bool {
         let lang = self.lang;
-        if files.len() == 1 && files[0].1.trim_start().starts_with('{') && recorded::detect(&as_logs(&files)).is_none()
-        {
+        if is_scenario(&files) {
             let text = files.into_iter().next().map(|f| f.1).unwrap_or_default();
             return self.reduce_import(text);
         }
@@ -67,6 +79,11 @@ impl State {
         self.take_lanes();
         self.open_compare(vec![real, model])
     }
+}
+
+/// One JSON file that is no cluster's log: a scenario or trace to import.
+fn is_scenario(files: &[(String, String)]) -> bool {
+    files.len() == 1 && files[0].1.trim_start().starts_with('{') && recorded::detect(&as_logs(files)).is_none()
 }
 
 fn as_logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {

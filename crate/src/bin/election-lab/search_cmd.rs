@@ -1,6 +1,7 @@
 //! `election-lab search`: the counterexample search's command line (its help text, the budget
 //! parser, and the run that prints progress and the summary).
 
+use super::{println, Failure};
 use election_lab::search::{FaultSet, Options, Search};
 use election_lab::Scenario;
 
@@ -65,14 +66,14 @@ pub(super) fn search(
     until: Option<u64>,
     out: Option<String>,
     script: Option<String>,
-) -> Result<bool, String> {
+) -> Result<bool, Failure> {
     let text = super::input::trace_text(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
     let scenario: Scenario = super::script_cmd::retarget(trace.scenario, script.as_deref())?;
     let wall = budget.as_deref().map(parse_duration).transpose()?;
     let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
     if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {
-        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS));
+        return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS).into());
     }
     let opts = Options {
         property: property.clone(),
@@ -142,6 +143,6 @@ pub(super) fn search(
             summary["counterexample"] = serde_json::Value::Null;
         }
     }
-    println!("{summary}");
+    println(summary)?;
     Ok(result.is_some())
 }

@@ -66,6 +66,12 @@ fn bad_input_is_refused_naming_the_field() {
     let e = plan(&text.replace("\"minority_leaders\"", "\"speed\""), "3", Lang::En).unwrap_err();
     assert!(e.starts_with("Spec (JSON): measure: unknown measure 'speed'"), "{e}");
     assert!(plan("[1]", "3", Lang::En).is_err());
+    // A `set` that is not an object (it once left the view dead), a key given twice.
+    let bad = r#"{"scenario":{},"algorithms":[{"algorithm":"bully","set":"min"}],"nodes":[3]}"#;
+    assert!(plan(bad, "3", Lang::En).unwrap_err().starts_with("Spec (JSON): algorithms[0].set: expected an object"));
+    let twice = text.replacen("{", "{\"measure\": \"messages\", ", 1);
+    let e = plan(&twice, "3", Lang::En).unwrap_err();
+    assert!(e.starts_with("Spec (JSON): measure: given twice"), "{e}");
     assert!(plan("{\"seeds\": 4}", "3", Lang::En).unwrap_err().contains("seeds"));
 }
 
