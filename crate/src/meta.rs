@@ -414,6 +414,8 @@ impl Role {
 pub const LEADER_ROLE: Role = Role::new("leader", Look::Leader, k::META_ROLE_LEADER);
 pub const FOLLOWER_ROLE: Role = Role::new("follower", Look::Follower, k::META_ROLE_FOLLOWER);
 pub const CANDIDATE_ROLE: Role = Role::new("candidate", Look::Candidate, k::META_ROLE_CANDIDATE);
+/// A pre-vote's asker (Raft with pre-vote): drawn as a candidate, its term not raised yet.
+pub const PRE_CANDIDATE_ROLE: Role = Role::new("pre-candidate", Look::Candidate, k::RAFT_ROLE_PRE_CANDIDATE);
 
 /// A message count that theory gives, to show beside the measured one.
 #[derive(Clone, Copy, Debug)]

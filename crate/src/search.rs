@@ -313,6 +313,8 @@ impl Search {
         scenario: Scenario,
         options: Options,
     ) -> Result<Search, ScenarioError> {
+        // The scenario is read first: a damaged file is named as such, whatever it records.
+        Engine::with_algorithm(algorithm, scenario.clone())?;
         if registry::is_recorded(algorithm.id) {
             // A recording replays what happened, one way: there is no other schedule to try, and
             // a fault injected into it would make the log's members do what the log says anyway.
@@ -327,7 +329,6 @@ impl Search {
                 ),
             ));
         }
-        Engine::with_algorithm(algorithm, scenario.clone())?;
         let target = target_of(algorithm, &options.property)?;
         let (lo, hi) = options.faults_per_schedule;
         if lo > hi || hi == 0 {

@@ -254,8 +254,12 @@ pub fn Lab() -> Html {
     crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
 
     let lang = state.lang;
-    // Raft's runs offer the pre-vote switch (the same run replayed with it the other way).
-    let pre_vote = (state.scenario.algorithm == "raft")
+    // An algorithm that can ask a pre-vote (it declares the PRE_VOTE kind) offers the switch:
+    // the same run replayed with it the other way.
+    let pre_vote = meta::algorithm_of(&state.scenario)
+        .kinds
+        .iter()
+        .any(|k| k.name == "PRE_VOTE")
         .then(|| state.scenario.params.get("pre_vote").and_then(|v| v.as_bool()).unwrap_or(false));
     let lesson_head = lesson.lesson.as_ref().map(|l| (l.title.get(lang).to_string(), l.summary.get(lang).to_string()));
     let frame = &state.frame;

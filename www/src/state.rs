@@ -123,7 +123,7 @@ pub struct State {
 
 impl State {
     pub fn new(mut engine: Engine, preset: Option<&'static str>, embed: bool) -> State {
-        engine.set_budget(limits::BUDGET);
+        limits::cap(&mut engine);
         let empty = Rc::new(Vec::new());
         let mut s = State {
             scenario: Rc::new(engine.scenario().clone()),

@@ -36,7 +36,7 @@
 use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM};
+use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE};
 use crate::protocol::{fmt_node, pair, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -140,10 +140,6 @@ pub enum Role {
     Candidate,
     Leader,
 }
-
-/// The pre-candidate's role: it looks like a candidate, its term unchanged.
-const PRE_CANDIDATE_ROLE: crate::meta::Role =
-    crate::meta::Role::new("pre-candidate", crate::meta::Look::Candidate, k::RAFT_ROLE_PRE_CANDIDATE);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {

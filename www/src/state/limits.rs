@@ -11,8 +11,14 @@ use election_lab::Engine;
 pub const MAX_NODES: usize = 256;
 
 /// The history a run in the page keeps: a run that would record more stops there and says so
-/// (a few hundred megabytes at most, against the engine's default of about a gigabyte).
-pub const BUDGET: Budget = Budget { steps: 1_000_000, messages: 2_000_000 };
+/// ([`Budget::TAB`], about 100 MB, against the engine's native default of several hundred).
+pub const BUDGET: Budget = Budget::TAB;
+
+/// Keeps `e` within the page's budget: a smaller one already set (a test's, say) stays.
+pub fn cap(e: &mut Engine) {
+    let b = e.budget();
+    e.set_budget(Budget { steps: b.steps.min(BUDGET.steps), messages: b.messages.min(BUDGET.messages) });
+}
 
 /// Why the page will not draw `scenario_nodes` nodes, in `lang`; None if it will.
 pub fn refusal(nodes: usize, lang: Lang) -> Option<String> {
@@ -24,7 +30,7 @@ pub fn admit(mut e: Engine, lang: Lang) -> Result<Engine, String> {
     if let Some(why) = refusal(e.scenario().nodes.len(), lang) {
         return Err(why);
     }
-    e.set_budget(BUDGET);
+    cap(&mut e);
     Ok(e)
 }
 

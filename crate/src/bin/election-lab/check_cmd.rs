@@ -164,7 +164,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "never": r.never,
         "counterexample": counterexample,
     });
-    println!("{summary}");
+    println(summary)?;
     match code {
         Some(c) => Err(Failure(c, String::new())),
         None => Ok(()),
