@@ -29,6 +29,8 @@ mod search_cmd;
 use search_cmd::{search, SEARCH_HELP};
 #[path = "election-lab/check_cmd.rs"]
 mod check_cmd;
+#[path = "election-lab/swarm_cmd.rs"]
+mod swarm_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
 #[path = "election-lab/stdout.rs"]
 mod stdout;

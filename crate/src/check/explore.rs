@@ -133,6 +133,9 @@ pub struct Checker {
     /// A probe gave another world at another clock reading.
     pub(super) clock: bool,
     pub(super) timers: Vec<(u64, u64)>,
+    /// A swarm task's successor order: each state's moves shuffled by this generator (none:
+    /// the moves in their listed order).
+    pub(super) order: Option<crate::rng::Pcg32>,
 }
 
 /// Whether booting the nodes at two different clock readings gives different states: then
@@ -300,7 +303,16 @@ impl Checker {
             probes: PROBES,
             clock: false,
             timers: Vec::new(),
+            order: None,
         }
+    }
+
+    /// Explores each state's moves in an order shuffled by a generator seeded with `seed` on
+    /// stream `task` (swarm task `task`, Holzmann, Joshi & Groce 2008): still breadth-first, so
+    /// a violation found is a shortest one, but a state limit cuts the space elsewhere than in
+    /// another task's order.
+    pub fn swarm(&mut self, seed: u64, task: u64) {
+        self.order = Some(crate::rng::Pcg32::new(seed, task));
     }
 
     /// Lets links deliver out of send order even on a FIFO network.

@@ -70,7 +70,14 @@ impl Checker {
     }
 
     pub(super) fn expand(&mut self, w: &World) {
-        let moves = self.moves(w);
+        let mut moves = self.moves(w);
+        if let Some(rng) = &mut self.order {
+            // Fisher–Yates, drawing the same values on every platform.
+            for i in (1..moves.len()).rev() {
+                let j = rng.range_inclusive(0, i as u64) as usize;
+                moves.swap(i, j);
+            }
+        }
         if self.bounds.depth.is_some_and(|d| w.depth >= d) {
             if !moves.is_empty() {
                 self.cut = true;

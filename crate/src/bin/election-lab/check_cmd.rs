@@ -30,22 +30,28 @@ breaks it: a shortest path to a state with no move left, or to a loop that repea
 without agreement and is weakly fair (every delivery or timer possible all along the loop is
 taken in it); counterexample.lasso is the index of the loop's first move. Exit code 3 when the
 space was cut.
+Swarm (Holzmann, Joshi & Groce 2008): --swarm K/N (or slurm, slurm/N, k8s/N) runs task K of N,
+which explores each state's moves in an order shuffled from (--seed, K), within the same bounds
+and its own --max-states; it says what it explored (never 'all states' unless it exhausted the
+space) and exits 0 at its state limit. --merge-swarm PART.json... reads the N tasks' outputs
+(refusing a missing, duplicated or foreign part by name) and reports the union: the violations
+found, the shortest of them, the states of each task. A swarm covers; it does not exhaust.
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
-coverage, never, counterexample}. Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
+coverage, never, counterexample} (and swarm: {task, of, seed, key} with --swarm). Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
 bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
 model has no clock to give them); 3: the state limit was reached first.";
 
 #[derive(clap::Args)]
 pub(super) struct CheckModel {
     /// Scenario or exported trace (JSON; its interventions are ignored); `-` reads standard input
-    #[arg(value_name = "FILE")]
-    file: String,
+    #[arg(value_name = "FILE", required_unless_present = "merge_swarm")]
+    file: Option<String>,
     /// A safety property the algorithm claims (split-brain, two-leaders-in-term, chosen-once,
     /// ...), split-brain on any algorithm, or sometimes:leader-agreed (a state where every live
     /// node names the same live leader is reachable: a witness path), or eventually:leader-agreed
     /// (every weakly fair schedule reaches one: a lasso if not)
-    #[arg(long, value_name = "ID")]
-    property: String,
+    #[arg(long, value_name = "ID", required_unless_present = "merge_swarm")]
+    property: Option<String>,
     /// Crashes allowed, at most
     #[arg(long, value_name = "K", default_value_t = 0)]
     crashes: u32,
@@ -70,14 +76,32 @@ pub(super) struct CheckModel {
     /// Write the counterexample's trace to OUT, if one is found
     #[arg(long, value_name = "OUT.json")]
     out: Option<String>,
+    /// Run as task K of a swarm of N (K/N, slurm, slurm/N, k8s/N): a search order of its own
+    #[arg(long, value_name = "K/N", value_parser = swarm_arg)]
+    swarm: Option<(u64, u64)>,
+    /// The swarm's seed (each task's order comes from it and the task's number)
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "swarm")]
+    seed: u64,
+    /// Merge the JSON outputs of a swarm's tasks into one report
+    #[arg(long, value_name = "PART.json", num_args = 1.., conflicts_with_all = ["file", "swarm", "out"])]
+    merge_swarm: Vec<String>,
+}
+
+/// `--swarm` reads what `--shard` reads (see `experiment::parse_shard`), named as itself.
+fn swarm_arg(s: &str) -> Result<(u64, u64), String> {
+    shard_arg(s).map_err(|e| e.replace("--shard", "--swarm"))
 }
 
 /// Exit code of `check-model` when the state limit stopped it.
 const LIMIT: u8 = 3;
 
 pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
-    let text = read(&a.file)?;
-    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{}: {e}", a.file))?;
+    if !a.merge_swarm.is_empty() {
+        return super::swarm_cmd::merge_swarm(&a.merge_swarm);
+    }
+    let (file, property) = (a.file.clone().unwrap_or_default(), a.property.clone().unwrap_or_default());
+    let text = read(&file)?;
+    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
     if a.max_states == 0 {
         return Err("--max-states: at least 1".to_string().into());
     }
@@ -89,21 +113,29 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         depth: a.depth,
         max_states: a.max_states,
     };
-    let mut checker = Checker::new(&trace.scenario, &a.property, bounds).map_err(|e| {
+    let key = super::swarm_cmd::key(&trace.scenario, &property, &bounds, a.unordered);
+    let mut checker = Checker::new(&trace.scenario, &property, bounds).map_err(|e| {
         let field = e.to_string();
         if field.starts_with("property") {
             format!("--{field}")
         } else {
-            format!("{}: {field}", a.file)
+            format!("{file}: {field}")
         }
     })?;
     if a.unordered {
         checker.unordered();
     }
+    if let Some((k, _)) = a.swarm {
+        checker.swarm(a.seed, k);
+    }
     let start = std::time::Instant::now();
     let r = checker.run();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("election-lab: check-model: {}", r.sentence());
+    let sentence = match a.swarm {
+        Some(_) => super::swarm_cmd::task_sentence(&r),
+        None => r.sentence(),
+    };
+    eprintln!("election-lab: check-model: {sentence}");
     eprintln!(
         "election-lab: check-model: {} transitions, deepest state {} moves, {:.2} s ({:.0} unique states/s)",
         r.transitions,
@@ -120,6 +152,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
     }
     let (verdict, code) = match &r.verdict {
+        Verdict::Limit | Verdict::Holds { complete: false } if a.swarm.is_some() && !r.eventually => ("covered", None),
         Verdict::Violated(_) if r.sometimes => ("witnessed", None),
         Verdict::Holds { complete: false } if r.eventually => ("undecided", Some(LIMIT)),
         Verdict::Holds { .. } if r.sometimes => ("never", Some(FOUND)),
@@ -148,7 +181,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         _ => serde_json::Value::Null,
     };
     let b = &r.bounds;
-    let summary = serde_json::json!({
+    let mut summary = serde_json::json!({
         "property": r.property,
         "sometimes": r.sometimes,
         "eventually": r.eventually,
@@ -164,6 +197,9 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "never": r.never,
         "counterexample": counterexample,
     });
+    if let Some((k, n)) = a.swarm {
+        summary["swarm"] = serde_json::json!({"task": k, "of": n, "seed": a.seed, "key": key, "sentence": sentence});
+    }
     println(summary)?;
     match code {
         Some(c) => Err(Failure(c, String::new())),
