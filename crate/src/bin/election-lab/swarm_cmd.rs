@@ -35,11 +35,14 @@ pub(super) fn task_sentence(r: &Report) -> String {
     let bounds = r.bounds.describe();
     match &r.verdict {
         Verdict::Limit | Verdict::Holds { complete: false } if !r.eventually => format!(
-            "{}: no {} among the {} states this task explored ({bounds}; its state limit {}): a swarm task covers part of the space, it does not exhaust it",
+            "{}: no {} among the {} states this task explored ({bounds}; {}): a swarm task covers part of the space, it does not exhaust it",
             r.property,
             if r.sometimes { "witness" } else { "violation" },
             r.states,
-            r.bounds.max_states
+            match r.verdict {
+                Verdict::Limit => format!("its state limit {} reached", r.bounds.max_states),
+                _ => "states at the depth bound not expanded".to_string(),
+            }
         ),
         _ => r.sentence(),
     }
