@@ -9,6 +9,7 @@
 
 pub mod algorithm;
 pub mod breakpoint;
+#[cfg(feature = "check")]
 pub mod check;
 pub mod diff;
 pub mod engine;

@@ -143,8 +143,10 @@ pub trait Machine {
     /// Feeds node `i`'s state and the keys of its pending timers to `h`: the timers as a set
     /// (not their order, not their queue tokens), so that two nodes that will act alike hash
     /// alike. With a value-stable `h` ([`Fnv64`]) the result is the same in every run.
+    #[cfg(feature = "check")]
     fn hash_node(&self, i: usize, h: &mut dyn Hasher);
     /// Feeds message `id`'s payload to `h` (nothing if it is not kept).
+    #[cfg(feature = "check")]
     fn hash_payload(&self, id: u64, h: &mut dyn Hasher);
     /// Node `i`'s pending timers as (queue token, [`fnv`] of the key), appended to `out`.
     fn timers(&self, i: usize, out: &mut Vec<(u64, u64)>);
@@ -152,12 +154,15 @@ pub trait Machine {
     /// `Deadline`, `Silent(3)`).
     fn timer_key(&self, i: usize, token: u64) -> Option<String>;
     /// The next message id: how many payloads were numbered so far.
+    #[cfg(feature = "check")]
     fn payloads_end(&self) -> u64;
     /// Of the payloads from id `from` on, keeps only those whose entry of `keep` is true (in
     /// order; those past the end of `keep` are kept too): the checker keeps one copy of each
     /// distinct payload.
+    #[cfg(feature = "check")]
     fn retain_payloads(&mut self, from: u64, keep: &[bool]);
     /// Forgets every node and payload, so that the nodes can boot again.
+    #[cfg(feature = "check")]
     fn reset(&mut self);
 }
 
@@ -293,6 +298,7 @@ impl<P: Protocol> Machine for Core<P> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[cfg(feature = "check")]
     fn hash_node(&self, i: usize, mut h: &mut dyn Hasher) {
         let slot = &self.slots[i];
         slot.state.hash(&mut h);
@@ -300,6 +306,7 @@ impl<P: Protocol> Machine for Core<P> {
         keys.sort_unstable();
         keys.hash(&mut h);
     }
+    #[cfg(feature = "check")]
     fn hash_payload(&self, id: u64, mut h: &mut dyn Hasher) {
         if let Some(m) = self.payload(id) {
             m.hash(&mut h);
@@ -312,9 +319,11 @@ impl<P: Protocol> Machine for Core<P> {
         let slot = self.slots.get(i)?;
         slot.timers.iter().find(|&&(_, t)| t == token).map(|(k, _)| format!("{k:?}"))
     }
+    #[cfg(feature = "check")]
     fn payloads_end(&self) -> u64 {
         self.base + self.payloads.len() as u64
     }
+    #[cfg(feature = "check")]
     fn retain_payloads(&mut self, from: u64, keep: &[bool]) {
         let start = from.saturating_sub(self.base) as usize;
         let mut at = 0usize;
@@ -323,6 +332,7 @@ impl<P: Protocol> Machine for Core<P> {
             at <= start || keep.get(at - 1 - start).copied().unwrap_or(true)
         });
     }
+    #[cfg(feature = "check")]
     fn reset(&mut self) {
         self.slots.clear();
         self.payloads.clear();
