@@ -31,11 +31,16 @@
 //! requires), `t_coord` (WAIT_COORD timeout, default
 //! `3·t_out`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -48,7 +53,8 @@ pub struct Bully {
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "bully",
     title: k::BULLY_TITLE,
-    citation: "H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
+    citation:
+        "H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
     summary: k::BULLY_SUMMARY,
     card: k::BULLY_CARD,
     topology: Topology::Complete,
@@ -294,7 +300,13 @@ impl Protocol for Bully {
     }
 
     fn init(&self, ctx: &mut C) -> State {
-        let mut s = State { me: ctx.me, elected: ctx.cfg.initial_leader, in_elect: false, stage: Stage::Idle, bullied_by: None };
+        let mut s = State {
+            me: ctx.me,
+            elected: ctx.cfg.initial_leader,
+            in_elect: false,
+            stage: Stage::Idle,
+            bullied_by: None,
+        };
         if let Some(hb) = ctx.cfg.heartbeats {
             match s.elected {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
@@ -379,7 +391,10 @@ impl Protocol for Bully {
             }
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&k::COMMON_NOTE_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::COMMON_NOTE_SUSPECT,
+                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     s.elected = None;
                     self.start_election(s, ctx);
                 }
@@ -437,7 +452,10 @@ mod tests {
     use serde_json::json;
 
     fn leaders(s: &Typed<Bully>) -> Vec<u32> {
-        (0..s.cfg.n()).filter(|&i| s.is_up(i) && s.state(i).elected == Some(s.cfg.ids[i])).map(|i| s.cfg.ids[i]).collect()
+        (0..s.cfg.n())
+            .filter(|&i| s.is_up(i) && s.state(i).elected == Some(s.cfg.ids[i]))
+            .map(|i| s.cfg.ids[i])
+            .collect()
     }
 
     /// Random partitions of random clusters: each side elects its own highest id (split brain),
@@ -483,9 +501,13 @@ mod tests {
         e.run_to_end();
         assert_eq!(e.frame().leaders, vec![5]);
         let challenged = (1..=e.cursor()).any(|k| {
-            e.narrate(k, crate::meta::Lang::En).is_some_and(|t| t.contains("N5 leads and hears N2 announce itself as leader"))
+            e.narrate(k, crate::meta::Lang::En)
+                .is_some_and(|t| t.contains("N5 leads and hears N2 announce itself as leader"))
         });
         assert!(challenged, "the challenge is narrated");
-        assert!(e.all_violations().iter().any(|v| v.kind == crate::observe::SPLIT_BRAIN), "split brain before the heal");
+        assert!(
+            e.all_violations().iter().any(|v| v.kind == crate::observe::SPLIT_BRAIN),
+            "split brain before the heal"
+        );
     }
 }

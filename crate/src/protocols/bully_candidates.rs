@@ -41,11 +41,15 @@
 //! default `2·latency_max + 1`), `t_coord` (wait for COORDINATOR after answering, default
 //! `3·t_out`), `delta` (the δ step between consecutive ids, default `t_out + latency_max + 1`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -121,10 +125,16 @@ impl BullyCandidates {
                 }
                 for (i, id) in c.iter().enumerate() {
                     if !cfg.ids.contains(id) {
-                        return Err(ScenarioError::new(format!("params.candidates[{i}]"), format!("unknown node {id}")));
+                        return Err(ScenarioError::new(
+                            format!("params.candidates[{i}]"),
+                            format!("unknown node {id}"),
+                        ));
                     }
                     if c[..i].contains(id) {
-                        return Err(ScenarioError::new(format!("params.candidates[{i}]"), format!("duplicate id {id}")));
+                        return Err(ScenarioError::new(
+                            format!("params.candidates[{i}]"),
+                            format!("duplicate id {id}"),
+                        ));
                     }
                 }
                 c.sort_unstable();
@@ -268,7 +278,11 @@ impl BullyCandidates {
             self.announce(s, ctx, ctx.me);
             return;
         }
-        let text = if self.is_candidate(ctx.me) { &k::BULLY_CANDIDATES_NOTE_ASK_ABOVE } else { &k::BULLY_CANDIDATES_NOTE_ASK_ALL };
+        let text = if self.is_candidate(ctx.me) {
+            &k::BULLY_CANDIDATES_NOTE_ASK_ABOVE
+        } else {
+            &k::BULLY_CANDIDATES_NOTE_ASK_ALL
+        };
         ctx.note(text, &[ctx.me as u64, targets.len() as u64, self.t_out]);
         s.stage = Stage::Asking;
         s.best = None;
@@ -427,7 +441,10 @@ impl Protocol for BullyCandidates {
             },
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&k::COMMON_NOTE_SUSPECT_2, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::COMMON_NOTE_SUSPECT_2,
+                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.detect(s, ctx);
                 }
             }

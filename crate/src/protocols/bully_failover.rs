@@ -44,11 +44,16 @@
 //! round trip), `t_coord` (wait for COORDINATOR, default `3·t_out`), `failover` (length of the
 //! published list, default 2, at least 1).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -261,7 +266,10 @@ impl BullyFailover {
         if let (Some(failed), Some(target)) = (s.suspected, target) {
             match i {
                 0 => ctx.note(&k::BULLY_FAILOVER_NOTE_ASK_FIRST, &[me, failed as u64, target as u64]),
-                _ => ctx.note(&k::BULLY_FAILOVER_NOTE_ASK_NEXT, &[me, s.above().nth(i - 1).unwrap_or(0) as u64, target as u64]),
+                _ => ctx.note(
+                    &k::BULLY_FAILOVER_NOTE_ASK_NEXT,
+                    &[me, s.above().nth(i - 1).unwrap_or(0) as u64, target as u64],
+                ),
             }
             s.stage = Stage::Asking(i);
             ctx.send(target, Msg::Failover(failed));
@@ -418,7 +426,9 @@ impl Protocol for BullyFailover {
                 let was_leader = s.elected == Some(ctx.me);
                 if k >= ctx.me || s.elected.is_none() {
                     match list.first() {
-                        Some(&first) => ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT, &[ctx.me as u64, k as u64, first as u64]),
+                        Some(&first) => {
+                            ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT, &[ctx.me as u64, k as u64, first as u64])
+                        }
                         None => ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT_NO_LIST, &[ctx.me as u64, k as u64]),
                     }
                     s.elected = Some(k);
@@ -460,7 +470,10 @@ impl Protocol for BullyFailover {
             },
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&k::COMMON_NOTE_SUSPECT_2, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::COMMON_NOTE_SUSPECT_2,
+                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.detect(s, ctx);
                 }
             }

@@ -48,11 +48,16 @@
 //!   leader. A crashed node breaks
 //!   the ring until it recovers (the classic crash-stop model); a recovered node starts an election.
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -336,7 +341,10 @@ impl Protocol for ChangRoberts {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::CHANG_ROBERTS_NOTE_SUSPECT,
+                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.start_election(s, ctx);
                 }
             }
@@ -383,15 +391,18 @@ impl Protocol for ChangRoberts {
             (k::INSPECT_SENT_OWN_ID, s.forwarded.to_string()),
             (k::INSPECT_COORDINATOR, s.am_coord.to_string()),
             (k::INSPECT_LARGEST_ID_CARRIED, fmt_node(s.carried)),
-            (k::INSPECT_HIGHEST_INITIATOR_SEEN, if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() }),
+            (
+                k::INSPECT_HIGHEST_INITIATOR_SEEN,
+                if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() },
+            ),
         ]
     }
 }
 
 #[cfg(test)]
 mod narration_tests {
-    use crate::protocols::testkit::{preset};
     use crate::meta::Lang;
+    use crate::protocols::testkit::preset;
     use crate::{Engine, NodeId};
 
     /// The step where `to` receives the message labelled `label` from `from`.
@@ -416,7 +427,10 @@ mod narration_tests {
         let e = preset("ring-two");
         let step = delivery(&e, 3, 80, "ELECTION(32, init 12)");
         let en = e.narrate(step, Lang::En).unwrap();
-        assert!(en.starts_with("N80 swallows ELECTION(32): 32 < 80, and N80 has already sent its own id round"), "{en}");
+        assert!(
+            en.starts_with("N80 swallows ELECTION(32): 32 < 80, and N80 has already sent its own id round"),
+            "{en}"
+        );
         assert!(en.contains("O(N log N)"), "{en}");
 
         // The maximum's id coming home.

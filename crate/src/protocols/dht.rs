@@ -36,11 +36,13 @@
 //!
 //! Parameters (`params`): `key` (a string or a number, default `"leader"`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::meta::k;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::NodeId;
 use serde_json::Value;
@@ -257,7 +259,10 @@ impl Protocol for Dht {
             Timer::Silent(p) => {
                 if let Ok(at) = s.view.binary_search(&p) {
                     s.view.remove(at);
-                    ctx.note(&k::DHT_NOTE_DROP, &[ctx.me as u64, p as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::DHT_NOTE_DROP,
+                        &[ctx.me as u64, p as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.lookup(s, ctx);
                 }
             }
@@ -289,9 +294,9 @@ impl Protocol for Dht {
 
 #[cfg(test)]
 mod tests {
-    use crate::protocols::testkit::{preset};
     use super::{key_position, position, successor, Dht, State, ALGORITHM};
     use crate::meta::Lang;
+    use crate::protocols::testkit::preset;
     use crate::protocols::testkit::{random_ring as ring, sent, sim_of};
     use crate::rng::Pcg32;
     use crate::sim::Typed;
@@ -310,7 +315,9 @@ mod tests {
     fn random_key(r: &mut Pcg32) -> Value {
         match r.range_inclusive(0, 2) {
             0 => json!(r.range_inclusive(0, 1000)),
-            _ => json!((0..r.range_inclusive(1, 8)).map(|_| (b'a' + r.range_inclusive(0, 25) as u8) as char).collect::<String>()),
+            _ => json!((0..r.range_inclusive(1, 8))
+                .map(|_| (b'a' + r.range_inclusive(0, 25) as u8) as char)
+                .collect::<String>()),
         }
     }
 
@@ -331,9 +338,14 @@ mod tests {
         assert_eq!(successor(position(4) + 1, [1, 2, 3, 4, 5]), Some(1));
         // Past the last position the ring wraps round to the first.
         assert_eq!(successor(u32::MAX, [1, 2, 3, 4, 5]), Some(3));
-        let e = Engine::new(Scenario::from_value(&json!({"algorithm": "dht", "nodes": [1, 2, 3, 4, 5], "params": {"key": 2}})).unwrap()).unwrap();
+        let e = Engine::new(
+            Scenario::from_value(&json!({"algorithm": "dht", "nodes": [1, 2, 3, 4, 5], "params": {"key": 2}})).unwrap(),
+        )
+        .unwrap();
         assert_eq!(e.frame().leaders, vec![2]);
-        let bad = Engine::new(Scenario::from_value(&json!({"algorithm": "dht", "nodes": [1, 2], "params": {"key": true}})).unwrap());
+        let bad = Engine::new(
+            Scenario::from_value(&json!({"algorithm": "dht", "nodes": [1, 2], "params": {"key": true}})).unwrap(),
+        );
         assert_eq!(bad.err().unwrap().field, "params.key");
     }
 
@@ -379,7 +391,14 @@ mod tests {
                     assert!(a.view.contains(&a.me), "seed {seed}: N{} is in its own view", a.me);
                     assert_eq!(Some(a.leader), successor(key, a.view.iter().copied()), "seed {seed}");
                     for b in nodes.iter().filter(|b| b.me > a.me && b.view == a.view) {
-                        assert_eq!(a.leader, b.leader, "seed {seed} t={}: N{} and N{} share a view", s.now(), a.me, b.me);
+                        assert_eq!(
+                            a.leader,
+                            b.leader,
+                            "seed {seed} t={}: N{} and N{} share a view",
+                            s.now(),
+                            a.me,
+                            b.me
+                        );
                         compared += 1;
                     }
                 }
@@ -391,7 +410,10 @@ mod tests {
             alive_sorted.sort_unstable();
             let want = successor(key, alive.iter().copied()).unwrap();
             let agreeing = nodes.iter().filter(|x| x.view == alive_sorted && x.leader == want).count();
-            assert!(agreeing + 1 >= nodes.len(), "seed {seed}: after healing the views are the live set {alive_sorted:?}");
+            assert!(
+                agreeing + 1 >= nodes.len(),
+                "seed {seed}: after healing the views are the live set {alive_sorted:?}"
+            );
         }
         assert!(compared > 10_000, "the check compared many pairs of equal views ({compared})");
     }
@@ -459,7 +481,11 @@ mod tests {
         let v = e.violations();
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!((v[0].kind, v[0].nodes.clone()), ("split-brain", vec![1, 5]));
-        assert!(v[0].time > 20 && v[0].time <= 20 + 10 + 1, "the minority drops N5 one timeout after the cut: t={}", v[0].time);
+        assert!(
+            v[0].time > 20 && v[0].time <= 20 + 10 + 1,
+            "the minority drops N5 one timeout after the cut: t={}",
+            v[0].time
+        );
         let mut e = preset("dht-split-brain");
         e.seek(0);
         e.run_until(60);
@@ -471,7 +497,9 @@ mod tests {
     #[test]
     fn the_takeover_is_narrated_in_both_languages() {
         let e = preset("dht-crash");
-        let step = (1..=e.cursor()).find(|&s| e.narrate(s, Lang::En).unwrap().contains("is now N3 itself")).expect("N3 takes over");
+        let step = (1..=e.cursor())
+            .find(|&s| e.narrate(s, Lang::En).unwrap().contains("is now N3 itself"))
+            .expect("N3 takes over");
         let en = e.narrate(step, Lang::En).unwrap();
         assert!(en.contains("N3 heard nothing from N6 for 10 ticks: it drops N6 from its view."), "{en}");
         let zh = e.narrate(step, Lang::Zh).unwrap();

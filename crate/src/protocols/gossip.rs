@@ -39,11 +39,11 @@
 //! `silence` (default `period · (2·⌈log₂ N⌉ + 4)`, several times the spreading time of a heartbeat,
 //! at least `heartbeats.timeout`), `relay` (default false).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::meta::k;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -330,7 +330,14 @@ impl Protocol for Gossip {
 
     fn view(&self, s: &State) -> View {
         let role = if s.cand.1 == s.me { LEADER } else { FOLLOWER };
-        View { role, leader: Some(s.cand.1), term: Some(s.cand.0), term_word: Some(&EPOCH), tint: Some(s.cand.1), ..View::default() }
+        View {
+            role,
+            leader: Some(s.cand.1),
+            term: Some(s.cand.0),
+            term_word: Some(&EPOCH),
+            tint: Some(s.cand.1),
+            ..View::default()
+        }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
@@ -341,7 +348,12 @@ impl Protocol for Gossip {
             (k::INSPECT_PERIODS_GOSSIPED, s.periods.to_string()),
             (
                 k::INSPECT_PERIOD_FANOUT_SILENCE,
-                format!("{} / {} / {}", self.period, self.fanout, self.silence.map_or("off".to_string(), |t| t.to_string())),
+                format!(
+                    "{} / {} / {}",
+                    self.period,
+                    self.fanout,
+                    self.silence.map_or("off".to_string(), |t| t.to_string())
+                ),
             ),
         ]
     }
@@ -349,9 +361,9 @@ impl Protocol for Gossip {
 
 #[cfg(test)]
 mod tests {
-    use crate::protocols::testkit::{run};
     use super::*;
     use crate::meta::Lang;
+    use crate::protocols::testkit::run;
     use crate::protocols::testkit::{sent, sim_of};
     use crate::rng::Pcg32;
     use crate::Engine;
@@ -362,7 +374,8 @@ mod tests {
     /// detector, period 10 ticks, latency 1.
     fn periods_to_converge(n: u32, relay: bool, seed: u64) -> u64 {
         let ids: Vec<u32> = (1..=n).collect();
-        let e = run(&json!({"algorithm": "gossip", "nodes": ids, "seed": seed, "params": {"period": 10, "relay": relay},
+        let e =
+            run(&json!({"algorithm": "gossip", "nodes": ids, "seed": seed, "params": {"period": 10, "relay": relay},
                             "stop": {"max_time": 300}}));
         let first = e.elections().first().unwrap_or_else(|| panic!("N = {n}, seed {seed}: no convergence"));
         assert_eq!(first.leader, n, "the largest candidate wins");
@@ -400,7 +413,9 @@ mod tests {
     #[test]
     fn each_period_costs_fanout_messages_per_node() {
         let ids: Vec<u32> = (1..=16).collect();
-        let e = run(&json!({"algorithm": "gossip", "nodes": ids, "seed": 1, "params": {"period": 5, "fanout": 3}, "stop": {"max_time": 100}}));
+        let e = run(
+            &json!({"algorithm": "gossip", "nodes": ids, "seed": 1, "params": {"period": 5, "fanout": 3}, "stop": {"max_time": 100}}),
+        );
         // Every node's first period starts in [1, 5], then one every 5 ticks up to t = 100.
         let total = sent(&e, "GOSSIP");
         assert!((16 * 3 * 19..=16 * 3 * 20).contains(&total), "{total}");
@@ -464,7 +479,10 @@ mod tests {
             for &i in &live {
                 assert_eq!(sim.state(i).cand, c, "seed {seed}: every live node backs the same candidate: {v}");
             }
-            let at = live.iter().find(|&&i| sim.state(i).me == c.1).unwrap_or_else(|| panic!("seed {seed}: the leader N{} is live", c.1));
+            let at = live
+                .iter()
+                .find(|&&i| sim.state(i).me == c.1)
+                .unwrap_or_else(|| panic!("seed {seed}: the leader N{} is live", c.1));
             assert_eq!(sim.state(*at).cand, c);
         }
     }
@@ -476,7 +494,8 @@ mod tests {
             let mut r = Pcg32::new(seed, 2000);
             let n = r.range_inclusive(4, 12);
             let ids: Vec<u64> = (1..=n).collect();
-            let (a, b): (Vec<u64>, Vec<u64>) = ids.iter().partition(|&&x| x == 1 || x != n && r.range_inclusive(0, 1) == 0);
+            let (a, b): (Vec<u64>, Vec<u64>) =
+                ids.iter().partition(|&&x| x == 1 || x != n && r.range_inclusive(0, 1) == 0);
             let mut v = json!({"algorithm": "gossip", "nodes": ids, "seed": seed, "initial_leader": n,
                                "heartbeats": {"interval": 2, "timeout": 8},
                                "schedule": [{"at": 10, "partition": [a, b]}], "stop": {"max_time": 250}});
@@ -484,7 +503,12 @@ mod tests {
             let f = e.frame();
             // Each side agrees on one leader of its own: its candidate (epoch, id).
             let side = |members: &[u64]| -> (u64, NodeId) {
-                let views: Vec<_> = f.nodes.iter().filter(|x| members.contains(&(x.id as u64))).map(|x| (x.view.term.unwrap(), x.view.leader.unwrap())).collect();
+                let views: Vec<_> = f
+                    .nodes
+                    .iter()
+                    .filter(|x| members.contains(&(x.id as u64)))
+                    .map(|x| (x.view.term.unwrap(), x.view.leader.unwrap()))
+                    .collect();
                 assert!(views.iter().all(|c| *c == views[0]), "seed {seed}: one candidate per side: {views:?}");
                 assert!(members.contains(&(views[0].1 as u64)), "seed {seed}: a leader from the same side: {views:?}");
                 views[0]
@@ -520,9 +544,16 @@ mod tests {
         assert_eq!(e.frame().leaders, vec![2, 5], "two leaders while cut off");
         e.run_to_end();
         assert_eq!(e.frame().leaders, vec![2]);
-        let find = |needle: &str| (1..=e.cursor()).find(|&s| e.narrate(s, Lang::En).unwrap().contains(needle)).unwrap_or_else(|| panic!("{needle}"));
+        let find = |needle: &str| {
+            (1..=e.cursor())
+                .find(|&s| e.narrate(s, Lang::En).unwrap().contains(needle))
+                .unwrap_or_else(|| panic!("{needle}"))
+        };
         let stand = find("N2 stands itself in epoch 1");
-        assert!(e.narrate(stand, Lang::En).unwrap().starts_with("N2 has had no fresh heartbeat count of N5 for 20 ticks"));
+        assert!(e
+            .narrate(stand, Lang::En)
+            .unwrap()
+            .starts_with("N2 has had no fresh heartbeat count of N5 for 20 ticks"));
         assert!(e.narrate(stand, Lang::Zh).unwrap().contains("推举自己"));
         let adopt = find("N5 adopts the larger candidate N2 of epoch 1");
         assert!(e.step_info(adopt).unwrap().time > 150);

@@ -63,11 +63,16 @@
 //! Parameters (`params`): `retry` (ticks a candidate waits for progress before starting again,
 //! with heartbeats only; default `10·N·latency_max + heartbeats.timeout`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -221,9 +226,20 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// Candidate `id`'s probe of phase `phase`, `hops` hops from it, travelling `dir`.
-    Probe { id: NodeId, round: u64, phase: u32, hops: u64, dir: Dir },
+    Probe {
+        id: NodeId,
+        round: u64,
+        phase: u32,
+        hops: u64,
+        dir: Dir,
+    },
     /// The probe turned back at the radius, travelling `dir` (back towards `id`).
-    Reply { id: NodeId, round: u64, phase: u32, dir: Dir },
+    Reply {
+        id: NodeId,
+        round: u64,
+        phase: u32,
+        dir: Dir,
+    },
     Elected(NodeId),
     Heartbeat,
 }
@@ -323,7 +339,15 @@ impl Protocol for HirschbergSinclair {
     }
 
     fn init(&self, ctx: &mut C) -> State {
-        let mut s = State { me: ctx.me, leader: ctx.cfg.initial_leader, round: 0, status: Status::Idle, phase: 0, replied: [false; 2], home: [false; 2] };
+        let mut s = State {
+            me: ctx.me,
+            leader: ctx.cfg.initial_leader,
+            round: 0,
+            status: Status::Idle,
+            phase: 0,
+            replied: [false; 2],
+            home: [false; 2],
+        };
         if let Some(hb) = ctx.cfg.heartbeats {
             match s.leader {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
@@ -395,7 +419,11 @@ impl Protocol for HirschbergSinclair {
                 // A smaller id: swallow it; a node not yet in the election joins.
                 match s.status {
                     Status::Idle => {
-                        let text = if s.leader == Some(me) { &k::HIRSCHBERG_SINCLAIR_NOTE_LEADER_WAKE } else { &k::HIRSCHBERG_SINCLAIR_NOTE_WAKE };
+                        let text = if s.leader == Some(me) {
+                            &k::HIRSCHBERG_SINCLAIR_NOTE_LEADER_WAKE
+                        } else {
+                            &k::HIRSCHBERG_SINCLAIR_NOTE_WAKE
+                        };
                         ctx.note(text, &[me as u64, id as u64]);
                         self.begin(s, ctx);
                     }
@@ -450,7 +478,10 @@ impl Protocol for HirschbergSinclair {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_SUSPECT, &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::HIRSCHBERG_SINCLAIR_NOTE_SUSPECT,
+                        &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.begin(s, ctx);
                 }
             }
@@ -469,7 +500,15 @@ impl Protocol for HirschbergSinclair {
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
-        let mut s = State { me: ctx.me, leader: None, round: crashed.round, status: Status::Idle, phase: 0, replied: [false; 2], home: [false; 2] };
+        let mut s = State {
+            me: ctx.me,
+            leader: None,
+            round: crashed.round,
+            status: Status::Idle,
+            phase: 0,
+            replied: [false; 2],
+            home: [false; 2],
+        };
         ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_RECOVER, &[ctx.me as u64]);
         self.begin(&mut s, ctx);
         s
@@ -486,7 +525,8 @@ impl Protocol for HirschbergSinclair {
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let side = |b: [bool; 2]| format!("cw {} / ccw {}", if b[0] { "yes" } else { "no" }, if b[1] { "yes" } else { "no" });
+        let side =
+            |b: [bool; 2]| format!("cw {} / ccw {}", if b[0] { "yes" } else { "no" }, if b[1] { "yes" } else { "no" });
         vec![
             (k::UI_LEADER, fmt_node(s.leader)),
             (

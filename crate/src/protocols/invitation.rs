@@ -60,11 +60,13 @@
 //! Parameters (`params`): `invite` `[lo, hi]`, the delay between a leader's invitation rounds
 //! (default `[T, 2T]` with `T = heartbeats.timeout`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::meta::k;
 use crate::meta::{Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -80,16 +82,13 @@ pub struct Invitation {
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "invitation",
     title: k::INVITATION_TITLE,
-    citation: "H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
+    citation:
+        "H. Garcia-Molina, Elections in a Distributed Computing System, IEEE Transactions on Computers C-31(1), 1982",
     summary: k::INVITATION_SUMMARY,
     card: k::INVITATION_CARD,
     topology: Topology::Complete,
     kinds: KINDS,
-    roles: &[
-        LEADER_ROLE,
-        FOLLOWER_ROLE,
-        Role::new("joining", Look::Waiting, k::INVITATION_ROLE_JOINING),
-    ],
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, Role::new("joining", Look::Waiting, k::INVITATION_ROLE_JOINING)],
     formulas: &[Formula {
         name: "3(N−1)",
         applies: k::INVITATION_FORMULA_1,
@@ -141,7 +140,10 @@ impl Invitation {
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.pair("invite")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
-            return Err(ScenarioError::new("params.invite", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
+            return Err(ScenarioError::new(
+                "params.invite",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
         }
         Ok(Invitation { invite: (lo, hi), join_wait: 2 * cfg.latency.1 + 1 })
     }
@@ -232,7 +234,9 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::Invite { size } => format!("INVITE(size {size})"),
-            Msg::Accept { members } => format!("ACCEPT({} node{})", members.len(), if members.len() == 1 { "" } else { "s" }),
+            Msg::Accept { members } => {
+                format!("ACCEPT({} node{})", members.len(), if members.len() == 1 { "" } else { "s" })
+            }
             Msg::Group { old } => format!("GROUP(was N{old})"),
             Msg::Redirect { leader } => format!("REDIRECT(N{leader})"),
             Msg::Heartbeat => "HEARTBEAT".into(),
@@ -333,7 +337,9 @@ impl Protocol for Invitation {
                         ctx.send(from, Msg::Ack);
                     }
                     // A beat from the leader it is joining: GROUP is on its way.
-                    Status::Joining if s.leader == from => ctx.note(&k::INVITATION_NOTE_JOINING_IDLE, &[me as u64, from as u64]),
+                    Status::Joining if s.leader == from => {
+                        ctx.note(&k::INVITATION_NOTE_JOINING_IDLE, &[me as u64, from as u64])
+                    }
                     _ => {
                         ctx.note(&k::INVITATION_NOTE_NOT_MINE, &[me as u64, from as u64, s.leader as u64]);
                         ctx.send(from, Msg::Redirect { leader: s.leader });
@@ -374,7 +380,8 @@ impl Protocol for Invitation {
                 }
                 let timeout = ctx.cfg.heartbeats.map_or(Time::MAX, |h| h.timeout);
                 let now = ctx.now;
-                let silent: Vec<NodeId> = s.heard.iter().filter(|&(_, &t)| now.saturating_sub(t) > timeout).map(|(&m, _)| m).collect();
+                let silent: Vec<NodeId> =
+                    s.heard.iter().filter(|&(_, &t)| now.saturating_sub(t) > timeout).map(|(&m, _)| m).collect();
                 if !silent.is_empty() {
                     ctx.note(&k::INVITATION_NOTE_PRUNE, &[me as u64, silent.len() as u64, timeout]);
                     for m in silent {
@@ -429,7 +436,13 @@ impl Protocol for Invitation {
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let list = |v: &[NodeId]| if v.is_empty() { "-".to_string() } else { v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ") };
+        let list = |v: &[NodeId]| {
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")
+            }
+        };
         vec![
             (
                 k::INSPECT_STATUS,

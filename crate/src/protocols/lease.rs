@@ -44,11 +44,15 @@
 //! `ttl − margin`), `margin` (default `max(1, ttl/10)`, below the TTL), `drift`
 //! (`{"<id>": rate}`, rates in (0, 10]).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 use serde_json::Value;
@@ -156,10 +160,17 @@ pub struct State {
 pub enum Msg {
     /// Compare-and-set: write my token if the key holds `expect` (none: create; me: refresh).
     /// `at` is the sender's own clock when it sent the request, echoed in the answer.
-    Cas { expect: Option<NodeId>, at: u64 },
-    Ok { at: u64 },
+    Cas {
+        expect: Option<NodeId>,
+        at: u64,
+    },
+    Ok {
+        at: u64,
+    },
     /// Refused: the key holds `holder` (none: it is free).
-    Fail { holder: Option<NodeId> },
+    Fail {
+        holder: Option<NodeId>,
+    },
 }
 
 kinds! {
@@ -223,7 +234,10 @@ impl Lease {
             return Err(ScenarioError::new("params.margin", format!("must be below the TTL ({ttl})")));
         }
         if period >= ttl - margin {
-            return Err(ScenarioError::new("params.period", format!("must be shorter than the TTL minus the margin ({})", ttl - margin)));
+            return Err(ScenarioError::new(
+                "params.period",
+                format!("must be shorter than the TTL minus the margin ({})", ttl - margin),
+            ));
         }
         let mut rates = BTreeMap::new();
         for (k, v) in p.entries("drift", "a clock rate (a number)", Value::as_f64)? {
@@ -268,7 +282,10 @@ impl Lease {
             s.known = None;
         }
         let mine = s.lease.is_some() || s.known == Some(ctx.me);
-        ctx.note(if mine { &k::LEASE_NOTE_TRY_REFRESH } else { &k::LEASE_NOTE_TRY_CREATE }, &[ctx.me as u64, self.store as u64]);
+        ctx.note(
+            if mine { &k::LEASE_NOTE_TRY_REFRESH } else { &k::LEASE_NOTE_TRY_CREATE },
+            &[ctx.me as u64, self.store as u64],
+        );
         ctx.send(self.store, Msg::Cas { expect: mine.then_some(ctx.me), at: now });
         self.at_own(Timer::Try, now + self.period, ctx);
     }
@@ -278,7 +295,10 @@ impl Lease {
         let current = s.key.filter(|_| now < s.expires);
         let who = [ctx.me as u64, from as u64];
         if current == expect {
-            ctx.note(if expect.is_some() { &k::LEASE_S_REFRESH } else { &k::LEASE_S_CREATE }, &[who[0], who[1], self.ttl]);
+            ctx.note(
+                if expect.is_some() { &k::LEASE_S_REFRESH } else { &k::LEASE_S_CREATE },
+                &[who[0], who[1], self.ttl],
+            );
             s.key = Some(from);
             s.expires = now + self.ttl;
             s.granted = ctx.now;
@@ -450,9 +470,15 @@ impl Protocol for Lease {
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let mut out = vec![(k::INSPECT_CLOCK_RATE, format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
         if s.me == self.store {
-            out.push((k::UI_KEY, s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires))));
+            out.push((
+                k::UI_KEY,
+                s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires)),
+            ));
         } else {
-            out.push((k::INSPECT_LEASE_OWN_CLOCK, s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}"))));
+            out.push((
+                k::INSPECT_LEASE_OWN_CLOCK,
+                s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}")),
+            ));
             out.push((k::INSPECT_HOLDER_LAST_NAMED_BY_THE_STORE, fmt_node(s.known)));
         }
         out.push((k::INSPECT_TTL_PERIOD_MARGIN, format!("{} / {} / {}", self.ttl, self.period, self.margin)));

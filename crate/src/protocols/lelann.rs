@@ -28,11 +28,15 @@
 //!
 //! No parameters.
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -45,12 +49,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
-    formulas: &[Formula {
-        name: "N²",
-        applies: k::LELANN_FORMULA_1,
-        counts: &["ELECTION"],
-        value: |n| n * n,
-    }],
+    formulas: &[Formula { name: "N²", applies: k::LELANN_FORMULA_1, counts: &["ELECTION"], value: |n| n * n }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: &[Preset {
         id: "lelann-all",
@@ -257,7 +256,10 @@ impl Protocol for LeLann {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
-                    ctx.note(&k::LELANN_NOTE_SUSPECT, &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::LELANN_NOTE_SUSPECT,
+                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.begin(s, ctx, s.round + 1);
                 }
             }
@@ -307,7 +309,7 @@ impl Protocol for LeLann {
 
 #[cfg(test)]
 mod tests {
-    use crate::protocols::testkit::{sent, random_ring as ring};
+    use crate::protocols::testkit::{random_ring as ring, sent};
     use crate::rng::Pcg32;
     use crate::{Engine, NodeId, Scenario};
     use serde_json::json;
@@ -395,7 +397,11 @@ mod narration_tests {
         let zh = e.narrate(step, Lang::Zh).unwrap();
         assert!(zh.contains("先进先出") && zh.contains("全部 6 个 id"), "{zh}");
         let en = e.narrate(delivery(&e, 80, 6, "ELECTION(6)"), Lang::En).unwrap();
-        assert!(en.starts_with("N6's own id is back and N6 has seen all 6 ids") && en.contains("N6 knows that N80, the largest, leads"), "{en}");
+        assert!(
+            en.starts_with("N6's own id is back and N6 has seen all 6 ids")
+                && en.contains("N6 knows that N80, the largest, leads"),
+            "{en}"
+        );
         let en = e.narrate(delivery(&e, 80, 6, "ELECTION(80)"), Lang::En).unwrap();
         assert!(en.starts_with("N6 records id 80") && en.contains("N²"), "{en}");
     }
@@ -425,6 +431,11 @@ mod liveness_tests {
         let mut e = Engine::new(Scenario::from_value(&v).unwrap()).unwrap();
         e.run_to_end();
         let f = e.frame();
-        assert_eq!(f.agreement, Some(80), "everyone names N80 again: {:?}", f.nodes.iter().map(|n| (n.id, n.view.leader)).collect::<Vec<_>>());
+        assert_eq!(
+            f.agreement,
+            Some(80),
+            "everyone names N80 again: {:?}",
+            f.nodes.iter().map(|n| (n.id, n.view.leader)).collect::<Vec<_>>()
+        );
     }
 }

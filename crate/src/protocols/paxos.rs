@@ -57,11 +57,16 @@
 //! waits rarely end within one latency of each other), `patience` (default `2·latency_max + 1`,
 //! one round trip and the handling step).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -151,7 +156,10 @@ impl Paxos {
         let lat = cfg.latency.1;
         let (lo, hi) = p.pair("backoff")?.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
-            return Err(ScenarioError::new("params.backoff", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
+            return Err(ScenarioError::new(
+                "params.backoff",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
         }
         let patience = p.uint("patience")?.unwrap_or(2 * lat + 1);
         if patience == 0 {
@@ -252,7 +260,9 @@ impl Message for Msg {
         match *self {
             Msg::Prepare { inst, ballot } => format!("PREPARE(i{inst}, b{ballot})"),
             Msg::Promise { inst, ballot, accepted: None } => format!("PROMISE(i{inst}, b{ballot})"),
-            Msg::Promise { inst, ballot, accepted: Some((b, v)) } => format!("PROMISE(i{inst}, b{ballot}, had b{b}:N{v})"),
+            Msg::Promise { inst, ballot, accepted: Some((b, v)) } => {
+                format!("PROMISE(i{inst}, b{ballot}, had b{b}:N{v})")
+            }
             Msg::Accept { inst, ballot, value } => format!("ACCEPT(i{inst}, b{ballot}, N{value})"),
             Msg::Accepted { inst, ballot } => format!("ACCEPTED(i{inst}, b{ballot})"),
             Msg::Nack { inst, ballot, promised } => format!("NACK(i{inst}, b{ballot}; b{promised})"),
@@ -350,7 +360,9 @@ impl Protocol for Paxos {
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let (me, peer) = (ctx.me as u64, from as u64);
-        let mine = |s: &State, inst: u64, ballot: u64, phase: Phase| s.proposal.as_ref().is_some_and(|p| p.inst == inst && p.ballot == ballot && p.phase == phase);
+        let mine = |s: &State, inst: u64, ballot: u64, phase: Phase| {
+            s.proposal.as_ref().is_some_and(|p| p.inst == inst && p.ballot == ballot && p.phase == phase)
+        };
         match msg {
             Msg::Prepare { inst, ballot } => {
                 self.notice_ballot(s, ballot);
@@ -386,7 +398,9 @@ impl Protocol for Paxos {
                 if s.refuses(inst, ballot) && !forgets {
                     let promised = s.promised;
                     match s.accepted.last_key_value() {
-                        Some((&later, _)) if ballot >= promised => ctx.note(&k::PAXOS_NOTE_REFUSE_OLD, &[me, ballot, later]),
+                        Some((&later, _)) if ballot >= promised => {
+                            ctx.note(&k::PAXOS_NOTE_REFUSE_OLD, &[me, ballot, later])
+                        }
                         _ => ctx.note(&k::PAXOS_NOTE_REFUSE, &[me, ballot, promised]),
                     }
                     return ctx.send(from, Msg::Nack { inst, ballot, promised });
@@ -482,7 +496,12 @@ impl Protocol for Paxos {
             Timer::Heartbeat => {
                 if s.leading() {
                     let inst = s.latest().0;
-                    ctx.heartbeat(Timer::Heartbeat, &k::PAXOS_NOTE_BEAT, &[me, inst], Msg::Heartbeat { inst, ballot: s.decided_by });
+                    ctx.heartbeat(
+                        Timer::Heartbeat,
+                        &k::PAXOS_NOTE_BEAT,
+                        &[me, inst],
+                        Msg::Heartbeat { inst, ballot: s.decided_by },
+                    );
                 }
             }
         }
@@ -525,7 +544,10 @@ impl Protocol for Paxos {
             (k::INSPECT_NEXT_INSTANCE, next.to_string()),
             (k::INSPECT_DECIDED_BY_BALLOT, format!("b{}", s.decided_by)),
             (k::INSPECT_PROMISED, format!("b{}", s.promised)),
-            (k::INSPECT_ACCEPTED_NEXT_INSTANCE, s.accepted.get(&next).map_or("-".to_string(), |(b, v)| format!("b{b}: N{v}"))),
+            (
+                k::INSPECT_ACCEPTED_NEXT_INSTANCE,
+                s.accepted.get(&next).map_or("-".to_string(), |(b, v)| format!("b{b}: N{v}")),
+            ),
             (k::INSPECT_PROPOSAL, proposal),
             (k::INSPECT_BACKOFF_PATIENCE, format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience)),
         ]

@@ -33,11 +33,16 @@
 //! node raise its term and ask REQUEST_VOTE. A node cut off from the majority never gets there,
 //! so its term stays where it was, and when it rejoins it does not depose a healthy leader.
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE, ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE};
-use crate::protocol::{fmt_node, pair, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
+    ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE,
+};
+use crate::protocol::{
+    fmt_node, pair, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -54,57 +59,6 @@ pub struct Raft {
     pub pre_vote: bool,
 }
 
-pub const ALGORITHM: Algorithm = Algorithm {
-    id: "raft",
-    title: k::RAFT_TITLE,
-    citation: "D. Ongaro and J. Ousterhout, In Search of an Understandable Consensus Algorithm, USENIX ATC 2014",
-    summary: k::RAFT_SUMMARY,
-    card: k::RAFT_CARD,
-    topology: Topology::Complete,
-    kinds: KINDS,
-    roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, PRE_CANDIDATE_ROLE],
-    formulas: &[
-        Formula {
-            name: "2(N−1)",
-            applies: k::RAFT_FORMULA_1,
-            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
-            value: |n| 2 * n.saturating_sub(1),
-        },
-        Formula {
-            name: "3(N−1)",
-            applies: k::RAFT_FORMULA_2,
-            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES"],
-            value: |n| 3 * n.saturating_sub(1),
-        },
-    ],
-    properties: &[ONE_LEADER_PER_TERM, single_leader(Faults::CrashStop)],
-    presets: PRESETS,
-    build: run::build::<Raft>,
-};
-
-const PRESETS: &[Preset] = &[
-    Preset {
-        id: "split-brain-raft",
-        title: k::RAFT_PRESET_SPLIT_BRAIN_RAFT_TITLE,
-        hint: k::RAFT_PRESET_SPLIT_BRAIN_RAFT_HINT,
-        json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
-                  "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
-        leaders: &[5],
-        golden: "cdde8d18e09bc193",
-    },
-    Preset {
-        id: "raft-cold",
-        title: k::RAFT_PRESET_RAFT_COLD_TITLE,
-        hint: k::RAFT_PRESET_RAFT_COLD_HINT,
-        json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,
-                  "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
-        leaders: &[4],
-        golden: "1024adfc4aca0ff1",
-    },
-];
-
-// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
-
 impl Raft {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let (params, double_vote) = super::mutant(params, "double-vote");
@@ -112,7 +66,10 @@ impl Raft {
         let t = cfg.heartbeats.map_or(10, |h| h.timeout);
         let (lo, hi) = p.pair("election_timeout")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
         if lo == 0 || lo > hi {
-            return Err(ScenarioError::new("params.election_timeout", format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]")));
+            return Err(ScenarioError::new(
+                "params.election_timeout",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
         }
         let interval = cfg.heartbeats.map_or(2, |h| h.interval);
         let round_trip = 2 * cfg.latency.1;
@@ -122,7 +79,9 @@ impl Raft {
         }
         let mut logs = BTreeMap::new();
         for (key, [index, term]) in p.entries("log", "[index, term] (two whole numbers)", pair)? {
-            let id: NodeId = key.parse().map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
+            let id: NodeId = key
+                .parse()
+                .map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
             if !cfg.ids.contains(&id) {
                 return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
             }
@@ -160,16 +119,38 @@ pub struct State {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
-    RequestVote { term: u64, last_index: u64, last_term: u64 },
-    VoteGrant { term: u64 },
-    VoteDeny { term: u64 },
-    AppendEntries { term: u64 },
-    AppendAck { term: u64 },
-    AppendReject { term: u64 },
+    RequestVote {
+        term: u64,
+        last_index: u64,
+        last_term: u64,
+    },
+    VoteGrant {
+        term: u64,
+    },
+    VoteDeny {
+        term: u64,
+    },
+    AppendEntries {
+        term: u64,
+    },
+    AppendAck {
+        term: u64,
+    },
+    AppendReject {
+        term: u64,
+    },
     /// `term`: the term the sender would stand in (its own + 1); nobody adopts it.
-    PreVote { term: u64, last_index: u64, last_term: u64 },
-    PreVoteGrant { term: u64 },
-    PreVoteDeny { term: u64 },
+    PreVote {
+        term: u64,
+        last_index: u64,
+        last_term: u64,
+    },
+    PreVoteGrant {
+        term: u64,
+    },
+    PreVoteDeny {
+        term: u64,
+    },
 }
 
 kinds! {
@@ -183,37 +164,6 @@ kinds! {
     Msg::PreVote { .. } => Kind::new("PRE_VOTE", "PV", Visual::Request, k::RAFT_KIND_PRE_VOTE),
     Msg::PreVoteGrant { .. } => Kind::new("PRE_VOTE_GRANT", "P✓", Visual::Answer, k::RAFT_KIND_PRE_VOTE_GRANT),
     Msg::PreVoteDeny { .. } => Kind::new("PRE_VOTE_DENY", "P✗", Visual::Refusal, k::RAFT_KIND_PRE_VOTE_DENY),
-}
-
-impl Msg {
-    fn term(&self) -> u64 {
-        match *self {
-            Msg::RequestVote { term, .. }
-            | Msg::VoteGrant { term }
-            | Msg::VoteDeny { term }
-            | Msg::AppendEntries { term }
-            | Msg::AppendAck { term }
-            | Msg::AppendReject { term }
-            | Msg::PreVote { term, .. }
-            | Msg::PreVoteGrant { term }
-            | Msg::PreVoteDeny { term } => term,
-        }
-    }
-
-    /// A pre-vote and its replies carry a term nobody adopts (thesis §9.6).
-    fn binding(&self) -> bool {
-        !matches!(self, Msg::PreVote { .. } | Msg::PreVoteGrant { .. } | Msg::PreVoteDeny { .. })
-    }
-}
-
-impl Message for Msg {
-    fn label(&self) -> String {
-        match self {
-            Msg::RequestVote { term, last_index, last_term } => format!("REQUEST_VOTE(t{term}, log {last_index}@{last_term})"),
-            Msg::PreVote { term, last_index, last_term } => format!("PRE_VOTE(t{term}, log {last_index}@{last_term})"),
-            m => format!("{}(t{})", KINDS[m.kind()].name, m.term()),
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -320,7 +270,18 @@ impl Protocol for Raft {
         let me = ctx.me;
         let last_log = self.logs.get(&me).copied().unwrap_or((0, 0));
         let quorum = ctx.cfg.quorum();
-        let mut s = State { me, term: 0, voted_for: None, last_log, role: Role::Follower, leader: None, votes: vec![], acks: vec![], quorum, pre_votes: vec![] };
+        let mut s = State {
+            me,
+            term: 0,
+            voted_for: None,
+            last_log,
+            role: Role::Follower,
+            leader: None,
+            votes: vec![],
+            acks: vec![],
+            quorum,
+            pre_votes: vec![],
+        };
         match ctx.cfg.initial_leader {
             Some(l) => {
                 s.term = 1;
@@ -514,7 +475,12 @@ impl Protocol for Raft {
             }
             Timer::Heartbeat => {
                 if s.role == Role::Leader {
-                    ctx.heartbeat(Timer::Heartbeat, &k::RAFT_NOTE_BEAT, &[ctx.me as u64, s.term], Msg::AppendEntries { term: s.term });
+                    ctx.heartbeat(
+                        Timer::Heartbeat,
+                        &k::RAFT_NOTE_BEAT,
+                        &[ctx.me as u64, s.term],
+                        Msg::AppendEntries { term: s.term },
+                    );
                 }
             }
             Timer::AckCheck => {
@@ -574,10 +540,13 @@ impl Protocol for Raft {
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
         let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
         let mut rows = vec![
-            (k::INSPECT_ROLE, match s.role {
-                Role::PreCandidate => "pre-candidate".to_string(),
-                r => format!("{r:?}").to_ascii_lowercase(),
-            }),
+            (
+                k::INSPECT_ROLE,
+                match s.role {
+                    Role::PreCandidate => "pre-candidate".to_string(),
+                    r => format!("{r:?}").to_ascii_lowercase(),
+                },
+            ),
             (k::INSPECT_CURRENT_TERM, s.term.to_string()),
             (k::INSPECT_VOTED_FOR, fmt_node(s.voted_for)),
             (k::UI_LEADER, fmt_node(s.leader)),
@@ -592,6 +561,9 @@ impl Protocol for Raft {
         rows
     }
 }
+
+mod descriptor;
+pub use descriptor::ALGORITHM;
 
 #[cfg(test)]
 mod narration_tests;

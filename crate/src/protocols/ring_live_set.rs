@@ -51,11 +51,16 @@
 //! starts again, with heartbeats only; default `2·N·(ack_timeout + latency_max) +
 //! heartbeats.timeout`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -133,7 +138,8 @@ impl RingLiveSet {
             return Err(ScenarioError::new("params.ack_timeout", "must be at least 1 tick"));
         }
         let n = cfg.n() as Time;
-        let retry = p.uint("retry")?.unwrap_or(2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout));
+        let retry =
+            p.uint("retry")?.unwrap_or(2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout));
         if retry == 0 {
             return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
         }
@@ -171,11 +177,24 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     /// `live` lists the ids collected so far, in ring order from the initiator.
-    Election { init: NodeId, round: u64, live: Vec<NodeId>, seq: u64 },
+    Election {
+        init: NodeId,
+        round: u64,
+        live: Vec<NodeId>,
+        seq: u64,
+    },
     /// The initiator's announcement, carried round the live set `live` (which starts with `init`).
-    Coordinator { leader: NodeId, init: NodeId, round: u64, live: Vec<NodeId>, seq: u64 },
+    Coordinator {
+        leader: NodeId,
+        init: NodeId,
+        round: u64,
+        live: Vec<NodeId>,
+        seq: u64,
+    },
     /// "I have your message `seq`."
-    Ack { seq: u64 },
+    Ack {
+        seq: u64,
+    },
     Heartbeat,
 }
 
@@ -459,18 +478,27 @@ impl Protocol for RingLiveSet {
                             self.decide(s, live, ctx);
                         }
                         Msg::Election { round, .. } => ctx.note(&k::RING_LIVE_SET_NOTE_STALE, &[me as u64, round]),
-                        Msg::Coordinator { leader, .. } => ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64]),
+                        Msg::Coordinator { leader, .. } => {
+                            ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64])
+                        }
                         _ => {}
                     },
                     Next::InitiatorGone(init) => {
-                        let text = if matches!(msg, Msg::Coordinator { .. }) { &k::RING_LIVE_SET_NOTE_COORD_END } else { &k::RING_LIVE_SET_NOTE_INIT_GONE };
+                        let text = if matches!(msg, Msg::Coordinator { .. }) {
+                            &k::RING_LIVE_SET_NOTE_COORD_END
+                        } else {
+                            &k::RING_LIVE_SET_NOTE_INIT_GONE
+                        };
                         ctx.note(text, &[me as u64, init as u64]);
                     }
                 }
             }
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(&k::COMMON_NOTE_SUSPECT, &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::COMMON_NOTE_SUSPECT,
+                        &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.begin(s, ctx);
                 }
             }
@@ -526,7 +554,10 @@ impl Protocol for RingLiveSet {
             (k::INSPECT_PARTICIPANT, s.participant.to_string()),
             (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
             (k::INSPECT_WAITING_FOR_ACK_FROM, if waiting_for.is_empty() { "-".into() } else { waiting_for }),
-            (k::INSPECT_LAST_LIVE_SET, if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) }),
+            (
+                k::INSPECT_LAST_LIVE_SET,
+                if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) },
+            ),
             (k::INSPECT_ACK_TIMEOUT_RETRY, format!("{} / {}", self.ack_timeout, self.retry)),
         ]
     }

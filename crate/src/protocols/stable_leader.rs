@@ -26,10 +26,13 @@
 //! * The demoted leader reports its demotion (property `leader-demoted`), so a run shows when a live
 //!   leader was replaced — which a partition or a lossy link can cause, and a crash elsewhere cannot.
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
+    LEADER_ROLE,
+};
 use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
@@ -213,7 +216,9 @@ impl Protocol for StableLeader {
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         match params.keys().next() {
-            Some(key) => Err(ScenarioError::new(format!("params.{key}"), "unknown field: this algorithm has no parameters")),
+            Some(key) => {
+                Err(ScenarioError::new(format!("params.{key}"), "unknown field: this algorithm has no parameters"))
+            }
             None => Ok(StableLeader),
         }
     }
@@ -266,11 +271,18 @@ impl Protocol for StableLeader {
             }
             Msg::Ok { round } => {
                 if round > s.round {
-                    let rule = if s.leader == Some(s.me) { &k::STABLE_LEADER_NOTE_DEMOTED } else { &k::STABLE_LEADER_NOTE_OK_NEWER };
+                    let rule = if s.leader == Some(s.me) {
+                        &k::STABLE_LEADER_NOTE_DEMOTED
+                    } else {
+                        &k::STABLE_LEADER_NOTE_OK_NEWER
+                    };
                     ctx.note(rule, &[me, round, peer]);
                     self.demote(s, ctx);
                 } else {
-                    ctx.note(if s.leader.is_some() { &k::STABLE_LEADER_NOTE_OK } else { &k::STABLE_LEADER_NOTE_TRUST }, &[me, round, peer]);
+                    ctx.note(
+                        if s.leader.is_some() { &k::STABLE_LEADER_NOTE_OK } else { &k::STABLE_LEADER_NOTE_TRUST },
+                        &[me, round, peer],
+                    );
                 }
                 s.round = round;
                 s.leader = Some(from);
@@ -297,7 +309,10 @@ impl Protocol for StableLeader {
         match timer {
             Timer::Timeout => {
                 if s.leader != Some(s.me) {
-                    ctx.note(&k::STABLE_LEADER_NOTE_TIMEOUT, &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(
+                        &k::STABLE_LEADER_NOTE_TIMEOUT,
+                        &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
+                    );
                     self.start_round(s, s.round + 1, ctx);
                 }
             }
@@ -326,16 +341,20 @@ impl Protocol for StableLeader {
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        vec![(k::INSPECT_ROUND, s.round.to_string()), (k::INSPECT_TRUSTS, fmt_node(s.leader)), (k::INSPECT_LISTENING, s.listening.to_string())]
+        vec![
+            (k::INSPECT_ROUND, s.round.to_string()),
+            (k::INSPECT_TRUSTS, fmt_node(s.leader)),
+            (k::INSPECT_LISTENING, s.listening.to_string()),
+        ]
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::protocols::testkit::{engine, preset_json as preset};
     use super::LEADER_DEMOTED;
     use crate::meta::Lang;
     use crate::protocols::testkit::sent;
+    use crate::protocols::testkit::{engine, preset_json as preset};
     use crate::rng::Pcg32;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
@@ -351,7 +370,9 @@ mod tests {
         assert_eq!(e.frame().agreement, Some(1));
         assert!(e.violations().is_empty(), "{:?}", e.violations());
         assert_eq!(sent(&e, "START"), 3, "N−2: N2, N3 and N4 ask N1 once");
-        let back = (1..=e.cursor()).find(|&s| e.narrate(s, Lang::En).unwrap().starts_with("N5 hears OK of round 5 from N1")).expect("N5 hears N1");
+        let back = (1..=e.cursor())
+            .find(|&s| e.narrate(s, Lang::En).unwrap().starts_with("N5 hears OK of round 5 from N1"))
+            .expect("N5 hears N1");
         assert!(e.narrate(back, Lang::En).unwrap().contains("moves to round 5 and trusts N1"));
         assert!(e.narrate(back, Lang::Zh).unwrap().contains("信任 N1"));
         // Bully on the same nodes and faults gives the lead back to the recovered highest id.
@@ -427,7 +448,11 @@ mod tests {
             // Crashed owners met next in the rotation.
             let f = (1..n).take_while(|k| down.contains(&sorted[(at + k) % n])).count() as u64;
             let next = sorted[(at + f as usize + 1) % n];
-            let el = e.elections().iter().find(|x| x.from >= crash_at).unwrap_or_else(|| panic!("seed {seed}: no election: {v}"));
+            let el = e
+                .elections()
+                .iter()
+                .find(|x| x.from >= crash_at)
+                .unwrap_or_else(|| panic!("seed {seed}: no election: {v}"));
             assert_eq!(el.leader, next, "seed {seed}: the first live owner after N{leader}");
             let bound = (f + 1) * timeout + 3 * d;
             assert!(el.latency() <= bound, "seed {seed}: {} ticks > (f+1)·T + 3δ = {bound} (f = {f})", el.latency());
@@ -440,14 +465,21 @@ mod tests {
 
     #[test]
     fn start_keeps_a_trusted_leader() {
-        let mut e = engine(&json!({"algorithm": "stable-leader", "nodes": [1, 2, 3, 4], "seed": 5, "initial_leader": 2,
+        let mut e =
+            engine(&json!({"algorithm": "stable-leader", "nodes": [1, 2, 3, 4], "seed": 5, "initial_leader": 2,
                                     "heartbeats": {"interval": 2, "timeout": 9}, "schedule": [{"at": 7, "start": 4}],
                                     "stop": {"max_time": 40}}));
         e.run_to_end();
         assert_eq!(e.frame().leaders, vec![2]);
         assert_eq!(sent(&e, "START"), 0);
-        let s = (1..=e.cursor()).find(|&s| e.step_info(s).is_some_and(|i| i.event == "fault" && i.node == 4)).expect("the start");
-        assert!(e.narrate(s, Lang::En).unwrap().contains("a stable leader is kept"), "{}", e.narrate(s, Lang::En).unwrap());
+        let s = (1..=e.cursor())
+            .find(|&s| e.step_info(s).is_some_and(|i| i.event == "fault" && i.node == 4))
+            .expect("the start");
+        assert!(
+            e.narrate(s, Lang::En).unwrap().contains("a stable leader is kept"),
+            "{}",
+            e.narrate(s, Lang::En).unwrap()
+        );
     }
 
     #[test]

@@ -60,11 +60,15 @@
 //! Parameters (`params`): `hold` (ticks a node keeps the token, default `latency_max + 1`),
 //! `silence` (the silence step, default above).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, ParamReader, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::meta::k;
+use crate::meta::{
+    Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -97,17 +101,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
     card: k::TOKEN_RING_CARD,
     topology: Topology::Ring,
     kinds: KINDS,
-    roles: &[
-        LEADER_ROLE,
-        FOLLOWER_ROLE,
-        Role::new("passing", Look::Participant, k::TOKEN_RING_ROLE_PASSING),
-    ],
-    formulas: &[Formula {
-        name: "2N",
-        applies: k::TOKEN_RING_FORMULA_1,
-        counts: &["TOKEN", "ACK"],
-        value: |n| 2 * n,
-    }],
+    roles: &[LEADER_ROLE, FOLLOWER_ROLE, Role::new("passing", Look::Participant, k::TOKEN_RING_ROLE_PASSING)],
+    formulas: &[Formula { name: "2N", applies: k::TOKEN_RING_FORMULA_1, counts: &["TOKEN", "ACK"], value: |n| 2 * n }],
     properties: &[DUPLICATE_TOKEN],
     presets: PRESETS,
     build: run::build::<TokenRing>,
@@ -285,7 +280,14 @@ impl Protocol for TokenRing {
         // is always a later generation than it.
         let first = ctx.cfg.initial_leader.unwrap_or(ctx.cfg.sorted[0]);
         let token = Token { generation: Generation { counter: 1, origin: first }, hop: 0 };
-        let mut s = State { me: ctx.me, holding: None, passing: None, seen: Some(token), last_holder: Some(first), regenerated: 0 };
+        let mut s = State {
+            me: ctx.me,
+            holding: None,
+            passing: None,
+            seen: Some(token),
+            last_holder: Some(first),
+            regenerated: 0,
+        };
         if first == ctx.me {
             self.hold_token(&mut s, ctx, token);
         } else {
@@ -419,7 +421,9 @@ impl Protocol for TokenRing {
         }
         for s in nodes.iter().flatten() {
             let Some((t, to)) = s.passing else { continue };
-            let travels = flying.iter().any(|&(from, dest, m, doomed)| from == s.me && dest == to && !doomed && *m == Msg::Token(t));
+            let travels = flying
+                .iter()
+                .any(|&(from, dest, m, doomed)| from == s.me && dest == to && !doomed && *m == Msg::Token(t));
             // Arrived: the receiver has seen this token (or a later pass of it), or its ACK is on
             // the way back (a stale copy it destroyed is acknowledged too).
             let arrived = seen(to).flatten().is_some_and(|x| x.generation == t.generation && x >= t)
@@ -432,7 +436,11 @@ impl Protocol for TokenRing {
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let token = |t: Option<Token>| t.map_or("-".to_string(), |t| format!("gen {}·N{}, hop {}", t.generation.counter, t.generation.origin, t.hop));
+        let token = |t: Option<Token>| {
+            t.map_or("-".to_string(), |t| {
+                format!("gen {}·N{}, hop {}", t.generation.counter, t.generation.origin, t.hop)
+            })
+        };
         vec![
             (k::INSPECT_HOLDING, token(s.holding)),
             (k::INSPECT_PASSING_TO, fmt_node(s.passing.map(|p| p.1))),

@@ -38,10 +38,13 @@
 //! `2·latency_max`: the notes still in flight arrive), `ack_window` (default as Raft's:
 //! `3 × heartbeats.interval`, but at least `interval + 2·latency_max + 1`).
 
-use crate::meta::k;
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, TWO_LEADERS_IN_TERM};
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual,
+    TWO_LEADERS_IN_TERM,
+};
 use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};
@@ -132,7 +135,9 @@ const PRESETS: &[Preset] = &[
 impl ZooKeeper {
     /// Reads `params` by hand: three small fields do not need a serde instantiation of their own.
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let ticks = |key: &str, v: &Value| v.as_u64().ok_or_else(|| ScenarioError::new(format!("params.{key}"), "expected a whole number of ticks"));
+        let ticks = |key: &str, v: &Value| {
+            v.as_u64().ok_or_else(|| ScenarioError::new(format!("params.{key}"), "expected a whole number of ticks"))
+        };
         let interval = cfg.heartbeats.map_or(2, |h| h.interval);
         let mut zk = ZooKeeper {
             finalize_wait: 2 * cfg.latency.1,
@@ -144,17 +149,26 @@ impl ZooKeeper {
                 "finalize_wait" => zk.finalize_wait = ticks(key, v)?,
                 "ack_window" => zk.ack_window = ticks(key, v)?,
                 "zxid" => {
-                    let map = v.as_object().ok_or_else(|| ScenarioError::new("params.zxid", "expected an object {\"<id>\": zxid}"))?;
+                    let map = v
+                        .as_object()
+                        .ok_or_else(|| ScenarioError::new("params.zxid", "expected an object {\"<id>\": zxid}"))?;
                     for (id, z) in map {
                         let at = format!("params.zxid.{id}");
-                        let node: NodeId = id.parse().map_err(|_| ScenarioError::new(at.clone(), "expected a node id as the key"))?;
+                        let node: NodeId =
+                            id.parse().map_err(|_| ScenarioError::new(at.clone(), "expected a node id as the key"))?;
                         if !cfg.ids.contains(&node) {
                             return Err(ScenarioError::new(at, format!("unknown node {node}")));
                         }
-                        zk.zxids.insert(node, z.as_u64().ok_or_else(|| ScenarioError::new(at, "expected a whole number"))?);
+                        zk.zxids
+                            .insert(node, z.as_u64().ok_or_else(|| ScenarioError::new(at, "expected a whole number"))?);
                     }
                 }
-                _ => return Err(ScenarioError::new(format!("params.{key}"), "unknown field (expected zxid, finalize_wait or ack_window)")),
+                _ => {
+                    return Err(ScenarioError::new(
+                        format!("params.{key}"),
+                        "unknown field (expected zxid, finalize_wait or ack_window)",
+                    ))
+                }
             }
         }
         if zk.ack_window == 0 {
@@ -241,7 +255,9 @@ impl Message for Msg {
     fn label(&self) -> String {
         match self {
             Msg::Vote { leader, zxid, round } => format!("VOTE(N{leader}, zxid {zxid}, r{round})"),
-            Msg::Elected { round } | Msg::Follow { round } | Msg::Ping { round } => format!("{}(r{round})", KINDS[self.kind()].name),
+            Msg::Elected { round } | Msg::Follow { round } | Msg::Ping { round } => {
+                format!("{}(r{round})", KINDS[self.kind()].name)
+            }
         }
     }
 }
@@ -362,7 +378,9 @@ impl Protocol for ZooKeeper {
                         }
                         self.check_quorum(s, ctx);
                     }
-                    Phase::Following => ctx.note(&k::ZOOKEEPER_NOTE_FOLLOWER_QUIET, &[me, peer, s.leader.map_or(0, |l| l as u64)]),
+                    Phase::Following => {
+                        ctx.note(&k::ZOOKEEPER_NOTE_FOLLOWER_QUIET, &[me, peer, s.leader.map_or(0, |l| l as u64)])
+                    }
                     Phase::Prospective | Phase::Leading => {
                         if round > s.round {
                             // Move up to the newer round: a fresh promise to itself, and a fresh
@@ -399,7 +417,10 @@ impl Protocol for ZooKeeper {
                     } else {
                         s.acks.push(from);
                         let confirmed = s.led == Some(s.round);
-                        ctx.note(if confirmed { &k::ZOOKEEPER_NOTE_ANSWERED } else { &k::ZOOKEEPER_NOTE_FOLLOWED }, &[me, peer, s.acks.len() as u64]);
+                        ctx.note(
+                            if confirmed { &k::ZOOKEEPER_NOTE_ANSWERED } else { &k::ZOOKEEPER_NOTE_FOLLOWED },
+                            &[me, peer, s.acks.len() as u64],
+                        );
                         self.confirm(s, ctx);
                     }
                 } else {
@@ -461,7 +482,14 @@ impl Protocol for ZooKeeper {
                         ctx.set_timer_after(Timer::AckCheck, self.ack_window);
                     }
                     Phase::Leading | Phase::Prospective => {
-                        ctx.note(if s.phase == Phase::Leading { &k::ZOOKEEPER_NOTE_LONELY } else { &k::ZOOKEEPER_NOTE_NOT_CONFIRMED }, &tally);
+                        ctx.note(
+                            if s.phase == Phase::Leading {
+                                &k::ZOOKEEPER_NOTE_LONELY
+                            } else {
+                                &k::ZOOKEEPER_NOTE_NOT_CONFIRMED
+                            },
+                            &tally,
+                        );
                         self.look(s, s.round + 1, ctx);
                     }
                     _ => {}
@@ -487,7 +515,16 @@ impl Protocol for ZooKeeper {
             Phase::Prospective => ("prospective", None, s.round, Some((s.acks.len() as u32, s.quorum))),
             Phase::Leading => (LEADING, Some(s.me), s.led.unwrap_or(s.round), None),
         };
-        View { role, leader, term: Some(term), term_word: Some(&ROUND), vote: Some(s.vote.1), tally, zxid: Some(s.zxid), ..View::default() }
+        View {
+            role,
+            leader,
+            term: Some(term),
+            term_word: Some(&ROUND),
+            vote: Some(s.vote.1),
+            tally,
+            zxid: Some(s.zxid),
+            ..View::default()
+        }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {

@@ -138,7 +138,11 @@ impl Invitation {
                 s.remove(from);
                 self.expire(s, ctx.now);
                 if beats(size, from, s.size(), me) {
-                    let text = if size > s.size() { &k::INVITATION_NOTE_ACCEPT_LARGER } else { &k::INVITATION_NOTE_ACCEPT_TIE };
+                    let text = if size > s.size() {
+                        &k::INVITATION_NOTE_ACCEPT_LARGER
+                    } else {
+                        &k::INVITATION_NOTE_ACCEPT_TIE
+                    };
                     ctx.note(text, &[me as u64, from as u64, size]);
                     self.accept(s, ctx, from);
                 } else if s.invited(from) {

@@ -80,7 +80,10 @@ impl ZooKeeper {
             s.phase = Phase::Leading;
             s.led = Some(s.round);
             s.leader = Some(s.me);
-            ctx.note(if first { &k::ZOOKEEPER_NOTE_LEADS } else { &k::ZOOKEEPER_NOTE_RECONFIRMED }, &[s.me as u64, s.round, s.acks.len() as u64]);
+            ctx.note(
+                if first { &k::ZOOKEEPER_NOTE_LEADS } else { &k::ZOOKEEPER_NOTE_RECONFIRMED },
+                &[s.me as u64, s.round, s.acks.len() as u64],
+            );
         }
     }
 
@@ -120,7 +123,10 @@ impl ZooKeeper {
             }
             Phase::Following if s.leader == Some(from) => {
                 if round >= s.round && s.can_promise(round, from) {
-                    ctx.note(if round > s.round { &k::ZOOKEEPER_NOTE_FOLLOW_UP } else { &k::ZOOKEEPER_NOTE_PING_ACK }, &[me, peer, round]);
+                    ctx.note(
+                        if round > s.round { &k::ZOOKEEPER_NOTE_FOLLOW_UP } else { &k::ZOOKEEPER_NOTE_PING_ACK },
+                        &[me, peer, round],
+                    );
                     s.round = round;
                     s.promise = Some((round, from));
                     ctx.send(from, Msg::Follow { round });
