@@ -15,6 +15,7 @@ pub mod diff;
 pub mod engine;
 pub mod error;
 pub mod experiment;
+pub mod fnv;
 pub mod layout;
 pub mod lesson;
 pub mod link;

@@ -24,40 +24,7 @@ use std::any::Any;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
-/// FNV-1a, 64 bits: a hasher whose values are the same on every machine, build and run (std's
-/// default hasher is keyed at random), for the exhaustive checker's state fingerprints.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv64(pub u64);
-
-impl Default for Fnv64 {
-    fn default() -> Self {
-        Fnv64(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv64 {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.write(&x.to_le_bytes());
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// `x`'s [`Fnv64`] hash.
-pub fn fnv<T: Hash + ?Sized>(x: &T) -> u64 {
-    let mut h = Fnv64::default();
-    x.hash(&mut h);
-    h.finish()
-}
+pub use crate::fnv::{fnv, Fnv64};
 
 /// Type-erased, cloneable storage (a snapshot of a protocol's node states, in a checkpoint).
 pub trait Stash: Any {

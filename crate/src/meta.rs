@@ -78,7 +78,7 @@ fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
 
 /// FNV-1a over the key's bytes, as build.rs computes [`KEY_HASHES`] (no two keys share one).
 fn key_hash(key: &str) -> u32 {
-    key.bytes().fold(0x811c_9dc5, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+    crate::fnv::fnv1a_32(key.as_bytes())
 }
 
 /// The index of a catalog key, found by its hash: the page keeps 4 bytes a key instead of the

@@ -171,7 +171,7 @@ impl Sim {
             fifo_last: BTreeMap::new(),
             manual_drops: BTreeSet::new(),
             obs: Observers::new(&cfg.ids, machine.kinds().len(), claimed),
-            hash: 0xcbf2_9ce4_8422_2325,
+            hash: crate::fnv::OFFSET_64,
             n_msgs: 0,
             n_timers: 0,
             n_notes: 0,

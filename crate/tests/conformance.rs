@@ -30,7 +30,7 @@ fn engine(v: &Value) -> Engine {
 
 /// A stream per algorithm, so that adding one does not change the others' scenarios.
 fn stream_of(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    election_lab::fnv::fnv1a_64(id.as_bytes())
 }
 
 /// A random scenario for `algorithm` from `seed`. With `Faults::Any`: crashes, recoveries,

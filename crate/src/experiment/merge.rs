@@ -27,9 +27,8 @@ pub const PART_JSON_KEY: &str = "election_lab_part";
 /// The longest line a part may have: the first carries the spec (at most [`MAX_BYTES`]).
 const MAX_LINE: usize = crate::scenario::MAX_BYTES + 4096;
 
-/// 64-bit FNV-1a.
 fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    crate::fnv::fnv1a_64(s.as_bytes())
 }
 
 impl Sweep {

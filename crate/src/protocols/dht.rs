@@ -68,7 +68,7 @@ pub fn position(id: u64) -> u32 {
 
 /// A string key's position: FNV-1a over its bytes, then the same mix.
 pub fn key_position(key: &str) -> u32 {
-    let h = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let h = crate::fnv::fnv1a_64(key.as_bytes());
     (mix64(h) >> 32) as u32
 }
 
@@ -105,6 +105,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"dht","nodes":[1,2,3,4,5,6],"seed":425,"params":{"key":"lock"},
                   "heartbeats":{"interval":3,"timeout":10},"schedule":[{"at":30,"crash":6}],"stop":{"max_time":80}}"#,
         leaders: &[3],
+        // Pins consistent-hash leadership of key 'lock': N6 leads, then N3 after N6's crash ages out of the views.
         golden: "cc632e5d3cbd36f5",
     },
     Preset {
@@ -115,6 +116,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],"stop":{"max_time":120}}"#,
         leaders: &[5],
+        // Pins views split by a partition give key 'election' two owners (N5 and N1), by design.
         golden: "6df1fe5cdc3ef0b9",
     },
 ];

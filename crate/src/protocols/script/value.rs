@@ -141,22 +141,12 @@ pub enum Show {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fnv::Fnv64;
     use std::hash::Hasher;
 
     /// FNV-1a, so that the expected value does not depend on the standard library's hasher.
-    struct Fnv(u64);
-    impl Hasher for Fnv {
-        fn finish(&self) -> u64 {
-            self.0
-        }
-        fn write(&mut self, bytes: &[u8]) {
-            for &b in bytes {
-                self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-            }
-        }
-    }
     fn h(v: &Dynamic) -> u64 {
-        let mut f = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut f = Fnv64::default();
         hash_dynamic(v, &mut f);
         f.finish()
     }
