@@ -6,8 +6,14 @@
 //! in the order the code passes them. `zh.json` is not read here: natively it is included by
 //! `meta.rs`, and the page fetches it when Chinese is chosen.
 
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
+
+#[allow(dead_code)]
+#[path = "src/fnv.rs"]
+mod fnv;
 
 fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
@@ -15,26 +21,25 @@ fn main() {
     println!("cargo:rerun-if-changed=i18n/en.json");
     println!("cargo:rerun-if-changed=build.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
-    let value = json::parse(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));
-    let json::Value::Object(entries) = value else { panic!("i18n/en.json: not an object") };
+    let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));
     let mut texts: Vec<(String, String)> = Vec::new();
     let mut declared: Vec<(String, Vec<String>)> = Vec::new();
     for (key, v) in entries {
         match (key.as_str(), v) {
-            ("@args", json::Value::Object(list)) => {
+            ("@args", Value::Object(list)) => {
                 for (k, names) in list {
-                    let json::Value::Array(names) = names else { panic!("i18n/en.json: @args.{k}: not a list") };
+                    let Value::Array(names) = names else { panic!("i18n/en.json: @args.{k}: not a list") };
                     let names = names
                         .into_iter()
                         .map(|n| match n {
-                            json::Value::String(s) => s,
+                            Value::String(s) => s,
                             _ => panic!("i18n/en.json: @args.{k}: not a list of names"),
                         })
                         .collect();
                     declared.push((k, names));
                 }
             }
-            (_, json::Value::String(s)) => texts.push((key, s)),
+            (_, Value::String(s)) => texts.push((key, s)),
             _ => panic!("i18n/en.json: {key}: not a string"),
         }
     }
@@ -98,7 +103,31 @@ fn main() {
 
 /// FNV-1a over the key's bytes (the same function as `meta::key_hash`).
 fn key_hash(key: &str) -> u32 {
-    key.bytes().fold(0x811c_9dc5, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+    fnv::fnv1a_32(key.as_bytes())
+}
+
+/// A JSON object's entries in file order, duplicates kept (serde_json's own maps would keep only
+/// the last of two equal keys, and the catalog must refuse them).
+struct Entries(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Entries;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Value>()? {
+                    out.push(entry);
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// The names of `{name}` placeholders, in order of first appearance.
@@ -120,151 +149,4 @@ fn placeholders(t: &str) -> Vec<String> {
         rest = tail;
     }
     out
-}
-
-/// Just enough JSON for the catalog: objects, arrays and strings (in key order).
-mod json {
-    pub enum Value {
-        String(String),
-        Array(Vec<Value>),
-        Object(Vec<(String, Value)>),
-    }
-
-    pub fn parse(s: &str) -> Result<Value, String> {
-        let mut p = P { s: s.as_bytes(), i: 0, text: s };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(p.err("text after the end"));
-        }
-        Ok(v)
-    }
-
-    struct P<'a> {
-        s: &'a [u8],
-        i: usize,
-        text: &'a str,
-    }
-
-    impl P<'_> {
-        fn err(&self, what: &str) -> String {
-            let line = self.text[..self.i.min(self.text.len())].matches('\n').count() + 1;
-            format!("line {line}: {what}")
-        }
-        fn ws(&mut self) {
-            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-                self.i += 1;
-            }
-        }
-        fn eat(&mut self, c: u8) -> Result<(), String> {
-            self.ws();
-            if self.s.get(self.i) == Some(&c) {
-                self.i += 1;
-                Ok(())
-            } else {
-                Err(self.err(&format!("expected '{}'", c as char)))
-            }
-        }
-        fn value(&mut self) -> Result<Value, String> {
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b'"') => Ok(Value::String(self.string()?)),
-                Some(b'[') => {
-                    self.i += 1;
-                    let mut v = Vec::new();
-                    self.ws();
-                    if self.s.get(self.i) == Some(&b']') {
-                        self.i += 1;
-                        return Ok(Value::Array(v));
-                    }
-                    loop {
-                        v.push(self.value()?);
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b']') => {
-                                self.i += 1;
-                                return Ok(Value::Array(v));
-                            }
-                            _ => return Err(self.err("expected ',' or ']'")),
-                        }
-                    }
-                }
-                Some(b'{') => {
-                    self.i += 1;
-                    let mut v = Vec::new();
-                    self.ws();
-                    if self.s.get(self.i) == Some(&b'}') {
-                        self.i += 1;
-                        return Ok(Value::Object(v));
-                    }
-                    loop {
-                        self.ws();
-                        let k = self.string()?;
-                        self.eat(b':')?;
-                        v.push((k, self.value()?));
-                        self.ws();
-                        match self.s.get(self.i) {
-                            Some(b',') => self.i += 1,
-                            Some(b'}') => {
-                                self.i += 1;
-                                return Ok(Value::Object(v));
-                            }
-                            _ => return Err(self.err("expected ',' or '}'")),
-                        }
-                    }
-                }
-                _ => Err(self.err("expected a string, a list or an object")),
-            }
-        }
-        fn string(&mut self) -> Result<String, String> {
-            if self.s.get(self.i) != Some(&b'"') {
-                return Err(self.err("expected a string"));
-            }
-            self.i += 1;
-            let mut out = String::new();
-            let start = self.i;
-            let mut run = start;
-            loop {
-                match self.s.get(self.i) {
-                    None => return Err(self.err("unterminated string")),
-                    Some(b'"') => {
-                        out.push_str(&self.text[run..self.i]);
-                        self.i += 1;
-                        return Ok(out);
-                    }
-                    Some(b'\\') => {
-                        out.push_str(&self.text[run..self.i]);
-                        let c = *self.s.get(self.i + 1).ok_or_else(|| self.err("bad escape"))?;
-                        self.i += 2;
-                        match c {
-                            b'n' => out.push('\n'),
-                            b't' => out.push('\t'),
-                            b'r' => out.push('\r'),
-                            b'"' => out.push('"'),
-                            b'\\' => out.push('\\'),
-                            b'/' => out.push('/'),
-                            b'u' => {
-                                let hex = self.text.get(self.i..self.i + 4).ok_or_else(|| self.err("bad \\u"))?;
-                                let mut code = u32::from_str_radix(hex, 16).map_err(|_| self.err("bad \\u"))?;
-                                self.i += 4;
-                                if (0xd800..0xdc00).contains(&code) && self.text.get(self.i..self.i + 2) == Some("\\u")
-                                {
-                                    let lo =
-                                        self.text.get(self.i + 2..self.i + 6).ok_or_else(|| self.err("bad \\u"))?;
-                                    let lo = u32::from_str_radix(lo, 16).map_err(|_| self.err("bad \\u"))?;
-                                    code = 0x10000 + ((code - 0xd800) << 10) + (lo - 0xdc00);
-                                    self.i += 6;
-                                }
-                                out.push(char::from_u32(code).ok_or_else(|| self.err("bad \\u"))?);
-                            }
-                            _ => return Err(self.err("bad escape")),
-                        }
-                        run = self.i;
-                    }
-                    Some(_) => self.i += 1,
-                }
-            }
-        }
-    }
 }
