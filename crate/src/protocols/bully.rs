@@ -84,6 +84,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":400}}"#,
         leaders: &[80],
+        // Pins N80's heartbeats (interval 3, timeout 12) keeping it the one leader to t = 400.
         golden: "92ee660160ffa382",
     },
     Preset {
@@ -93,6 +94,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully","nodes":[3,5,6,12,32,80],"seed":425,"initial_leader":80,
                   "schedule":[{"at":0,"crash":80},{"at":1,"start":3}]}"#,
         leaders: &[32],
+        // Pins one initiator after the top crashes: the N²−N−1 = 29 message cascade that elects N32.
         golden: "22d0ac57c2de5bd8",
     },
     Preset {
@@ -103,6 +105,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":0,"crash":8},{"at":0,"start":1},{"at":0,"start":2},{"at":0,"start":3},
                               {"at":0,"start":4},{"at":0,"start":5},{"at":0,"start":6},{"at":0,"start":7}]}"#,
         leaders: &[7],
+        // Pins seven initiators at once: the worst case's 55 messages and N7 elected.
         golden: "568559445de310d1",
     },
     Preset {
@@ -112,6 +115,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
+        // Pins the heartbeat timing that a drawn partition turns into two leaders (N5 alone until cut).
         golden: "cae8d0f7a94fbbc3",
     },
     Preset {
@@ -123,6 +127,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":80,"heal":true}],
                   "stop":{"max_time":160}}"#,
         leaders: &[5],
+        // Pins split brain at t = 20, then the challenge after the heal that leaves N5 alone leading.
         golden: "86990fbd0f580190",
     },
     Preset {
@@ -135,6 +140,7 @@ const PRESETS: &[Preset] = &[
                   "fencing":{"writes":[{"at":3,"node":5,"value":100},{"at":60,"node":2,"value":999},{"at":80,"node":5,"value":50}]},
                   "stop":{"max_time":120}}"#,
         leaders: &[2, 5],
+        // Pins writes with tokens 1 and 2 through a partition: 100 and 999 accepted, the stale 50 rejected.
         golden: "3cb5ceddd265b18b",
     },
     Preset {
@@ -146,6 +152,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":5,"partition":[[1,2],[3,4,5]]}],
                   "fencing":{"write_every":10},"stop":{"max_time":100}}"#,
         leaders: &[2, 5],
+        // Pins periodic writes of two leaders: every write of the stale token 1 rejected.
         golden: "0d523d114a4b263b",
     },
 ];

@@ -99,6 +99,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"candidates":[1,2,6]},
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":4}]}"#,
         leaders: &[2],
+        // Pins the δ rule with three candidates: N4 asks them and announces N2 in 10 messages.
         golden: "bb3ecb1e2c1b6efc",
     },
     Preset {
@@ -109,6 +110,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"candidates":[1,2,6]},
                   "heartbeats":{"interval":3,"timeout":12},"schedule":[{"at":20,"crash":6}],"stop":{"max_time":200}}"#,
         leaders: &[2],
+        // Pins simultaneous detection and staggered δ waits: one announcement, N2.
         golden: "cbf58e58e204efb3",
     },
 ];

@@ -99,6 +99,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":3}]}"#,
         leaders: &[5],
+        // Pins the failover list: N3 asks N5, which takes over in N+1 = 7 messages.
         golden: "aed1da6b931736ed",
     },
     Preset {
@@ -108,6 +109,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":0,"crash":5},{"at":1,"start":3}]}"#,
         leaders: &[4],
+        // Pins the next one down the failover list takes over when the first is silent (N4).
         golden: "351915dfdb833cae",
     },
     Preset {
@@ -117,6 +119,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"bully-failover","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "heartbeats":{"interval":3,"timeout":12},"schedule":[{"at":20,"crash":6}],"stop":{"max_time":200}}"#,
         leaders: &[5],
+        // Pins heartbeat detection feeding the failover list: N5 takes over, the others only ask.
         golden: "3fcf264b4f763223",
     },
 ];

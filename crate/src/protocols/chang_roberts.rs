@@ -109,6 +109,7 @@ const PRESETS: &[Preset] = &[
         hint: k::CHANG_ROBERTS_PRESET_RING_BEST_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":80}]}"#,
         leaders: &[80],
+        // Pins Chang-Roberts' best case: 2N = 12 messages, the maximum starts.
         golden: "02c99fdb6750dd19",
     },
     Preset {
@@ -117,6 +118,7 @@ const PRESETS: &[Preset] = &[
         hint: k::CHANG_ROBERTS_PRESET_RING_WORST_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":6}]}"#,
         leaders: &[80],
+        // Pins Chang-Roberts' worst placement: 3N−1 = 17 messages.
         golden: "e7046cc72bc14bc8",
     },
     Preset {
@@ -125,6 +127,7 @@ const PRESETS: &[Preset] = &[
         hint: k::CHANG_ROBERTS_PRESET_RING_TWO_HINT,
         json: r#"{"algorithm":"chang-roberts","nodes":[80,6,12,5,32,3],"seed":425,"schedule":[{"at":0,"start":3},{"at":0,"start":12}]}"#,
         leaders: &[80],
+        // Pins two initiators, the smaller round swallowed at N80: 11 ELECTION + 6 ELECTED.
         golden: "6e9b3423b8cd27ec",
     },
 ];

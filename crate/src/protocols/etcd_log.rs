@@ -100,6 +100,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         hint: k::ETCD_LOG_PRESET_ETCD_LEADER_KILLED_HINT,
         json: include_str!("recorded/etcd-leader-killed.json"),
         leaders: &[2],
+        // Pins the replay of a real etcd 3.4 log: the kill, the second election and its term.
         golden: "810f208698f8c2d1",
     }],
     build: crate::run::build::<EtcdLog>,

@@ -94,6 +94,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"gossip","nodes":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],"seed":16,
                   "heartbeats":{"interval":4,"timeout":12},"schedule":[{"at":40,"crash":16}],"stop":{"max_time":140}}"#,
         leaders: &[11],
+        // Pins push gossip to 2 peers every 4 ticks: (0, N16) everywhere by t = 12, re-election after N16 crashes.
         golden: "48b7b2795ffdf0b6",
     },
     Preset {
@@ -104,6 +105,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":20,"partition":[[1,2],[3,4,5]]},{"at":150,"heal":true}],"stop":{"max_time":220}}"#,
         leaders: &[2],
+        // Pins gossip split by a partition: two leaders in epoch 1, reconciled after the heal at t = 150.
         golden: "e5c00e52213d6feb",
     },
 ];

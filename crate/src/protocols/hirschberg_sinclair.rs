@@ -118,6 +118,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"hirschberg-sinclair","nodes":[80,6,12,5,32,3],"seed":425,
                   "schedule":[{"at":0,"start":80},{"at":0,"start":6},{"at":0,"start":12},{"at":0,"start":5},{"at":0,"start":32},{"at":0,"start":3}]}"#,
         leaders: &[80],
+        // Pins Hirschberg-Sinclair phases on the Chang-Roberts ring: N80's radius-8 probe wins.
         golden: "7d2f58c23d010e68",
     },
     Preset {
@@ -130,6 +131,7 @@ const PRESETS: &[Preset] = &[
                               {"at":0,"start":15},{"at":0,"start":7},{"at":0,"start":11},{"at":0,"start":3},
                               {"at":0,"start":13},{"at":0,"start":5},{"at":0,"start":9},{"at":0,"start":1}]}"#,
         leaders: &[16],
+        // Pins 16 candidates on a bit-reversed ring: 8, 4, 2, 1 survivors by phase.
         golden: "3f96c8c2ee2045e6",
     },
     Preset {
@@ -140,6 +142,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":3,"timeout":12},
                   "schedule":[{"at":10,"partition":[[1,2,3],[4,5,6]]},{"at":120,"heal":true}],"stop":{"max_time":400}}"#,
         leaders: &[6],
+        // Pins a cut ring: probes cannot go round, so no second leader.
         golden: "0d6bd7a96839a694",
     },
 ];

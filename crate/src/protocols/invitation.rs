@@ -108,6 +108,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"invitation","nodes":[1,2,3,4],"seed":425,
                   "schedule":[{"at":0,"start":1},{"at":0,"start":3},{"at":5,"start":1}]}"#,
         leaders: &[1],
+        // Pins group merges of the figure with the tie to the lower id: N1 leads all four.
         golden: "4a9d1a693801a5b4",
     },
     Preset {
@@ -117,6 +118,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"invitation","nodes":[1,2,3,4,5,6],"seed":425,
                   "schedule":[{"at":0,"start":1},{"at":4,"start":1},{"at":8,"start":1},{"at":12,"start":1},{"at":16,"start":1}]}"#,
         leaders: &[1],
+        // Pins one inviter, one node a round: 3(N−1) = 15 messages for six nodes.
         golden: "407478b1de9ebf5e",
     },
     Preset {
@@ -128,6 +130,7 @@ const PRESETS: &[Preset] = &[
                   "schedule":[{"at":120,"partition":[[1,2],[3,4,5]]},{"at":240,"heal":true}],
                   "stop":{"max_time":400}}"#,
         leaders: &[3],
+        // Pins a group forms from cold, then a partition makes the far side form its own.
         golden: "5ea813e18669509b",
     },
 ];

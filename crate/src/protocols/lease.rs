@@ -114,6 +114,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"lease","nodes":[1,2,3,4,5],"seed":425,"network":{"latency":[1,3]},
                   "params":{"ttl":20,"period":4,"margin":2},"schedule":[{"at":40,"crash":4}],"stop":{"max_time":110}}"#,
         leaders: &[2],
+        // Pins the CAS race for a free key (N4 first) and the takeover 20 store ticks after N4's crash.
         golden: "af4d355b2f807655",
     },
     Preset {
@@ -124,6 +125,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"ttl":60,"period":4,"margin":2,"drift":{"5":0.8}},
                   "schedule":[{"at":10,"isolate":5},{"at":120,"heal":true}],"stop":{"max_time":150}}"#,
         leaders: &[4],
+        // Pins a holder's clock at 0.8 speed: the store expires the key at t = 66 before the holder knows.
         golden: "57f84a12338c5cfb",
     },
     Preset {
@@ -134,6 +136,7 @@ const PRESETS: &[Preset] = &[
                   "params":{"ttl":20,"period":4,"margin":2},
                   "schedule":[{"at":10,"partition":[[1,2],[3,4,5]]}],"stop":{"max_time":100}}"#,
         leaders: &[2],
+        // Pins a holder cut off from the store loses the key to N2, beside the store.
         golden: "8d9409d008cf4549",
     },
 ];

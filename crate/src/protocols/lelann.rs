@@ -58,6 +58,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         json: r#"{"algorithm":"lelann","nodes":[80,6,12,5,32,3],"seed":425,
                   "schedule":[{"at":0,"start":80},{"at":0,"start":6},{"at":0,"start":12},{"at":0,"start":5},{"at":0,"start":32},{"at":0,"start":3}]}"#,
         leaders: &[80],
+        // Pins LeLann's N² = 36 ELECTION messages with every node starting.
         golden: "f84d622579460986",
     }],
     build: run::build::<LeLann>,

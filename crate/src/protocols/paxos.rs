@@ -125,6 +125,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"paxos","nodes":[1,2,3,4,5],"seed":8,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":60}}"#,
         leaders: &[3],
+        // Pins a cold start: the first backoff to end proposes and is chosen in 16 messages.
         golden: "e8e1006c625269c8",
     },
     Preset {
@@ -134,6 +135,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"paxos","nodes":[1,2,3,4,5],"seed":20,"network":{"latency":[1,2]},
                   "params":{"backoff":[1,4]},"schedule":[{"at":0,"start":3},{"at":1,"start":4}]}"#,
         leaders: &[4],
+        // Pins two proposers a tick apart: N4's ballot chosen while nobody knows it yet.
         golden: "a78a2826848df6d2",
     },
     Preset {
@@ -143,6 +145,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"paxos","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
+        // Pins a minority that prepares again and again without 3 of 5 promises: one leader.
         golden: "18e20d4d1fe1803c",
     },
 ];

@@ -105,6 +105,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"ring-live-set","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":6,
                   "schedule":[{"at":0,"crash":6},{"at":1,"start":3}]}"#,
         leaders: &[5],
+        // Pins the live set growing round the ring and the skip past a crashed N6.
         golden: "930775ac59405970",
     },
     Preset {
@@ -115,6 +116,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":3,"timeout":12},
                   "schedule":[{"at":10,"partition":[[1,2,3],[4,5,6]]}],"stop":{"max_time":200}}"#,
         leaders: &[3, 6],
+        // Pins a cut ring whose side skips unreachable nodes and elects within itself.
         golden: "49f85529fe8e2f86",
     },
 ];

@@ -86,6 +86,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":10,"crash":5},{"at":50,"recover":5}],"stop":{"max_time":120}}"#,
         leaders: &[1],
+        // Pins round 5 to N1 after N5 crashes, and the recovered N5 following instead of taking over.
         golden: "65a85edcd5fbd4e7",
     },
     Preset {
@@ -96,6 +97,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},
                   "schedule":[{"at":4,"crash":1},{"at":10,"crash":5}],"stop":{"max_time":120}}"#,
         leaders: &[2],
+        // Pins two leaders down: round 5's owner silent, one more timeout, round 6 to N2.
         golden: "d5553be4ac7f500e",
     },
     Preset {
@@ -105,6 +107,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"stable-leader","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
+        // Pins a minority that gives round 5 to N1: two leaders, since stability is no quorum.
         golden: "c8af6e869189f358",
     },
 ];

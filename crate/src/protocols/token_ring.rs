@@ -116,6 +116,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"token-ring","nodes":[5,2,8,1,6],"seed":425,"initial_leader":5,
                   "schedule":[{"at":7,"crash":8}],"stop":{"max_time":300}}"#,
         leaders: &[],
+        // Pins the token lost with its holder and regenerated once, as generation 2, by N1.
         golden: "610e1b651bbf6b40",
     },
     Preset {
@@ -125,6 +126,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"token-ring","nodes":[1,2,3,4,5,6],"seed":425,"initial_leader":1,
                   "schedule":[{"at":22,"partition":[[1,2,3],[4,5,6]]},{"at":500,"heal":true}],"stop":{"max_time":700}}"#,
         leaders: &[5],
+        // Pins a cut ring: the side without the token regenerates one (a duplicate token).
         golden: "38a5a702cacd4cd1",
     },
 ];

@@ -109,6 +109,7 @@ const PRESETS: &[Preset] = &[
                   "heartbeats":{"interval":2,"timeout":10},"params":{"zxid":{"1":7,"2":9,"3":9,"4":8,"5":9}},
                   "schedule":[{"at":8,"crash":5}],"stop":{"max_time":120}}"#,
         leaders: &[3],
+        // Pins fast leader election after the leader crashes: the newest ZXID, then the larger SID, N3.
         golden: "a6f08b04aa3b8d34",
     },
     Preset {
@@ -117,6 +118,7 @@ const PRESETS: &[Preset] = &[
         hint: k::ZOOKEEPER_PRESET_ZOOKEEPER_VOTES_5_HINT,
         json: r#"{"algorithm":"zookeeper","nodes":[1,2,3,4,5],"seed":425,"heartbeats":null}"#,
         leaders: &[5],
+        // Pins votes heard in increasing order: (N³−N)/2 = 60 VOTEs.
         golden: "ac024d49fdf4e960",
     },
     Preset {
@@ -126,6 +128,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"zookeeper","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
+        // Pins a minority whose tallies never reach 3 of 5: it never elects.
         golden: "e9bc0594cf0802ff",
     },
 ];

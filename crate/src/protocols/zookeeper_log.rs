@@ -76,6 +76,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         hint: k::ZOOKEEPER_LOG_PRESET_ZOOKEEPER_LEADER_KILLED_HINT,
         json: include_str!("recorded/zookeeper-leader-killed.json"),
         leaders: &[2],
+        // Pins the replay of a real ZooKeeper 3.8 log: the kill and the second election.
         golden: "c2d47651a455e9cb",
     }],
     build: crate::run::build::<ZookeeperLog>,

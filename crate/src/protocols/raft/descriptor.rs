@@ -38,6 +38,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
                   "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
         leaders: &[5],
+        // Pins a minority that campaigns term after term without 3 of 5 votes: one leader per term.
         golden: "cdde8d18e09bc193",
     },
     Preset {
@@ -47,6 +48,7 @@ const PRESETS: &[Preset] = &[
         json: r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,
                   "heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
         leaders: &[4],
+        // Pins randomized timeouts from cold: the first candidate wins with 3 of 5 votes.
         golden: "1024adfc4aca0ff1",
     },
 ];
