@@ -22,6 +22,7 @@ use crate::NodeId;
 use crate::Time;
 use std::any::Any;
 use std::collections::VecDeque;
+#[cfg(feature = "check")]
 use std::hash::{Hash, Hasher};
 
 pub use crate::fnv::{fnv, Fnv64};
