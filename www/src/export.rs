@@ -109,21 +109,7 @@ pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang)
     lines
 }
 
-/// Text for XML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use election_lab::plot::escape;
 
 /// Rough advance of `s` in a sans-serif of `size` units.
 fn text_width(s: &str, size: f64) -> f64 {
