@@ -129,7 +129,8 @@ test('a crash clicked in one lane happens in every lane, and playing keeps one c
     assert.equal(await lane(page, k).locator('[data-node="5"]').getAttribute('data-status'), 'crashed', `lane ${k}`);
   }
   await page.getByRole('button', { name: 'Play' }).click();
-  await page.waitForTimeout(1500);
+  // Played on until the clock has moved well past t = 12 (a condition, not a fixed wait).
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="time"]')?.textContent) > 20);
   await page.getByRole('button', { name: 'Pause' }).click();
   const t = await time(page);
   assert.ok(t > 12, `played on from t = 12 to ${t}`);

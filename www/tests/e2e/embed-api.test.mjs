@@ -108,7 +108,12 @@ test('a host on another origin: junk is ignored, seeks are clamped, play and pau
     await lab.getByRole('button', { name: 'Play' }).waitFor();
     const paused = await stepOf(lab);
     assert.ok(paused >= 6);
-    await page.waitForTimeout(400);
+    // Thirty of the lab's animation frames later (a playing lab steps on its frames) it stands.
+    await page.frames().find((f) => f.url().startsWith(labOrigin)).evaluate(() => new Promise((done) => {
+      let k = 0;
+      const tick = () => { if (++k < 30) requestAnimationFrame(tick); else done(); };
+      requestAnimationFrame(tick);
+    }));
     assert.equal(await stepOf(lab), paused, 'paused');
     const last = (await got()).at(-1);
     assert.equal(last.step, paused);

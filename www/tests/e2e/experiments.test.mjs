@@ -47,6 +47,13 @@ function specFile(id, trials) {
   return file;
 }
 
+/** Waits for `n` animation frames of the page. */
+const frames = (page, n) => page.evaluate((n) => new Promise((done) => {
+  let k = 0;
+  const tick = () => { if (++k < n) requestAnimationFrame(tick); else done(k); };
+  requestAnimationFrame(tick);
+}), n);
+
 const progress = async (page) => {
   const bar = page.getByTestId('experiment-progress');
   return { now: Number(await bar.getAttribute('aria-valuenow')), max: Number(await bar.getAttribute('aria-valuemax')) };
@@ -104,12 +111,13 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
   assert.equal(workers.length, 0);
   await page.getByTestId('experiment-run').click();
   await page.getByTestId('experiment-progress').waitFor();
-  let seen = null;
-  for (let i = 0; i < 200 && !seen; i++) {
-    const p = await progress(page);
-    if (p.now > 0 && p.now < p.max) seen = p; else await page.waitForTimeout(20);
-  }
-  assert.ok(seen, 'the progress bar was seen part-way');
+  // The bar part-way: a count above 0 and below its end (waited for, not slept for).
+  await page.waitForFunction(() => {
+    const bar = document.querySelector('[data-testid="experiment-progress"]');
+    const now = Number(bar?.getAttribute('aria-valuenow'));
+    return now > 0 && now < Number(bar.getAttribute('aria-valuemax'));
+  });
+  const seen = await progress(page);
   assert.ok(fetched.some((p) => p.endsWith('/lab-worker_loader.js')), 'the worker\'s loader was requested by Run');
   assert.ok(fetched.some((p) => p.endsWith('/lab-worker_bg.wasm')), 'and its wasm');
   assert.equal(workers.length, 1, 'one worker runs the sweep');
@@ -118,12 +126,7 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
   // Responsive while it runs: 30 animation frames come, and the sweep advances between the first and the last
   // (how long the frames take is a benchmark's business: www/tests/bench/experiments-view.mjs).
   const before = (await progress(page)).now;
-  const frames = await page.evaluate(() => new Promise((done) => {
-    let n = 0;
-    const tick = () => { if (++n < 30) requestAnimationFrame(tick); else done(n); };
-    requestAnimationFrame(tick);
-  }));
-  assert.equal(frames, 30, 'frames keep coming while the sweep runs');
+  assert.equal(await frames(page, 30), 30, 'frames keep coming while the sweep runs');
   assert.ok((await progress(page)).now > before, 'and the sweep advanced meanwhile');
   assert.ok((await progress(page)).now < 50100, 'still running');
   await shot(page, 'experiments-running');
@@ -134,7 +137,8 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
   const stopped = (await progress(page)).now;
   assert.ok(stopped > 0 && stopped < 50100, `stopped part-way (${stopped})`);
   assert.equal(await page.getByTestId('experiment-status').textContent(), `Cancelled after ${stopped} of 50100 runs.`);
-  await page.waitForTimeout(400);
+  // Thirty animation frames later (the page renders what arrives once a frame) the count stands.
+  await frames(page, 30);
   assert.equal((await progress(page)).now, stopped, 'nothing runs after Cancel');
   assert.equal(await page.getByTestId('experiment-cancel').count(), 0);
   assert.equal(await page.getByTestId('experiment-run').textContent(), 'Run again');
@@ -142,8 +146,9 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
 
   // Run again starts over; Escape leaves in the middle, and the worker ends with the view.
   await page.getByTestId('experiment-run').click();
-  for (let i = 0; i < 100 && (await progress(page)).now === 0; i++) await page.waitForTimeout(20);
-  assert.ok((await progress(page)).now < stopped + 50100);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="experiment-progress"]')?.getAttribute('aria-valuenow')) > 0);
+  assert.equal(await page.getByTestId('experiment-status').count(), 0, 'the cancelled sweep\'s status is gone: a new sweep runs');
+  assert.equal((await progress(page)).max, 50100);
   assert.equal(workers.length, 2, 'a new worker for the new sweep');
   const left = new Promise((ok) => workers[1].on('close', ok));
   await page.keyboard.press('Escape');
