@@ -3,9 +3,10 @@
 // server would (gzip -9), summed, against the budget in tests/size-budget.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
-import { readFile } from 'node:fs/promises';
-import { serve, launch } from './harness.mjs';
+import { gzipSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serve, launch, DIST } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -30,4 +31,22 @@ test('the first load in English stays within the size budget', async () => {
   assert.ok(files.some((f) => f.url.endsWith('.wasm')), 'the wasm was among the downloads');
   assert.ok(total <= budget, `the first load is ${total} B gzip, over the budget of ${budget} B:\n${table}`);
   await context.close();
+});
+
+// A host that serves precompressed files (the guide's hosting chapter) finds a .gz and a .br beside
+// each file of the first load, and each reads back to the file itself.
+test('the build has gzip and Brotli copies of the page\'s files, equal to them once decompressed', async () => {
+  const names = (await readdir(DIST)).filter((f) => /\.(wasm|js|css|html|json)$/.test(f));
+  assert.ok(names.some((f) => f.endsWith('.wasm')), 'a wasm in dist/');
+  const lines = [];
+  for (const f of names) {
+    const raw = await readFile(join(DIST, f));
+    if (raw.length < 1024) continue;
+    const gz = await readFile(join(DIST, f + '.gz'));
+    const br = await readFile(join(DIST, f + '.br'));
+    assert.ok(gunzipSync(gz).equals(raw), `${f}.gz reads back to ${f}`);
+    assert.ok(brotliDecompressSync(br).equals(raw), `${f}.br reads back to ${f}`);
+    lines.push(`  ${f.padEnd(48)} ${String(raw.length).padStart(9)} B raw ${String(gz.length).padStart(8)} B .gz ${String(br.length).padStart(8)} B .br`);
+  }
+  console.log(`precompressed copies in dist/:\n${lines.join('\n')}`);
 });
