@@ -108,7 +108,7 @@ mod tests {
             let mut e = Engine::new(p.scenario()).unwrap();
             e.run(5_000);
             let mut found = scheduled_fault_steps(&e);
-            found.sort();
+            found.sort_unstable();
             assert_eq!(found, fault_steps_by_scan(&e), "preset {}", p.id);
         }
     }

@@ -69,7 +69,7 @@ mod tests {
             let (a, key) = angles(&f).unwrap();
             let true_order = {
                 let mut o: Vec<usize> = (0..ids.len()).collect();
-                o.sort_by_key(|&i| f.nodes[i].view.ring.unwrap().0);
+                o.sort_unstable_by_key(|&i| f.nodes[i].view.ring.unwrap().0);
                 o
             };
             let drawn: Vec<f64> = true_order.iter().map(|&i| a[i]).collect();

@@ -272,9 +272,9 @@ fn markers_match_a_full_scan_of_the_records() {
         );
         expected.extend(e.all_elections().iter().map(|x| (x.step, "elected")));
         expected.extend(e.all_violations().iter().map(|v| (v.step, "violation")));
-        expected.sort();
+        expected.sort_unstable();
         let mut got: Vec<(u64, &str)> = s.markers.iter().map(|m| (m.step, m.class)).collect();
-        got.sort();
+        got.sort_unstable();
         assert_eq!(got, expected, "preset {}", p.id);
     }
 }
@@ -356,7 +356,7 @@ fn a_keyboard_partition_cuts_the_chosen_nodes_off_with_one_line() {
         // Two neighbours in drawing order (next to each other on the circle or the hash ring).
         let mut order: Vec<(u32, Pt)> = ids.iter().copied().zip(s.positions.iter().copied()).collect();
         let angle = |p: Pt| (p.1 - 500.0).atan2(p.0 - 500.0);
-        order.sort_by(|a, b| angle(a.1).total_cmp(&angle(b.1)));
+        order.sort_unstable_by(|a, b| angle(a.1).total_cmp(&angle(b.1)));
         let chosen = [order[0].0, order[1].0];
         let s = run(
             s,
