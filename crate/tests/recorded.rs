@@ -196,6 +196,30 @@ fn one_merged_log_reads_like_one_log_per_member() {
     }
 }
 
+/// One file of several members' default text logger cannot be read faithfully (its raft lines carry
+/// whole seconds, and its other lines do not name their member): it is refused by name, whether
+/// the files were concatenated or sorted together, instead of imported with invented leaders. A
+/// concatenation of zap logs, which name their member on every line, reads like the members' files.
+#[test]
+fn a_merged_text_log_is_refused_by_name_and_a_concatenated_zap_log_is_read() {
+    let files = data("etcd-text");
+    let concatenated: String = files.iter().map(|(_, t)| t.as_str()).collect();
+    let mut sorted: Vec<&str> = concatenated.lines().collect();
+    sorted.sort();
+    for merged in [concatenated.clone(), sorted.join("\n") + "\n"] {
+        let err = import("etcd", &[("merged.log".to_string(), merged)]).map(|_| ()).expect_err("refused");
+        assert!(err.starts_with("merged.log:"), "{err}");
+        assert!(err.contains("several etcd members") && err.contains("--logger=zap"), "{err}");
+    }
+    let zap = data("etcd-zap");
+    let per_member = import("etcd", &zap).unwrap();
+    let concatenated: String = zap.iter().map(|(_, t)| t.as_str()).collect();
+    let one = import("etcd", &[("merged.log".to_string(), concatenated)]).unwrap();
+    assert_eq!(run(&per_member.scenario).frame().leaders, run(&one.scenario).frame().leaders);
+    assert_eq!(per_member.scenario["params"]["members"], one.scenario["params"]["members"]);
+    assert_eq!(per_member.scenario["initial_leader"], one.scenario["initial_leader"]);
+}
+
 /// Shifts every zap timestamp of a log by `delta` ms.
 fn shift_zap(text: &str, delta: i64) -> String {
     let mut out = String::new();

@@ -219,6 +219,16 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
             // ---- text logger, raft lines (whole seconds)
             if let Some((t, msg)) = raft_text(line) {
                 text_logger = true;
+                if file_member.is_none() {
+                    // A raft line gives whole seconds and only its own member's id; placing it
+                    // needs the finer timestamps of the same member's other lines, which do not
+                    // name their member. Read from one file of several members, it would be
+                    // timed and attributed wrongly (a split brain that never was): refused.
+                    return Err(format!(
+                        "{}:{n}: this file holds the default text logger's lines of several etcd members; their raft lines carry whole seconds and their other lines do not name their member, so one merged text log cannot be timed or attributed faithfully: import each member's own log, or logs written with --logger=zap, which name their member on every line and may be merged",
+                        file.name
+                    ));
+                }
                 let t = if t + 999 < last_t { last_t + 1 } else { t.max(last_t + 1) };
                 last_t = t;
                 if let Some(m) = raft_member(msg) {
