@@ -224,6 +224,35 @@ test('SCORM 2004: in Chinese, with the LMS\'s pass mark, the LMS records complet
   await context.close();
 });
 
+test('SCORM 1.2: a student who leaves mid-lesson is suspended, and on coming back keeps the answers given', async () => {
+  const { page, context, f, errors } = await lmsPage('1.2', '');
+  // The first question, answered with whatever node: the verdict says whether it was right.
+  const first = bully.stops.findIndex((s) => s.question);
+  for (let k = 0; k < first; k++) await next(f, k + 1);
+  await give(f, await kind(f), null);
+  const right = await f.getByTestId('lesson-verdict').evaluate((e) => e.classList.contains('right'));
+  const score = right ? Math.round(10000 / QUESTIONS) / 100 : 0;
+  await page.waitForFunction((s) => lmsApi.cmi.core.score.raw === s, String(score));
+  await next(f, first + 1);
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.finished);
+  assert.equal(await page.evaluate(() => window.sets['cmi.core.exit']), 'suspend');
+  assert.equal(await page.evaluate(() => lmsApi.cmi.core.lesson_status), 'incomplete');
+  // The LMS opens a new attempt session with what it kept, and the student comes back.
+  await page.evaluate(() => {
+    const kept = lmsApi.cmi.suspend_data;
+    window.API = new Scorm12API({ autocommit: false, lmsCommitUrl: false, logLevel: 4 });
+    window.lmsApi = window.API;
+    lmsApi.loadFromJSON({ suspend_data: kept, core: { entry: 'resume' } });
+    document.getElementById('sco').src = '/1.2/bully.html';
+  });
+  await f.locator(`[data-testid="lesson"][data-stop="${first + 1}"] [data-testid="lesson-caption"]`).waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => lmsApi.cmi.core.lesson_status === 'incomplete');
+  assert.equal(await page.evaluate(() => lmsApi.cmi.core.score.raw), String(score), 'the earlier answer still counts');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the page\'s lesson list offers the course\'s two packages, which the build publishes', async () => {
   for (const [lang, words] of [['en', /SCORM 1\.2 package.*SCORM 2004 package/], ['zh', /SCORM 1\.2 课件包.*SCORM 2004 课件包/]]) {
     const { page, errors, context } = await open(browser, `${server.url}?lang=${lang}`);
