@@ -187,7 +187,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       }
     }
   } catch (e) {
-    console.error(e.message);
+    // A build that is not there is named, with what makes it.
+    console.error(e.code === 'ENOENT' ? `scorm: ${e.path} not found (make build writes ${dist})` : e.message);
     process.exit(2);
   }
 }
