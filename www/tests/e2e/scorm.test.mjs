@@ -7,6 +7,7 @@
 // browser context, so another student) walks the same lesson beside the student and reads each
 // answer from its verdict, which always shows the run's answer.
 import { test, before, after } from 'node:test';
+import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -23,6 +24,7 @@ const WRONG = bully.stops.findIndex((s) => s.question);
 const SCORE = Math.round((10000 * (QUESTIONS - 1)) / QUESTIONS) / 100;
 
 let server, lms, browser, packages;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml' };
 
@@ -202,6 +204,8 @@ test('SCORM 2004: in Chinese, with the LMS\'s pass mark, the LMS records complet
   // The learner's language, as the LMS knows it, is the lesson's (zh.json comes with the package).
   await f.locator('html[lang="zh-CN"]').waitFor();
   await f.getByTestId('lesson-caption').filter({ hasText: bully.stops[0].caption.zh }).waitFor();
+  // The launch page names the lesson in the learner's language (the frame's title, for a screen reader).
+  assert.equal(await page.frameLocator('#sco').locator('#lab').getAttribute('title'), bully.title.zh);
   const teacher = await open(browser, server.url + '?lesson=bully&lang=zh');
   await walk(f, teacher.page);
   await page.waitForFunction(() => lmsApi.cmi.completion_status === 'completed');
@@ -271,6 +275,11 @@ test('the page\'s lesson list offers the course\'s two packages, which the build
       assert.equal([...manifest.matchAll(/<item identifier=/g)].length, JSON.parse(await readFile(`${DIST}/course.json`, 'utf8')).length);
     }
     assert.deepEqual(versions, ['1.2', '2004 4th Edition']);
+    // axe-core finds no serious or critical violation in the dialog that offers them.
+    await page.addScriptTag({ path: AXE });
+    const found = await page.evaluate(async () => (await axe.run(document.querySelector('[data-testid="course"]'), { resultTypes: ['violations'] }))
+      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id));
+    assert.deepEqual(found, [], lang);
     assert.deepEqual(errors, []);
     await context.close();
   }
