@@ -19,13 +19,14 @@ export PATH := $(NODE_BIN):$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: offline help serve test build setup setup-build setup-test bench callgrind screenshot clean \
+.PHONY: offline scorm help serve test build setup setup-build setup-test bench callgrind screenshot clean \
         lint test-native test-wasm test-e2e test-docs docs fuzz
 
 help:
 	@echo "make serve   build the app and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test    run every test: native, wasm in headless Chromium, end-to-end in Chromium"
 	@echo "make offline one self-contained HTML file for a course: dist-offline/election-lab.html"
+	@echo "make scorm   the course as SCORM 1.2 and 2004 packages for an LMS: dist-scorm/ (LESSON=bully: one lesson)"
 	@echo "make docs    build the user guide: docs/guide/book/ (also published with the app under /guide/)"
 	@echo "make bench   engine and browser benchmarks (figures for docs/performance.md)"
 	@echo "make fuzz    fuzz every reader in release, FUZZ_CASES per reader (default 1000000)"
@@ -73,6 +74,12 @@ docs: setup-build
 # and uploaded to a course platform: dist-offline/election-lab.html. Reuses the release build.
 offline: build
 	node scripts/offline.mjs dist dist-offline/election-lab.html
+
+# SCORM 1.2 and SCORM 2004 packages (imsmanifest.xml, the offline file, one launch page per
+# lesson reporting completion and score to the LMS): the course, or LESSON=<id> alone, in
+# dist-scorm/. Reuses the release build (which also publishes the course's pair under dist/scorm/).
+scorm: build
+	node scripts/scorm.mjs --dist dist --out dist-scorm $(if $(LESSON),--lesson $(LESSON))
 
 # ---------- tests ----------
 

@@ -143,26 +143,37 @@ pub fn write_progress(p: &Progress) {
 }
 
 /// Tells the page that frames the lab about a lesson event:
-/// `{type: "election-lab", event: "stop" | "answer" | "done", lesson, stop, step | given, right}`.
+/// `{type: "election-lab", event: "stop" | "answer" | "done", lesson, stop, step | given, right}`
+/// (what a host page and a SCORM package's launch page, scripts/scorm-sco.js, listen to). Built
+/// as a JS object directly, which costs the first load less than a JSON value.
 pub fn post(lesson: &str, e: &Event) {
+    use wasm_bindgen::JsValue;
     let Some(window) = web_sys::window() else { return };
     let Ok(Some(parent)) = window.parent() else { return };
     if js_sys::Object::is(&parent, &window) {
         return;
     }
-    let v = match e {
-        Event::Stop { stop, step } => serde_json::json!({"event": "stop", "stop": stop, "step": step}),
-        Event::Answer { stop, given, right } => {
-            serde_json::json!({"event": "answer", "stop": stop, "given": given, "right": right})
-        }
-        Event::Done => serde_json::json!({"event": "done"}),
+    let o = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
     };
-    let mut v = v;
-    v["type"] = crate::embed_api::TYPE.into();
-    v["lesson"] = lesson.into();
-    if let Ok(js) = js_sys::JSON::parse(&v.to_string()) {
-        let _ = parent.post_message(&js, "*");
+    set("type", crate::embed_api::TYPE.into());
+    set("lesson", lesson.into());
+    match e {
+        Event::Stop { stop, step } => {
+            set("event", "stop".into());
+            set("stop", (*stop as f64).into());
+            set("step", (*step as f64).into());
+        }
+        Event::Answer { stop, given, right } => {
+            set("event", "answer".into());
+            set("stop", (*stop as f64).into());
+            set("given", given.as_str().into());
+            set("right", (*right).into());
+        }
+        Event::Done => set("event", "done".into()),
     }
+    let _ = parent.post_message(&o, "*");
 }
 
 /// The lesson player beside the lab: opens `?lesson=` at start, sends the player's requests to

@@ -254,6 +254,22 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     }
 }
 
+/// The course as SCORM packages for an LMS (`make build` publishes them under `scorm/`; the
+/// offline file has nothing beside it, so it offers none). Raw markup, the cheapest for the first
+/// load; the catalog's texts carry no markup.
+fn scorm_links(lang: Lang) -> Html {
+    if crate::lesson_io::is_offline_file() {
+        return html! {};
+    }
+    let link = |v: &str, text| format!(r#"<a href="./scorm/election-lab-course-scorm{v}.zip" download>{text}</a>"#);
+    Html::from_html_unchecked(AttrValue::from(format!(
+        r#"<p class="course-scorm" data-testid="course-scorm">{} {} · {}</p>"#,
+        tr(lang, k::UI_SCORM_PACKAGES),
+        link("12", tr(lang, k::UI_SCORM_12)),
+        link("2004", tr(lang, k::UI_SCORM_2004)),
+    )))
+}
+
 #[derive(Properties, PartialEq)]
 pub struct CourseProps {
     pub progress: Rc<Progress>,
@@ -286,7 +302,9 @@ pub fn CourseDialog(p: &CourseProps) -> Html {
                         None => String::new(),
                     };
                     let title = if lang == Lang::Zh { &e.title.1 } else { &e.title.0 };
-                    let href = format!("./?lesson={}&lang={}", crate::link::encode(&e.id), lang.tag());
+                    // Only the query changes, so the link stays on this page whatever its file's name
+                    // (the offline file, a package's copy in an LMS).
+                    let href = format!("?lesson={}&lang={}", crate::link::encode(&e.id), lang.tag());
                     html!{ <li><a href={href}>{ title.clone() }</a>{" "}<span class="course-status">{ status }</span></li> }
                 }) }
             </ol>
@@ -298,6 +316,7 @@ pub fn CourseDialog(p: &CourseProps) -> Html {
                 <h2>{ tr(lang, k::UI_LESSONS) }</h2>
                 <p>{ tr(lang, k::UI_YOUR_PROGRESS_IS_KEPT_IN) }</p>
                 { list }
+                { scorm_links(lang) }
                 <p>
                     <button data-testid="reset-progress" onclick={p.on_reset.reform(|_| ())}>{ tr(lang, k::UI_RESET_PROGRESS) }</button>
                     {" "}<button onclick={p.on_close.reform(|_| ())}>{ tr(lang, k::UI_CLOSE) }</button>
