@@ -21,6 +21,12 @@
 
 set -euo pipefail
 
+usage() {
+  sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'
+}
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+esac
 kind="${1:-}"
 shift || true
 freeze=0
@@ -33,6 +39,7 @@ while [ $# -gt 0 ]; do
     --zap) zap=1 ;;
     --out) out="${2:?--out needs a directory}"; shift ;;
     --timeout) timeout="${2:?--timeout needs seconds}"; shift ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "real-cluster.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -267,6 +274,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -n "${ELECTION_LAB:-}" ]; then
   cli=("$ELECTION_LAB")
 elif [ -f "$here/Cargo.toml" ] && command -v cargo >/dev/null; then
+  echo "ELECTION_LAB is not set: building the election-lab CLI of $here (cargo run --release) to import the logs" >&2
   cli=(cargo run --quiet --release --offline --manifest-path "$here/Cargo.toml" -p election-lab --)
 else
   cli=()
