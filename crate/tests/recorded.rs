@@ -196,6 +196,24 @@ fn one_merged_log_reads_like_one_log_per_member() {
     }
 }
 
+/// The report's counts add up: every line read is about the election, damaged or skipped, once
+/// (a line that says two things, a vote's arrival and the answer sent, is one line).
+#[test]
+fn the_report_counts_every_line_once() {
+    let mut damaged = data("etcd-zap");
+    damaged[0].1 = damaged[0].1.replacen("became candidate at term ", "became candidate at term x", 1);
+    for (kind, files) in
+        [("etcd", data("etcd-zap")), ("etcd", data("etcd-text")), ("zookeeper", data("zookeeper")), ("etcd", damaged)]
+    {
+        let r = import(kind, &files).unwrap().report;
+        let read: usize = r.files.iter().map(|f| f.1).sum();
+        let used: usize = r.files.iter().map(|f| f.2).sum();
+        assert_eq!(read, files.iter().map(|(_, t)| t.lines().count()).sum::<usize>(), "{kind}");
+        assert_eq!(used + r.skipped + r.damaged.len(), read, "{kind}: {}", r.text());
+        assert!(used > 0 && r.skipped > 0, "{kind}");
+    }
+}
+
 /// One file of several members' default text logger cannot be read faithfully (its raft lines carry
 /// whole seconds, and its other lines do not name their member): it is refused by name, whether
 /// the files were concatenated or sorted together, instead of imported with invented leaders. A

@@ -2,6 +2,7 @@
 //! it becomes a scenario of the recorded protocol; the timestamp reader; the log sources.
 
 use super::*;
+use std::collections::BTreeSet;
 
 /// One log file (or one merged log): its name for messages, and its text.
 #[derive(Clone, Copy, Debug)]
@@ -548,11 +549,17 @@ impl<'a> Builder<'a> {
             "params": {"members": member_list, "events": events, "messages": messages, "t0": t0},
             "schedule": schedule, "stop": stop,
         });
-        let used: Vec<usize> =
-            (0..self.files.len()).map(|f| self.lines.iter().filter(|l| l.file == f).count()).collect();
+        // Lines, not events: one line may say two things (a vote's arrival and the answer sent).
+        let used: Vec<usize> = (0..self.files.len())
+            .map(|f| self.lines.iter().filter(|l| l.file == f).map(|l| l.line).collect::<BTreeSet<_>>().len())
+            .collect();
         for (f, u) in self.report.files.iter_mut().zip(used) {
             f.2 = u;
         }
+        // Every line read is used, damaged or skipped, once: the report's counts add up.
+        let read: usize = self.report.files.iter().map(|f| f.1).sum();
+        let used: usize = self.report.files.iter().map(|f| f.2).sum();
+        self.report.skipped = read.saturating_sub(used + self.report.damaged.len());
         Ok(Imported { scenario, report: self.report })
     }
 }
