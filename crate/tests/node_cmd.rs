@@ -47,7 +47,8 @@ fn the_python_bully_gives_the_builtins_leaders_and_counts_on_every_bully_preset(
         assert!(out.status.success(), "{}: {}", preset.id, String::from_utf8_lossy(&out.stderr));
         let py = json(&out);
         assert_eq!(py["algorithm"], "bully-py");
-        for key in ["leaders", "messages", "total_messages", "views", "elections", "violations", "steps", "trace_hash"] {
+        for key in ["leaders", "messages", "total_messages", "views", "elections", "violations", "steps", "trace_hash"]
+        {
             assert_eq!(py[key], builtin[key], "{}: {key}", preset.id);
         }
         assert_eq!(py["halted"], Value::Null, "{}", preset.id);

@@ -96,7 +96,11 @@ Names (kinds, roles, timers, fields) are those of the algorithm, in any case; ot
 From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
 applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
-(memory: too many steps or messages kept), with a message on stderr naming which.")]
+(memory: too many steps or messages kept), with a message on stderr naming which, or by a --script
+handler or a --node-cmd process that failed (named: node, time, event).
+--node-cmd: each node is a child process reading one JSON event a line on stdin and answering each
+with one line on stdout (the guide's chapter \"Nodes in any language\"). CMD is split into words
+as a shell would (quotes work) but runs without a shell; ID=CMD gives node ID its own command.")]
     Run {
         /// Scenario or exported trace (JSON, or the JSON Lines of --trace); `-` reads standard input
         #[arg(value_name = "FILE")]
@@ -434,7 +438,8 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 summary["link"] = format!("{base}{}", link::query(&engine, at)).into();
             }
             println(summary)?;
-            let fault = if node_cmd.is_empty() { script_cmd::fault_check(&engine) } else { node_cmd::fault_check(&engine) };
+            let fault =
+                if node_cmd.is_empty() { script_cmd::fault_check(&engine) } else { node_cmd::fault_check(&engine) };
             if let Some(why) = fault.or_else(|| budget_check(&engine)) {
                 return Err(Failure(OUT_OF_BUDGET, why));
             }

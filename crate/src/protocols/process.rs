@@ -126,13 +126,8 @@ pub fn launch(commands: &[(NodeId, String)], timeout: Duration) -> Result<Launch
         }
     }
     let (decl, algorithm) = declared.ok_or("no node to run")?;
-    let cluster = Arc::new(Cluster {
-        decl,
-        algorithm,
-        timeout,
-        nodes: Mutex::new(nodes),
-        answers: Mutex::new(BTreeMap::new()),
-    });
+    let cluster =
+        Arc::new(Cluster { decl, algorithm, timeout, nodes: Mutex::new(nodes), answers: Mutex::new(BTreeMap::new()) });
     RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(cluster.clone());
     Ok(Launched { cluster })
 }

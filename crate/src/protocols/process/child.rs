@@ -155,7 +155,8 @@ impl Child {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(why)) => Err(self.fail(&why)),
             Err(RecvTimeoutError::Timeout) => {
-                Err(self.fail(&format!("the process did not answer within {} ms (--node-timeout)", timeout.as_millis())))
+                Err(self
+                    .fail(&format!("the process did not answer within {} ms (--node-timeout)", timeout.as_millis())))
             }
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self.exit_status();

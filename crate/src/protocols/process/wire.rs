@@ -95,9 +95,10 @@ pub fn reply(line: &str, decl: &Decl, cfg: &Config) -> Result<Reply, String> {
 }
 
 fn effect(e: &Value, decl: &Decl, cfg: &Config) -> Result<Fx, String> {
-    let o = e.as_object().filter(|o| o.len() == 1).ok_or(
-        "expected an object with one entry: send, broadcast, set_timer, cancel_timer or note".to_string(),
-    )?;
+    let o = e
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or("expected an object with one entry: send, broadcast, set_timer, cancel_timer or note".to_string())?;
     let (what, arg) = o.iter().next().expect("one entry");
     let at = |m: String| format!("{what}{m}");
     let get = |k: &str| arg.get(k).filter(|v| !v.is_null());
@@ -136,7 +137,8 @@ fn effect(e: &Value, decl: &Decl, cfg: &Config) -> Result<Fx, String> {
             Ok(Fx::SetTimer { name, lo, hi })
         }
         "cancel_timer" => {
-            let name = timer_name(Some(arg).filter(|v| v.is_string()).or(get("name")), decl).map_err(|m| at(format!(": {m}")))?;
+            let name = timer_name(Some(arg).filter(|v| v.is_string()).or(get("name")), decl)
+                .map_err(|m| at(format!(": {m}")))?;
             Ok(Fx::CancelTimer(name))
         }
         "note" => {
