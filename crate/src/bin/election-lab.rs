@@ -134,7 +134,8 @@ as a shell would (quotes work) but runs without a shell; ID=CMD gives node ID it
         /// Run every node as a child process of this command, speaking JSON Lines on its standard
         /// input and output; `ID=CMD` runs node ID with its own command (repeat the flag). A
         /// process that exits, hangs or writes what is not an answer stops the run, exit code 3
-        #[arg(long, value_name = "CMD", conflicts_with = "script")]
+        /// (not with --link: the page cannot start processes)
+        #[arg(long, value_name = "CMD", conflicts_with_all = ["script", "link"])]
         node_cmd: Vec<String>,
         /// With --node-cmd: how long a process may take to answer one event (default 5000)
         #[arg(long, value_name = "MS", requires = "node_cmd", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]

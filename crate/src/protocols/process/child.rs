@@ -1,14 +1,15 @@
 //! One node's process: started from its command line (split into words as a shell would, but
 //! without a shell, so that killing it kills the node), fed one JSON line per event on its
-//! standard input and read one line back from its standard output within a time limit. Two
-//! threads read its outputs: standard output line by line into a channel (so that a silent
-//! process is noticed by `recv_timeout`, never waited for), standard error into the last
-//! [`STDERR_TAIL`] bytes kept for the report.
+//! standard input and read one line back from its standard output within a time limit. Three
+//! threads do its I/O, so that nothing the process does (or fails to do) blocks the run: one
+//! writes the events (a process that reads none cannot stall it), one reads standard output
+//! line by line into a bounded channel (a silent process is noticed by `recv_timeout`, never
+//! waited for), one keeps the last [`STDERR_TAIL`] bytes of standard error for the report.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ pub const MAX_LINE: usize = 1 << 20;
 /// A running node process.
 pub struct Child {
     proc: std::process::Child,
-    stdin: Option<ChildStdin>,
+    stdin: Option<Sender<String>>,
     lines: Receiver<Result<String, String>>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_done: Receiver<()>,
@@ -90,10 +91,19 @@ impl Child {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
-        let stdin = proc.stdin.take();
+        let mut stdin_pipe = proc.stdin.take().expect("piped above");
+        let (stdin, events) = channel::<String>();
+        std::thread::spawn(move || {
+            for line in events {
+                let wrote = stdin_pipe.write_all(line.as_bytes()).and_then(|_| stdin_pipe.flush());
+                if wrote.is_err() {
+                    break;
+                }
+            }
+        });
         let stdout = proc.stdout.take().expect("piped above");
         let mut stderr_pipe = proc.stderr.take().expect("piped above");
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(16);
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
             loop {
@@ -133,7 +143,7 @@ impl Child {
             }
             let _ = done.send(());
         });
-        Ok(Child { proc, stdin, lines, stderr, stderr_done, stopped: false })
+        Ok(Child { proc, stdin: Some(stdin), lines, stderr, stderr_done, stopped: false })
     }
 
     /// Writes `line` and waits at most `timeout` for the answer line. On any failure the process
@@ -143,14 +153,18 @@ impl Child {
         if self.stopped {
             return Err("the process was stopped after an earlier failure".into());
         }
-        let wrote = match self.stdin.as_mut() {
-            Some(w) => w.write_all(line.as_bytes()).and_then(|_| w.write_all(b"\n")).and_then(|_| w.flush()),
-            None => Ok(()),
-        };
-        let got = match wrote {
-            Err(_) => Err(RecvTimeoutError::Disconnected),
-            Ok(()) => self.lines.recv_timeout(timeout),
-        };
+        // One answer an event: a line already waiting answers no event.
+        match self.lines.try_recv() {
+            Ok(Ok(extra)) => {
+                let shown: String = extra.chars().take(200).collect();
+                return Err(self.fail(&format!("the process wrote a line after its last answer: `{shown}`")));
+            }
+            Ok(Err(why)) => return Err(self.fail(&why)),
+            Err(TryRecvError::Empty | TryRecvError::Disconnected) => {}
+        }
+        // The writer thread is gone only if the pipe broke: the process closed its input.
+        let sent = self.stdin.as_ref().is_some_and(|w| w.send(format!("{line}\n")).is_ok());
+        let got = if sent { self.lines.recv_timeout(timeout) } else { Err(RecvTimeoutError::Disconnected) };
         match got {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(why)) => Err(self.fail(&why)),
@@ -213,5 +227,19 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn commands_split_into_words_as_a_shell_would() {
+        assert_eq!(words("python3  my_bully.py --x").unwrap(), ["python3", "my_bully.py", "--x"]);
+        assert_eq!(words(r#"node 'a b.js' "c \"d\"" e\ f"#).unwrap(), ["node", "a b.js", "c \"d\"", "e f"]);
+        assert_eq!(words("''").unwrap(), [""]);
+        assert!(words("python3 'open").unwrap_err().contains("not closed"));
+        assert!(words("  ").unwrap_err().contains("empty"));
     }
 }
