@@ -62,6 +62,10 @@ fn the_python_bully_gives_the_builtins_leaders_and_counts_on_every_bully_preset(
     run(&worst, &["--trace", d.join("builtin.jsonl").to_str().unwrap()]);
     let steps = |f: &str| std::fs::read_to_string(d.join(f)).unwrap().lines().count();
     assert_eq!(steps("py.jsonl"), steps("builtin.jsonl"), "one line per step, as the built-in's");
+    // The trace reads back on the same node processes, every line checked against the re-run.
+    let back = run(&d.join("py.jsonl"), &["--node-cmd", &bully_py()]);
+    assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+    assert_eq!(json(&back)["trace_hash"], json(&traced)["trace_hash"]);
     let lean = json(&run(&worst, &["--node-cmd", &bully_py(), "--no-trace"]));
     assert_eq!(lean["messages"], builtin["messages"]);
     std::fs::remove_dir_all(&d).unwrap();

@@ -6,16 +6,21 @@ use election_lab::protocols::process::{self, Launched};
 use election_lab::{NodeId, Scenario};
 use std::time::Duration;
 
-/// The engine of `file` (a scenario or an exported trace, JSON) running on the node processes
-/// `specs` name (`CMD` for every node, `ID=CMD` for one), each answer within `timeout_ms`. The
-/// guard kills the processes when dropped.
+/// The engine of `file` running on the node processes `specs` name (`CMD` for every node,
+/// `ID=CMD` for one), each answer within `timeout_ms`: a scenario or a one-object trace (JSON)
+/// runs their algorithm instead of the one it names; a JSON Lines trace they wrote (`--trace`)
+/// is re-run on them, every line checked. The guard kills the processes when dropped.
 pub(super) fn engine(
     file: &str,
     specs: &[String],
     timeout_ms: Option<u64>,
     summary_only: bool,
 ) -> Result<(Engine, Launched), String> {
-    let text = read(file)?;
+    let timeout = Duration::from_millis(timeout_ms.unwrap_or(process::DEFAULT_TIMEOUT_MS));
+    let (text, lines) = match input::open(file)? {
+        input::Input::Text(text) => (text, false),
+        input::Input::Lines { header, .. } => (header, true),
+    };
     let mut value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("{file}: with --node-cmd, a scenario or trace in JSON: {e}"))?;
     let target = match value.get_mut("scenario") {
@@ -24,8 +29,26 @@ pub(super) fn engine(
     };
     let scenario = Scenario::from_value(target).map_err(|e| format!("{file}: {e}"))?;
     let commands = commands(specs, &scenario.nodes)?;
-    let timeout = Duration::from_millis(timeout_ms.unwrap_or(process::DEFAULT_TIMEOUT_MS));
     let launched = process::launch(&commands, timeout).map_err(|e| format!("--node-cmd: {e}"))?;
+    if lines {
+        // A trace of these processes' algorithm: re-run on them, line by line.
+        if scenario.algorithm != launched.id() {
+            return Err(format!(
+                "{file}: a trace of `{}`, and the node processes declare `{}`",
+                scenario.algorithm,
+                launched.id()
+            ));
+        }
+        if file == "-" {
+            return Err("--node-cmd: read a JSON Lines trace from a file, not from standard input".into());
+        }
+        let engine = if summary_only {
+            Engine::from_trace_json_summary_only(&text).map_err(|e| format!("{file}: {e}"))?
+        } else {
+            input::load(file)?
+        };
+        return Ok((engine, launched));
+    }
     if let Some(obj) = target.as_object_mut() {
         obj.insert("algorithm".into(), launched.id().into());
     }
