@@ -148,6 +148,8 @@ fn bad_commands_and_declarations_are_bad_input() {
     let d = dir("bad");
     let scenario = d.join("three.json");
     std::fs::write(&scenario, THREE).unwrap();
+    let bully = bully_py();
+    let other = "3=python3 -c 'print(\"{\\\"id\\\": \\\"other\\\"}\")'".to_string();
     let junk_declaration = "python3 -c 'print(\"{\\\"id\\\": \\\"no-kinds\\\", \\\"title\\\": \\\"t\\\"}\")'";
     for (args, says) in [
         (vec!["--node-cmd", "no-such-program-here"], "node N1: cannot start `no-such-program-here`"),
@@ -156,6 +158,7 @@ fn bad_commands_and_declarations_are_bad_input() {
         (vec!["--node-cmd", "true", "--node-cmd", "9=true"], "the scenario has no node 9"),
         (vec!["--node-cmd", "2=true"], "no command for node 1"),
         (vec!["--node-cmd", "python3 'unclosed"], "is not closed"),
+        (vec!["--node-cmd", bully.as_str(), "--node-cmd", other.as_str()], "every node runs the same algorithm"),
     ] {
         let out = run(&scenario, &args);
         let err = String::from_utf8_lossy(&out.stderr).to_string();

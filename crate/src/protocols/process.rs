@@ -120,7 +120,10 @@ pub fn launch(commands: &[(NodeId, String)], timeout: Duration) -> Result<Launch
             }
             Some((decl, _)) => {
                 if value.get("id").and_then(Value::as_str) != Some(decl.id) {
-                    return Err(what(format!("it declares the id {}, the first node `{}`", value["id"], decl.id)));
+                    return Err(what(format!(
+                        "it declares the id {}, and the first node `{}`: every node runs the same algorithm",
+                        value["id"], decl.id
+                    )));
                 }
             }
         }

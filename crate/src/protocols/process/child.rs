@@ -27,6 +27,8 @@ pub struct Child {
     stderr_done: Receiver<()>,
     /// Whether it was stopped (killed and waited for).
     stopped: bool,
+    /// Whether it was given an event yet.
+    asked: bool,
 }
 
 /// `cmd` split into words: blanks separate words, `'...'` is taken literally, `"..."` allows
@@ -143,7 +145,7 @@ impl Child {
             }
             let _ = done.send(());
         });
-        Ok(Child { proc, stdin: Some(stdin), lines, stderr, stderr_done, stopped: false })
+        Ok(Child { proc, stdin: Some(stdin), lines, stderr, stderr_done, stopped: false, asked: false })
     }
 
     /// Writes `line` and waits at most `timeout` for the answer line. On any failure the process
@@ -153,8 +155,9 @@ impl Child {
         if self.stopped {
             return Err("the process was stopped after an earlier failure".into());
         }
-        // One answer an event: a line already waiting answers no event.
-        match self.lines.try_recv() {
+        // One answer an event: a line already waiting answers no event (before the first
+        // event, it is the declaration of a process that did not wait to be asked).
+        match if self.asked { self.lines.try_recv() } else { Err(TryRecvError::Empty) } {
             Ok(Ok(extra)) => {
                 let shown: String = extra.chars().take(200).collect();
                 return Err(self.fail(&format!("the process wrote a line after its last answer: `{shown}`")));
@@ -163,6 +166,7 @@ impl Child {
             Err(TryRecvError::Empty | TryRecvError::Disconnected) => {}
         }
         // The writer thread is gone only if the pipe broke: the process closed its input.
+        self.asked = true;
         let sent = self.stdin.as_ref().is_some_and(|w| w.send(format!("{line}\n")).is_ok());
         let got = if sent { self.lines.recv_timeout(timeout) } else { Err(RecvTimeoutError::Disconnected) };
         match got {
