@@ -23,10 +23,13 @@ pub fn is_recorded(id: &str) -> bool {
     RECORDED.iter().any(|a| a.id == id)
 }
 
-/// The algorithm `id`: a built-in one, a recorded run's, or (with the `script` feature) a
-/// scripted algorithm loaded by [`crate::protocols::script::load`].
+/// The algorithm `id`: a built-in one, a recorded run's, (with the `node-cmd` feature) the one
+/// launched node processes declared, or (with the `script` feature) a scripted algorithm loaded
+/// by [`crate::protocols::script::load`].
 pub fn find(id: &str) -> Option<&'static Algorithm> {
     let found = ALGORITHMS.iter().chain(RECORDED).copied().find(|a| a.id == id);
+    #[cfg(all(feature = "node-cmd", not(target_arch = "wasm32")))]
+    let found = found.or_else(|| crate::protocols::process::find(id).map(|c| c.algorithm));
     #[cfg(feature = "script")]
     let found = found.or_else(|| crate::protocols::script::find(id).map(|l| l.algorithm));
     found

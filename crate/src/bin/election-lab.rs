@@ -22,6 +22,8 @@ use std::process::ExitCode;
 
 #[path = "election-lab/input.rs"]
 mod input;
+#[path = "election-lab/node_cmd.rs"]
+mod node_cmd;
 #[path = "election-lab/script_cmd.rs"]
 mod script_cmd;
 #[path = "election-lab/search_cmd.rs"]
@@ -94,7 +96,11 @@ Names (kinds, roles, timers, fields) are those of the algorithm, in any case; ot
 From an exported trace, the run goes on from the trace's step (the breakpoints it carries are kept, not
 applied: give --until again).
 Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by the history budget
-(memory: too many steps or messages kept), with a message on stderr naming which.")]
+(memory: too many steps or messages kept), with a message on stderr naming which, or by a --script
+handler or a --node-cmd process that failed (named: node, time, event).
+--node-cmd: each node is a child process reading one JSON event a line on stdin and answering each
+with one line on stdout (the guide's chapter \"Nodes in any language\"). CMD is split into words
+as a shell would (quotes work) but runs without a shell; ID=CMD gives node ID its own command.")]
     Run {
         /// Scenario or exported trace (JSON, or the JSON Lines of --trace); `-` reads standard input
         #[arg(value_name = "FILE")]
@@ -125,6 +131,15 @@ Exit codes: 0 done (whether a breakpoint hit or not); 2 bad input; 3 stopped by 
         /// name its line and column; a handler that fails stops the run, exit code 3)
         #[arg(long, value_name = "FILE.rhai")]
         script: Option<String>,
+        /// Run every node as a child process of this command, speaking JSON Lines on its standard
+        /// input and output; `ID=CMD` runs node ID with its own command (repeat the flag). A
+        /// process that exits, hangs or writes what is not an answer stops the run, exit code 3
+        /// (not with --link: the page cannot start processes)
+        #[arg(long, value_name = "CMD", conflicts_with_all = ["script", "link"])]
+        node_cmd: Vec<String>,
+        /// With --node-cmd: how long a process may take to answer one event (default 5000)
+        #[arg(long, value_name = "MS", requires = "node_cmd", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        node_timeout: Option<u64>,
     },
     /// Compare two runs (scenarios or traces): the first divergence and a summary of differences
     #[command(after_help = "\
@@ -389,8 +404,14 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 return Err(Failure(FOUND, String::new()));
             }
         }
-        Cmd::Run { file, trace, no_trace, until, link, step, base, budget, script } => {
-            let mut engine = script_cmd::engine(&file, script.as_deref(), no_trace)?;
+        Cmd::Run { file, trace, no_trace, until, link, step, base, budget, script, node_cmd, node_timeout } => {
+            // The node processes (if any) are killed when `_processes` goes out of scope.
+            let (mut engine, _processes) = if node_cmd.is_empty() {
+                (script_cmd::engine(&file, script.as_deref(), no_trace)?, None)
+            } else {
+                let (engine, launched) = node_cmd::engine(&file, &node_cmd, node_timeout, no_trace)?;
+                (engine, Some(launched))
+            };
             if let Some(steps) = budget {
                 engine.set_budget(Budget { steps, ..Budget::default() });
             }
@@ -418,7 +439,9 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 summary["link"] = format!("{base}{}", link::query(&engine, at)).into();
             }
             println(summary)?;
-            if let Some(why) = script_cmd::fault_check(&engine).or_else(|| budget_check(&engine)) {
+            let fault =
+                if node_cmd.is_empty() { script_cmd::fault_check(&engine) } else { node_cmd::fault_check(&engine) };
+            if let Some(why) = fault.or_else(|| budget_check(&engine)) {
                 return Err(Failure(OUT_OF_BUDGET, why));
             }
         }

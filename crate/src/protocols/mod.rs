@@ -56,6 +56,8 @@ macro_rules! register {
 pub(crate) mod testkit;
 
 pub mod etcd_log;
+#[cfg(all(feature = "node-cmd", not(target_arch = "wasm32")))]
+pub mod process;
 pub mod recorded;
 #[cfg(feature = "script")]
 pub mod script;

@@ -118,7 +118,7 @@ pub fn load(source: &str) -> Result<&'static Algorithm, ScriptError> {
     if loaded.len() >= MAX_LOADED {
         return Err(ScriptError::plain(format!("at most {MAX_LOADED} different scripts can be loaded in one session")));
     }
-    let (decl, algorithm) = declare(&map, &ast)?;
+    let (decl, algorithm) = declare(&map, handlers(&ast)?, super::build)?;
     loaded.push(Arc::new(Loaded { source: source.to_string(), decl, algorithm }));
     Ok(algorithm)
 }
@@ -214,7 +214,33 @@ fn name_of(m: &Map, field: &str) -> Result<String, ScriptError> {
     Ok(n)
 }
 
-fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError> {
+/// Which handlers the script defines, by [`HANDLERS`] index (each with its number of arguments).
+fn handlers(ast: &AST) -> Result<[bool; HANDLERS.len()], ScriptError> {
+    let mut has = [false; HANDLERS.len()];
+    for f in ast.iter_functions() {
+        if let Some(h) = HANDLERS.iter().position(|(n, _)| *n == f.name) {
+            let arity = HANDLERS[h].1;
+            if f.params.len() != arity {
+                return Err(ScriptError::plain(format!(
+                    "the handler `{}` takes {arity} argument(s) ({}), not {}",
+                    f.name,
+                    super::HANDLER_ARGS[h],
+                    f.params.len()
+                )));
+            }
+            has[h] = true;
+        }
+    }
+    Ok(has)
+}
+
+/// Reads a declaration (a script's, or a node process's, see [`crate::protocols::process`])
+/// into what the engine keeps and the algorithm's descriptor, built by `build`.
+pub(crate) fn declare(
+    m: &Map,
+    has: [bool; HANDLERS.len()],
+    build: crate::algorithm::Build,
+) -> Result<(Decl, &'static Algorithm), ScriptError> {
     const KNOWN: &[&str] = &[
         "id", "title", "citation", "summary", "card", "topology", "kinds", "roles", "timers", "params", "claims",
         "fields", "notes",
@@ -396,22 +422,6 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
         }
     }
 
-    let mut has = [false; HANDLERS.len()];
-    for f in ast.iter_functions() {
-        if let Some(h) = HANDLERS.iter().position(|(n, _)| *n == f.name) {
-            let arity = HANDLERS[h].1;
-            if f.params.len() != arity {
-                return Err(ScriptError::plain(format!(
-                    "the handler `{}` takes {arity} argument(s) ({}), not {}",
-                    f.name,
-                    super::HANDLER_ARGS[h],
-                    f.params.len()
-                )));
-            }
-            has[h] = true;
-        }
-    }
-
     let decl = Decl {
         id,
         kinds: kinds.iter().map(|k| k.name).collect(),
@@ -434,7 +444,7 @@ fn declare(m: &Map, ast: &AST) -> Result<(Decl, &'static Algorithm), ScriptError
         formulas: &[],
         properties: Box::leak(properties.into_boxed_slice()),
         presets: &[],
-        build: super::build,
+        build,
     }));
     Ok((decl, algorithm))
 }
