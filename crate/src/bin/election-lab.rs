@@ -186,6 +186,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         /// as `run --trace` writes it
         #[arg(long, value_name = "K", conflicts_with_all = ["json", "summary", "columns", "markdown", "svg"])]
         replay: Option<u64>,
+        /// Load this Rhai script first: a spec line whose algorithm is the script's id runs it
+        #[arg(long, value_name = "FILE.rhai")]
+        script: Option<String>,
     },
     /// Search fault schedules for a counterexample to a property, shrink it, write it as a trace
     #[command(after_help = SEARCH_HELP)]
@@ -440,7 +443,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 return Err(Failure(DIFFERENT, String::new()));
             }
         }
-        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, part, merge: parts, replay } => {
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, part, merge: parts, replay, script } => {
+            if let Some(path) = &script {
+                script_cmd::load_script(path)?;
+            }
             let mut sweep = match (parts, file) {
                 (Some(parts), _) => merge(&parts)?,
                 (None, file) => {

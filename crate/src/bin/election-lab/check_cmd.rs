@@ -85,6 +85,9 @@ pub(super) struct CheckModel {
     /// Merge the JSON outputs of a swarm's tasks into one report
     #[arg(long, value_name = "PART.json", num_args = 1.., conflicts_with_all = ["file", "swarm", "out"])]
     merge_swarm: Vec<String>,
+    /// Check the algorithm of this Rhai script instead of the one the scenario names
+    #[arg(long, value_name = "FILE.rhai", conflicts_with = "merge_swarm")]
+    script: Option<String>,
 }
 
 /// `--swarm` reads what `--shard` reads (see `experiment::parse_shard`), named as itself.
@@ -101,7 +104,8 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     }
     let (file, property) = (a.file.clone().unwrap_or_default(), a.property.clone().unwrap_or_default());
     let text = read(&file)?;
-    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let mut trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    trace.scenario = super::script_cmd::retarget(trace.scenario, a.script.as_deref())?;
     if a.max_states == 0 {
         return Err("--max-states: at least 1".to_string().into());
     }
