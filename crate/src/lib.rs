@@ -15,6 +15,8 @@ pub mod diff;
 pub mod engine;
 pub mod error;
 pub mod experiment;
+#[cfg(all(feature = "script", feature = "check"))]
+pub mod grade;
 pub mod layout;
 pub mod lesson;
 pub mod link;

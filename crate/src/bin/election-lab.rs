@@ -32,6 +32,9 @@ mod check_cmd;
 #[path = "election-lab/swarm_cmd.rs"]
 mod swarm_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
+#[path = "election-lab/grade_cmd.rs"]
+mod grade_cmd;
+use grade_cmd::{grade, Grade, GRADE_HELP};
 #[path = "election-lab/stdout.rs"]
 mod stdout;
 use stdout::{print, println, write_error};
@@ -232,6 +235,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
     /// breadth-first): prove it or give a shortest counterexample
     #[command(after_help = CHECK_MODEL_HELP)]
     CheckModel(CheckModel),
+    /// Grade students' scripts against an assignment: a CSV of scores, one JSON report each
+    #[command(after_help = GRADE_HELP)]
+    Grade(Grade),
     /// Validate a scenario (or exported trace) file without running it
     Check {
         /// Scenario or exported trace (JSON); `-` reads standard input
@@ -386,6 +392,7 @@ impl From<String> for Failure {
 fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
         Cmd::CheckModel(a) => check_model(a)?,
+        Cmd::Grade(a) => grade(a)?,
         Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out, script } => {
             let found = search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out, script)?;
             if found {
