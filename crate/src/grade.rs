@@ -71,8 +71,17 @@ pub enum Kind {
     ReferenceCounts,
     /// A formula's value at N, over its kinds.
     Formula(&'static crate::meta::Formula),
-    Search { property: String, faults: FaultSet, budget_steps: u64, seed: u64, max_faults: u64 },
-    Check { property: String, bounds: Bounds },
+    Search {
+        property: String,
+        faults: FaultSet,
+        budget_steps: u64,
+        seed: u64,
+        max_faults: u64,
+    },
+    Check {
+        property: String,
+        bounds: Bounds,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -177,7 +186,8 @@ impl Check {
             }
         };
         keys(o, path, &[&common[..], extra].concat())?;
-        let scenario = o.get("scenario").cloned().ok_or_else(|| ScenarioError::new(format!("{path}scenario"), "missing"))?;
+        let scenario =
+            o.get("scenario").cloned().ok_or_else(|| ScenarioError::new(format!("{path}scenario"), "missing"))?;
         // The scenario must read as one (on its own algorithm, or on a built-in if it names none).
         let mut probe = scenario.clone();
         if let Some(m) = probe.as_object_mut() {
@@ -187,7 +197,8 @@ impl Check {
         let kind = match kind_name.as_str() {
             "leaders" => {
                 let l = o.get("leaders").and_then(Value::as_array);
-                let l = l.ok_or_else(|| ScenarioError::new(format!("{path}leaders"), "missing (a list of node ids)"))?;
+                let l =
+                    l.ok_or_else(|| ScenarioError::new(format!("{path}leaders"), "missing (a list of node ids)"))?;
                 let ids = l.iter().map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok())).collect::<Option<Vec<_>>>();
                 Kind::Leaders(ids.ok_or_else(|| ScenarioError::new(format!("{path}leaders"), "expected node ids"))?)
             }
@@ -196,7 +207,10 @@ impl Check {
                 (None, Some(name)) => {
                     let f = registry::all().iter().flat_map(|a| a.formulas.iter()).find(|f| f.name == name);
                     Kind::Formula(f.ok_or_else(|| {
-                        ScenarioError::new(format!("{path}formula"), format!("no algorithm declares the formula `{name}`"))
+                        ScenarioError::new(
+                            format!("{path}formula"),
+                            format!("no algorithm declares the formula `{name}`"),
+                        )
                     })?)
                 }
                 _ => {
@@ -207,7 +221,8 @@ impl Check {
                 }
             },
             "search" => {
-                let faults = o.get("faults").and_then(Value::as_str).unwrap_or("crash,recover,partition,heal,drop,delay");
+                let faults =
+                    o.get("faults").and_then(Value::as_str).unwrap_or("crash,recover,partition,heal,drop,delay");
                 Kind::Search {
                     property: string(o, "property", path)?,
                     faults: FaultSet::parse(faults).map_err(|e| e.within(path.trim_end_matches('.')))?,
@@ -219,7 +234,8 @@ impl Check {
             _ => {
                 let b = o.get("bounds").cloned().unwrap_or(json!({}));
                 let bp = format!("{path}bounds.");
-                let bo = b.as_object().ok_or_else(|| ScenarioError::new(format!("{path}bounds"), "expected an object"))?;
+                let bo =
+                    b.as_object().ok_or_else(|| ScenarioError::new(format!("{path}bounds"), "expected an object"))?;
                 keys(bo, &bp, &["crashes", "recoveries", "partitions", "drops", "depth", "max_states"])?;
                 let small = |f: &str| uint(bo, f, &bp, 0).map(|x| x.min(u32::MAX as u64) as u32);
                 Kind::Check {
@@ -368,7 +384,8 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
             let want = (f.value)(n);
             let got: u64 = f.counts.iter().map(|k| by_kind.get(*k).copied().unwrap_or(0)).sum();
             if got != want {
-                let args = vec![f.name.to_string(), n.to_string(), want.to_string(), f.counts.join("+"), got.to_string()];
+                let args =
+                    vec![f.name.to_string(), n.to_string(), want.to_string(), f.counts.join("+"), got.to_string()];
                 return Outcome::fail(k::GRADE_REASON_FORMULA, args, at_end());
             }
             Outcome::pass()

@@ -33,7 +33,8 @@ fn submissions(dir: &Path) -> String {
         edit("fn on_start() { this.start_election(); }", "fn on_start() { let i = 0; while true { i += 1; } }"),
     )
     .unwrap();
-    std::fs::write(dir.join("syntax.rhai"), edit("let was_leader = this.elected == me;", "let was_leader = ;")).unwrap();
+    std::fs::write(dir.join("syntax.rhai"), edit("let was_leader = this.elected == me;", "let was_leader = ;"))
+        .unwrap();
     split
 }
 

@@ -27,8 +27,8 @@ fn check(file: &PathBuf, args: &[&str], script: Option<&str>) -> (Option<i32>, s
         c.arg("--script").arg(template(s));
     }
     let out = c.output().unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), v)
 }
 
@@ -97,12 +97,8 @@ fn a_script_that_cannot_load_is_bad_input_for_the_checker() {
     std::fs::write(&file, r#"{"algorithm":"bully","nodes":[1,2,3]}"#).unwrap();
     let script = d.join("broken.rhai");
     std::fs::write(&script, "fn init() {\n    this.x = 1 +;\n}\n").unwrap();
-    let out = bin()
-        .args(["check-model", "--property", "split-brain", "--script"])
-        .arg(&script)
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out =
+        bin().args(["check-model", "--property", "split-brain", "--script"]).arg(&script).arg(&file).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("broken.rhai: line 2, column"), "{err}");
@@ -138,7 +134,9 @@ fn a_sweep_on_the_scripted_bully_measures_what_the_builtin_does() {
     assert_eq!(builtin.len(), scripted.len());
     for (b, s) in builtin.iter().zip(&scripted) {
         assert_eq!(s["algorithm"], "bully-script");
-        for col in ["nodes", "seed", "messages", "counted", "leaders", "agreement", "max_leaders", "elections", "end_time"] {
+        for col in
+            ["nodes", "seed", "messages", "counted", "leaders", "agreement", "max_leaders", "elections", "end_time"]
+        {
             assert_eq!(b[col], s[col], "{col}: {b} / {s}");
         }
     }
