@@ -397,6 +397,8 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
                 seed: *seed,
                 budget_steps: *budget_steps,
                 faults_per_schedule: (1, *max_faults),
+                handler_errors: true,
+                shrink_runs: 30,
                 ..Options::default()
             };
             let mut s = match Search::new(scenario, opts) {
@@ -406,11 +408,22 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
             while !s.advance(20_000).finished() {}
             match s.result() {
                 None => Outcome::pass(),
-                Some(cx) => Outcome::fail(
-                    k::GRADE_REASON_SEARCH,
-                    vec![cx.property.clone(), cx.step.to_string(), ids(&cx.nodes), cx.schedule.to_string()],
-                    Some((cx.trace.clone(), cx.step)),
-                ),
+                Some(cx) => {
+                    // A handler's failure under a fault: the script's error is the reason.
+                    // (The engine knows a handler failed once it tries the next step.)
+                    let replay = Engine::from_trace_value(&cx.trace).ok().and_then(|mut e| {
+                        e.step();
+                        e.fault()
+                    });
+                    if let Some(why) = replay {
+                        return Outcome::fail(k::GRADE_REASON_FAULT, vec![why], Some((cx.trace.clone(), cx.step)));
+                    }
+                    Outcome::fail(
+                        k::GRADE_REASON_SEARCH,
+                        vec![cx.property.clone(), cx.step.to_string(), ids(&cx.nodes), cx.schedule.to_string()],
+                        Some((cx.trace.clone(), cx.step)),
+                    )
+                }
             }
         }
         Kind::Check { property, bounds } => {

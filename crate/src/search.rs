@@ -84,6 +84,10 @@ pub struct Options {
     /// Choice points it enumerates, and choices at each.
     pub systematic_depth: usize,
     pub systematic_branching: u32,
+    /// A handler's failure (a scripted algorithm's runtime error or exhausted budget) breaks
+    /// the property too, at its step: what a grader asks of a student's script (see
+    /// [`crate::grade`]). Off by default: the search then looks for the property alone.
+    pub handler_errors: bool,
 }
 
 impl Default for Options {
@@ -101,6 +105,7 @@ impl Default for Options {
             systematic_nodes: 5,
             systematic_depth: 8,
             systematic_branching: 3,
+            handler_errors: false,
         }
     }
 }
@@ -399,7 +404,8 @@ impl Search {
     /// Whether `plan` breaks the property searched for, run as the search runs its schedules
     /// (to check a counterexample's schedule, or one with something taken out).
     pub fn breaks(&self, plan: &Plan) -> bool {
-        execute(self.algorithm, &self.base, plan, &self.target, self.until, None, 0).is_ok_and(|o| o.found.is_some())
+        execute(self.algorithm, &self.base, plan, &self.target, self.until, None, 0, self.opts.handler_errors)
+            .is_ok_and(|o| o.found.is_some())
     }
 
     /// The tick each schedule runs until, and the last tick a fault may come at.
@@ -434,7 +440,16 @@ impl Search {
             }
         };
         self.schedules += 1;
-        let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth);
+        let out = execute(
+            self.algorithm,
+            &self.base,
+            &plan,
+            &self.target,
+            self.until,
+            Some(&mut self.states),
+            depth,
+            self.opts.handler_errors,
+        );
         let Ok(out) = out else {
             self.charged += 1;
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
@@ -479,7 +494,9 @@ impl Search {
             return 1;
         };
         s.runs += 1;
-        let Ok(out) = execute(self.algorithm, &self.base, &cand, &self.target, self.until, None, 0) else {
+        let Ok(out) =
+            execute(self.algorithm, &self.base, &cand, &self.target, self.until, None, 0, self.opts.handler_errors)
+        else {
             return 1;
         };
         if let Some(found) = out.found {

@@ -28,9 +28,11 @@ fn submissions(dir: &Path) -> String {
     // Ignores every OK: each candidate times out and proclaims itself.
     let split = edit(r#"if this.in_elect && this.stage == "WAIT_OK" {"#, "if false {");
     std::fs::write(dir.join("split.rhai"), &split).unwrap();
+    // Every election loops forever: at the start, and after a crash (which only the search's
+    // faults bring about in one of the checks).
     std::fs::write(
         dir.join("loop.rhai"),
-        edit("fn on_start() { this.start_election(); }", "fn on_start() { let i = 0; while true { i += 1; } }"),
+        edit("fn start_election() {\n", "fn start_election() {\n    let i = 0;\n    while true { i += 1; }\n"),
     )
     .unwrap();
     std::fs::write(dir.join("syntax.rhai"), edit("let was_leader = this.elected == me;", "let was_leader = ;"))
@@ -134,7 +136,12 @@ fn four_submissions_give_four_scores_with_reasons_in_both_languages() {
         };
         assert!(has(split, "grade.reason.violation") && has(split, "grade.reason.search"), "{split}");
         assert!(has(looping, "grade.reason.fault"), "{looping}");
-        assert!(failed(looping).iter().any(|f| f["reason"].as_str().unwrap().contains("budget")), "{looping}");
+        assert_eq!(looping["score"], 0, "{looping}");
+        for f in failed(looping) {
+            assert_eq!(f["reason_key"], "grade.reason.fault", "{f}");
+            assert!(f["reason"].as_str().unwrap().contains("budget"), "{f}");
+            assert!(f["step"].is_u64() && f["link"].is_string(), "{f}");
+        }
         assert_eq!(syntax["score"], 0);
         assert!(has(syntax, "grade.reason.load"));
         assert!(failed(syntax).iter().all(|f| f["reason"].as_str().unwrap().contains("line ")), "{syntax}");
