@@ -432,6 +432,9 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
                 Err(e) => return Outcome::fail(k::GRADE_REASON_SCENARIO, vec![e.to_string()], None),
             };
             let r = checker.run();
+            if let Some(why) = &r.handler_error {
+                return Outcome::fail(k::GRADE_REASON_FAULT, vec![why.clone()], None);
+            }
             match (&r.verdict, r.sometimes) {
                 (Verdict::Violated(_), true) | (Verdict::Holds { .. } | Verdict::Limit, false) => Outcome::pass(),
                 (Verdict::Violated(cx), false) => Outcome::fail(

@@ -144,3 +144,28 @@ fn a_sweep_on_the_scripted_bully_measures_what_the_builtin_does() {
     let out = bin().arg("sweep").arg(d.join("bully-script.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_handler_that_fails_while_checking_is_reported() {
+    let d = dir("fails");
+    let file = d.join("bully.json");
+    std::fs::write(
+        &file,
+        r#"{"algorithm":"bully","nodes":[1,2,3],"initial_leader":3,"schedule":[{"at":0,"crash":3},{"at":0,"start":1}]}"#,
+    )
+    .unwrap();
+    let template = std::fs::read_to_string(template("bully.rhai")).unwrap();
+    let from = "fn on_start() { this.start_election(); }";
+    assert!(template.contains(from));
+    let script = d.join("fails.rhai");
+    std::fs::write(&script, template.replace(from, r#"fn on_start() { send(2, "NO_SUCH_KIND"); }"#)).unwrap();
+    let out =
+        bin().args(["check-model", "--property", "split-brain", "--script"]).arg(&script).arg(&file).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let why = v["handler_error"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(why.contains("on_start") && why.contains("NO_SUCH_KIND"), "{why}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a handler failed"));
+    // The built-in has no handler to fail.
+    let (_, builtin) = check(&file, &["--property", "split-brain"], None);
+    assert_eq!(builtin["handler_error"], serde_json::Value::Null);
+}

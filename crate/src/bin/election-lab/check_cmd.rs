@@ -152,6 +152,9 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "election-lab: check-model: rules fired: {}",
         if fired.is_empty() { "none".into() } else { fired.join(", ") }
     );
+    if let Some(why) = &r.handler_error {
+        eprintln!("election-lab: check-model: a handler failed (that move changed nothing): {why}");
+    }
     if !r.never.is_empty() {
         eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
     }
@@ -199,6 +202,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "fifo": r.fifo,
         "coverage": r.coverage.iter().map(|(k, c)| serde_json::json!([k, c])).collect::<Vec<_>>(),
         "never": r.never,
+        "handler_error": r.handler_error,
         "counterexample": counterexample,
     });
     if let Some((k, n)) = a.swarm {
