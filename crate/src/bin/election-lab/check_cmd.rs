@@ -37,7 +37,7 @@ space) and exits 0 at its state limit. --merge-swarm PART.json... reads the N ta
 (refusing a missing, duplicated or foreign part by name) and reports the union: the violations
 found, the shortest of them, the states of each task. A swarm covers; it does not exhaust.
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
-coverage, never, counterexample} (and swarm: {task, of, seed, key} with --swarm). Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
+coverage, never, handler_error (a scripted handler's first failure, or null), counterexample} (and swarm: {task, of, seed, key} with --swarm). Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
 bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
 model has no clock to give them); 3: the state limit was reached first.";
 
