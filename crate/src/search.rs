@@ -84,9 +84,7 @@ pub struct Options {
     /// Choice points it enumerates, and choices at each.
     pub systematic_depth: usize,
     pub systematic_branching: u32,
-    /// A handler's failure (a scripted algorithm's runtime error or exhausted budget) breaks
-    /// the property too, at its step: what a grader asks of a student's script (see
-    /// [`crate::grade`]). Off by default: the search then looks for the property alone.
+    /// A scripted handler's failure breaks the property too, at its step (the grader's choice).
     pub handler_errors: bool,
 }
 
@@ -440,16 +438,9 @@ impl Search {
             }
         };
         self.schedules += 1;
-        let out = execute(
-            self.algorithm,
-            &self.base,
-            &plan,
-            &self.target,
-            self.until,
-            Some(&mut self.states),
-            depth,
-            self.opts.handler_errors,
-        );
+        let errors = self.opts.handler_errors;
+        let out =
+            execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth, errors);
         let Ok(out) = out else {
             self.charged += 1;
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
