@@ -187,6 +187,9 @@ pub struct Report {
     /// algorithm's own rules that never did.
     pub coverage: Vec<(&'static str, u64)>,
     pub never: Vec<&'static str>,
+    /// The first failure of the algorithm's own code in any move explored (a scripted
+    /// algorithm's runtime error or exhausted budget: that move then changed nothing).
+    pub handler_error: Option<String>,
 }
 
 impl Report {

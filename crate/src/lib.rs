@@ -16,6 +16,8 @@ pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod fnv;
+#[cfg(all(feature = "script", feature = "check"))]
+pub mod grade;
 pub mod layout;
 pub mod lesson;
 pub mod link;

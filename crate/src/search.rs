@@ -84,6 +84,8 @@ pub struct Options {
     /// Choice points it enumerates, and choices at each.
     pub systematic_depth: usize,
     pub systematic_branching: u32,
+    /// A scripted handler's failure breaks the property too, at its step (the grader's choice).
+    pub handler_errors: bool,
 }
 
 impl Default for Options {
@@ -101,6 +103,7 @@ impl Default for Options {
             systematic_nodes: 5,
             systematic_depth: 8,
             systematic_branching: 3,
+            handler_errors: false,
         }
     }
 }
@@ -399,7 +402,8 @@ impl Search {
     /// Whether `plan` breaks the property searched for, run as the search runs its schedules
     /// (to check a counterexample's schedule, or one with something taken out).
     pub fn breaks(&self, plan: &Plan) -> bool {
-        execute(self.algorithm, &self.base, plan, &self.target, self.until, None, 0).is_ok_and(|o| o.found.is_some())
+        execute(self.algorithm, &self.base, plan, &self.target, self.until, None, 0, self.opts.handler_errors)
+            .is_ok_and(|o| o.found.is_some())
     }
 
     /// The tick each schedule runs until, and the last tick a fault may come at.
@@ -434,7 +438,9 @@ impl Search {
             }
         };
         self.schedules += 1;
-        let out = execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth);
+        let errors = self.opts.handler_errors;
+        let out =
+            execute(self.algorithm, &self.base, &plan, &self.target, self.until, Some(&mut self.states), depth, errors);
         let Ok(out) = out else {
             self.charged += 1;
             return 1; // a schedule the scenario cannot run (cannot happen for a full node set)
@@ -479,7 +485,9 @@ impl Search {
             return 1;
         };
         s.runs += 1;
-        let Ok(out) = execute(self.algorithm, &self.base, &cand, &self.target, self.until, None, 0) else {
+        let Ok(out) =
+            execute(self.algorithm, &self.base, &cand, &self.target, self.until, None, 0, self.opts.handler_errors)
+        else {
             return 1;
         };
         if let Some(found) = out.found {

@@ -34,6 +34,9 @@ mod check_cmd;
 #[path = "election-lab/swarm_cmd.rs"]
 mod swarm_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
+#[path = "election-lab/grade_cmd.rs"]
+mod grade_cmd;
+use grade_cmd::{grade, Grade, GRADE_HELP};
 #[path = "election-lab/stdout.rs"]
 mod stdout;
 use stdout::{print, println, write_error};
@@ -201,6 +204,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         /// as `run --trace` writes it
         #[arg(long, value_name = "K", conflicts_with_all = ["json", "summary", "columns", "markdown", "svg"])]
         replay: Option<u64>,
+        /// Load this Rhai script first: a spec line whose algorithm is the script's id runs it
+        #[arg(long, value_name = "FILE.rhai")]
+        script: Option<String>,
     },
     /// Search fault schedules for a counterexample to a property, shrink it, write it as a trace
     #[command(after_help = SEARCH_HELP)]
@@ -244,6 +250,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
     /// breadth-first): prove it or give a shortest counterexample
     #[command(after_help = CHECK_MODEL_HELP)]
     CheckModel(CheckModel),
+    /// Grade students' scripts against an assignment: a CSV of scores, one JSON report each
+    #[command(after_help = GRADE_HELP)]
+    Grade(Grade),
     /// Validate a scenario (or exported trace) file without running it
     Check {
         /// Scenario or exported trace (JSON); `-` reads standard input
@@ -398,6 +407,7 @@ impl From<String> for Failure {
 fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
         Cmd::CheckModel(a) => check_model(a)?,
+        Cmd::Grade(a) => grade(a)?,
         Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out, script } => {
             let found = search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out, script)?;
             if found {
@@ -463,7 +473,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
                 return Err(Failure(DIFFERENT, String::new()));
             }
         }
-        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, part, merge: parts, replay } => {
+        Cmd::Sweep { file, json, summary, columns, markdown, svg, lang, shard, part, merge: parts, replay, script } => {
+            if let Some(path) = &script {
+                script_cmd::load_script(path)?;
+            }
             let mut sweep = match (parts, file) {
                 (Some(parts), _) => merge(&parts)?,
                 (None, file) => {

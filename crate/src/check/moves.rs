@@ -360,6 +360,7 @@ impl Checker {
             fifo: self.fifo,
             coverage,
             never,
+            handler_error: self.m.fault(),
         }
     }
 }

@@ -323,6 +323,8 @@ struct Exec<'a> {
     /// Choice points to look at (at least the plan's order).
     depth: usize,
     branching: Vec<u32>,
+    /// A handler's failure counts as found (see `Options::handler_errors`).
+    errors: bool,
 }
 
 impl Exec<'_> {
@@ -358,7 +360,8 @@ impl Exec<'_> {
     fn run_to(&mut self, t: Time) -> Option<Found> {
         while self.engine.next_event_time().is_some_and(|next| next <= t) {
             if !self.step() {
-                break;
+                // Halted: by a handler's failure, which the engine knows once it tried to go on.
+                return if self.errors { self.check() } else { None };
             }
             self.steps += 1;
             if let Some(f) = self.after_change() {
@@ -376,6 +379,9 @@ impl Exec<'_> {
     }
 
     fn check(&mut self) -> Option<Found> {
+        if self.errors && self.engine.fault().is_some() {
+            return Some(Found { step: self.engine.cursor(), time: self.engine.now(), nodes: vec![] });
+        }
         match *self.target {
             Target::Claimed(id) => {
                 let v = self.engine.violations();
@@ -419,7 +425,9 @@ impl Exec<'_> {
 
 /// Runs `plan` on `base` (as [`Plan::scenario`] builds it) until `until`, watching `target`
 /// after every step and fault; records every trace-hash prefix in `states` if given, and the
-/// branching of the first `depth` choice points (at least those the plan's order covers).
+/// branching of the first `depth` choice points (at least those the plan's order covers);
+/// with `errors`, a handler's failure is found too.
+#[allow(clippy::too_many_arguments)]
 pub fn execute(
     algorithm: &'static Algorithm,
     base: &Scenario,
@@ -428,6 +436,7 @@ pub fn execute(
     until: Time,
     states: Option<&mut States>,
     depth: usize,
+    errors: bool,
 ) -> Result<Outcome, ScenarioError> {
     let scenario =
         plan.scenario(base, until).ok_or_else(|| ScenarioError::new("nodes", "the plan removed a needed node"))?;
@@ -435,8 +444,17 @@ pub fn execute(
     let mut engine = Engine::with_algorithm(algorithm, scenario)?;
     engine.set_budget(super::RUN_BUDGET);
     let depth = depth.max(plan.order.len());
-    let mut x =
-        Exec { engine, target, seen_violations: 0, steps: 0, states, order: &plan.order, depth, branching: vec![] };
+    let mut x = Exec {
+        engine,
+        target,
+        seen_violations: 0,
+        steps: 0,
+        states,
+        order: &plan.order,
+        depth,
+        branching: vec![],
+        errors,
+    };
     let done = |x: Exec, found| Ok(Outcome { engine: x.engine, steps: x.steps, found, branching: x.branching });
     if let Some(f) = x.check() {
         return done(x, Some(f));

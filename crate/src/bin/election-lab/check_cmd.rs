@@ -37,7 +37,7 @@ space) and exits 0 at its state limit. --merge-swarm PART.json... reads the N ta
 (refusing a missing, duplicated or foreign part by name) and reports the union: the violations
 found, the shortest of them, the states of each task. A swarm covers; it does not exhaust.
 Standard output: one JSON object {property, verdict, states, transitions, depth, bounds, fifo,
-coverage, never, counterexample} (and swarm: {task, of, seed, key} with --swarm). Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
+coverage, never, handler_error (a scripted handler's first failure, or null), counterexample} (and swarm: {task, of, seed, key} with --swarm). Exit code 0: no violation (or witnessed); 1: violated (or never); 2: bad arguments or a
 bad scenario, or an algorithm whose handlers read the clock (verdict reads-clock: the asynchronous
 model has no clock to give them); 3: the state limit was reached first.";
 
@@ -85,6 +85,9 @@ pub(super) struct CheckModel {
     /// Merge the JSON outputs of a swarm's tasks into one report
     #[arg(long, value_name = "PART.json", num_args = 1.., conflicts_with_all = ["file", "swarm", "out"])]
     merge_swarm: Vec<String>,
+    /// Check the algorithm of this Rhai script instead of the one the scenario names
+    #[arg(long, value_name = "FILE.rhai", conflicts_with = "merge_swarm")]
+    script: Option<String>,
 }
 
 /// `--swarm` reads what `--shard` reads (see `experiment::parse_shard`), named as itself.
@@ -101,7 +104,8 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     }
     let (file, property) = (a.file.clone().unwrap_or_default(), a.property.clone().unwrap_or_default());
     let text = read(&file)?;
-    let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let mut trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    trace.scenario = super::script_cmd::retarget(trace.scenario, a.script.as_deref())?;
     if a.max_states == 0 {
         return Err("--max-states: at least 1".to_string().into());
     }
@@ -148,6 +152,9 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "election-lab: check-model: rules fired: {}",
         if fired.is_empty() { "none".into() } else { fired.join(", ") }
     );
+    if let Some(why) = &r.handler_error {
+        eprintln!("election-lab: check-model: a handler failed (that move changed nothing): {why}");
+    }
     if !r.never.is_empty() {
         eprintln!("election-lab: check-model: rules never fired: {}", r.never.join(", "));
     }
@@ -195,6 +202,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "fifo": r.fifo,
         "coverage": r.coverage.iter().map(|(k, c)| serde_json::json!([k, c])).collect::<Vec<_>>(),
         "never": r.never,
+        "handler_error": r.handler_error,
         "counterexample": counterexample,
     });
     if let Some((k, n)) = a.swarm {

@@ -99,8 +99,16 @@ pub fn find(id: &str) -> Option<Arc<Loaded>> {
 /// Loads `source`: compiles it, runs its top level within the budget, reads its declaration and
 /// registers its algorithm, found from then on by [`crate::registry::find`] under its `id`.
 pub fn load(source: &str) -> Result<&'static Algorithm, ScriptError> {
-    if let Some(l) = LOADED.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|l| l.source == source) {
-        return Ok(l.algorithm);
+    {
+        // Loaded before: it becomes the last loaded again, so that its id finds it even if
+        // another script of the same id was loaded since (a grader loads many).
+        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = loaded.iter().position(|l| l.source == source) {
+            let l = loaded.remove(i);
+            let algorithm = l.algorithm;
+            loaded.push(l);
+            return Ok(algorithm);
+        }
     }
     let (ast, value) = super::with_engine(|engine| {
         let ast = engine.compile(source).map_err(ScriptError::parse)?;
