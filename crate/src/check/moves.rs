@@ -94,7 +94,7 @@ impl Checker {
             }
             next.depth = w.depth + 1;
             self.canon(&mut next);
-            let fp = self.fingerprint(&next);
+            let fp = self.key(&next);
             if self.probes > 0 && self.probe(w, &mv, fp) {
                 return;
             }
@@ -139,7 +139,7 @@ impl Checker {
         self.coverage = coverage;
         other.depth = w.depth + 1;
         self.canon(&mut other);
-        self.clock = self.fingerprint(&other) != fp;
+        self.clock = self.key(&other) != fp;
         self.clock
     }
 
@@ -358,6 +358,7 @@ impl Checker {
             depth: self.depth,
             bounds: self.bounds.clone(),
             fifo: self.fifo,
+            symmetry: self.sym.as_ref().map(|s| s.perms.len()),
             coverage,
             never,
         }
