@@ -37,12 +37,14 @@ use std::rc::Rc;
 
 mod explore;
 mod fair;
+mod frontier;
 mod moves;
 mod replay;
 mod symmetry;
 
 pub use explore::Checker;
 use explore::*;
+use frontier::*;
 pub use replay::replay_scenario;
 pub use symmetry::MAX_SYMMETRIC_NODES;
 use symmetry::*;

@@ -164,6 +164,12 @@ pub trait Machine {
     /// Forgets every node and payload, so that the nodes can boot again.
     #[cfg(feature = "check")]
     fn reset(&mut self);
+    /// Node `i`'s state and pending timers, out of a [`Machine::snapshot`].
+    #[cfg(feature = "check")]
+    fn node_stash(&self, st: &dyn Stash, i: usize) -> Box<dyn Stash>;
+    /// A [`Machine::snapshot`] made of one [`Machine::node_stash`] per node, in order.
+    #[cfg(feature = "check")]
+    fn join_stash(&self, nodes: &[&dyn Stash]) -> Box<dyn Stash>;
     /// [`Protocol::symmetry`].
     #[cfg(feature = "check")]
     fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>>;
@@ -346,6 +352,19 @@ impl<P: Protocol> Machine for Core<P> {
         self.slots.clear();
         self.payloads.clear();
         self.base = 0;
+    }
+    #[cfg(feature = "check")]
+    fn node_stash(&self, st: &dyn Stash, i: usize) -> Box<dyn Stash> {
+        let slots: &Vec<Slot<P>> = st.as_any().downcast_ref().expect("a snapshot of this protocol");
+        Box::new(slots[i].clone())
+    }
+    #[cfg(feature = "check")]
+    fn join_stash(&self, nodes: &[&dyn Stash]) -> Box<dyn Stash> {
+        let slots: Vec<Slot<P>> = nodes
+            .iter()
+            .map(|n| (**n).as_any().downcast_ref::<Slot<P>>().expect("a node of this protocol").clone())
+            .collect();
+        Box::new(slots)
     }
     #[cfg(feature = "check")]
     fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>> {

@@ -113,9 +113,14 @@ pub struct Checker {
     pub(super) phash: Vec<u64>,
     pub(super) pid: HashMap<u64, u32, BuildHasherDefault<Id>>,
     pub(super) seen: Seen,
-    /// Per state: its parent and the move that reached it.
-    pub(super) parents: Vec<(u32, Move)>,
-    pub(super) queue: VecDeque<World>,
+    /// Per state: its parent and which of the parent's moves ([`Checker::moves`], in their
+    /// listed order) reached it; the moves themselves are found again by replaying from `root`.
+    pub(super) parents: Vec<(u32, u32)>,
+    /// The initial world, packed.
+    pub(super) root: Option<Packed>,
+    /// The frontier, packed (`frontier.rs`), and the distinct node states its worlds hold.
+    pub(super) queue: VecDeque<Packed>,
+    pub(super) table: NodeTable,
     pub(super) coverage: HashMap<&'static str, u64>,
     pub(super) transitions: u64,
     pub(super) depth: u32,
@@ -336,7 +341,9 @@ impl Checker {
             pid: HashMap::default(),
             seen: Seen::default(),
             parents: Vec::new(),
+            root: None,
             queue: VecDeque::new(),
+            table: NodeTable::default(),
             coverage: HashMap::new(),
             transitions: 0,
             depth: 0,
@@ -541,20 +548,25 @@ impl Checker {
         let (w, bad) = self.initial();
         let fp = self.key(&w);
         self.seen.insert(fp, 0);
-        self.parents.push((u32::MAX, Move::Heal));
+        self.parents.push((u32::MAX, 0));
+        self.root = Some(self.pack(&w));
         if self.eventually {
             self.edges.push(Vec::new());
             self.goal.push(bad.is_some());
             if bad.is_none() {
-                self.queue.push_back(w);
+                let p = self.pack(&w);
+                self.queue.push_back(p);
             }
         } else if let Some(nodes) = bad {
             self.found = Some((0, nodes));
         } else {
-            self.queue.push_back(w);
+            let p = self.pack(&w);
+            self.queue.push_back(p);
         }
         while self.found.is_none() && !self.limit && !self.clock {
-            let Some(w) = self.queue.pop_front() else { break };
+            let Some(p) = self.queue.pop_front() else { break };
+            let w = self.unpack(&p);
+            drop(p);
             self.expand(&w);
         }
         if self.eventually && !self.limit && !self.clock && !self.cut {
