@@ -45,8 +45,6 @@ impl Hasher for Id {
         self.0
     }
 }
-/// Fingerprint → state index.
-pub(super) type Seen = HashMap<u64, u32, BuildHasherDefault<Id>>;
 
 /// What a handler did, as the checker's sink records it.
 #[derive(Default)]
@@ -116,10 +114,10 @@ pub struct Checker {
     /// Per state: its parent and which of the parent's moves ([`Checker::moves`], in their
     /// listed order) reached it; the moves themselves are found again by replaying from `root`.
     pub(super) parents: Vec<(u32, u32)>,
-    /// The initial world, packed.
-    pub(super) root: Option<Packed>,
+    /// The initial world, as the frontier writes it.
+    pub(super) root: Vec<u8>,
     /// The frontier, packed (`frontier.rs`), and the distinct node states its worlds hold.
-    pub(super) queue: VecDeque<Packed>,
+    pub(super) queue: Frontier,
     pub(super) table: NodeTable,
     pub(super) coverage: HashMap<&'static str, u64>,
     pub(super) transitions: u64,
@@ -339,10 +337,10 @@ impl Checker {
             rules: Vec::new(),
             phash: Vec::new(),
             pid: HashMap::default(),
-            seen: Seen::default(),
+            seen: Seen::new(property.id == EVENTUALLY_AGREED),
             parents: Vec::new(),
-            root: None,
-            queue: VecDeque::new(),
+            root: Vec::new(),
+            queue: Frontier::default(),
             table: NodeTable::default(),
             coverage: HashMap::new(),
             transitions: 0,
@@ -549,24 +547,22 @@ impl Checker {
         let fp = self.key(&w);
         self.seen.insert(fp, 0);
         self.parents.push((u32::MAX, 0));
-        self.root = Some(self.pack(&w));
+        let mut root = Vec::new();
+        self.encode(&w, &mut root);
+        self.root = root;
         if self.eventually {
             self.edges.push(Vec::new());
             self.goal.push(bad.is_some());
             if bad.is_none() {
-                let p = self.pack(&w);
-                self.queue.push_back(p);
+                self.push(&w);
             }
         } else if let Some(nodes) = bad {
             self.found = Some((0, nodes));
         } else {
-            let p = self.pack(&w);
-            self.queue.push_back(p);
+            self.push(&w);
         }
         while self.found.is_none() && !self.limit && !self.clock {
-            let Some(p) = self.queue.pop_front() else { break };
-            let w = self.unpack(&p);
-            drop(p);
+            let Some(w) = self.pop() else { break };
             self.expand(&w);
         }
         if self.eventually && !self.limit && !self.clock && !self.cut {

@@ -100,7 +100,7 @@ impl Checker {
             if self.probes > 0 && self.probe(w, mv, fp) {
                 return;
             }
-            if let Some(&id) = self.seen.get(&fp) {
+            if let Some(id) = self.seen.get(fp) {
                 if self.eventually {
                     self.edge(w.id, id, mv);
                 }
@@ -126,8 +126,7 @@ impl Checker {
                 self.found = Some((next.id, nodes));
                 return;
             }
-            let p = self.pack(&next);
-            self.queue.push_back(p);
+            self.push(&next);
         }
     }
 
@@ -296,7 +295,7 @@ impl Checker {
         }
         picks.reverse();
         let coverage = self.coverage.clone();
-        let mut w = self.unpack(self.root.as_ref().expect("the initial world is packed"));
+        let mut w = self.decode(&self.root, &mut 0);
         let mut moves = Vec::with_capacity(picks.len());
         for k in picks {
             let mv = self.moves(&w).swap_remove(k as usize);
