@@ -112,8 +112,8 @@ impl Checker {
         for (k, perm) in perms.iter().enumerate().skip(1) {
             let to = |id: NodeId| self.cfg.position(id).map_or(id, |i| self.cfg.ids[perm[i] as usize]);
             let mut up = 0u32;
-            for i in 0..n {
-                let p = perm[i] as usize;
+            for (i, &p) in perm.iter().enumerate() {
+                let p = p as usize;
                 node_h[p] = *nodes.entry((w.node_h[i], k as u16)).or_insert_with(|| {
                     let mut h = Fnv64::default();
                     self.m.hash_renamed_node(&*w.nodes, i, &to, &mut h);
@@ -124,8 +124,8 @@ impl Checker {
             labels.clear();
             if !w.labels.is_empty() {
                 labels.resize(n, 0);
-                for i in 0..n {
-                    labels[perm[i] as usize] = w.labels[i];
+                for (&p, &l) in perm.iter().zip(&w.labels) {
+                    labels[p as usize] = l;
                 }
                 relabel(&mut labels);
             }
