@@ -72,7 +72,7 @@ pub(super) struct CheckModel {
     /// Explore schedules of at most this many moves [default: no bound]
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
-    /// Stop after this many unique states (memory: roughly 100 bytes each, plus the frontier)
+    /// Stop after this many unique states (memory: about 64 bytes each, frontier included)
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     max_states: usize,
     /// Let messages on a link overtake each other even on a FIFO network
