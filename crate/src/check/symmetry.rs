@@ -143,8 +143,8 @@ impl Checker {
             } else {
                 msgs.sort_unstable();
             }
-            for (t, w) in terms.iter_mut().zip(&w.terms) {
-                *t = (w.0, to(w.1));
+            for (t, &(term, leader)) in terms.iter_mut().zip(&w.terms) {
+                *t = (term, to(leader));
             }
             let fp = fingerprint_of(&node_h, up, &labels, msgs.iter().copied(), w.used, w.sched, &terms);
             best = best.min(fp);
