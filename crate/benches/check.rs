@@ -1,10 +1,11 @@
 //! Exhaustive checker benchmarks (`cargo bench -p election-lab --bench check`): unique world
 //! states per CPU-second for Raft's election safety on 3 nodes (asynchronous time, no faults
-//! and with 2 crashes + 1 partition) to a depth, and Bully's split brain with a crash on 4
-//! nodes. CPU time is the process's user + system time (Linux `/proc/self/stat`; wall-clock
-//! time elsewhere). The median of `BENCH_RUNS` explorations (default 3).
+//! and with 2 crashes + 1 partition, the latter also with symmetry reduction) to a depth, and
+//! Bully's split brain with a crash on 4 nodes. CPU time is the process's user + system time
+//! (Linux `/proc/self/stat`; wall-clock time elsewhere). The median of `BENCH_RUNS`
+//! explorations (default 3).
 
-use election_lab::check::{check, Bounds};
+use election_lab::check::{Bounds, Checker};
 use election_lab::Scenario;
 use std::time::Instant;
 
@@ -26,12 +27,16 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn bench(name: &str, json: &str, property: &str, bounds: Bounds, runs: usize) {
+fn bench(name: &str, json: &str, property: &str, bounds: Bounds, symmetry: bool, runs: usize) {
     let scenario = Scenario::from_json(json).expect("scenario");
     let mut all = Vec::new();
     for _ in 0..runs {
         let (c0, t0) = (cpu_seconds(), Instant::now());
-        let r = check(&scenario, property, bounds.clone(), false).expect("check");
+        let mut c = Checker::new(&scenario, property, bounds.clone()).expect("check");
+        if symmetry {
+            c.symmetry().expect("a symmetric algorithm");
+        }
+        let r = c.run();
         let wall = t0.elapsed().as_secs_f64();
         let cpu = match (c0, cpu_seconds()) {
             (Some(a), Some(b)) if b > a => b - a,
@@ -56,14 +61,18 @@ fn main() {
     }
     let runs = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3).max(1);
     let raft = r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#;
-    bench("raft 3 nodes, depth 10", raft, "two-leaders-in-term", Bounds { depth: Some(10), ..Bounds::default() }, runs);
+    let depth10 = Bounds { depth: Some(10), ..Bounds::default() };
+    bench("raft 3 nodes, depth 10", raft, "two-leaders-in-term", depth10, false, runs);
+    let faults = Bounds { crashes: 2, partitions: 1, depth: Some(9), ..Bounds::default() };
     bench(
         "raft 3 nodes, depth 9, <= 2 crashes, <= 1 partition",
         raft,
         "two-leaders-in-term",
-        Bounds { crashes: 2, partitions: 1, depth: Some(9), ..Bounds::default() },
+        faults.clone(),
+        false,
         runs,
     );
+    bench("the same up to symmetry (--symmetry)", raft, "two-leaders-in-term", faults, true, runs);
     let bully = r#"{"algorithm":"bully","nodes":[1,2,3,4],"initial_leader":4,"schedule":[{"at":0,"crash":4},{"at":1,"start":1}]}"#;
-    bench("bully 4 nodes, crash of the leader, start", bully, "split-brain", Bounds::default(), runs);
+    bench("bully 4 nodes, crash of the leader, start", bully, "split-brain", Bounds::default(), false, runs);
 }

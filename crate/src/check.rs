@@ -37,12 +37,17 @@ use std::rc::Rc;
 
 mod explore;
 mod fair;
+mod frontier;
 mod moves;
 mod replay;
+mod symmetry;
 
 pub use explore::Checker;
 use explore::*;
+use frontier::*;
 pub use replay::replay_scenario;
+pub use symmetry::MAX_SYMMETRIC_NODES;
+use symmetry::*;
 
 /// The *sometimes* property "a leader is agreed": some reachable state has every live node
 /// naming the same live leader (the path to the first such state is its witness).
@@ -183,6 +188,9 @@ pub struct Report {
     pub bounds: Bounds,
     /// Whether links deliver in send order.
     pub fifo: bool,
+    /// With symmetry reduction ([`Checker::symmetry`]): how many renamings of the nodes were
+    /// allowed (the identity included); `states` then counts states up to symmetry.
+    pub symmetry: Option<usize>,
     /// How often each narration rule fired over all moves explored, by key, and the
     /// algorithm's own rules that never did.
     pub coverage: Vec<(&'static str, u64)>,
@@ -196,6 +204,7 @@ impl Report {
     /// One line saying exactly what was proved.
     pub fn sentence(&self) -> String {
         let bounds = self.bounds.describe();
+        let up = if self.symmetry.is_some() { " up to symmetry" } else { "" };
         if self.eventually {
             match &self.verdict {
                 Verdict::Violated(c) => {
@@ -229,7 +238,7 @@ impl Report {
             match &self.verdict {
                 Verdict::Violated(c) => {
                     return format!(
-                        "{}: witnessed after {} moves (a shortest path; {} unique states explored, {bounds}): step {} t={} leader {:?}{}",
+                        "{}: witnessed after {} moves (a shortest path; {} unique states{up} explored, {bounds}): step {} t={} leader {:?}{}",
                         self.property,
                         c.moves.len(),
                         self.states,
@@ -241,7 +250,7 @@ impl Report {
                 }
                 Verdict::Holds { complete } => {
                     return format!(
-                        "{}: never: none of {}{} unique states has it ({bounds}, asynchronous time)",
+                        "{}: never: none of {}{} unique states{up} has it ({bounds}, asynchronous time)",
                         self.property,
                         if *complete { "the whole reachable space's " } else { "the " },
                         self.states
@@ -253,17 +262,17 @@ impl Report {
         let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         match &self.verdict {
             Verdict::Holds { complete: true } => format!(
-                "{}: exhausted: the whole reachable space is {} ({bounds}, asynchronous time); no violation",
+                "{}: exhausted: the whole reachable space is {}{up} ({bounds}, asynchronous time); no violation",
                 self.property,
                 count(self.states, "state", "states")
             ),
             Verdict::Holds { complete: false } => format!(
-                "{}: no violation: all {} unique states ({bounds}, asynchronous time)",
+                "{}: no violation: all {} unique states{up} ({bounds}, asynchronous time)",
                 self.property,
                 self.states
             ),
             Verdict::Limit => format!(
-                "{}: no violation in the first {} unique states (state limit reached; {bounds}, depth {} reached): nothing is proved beyond them",
+                "{}: no violation in the first {} unique states{up} (state limit reached; {bounds}, depth {} reached): nothing is proved beyond them",
                 self.property, self.states, self.depth
             ),
             Verdict::ReadsClock => format!(
@@ -271,7 +280,7 @@ impl Report {
                 self.property
             ),
             Verdict::Violated(c) => format!(
-                "{}: violated after {} moves (a shortest schedule; {} unique states explored, {bounds}): step {} t={} nodes {:?}{}",
+                "{}: violated after {} moves (a shortest schedule; {} unique states{up} explored, {bounds}): step {} t={} nodes {:?}{}",
                 self.property,
                 c.moves.len(),
                 self.states,

@@ -132,6 +132,21 @@ pub trait Machine {
     /// Forgets every node and payload, so that the nodes can boot again.
     #[cfg(feature = "check")]
     fn reset(&mut self);
+    /// Node `i`'s state and pending timers, out of a [`Machine::snapshot`].
+    #[cfg(feature = "check")]
+    fn node_stash(&self, st: &dyn Stash, i: usize) -> Box<dyn Stash>;
+    /// A [`Machine::snapshot`] made of one [`Machine::node_stash`] per node, in order.
+    #[cfg(feature = "check")]
+    fn join_stash(&self, nodes: &[&dyn Stash]) -> Box<dyn Stash>;
+    /// [`Protocol::symmetry`].
+    #[cfg(feature = "check")]
+    fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>>;
+    /// [`Machine::hash_node`] of node `i` of the snapshot `st`, every id in it renamed by `to`.
+    #[cfg(feature = "check")]
+    fn hash_renamed_node(&self, st: &dyn Stash, i: usize, to: &dyn Fn(NodeId) -> NodeId, h: &mut dyn Hasher);
+    /// [`Machine::hash_payload`] of message `id`, every id in it renamed by `to`.
+    #[cfg(feature = "check")]
+    fn hash_renamed_payload(&self, id: u64, to: &dyn Fn(NodeId) -> NodeId, h: &mut dyn Hasher);
 }
 
 /// One node's state with its pending timers (key, queue token).
@@ -305,5 +320,41 @@ impl<P: Protocol> Machine for Core<P> {
         self.slots.clear();
         self.payloads.clear();
         self.base = 0;
+    }
+    #[cfg(feature = "check")]
+    fn node_stash(&self, st: &dyn Stash, i: usize) -> Box<dyn Stash> {
+        let slots: &Vec<Slot<P>> = st.as_any().downcast_ref().expect("a snapshot of this protocol");
+        Box::new(slots[i].clone())
+    }
+    #[cfg(feature = "check")]
+    fn join_stash(&self, nodes: &[&dyn Stash]) -> Box<dyn Stash> {
+        let slots: Vec<Slot<P>> = nodes
+            .iter()
+            .map(|n| (**n).as_any().downcast_ref::<Slot<P>>().expect("a node of this protocol").clone())
+            .collect();
+        Box::new(slots)
+    }
+    #[cfg(feature = "check")]
+    fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>> {
+        self.proto.symmetry(cfg)
+    }
+    #[cfg(feature = "check")]
+    fn hash_renamed_node(&self, st: &dyn Stash, i: usize, to: &dyn Fn(NodeId) -> NodeId, mut h: &mut dyn Hasher) {
+        let slots: &Vec<Slot<P>> = st.as_any().downcast_ref().expect("a snapshot of this protocol");
+        let slot = &slots[i];
+        let mut state = slot.state.clone();
+        self.proto.rename_state(&mut state, to);
+        state.hash(&mut h);
+        let mut keys: Vec<u64> = slot.timers.iter().map(|&(t, _)| fnv(&self.proto.rename_timer(t, to))).collect();
+        keys.sort_unstable();
+        keys.hash(&mut h);
+    }
+    #[cfg(feature = "check")]
+    fn hash_renamed_payload(&self, id: u64, to: &dyn Fn(NodeId) -> NodeId, mut h: &mut dyn Hasher) {
+        if let Some(m) = self.payload(id) {
+            let mut m = m.clone();
+            self.proto.rename_msg(&mut m, to);
+            m.hash(&mut h);
+        }
     }
 }

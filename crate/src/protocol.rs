@@ -539,6 +539,24 @@ pub trait Protocol: Sized + 'static {
     ) -> Option<Vec<NodeId>> {
         None
     }
+
+    /// Symmetry under renaming the nodes (the exhaustive checker's `--symmetry`): `Some`, one
+    /// colour per node in scenario order, if what a node does depends on ids only through
+    /// equality (never their order or value) and on per-node facts only through its colour (two
+    /// nodes may trade ids only if their colours are equal). `None`, the default: not symmetric
+    /// (Bully and the rings compare ids). A protocol that says `Some` renames every id its
+    /// states, messages and timer keys hold in the three `rename_*` methods below.
+    fn symmetry(&self, _cfg: &Config) -> Option<Vec<u64>> {
+        None
+    }
+    /// Renames every node id in `s` by `to` (see [`Protocol::symmetry`]).
+    fn rename_state(&self, _s: &mut Self::State, _to: &dyn Fn(NodeId) -> NodeId) {}
+    /// Renames every node id in `m` by `to`.
+    fn rename_msg(&self, _m: &mut Self::Msg, _to: &dyn Fn(NodeId) -> NodeId) {}
+    /// Renames every node id in a timer key by `to`.
+    fn rename_timer(&self, t: Self::Timer, _to: &dyn Fn(NodeId) -> NodeId) -> Self::Timer {
+        t
+    }
 }
 
 /// Formats an optional node id as `N5` or `-`.

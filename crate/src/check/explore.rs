@@ -45,8 +45,6 @@ impl Hasher for Id {
         self.0
     }
 }
-/// Fingerprint → state index.
-pub(super) type Seen = HashMap<u64, u32, BuildHasherDefault<Id>>;
 
 /// What a handler did, as the checker's sink records it.
 #[derive(Default)]
@@ -113,9 +111,14 @@ pub struct Checker {
     pub(super) phash: Vec<u64>,
     pub(super) pid: HashMap<u64, u32, BuildHasherDefault<Id>>,
     pub(super) seen: Seen,
-    /// Per state: its parent and the move that reached it.
-    pub(super) parents: Vec<(u32, Move)>,
-    pub(super) queue: VecDeque<World>,
+    /// Per state: its parent and which of the parent's moves ([`Checker::moves`], in their
+    /// listed order) reached it; the moves themselves are found again by replaying from `root`.
+    pub(super) parents: Vec<(u32, u32)>,
+    /// The initial world, as the frontier writes it.
+    pub(super) root: Vec<u8>,
+    /// The frontier, packed (`frontier.rs`), and the distinct node states its worlds hold.
+    pub(super) queue: Frontier,
+    pub(super) table: NodeTable,
     pub(super) coverage: HashMap<&'static str, u64>,
     pub(super) transitions: u64,
     pub(super) depth: u32,
@@ -136,6 +139,52 @@ pub struct Checker {
     /// A swarm task's successor order: each state's moves shuffled by this generator (none:
     /// the moves in their listed order).
     pub(super) order: Option<crate::rng::Pcg32>,
+    /// Symmetry reduction (`symmetry.rs`): states are known by their orbit's least fingerprint.
+    pub(super) sym: Option<Sym>,
+}
+
+/// A world's fingerprint from its parts: node fingerprints by position, the up set, the
+/// partition labels, the messages in flight as (from, to, payload fingerprint) in canonical
+/// order, the fault budget used, the schedule's progress and the terms' leaders.
+pub(super) fn fingerprint_of(
+    node_h: &[u64],
+    up: u32,
+    labels: &[u8],
+    msgs: impl Iterator<Item = (u8, u8, u64)>,
+    used: [u32; 4],
+    sched: u16,
+    terms: &[(u64, NodeId)],
+) -> u64 {
+    let mut h = Fnv64::default();
+    node_h.hash(&mut h);
+    up.hash(&mut h);
+    labels.hash(&mut h);
+    for m in msgs {
+        m.hash(&mut h);
+    }
+    used.hash(&mut h);
+    sched.hash(&mut h);
+    terms.hash(&mut h);
+    h.finish()
+}
+
+/// Partition labels renumbered in order of first appearance (none if all are one group).
+pub(super) fn relabel(labels: &mut Vec<u8>) {
+    if labels.is_empty() {
+        return;
+    }
+    let mut map = [u8::MAX; 256];
+    let mut next = 0u8;
+    for l in labels.iter_mut() {
+        if map[*l as usize] == u8::MAX {
+            map[*l as usize] = next;
+            next += 1;
+        }
+        *l = map[*l as usize];
+    }
+    if next <= 1 {
+        labels.clear();
+    }
 }
 
 /// Whether booting the nodes at two different clock readings gives different states: then
@@ -288,9 +337,11 @@ impl Checker {
             rules: Vec::new(),
             phash: Vec::new(),
             pid: HashMap::default(),
-            seen: Seen::default(),
+            seen: Seen::new(property.id == EVENTUALLY_AGREED),
             parents: Vec::new(),
-            queue: VecDeque::new(),
+            root: Vec::new(),
+            queue: Frontier::default(),
+            table: NodeTable::default(),
             coverage: HashMap::new(),
             transitions: 0,
             depth: 0,
@@ -304,6 +355,7 @@ impl Checker {
             clock: false,
             timers: Vec::new(),
             order: None,
+            sym: None,
         }
     }
 
@@ -362,17 +414,8 @@ impl Checker {
     }
 
     pub(super) fn fingerprint(&self, w: &World) -> u64 {
-        let mut h = Fnv64::default();
-        w.node_h.hash(&mut h);
-        w.up.hash(&mut h);
-        w.labels.hash(&mut h);
-        for &(f, t, p) in &w.msgs {
-            (f, t, self.phash[p as usize]).hash(&mut h);
-        }
-        w.used.hash(&mut h);
-        w.sched.hash(&mut h);
-        w.terms.hash(&mut h);
-        h.finish()
+        let msgs = w.msgs.iter().map(|&(f, t, p)| (f, t, self.phash[p as usize]));
+        fingerprint_of(&w.node_h, w.up, &w.labels, msgs, w.used, w.sched, &w.terms)
     }
 
     pub(super) fn canon(&self, w: &mut World) {
@@ -381,20 +424,7 @@ impl Checker {
         } else {
             w.msgs.sort_unstable_by_key(|&(f, t, p)| (f, t, self.phash[p as usize]));
         }
-        if !w.labels.is_empty() {
-            let mut map = [u8::MAX; 256];
-            let mut next = 0u8;
-            for l in &mut w.labels {
-                if map[*l as usize] == u8::MAX {
-                    map[*l as usize] = next;
-                    next += 1;
-                }
-                *l = map[*l as usize];
-            }
-            if next <= 1 {
-                w.labels.clear();
-            }
-        }
+        relabel(&mut w.labels);
     }
 
     /// Records what a handler of node `i` did into the successor `w` (messages, coverage,
@@ -514,22 +544,25 @@ impl Checker {
     /// Runs the exploration to its end (or a bound) and reports.
     pub fn run(mut self) -> Report {
         let (w, bad) = self.initial();
-        let fp = self.fingerprint(&w);
+        let fp = self.key(&w);
         self.seen.insert(fp, 0);
-        self.parents.push((u32::MAX, Move::Heal));
+        self.parents.push((u32::MAX, 0));
+        let mut root = Vec::new();
+        self.encode(&w, &mut root);
+        self.root = root;
         if self.eventually {
             self.edges.push(Vec::new());
             self.goal.push(bad.is_some());
             if bad.is_none() {
-                self.queue.push_back(w);
+                self.push(&w);
             }
         } else if let Some(nodes) = bad {
             self.found = Some((0, nodes));
         } else {
-            self.queue.push_back(w);
+            self.push(&w);
         }
         while self.found.is_none() && !self.limit && !self.clock {
-            let Some(w) = self.queue.pop_front() else { break };
+            let Some(w) = self.pop() else { break };
             self.expand(&w);
         }
         if self.eventually && !self.limit && !self.clock && !self.cut {

@@ -9,7 +9,7 @@ use super::*;
 impl Checker {
     /// The shortest path (by the breadth-first parents) to a stuck non-goal state, or a lasso
     /// into an unfair-free component: its moves, and where the loop starts.
-    pub(super) fn unfair_lasso(&self) -> Option<(Vec<Move>, Option<usize>)> {
+    pub(super) fn unfair_lasso(&mut self) -> Option<(Vec<Move>, Option<usize>)> {
         let n = self.edges.len();
         // A non-goal state with no move: the schedule stops without agreement.
         if let Some(s) = (0..n).find(|&s| !self.goal[s] && self.edges[s].is_empty()) {
@@ -99,7 +99,7 @@ impl Checker {
 
     /// The path to the component's first-reached state, then a loop from it through every
     /// internal edge's label at least once and back.
-    fn lasso_into(&self, comp: &[u32], internal: &[(u32, u32, u32)]) -> (Vec<Move>, Option<usize>) {
+    fn lasso_into(&mut self, comp: &[u32], internal: &[(u32, u32, u32)]) -> (Vec<Move>, Option<usize>) {
         let entry = *comp.iter().min().expect("a component has a state"); // the lowest id: reached first
         let mut moves = self.path(entry);
         let start = moves.len();

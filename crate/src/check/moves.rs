@@ -70,12 +70,13 @@ impl Checker {
     }
 
     pub(super) fn expand(&mut self, w: &World) {
-        let mut moves = self.moves(w);
+        let moves = self.moves(w);
+        let mut order: Vec<u32> = (0..moves.len() as u32).collect();
         if let Some(rng) = &mut self.order {
             // Fisher–Yates, drawing the same values on every platform.
-            for i in (1..moves.len()).rev() {
+            for i in (1..order.len()).rev() {
                 let j = rng.range_inclusive(0, i as u64) as usize;
-                moves.swap(i, j);
+                order.swap(i, j);
             }
         }
         if self.bounds.depth.is_some_and(|d| w.depth >= d) {
@@ -84,9 +85,10 @@ impl Checker {
             }
             return;
         }
-        for mv in moves {
+        for k in order {
+            let mv = &moves[k as usize];
             self.transitions += 1;
-            let (mut next, mut bad) = self.apply(w, &mv);
+            let (mut next, mut bad) = self.apply(w, mv);
             if self.eventually && bad.is_none() && next.sched != w.sched {
                 // The schedule's last entry may make an agreed world a goal without any handler.
                 self.m.restore(&*next.nodes);
@@ -94,13 +96,13 @@ impl Checker {
             }
             next.depth = w.depth + 1;
             self.canon(&mut next);
-            let fp = self.fingerprint(&next);
-            if self.probes > 0 && self.probe(w, &mv, fp) {
+            let fp = self.key(&next);
+            if self.probes > 0 && self.probe(w, mv, fp) {
                 return;
             }
-            if let Some(&id) = self.seen.get(&fp) {
+            if let Some(id) = self.seen.get(fp) {
                 if self.eventually {
-                    self.edge(w.id, id, &mv);
+                    self.edge(w.id, id, mv);
                 }
                 continue;
             }
@@ -111,11 +113,11 @@ impl Checker {
             next.id = self.parents.len() as u32;
             self.seen.insert(fp, next.id);
             if self.eventually {
-                self.edge(w.id, next.id, &mv);
+                self.edge(w.id, next.id, mv);
                 self.edges.push(Vec::new());
                 self.goal.push(bad.is_some());
             }
-            self.parents.push((w.id, mv));
+            self.parents.push((w.id, k));
             self.depth = self.depth.max(next.depth);
             if let Some(nodes) = bad {
                 if self.eventually {
@@ -124,7 +126,7 @@ impl Checker {
                 self.found = Some((next.id, nodes));
                 return;
             }
-            self.queue.push_back(next);
+            self.push(&next);
         }
     }
 
@@ -139,7 +141,7 @@ impl Checker {
         self.coverage = coverage;
         other.depth = w.depth + 1;
         self.canon(&mut other);
-        self.clock = self.fingerprint(&other) != fp;
+        self.clock = self.key(&other) != fp;
         self.clock
     }
 
@@ -282,14 +284,27 @@ impl Checker {
         self.after_handler(next, i, mark, out)
     }
 
-    pub(super) fn path(&self, mut id: u32) -> Vec<Move> {
-        let mut moves = Vec::new();
+    /// The moves from the initial world to state `id`: its ancestors' move indices, replayed
+    /// from the initial world (the coverage counted once already).
+    pub(super) fn path(&mut self, mut id: u32) -> Vec<Move> {
+        let mut picks = Vec::new();
         while id != 0 {
-            let (parent, mv) = &self.parents[id as usize];
-            moves.push(mv.clone());
-            id = *parent;
+            let (parent, k) = self.parents[id as usize];
+            picks.push(k);
+            id = parent;
         }
-        moves.reverse();
+        picks.reverse();
+        let coverage = self.coverage.clone();
+        let mut w = self.decode(&self.root, &mut 0);
+        let mut moves = Vec::with_capacity(picks.len());
+        for k in picks {
+            let mv = self.moves(&w).swap_remove(k as usize);
+            let (mut next, _) = self.apply(&w, &mv);
+            self.canon(&mut next);
+            moves.push(mv);
+            w = next;
+        }
+        self.coverage = coverage;
         moves
     }
 
@@ -307,11 +322,12 @@ impl Checker {
         self.edges[from as usize].push((to, label));
     }
 
-    pub(super) fn report(&self) -> Report {
+    pub(super) fn report(&mut self) -> Report {
         let mut coverage: Vec<(&'static str, u64)> = self.coverage.iter().map(|(&k, &c)| (k, c)).collect();
         coverage.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let never = self.rules.iter().copied().filter(|k| !self.coverage.contains_key(k)).collect();
-        let verdict = match &self.found {
+        let found = self.found.clone();
+        let verdict = match &found {
             None if self.lasso.is_some() => {
                 let (moves, lasso) = self.lasso.clone().expect("checked");
                 let mut c = match &self.scenario {
@@ -358,6 +374,7 @@ impl Checker {
             depth: self.depth,
             bounds: self.bounds.clone(),
             fifo: self.fifo,
+            symmetry: self.sym.as_ref().map(|s| s.perms.len()),
             coverage,
             never,
             handler_error: self.m.fault(),

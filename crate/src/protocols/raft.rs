@@ -560,6 +560,25 @@ impl Protocol for Raft {
         }
         rows
     }
+
+    /// Ids are identities here, only ever compared for equality: renaming the nodes renames the
+    /// run. A node's log (`params.log`) sets it apart: its colour.
+    fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>> {
+        let log = |id: &NodeId| self.logs.get(id).copied().unwrap_or((0, 0));
+        let mut logs: Vec<(u64, u64)> = cfg.ids.iter().map(log).collect();
+        logs.sort_unstable();
+        logs.dedup();
+        Some(cfg.ids.iter().map(|id| logs.partition_point(|&l| l < log(id)) as u64).collect())
+    }
+
+    fn rename_state(&self, s: &mut State, to: &dyn Fn(NodeId) -> NodeId) {
+        s.me = to(s.me);
+        s.voted_for = s.voted_for.map(to);
+        s.leader = s.leader.map(to);
+        for v in s.votes.iter_mut().chain(&mut s.acks).chain(&mut s.pre_votes) {
+            *v = to(*v);
+        }
+    }
 }
 
 mod descriptor;
