@@ -67,7 +67,8 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     };
     // On touch the gestures are named as taps. A lesson's line holds the gestures only (a phone
     // hides it there: the lesson's card needs the room).
-    let gestures = if p.touch { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO_TOUCH) } else { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO) };
+    let gestures =
+        if p.touch { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO_TOUCH) } else { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO) };
     let custom = match (&p.lesson, p.preset) {
         (Some(_), None) => tr(l, k::UI_LESSON),
         _ => tr(l, k::UI_CUSTOM),
