@@ -105,6 +105,7 @@ fn draw(
         cancel: state.cancel,
         bare: state.lanes().is_some(),
         chosen: state.side.clone(),
+        present: state.present,
     };
     let g = gestures.clone();
     html! {
@@ -247,7 +248,7 @@ pub fn Lab() -> Html {
     let now = state.lanes().map_or(state.frame.time, |c| c.time);
     let quiet = if state.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
-    keyboard::use_shortcuts(state.embed, on.clone());
+    keyboard::use_shortcuts(state.embed, state.present, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
         state.lanes().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
@@ -286,7 +287,7 @@ pub fn Lab() -> Html {
         let c = courses.clone();
         Callback::from(move |_| c.set(true))
     };
-    let lesson_panel = html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} on_courses={open_courses.clone()} /> };
+    let lesson_panel = html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} touch={state.touch} on_courses={open_courses.clone()} /> };
     let side_bar = side_bar(&state.side, lang, &on);
     let narration =
         html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
@@ -403,6 +404,12 @@ pub fn Lab() -> Html {
     };
     drop(engine);
     let head = match (state.embed, comparing.is_some()) {
+        // The presenter view: no header, one way out (Escape does the same).
+        _ if state.present => html! {
+            <header class="present-head">
+                <button data-testid="present-exit" onclick={on.reform(|_| Action::TogglePresent)}>{ tr(lang, k::UI_LEAVE_PRESENTER_VIEW) }</button>
+            </header>
+        },
         // A compare embed: the lanes' names and a way out to the full lab.
         (true, _) => html! {
             <header class="embed-head">
@@ -417,11 +424,12 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, k::UI_COMPARE_2),
                     (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} lesson={lesson_head} pre_vote={pre_vote} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} lesson={lesson_head} pre_vote={pre_vote} touch={state.touch} {lang} on={on.clone()} request={request.clone()} />
                 // One compact group, under the title on wide screens (see extras.css).
                 <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
                     <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>
                     <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
+                    <button class="lessons-button" data-testid="present" aria-pressed="false" title={tr(lang, k::UI_PRESENT_TITLE)} onclick={on.reform(|_| Action::TogglePresent)}>{ tr(lang, k::UI_PRESENT) }</button>
                 </div>
             </header>
         },
@@ -446,7 +454,7 @@ pub fn Lab() -> Html {
         })
     };
     html! {
-        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"))} {ondragover} {ondrop}>
+        <div class={classes!("lab", comparing.map(|_| "compare"), state.embed.then_some("embed"), state.present.then_some("present"))} {ondragover} {ondrop}>
             { head }
             <main class="lab-main">
                 { banners }

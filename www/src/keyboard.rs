@@ -26,6 +26,7 @@ pub const HELP: &[(&str, Option<Text>, Text)] = &[
     ("V", None, k::UI_HELP_COMPARE_ALGORITHMS_SIDE_BY),
     ("X", None, k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
     ("L", None, k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),
+    ("PageUp / PageDown", Some(k::UI_HELP_IN_THE_PRESENTER_VIEW), k::UI_HELP_STEP_BACK_FORWARD),
     ("?", None, k::UI_HELP_THIS_HELP),
     ("Esc", None, k::UI_HELP_CLOSE_MENUS_AND_DIALOGS),
 ];
@@ -60,6 +61,15 @@ pub fn action_for(key: &str, embed: bool) -> Option<Action> {
     })
 }
 
+/// In the presenter view, the keys a presenter's clicker sends (PageDown / PageUp) step too.
+pub fn presenter_action_for(key: &str) -> Option<Action> {
+    match key {
+        "PageDown" => Some(Action::StepForward),
+        "PageUp" => Some(Action::StepBack),
+        _ => None,
+    }
+}
+
 fn in_form_field(e: &KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<Element>().ok())
@@ -68,8 +78,8 @@ fn in_form_field(e: &KeyboardEvent) -> bool {
 
 /// Listens for shortcuts on the window while the component is mounted.
 #[hook]
-pub fn use_shortcuts(embed: bool, on: Callback<Action>) {
-    use_effect_with(embed, move |&embed| {
+pub fn use_shortcuts(embed: bool, present: bool, on: Callback<Action>) {
+    use_effect_with((embed, present), move |&(embed, present)| {
         let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
             if in_form_field(&e) || e.alt_key() {
                 return;
@@ -81,7 +91,9 @@ pub fn use_shortcuts(embed: bool, on: Callback<Action>) {
                 }
                 return;
             }
-            if let Some(action) = action_for(&e.key(), embed) {
+            let key = e.key();
+            let action = action_for(&key, embed).or_else(|| presenter_action_for(&key).filter(|_| present));
+            if let Some(action) = action {
                 if action != Action::Escape {
                     e.prevent_default();
                 }
@@ -111,6 +123,8 @@ mod tests {
         assert_eq!(action_for("X", true), None, "an embed has no experiments view");
         assert_eq!(action_for("v", false), Some(Action::TogglePicker));
         assert_eq!(action_for("V", true), None, "an embed has no picker");
+        assert_eq!(presenter_action_for("PageDown"), Some(Action::StepForward));
+        assert_eq!(presenter_action_for("PageUp"), Some(Action::StepBack));
         assert_eq!(ctrl_action_for("z", false), Some(Action::Undo));
         assert_eq!(ctrl_action_for("Z", true), Some(Action::Redo));
     }

@@ -53,6 +53,8 @@ pub struct State {
     pub ivs_rev: u64,
     pub preset: Option<&'static str>,
     pub embed: bool,
+    /// The presenter view (`?present=1`): the canvas and the words large, side panels hidden.
+    pub present: bool,
     pub scenario: Rc<Scenario>,
     pub positions: Rc<Vec<Pt>>,
     pub frame: Rc<Frame>,
@@ -134,6 +136,7 @@ impl State {
             ivs_rev: 0,
             preset,
             embed,
+            present: false,
             positions: Rc::new(Vec::new()),
             lines: Rc::new(Vec::new()),
             drops: Rc::new(Vec::new()),
@@ -525,7 +528,14 @@ impl State {
                 }
                 ok
             }
+            Action::TogglePresent => {
+                self.present = !self.present && !self.embed;
+                false
+            }
             Action::Escape => {
+                // With nothing open to close, Escape leaves the presenter view.
+                let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();
+                self.present &= open;
                 self.picker = false;
                 self.card = false;
                 self.help = false;

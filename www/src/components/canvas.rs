@@ -44,6 +44,8 @@ pub struct DrawOptions {
     pub bare: bool,
     /// Nodes chosen for one side of a keyboard partition (drawn with a dashed ring).
     pub chosen: Rc<Vec<u32>>,
+    /// The presenter view: the canvas is drawn again (and measured) when it is entered or left.
+    pub present: bool,
 }
 
 impl Default for DrawOptions {
@@ -58,6 +60,7 @@ impl Default for DrawOptions {
             menu: None,
             animate: false,
             cancel: 0,
+            present: false,
             bare: false,
             chosen: Rc::new(Vec::new()),
         }
@@ -118,6 +121,20 @@ fn units_per_px(svg: &NodeRef) -> Option<f64> {
     (side > 1.0).then(|| geometry::BOX / side)
 }
 
+/// The smallest text on screen the page asks of this canvas, in CSS pixels: the SVG's own font
+/// size, which the style sheet sizes from the frame in an embed and in the presenter view.
+fn min_text_px(svg: &NodeRef) -> f64 {
+    let el = svg.cast::<Element>();
+    let size = el.and_then(|e| web_sys::window()?.get_computed_style(&e).ok().flatten());
+    let px = size.and_then(|s| s.get_property_value("font-size").ok()).map(|v| js_sys::Number::parse_float(&v));
+    px.filter(|p| p.is_finite() && *p > 0.0).unwrap_or(labels::MIN_TEXT_PX)
+}
+
+/// The drawing's scale and its smallest text, as measured now.
+fn measure(svg: &NodeRef) -> Option<(f64, f64)> {
+    units_per_px(svg).map(|u| (u, min_text_px(svg)))
+}
+
 /// Converts a pointer event to viewBox coordinates.
 fn svg_point(svg: &NodeRef, e: &PointerEvent) -> Option<Pt> {
     let r = svg.cast::<Element>()?.get_bounding_client_rect();
@@ -152,13 +169,13 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let wrap = use_node_ref();
     // The drawing's scale on screen, measured after each render and on resize: text, dots and
     // targets are sized from it so that they keep a minimum size in screen pixels.
-    let unit = use_state_eq(|| 1.0f64);
+    let unit = use_state_eq(|| (1.0f64, labels::MIN_TEXT_PX));
     {
         let (svg, unit) = (svg.clone(), unit.clone());
         use_effect(move || {
-            if let Some(u) = units_per_px(&svg) {
-                if (u - *unit).abs() > *unit * 0.02 {
-                    unit.set(u);
+            if let Some((u, t)) = measure(&svg) {
+                if (u - unit.0).abs() > unit.0 * 0.02 || (t - unit.1).abs() > 0.25 {
+                    unit.set((u, t));
                 }
             }
         });
@@ -167,8 +184,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         let (svg, unit) = (svg.clone(), unit.clone());
         use_effect_with((), move |_| {
             let listener = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-                if let Some(u) = units_per_px(&svg) {
-                    unit.set(u);
+                if let Some(m) = measure(&svg) {
+                    unit.set(m);
                 }
             });
             let window = web_sys::window().expect("window");
@@ -244,7 +261,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let detail = frame.nodes.len() <= if props.options.bare { 8 } else { 24 };
     let pos = &props.positions;
     let n = frame.nodes.len().min(pos.len());
-    let sz = Sizes::new(*unit, layout::node_radius(frame.nodes.len()), props.options.bare);
+    let sz = Sizes::new(unit.0, layout::node_radius(frame.nodes.len()), props.options.bare, unit.1);
     let r = sz.node_r;
     let mut lines: Vec<Line> = (*props.lines).clone();
     let current = *drag.borrow();

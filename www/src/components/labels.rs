@@ -32,10 +32,12 @@ pub struct Sizes {
 
 impl Sizes {
     /// `node_r`: the layout's radius for this many nodes; `big`: a small canvas (a compare lane)
-    /// whose texts start a size up.
-    pub fn new(u: f64, node_r: f64, big: bool) -> Sizes {
+    /// whose texts start a size up; `min_px`: the smallest text on screen the page asks for
+    /// (the canvas's CSS font size: larger in a big embed and in the presenter view).
+    pub fn new(u: f64, node_r: f64, big: bool, min_px: f64) -> Sizes {
         let u = if u.is_finite() && u > 0.0 { u } else { 1.0 };
-        let text = |vb: f64, px: f64| vb.max(px * u);
+        let scale = if min_px.is_finite() { (min_px / MIN_TEXT_PX).clamp(1.0, 8.0) } else { 1.0 };
+        let text = |vb: f64, px: f64| vb.max(px * scale * u);
         let k = if big { 1.25 } else { 1.0 };
         Sizes {
             u,
@@ -392,13 +394,18 @@ mod tests {
     #[test]
     fn sizes_keep_a_minimum_on_screen() {
         // A canvas 300 px wide shows 1000 units in 300 px: 3.33 units per pixel.
-        let s = Sizes::new(1000.0 / 300.0, 40.0, false);
+        let s = Sizes::new(1000.0 / 300.0, 40.0, false, MIN_TEXT_PX);
         assert!(s.view / s.u >= MIN_TEXT_PX - 1e-9 && s.sub / s.u >= MIN_TEXT_PX - 1e-9);
         assert!(s.dot_label / s.u >= MIN_TEXT_PX - 1e-9);
         assert!(2.0 * s.hit / s.u >= MIN_TARGET_PX - 1e-9 && 2.0 * s.node_r / s.u >= MIN_TARGET_PX - 1e-9);
         // A large canvas keeps the drawing's own sizes.
-        let big = Sizes::new(1.0, 40.0, false);
+        let big = Sizes::new(1.0, 40.0, false, MIN_TEXT_PX);
         assert_eq!((big.view, big.node_r, big.dot_r), (20.0, 40.0, 9.0));
+        // The presenter view asks for 28 px: every label keeps it on screen.
+        let room = Sizes::new(1.2, 40.0, false, 28.0);
+        for t in [room.id, room.view, room.sub, room.dot_label] {
+            assert!(t / room.u >= 28.0 - 1e-9, "{t} units at {} units per px", room.u);
+        }
     }
 
     #[test]
@@ -445,7 +452,7 @@ mod presets {
         loop {
             let frame = e.frame();
             let pos = crate::state::positions(e.scenario(), &frame);
-            let sz = Sizes::new(u, lay::node_radius(frame.nodes.len()), false);
+            let sz = Sizes::new(u, lay::node_radius(frame.nodes.len()), false, MIN_TEXT_PX);
             let index = |id: u32| frame.nodes.iter().position(|n| n.id == id);
             let mut at = Vec::new();
             let mut texts = Vec::new();

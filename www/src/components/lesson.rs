@@ -17,6 +17,9 @@ pub struct PanelProps {
     pub lab: LabView,
     pub lang: Lang,
     pub embed: bool,
+    /// The page is used by touch: a node is tapped, not clicked.
+    #[prop_or_default]
+    pub touch: bool,
     pub on_courses: Callback<()>,
 }
 
@@ -38,12 +41,12 @@ fn answer_text(a: &Answer, lang: Lang) -> String {
 }
 
 /// The controls that answer a question of `kind`.
-fn ask(kind: AnswerKind, choices: &[String], lang: Lang, on: &Callback<LessonAction>) -> Html {
+fn ask(kind: AnswerKind, choices: &[String], lang: Lang, touch: bool, on: &Callback<LessonAction>) -> Html {
     let answer = |a: Answer| on.reform(move |_: MouseEvent| LessonAction::Answer(a.clone()));
     match kind {
         AnswerKind::Node => html! {
             <p class="lesson-answer" key="ask-node" data-testid="lesson-ask-node">
-                { tr(lang, k::UI_CLICK_THE_NODE_ON_THE) }
+                { tr(lang, if touch { k::UI_TAP_THE_NODE_ON_THE_CANVAS } else { k::UI_CLICK_THE_NODE_ON_THE }) }
                 <button onclick={answer(Answer::Node(None))}>{ tr(lang, k::UI_NOBODY_2) }</button>
             </p>
         },
@@ -222,7 +225,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                     (None, Some(Err(e))) => html! { <>{ prompt }<p role="alert">{ e.clone() }</p>{ next.clone() }</> },
                     (None, _) if s.pending.is_some() => html! { <>{ prompt }{ computing(s, lang) }</> },
                     (None, _) => {
-                        html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, &on) }{ computing(s, lang) }</> }
+                        html! { <>{ prompt }{ ask(q.check.answer_kind(), &q.choices, lang, p.touch, &on) }{ computing(s, lang) }</> }
                     }
                 }
             } else {

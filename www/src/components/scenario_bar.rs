@@ -32,6 +32,9 @@ pub struct ScenarioBarProps {
     /// A Raft run: whether it asks pre-votes (the switch replays the run the other way).
     #[prop_or_default]
     pub pre_vote: Option<bool>,
+    /// The page is used by touch: the hint names taps, not clicks.
+    #[prop_or_default]
+    pub touch: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -62,6 +65,10 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         (false, None) if p.lesson.is_some() => "",
         (false, p) => p.and_then(presets::find).map(|x| x.hint.get(l)).unwrap_or(tr(l, k::UI_YOUR_OWN_SCENARIO)),
     };
+    // On touch the gestures are named as taps. A lesson's line holds the gestures only (a phone
+    // hides it there: the lesson's card needs the room).
+    let gestures =
+        if p.touch { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO_TOUCH) } else { tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO) };
     let custom = match (&p.lesson, p.preset) {
         (Some(_), None) => tr(l, k::UI_LESSON),
         _ => tr(l, k::UI_CUSTOM),
@@ -86,7 +93,8 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             </optgroup>
         }
     });
-    html! {
+    // The hint is the bar's sibling: a phone scrolls the bar sideways and keeps the hint below it.
+    html! { <>
         <div class="scenario-bar">
             <label>{ tr(l, k::UI_PRESET) }
                 <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
@@ -126,7 +134,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                     title={tr(l, k::UI_EXPERIMENTS_MANY_RUNS_OVER_RANDOM)}>{ tr(l, k::UI_EXPERIMENTS_3) }</button>
             { lang_button }
             { help_button }
-            <p class="hint">{ hint }{ tr(l, k::UI_DRAG_ON_EMPTY_CANVAS_TO) }</p>
         </div>
-    }
+        <p class={classes!("hint", hint.is_empty().then_some("gestures-only"))}>{ hint }{ gestures }</p>
+    </> }
 }

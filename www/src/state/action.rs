@@ -120,10 +120,12 @@ pub enum Action {
     DismissOffer,
     /// A run of an experiment, as a trace (JSON): open it in the lab, leaving the experiments.
     OpenRun(String),
+    /// Enter or leave the presenter view.
+    TogglePresent,
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).
-pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<std::rc::Rc<String>>);
+pub type UrlKey = (u64, u64, Option<u32>, Lang, Option<&'static str>, Option<std::rc::Rc<String>>, bool);
 
 /// The ready-made experiment named `id`, if there is one.
 pub fn ready_experiment(id: &str) -> Option<&'static str> {

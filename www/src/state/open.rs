@@ -29,6 +29,9 @@ impl State {
         if let Some(l) = &self.lesson {
             q.push_str(&format!("&lesson={}", link::encode(l)));
         }
+        if self.present {
+            q.push_str("&present=1");
+        }
         q
     }
 
@@ -47,6 +50,7 @@ impl State {
             self.pending_lang.unwrap_or(self.lang),
             self.experiments().map(|p| p.id),
             self.lesson.clone(),
+            self.present,
         )
     }
 
@@ -66,6 +70,8 @@ impl State {
         if s.embed {
             s.origin = Some(Rc::new(query.to_string()));
         }
+        // A projector's link (`present=1`); an embed stays an embed.
+        s.present = !s.embed && ps.iter().any(|(k, v)| k == "present" && matches!(v.as_str(), "1" | "true" | ""));
         s.experiment_from_link(&ps);
         s.log_filter_from_link(&ps);
         s.refresh();

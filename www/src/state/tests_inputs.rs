@@ -76,3 +76,20 @@ fn a_run_stopped_by_the_history_budget_says_so() {
     let s = run(Rc::new(s), [Action::Dismiss, Action::StepForward, Action::Seek(0)]);
     assert_eq!(s.notice, None);
 }
+
+#[test]
+fn the_presenter_view_opens_from_its_link_keeps_it_and_escape_leaves_it_after_the_menus() {
+    let s = Rc::new(State::open_in("?preset=ring-best&step=2&present=1", None));
+    assert!(s.present);
+    assert!(s.query(false).ends_with("&present=1"), "{}", s.query(false));
+    // Escape closes an open menu first, then leaves the view.
+    let s = run(s, [Action::NodeMenu(1), Action::Escape]);
+    assert!(s.present && s.menu.is_none());
+    let s = run(s, [Action::Escape]);
+    assert!(!s.present && !s.query(false).contains("present"));
+    let s = run(s, [Action::TogglePresent]);
+    assert!(s.present);
+    // An embed is never a presenter view.
+    let e = Rc::new(State::open_in("?preset=ring-best&embed=1&present=1", None));
+    assert!(!e.present && !run(e, [Action::TogglePresent]).present);
+}

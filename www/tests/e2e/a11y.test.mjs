@@ -4,28 +4,13 @@
 // in the inspector without touching the run, while a click still crashes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { serve, launch, open, shot } from './harness.mjs';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { serve, launch, open, shot, axe } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 const step = async (page) => Number(await page.getByTestId('step').textContent());
-
-/** Runs axe-core in the page; returns its serious and critical violations, one line each. */
-async function axe(page) {
-  await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join(' ')}`) }));
-  });
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes): ${v.nodes.slice(0, 3).join(' | ')}`);
-}
 
 const VIEWS = [
   ['main page', '?preset=bully-worst-8&step=12', '[data-node]'],

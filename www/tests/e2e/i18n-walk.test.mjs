@@ -22,7 +22,7 @@ const ALLOWED = new Set([
   'Cheriton', 'Burrows', 'Gholipour', 'Kordafshari', 'Jahanshahi', 'Rahmani', 'Murshed', 'Allen', 'Pittel',
   'Figure', 'English', 'fencing', 'Zab', 'etcd',
   // key names
-  'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc',
+  'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc', 'PageUp', 'PageDown',
   // units, formats, variables
   'ms', 's', 'tick', 'ticks', 'hb', 'ack', 'rej', 'px', 'SVG', 'PNG', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
   'ZXID', 'SID', 'TTL', 'CAS', 'δ', 'N', 't', 'e', 'x', 'y', 'H', 'HN', 'CDF', 'p90', 'sd',
@@ -117,7 +117,7 @@ test('a picture exported from a Chinese page has a Chinese caption', async () =>
   await context.close();
 });
 
-test('compare mode, its picker, the experiments view and an embed in ?lang=zh: no English words', async () => {
+test('compare mode, its picker, the experiments view, an embed and the presenter view in ?lang=zh: no English words', async () => {
   const cmp = await open(browser, server.url + '?compare=bully,raft&preset=split-brain-bully&time=40&lang=zh');
   await check(cmp.page, 'compare');
   await cmp.page.getByTestId('compare').click();
@@ -130,6 +130,12 @@ test('compare mode, its picker, the experiments view and an embed in ?lang=zh: n
   await check(emb.page, 'embed');
   assert.deepEqual(emb.errors, []);
   await emb.context.close();
+
+  const present = await open(browser, server.url + '?lesson=bully&present=1&lang=zh', { width: 1920, height: 1080 });
+  await present.page.getByTestId('lesson-caption').waitFor();
+  await check(present.page, 'presenter view');
+  assert.deepEqual(present.errors, []);
+  await present.context.close();
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
