@@ -2,7 +2,6 @@
 //! it becomes a scenario of the recorded protocol; the timestamp reader; the log sources.
 
 use super::*;
-use std::collections::BTreeSet;
 
 /// One log file (or one merged log): its name for messages, and its text.
 #[derive(Clone, Copy, Debug)]
@@ -550,11 +549,16 @@ impl<'a> Builder<'a> {
             "schedule": schedule, "stop": stop,
         });
         // Lines, not events: one line may say two things (a vote's arrival and the answer sent).
-        let used: Vec<usize> = (0..self.files.len())
-            .map(|f| self.lines.iter().filter(|l| l.file == f).map(|l| l.line).collect::<BTreeSet<_>>().len())
-            .collect();
-        for (f, u) in self.report.files.iter_mut().zip(used) {
-            f.2 = u;
+        // (A flag per line rather than a set: a `BTreeSet<usize>` cost the page 2 725 B of gzip.)
+        for (f, file) in self.report.files.iter_mut().enumerate() {
+            let mut seen = vec![false; file.1 + 1];
+            file.2 = 0;
+            for l in self.lines.iter().filter(|l| l.file == f) {
+                if let Some(s) = seen.get_mut(l.line).filter(|s| !**s) {
+                    *s = true;
+                    file.2 += 1;
+                }
+            }
         }
         // Every line read is used, damaged or skipped, once: the report's counts add up.
         let read: usize = self.report.files.iter().map(|f| f.1).sum();
