@@ -1,13 +1,16 @@
 //! The exhaustive checker (`election_lab::check`): verdicts, shortest counterexamples that
 //! replay in the simulator, and a reachable-state count computed by hand.
 
+#[path = "common/toy.rs"]
+mod toy;
 use election_lab::check::{check, Bounds, Checker, Move, Verdict};
 use election_lab::engine::Engine;
 use election_lab::error::ScenarioError;
-use election_lab::meta::{self, Faults, Kind, Property, Visual};
-use election_lab::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View};
+use election_lab::meta::{self, Faults, Kind, Property};
+use election_lab::protocol::{Config, Ctx, Params, Protocol, View};
 use election_lab::trace::Trace;
 use election_lab::{Action, NodeId, Scenario};
+use toy::{NoTimer, Ping, Toy, TOY_KINDS, TOY_PROPERTY};
 
 fn scenario(json: &str) -> Scenario {
     Scenario::from_json(json).expect("a valid scenario")
@@ -140,62 +143,7 @@ fn unknown_properties_and_unmodelled_scenarios_are_refused() {
     assert!(e.to_string().starts_with("fencing"), "{e}");
 }
 
-// ----- a toy protocol whose reachable states are counted by hand -----
-
-/// Every node sends one PING to every other at boot and counts the pings it receives.
-struct Toy;
-
-#[derive(Clone, Debug, Hash)]
-struct Ping;
-impl MessageKind for Ping {
-    fn kind(&self) -> usize {
-        0
-    }
-}
-impl Message for Ping {
-    fn label(&self) -> String {
-        "PING".into()
-    }
-}
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct NoTimer;
-impl TimerKey for NoTimer {
-    const NAMES: &'static [&'static str] = &[];
-    fn name(&self) -> &'static str {
-        "none"
-    }
-}
-
-const TOY_KINDS: &[Kind] = &[Kind::new("PING", "P", Visual::Request, meta::k::ACTION_HEAL)];
-static TOY_PROPERTY: Property = meta::single_leader(Faults::Any);
-
-impl Protocol for Toy {
-    type State = u32;
-    type Msg = Ping;
-    type Timer = NoTimer;
-    const KINDS: &'static [Kind] = TOY_KINDS;
-    fn new(_: &Config, _: &Params) -> Result<Self, ScenarioError> {
-        Ok(Toy)
-    }
-    fn init(&self, ctx: &mut Ctx<Ping, NoTimer>) -> u32 {
-        ctx.broadcast(Ping);
-        0
-    }
-    fn start(&self, _: &mut u32, _: &mut Ctx<Ping, NoTimer>) {}
-    fn on_message(&self, s: &mut u32, _: NodeId, _: Ping, _: &mut Ctx<Ping, NoTimer>) {
-        *s += 1;
-    }
-    fn on_timer(&self, _: &mut u32, _: NoTimer, _: &mut Ctx<Ping, NoTimer>) {}
-    fn recover(&self, s: &u32, _: &mut Ctx<Ping, NoTimer>) -> u32 {
-        *s
-    }
-    fn view(&self, _: &u32) -> View {
-        View { role: "follower", ..View::default() }
-    }
-    fn inspect(&self, _: &u32) -> Vec<(meta::Text, String)> {
-        vec![]
-    }
-}
+// ----- the toy protocol (tests/common/toy.rs), its reachable states counted by hand -----
 
 /// n nodes send m = n(n−1) pings, each on its own link: a state is which of them have arrived,
 /// so 2^m states. Allowing one to be lost: a world does not remember *which* ping was lost, only

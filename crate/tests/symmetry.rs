@@ -3,11 +3,12 @@
 //! replay as real runs, refusals by name, and a toy protocol whose state count up to symmetry
 //! equals its orbit count computed independently.
 
+#[path = "common/toy.rs"]
+mod toy;
 use election_lab::check::{check, Bounds, Checker, Report, Verdict};
-use election_lab::error::ScenarioError;
-use election_lab::meta::{self, Faults, Kind, Property, Visual};
-use election_lab::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View};
+use election_lab::protocol::Config;
 use election_lab::{NodeId, Scenario};
+use toy::{Toy, TOY_PROPERTY};
 
 fn scenario(json: &str) -> Scenario {
     Scenario::from_json(json).expect("a valid scenario")
@@ -130,66 +131,7 @@ fn symmetry_is_refused_where_it_would_be_unsound_or_too_costly() {
     assert!(e.starts_with("symmetry") && e.contains("eventually"), "{e}");
 }
 
-// ----- a toy protocol whose states up to symmetry are counted independently -----
-
-/// Every node sends one PING to every other at boot and counts the pings it receives; ids are
-/// only identities, so it declares itself symmetric.
-struct Toy;
-
-#[derive(Clone, Debug, Hash)]
-struct Ping;
-impl MessageKind for Ping {
-    fn kind(&self) -> usize {
-        0
-    }
-}
-impl Message for Ping {
-    fn label(&self) -> String {
-        "PING".into()
-    }
-}
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct NoTimer;
-impl TimerKey for NoTimer {
-    const NAMES: &'static [&'static str] = &[];
-    fn name(&self) -> &'static str {
-        "none"
-    }
-}
-
-const TOY_KINDS: &[Kind] = &[Kind::new("PING", "P", Visual::Request, meta::k::ACTION_HEAL)];
-static TOY_PROPERTY: Property = meta::single_leader(Faults::Any);
-
-impl Protocol for Toy {
-    type State = u32;
-    type Msg = Ping;
-    type Timer = NoTimer;
-    const KINDS: &'static [Kind] = TOY_KINDS;
-    fn new(_: &Config, _: &Params) -> Result<Self, ScenarioError> {
-        Ok(Toy)
-    }
-    fn init(&self, ctx: &mut Ctx<Ping, NoTimer>) -> u32 {
-        ctx.broadcast(Ping);
-        0
-    }
-    fn start(&self, _: &mut u32, _: &mut Ctx<Ping, NoTimer>) {}
-    fn on_message(&self, s: &mut u32, _: NodeId, _: Ping, _: &mut Ctx<Ping, NoTimer>) {
-        *s += 1;
-    }
-    fn on_timer(&self, _: &mut u32, _: NoTimer, _: &mut Ctx<Ping, NoTimer>) {}
-    fn recover(&self, s: &u32, _: &mut Ctx<Ping, NoTimer>) -> u32 {
-        *s
-    }
-    fn view(&self, _: &u32) -> View {
-        View { role: "follower", ..View::default() }
-    }
-    fn inspect(&self, _: &u32) -> Vec<(meta::Text, String)> {
-        vec![]
-    }
-    fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>> {
-        Some(vec![0; cfg.n()])
-    }
-}
+// ----- the toy protocol (tests/common/toy.rs), its states up to symmetry counted independently -----
 
 /// The orbits of the directed graphs on `n` labelled nodes (no loops) under renaming the
 /// nodes, counted by brute force: each graph (a bit per ordered pair) is known by the least
