@@ -6,7 +6,7 @@
 // with Escape; an embed's text grows with its frame; axe-core finds nothing serious on either view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, shot, axe } from './harness.mjs';
+import { serve, launch, open, shot, axe } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -15,27 +15,10 @@ after(async () => { await browser?.close(); await server?.close(); });
 const PHONE = { width: 375, height: 667 };
 
 /** A page in a touch context of `viewport` that records errors. */
-async function touchPage(url, viewport) {
-  const context = await browser.newContext({ viewport, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('[data-node]');
-  return { page, errors, context };
-}
+const touchPage = (url, viewport) => open(browser, url, viewport, { hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
 
 /** A page (mouse) of `viewport`. */
-async function plainPage(url, viewport) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForSelector('[data-node]');
-  return { page, errors, context };
-}
+const plainPage = (url, viewport) => open(browser, url, viewport);
 
 /** The element's box if it lies wholly on the screen (no scrolling), else why not. */
 async function onScreen(page, selector) {

@@ -48,9 +48,10 @@ export async function launch() {
   });
 }
 
-/** Opens a page that records console errors and uncaught exceptions in `errors`. */
-export async function open(browser, url, viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport });
+/** Opens a page that records console errors and uncaught exceptions in `errors`; `options` are
+ *  more of the browser context's (a touch screen: `{ hasTouch: true, isMobile: true }`). */
+export async function open(browser, url, viewport = { width: 1280, height: 860 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
