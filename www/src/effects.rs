@@ -116,15 +116,15 @@ pub fn export(state: &State) {
     download("election-lab-trace.json", &text);
 }
 
-/// Reads several files, in the order given: (name, bytes) each (an unreadable file gives no
-/// bytes). As bytes, not as text: the browser's text decoding would replace bytes that are not
+/// Reads several files, in the order given: (name, bytes) each (`None` for a file the browser
+/// could not read, e.g. one moved or deleted since it was picked). As bytes, not as text: the browser's text decoding would replace bytes that are not
 /// UTF-8 where the command line refuses them ([`Action::ImportBytes`] decides).
-pub fn read_files(files: Vec<web_sys::File>, on_bytes: Callback<Vec<(String, Vec<u8>)>>) {
+pub fn read_files(files: Vec<web_sys::File>, on_bytes: Callback<Vec<(String, Option<Vec<u8>>)>>) {
     wasm_bindgen_futures::spawn_local(async move {
         let mut out = Vec::with_capacity(files.len());
         for file in files {
             let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.ok();
-            out.push((file.name(), buffer.map(|b| js_sys::Uint8Array::new(&b).to_vec()).unwrap_or_default()));
+            out.push((file.name(), buffer.map(|b| js_sys::Uint8Array::new(&b).to_vec())));
         }
         on_bytes.emit(out);
     });

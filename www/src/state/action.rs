@@ -41,7 +41,7 @@ pub enum Action {
     /// Files as read, in bytes: a scenario or trace must be UTF-8 text, as the command line
     /// requires (the file is named otherwise); logs are read with damaged bytes replaced, as
     /// `election-lab import` reads them. Then as [`Action::ImportFiles`].
-    ImportBytes(Vec<(String, Vec<u8>)>),
+    ImportBytes(Vec<(String, Option<Vec<u8>>)>),
     /// Compare lanes: the recorded run beside the textbook algorithm of its system.
     ReplayModel,
     ShowShare {

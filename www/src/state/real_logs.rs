@@ -24,8 +24,14 @@ pub fn import_title(l: Lang) -> &'static str {
 
 impl State {
     /// Several files: one JSON scenario or trace is imported as before; logs are read by the
-    /// importer of their kind.
-    pub(super) fn import_bytes(&mut self, files: Vec<(String, Vec<u8>)>) -> bool {
+    /// importer of their kind. A file the browser could not read is refused by name.
+    pub(super) fn import_bytes(&mut self, files: Vec<(String, Option<Vec<u8>>)>) -> bool {
+        if let Some((name, _)) = files.iter().find(|(_, bytes)| bytes.is_none()) {
+            let why = k::UI_IMPORT_UNREADABLE.format(self.lang, &[name]);
+            self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+            return true;
+        }
+        let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, b)| (n, b.unwrap_or_default())).collect();
         let texts: Vec<(String, String)> =
             files.iter().map(|(name, bytes)| (name.clone(), String::from_utf8_lossy(bytes).into_owned())).collect();
         if is_scenario(&texts) {

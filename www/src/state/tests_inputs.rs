@@ -35,7 +35,7 @@ fn a_scenario_file_that_is_not_utf8_is_refused_by_name_and_logs_are_read_as_the_
     let mut bytes = presets::find("ring-best").unwrap().scenario().to_json_pretty().into_bytes();
     bytes.insert(10, 0xff);
     let s =
-        run(Rc::new(State::open("?preset=bully-heartbeats")), [Action::ImportBytes(vec![("x.json".into(), bytes)])]);
+        run(Rc::new(State::open("?preset=bully-heartbeats")), [Action::ImportBytes(vec![("x.json".into(), Some(bytes))])]);
     assert_eq!(
         s.alert.as_deref(),
         Some("Import failed, nothing changed: x.json: not UTF-8 text (the first bad byte is at offset 10)")
@@ -45,15 +45,25 @@ fn a_scenario_file_that_is_not_utf8_is_refused_by_name_and_logs_are_read_as_the_
     let mut logs = vec![];
     for name in ["a.log", "b.log", "c.log"] {
         let text = std::fs::read(format!("{}/../crate/tests/data/real/etcd-zap/{name}", env!("CARGO_MANIFEST_DIR")));
-        logs.push((name.to_string(), text.unwrap()));
+        logs.push((name.to_string(), Some(text.unwrap())));
     }
-    logs[0].1.extend_from_slice(b"\xff\n");
+    logs[0].1.as_mut().unwrap().extend_from_slice(b"\xff\n");
     let s = run(Rc::new(State::open("?preset=ring-best")), [Action::ImportBytes(logs)]);
     assert_eq!(s.scenario.algorithm, "etcd-log", "{:?}", s.alert);
     // Text that is UTF-8 imports as before.
     let text = presets::find("ring-best").unwrap().scenario().to_json_pretty().into_bytes();
-    let s = run(Rc::new(State::open("")), [Action::ImportBytes(vec![("x.json".into(), text)])]);
+    let s = run(Rc::new(State::open("")), [Action::ImportBytes(vec![("x.json".into(), Some(text))])]);
     assert_eq!(s.notice.as_deref(), Some("Imported."));
+}
+
+#[test]
+fn a_file_the_browser_could_not_read_is_refused_by_name_and_nothing_changes() {
+    // A file deleted between the picker and the read: the browser gives no bytes.
+    let logs = vec![("a.log".to_string(), Some(b"x\n".to_vec())), ("gone.json".to_string(), None)];
+    let s = run(Rc::new(State::open("?preset=bully-heartbeats")), [Action::ImportBytes(logs)]);
+    let alert = s.alert.as_deref().unwrap_or_default();
+    assert!(alert.starts_with("Import failed, nothing changed: gone.json: the browser could not read"), "{alert}");
+    assert_eq!(s.preset, Some("bully-heartbeats"), "nothing changed");
 }
 
 #[test]

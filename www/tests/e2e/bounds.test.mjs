@@ -26,13 +26,14 @@ test('a 50 MB import is refused by its size, naming the file, and the run is kep
   const dir = await mkdtemp(join(tmpdir(), 'election-lab-'));
   const file = join(dir, 'huge.json');
   await writeFile(file, big);
+  // The file stays on disk until the page has answered: the browser reads it after the picker.
+  const alert = page.getByRole('alert');
   try {
     await page.getByTestId('import').setInputFiles(file);
+    await alert.waitFor();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const alert = page.getByRole('alert');
-  await alert.waitFor();
   const text = await alert.textContent();
   assert.match(text, /Import failed, nothing changed: huge\.json: \d+ bytes is more than the \d+/);
   assert.equal(await page.locator('svg.canvas').innerHTML(), before, 'the run shown is kept');

@@ -14,13 +14,15 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const step = async (page) => Number((await page.getByTestId('step').textContent()).match(/\d+/)[0]);
 
-async function importNodes(page, n) {
-  const nodes = Array.from({ length: n }, (_, i) => i + 1);
+// The browser reads a picked file from disk after the picker returns, so the file stays until
+// `answered` (the page's answer to it) has been seen.
+async function importFile(page, name, text, answered) {
   const dir = await mkdtemp(join(tmpdir(), 'election-lab-'));
-  const file = join(dir, `nodes-${n}.json`);
-  await writeFile(file, JSON.stringify({ algorithm: 'bully', nodes, seed: 1, stop: { max_time: 2000 } }));
+  const file = join(dir, name);
+  await writeFile(file, text);
   try {
     await page.getByTestId('import').setInputFiles(file);
+    await answered();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -30,9 +32,10 @@ for (const [lang, words] of [['en', /5000 nodes: the page draws at most 256/], [
   test(`a 5 000-node import gets a message (${lang}) and the page stays usable`, async () => {
     const { page, errors } = await open(browser, server.url + `?preset=ring-best&step=3&lang=${lang}`);
     const before = await page.locator('svg.canvas').innerHTML();
-    await importNodes(page, 5000);
+    const nodes = Array.from({ length: 5000 }, (_, i) => i + 1);
     const alert = page.getByRole('alert');
-    await alert.waitFor();
+    const scenario = JSON.stringify({ algorithm: 'bully', nodes, seed: 1, stop: { max_time: 2000 } });
+    await importFile(page, 'nodes-5000.json', scenario, () => alert.waitFor());
     assert.match(await alert.textContent(), words);
     assert.equal(await page.locator('svg.canvas').innerHTML(), before, 'the run shown is kept');
     assert.equal(await step(page), 3);
@@ -61,15 +64,8 @@ test('a JSON Lines trace longer than the text limit is imported from its header'
   const line = JSON.stringify({ step: 1, time: 1, event: 'timer', node: 1 }) + '\n';
   const body = header + '\n' + line.repeat(Math.ceil(5e6 / line.length));
   assert.ok(body.length > 4e6);
-  const dir = await mkdtemp(join(tmpdir(), 'election-lab-'));
-  const file = join(dir, 'long.jsonl');
-  await writeFile(file, body);
-  try {
-    await page.getByTestId('import').setInputFiles(file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=step]').textContent.match(/\d+/)[0]) === 40);
+  await importFile(page, 'long.jsonl', body, () =>
+    page.waitForFunction(() => Number(document.querySelector('[data-testid=step]').textContent.match(/\d+/)[0]) === 40));
   assert.equal(await page.getByRole('alert').count(), 0);
   assert.deepEqual(errors, []);
 });
