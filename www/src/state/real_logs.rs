@@ -26,22 +26,25 @@ impl State {
     /// Several files: one JSON scenario or trace is imported as before; logs are read by the
     /// importer of their kind. A file the browser could not read is refused by name.
     pub(super) fn import_bytes(&mut self, files: Vec<(String, Option<Vec<u8>>)>) -> bool {
-        if let Some((name, _)) = files.iter().find(|(_, bytes)| bytes.is_none()) {
-            let why = k::UI_IMPORT_UNREADABLE.format(self.lang, &[name]);
-            self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
-            return true;
+        let mut texts = Vec::with_capacity(files.len());
+        for (name, bytes) in &files {
+            let Some(b) = bytes else { return self.refuse_import(k::UI_IMPORT_UNREADABLE.format(self.lang, &[name])) };
+            texts.push((name.clone(), String::from_utf8_lossy(b).into_owned()));
         }
-        let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, b)| (n, b.unwrap_or_default())).collect();
-        let texts: Vec<(String, String)> =
-            files.iter().map(|(name, bytes)| (name.clone(), String::from_utf8_lossy(bytes).into_owned())).collect();
+        // A scenario must be UTF-8, as the command line requires; logs are read as it reads
+        // them, a damaged byte replaced.
         if is_scenario(&texts) {
-            if let Err(e) = std::str::from_utf8(&files[0].1) {
-                let why = k::UI_IMPORT_NOT_UTF8.format(self.lang, &[&files[0].0, &e.valid_up_to()]);
-                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
-                return true;
+            if let Err(e) = std::str::from_utf8(files[0].1.as_deref().unwrap_or_default()) {
+                return self.refuse_import(k::UI_IMPORT_NOT_UTF8.format(self.lang, &[&files[0].0, &e.valid_up_to()]));
             }
         }
         self.import_files(texts)
+    }
+
+    /// An import refused with `why`: the alert says so and nothing else changes.
+    fn refuse_import(&mut self, why: String) -> bool {
+        self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+        true
     }
 
     pub(super) fn import_files(&mut self, files: Vec<(String, String)>) -> bool {
