@@ -13,7 +13,7 @@ English + Chinese pair reuses its key). After merging a branch that still writes
 then convert by hand what it listed (below), and review the diff of both catalogs.
 
 What it converts:
-  * `Text::new("English", "中文")` anywhere in `crate/src` and `www/src`  ->  `k::SOME_KEY`
+  * `Text::new("English", "中文")` anywhere in the engine crates' and the app's sources  ->  `k::SOME_KEY`
     (outside `#[cfg(test)]`; a private `const N_X: Text` disappears, its uses name the key)
   * `tr(lang, "English", "中文")` in `www/src`                         ->  `tr(lang, k::UI_...)`
   * a protocol's `fn inspect(..) -> Vec<(&'static str, String)>`: labels whose English is the
@@ -255,7 +255,7 @@ def main():
     by_pair = {(en[k], zh.get(k)): k for k in en}
 
     files = []
-    for base in ('crate/src', 'www/src'):
+    for base in ('crate/core/src', 'crate/protocols/src', 'crate/src', 'www/src'):
         for d, _, fs in os.walk(os.path.join(ROOT, base)):
             for f in sorted(fs):
                 if f.endswith('.rs'):
@@ -341,7 +341,7 @@ def main():
                 new = re.sub(r'\*(\w+)\.text == k::' + kname + r'\b', r'\1.text == k::' + kname, new)
 
         if new != src:
-            if 'k::' in new and rel != 'crate/src/meta.rs' and not re.search(r'^use [^\n]*\bk\b', new, re.M):
+            if 'k::' in new and rel != 'crate/core/src/meta.rs' and not re.search(r'^use [^\n]*\bk\b', new, re.M):
                 line = 'use election_lab::meta::k;\n' if in_www else 'use crate::meta::k;\n'
                 m = re.search(r'^use [^\n]*;\n', new, re.M)
                 at = m.start() if m else (re.search(r'^(?!//)', new, re.M).start())
@@ -353,7 +353,7 @@ def main():
                 manual.append(f"{rel}:{new[:m.start()].count(chr(10)) + 1}: {m.group(0)[:90]}")
         for m in re.finditer(r'Lang::Zh\s*=>\s*(?:format!|html!|"|\{)', new):
             # The lookup itself (meta.rs, i18n.rs) matches on the language; that is no text.
-            if rel in ('crate/src/meta.rs', 'www/src/i18n.rs'):
+            if rel in ('crate/core/src/meta.rs', 'www/src/i18n.rs'):
                 continue
             if not (0 <= tests_at < m.start()):
                 manual.append(f"{rel}:{new[:m.start()].count(chr(10)) + 1}: match on Lang (by hand)")

@@ -4,48 +4,33 @@
 //! ambient-randomness dependency: the same scenario and interventions give the same trace natively
 //! and in wasm32, today and after an upgrade.
 //!
+//! This crate is the top of the engine's layers: the tools built on runs (breakpoints, diff,
+//! links, experiments, the counterexample search, the exhaustive checker, grading, lessons) and
+//! the `election-lab` CLI. It stands on `election-lab-core` (the protocol interface, simulator,
+//! formats, texts) and `election-lab-protocols` (the algorithms and the [`Engine`] that runs
+//! them), and re-exports their modules at the paths users have always written
+//! (`election_lab::scenario`, `election_lab::Engine`).
+//!
 //! The module map — each module's purpose, what it uses and may not use, what is deliberately
 //! absent — is `ARCHITECTURE.md` at the repository's root; the user guide is `docs/guide/`.
 
-pub mod algorithm;
 pub mod breakpoint;
 #[cfg(feature = "check")]
 pub mod check;
 pub mod diff;
-pub mod engine;
-pub mod error;
 pub mod experiment;
-pub mod fnv;
 #[cfg(all(feature = "script", feature = "check"))]
 pub mod grade;
-pub mod layout;
 pub mod lesson;
 pub mod link;
-pub mod machine;
-pub mod meta;
-pub mod observe;
-pub mod plot;
-pub mod presets;
-pub mod protocol;
-pub mod protocols;
-pub(crate) mod read;
-pub mod registry;
-pub mod rng;
-pub mod run;
-pub mod scenario;
 pub mod search;
-pub mod sim;
-pub mod sort;
-pub mod trace;
 
-/// A node's id as the scenario names it.
-pub type NodeId = u32;
-/// Virtual time in ticks.
-pub type Time = u64;
+// The layers below, at their old paths.
+pub(crate) use election_lab_core::read;
+pub use election_lab_core::{
+    algorithm, error, fnv, layout, machine, meta, observe, plot, protocol, rng, run, scenario, sim, sort, trace,
+};
+pub use election_lab_protocols::{self as protocols, engine, presets, registry};
 
-pub use algorithm::Algorithm;
-pub use engine::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
-pub use error::ScenarioError;
-pub use read::parse_json;
-pub use scenario::{Action, Scenario};
-pub use trace::Intervention;
+pub use election_lab_core::{parse_json, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time};
+pub use election_lab_protocols::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};

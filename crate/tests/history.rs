@@ -1,4 +1,4 @@
-//! The compact history (crate/src/sim/history.rs) reads back what was recorded: each step's
+//! The compact history (crate/core/src/sim/history.rs) reads back what was recorded: each step's
 //! messages, timer changes and notes are exactly those its handlers produced — the entries an
 //! intervention produced between two steps belong to neither — and the message entries carry
 //! the times they were sent and delivered.

@@ -1,7 +1,8 @@
-//! The shape of the code, checked: the modules of `crate/src` import each other without a
-//! circle, and no code outside an algorithm's own module names an algorithm — everything else
-//! reads the registry's descriptors; the same for the app's modules (`www/src`); and no source
-//! file is above 600 lines.
+//! The shape of the code, checked: the engine's crates depend only downward (Cargo enforces the
+//! rest: an upward import does not compile); what Cargo cannot say — no code outside the
+//! protocols crate names an algorithm (everything else reads the registry's descriptors), the
+//! app's modules (`www/src`, one crate) import each other without a circle, and no source file
+//! is above 600 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,82 +18,78 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file of crate/src belongs to (`protocols/bully.rs` → `protocols`).
 /// The code of a file: before its test module, without comment lines.
 fn code_of(text: &str) -> String {
     let before_tests = text.split("#[cfg(test)]").next().unwrap();
     before_tests.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
 }
 
-fn module_of(src: &Path, file: &Path) -> Option<String> {
-    let rel = file.strip_prefix(src).ok()?;
-    let first = rel.components().next()?.as_os_str().to_str()?.trim_end_matches(".rs").to_string();
-    (first != "lib" && first != "bin").then_some(first)
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The engine's sources: the three crates' `src` folders.
+const ENGINE_SOURCES: [&str; 3] = ["crate/core/src", "crate/protocols/src", "crate/src"];
+
+/// The workspace's crates depend only downward — core, then protocols, then the tools (with the
+/// CLI), then the app — as Cargo itself reads the manifests (`cargo metadata`): an import that
+/// goes up would need a dependency that is not there, and does not compile.
 #[test]
-fn crate_modules_import_each_other_without_a_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in &files {
-        let Some(m) = module_of(&src, f) else { continue };
-        // Test modules may use anything; comments may mention anything.
-        let code = code_of(&std::fs::read_to_string(f).unwrap());
-        let deps = graph.entry(m.clone()).or_default();
-        for part in code.split("crate::").skip(1) {
-            let name: String = part.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            if name != m && !name.is_empty() && name.chars().next().unwrap().is_lowercase() {
-                deps.insert(name);
+fn the_crates_are_the_layers_and_depend_only_downward() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--offline", "--format-version", "1", "--no-deps"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ours: BTreeSet<&str> =
+        meta["packages"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let mut deps: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for p in meta["packages"].as_array().unwrap() {
+        let name = p["name"].as_str().unwrap();
+        let entry = deps.entry(name).or_default();
+        for d in p["dependencies"].as_array().unwrap() {
+            let dep = d["name"].as_str().unwrap();
+            // Dev-dependencies serve tests only; the layers are what the libraries may use.
+            if ours.contains(dep) && d["kind"].is_null() {
+                entry.insert(dep);
             }
         }
     }
-    // `protocols` is the home of every algorithm: its submodules may depend on the layers above,
-    // and `registry` on it. Find a cycle by depth-first search.
-    fn visit(n: &str, g: &BTreeMap<String, BTreeSet<String>>, stack: &mut Vec<String>, done: &mut BTreeSet<String>) {
-        if done.contains(n) {
-            return;
-        }
-        if let Some(at) = stack.iter().position(|s| s == n) {
-            panic!("import circle: {} -> {n}", stack[at..].join(" -> "));
-        }
-        stack.push(n.to_string());
-        for d in g.get(n).into_iter().flatten() {
-            visit(d, g, stack, done);
-        }
-        stack.pop();
-        done.insert(n.to_string());
+    let layers = ["election-lab-core", "election-lab-protocols", "election-lab", "election-lab-www"];
+    assert_eq!(ours, layers.iter().copied().collect(), "the workspace's packages");
+    for (i, name) in layers.iter().enumerate() {
+        let below: BTreeSet<&str> = layers[..i].iter().copied().collect();
+        let up: Vec<_> = deps[name].difference(&below).collect();
+        assert!(up.is_empty(), "{name} depends on {up:?}, which is not below it");
     }
-    let mut done = BTreeSet::new();
-    for n in graph.keys() {
-        visit(n, &graph, &mut Vec::new(), &mut done);
-    }
-    assert!(graph.contains_key("scenario") && graph.contains_key("engine"), "the scan found the modules");
-    assert!(
-        !graph["scenario"].contains("engine") && !graph["scenario"].contains("protocols"),
-        "the format knows no protocol"
-    );
+    assert!(deps["election-lab-core"].is_empty(), "the core depends on no other crate of ours");
+    assert!(deps["election-lab-protocols"].contains("election-lab-core"), "the scan read the dependencies");
 }
 
-/// No file outside `crate/src/protocols` names an algorithm id as a string (a `match` on the
+/// No file outside the protocols crate names an algorithm id as a string (a `match` on the
 /// algorithm would have to): the registry's descriptors carry everything.
 #[test]
 fn no_code_outside_the_protocols_names_an_algorithm() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     let mut files = Vec::new();
-    rust_files(&root.join("crate/src"), &mut files);
-    rust_files(&root.join("www/src"), &mut files);
-    let protocols = root.join("crate/src/protocols");
+    for dir in ["crate/core/src", "crate/src", "www/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "the walk found the sources: {}", files.len());
     // A `tests.rs` file is a test module (`#[cfg(test)] mod tests;`), exempt like inline tests.
-    for f in files.iter().filter(|f| !f.starts_with(&protocols) && !f.ends_with("tests.rs")) {
+    let mut named = Vec::new();
+    for f in files.iter().filter(|f| !f.ends_with("tests.rs")) {
         let code = code_of(&std::fs::read_to_string(f).unwrap());
         for a in election_lab::registry::all() {
             let quoted = format!("\"{}\"", a.id);
-            assert!(!code.contains(&quoted), "{} names the algorithm {quoted}; read the registry instead", f.display());
+            if code.contains(&quoted) {
+                named.push(format!("{} names {quoted}", f.strip_prefix(root()).unwrap().display()));
+            }
         }
-        assert!(!code.contains("Algorithm::Bully") && !code.contains("Algorithm::Raft"), "{}", f.display());
     }
+    assert!(named.is_empty(), "read the registry instead: {named:?}");
 }
 
 /// The module path of a file of `www/src` (`state/compare.rs` → `["state", "compare"]`,
@@ -155,7 +152,7 @@ fn www_imports(code: &str, me: &[String], is_mod_file: bool, known: &BTreeSet<Ve
 /// components that draw it.
 #[test]
 fn www_modules_import_each_other_without_a_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www/src");
+    let src = root().join("www/src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let files: Vec<PathBuf> = files.into_iter().filter(|f| !f.ends_with("tests.rs")).collect();
@@ -206,10 +203,11 @@ fn www_modules_import_each_other_without_a_circle() {
 /// split by concern. Test modules in files of their own (`tests.rs`, `*_tests.rs`) are exempt.
 #[test]
 fn no_source_file_is_above_600_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = root();
     let mut files = Vec::new();
-    rust_files(&root.join("crate/src"), &mut files);
-    rust_files(&root.join("www/src"), &mut files);
+    for dir in ENGINE_SOURCES.iter().chain(&["www/src"]) {
+        rust_files(&root.join(dir), &mut files);
+    }
     assert!(files.len() > 100, "the walk found the sources: {}", files.len());
     let mut long: Vec<String> = files
         .iter()
@@ -219,7 +217,7 @@ fn no_source_file_is_above_600_lines() {
         })
         .filter_map(|f| {
             let n = std::fs::read_to_string(f).unwrap().lines().count();
-            (n > 600).then(|| format!("{} ({n} lines)", f.strip_prefix(root).unwrap().display()))
+            (n > 600).then(|| format!("{} ({n} lines)", f.strip_prefix(&root).unwrap().display()))
         })
         .collect();
     long.sort();

@@ -50,7 +50,7 @@ static ZH: std::sync::OnceLock<Vec<Option<&'static str>>> = std::sync::OnceLock:
 fn zh_table() -> Option<&'static [Option<&'static str>]> {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        Some(ZH.get_or_init(|| read_catalog(include_str!("../i18n/zh.json")).expect("i18n/zh.json")))
+        Some(ZH.get_or_init(|| read_catalog(include_str!("../../i18n/zh.json")).expect("i18n/zh.json")))
     }
     #[cfg(target_arch = "wasm32")]
     {

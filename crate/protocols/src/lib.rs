@@ -1,9 +1,34 @@
-//! The election protocols, one module each, and the one list that registers them.
+//! # Election Lab protocols
+//!
+//! The election algorithms, one module each, and the one list that registers them; the registry
+//! that finds them by name, their presets, and the [`Engine`] that runs any of them by name.
+//! Built on `election-lab-core` alone: nothing here reaches the tools (search, checker,
+//! experiments, lessons), which live in the `election-lab` crate above.
 //!
 //! Every module opens with the algorithm, the paper it follows and the readings it chose, and
-//! declares its `ALGORITHM` descriptor (see [`crate::algorithm`]). Adding an algorithm is one new
-//! file here and one line in the list below: the line declares the module and registers it, in
-//! the order the UI offers algorithms.
+//! declares its `ALGORITHM` descriptor (see `election_lab_core::algorithm`). Adding an algorithm
+//! is one new file here, its `pub mod` line and its entry in [`ALGORITHMS`], in the order the UI
+//! offers algorithms.
+//!
+//! ```compile_fail
+//! // The protocols do not depend on the tools: this import does not compile.
+//! use election_lab::search::Search;
+//! ```
+
+// The core's modules, at the paths the algorithms have always used (`crate::protocol::Ctx`).
+pub(crate) use election_lab_core::{
+    algorithm, error, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace, NodeId, Time,
+};
+#[cfg(test)]
+pub(crate) use election_lab_core::{rng, Action, Scenario};
+// `crate::protocols::raft` names a sibling the same way from any module of this crate.
+pub(crate) use crate as protocols;
+
+pub mod engine;
+pub mod presets;
+pub mod registry;
+
+pub use engine::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};
 
 use crate::algorithm::Algorithm;
 
@@ -44,23 +69,31 @@ macro_rules! kinds {
     };
 }
 
-macro_rules! register {
-    ($($module:ident),* $(,)?) => {
-        $(pub mod $module;)*
-        /// Every algorithm, in the order the UI offers them.
-        pub static ALGORITHMS: &[&Algorithm] = &[$(&$module::ALGORITHM),*];
-    };
-}
-
 #[cfg(test)]
 pub(crate) mod testkit;
 
+pub mod bully;
+pub mod bully_candidates;
+pub mod bully_failover;
+pub mod chang_roberts;
+pub mod dht;
 pub mod etcd_log;
+pub mod gossip;
+pub mod hirschberg_sinclair;
+pub mod invitation;
+pub mod lease;
+pub mod lelann;
+pub mod paxos;
 #[cfg(all(feature = "node-cmd", not(target_arch = "wasm32")))]
 pub mod process;
+pub mod raft;
 pub mod recorded;
+pub mod ring_live_set;
 #[cfg(feature = "script")]
 pub mod script;
+pub mod stable_leader;
+pub mod token_ring;
+pub mod zookeeper;
 pub mod zookeeper_log;
 
 /// The hidden parameter naming a deliberately broken variant of an algorithm (a *mutant*), for
@@ -88,21 +121,22 @@ pub(crate) fn mutant<'a>(
 /// like any algorithm, but are not offered in the picker, experiments or generic sweeps.
 pub static RECORDED: &[&Algorithm] = &[&etcd_log::ALGORITHM, &zookeeper_log::ALGORITHM];
 
-register! {
-    bully,
-    bully_failover,
-    bully_candidates,
-    invitation,
-    chang_roberts,
-    lelann,
-    ring_live_set,
-    hirschberg_sinclair,
-    raft,
-    zookeeper,
-    stable_leader,
-    paxos,
-    gossip,
-    token_ring,
-    dht,
-    lease,
-}
+/// Every algorithm, in the order the UI offers them.
+pub static ALGORITHMS: &[&Algorithm] = &[
+    &bully::ALGORITHM,
+    &bully_failover::ALGORITHM,
+    &bully_candidates::ALGORITHM,
+    &invitation::ALGORITHM,
+    &chang_roberts::ALGORITHM,
+    &lelann::ALGORITHM,
+    &ring_live_set::ALGORITHM,
+    &hirschberg_sinclair::ALGORITHM,
+    &raft::ALGORITHM,
+    &zookeeper::ALGORITHM,
+    &stable_leader::ALGORITHM,
+    &paxos::ALGORITHM,
+    &gossip::ALGORITHM,
+    &token_ring::ALGORITHM,
+    &dht::ALGORITHM,
+    &lease::ALGORITHM,
+];

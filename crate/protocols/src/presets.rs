@@ -4,7 +4,6 @@
 use crate::algorithm::Algorithm;
 pub use crate::meta::Preset;
 use crate::registry;
-use crate::scenario::Scenario;
 
 /// The preset a fresh page opens.
 pub const DEFAULT: &str = "bully-heartbeats";
@@ -23,12 +22,6 @@ pub fn algorithm_of(id: &str) -> Option<&'static Algorithm> {
     registry::presets().find(|(_, p)| p.id == id).map(|(a, _)| a)
 }
 
-impl Preset {
-    pub fn scenario(&self) -> Scenario {
-        Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {} is invalid: {e}", self.id))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,7 +30,7 @@ mod tests {
     fn every_preset_parses_and_belongs_to_its_algorithm() {
         for (a, p) in registry::presets() {
             assert_eq!(p.scenario().algorithm, a.id, "preset {} is declared by {}", p.id, a.id);
-            crate::Engine::new(p.scenario()).unwrap_or_else(|e| panic!("preset {}: {e}", p.id));
+            (a.build)(&p.scenario(), a.properties).unwrap_or_else(|e| panic!("preset {}: {e}", p.id));
         }
         assert!(find(DEFAULT).is_some());
     }

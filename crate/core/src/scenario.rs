@@ -287,6 +287,13 @@ pub struct NetworkSpec {
     pub fifo: bool,
 }
 
+impl crate::meta::Preset {
+    /// The preset's scenario (a preset's JSON is checked by the tests, so it always reads).
+    pub fn scenario(&self) -> Scenario {
+        Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {} is invalid: {e}", self.id))
+    }
+}
+
 impl Default for NetworkSpec {
     fn default() -> Self {
         NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true }

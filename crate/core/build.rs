@@ -17,8 +17,8 @@ mod fnv;
 
 fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
-    let en_path = Path::new(&dir).join("i18n").join("en.json");
-    println!("cargo:rerun-if-changed=i18n/en.json");
+    let en_path = Path::new(&dir).join("../i18n/en.json");
+    println!("cargo:rerun-if-changed=../i18n/en.json");
     println!("cargo:rerun-if-changed=build.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
     let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));

@@ -155,7 +155,7 @@ impl Engine {
         v
     }
 
-    /// The breakpoint texts this run carries in its trace (see [`crate::breakpoint`]; this
+    /// The breakpoint texts this run carries in its trace (see `election_lab::breakpoint`; this
     /// engine stores them, the breakpoint module reads them).
     pub fn until(&self) -> &[String] {
         &self.until
