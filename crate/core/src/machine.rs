@@ -265,7 +265,7 @@ impl<P: Protocol> Machine for Core<P> {
             self.slots.iter().zip(up).map(|(slot, &up)| up.then_some(&slot.state)).collect();
         let flying: Vec<(NodeId, NodeId, &P::Msg, bool)> = flying
             .iter()
-            .filter_map(|&(id, from, to, doomed)| Some((from, to, self.payloads.get(id as usize)?, doomed)))
+            .filter_map(|&(id, from, to, doomed)| Some((from, to, self.payload(id)?, doomed)))
             .collect();
         self.proto.live_tokens(&nodes, &flying)
     }
