@@ -56,6 +56,7 @@ macro_rules! register {
 pub(crate) mod testkit;
 
 pub mod etcd_log;
+pub mod events;
 #[cfg(all(feature = "node-cmd", not(target_arch = "wasm32")))]
 pub mod process;
 pub mod recorded;
