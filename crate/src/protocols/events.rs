@@ -104,6 +104,8 @@ pub struct Header {
     pub number_by_id: bool,
     /// The real heartbeat interval and election timeout (ms), for the model's replay.
     pub timeouts: Option<(u64, u64)>,
+    /// The earliest time in the logs (tick 0), when earlier than every event.
+    pub start: Option<u64>,
 }
 
 /// One event: `file` and `line` say where it was read (the events file, or the log a mapping read).
@@ -142,6 +144,9 @@ impl Header {
                            "members": members});
         if self.number_by_id {
             h["number"] = json!("id");
+        }
+        if let Some(s) = self.start {
+            h["start"] = json!(s);
         }
         if let Some((hb, el)) = self.timeouts {
             h["heartbeat_ms"] = json!(hb);
@@ -242,7 +247,7 @@ fn read_header(line: &str) -> Result<Header, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("the header is not a JSON object: {e}"))?;
     let o = v.as_object().ok_or_else(|| "the header is not a JSON object".to_string())?;
     for k in o.keys() {
-        if !["format", "system", "vocabulary", "members", "number", "heartbeat_ms", "election_timeout_ms"]
+        if !["format", "system", "vocabulary", "members", "number", "start", "heartbeat_ms", "election_timeout_ms"]
             .contains(&k.as_str())
         {
             return Err(format!("header: unknown field '{k}'"));
@@ -307,7 +312,11 @@ fn read_header(line: &str) -> Result<Header, String> {
         (None, None) => None,
         _ => return Err("header: give both heartbeat_ms and election_timeout_ms, or neither".into()),
     };
-    Ok(Header { system, vocabulary, members, number_by_id, timeouts })
+    let start = match o.get("start") {
+        None => None,
+        Some(x) => Some(time_of(x).ok_or_else(|| format!("header: {}", wrong("start", "a time", x)))?),
+    };
+    Ok(Header { system, vocabulary, members, number_by_id, timeouts, start })
 }
 
 /// The fields each kind takes (besides time, node, kind, src, raw).

@@ -36,6 +36,9 @@ pub fn import_events(
     for (f, why) in damaged.iter().map(|d| (d, &d.2)) {
         b.damaged(f.0, f.1, why);
     }
+    if let Some(s) = header.start {
+        b.clock(s);
+    }
     for m in &header.members {
         match m.logged {
             Some((first, last)) => {

@@ -172,6 +172,7 @@ impl Mapping {
     /// Applies the mapping to the logs.
     pub fn apply(&self, files: &[LogFile]) -> Applied {
         let mut coarse = false;
+        let mut start = u64::MAX;
         let mut events = Vec::new();
         let mut damaged = Vec::new();
         let mut read = Vec::new();
@@ -240,6 +241,7 @@ impl Mapping {
                         _ => {}
                     }
                     let mut fields = rule.set.clone();
+                    let mut whole = true;
                     for name in rule.re.capture_names().flatten() {
                         let Some(m) = c.name(name) else { continue };
                         let s = m.as_str();
@@ -249,7 +251,8 @@ impl Mapping {
                                 Some(x) => Value::from(x),
                                 None => {
                                     damaged.push((f, k + 1, format!("{name} '{s}' is not a number")));
-                                    continue;
+                                    whole = false;
+                                    break;
                                 }
                             },
                             _ => Value::from(s),
@@ -265,8 +268,11 @@ impl Mapping {
                         line: k + 1,
                         raw: line.to_string(),
                     };
-                    pending.push((node, e));
+                    if whole {
+                        pending.push((node, e));
+                    }
                 }
+                start = start.min(t);
                 times.push((line_member, t));
             }
             read.push(n);
@@ -308,6 +314,7 @@ impl Mapping {
             members: members.into_values().collect(),
             number_by_id: self.number_by_id,
             timeouts,
+            start: (start != u64::MAX).then_some(start),
         };
         let mut notes = Vec::new();
         if coarse {
