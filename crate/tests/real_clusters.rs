@@ -5,11 +5,17 @@
 //! show the deciding round's votes matched send → receive, and the model must elect a leader
 //! among the same survivors.
 //!
-//! These tests need Debian's etcd-server, etcd-client, zookeeper and a JRE: `make test` installs
+//! Redis Sentinel (a master, two replicas, three Sentinels; the master killed) is read through the
+//! shipped Sentinel mapping: the Sentinel that led the failover must be the one whose log promoted
+//! the replica every Sentinel then names as master, at the epoch Sentinel reports.
+//!
+//! These tests need Debian's etcd-server, etcd-client, zookeeper, a JRE, redis-server and
+//! redis-sentinel: `make test` installs
 //! them. Without them they fail (never skip) and say so. Each cluster is bounded by the script's
 //! own timeouts (60 s per wait) and by `timeout` around the script; a guard kills any process
 //! the script recorded in `pids` that is still alive when the test ends, however it ends.
 
+use election_lab::protocols::events::mapping::Mapping;
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::{Engine, Scenario};
 use serde_json::Value;
@@ -27,6 +33,7 @@ fn have(cmd: &str) -> bool {
 fn require(kind: &str) {
     let missing: Vec<&str> = match kind {
         "etcd" => ["etcd", "etcdctl"].into_iter().filter(|c| !have(c)).collect(),
+        "sentinel" => ["redis-server", "redis-sentinel", "redis-cli"].into_iter().filter(|c| !have(c)).collect(),
         _ => {
             let mut m: Vec<&str> = ["java"].into_iter().filter(|c| !have(c)).collect();
             if !Path::new("/usr/share/java/zookeeper.jar").exists() {
@@ -37,7 +44,7 @@ fn require(kind: &str) {
     };
     assert!(
         missing.is_empty(),
-        "{kind} is not installed (missing: {}): `make test` installs Debian's etcd-server, etcd-client, zookeeper and default-jre-headless",
+        "{kind} is not installed (missing: {}): `make test` installs Debian's etcd-server, etcd-client, zookeeper, default-jre-headless, redis-server and redis-sentinel",
         missing.join(", ")
     );
 }
@@ -183,6 +190,42 @@ fn zookeeper_leader_killed_on_a_real_ensemble() {
             "a VOTE {from}→{to} of the deciding round matched send → receive: {msgs:?}"
         );
     }
+    model_elects_among_survivors(&e);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sentinel_master_killed_on_real_sentinels() {
+    let (dir, _guard, status) = cluster("sentinel", &[]);
+    let texts: Vec<(String, String)> = ["s1.log", "s2.log", "s3.log"]
+        .iter()
+        .map(|n| (n.to_string(), String::from_utf8_lossy(&std::fs::read(dir.join(n)).unwrap()).into_owned()))
+        .collect();
+    let logs: Vec<LogFile> = texts.iter().map(|(name, text)| LogFile { name, text }).collect();
+    let imp = Mapping::read(Mapping::shipped("sentinel").unwrap()).unwrap().import(&logs).unwrap();
+    assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
+    let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
+    e.run_to_end();
+    // "after: master 127.0.0.1:PORT config-epoch E", from SENTINEL get-master-addr-by-name / master.
+    let master = word_after(&status, "after: ", 2);
+    let epoch: u64 = word_after(&status, "after: ", 4).parse().unwrap();
+    let frame = e.frame();
+    assert_eq!(frame.leaders.len(), 1, "one Sentinel leads the failover: {}", imp.report.text());
+    let leader = frame.leaders[0];
+    let view = &frame.nodes.iter().find(|n| n.id == leader).unwrap().view;
+    assert_eq!(view.term, Some(epoch), "the leader's term is the epoch Sentinel reports");
+    let members = imp.scenario["params"]["members"].as_array().unwrap();
+    let id = members.iter().find(|m| m["node"] == leader).unwrap()["id"].as_str().unwrap().to_string();
+    assert!(
+        imp.report.notes.iter().any(|n| n.contains(&id) && n.contains(&format!("+promoted-slave slave {master} "))),
+        "the leader promoted {master}, the master every Sentinel names: {}",
+        imp.report.text()
+    );
+    // A quorum (2 of 3) voted for it in that epoch: its own vote and at least one arrow in.
+    let msgs = imp.scenario["params"]["messages"].as_array().unwrap();
+    let votes = msgs.iter().filter(|m| m["to"] == leader && m["kind"] == "VOTE_GRANT" && m["term"] == epoch).count();
+    assert!(votes >= 1, "{msgs:?}");
+    assert!(e.violations().is_empty(), "{:?}", e.violations());
     model_elects_among_survivors(&e);
     let _ = std::fs::remove_dir_all(&dir);
 }
