@@ -248,8 +248,23 @@ pub fn import_events(
         if header.system.is_empty() { "events" } else { &header.system },
         voc.name()
     ));
+    // Lines that state a fault or a note are used too, though they draw no step.
+    let drawn: std::collections::BTreeSet<(usize, usize)> = b.lines.iter().map(|l| (l.file, l.line)).collect();
+    let mut kept: Vec<(usize, usize)> = events
+        .iter()
+        .filter(|e| matches!(e.kind, "crash" | "recover" | "note") && !drawn.contains(&(e.file, e.line)))
+        .map(|e| (e.file, e.line))
+        .collect();
+    kept.sort_unstable();
+    kept.dedup();
     let by_id = header.number_by_id;
     let mut imported = b.finish(algorithm, cuts, &|k, _| if by_id { k.parse().ok() } else { None })?;
+    for (f, _) in kept {
+        if let Some(file) = imported.report.files.get_mut(f) {
+            file.2 += 1;
+            imported.report.skipped = imported.report.skipped.saturating_sub(1);
+        }
+    }
     apply_stated(&mut imported, &stated);
     Ok(imported)
 }
