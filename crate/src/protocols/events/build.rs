@@ -257,6 +257,19 @@ pub fn import_events(
         .collect();
     kept.sort_unstable();
     kept.dedup();
+    // The evidence of each member's end: its last line, and its peers' first report of the loss.
+    let mut ends: Vec<(Key, u64, u64, String)> = Vec::new();
+    for (k, m) in &b.members {
+        let first_loss = b
+            .lines
+            .iter()
+            .filter(|l| matches!(&l.what, What::PeerDown(p) if p == k) && l.t > m.last)
+            .min_by_key(|l| l.t);
+        if let Some(l) = first_loss {
+            let at = files.get(l.file).map(|f| format!("{}:{}", f.name, l.line)).unwrap_or_default();
+            ends.push((k.clone(), m.last, l.t, at));
+        }
+    }
     let by_id = header.number_by_id;
     let mut imported = b.finish(algorithm, cuts, &|k, _| if by_id { k.parse().ok() } else { None })?;
     for (f, _) in kept {
@@ -265,8 +278,43 @@ pub fn import_events(
             imported.report.skipped = imported.report.skipped.saturating_sub(1);
         }
     }
+    apply_evidence(&mut imported, &ends);
     apply_stated(&mut imported, &stated);
     Ok(imported)
+}
+
+/// A crash inferred from where a member's log stops is placed at its peers' first report of the
+/// lost connection instead of 1 ms after its last line: a process killed after a quiet second
+/// logs nothing in that second, but its peers see the connection drop at once. The crash lies
+/// between the two; the report says which evidence placed it.
+fn apply_evidence(imp: &mut Imported, ends: &[(Key, u64, u64, String)]) {
+    let t0 = imp.scenario["params"]["t0"].as_u64().unwrap_or(0);
+    let nodes: BTreeMap<String, u64> = members(&imp.scenario);
+    let Some(schedule) = imp.scenario["schedule"].as_array_mut() else { return };
+    for (key, last, lost, at) in ends {
+        let Some(&n) = nodes.get(key) else { continue };
+        let (last, lost) = (last.saturating_sub(t0), lost.saturating_sub(t0));
+        let Some(s) = schedule.iter_mut().find(|s| s["crash"] == n && s["at"] == last + 1) else { continue };
+        if lost <= last + 1 {
+            continue;
+        }
+        s["at"] = json!(lost);
+        let before = format!("member {n} stopped logging at {last} ms");
+        if let Some(f) = imp.report.faults.iter_mut().find(|f| f.starts_with(&before)) {
+            *f = format!(
+                "{before}; its peers first reported the lost connection at {lost} ms ({at}): crashed at {lost} ms (it crashed between {last} and {lost} ms)"
+            );
+        }
+    }
+    crate::sort::sort_by_key(schedule, |s| s["at"].as_u64());
+}
+
+/// Member ids and their node numbers, from a recorded scenario.
+fn members(sc: &Value) -> BTreeMap<String, u64> {
+    sc["params"]["members"]
+        .as_array()
+        .map(|ms| ms.iter().filter_map(|m| Some((m["id"].as_str()?.to_string(), m["node"].as_u64()?))).collect())
+        .unwrap_or_default()
 }
 
 /// Crashes and recoveries the events state outright: they replace what was inferred for those
@@ -277,10 +325,7 @@ fn apply_stated(imp: &mut Imported, stated: &[(Key, u64, bool, String)]) {
     }
     let sc = &mut imp.scenario;
     let t0 = sc["params"]["t0"].as_u64().unwrap_or(0);
-    let nodes: BTreeMap<String, u64> = sc["params"]["members"]
-        .as_array()
-        .map(|ms| ms.iter().filter_map(|m| Some((m["id"].as_str()?.to_string(), m["node"].as_u64()?))).collect())
-        .unwrap_or_default();
+    let nodes = members(sc);
     let mut schedule: Vec<Value> = sc["schedule"].as_array().cloned().unwrap_or_default();
     let touched: Vec<u64> = stated.iter().filter_map(|s| nodes.get(&s.0).copied()).collect();
     schedule.retain(|s| {
