@@ -102,6 +102,29 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
     assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
     let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
     e.run_to_end();
+    // The shipped mapping reads the same election: the same leaders, terms and crashed members,
+    // the crash placed no earlier than the importer's (at its peers' first report of the loss).
+    let mapped = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap().import(&logs).unwrap();
+    assert!(mapped.report.damaged.is_empty(), "{}", mapped.report.text());
+    let mut m = Engine::new(Scenario::from_value(&mapped.scenario).unwrap()).unwrap();
+    m.run_to_end();
+    let (fe, fm) = (e.frame(), m.frame());
+    assert_eq!(fm.leaders, fe.leaders, "{kind}: the mapping's leaders");
+    let views = |f: &election_lab::run::Frame| -> Vec<(u32, bool, Option<u64>, Option<u32>)> {
+        f.nodes.iter().map(|n| (n.id, n.up, n.view.term, n.view.leader)).collect()
+    };
+    assert_eq!(views(&fm), views(&fe), "{kind}: the mapping's members at the end");
+    let crashes = |s: &Value| -> Vec<(u64, u64)> {
+        s["schedule"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| Some((x["crash"].as_u64()?, x["at"].as_u64()?)))
+            .collect()
+    };
+    let (ce, cm) = (crashes(&imp.scenario), crashes(&mapped.scenario));
+    assert_eq!(ce.iter().map(|c| c.0).collect::<Vec<_>>(), cm.iter().map(|c| c.0).collect::<Vec<_>>(), "{kind}");
+    assert!(ce.iter().zip(&cm).all(|(a, b)| b.1 >= a.1), "{kind}: {ce:?} {cm:?}");
     (imp.scenario, e)
 }
 

@@ -56,6 +56,8 @@ macro_rules! register {
 pub(crate) mod testkit;
 
 pub mod etcd_log;
+// Command line only for now: never compiled into the page, whose first load must not grow.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod events;
 #[cfg(all(feature = "node-cmd", not(target_arch = "wasm32")))]
 pub mod process;
