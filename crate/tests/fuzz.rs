@@ -26,7 +26,7 @@ use election_lab::rng::Pcg32;
 use election_lab::sim::Budget;
 use election_lab::{diff, lesson, link, presets, Engine};
 use rayon::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::OnceLock;
