@@ -20,7 +20,8 @@
 #
 # In DIR: one log per member (etcd: a.log b.log c.log; zookeeper: 1.log 2.log 3.log; sentinel:
 # s1.log s2.log s3.log, the Sentinels, and redis-PORT.log for the servers),
-# status.txt (who led before, who leads after, by the cluster's own account), pids, and
+# status.txt (who led before, who leads after, by the cluster's own account), faults.jsonl (the
+# kill or freeze at its wall time, in the event format; etcd and zookeeper), pids, and
 # trace.json when the CLI could be run (ELECTION_LAB=path/to/election-lab, or cargo in this repo).
 
 set -euo pipefail
@@ -52,6 +53,9 @@ case "$kind" in
   etcd|zookeeper|sentinel) ;;
   *) echo "usage: scripts/real-cluster.sh etcd|zookeeper|sentinel [--freeze] [--zap] [--out DIR] [--timeout S]" >&2; exit 2 ;;
 esac
+
+# Every member logs in UTC, as the importers read its times and as faults.jsonl is written.
+export TZ=UTC
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -112,6 +116,17 @@ pick_base() {
 }
 base="$(pick_base)"
 deadline() { echo $(($(date +%s) + timeout)); }
+# faults.jsonl: the kill (or freeze) as it happened, in the event format, for
+# `election-lab import --mapping KIND LOGS --faults faults.jsonl`: "$1" the vocabulary, "$2" the
+# member id as the logs write it, $fault_at the wall time in ms, $what and the pid.
+write_fault() {
+  local how="SIGKILL"
+  [ "$what" = froze ] && how="SIGSTOP, never resumed: frozen, drawn as a crash"
+  {
+    echo "{\"format\": \"election-lab-events/1\", \"system\": \"scripts/real-cluster.sh\", \"vocabulary\": \"$1\"}"
+    echo "{\"time\": $fault_at, \"node\": \"$2\", \"kind\": \"crash\", \"raw\": \"$what $victim (pid ${PID[$victim]}, $how)\"}"
+  } >"$out/faults.jsonl"
+}
 
 # ---------------------------------------------------------------- etcd
 if [ "$kind" = etcd ]; then
@@ -181,7 +196,10 @@ EOF
   echo "before: leader $victim (member $id1) at term $term1" | tee "$out/status.txt"
   sleep 1
   if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  fault_at="$(date +%s%3N)"
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  # raft's own lines write member ids without leading zeros.
+  write_fault raft "$(echo "$id1" | sed 's/^0*//')"
   survivors=""
   for k in 0 1 2; do [ "$k" = "$k1" ] || survivors+="${survivors:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
   end=$(deadline)
@@ -257,7 +275,9 @@ EOF
   echo "before: leader $victim zxid $zxid1" | tee "$out/status.txt"
   sleep 1
   if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  fault_at="$(date +%s%3N)"
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  write_fault zookeeper "$victim"
   others=()
   for s in 1 2 3; do [ "$s" = "$victim" ] || others+=("$s"); done
   end=$(deadline)

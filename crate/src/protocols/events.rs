@@ -423,10 +423,31 @@ pub use build::import_events;
 
 /// Imports the format's text (one events file) as a recorded run.
 pub fn import(name: &str, text: &str) -> Result<Imported, String> {
-    let (header, events) = read(name, text)?;
-    let files = [LogFile { name, text }];
-    let read = text.lines().count();
-    import_events(&files, &[read], &header, &events, &[])
+    import_with(name, text, None)
+}
+
+/// Imports an events file, with the faults a harness wrote (see [`read_faults`]), if any.
+pub fn import_with(name: &str, text: &str, faults: Option<LogFile>) -> Result<Imported, String> {
+    let (header, mut events) = read(name, text)?;
+    let mut files = vec![LogFile { name, text }];
+    let mut lines = vec![text.lines().count()];
+    if let Some(f) = faults {
+        events.extend(read_faults(f.name, f.text, 1)?);
+        lines.push(f.text.lines().count());
+        files.push(f);
+    }
+    import_events(&files, &lines, &header, &events, &[])
+}
+
+/// Reads a faults file: the event format holding only `crash`, `recover` and `note` events, as a
+/// harness writes them when it kills or freezes a member (`scripts/real-cluster.sh` writes
+/// `faults.jsonl`); its events are given file index `file`.
+pub fn read_faults(name: &str, text: &str, file: usize) -> Result<Vec<Event>, String> {
+    let (_, events) = read(name, text)?;
+    if let Some(e) = events.iter().find(|e| !matches!(e.kind, "crash" | "recover" | "note")) {
+        return Err(format!("{name}:{}: a faults file holds crash, recover and note events, not {}", e.line, e.kind));
+    }
+    Ok(events.into_iter().map(|e| Event { file, ..e }).collect())
 }
 
 /// The recorded algorithm and the textbook model of a vocabulary.

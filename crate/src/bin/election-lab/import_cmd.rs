@@ -29,6 +29,9 @@ pub(super) struct Import {
     /// With --mapping: also write the events the mapping produced (election-lab-events/1) to OUT
     #[arg(long, value_name = "OUT.jsonl", requires = "mapping")]
     events: Option<String>,
+    /// With --mapping or events: the faults a harness wrote (crash, recover, note events), placed as stated
+    #[arg(long, value_name = "FAULTS.jsonl")]
+    faults: Option<String>,
     /// Write the trace to OUT instead of standard output
     #[arg(short = 'o', long = "out", value_name = "OUT.json")]
     out: Option<String>,
@@ -57,6 +60,8 @@ pub(super) fn import(a: Import) -> Result<(), Failure> {
         texts.push((path.clone(), read(path)?));
     }
     let files: Vec<recorded::LogFile> = texts.iter().map(|(name, text)| recorded::LogFile { name, text }).collect();
+    let faults_text = a.faults.as_deref().map(read).transpose()?;
+    let faults = a.faults.as_deref().zip(faults_text.as_deref()).map(|(name, text)| recorded::LogFile { name, text });
     let imported = match (kind, &a.mapping) {
         (_, Some(m)) => {
             let text = match Mapping::shipped(m) {
@@ -75,15 +80,20 @@ pub(super) fn import(a: Import) -> Result<(), Failure> {
                 std::fs::write(path, events::write(&applied.header, &applied.events, &files))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
             }
-            mapping.import(&files)?
+            mapping.import_with(&files, faults)?
         }
         (Some("events"), None) => {
             if files.len() != 1 {
                 return Err("import events takes one events file (merge the events into one file)".to_string().into());
             }
-            events::import(files[0].name, files[0].text)?
+            events::import_with(files[0].name, files[0].text, faults)?
         }
         (Some(kind), None) => {
+            if faults.is_some() {
+                return Err("--faults is read with --mapping or with events, not by the etcd and zookeeper importers"
+                    .to_string()
+                    .into());
+            }
             let source = recorded::source(kind).map_err(|_| {
                 format!("unknown log kind '{kind}' (expected one of: {}, events; or --mapping)", kinds())
             })?;

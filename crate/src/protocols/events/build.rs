@@ -334,7 +334,10 @@ fn apply_stated(imp: &mut Imported, stated: &[(Key, u64, bool, String)]) {
     });
     imp.report.faults.retain(|f| !touched.iter().any(|n| f.starts_with(&format!("member {n} "))));
     for (key, t, crash, at) in stated {
-        let Some(&n) = nodes.get(key) else { continue };
+        let Some(&n) = nodes.get(key) else {
+            imp.report.notes.push(format!("{at}: member '{key}' is in no log here: its fault is left out"));
+            continue;
+        };
         let rel = t.saturating_sub(t0);
         schedule.push(if *crash { json!({"at": rel, "crash": n}) } else { json!({"at": rel, "recover": n}) });
         let what = if *crash { "crashed" } else { "recovered" };

@@ -325,12 +325,24 @@ impl Mapping {
 
     /// The logs imported through the mapping, as a recorded run.
     pub fn import(&self, files: &[LogFile]) -> Result<Imported, String> {
-        let total: usize = files.iter().map(|f| f.text.len()).sum();
+        self.import_with(files, None)
+    }
+
+    /// The logs imported through the mapping, with the faults a harness wrote (see
+    /// [`super::read_faults`]), if any.
+    pub fn import_with(&self, files: &[LogFile], faults: Option<LogFile>) -> Result<Imported, String> {
+        let total: usize = files.iter().chain(&faults).map(|f| f.text.len()).sum();
         if total > recorded::MAX_INPUT {
             return Err(format!("the logs are {total} bytes; at most {} are read", recorded::MAX_INPUT));
         }
-        let a = self.apply(files);
-        let mut imported = super::import_events(files, &a.read, &a.header, &a.events, &a.damaged)?;
+        let mut a = self.apply(files);
+        let mut all = files.to_vec();
+        if let Some(f) = faults {
+            a.events.extend(super::read_faults(f.name, f.text, files.len())?);
+            a.read.push(f.text.lines().count());
+            all.push(f);
+        }
+        let mut imported = super::import_events(&all, &a.read, &a.header, &a.events, &a.damaged)?;
         imported.report.notes.extend(a.notes);
         Ok(imported)
     }
