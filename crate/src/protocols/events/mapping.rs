@@ -63,6 +63,8 @@ pub struct Mapping {
     pub system: String,
     pub vocabulary: Vocabulary,
     number_by_id: bool,
+    /// A member with no `name` is named after its file (`s1.log` → `s1`).
+    name_from_file: bool,
     lines: Vec<LineFormat>,
     rules: Vec<Rule>,
 }
@@ -105,7 +107,9 @@ impl Mapping {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let o = v.as_object().ok_or("expected a JSON object")?;
         for k in o.keys() {
-            if !["format", "system", "vocabulary", "number", "lines", "rules", "about"].contains(&k.as_str()) {
+            if !["format", "system", "vocabulary", "number", "name_from_file", "lines", "rules", "about"]
+                .contains(&k.as_str())
+            {
                 return Err(format!("unknown field '{k}'"));
             }
         }
@@ -122,6 +126,11 @@ impl Mapping {
             None | Some("name") => false,
             Some("id") => true,
             Some(x) => return Err(format!("field 'number': expected \"id\" or \"name\", found \"{x}\"")),
+        };
+        let name_from_file = match o.get("name_from_file") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(x) => return Err(format!("field 'name_from_file': expected true or false, found {x}")),
         };
         let list = |k: &str| -> Result<&Vec<Value>, String> {
             o.get(k).and_then(Value::as_array).ok_or_else(|| format!("field '{k}': expected a list"))
@@ -161,7 +170,7 @@ impl Mapping {
             };
             rules.push(Rule { kind, re: regex(re, &at)?, set });
         }
-        Ok(Mapping { system, vocabulary, number_by_id, lines, rules })
+        Ok(Mapping { system, vocabulary, number_by_id, name_from_file, lines, rules })
     }
 
     /// A shipped mapping by name, or a mapping file's text.
@@ -288,6 +297,14 @@ impl Mapping {
                         }
                     }
                     None => damaged.push((f, e.line, "a line that names no member, in a file of several".into())),
+                }
+            }
+            if let Some(nd) = file_member.as_ref().filter(|_| self.name_from_file) {
+                let m =
+                    members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd.clone(), ..Default::default() });
+                if m.name.is_empty() {
+                    let stem = file.name.rsplit('/').next().unwrap_or(file.name);
+                    m.name = stem.split('.').next().unwrap_or(stem).to_string();
                 }
             }
             for (node, name, addr) in facts {
