@@ -34,10 +34,8 @@ fn a_link_or_import_of_a_message_received_too_late_is_named_and_the_page_draws_o
 fn a_scenario_file_that_is_not_utf8_is_refused_by_name_and_logs_are_read_as_the_cli_reads_them() {
     let mut bytes = presets::find("ring-best").unwrap().scenario().to_json_pretty().into_bytes();
     bytes.insert(10, 0xff);
-    let s = run(
-        Rc::new(State::open("?preset=bully-heartbeats")),
-        [Action::ImportBytes(vec![("x.json".into(), Some(bytes))])],
-    );
+    let s =
+        run(Rc::new(State::open("?preset=bully-heartbeats")), [Action::ImportBytes(vec![("x.json".into(), Some(bytes))])]);
     assert_eq!(
         s.alert.as_deref(),
         Some("Import failed, nothing changed: x.json: not UTF-8 text (the first bad byte is at offset 10)")
