@@ -1,6 +1,6 @@
 //! The event format: any implementation's election as versioned JSON Lines
 //! (`election-lab-events/1`), opened as a recorded run exactly as the etcd and ZooKeeper logs are
-//! (the same puppet protocol, the same [`Builder`], the same report).
+//! (the same puppet protocol, the same [`super::recorded::Builder`], the same report).
 //!
 //! The first line is a header naming the system, the vocabulary its events speak and, optionally,
 //! its members; every other line is one event of one member at a wall time, with the log line it
