@@ -52,6 +52,8 @@ setup-test: setup-build
 	@# loopback): Debian's etcd 3.4 and ZooKeeper 3.8 with a headless JRE.
 	@command -v etcd >/dev/null && command -v etcdctl >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server etcd-client; }
 	@[ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zookeeper default-jre-headless; }
+	@# Redis Sentinel for crate/tests/real_clusters.rs (a master, two replicas, three Sentinels): Debian's Redis 7.0.
+	@command -v redis-server >/dev/null && command -v redis-sentinel >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server redis-sentinel; }
 	@# A one-node Slurm cluster for crate/tests/slurm.rs (scripts/slurm-local.sh): Debian's Slurm 22.05 and munge.
 	@command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null && command -v munged >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge; }
 

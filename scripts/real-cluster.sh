@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs a real 3-member etcd or ZooKeeper cluster on 127.0.0.1, kills (or freezes) its leader,
 # waits for the new election, stops everything and leaves the logs (and, when the election-lab
-# CLI is at hand, the imported trace) in a directory it prints.
+# CLI is at hand, the imported trace) in a directory it prints. `sentinel`: a Redis master, two
+# replicas and three Sentinels; the master is killed and the Sentinels elect one of themselves
+# to promote a replica.
 #
-#   scripts/real-cluster.sh etcd|zookeeper [--freeze] [--zap] [--out DIR] [--timeout SECONDS]
+#   scripts/real-cluster.sh etcd|zookeeper|sentinel [--freeze] [--zap] [--out DIR] [--timeout SECONDS]
 #
 #   --freeze     stop the leader with SIGSTOP instead of killing it (its log simply ends)
 #   --zap        etcd only: the JSON logger (--logger=zap, millisecond timestamps) instead of
@@ -11,12 +13,15 @@
 #   --out DIR    where to leave the logs (default: a new directory under ${TMPDIR:-/tmp})
 #   --timeout S  bound on each wait (default 60)
 #
-# Uses Debian's packages (etcd-server + etcd-client 3.4, zookeeper 3.8 + a headless JRE) and
+# Uses Debian's packages (etcd-server + etcd-client 3.4, zookeeper 3.8 + a headless JRE,
+# redis-server + redis-sentinel 7.0) and
 # installs them when missing (as root, or through sudo). Every process it starts is stopped on
 # exit, also on failure or Ctrl-C. Only loopback addresses; ports are picked free.
 #
-# In DIR: one log per member (etcd: a.log b.log c.log; zookeeper: 1.log 2.log 3.log),
-# status.txt (who led before, who leads after, by the cluster's own account), pids, and
+# In DIR: one log per member (etcd: a.log b.log c.log; zookeeper: 1.log 2.log 3.log; sentinel:
+# s1.log s2.log s3.log, the Sentinels, and redis-PORT.log for the servers),
+# status.txt (who led before, who leads after, by the cluster's own account), faults.jsonl (the
+# kill or freeze at its wall time, in the event format; etcd and zookeeper), pids, and
 # trace.json when the CLI could be run (ELECTION_LAB=path/to/election-lab, or cargo in this repo).
 
 set -euo pipefail
@@ -45,9 +50,12 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$kind" in
-  etcd|zookeeper) ;;
-  *) echo "usage: scripts/real-cluster.sh etcd|zookeeper [--freeze] [--zap] [--out DIR] [--timeout S]" >&2; exit 2 ;;
+  etcd|zookeeper|sentinel) ;;
+  *) echo "usage: scripts/real-cluster.sh etcd|zookeeper|sentinel [--freeze] [--zap] [--out DIR] [--timeout S]" >&2; exit 2 ;;
 esac
+
+# Every member logs in UTC, as the importers read its times and as faults.jsonl is written.
+export TZ=UTC
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -56,6 +64,10 @@ install_if_missing() {
     command -v etcd >/dev/null && command -v etcdctl >/dev/null && return 0
     echo "installing etcd-server and etcd-client from Debian's packages" >&2
     $SUDO apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y etcd-server etcd-client >&2
+  elif [ "$kind" = sentinel ]; then
+    command -v redis-server >/dev/null && command -v redis-sentinel >/dev/null && command -v redis-cli >/dev/null && return 0
+    echo "installing redis-server and redis-sentinel from Debian's packages" >&2
+    $SUDO apt-get update >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y redis-server redis-sentinel >&2
   else
     [ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null && return 0
     echo "installing zookeeper and a headless JRE from Debian's packages" >&2
@@ -104,6 +116,17 @@ pick_base() {
 }
 base="$(pick_base)"
 deadline() { echo $(($(date +%s) + timeout)); }
+# faults.jsonl: the kill (or freeze) as it happened, in the event format, for
+# `election-lab import --mapping KIND LOGS --faults faults.jsonl`: "$1" the vocabulary, "$2" the
+# member id as the logs write it, $fault_at the wall time in ms, $what and the pid.
+write_fault() {
+  local how="SIGKILL"
+  [ "$what" = froze ] && how="SIGSTOP, never resumed: frozen, drawn as a crash"
+  {
+    echo "{\"format\": \"election-lab-events/1\", \"system\": \"scripts/real-cluster.sh\", \"vocabulary\": \"$1\"}"
+    echo "{\"time\": $fault_at, \"node\": \"$2\", \"kind\": \"crash\", \"raw\": \"$what $victim (pid ${PID[$victim]}, $how)\"}"
+  } >"$out/faults.jsonl"
+}
 
 # ---------------------------------------------------------------- etcd
 if [ "$kind" = etcd ]; then
@@ -173,7 +196,10 @@ EOF
   echo "before: leader $victim (member $id1) at term $term1" | tee "$out/status.txt"
   sleep 1
   if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  fault_at="$(date +%s%3N)"
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  # raft's own lines write member ids without leading zeros.
+  write_fault raft "$(echo "$id1" | sed 's/^0*//')"
   survivors=""
   for k in 0 1 2; do [ "$k" = "$k1" ] || survivors+="${survivors:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
   end=$(deadline)
@@ -249,7 +275,9 @@ EOF
   echo "before: leader $victim zxid $zxid1" | tee "$out/status.txt"
   sleep 1
   if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  fault_at="$(date +%s%3N)"
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  write_fault zookeeper "$victim"
   others=()
   for s in 1 2 3; do [ "$s" = "$victim" ] || others+=("$s"); done
   end=$(deadline)
@@ -261,6 +289,74 @@ EOF
   echo "after: leader $s2 zxid $zxid2" | tee -a "$out/status.txt"
   sleep 1
   logs=("$out/1.log" "$out/2.log" "$out/3.log")
+fi
+
+# ---------------------------------------------------------------- sentinel
+if [ "$kind" = sentinel ]; then
+  [ $freeze = 1 ] && { echo "real-cluster.sh: --freeze is for etcd and zookeeper" >&2; exit 2; }
+  master=$base
+  redis_port() { echo $((base + $1)); }        # 0: the master, 1 and 2: replicas
+  sentinel_port() { echo $((base + 3 + $1)); } # 0, 1, 2: the three Sentinels
+  : >"$out/pids"
+  for r in 0 1 2; do
+    p="$(redis_port $r)"
+    mkdir -p "$out/redis-$p.data"
+    args=(--port "$p" --bind 127.0.0.1 --dir "$out/redis-$p.data" --save '' --appendonly no --logfile "$out/redis-$p.log")
+    [ $r = 0 ] || args+=(--replicaof 127.0.0.1 "$master")
+    redis-server "${args[@]}" &
+    PID[r$r]=$!
+    disown "$!"
+    echo "redis-$p ${PID[r$r]}" >>"$out/pids"
+  done
+  for s in 1 2 3; do
+    p="$(sentinel_port $((s - 1)))"
+    mkdir -p "$out/s$s.data"
+    # Each Sentinel rewrites its own configuration file: one private copy each.
+    {
+      echo "port $p"
+      echo "bind 127.0.0.1"
+      echo "dir $out/s$s.data"
+      echo "logfile $out/s$s.log"
+      echo "sentinel monitor m 127.0.0.1 $master 2"
+      echo "sentinel down-after-milliseconds m 1000"
+      echo "sentinel failover-timeout m 5000"
+    } >"$out/s$s.conf"
+    redis-sentinel "$out/s$s.conf" --loglevel verbose &
+    PID[s$s]=$!
+    disown "$!"
+    echo "s$s ${PID[s$s]}" >>"$out/pids"
+  done
+  # What Sentinel $1 says the master is: "PORT".
+  master_of() {
+    timeout 3 redis-cli -p "$(sentinel_port "$1")" --raw sentinel get-master-addr-by-name m 2>/dev/null | sed -n 2p
+  }
+  # The number of Sentinels and replicas Sentinel $1 knows of: "sentinels replicas".
+  known_by() {
+    timeout 3 redis-cli -p "$(sentinel_port "$1")" --raw sentinel master m 2>/dev/null |
+      awk 'prev == "num-other-sentinels" { s = $0 } prev == "num-slaves" { r = $0 } { prev = $0 } END { print s + 0, r + 0 }'
+  }
+  # Every Sentinel knows the two others and both replicas before the master is killed.
+  end=$(deadline)
+  until [ "$(known_by 0)" = "2 2" ] && [ "$(known_by 1)" = "2 2" ] && [ "$(known_by 2)" = "2 2" ]; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: the Sentinels did not find each other within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.2
+  done
+  echo "before: master 127.0.0.1:$master" | tee "$out/status.txt"
+  kill -KILL "${PID[r0]}"
+  echo "killed redis-$master (pid ${PID[r0]})" | tee -a "$out/status.txt"
+  unset 'PID[r0]'
+  # Every Sentinel names the same new master.
+  end=$(deadline)
+  while :; do
+    a="$(master_of 0)" b="$(master_of 1)" c="$(master_of 2)"
+    [ -n "$a" ] && [ "$a" != "$master" ] && [ "$a" = "$b" ] && [ "$b" = "$c" ] && break
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: the Sentinels named no new master within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep 0.2
+  done
+  epoch="$(timeout 3 redis-cli -p "$(sentinel_port 0)" --raw sentinel master m | awk 'prev == "config-epoch" { print; exit } { prev = $0 }')"
+  echo "after: master 127.0.0.1:$a config-epoch $epoch" | tee -a "$out/status.txt"
+  sleep 1
+  logs=("$out/s1.log" "$out/s2.log" "$out/s3.log")
 fi
 
 cleanup
@@ -279,7 +375,9 @@ elif [ -f "$here/Cargo.toml" ] && command -v cargo >/dev/null; then
 else
   cli=()
 fi
-if [ ${#cli[@]} -gt 0 ] && "${cli[@]}" import "$kind" "${logs[@]}" -o "$out/trace.json" 2>"$out/import-report.txt"; then
+imp=(import "$kind")
+[ "$kind" = sentinel ] && imp=(import --mapping sentinel)
+if [ ${#cli[@]} -gt 0 ] && "${cli[@]}" "${imp[@]}" "${logs[@]}" -o "$out/trace.json" 2>"$out/import-report.txt"; then
   echo "trace: $out/trace.json (open it with Import… in the page; report in $out/import-report.txt)"
 else
   echo "no trace written (the election-lab CLI was not run or failed; see $out/import-report.txt)"

@@ -1,5 +1,6 @@
 //! The fuzz target: every reader of outside input — scenario, trace, JSON Lines trace, lesson,
-//! experiment spec, link, etcd and ZooKeeper log lines — fed inputs mutated from real ones
+//! experiment spec, link, etcd, ZooKeeper and Sentinel log lines (through the hand-written
+//! importers and the shipped mappings), the event format — fed inputs mutated from real ones
 //! (the presets, their traces and links, the built-in lessons, the ready experiments, the
 //! committed cluster logs), and whatever it accepts run further (built, run within a small
 //! history budget, summarised, written back, diffed, swept, checked). A panic is a failure: the
@@ -19,12 +20,13 @@
 
 use arbitrary::{Result as AResult, Unstructured};
 use election_lab::experiment::{Sweep, READY};
+use election_lab::protocols::events::{self, mapping::Mapping};
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::rng::Pcg32;
 use election_lab::sim::Budget;
 use election_lab::{diff, lesson, link, presets, Engine};
 use rayon::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -111,7 +113,7 @@ fn corpus() -> &'static Corpus {
             .collect();
         let specs = READY.iter().map(|(_, t)| serde_json::from_str(t).unwrap()).collect();
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real");
-        let logs = [("etcd", "etcd-zap"), ("etcd", "etcd-text"), ("zookeeper", "zookeeper")]
+        let logs = [("etcd", "etcd-zap"), ("etcd", "etcd-text"), ("zookeeper", "zookeeper"), ("sentinel", "sentinel")]
             .into_iter()
             .map(|(kind, dir)| {
                 let mut files: Vec<(String, String)> = std::fs::read_dir(root.join(dir))
@@ -537,10 +539,20 @@ fn fuzz_log_lines() {
             *text = lines.join("\n") + "\n";
         }
         let logs: Vec<LogFile> = files.iter().map(|(name, text)| LogFile { name, text }).collect();
-        let source = recorded::source(kind).unwrap();
-        if let Ok(imp) = (source.import)(&logs) {
-            let mut obj: Map<String, Value> = Map::new();
-            obj.insert("scenario".into(), imp.scenario.clone());
+        // One reader a case: the hand-written importer (Sentinel has none), the shipped mapping,
+        // or the events the mapping wrote, mutated in their turn.
+        let mapping = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap();
+        let imported = match u.int_in_range(0..=2)? {
+            0 => recorded::source(kind).ok().map(|s| (s.import)(&logs)),
+            1 => Some(mapping.import(&logs)),
+            _ => {
+                let applied = mapping.apply(&logs);
+                let mut text = events::write(&applied.header, &applied.events, &logs);
+                mutate_text(&mut text, u)?;
+                Some(events::import("events.jsonl", &text))
+            }
+        };
+        if let Some(Ok(imp)) = imported {
             if !long(&imp.scenario) {
                 if let Ok(e) = Engine::from_trace_value(&imp.scenario) {
                     exercise(e);

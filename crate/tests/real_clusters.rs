@@ -5,11 +5,17 @@
 //! show the deciding round's votes matched send → receive, and the model must elect a leader
 //! among the same survivors.
 //!
-//! These tests need Debian's etcd-server, etcd-client, zookeeper and a JRE: `make test` installs
+//! Redis Sentinel (a master, two replicas, three Sentinels; the master killed) is read through the
+//! shipped Sentinel mapping: the Sentinel that led the failover must be the one whose log promoted
+//! the replica every Sentinel then names as master, at the epoch Sentinel reports.
+//!
+//! These tests need Debian's etcd-server, etcd-client, zookeeper, a JRE, redis-server and
+//! redis-sentinel: `make test` installs
 //! them. Without them they fail (never skip) and say so. Each cluster is bounded by the script's
 //! own timeouts (60 s per wait) and by `timeout` around the script; a guard kills any process
 //! the script recorded in `pids` that is still alive when the test ends, however it ends.
 
+use election_lab::protocols::events::mapping::Mapping;
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::{Engine, Scenario};
 use serde_json::Value;
@@ -27,6 +33,7 @@ fn have(cmd: &str) -> bool {
 fn require(kind: &str) {
     let missing: Vec<&str> = match kind {
         "etcd" => ["etcd", "etcdctl"].into_iter().filter(|c| !have(c)).collect(),
+        "sentinel" => ["redis-server", "redis-sentinel", "redis-cli"].into_iter().filter(|c| !have(c)).collect(),
         _ => {
             let mut m: Vec<&str> = ["java"].into_iter().filter(|c| !have(c)).collect();
             if !Path::new("/usr/share/java/zookeeper.jar").exists() {
@@ -37,7 +44,7 @@ fn require(kind: &str) {
     };
     assert!(
         missing.is_empty(),
-        "{kind} is not installed (missing: {}): `make test` installs Debian's etcd-server, etcd-client, zookeeper and default-jre-headless",
+        "{kind} is not installed (missing: {}): `make test` installs Debian's etcd-server, etcd-client, zookeeper, default-jre-headless, redis-server and redis-sentinel",
         missing.join(", ")
     );
 }
@@ -95,6 +102,44 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
     assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
     let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
     e.run_to_end();
+    // The shipped mapping reads the same election: the same leaders, terms and crashed members,
+    // the crash placed no earlier than the importer's (at its peers' first report of the loss).
+    let mapped = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap().import(&logs).unwrap();
+    assert!(mapped.report.damaged.is_empty(), "{}", mapped.report.text());
+    let mut m = Engine::new(Scenario::from_value(&mapped.scenario).unwrap()).unwrap();
+    m.run_to_end();
+    let (fe, fm) = (e.frame(), m.frame());
+    assert_eq!(fm.leaders, fe.leaders, "{kind}: the mapping's leaders");
+    let views = |f: &election_lab::run::Frame| -> Vec<(u32, bool, Option<u64>, Option<u32>)> {
+        f.nodes.iter().map(|n| (n.id, n.up, n.view.term, n.view.leader)).collect()
+    };
+    assert_eq!(views(&fm), views(&fe), "{kind}: the mapping's members at the end");
+    let crashes = |s: &Value| -> Vec<(u64, u64)> {
+        s["schedule"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| Some((x["crash"].as_u64()?, x["at"].as_u64()?)))
+            .collect()
+    };
+    let (ce, cm) = (crashes(&imp.scenario), crashes(&mapped.scenario));
+    assert_eq!(ce.iter().map(|c| c.0).collect::<Vec<_>>(), cm.iter().map(|c| c.0).collect::<Vec<_>>(), "{kind}");
+    assert!(ce.iter().zip(&cm).all(|(a, b)| b.1 >= a.1), "{kind}: {ce:?} {cm:?}");
+    // With the script's faults.jsonl, the kill is placed at its wall time: after the victim's
+    // last line (the importer's crash, 1 ms after it, minus 1) and no later than its peers' first
+    // report of the loss (the mapping's crash without it).
+    let faults = std::fs::read_to_string(dir.join("faults.jsonl")).unwrap();
+    let f = LogFile { name: "faults.jsonl", text: &faults };
+    let stated = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap().import_with(&logs, Some(f)).unwrap();
+    let cs = crashes(&stated.scenario);
+    assert_eq!(cs.iter().map(|c| c.0).collect::<Vec<_>>(), ce.iter().map(|c| c.0).collect::<Vec<_>>(), "{kind}");
+    assert!(ce.iter().zip(&cs).all(|(a, s)| s.1 + 1 >= a.1), "{kind}: after the last line: {ce:?} {cs:?}");
+    assert!(cm.iter().zip(&cs).all(|(m, s)| s.1 <= m.1), "{kind}: before the peers saw it: {cm:?} {cs:?}");
+    assert!(
+        stated.report.faults.iter().any(|f| f.contains("as the events state (faults.jsonl:2)")),
+        "{}",
+        stated.report.text()
+    );
     (imp.scenario, e)
 }
 
@@ -184,5 +229,68 @@ fn zookeeper_leader_killed_on_a_real_ensemble() {
         );
     }
     model_elects_among_survivors(&e);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sentinel_master_killed_on_real_sentinels() {
+    let (dir, _guard, status) = cluster("sentinel", &[]);
+    let texts: Vec<(String, String)> = ["s1.log", "s2.log", "s3.log"]
+        .iter()
+        .map(|n| (n.to_string(), String::from_utf8_lossy(&std::fs::read(dir.join(n)).unwrap()).into_owned()))
+        .collect();
+    let logs: Vec<LogFile> = texts.iter().map(|(name, text)| LogFile { name, text }).collect();
+    let imp = Mapping::read(Mapping::shipped("sentinel").unwrap()).unwrap().import(&logs).unwrap();
+    assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
+    let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
+    e.run_to_end();
+    // "after: master 127.0.0.1:PORT config-epoch E", from SENTINEL get-master-addr-by-name / master.
+    let master = word_after(&status, "after: ", 2);
+    let epoch: u64 = word_after(&status, "after: ", 4).parse().unwrap();
+    let frame = e.frame();
+    assert_eq!(frame.leaders.len(), 1, "one Sentinel leads the failover: {}", imp.report.text());
+    let leader = frame.leaders[0];
+    let view = &frame.nodes.iter().find(|n| n.id == leader).unwrap().view;
+    assert_eq!(view.term, Some(epoch), "the leader's term is the epoch Sentinel reports");
+    let members = imp.scenario["params"]["members"].as_array().unwrap();
+    let id = members.iter().find(|m| m["node"] == leader).unwrap()["id"].as_str().unwrap().to_string();
+    assert!(
+        imp.report.notes.iter().any(|n| n.contains(&id) && n.contains(&format!("+promoted-slave slave {master} "))),
+        "the leader promoted {master}, the master every Sentinel names: {}",
+        imp.report.text()
+    );
+    // A quorum (2 of 3) voted for it in that epoch: its own vote and at least one arrow in.
+    let msgs = imp.scenario["params"]["messages"].as_array().unwrap();
+    let votes = msgs.iter().filter(|m| m["to"] == leader && m["kind"] == "VOTE_GRANT" && m["term"] == epoch).count();
+    assert!(votes >= 1, "{msgs:?}");
+    assert!(e.violations().is_empty(), "{:?}", e.violations());
+    model_elects_among_survivors(&e);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A frozen leader (SIGSTOP, never resumed) logs nothing more and is not known to have stopped:
+/// the hand-written importer sees two leaders. With the script's faults.jsonl the freeze is
+/// placed where it happened and the run ends with the one leader etcdctl reported.
+#[test]
+fn etcd_leader_frozen_on_a_real_cluster() {
+    let (dir, _guard, status) = cluster("etcd", &["--zap", "--freeze"]);
+    let texts: Vec<(String, String)> = ["a.log", "b.log", "c.log"]
+        .iter()
+        .map(|n| (n.to_string(), String::from_utf8_lossy(&std::fs::read(dir.join(n)).unwrap()).into_owned()))
+        .collect();
+    let logs: Vec<LogFile> = texts.iter().map(|(name, text)| LogFile { name, text }).collect();
+    let faults = std::fs::read_to_string(dir.join("faults.jsonl")).unwrap();
+    assert!(faults.contains("SIGSTOP"), "{faults}");
+    let f = LogFile { name: "faults.jsonl", text: &faults };
+    let imp = Mapping::read(Mapping::shipped("etcd").unwrap()).unwrap().import_with(&logs, Some(f)).unwrap();
+    assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
+    let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
+    e.run_to_end();
+    let members = imp.scenario["params"]["members"].as_array().unwrap();
+    let node_of = |name: &str| members.iter().find(|m| m["name"] == name).unwrap()["node"].as_u64().unwrap() as u32;
+    let (frozen, leader) = (node_of(word_after(&status, "froze ", 1)), node_of(word_after(&status, "after: ", 2)));
+    assert_eq!(e.frame().leaders, vec![leader], "{}", imp.report.text());
+    assert!(!e.frame().nodes.iter().find(|n| n.id == frozen).unwrap().up, "the frozen leader is drawn stopped");
+    assert_eq!(imp.scenario["schedule"].as_array().unwrap().len(), 1, "{}", imp.scenario["schedule"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

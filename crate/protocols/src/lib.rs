@@ -78,6 +78,9 @@ pub mod bully_failover;
 pub mod chang_roberts;
 pub mod dht;
 pub mod etcd_log;
+// Command line only for now: never compiled into the page, whose first load must not grow.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod events;
 pub mod gossip;
 pub mod hirschberg_sinclair;
 pub mod invitation;

@@ -34,6 +34,9 @@ mod check_cmd;
 #[path = "election-lab/swarm_cmd.rs"]
 mod swarm_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
+#[path = "election-lab/import_cmd.rs"]
+mod import_cmd;
+use import_cmd::{import, Import, IMPORT_HELP};
 #[path = "election-lab/grade_cmd.rs"]
 mod grade_cmd;
 use grade_cmd::{grade, Grade, GRADE_HELP};
@@ -277,28 +280,9 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         #[arg(value_name = "NAME", value_parser = PossibleValuesParser::new(presets::all().map(|p| p.id)))]
         name: Option<String>,
     },
-    /// Read a real cluster's logs (etcd or ZooKeeper) into a trace the page and `run` open
-    #[command(after_help = "\
-KIND is etcd (3.4: the default text logger or --logger=zap) or zookeeper (3.8, log4j pattern
-'%d{ISO8601} [myid:%X{myid}] %-5p [%t] %c{1} - %m%n'). Give one log per member, in any order, or
-one merged log. The trace goes to standard output (or -o OUT); a report of what was read (lines,
-skipped lines, damaged lines with file:line, matched messages, crashes found) goes to standard
-error. With --model, the textbook algorithm's scenario (same members, faults and timeouts) is
-written too. scripts/real-cluster.sh makes such logs from real 3-member clusters.")]
-    Import {
-        /// The kind of logs: etcd or zookeeper
-        #[arg(value_name = "KIND")]
-        kind: String,
-        /// Log files (one per member, any order, or one merged log)
-        #[arg(value_name = "LOG", required = true)]
-        logs: Vec<String>,
-        /// Write the trace to OUT instead of standard output
-        #[arg(short = 'o', long = "out", value_name = "OUT.json")]
-        out: Option<String>,
-        /// Also write the model's scenario (Raft for etcd, fast leader election for ZooKeeper) to FILE
-        #[arg(long, value_name = "FILE")]
-        model: Option<String>,
-    },
+    /// Read a real cluster's logs (etcd, ZooKeeper, the event format, or any log through a mapping) into a trace
+    #[command(after_help = IMPORT_HELP)]
+    Import(Import),
     /// Print a shell completion script
     ///
     /// For example, for bash:
@@ -547,30 +531,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             let p = presets::find(&name).ok_or_else(|| format!("no preset '{name}'"))?;
             println(p.scenario().to_json_pretty())?;
         }
-        Cmd::Import { kind, logs, out, model } => {
-            let source = recorded::source(&kind)?;
-            let mut texts = Vec::new();
-            for path in &logs {
-                let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                texts.push((path.clone(), String::from_utf8_lossy(&bytes).into_owned()));
-            }
-            let files: Vec<recorded::LogFile> =
-                texts.iter().map(|(name, text)| recorded::LogFile { name, text }).collect();
-            let imported = (source.import)(&files)?;
-            eprint!("{}", imported.report.text());
-            let engine = Engine::from_trace_value(&imported.scenario)
-                .map_err(|e| format!("the imported run does not build: {e}"))?;
-            let trace = format!("{}\n", engine.trace_value());
-            match out {
-                Some(path) => std::fs::write(&path, trace).map_err(|e| format!("cannot write {path}: {e}"))?,
-                None => print(trace)?,
-            }
-            if let Some(path) = model {
-                let m = recorded::model_scenario(engine.scenario())
-                    .ok_or_else(|| "the imported run has no model".to_string())?;
-                std::fs::write(&path, m.to_json_pretty() + "\n").map_err(|e| format!("cannot write {path}: {e}"))?;
-            }
-        }
+        Cmd::Import(a) => import(a)?,
         Cmd::Completions { shell } => {
             // Into memory first: `generate` panics on a write error, such as a closed pipe.
             let mut script = Vec::new();
