@@ -40,6 +40,7 @@ mod fair;
 mod frontier;
 mod moves;
 mod replay;
+mod steps;
 mod symmetry;
 mod timed;
 
@@ -47,8 +48,10 @@ pub use explore::Checker;
 use explore::*;
 use frontier::*;
 pub use replay::replay_scenario;
+pub use steps::Explored;
 pub use symmetry::MAX_SYMMETRIC_NODES;
 use symmetry::*;
+use timed::TimedRun;
 
 /// The *sometimes* property "a leader is agreed": some reachable state has every live node
 /// naming the same live leader (the path to the first such state is its witness).

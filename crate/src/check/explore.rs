@@ -150,6 +150,8 @@ pub struct Checker {
     /// What the last handlers armed and sent, kept for the timed model (`timed.rs`).
     pub(super) armed: Vec<(u64, Time, Time)>,
     pub(super) fixed: Vec<Option<Time>>,
+    /// The timed model's frontier and paths (`timed.rs`), once started.
+    pub(super) timed: Option<Box<TimedRun>>,
 }
 
 /// A world's fingerprint from its parts: node fingerprints by position, the up set, the
@@ -371,6 +373,7 @@ impl Checker {
             sym: None,
             armed: Vec::new(),
             fixed: Vec::new(),
+            timed: None,
         }
     }
 
@@ -556,38 +559,5 @@ impl Checker {
         }
         self.canon(&mut w);
         (w, bad)
-    }
-
-    /// Runs the exploration to its end (or a bound) and reports.
-    pub fn run(mut self) -> Report {
-        if self.bounds.horizon.is_some() {
-            return self.run_timed();
-        }
-        let (w, bad) = self.initial();
-        let fp = self.key(&w);
-        self.seen.insert(fp, 0);
-        self.parents.push((u32::MAX, 0));
-        let mut root = Vec::new();
-        self.encode(&w, &mut root);
-        self.root = root;
-        if self.eventually {
-            self.edges.push(Vec::new());
-            self.goal.push(bad.is_some());
-            if bad.is_none() {
-                self.push(&w);
-            }
-        } else if let Some(nodes) = bad {
-            self.found = Some((0, nodes));
-        } else {
-            self.push(&w);
-        }
-        while self.found.is_none() && !self.limit && !self.clock {
-            let Some(w) = self.pop() else { break };
-            self.expand(&w);
-        }
-        if self.eventually && !self.limit && !self.clock && !self.cut {
-            self.lasso = self.unfair_lasso();
-        }
-        self.report()
     }
 }

@@ -45,25 +45,50 @@ enum Step {
     Tick,
 }
 
+/// A timed exploration under way: the frontier, and per state its parent and the move (none:
+/// a tick) and time that reached it.
+pub(super) struct TimedRun {
+    frontier: VecDeque<Timed>,
+    parents: Vec<(u32, Option<Move>, Time)>,
+    /// The scenario's schedule entries' times, in the order they apply.
+    at: Vec<Time>,
+    horizon: Time,
+}
+
 impl Checker {
-    /// Runs the timed exploration (`bounds.horizon` is set) to its end or a bound.
-    pub(super) fn run_timed(mut self) -> Report {
-        let horizon = self.bounds.horizon.expect("the timed model");
-        let at: Vec<Time> =
-            self.scenario.as_ref().map_or(Vec::new(), |s| schedule_order(s).iter().map(|(_, x)| x.at).collect());
-        let (root, bad) = self.timed_initial();
-        let mut frontier = VecDeque::new();
-        // Per state: its parent and the move (none: a tick) and time that reached it.
-        let mut parents: Vec<(u32, Option<Move>, Time)> = vec![(u32::MAX, None, 0)];
-        self.seen.insert(self.timed_key(&root), 0);
-        self.parents.push((u32::MAX, 0));
-        match bad {
-            Some(nodes) => self.found = Some((0, nodes)),
-            None => frontier.push_back(root),
-        }
-        'bfs: while self.found.is_none() {
-            let Some(t) = frontier.pop_front() else { break };
-            let steps = self.timed_moves(&t, &at, horizon);
+    /// [`Checker::advance`] in the timed model (`bounds.horizon` is set).
+    pub(super) fn advance_timed(&mut self, states: u64) -> bool {
+        let mut run = match self.timed.take() {
+            Some(run) => run,
+            None => {
+                let horizon = self.bounds.horizon.expect("the timed model");
+                let at = self
+                    .scenario
+                    .as_ref()
+                    .map_or(Vec::new(), |s| schedule_order(s).iter().map(|(_, x)| x.at).collect());
+                let (root, bad) = self.timed_initial();
+                self.seen.insert(self.timed_key(&root), 0);
+                self.parents.push((u32::MAX, 0));
+                let mut frontier = VecDeque::new();
+                match bad {
+                    Some(nodes) => self.found = Some((0, nodes)),
+                    None => frontier.push_back(root),
+                }
+                Box::new(TimedRun { frontier, parents: vec![(u32::MAX, None, 0)], at, horizon })
+            }
+        };
+        let done = self.expand_timed(&mut run, states);
+        self.timed = Some(run);
+        done
+    }
+
+    fn expand_timed(&mut self, run: &mut TimedRun, states: u64) -> bool {
+        for _ in 0..states {
+            if self.found.is_some() || self.limit {
+                return true;
+            }
+            let Some(t) = run.frontier.pop_front() else { return true };
+            let steps = self.timed_moves(&t, &run.at, run.horizon);
             if self.bounds.depth.is_some_and(|d| t.w.depth >= d) {
                 self.cut |= !steps.is_empty();
                 continue;
@@ -79,26 +104,33 @@ impl Checker {
                 }
                 if self.seen.len() >= self.bounds.max_states {
                     self.limit = true;
-                    break 'bfs;
+                    return true;
                 }
-                next.w.id = parents.len() as u32;
+                next.w.id = run.parents.len() as u32;
                 self.seen.insert(fp, next.w.id);
-                parents.push((t.w.id, if let Step::Move(m, _) = step { Some(m) } else { None }, t.now));
+                run.parents.push((t.w.id, if let Step::Move(m, _) = step { Some(m) } else { None }, t.now));
                 self.depth = self.depth.max(next.w.depth);
                 if let Some(nodes) = bad {
                     self.found = Some((next.w.id, nodes));
-                    break 'bfs;
+                    return true;
                 }
-                frontier.push_back(next);
+                run.frontier.push_back(next);
             }
         }
+        self.found.is_some() || self.limit
+    }
+
+    /// [`Checker::finish`] in the timed model: the report, with the counterexample's moves at
+    /// their ticks replayed into a trace.
+    pub(super) fn finish_timed(mut self) -> Report {
         let found = self.found.take();
+        let run = self.timed.take();
         let mut r = self.report();
-        if let Some((id, nodes)) = found {
+        if let (Some((id, nodes)), Some(run)) = (found, run) {
             let (mut moves, mut times) = (Vec::new(), Vec::new());
             let mut k = id;
             while k != 0 {
-                let (parent, mv, now) = &parents[k as usize];
+                let (parent, mv, now) = &run.parents[k as usize];
                 if let Some(mv) = mv {
                     moves.push(mv.clone());
                     times.push(*now);
@@ -108,7 +140,7 @@ impl Checker {
             moves.reverse();
             times.reverse();
             let c = match &self.scenario {
-                Some(s) => replay::replay_at(s, self.property.id, moves, nodes, Some((&times, horizon))),
+                Some(s) => replay::replay_at(s, self.property.id, moves, nodes, Some((&times, run.horizon))),
                 None => Counterexample {
                     moves,
                     trace: Value::Null,
