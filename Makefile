@@ -19,7 +19,7 @@ export PATH := $(NODE_BIN):$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER := /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: offline scorm help serve test build setup setup-build setup-test bench callgrind screenshot clean \
+.PHONY: offline scorm help serve test build setup setup-build setup-test bench bench-stateright callgrind screenshot clean \
         lint test-native test-wasm test-e2e test-docs docs fuzz
 
 help:
@@ -29,6 +29,7 @@ help:
 	@echo "make scorm   the course as SCORM 1.2 and 2004 packages for an LMS: dist-scorm/ (LESSON=bully: one lesson)"
 	@echo "make docs    build the user guide: docs/guide/book/ (also published with the app under /guide/)"
 	@echo "make bench   engine and browser benchmarks (figures for docs/performance.md)"
+	@echo "make bench-stateright   the exhaustive checker beside Stateright's Raft example (network)"
 	@echo "make fuzz    fuzz every reader in release, FUZZ_CASES per reader (default 1000000)"
 	@echo "make screenshot   regenerate docs/screenshot.jpg"
 
@@ -129,6 +130,11 @@ bench: setup-test
 
 callgrind:
 	bash scripts/callgrind.sh
+
+# The exhaustive checker beside Stateright 0.31's Raft example at the same bounds (fetches
+# Stateright from crates.io into a directory of its own; not part of `make bench`, which is offline).
+bench-stateright:
+	bash scripts/stateright-side-by-side.sh
 
 # Regenerates docs/screenshot.jpg (the README's picture).
 screenshot: setup-test build

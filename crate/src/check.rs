@@ -40,14 +40,18 @@ mod fair;
 mod frontier;
 mod moves;
 mod replay;
+mod steps;
 mod symmetry;
+mod timed;
 
 pub use explore::Checker;
 use explore::*;
 use frontier::*;
 pub use replay::replay_scenario;
+pub use steps::Explored;
 pub use symmetry::MAX_SYMMETRIC_NODES;
 use symmetry::*;
+use timed::TimedRun;
 
 /// The *sometimes* property "a leader is agreed": some reachable state has every live node
 /// naming the same live leader (the path to the first such state is its witness).
@@ -74,11 +78,15 @@ pub struct Bounds {
     pub depth: Option<u32>,
     /// Unique states kept, at most: the exploration stops there (and says so).
     pub max_states: usize,
+    /// The timed model up to this time (`check/timed.rs`): discrete ticks, every latency and
+    /// timer delay any value in its range, every event at or before the horizon. `None`: the
+    /// asynchronous model.
+    pub horizon: Option<Time>,
 }
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { crashes: 0, recoveries: 0, partitions: 0, drops: 0, depth: None, max_states: 2_000_000 }
+        Bounds { crashes: 0, recoveries: 0, partitions: 0, drops: 0, depth: None, max_states: 2_000_000, horizon: None }
     }
 }
 
@@ -87,6 +95,9 @@ impl Bounds {
     /// depth if there is one).
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
+        if let Some(h) = self.horizon {
+            parts.push(format!("t ≤ {h}"));
+        }
         if let Some(d) = self.depth {
             parts.push(format!("depth ≤ {d}"));
         }
@@ -102,6 +113,8 @@ impl Bounds {
         }
         if parts.is_empty() {
             "no faults".to_string()
+        } else if parts.len() == 1 && self.horizon.is_some() {
+            format!("{}, no faults", parts[0])
         } else {
             parts.join(", ")
         }
@@ -205,6 +218,7 @@ impl Report {
     pub fn sentence(&self) -> String {
         let bounds = self.bounds.describe();
         let up = if self.symmetry.is_some() { " up to symmetry" } else { "" };
+        let time = if self.bounds.horizon.is_some() { "timed model" } else { "asynchronous time" };
         if self.eventually {
             match &self.verdict {
                 Verdict::Violated(c) => {
@@ -250,7 +264,7 @@ impl Report {
                 }
                 Verdict::Holds { complete } => {
                     return format!(
-                        "{}: never: none of {}{} unique states{up} has it ({bounds}, asynchronous time)",
+                        "{}: never: none of {}{} unique states{up} has it ({bounds}, {time})",
                         self.property,
                         if *complete { "the whole reachable space's " } else { "the " },
                         self.states
@@ -262,12 +276,12 @@ impl Report {
         let count = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         match &self.verdict {
             Verdict::Holds { complete: true } => format!(
-                "{}: exhausted: the whole reachable space is {}{up} ({bounds}, asynchronous time); no violation",
+                "{}: exhausted: the whole reachable space is {}{up} ({bounds}, {time}); no violation",
                 self.property,
                 count(self.states, "state", "states")
             ),
             Verdict::Holds { complete: false } => format!(
-                "{}: no violation: all {} unique states{up} ({bounds}, asynchronous time)",
+                "{}: no violation: all {} unique states{up} ({bounds}, {time})",
                 self.property,
                 self.states
             ),

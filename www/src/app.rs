@@ -242,7 +242,7 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
-    crate::worker::use_workers(state.search.clone(), state.sweep_job(), state.lang, on.clone());
+    crate::worker::use_workers(state.search.clone(), state.check.clone(), state.sweep_job(), state.lang, on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.lanes().map_or(state.frame.time, |c| c.time);
@@ -369,6 +369,7 @@ pub fn Lab() -> Html {
             let mut checks = Checks::of(&engine, frame, lang);
             checks.on = on.clone();
             checks.search = state.search.clone();
+            checks.check = state.check.clone();
             let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {

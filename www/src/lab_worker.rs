@@ -5,8 +5,9 @@
 //! be a second download of it and a second build. Each job runs in an instance of its own (the
 //! page's `worker.rs`), so cancelling one does not stop the other.
 //!
-//! Each message is a job as JSON text: a sweep's (`sweep_job`, `"kind": "sweep"`) or else a
-//! search's (`search_job::Job`). It runs to its end inside the handler, posting progress and the
+//! Each message is a job as JSON text: a sweep's (`sweep_job`, `"kind": "sweep"`), a check of
+//! every schedule (`check_job`, `"kind": "check"`; the worker is built with the `check` feature)
+//! or else a search's (`search_job::Job`). It runs to its end inside the handler, posting progress and the
 //! result; Cancel terminates the worker from the page.
 
 use wasm_bindgen::prelude::*;
@@ -26,6 +27,10 @@ fn main() {
         };
         match serde_json::from_str(&text) {
             Ok(job) if election_lab_www::sweep_job::is_sweep(&job) => election_lab_www::sweep_job::run(&job, now, post),
+            #[cfg(feature = "check")]
+            Ok(job) if election_lab_www::check_job::is_check(&job) => {
+                election_lab_www::check_job::run(&text, now, post)
+            }
             _ => election_lab_www::search_job::run(&text, now, post),
         }
     });

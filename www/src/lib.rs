@@ -5,6 +5,7 @@
 
 pub mod anim;
 pub mod app;
+pub mod check_job;
 pub mod components;
 pub mod effects;
 pub mod embed_api;

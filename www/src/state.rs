@@ -15,6 +15,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 mod action;
+mod check;
 pub mod compare;
 mod debug;
 mod derived;
@@ -29,6 +30,7 @@ mod real_logs;
 mod search;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
+pub use check::{CheckBounds, CheckStatus, ModelCheck};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
@@ -114,6 +116,8 @@ pub struct State {
     pub log_filter: Rc<LogFilter>,
     /// The last counterexample search asked for (running, or how it ended).
     pub search: Option<Rc<Finding>>,
+    /// The last check of every schedule asked for (running, or its verdict).
+    pub check: Option<Rc<ModelCheck>>,
     /// The lesson open, as `?lesson=` carries it.
     pub lesson: Option<Rc<String>>,
     /// A run kept when another replaced it (a future discarded by acting in the past, or the
@@ -172,6 +176,7 @@ impl State {
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
             search: None,
+            check: None,
             lesson: None,
             offer: None,
             furthest: 0,
@@ -509,6 +514,9 @@ impl State {
             Action::FindCounterexample(property) => self.find_counterexample(property),
             Action::SearchReply(text) => self.search_reply(&text),
             Action::CancelSearch => self.cancel_search(),
+            Action::CheckEverySchedule(property, bounds) => self.check_every_schedule(property, bounds),
+            Action::CheckReply(text) => self.check_reply(&text),
+            Action::CancelCheck => self.cancel_check(),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
                 false

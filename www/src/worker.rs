@@ -6,7 +6,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::search_job::{error_json, READY};
-use crate::state::{Action, Finding};
+use crate::state::{Action, Finding, ModelCheck};
 use election_lab::meta::{k, Text};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -124,18 +124,29 @@ impl Slot {
     }
 }
 
-/// Runs the state's jobs in workers, one for each kind: the counterexample search (started when
-/// one is asked for, terminated when it is cancelled; a finished search's worker waits for the
-/// next) and the experiments view's sweep (started by Run, terminated as soon as no sweep runs:
+/// Runs the state's jobs in workers, one for each kind: the counterexample search and the check
+/// of every schedule (each started when one is asked for, terminated when it is cancelled; a
+/// finished one's worker waits for the next) and the experiments view's sweep (started by Run, terminated as soon as no sweep runs:
 /// cancelled, finished, another experiment chosen, or the view left).
 #[hook]
-pub fn use_workers(search: Option<Rc<Finding>>, sweep: Option<(u32, Rc<String>)>, lang: Lang, on: Callback<Action>) {
+pub fn use_workers(
+    search: Option<Rc<Finding>>,
+    check: Option<Rc<ModelCheck>>,
+    sweep: Option<(u32, Rc<String>)>,
+    lang: Lang,
+    on: Callback<Action>,
+) {
     let slots = use_mut_ref(|| {
         [
             Slot {
                 live: None,
                 last: Want::Keep,
                 route: Route { reply: Action::SearchReply, failed: k::UI_THE_SEARCHS_WORKER_COULD_NOT },
+            },
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route { reply: Action::CheckReply, failed: k::UI_CHECK_WORKER_FAILED },
             },
             Slot {
                 live: None,
@@ -149,8 +160,13 @@ pub fn use_workers(search: Option<Rc<Finding>>, sweep: Option<(u32, Rc<String>)>
         Some(s) if s.key().2 => Want::Stop,
         _ => Want::Keep,
     };
+    let check = match check.as_deref() {
+        Some(c) if c.running() => Want::Run(c.id, c.job.clone()),
+        Some(c) if c.key().2 => Want::Stop,
+        _ => Want::Keep,
+    };
     let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
-    use_effect_with([search, sweep], move |wants| {
+    use_effect_with([search, check, sweep], move |wants| {
         for (slot, want) in slots.borrow_mut().iter_mut().zip(wants) {
             slot.act(want, lang, &on);
         }

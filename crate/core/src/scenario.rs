@@ -285,6 +285,10 @@ pub struct NetworkSpec {
     pub latency: (Time, Time),
     pub loss: f64,
     pub fifo: bool,
+    /// Every latency and every timer delay is the top of its range, drawn from no generator
+    /// (`"latest": true`): the timed checker's replays, whose forced steps then always come
+    /// first (`crate::check`).
+    pub latest: bool,
 }
 
 impl crate::meta::Preset {
@@ -296,7 +300,7 @@ impl crate::meta::Preset {
 
 impl Default for NetworkSpec {
     fn default() -> Self {
-        NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true }
+        NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true, latest: false }
     }
 }
 
@@ -412,7 +416,7 @@ impl Scenario {
                 if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {
                     return Err(ScenarioError::new("network.loss", format!("must be in [0, 1), found {}", n.loss)));
                 }
-                NetworkSpec { latency: (lo, hi), loss: n.loss, fifo: n.fifo }
+                NetworkSpec { latency: (lo, hi), loss: n.loss, fifo: n.fifo, latest: n.latest }
             }
         };
         if let Some(l) = raw.initial_leader {
@@ -526,10 +530,11 @@ impl Scenario {
         obj.insert("algorithm".into(), json!(self.algorithm));
         obj.insert("nodes".into(), json!(self.nodes));
         obj.insert("seed".into(), json!(self.seed));
-        obj.insert(
-            "network".into(),
-            json!({"latency": [self.network.latency.0, self.network.latency.1], "loss": self.network.loss, "fifo": self.network.fifo}),
-        );
+        let mut network = json!({"latency": [self.network.latency.0, self.network.latency.1], "loss": self.network.loss, "fifo": self.network.fifo});
+        if self.network.latest {
+            network["latest"] = json!(true);
+        }
+        obj.insert("network".into(), network);
         if let Some(l) = self.initial_leader {
             obj.insert("initial_leader".into(), json!(l));
         }

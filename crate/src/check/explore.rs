@@ -55,20 +55,26 @@ pub(super) struct Out {
     pub(super) reports: Vec<&'static str>,
     pub(super) token: u64,
     pub(super) ids: Vec<NodeId>,
+    /// The timed model's record (`timed.rs`): each timer armed, as (token, lo, hi), and each
+    /// send's fixed latency, if it has one.
+    pub(super) armed: Vec<(u64, Time, Time)>,
+    pub(super) fixed: Vec<Option<Time>>,
 }
 
 impl Sink for Out {
-    fn send(&mut self, to: NodeId, _kind: usize, _fixed: Option<Time>, logged: u64) -> bool {
+    fn send(&mut self, to: NodeId, _kind: usize, fixed: Option<Time>, logged: u64) -> bool {
         match self.ids.iter().position(|&x| x == to) {
             Some(t) => {
                 self.sends.push((t as u8, logged));
+                self.fixed.push(fixed);
                 true
             }
             None => false,
         }
     }
-    fn set_timer(&mut self, _name: &'static str, _lo: Time, _hi: Time, _replaced: bool) -> u64 {
+    fn set_timer(&mut self, _name: &'static str, lo: Time, hi: Time, _replaced: bool) -> u64 {
         self.token += 1;
+        self.armed.push((self.token, lo, hi));
         self.token
     }
     fn cancel_timer(&mut self, _name: &'static str) {}
@@ -141,6 +147,11 @@ pub struct Checker {
     pub(super) order: Option<crate::rng::Pcg32>,
     /// Symmetry reduction (`symmetry.rs`): states are known by their orbit's least fingerprint.
     pub(super) sym: Option<Sym>,
+    /// What the last handlers armed and sent, kept for the timed model (`timed.rs`).
+    pub(super) armed: Vec<(u64, Time, Time)>,
+    pub(super) fixed: Vec<Option<Time>>,
+    /// The timed model's frontier and paths (`timed.rs`), once started.
+    pub(super) timed: Option<Box<TimedRun>>,
 }
 
 /// A world's fingerprint from its parts: node fingerprints by position, the up set, the
@@ -252,8 +263,12 @@ pub(super) fn property_of(scenario: &Scenario, id: &str) -> Result<&'static Prop
 
 impl Checker {
     /// A checker of `property` on the scenario's algorithm, nodes, parameters and schedule.
+    /// With `bounds.horizon`, the timed model (`timed.rs`), in which handlers may read the clock.
     pub fn new(scenario: &Scenario, property: &str, bounds: Bounds) -> Result<Checker, ScenarioError> {
         let property = property_of(scenario, property)?;
+        if bounds.horizon.is_some() && property.id == EVENTUALLY_AGREED {
+            return Err(ScenarioError::new("property", "an eventually property is not offered in the timed model"));
+        }
         let alg = registry::find(&scenario.algorithm).expect("checked");
         if crate::protocols::RECORDED.iter().any(|a| a.id == alg.id) {
             return Err(ScenarioError::new("algorithm", "a recorded run replays a log: there is nothing to explore"));
@@ -280,7 +295,7 @@ impl Checker {
         }
         let sim = (alg.build)(scenario, alg.properties)?;
         let (mut m, cfg) = sim.into_machine();
-        if reads_clock(&mut *m, &cfg) {
+        if bounds.horizon.is_none() && reads_clock(&mut *m, &cfg) {
             return Err(ScenarioError::new(
                 "algorithm",
                 format!(
@@ -356,6 +371,9 @@ impl Checker {
             timers: Vec::new(),
             order: None,
             sym: None,
+            armed: Vec::new(),
+            fixed: Vec::new(),
+            timed: None,
         }
     }
 
@@ -431,6 +449,8 @@ impl Checker {
     /// the node's new fingerprint and view, the property) and returns the nodes of a
     /// violation, if one shows.
     pub(super) fn after_handler(&mut self, w: &mut World, i: usize, mark: u64, out: Out) -> Option<Vec<NodeId>> {
+        self.armed.extend_from_slice(&out.armed);
+        self.fixed.extend_from_slice(&out.fixed);
         let pids = self.intern(mark, &out.sends);
         for (&(to, _), p) in out.sends.iter().zip(pids) {
             w.msgs.push((i as u8, to, p));
@@ -539,35 +559,5 @@ impl Checker {
         }
         self.canon(&mut w);
         (w, bad)
-    }
-
-    /// Runs the exploration to its end (or a bound) and reports.
-    pub fn run(mut self) -> Report {
-        let (w, bad) = self.initial();
-        let fp = self.key(&w);
-        self.seen.insert(fp, 0);
-        self.parents.push((u32::MAX, 0));
-        let mut root = Vec::new();
-        self.encode(&w, &mut root);
-        self.root = root;
-        if self.eventually {
-            self.edges.push(Vec::new());
-            self.goal.push(bad.is_some());
-            if bad.is_none() {
-                self.push(&w);
-            }
-        } else if let Some(nodes) = bad {
-            self.found = Some((0, nodes));
-        } else {
-            self.push(&w);
-        }
-        while self.found.is_none() && !self.limit && !self.clock {
-            let Some(w) = self.pop() else { break };
-            self.expand(&w);
-        }
-        if self.eventually && !self.limit && !self.clock && !self.cut {
-            self.lasso = self.unfair_lasso();
-        }
-        self.report()
     }
 }

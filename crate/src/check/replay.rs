@@ -19,7 +19,25 @@ pub(super) fn replay(
     moves: Vec<Move>,
     nodes: Vec<NodeId>,
 ) -> Counterexample {
-    let s = replay_scenario(scenario);
+    replay_at(scenario, property, moves, nodes, None)
+}
+
+/// [`replay`], each move at its time in the timed model (`times`, with its horizon) on the
+/// scenario with every delay at the top of its range (`network.latest`): no event of the
+/// simulator's own comes before a move, since the timed model lets no time pass a pending
+/// event's latest moment.
+pub(super) fn replay_at(
+    scenario: &Scenario,
+    property: &'static str,
+    moves: Vec<Move>,
+    nodes: Vec<NodeId>,
+    times: Option<(&[Time], Time)>,
+) -> Counterexample {
+    let mut s = replay_scenario(scenario);
+    if let Some((_, horizon)) = times {
+        s.network.latest = true;
+        s.stop.max_time = s.stop.max_time.max(horizon);
+    }
     let mut e = Engine::new(s).expect("the scenario was built once already");
     let find = |e: &Engine, from: NodeId, to: NodeId, payload: u64| -> Option<u64> {
         let sim = e.sim();
@@ -34,7 +52,7 @@ pub(super) fn replay(
             .min()
     };
     let mut replayed = true;
-    for mv in &moves {
+    for (k, mv) in moves.iter().enumerate() {
         let action = match *mv {
             Move::Deliver { from, to, payload } => find(&e, from, to, payload).map(Action::Deliver),
             Move::Lose { from, to, payload } => find(&e, from, to, payload).map(Action::Drop),
@@ -65,7 +83,12 @@ pub(super) fn replay(
         // A forced step happens when the next event would: time moves on as it can.
         let now = e.now();
         let next = e.next_event_time().map_or(now, |t| t.min(e.stop_time()).max(now));
-        if e.apply_at(action, if step { next } else { now }).is_err() {
+        let at = match times {
+            Some((t, _)) => t[k],
+            None if step => next,
+            None => now,
+        };
+        if e.apply_at(action, at).is_err() {
             replayed = false;
             break;
         }

@@ -58,6 +58,9 @@ impl Checker {
                 "not offered for an eventually property: its lasso must follow real moves between real states",
             ));
         }
+        if self.bounds.horizon.is_some() {
+            return Err(ScenarioError::new("symmetry", "not offered in the timed model"));
+        }
         let colours = match self.m.symmetry(&self.cfg) {
             Some(c) if c.len() == self.n => c,
             _ => {

@@ -111,6 +111,12 @@ pub enum Action {
     /// A reply of the search's worker, as its JSON text.
     SearchReply(String),
     CancelSearch,
+    /// Check every schedule of the scenario for this property within these bounds, in the
+    /// worker (`crate::check_job`).
+    CheckEverySchedule(String, super::CheckBounds),
+    /// A reply of the check's worker, as its JSON text.
+    CheckReply(String),
+    CancelCheck,
     /// The lesson open (its `?lesson=` value), kept in the links the page writes.
     SetLessonLink(Option<String>),
     /// Open the kept run beside the one shown (the old future and the new, or the run you had

@@ -253,7 +253,9 @@ impl State {
             | Action::CloseShare
             | Action::Escape
             | Action::SearchReply(_)
-            | Action::CancelSearch) => return Err(a),
+            | Action::CancelSearch
+            | Action::CheckReply(_)
+            | Action::CancelCheck) => return Err(a),
             _ => {}
         }
         Ok(false)

@@ -33,6 +33,7 @@ pub(super) struct RawNetwork {
     pub latency: [u64; 2],
     pub loss: f64,
     pub fifo: bool,
+    pub latest: bool,
 }
 
 pub(super) struct RawHeartbeats {
@@ -55,13 +56,13 @@ impl RawScenario {
         let nodes = o.ids("nodes")?;
         let network = match o.get("network") {
             Some(v) => {
-                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo"])?;
+                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo", "latest"])?;
                 let latency = n.pair("latency")?.unwrap_or([1, 1]);
                 let loss = match n.map.get("loss") {
                     None => 0.0,
                     Some(v) => v.as_f64().ok_or_else(|| n.wrong("loss", "a number", v))?,
                 };
-                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)? })
+                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)?, latest: n.bool_or("latest", false)? })
             }
             None => None,
         };

@@ -89,9 +89,9 @@ impl Sink for Port<'_> {
             Some(latency) => (false, w.now.saturating_add(latency), false),
             None => {
                 let (lo, hi) = self.net.latency;
-                let latency = w.rng.range_inclusive(lo, hi);
+                let latency = if self.net.latest { hi } else { w.rng.range_inclusive(lo, hi) };
                 let lost = w.rng.chance(self.net.loss);
-                (lost, w.now.saturating_add(latency), lo != hi)
+                (lost, w.now.saturating_add(latency), lo != hi && !self.net.latest)
             }
         };
         if self.net.fifo && drawn {
@@ -116,7 +116,7 @@ impl Sink for Port<'_> {
 
     fn set_timer(&mut self, name: &'static str, lo: Time, hi: Time, replaced: bool) -> u64 {
         let w = &mut *self.w;
-        let delay = w.rng.range_inclusive(lo, hi);
+        let delay = if self.net.latest { hi } else { w.rng.range_inclusive(lo, hi) };
         // Saturating: a delay past the end of time (a heartbeat timeout of 2⁶⁴−1 ticks) is a
         // timer that never fires before any stop, not an overflow.
         let at = w.now.saturating_add(delay);

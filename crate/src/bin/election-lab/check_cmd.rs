@@ -10,7 +10,7 @@ timers, messages in flight (a multiset; per link in send order when the network 
 latency fixed), which nodes are up, the partition, the fault budget used, and how far the
 scenario's schedule has gone. A state is known by a fingerprint (64-bit FNV-1a) of all that, so two
 schedules that reach the same world are one state.
-Time is asynchronous: any pending timer of a live node may fire next and any message in flight may
+Time is asynchronous (unless --timed): any pending timer of a live node may fire next and any message in flight may
 arrive next (on a FIFO link, the oldest); handlers see the clock at 0. The scenario's own schedule
 runs in its order, each entry at any moment. Within the bounds: crash a live node, recover a
 crashed one, split the cluster in two (when whole; heal is free), lose a message in flight.
@@ -21,6 +21,13 @@ The result says what was proved:
   interventions ({\"deliver\": message} and {\"fire\": [node, timer]} forced steps, crashes, ...);
   with --out its trace opens at the violating step (election-lab run OUT, or Import in the page);
   state limit reached: nothing is proved beyond the states counted.
+--timed (or --horizon T): the timed model. The clock is part of the state and runs in whole ticks
+up to the horizon T (default the scenario's stop.max_time); a message sent at t arrives at any tick
+of [t+lo, t+hi] (the network's latency), a timer armed for [lo, hi] fires at any tick of its range,
+the schedule's entries happen at their times; events of one tick happen in any order, and time
+moves on only when nothing pending is due. Handlers read the clock (leases). A counterexample
+replays on the scenario with \"latest\": true in its network (every delay the top of its range),
+each move forced at its tick. Not with --symmetry, --swarm, --unordered or an eventually property.
 Coverage: how often each narration rule fired over every move explored, and the algorithm's rules
 that never did.
 sometimes:leader-agreed is a sometimes property: witnessed after K moves (a shortest path, with
@@ -97,6 +104,13 @@ pub(super) struct CheckModel {
     /// Check the algorithm of this Rhai script instead of the one the scenario names
     #[arg(long, value_name = "FILE.rhai", conflicts_with = "merge_swarm")]
     script: Option<String>,
+    /// The timed model: discrete ticks up to the horizon (default: the scenario's
+    /// stop.max_time), every latency and timer delay any value in its range
+    #[arg(long, conflicts_with_all = ["swarm", "merge_swarm", "symmetry", "unordered"])]
+    timed: bool,
+    /// The timed model's horizon: every event at or before tick T (implies --timed)
+    #[arg(long, value_name = "T", conflicts_with_all = ["swarm", "merge_swarm", "symmetry", "unordered"])]
+    horizon: Option<u64>,
 }
 
 /// `--swarm` reads what `--shard` reads (see `experiment::parse_shard`), named as itself.
@@ -125,6 +139,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         drops: a.drops,
         depth: a.depth,
         max_states: a.max_states,
+        horizon: (a.timed || a.horizon.is_some()).then(|| a.horizon.unwrap_or(trace.scenario.stop.max_time)),
     };
     let key = super::swarm_cmd::key(&trace.scenario, &property, &bounds, a.unordered);
     let mut checker = Checker::new(&trace.scenario, &property, bounds).map_err(|e| {
@@ -214,7 +229,8 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         "depth": r.depth,
         "bounds": {"crashes": b.crashes, "recoveries": b.recoveries, "partitions": b.partitions,
                    "drops": b.drops, "depth": b.depth, "max_states": b.max_states},
-        "time_model": "asynchronous",
+        "time_model": if b.horizon.is_some() { "timed" } else { "asynchronous" },
+        "horizon": b.horizon,
         "fifo": r.fifo,
         "coverage": r.coverage.iter().map(|(k, c)| serde_json::json!([k, c])).collect::<Vec<_>>(),
         "never": r.never,

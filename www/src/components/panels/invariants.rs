@@ -1,7 +1,7 @@
 //! The invariants panel: exactly the safety properties the running algorithm claims, each with
 //! its status and the steps of its violations, then agreement (a liveness check, for everyone).
 
-use super::find;
+use super::{check_every, find};
 use crate::i18n::tr;
 use crate::meta;
 use crate::nodes_text;
@@ -50,6 +50,9 @@ pub struct Checks {
     /// The last counterexample search (see `find`).
     #[prop_or_default]
     pub search: Option<std::rc::Rc<crate::state::Finding>>,
+    /// The last check of every schedule (see `check_every`).
+    #[prop_or_default]
+    pub check: Option<std::rc::Rc<crate::state::ModelCheck>>,
 }
 
 impl Checks {
@@ -89,6 +92,7 @@ impl Checks {
             algorithm: engine.algorithm().id,
             unclaimed_split: engine.algorithm().property(SPLIT_BRAIN).is_none(),
             search: None,
+            check: None,
         }
     }
 }
@@ -178,6 +182,17 @@ fn claim_text(c: &Claim, leaders: &[u32], lang: Lang, on: &Callback<crate::state
     }
 }
 
+/// The properties "Check every schedule" offers: the claimed ones, and split brain where the
+/// algorithm does not claim it.
+fn checkable(c: &Checks) -> std::rc::Rc<Vec<(&'static str, &'static str)>> {
+    let mut out: Vec<(&'static str, &'static str)> =
+        c.claims.iter().map(|cl| (cl.property.id, cl.property.title.get(c.lang))).collect();
+    if c.unclaimed_split {
+        out.push((SPLIT_BRAIN, crate::state::property_name(c.algorithm, SPLIT_BRAIN, c.lang)));
+    }
+    std::rc::Rc::new(out)
+}
+
 #[function_component]
 pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
@@ -207,6 +222,7 @@ pub fn Invariants(c: &Checks) -> Html {
             </ul>
             <p class="invariants-key" data-testid="invariants-key">{ tr(lang, k::UI_INVARIANTS_KEY) }</p>
             { find::status(&c.search, lang, &c.on) }
+            <check_every::CheckEvery properties={checkable(c)} check={c.check.clone()} {busy} {lang} on={c.on.clone()} />
         </section>
     }
 }

@@ -1,6 +1,7 @@
 //! The side panels: invariants, inspector, messages/metrics, event log, space-time diagram,
 //! watch.
 
+pub mod check_every;
 pub mod find;
 pub mod inspector;
 pub mod invariants;

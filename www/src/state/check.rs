@@ -1,0 +1,188 @@
+//! "Check every schedule" in the reducer: which check runs (or ran), its progress and its
+//! verdict. The checker runs in the Web Worker (`crate::worker`, built with the `check`
+//! feature); the reducer makes the job (`crate::check_job`), reads the replies and, for a
+//! counterexample, opens its trace as the new run at the violating step.
+
+use super::State;
+use crate::check_job::{Job, Reply, MAX_STATES};
+use election_lab::meta::k;
+use election_lab::{registry, Engine};
+use std::rc::Rc;
+
+/// The bounds the panel asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckBounds {
+    pub crashes: u32,
+    pub partitions: u32,
+    pub depth: u32,
+    /// The timed model up to this tick (none: asynchronous time).
+    pub horizon: Option<u64>,
+}
+
+impl Default for CheckBounds {
+    fn default() -> Self {
+        CheckBounds { crashes: 0, partitions: 0, depth: 8, horizon: None }
+    }
+}
+
+/// Where a check stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckStatus {
+    Running {
+        states: u64,
+        depth: u32,
+    },
+    Holds {
+        states: u64,
+        complete: bool,
+    },
+    /// A shortest counterexample, opened at `step`.
+    Violated {
+        step: u64,
+        moves: u64,
+        states: u64,
+    },
+    Limit {
+        states: u64,
+    },
+    Failed(String),
+    Cancelled {
+        states: u64,
+    },
+}
+
+/// One check asked for from the invariants panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelCheck {
+    /// Numbers the checks of this page: a reply to an earlier one is ignored.
+    pub id: u32,
+    pub algorithm: &'static str,
+    pub property: String,
+    pub bounds: CheckBounds,
+    /// The job as posted to the worker.
+    pub job: Rc<String>,
+    pub status: CheckStatus,
+}
+
+impl ModelCheck {
+    pub fn running(&self) -> bool {
+        matches!(self.status, CheckStatus::Running { .. })
+    }
+
+    /// `(id, running, cancelled)`: what the worker effect must do (see `Finding::key`).
+    pub fn key(&self) -> (u32, bool, bool) {
+        (self.id, self.running(), matches!(self.status, CheckStatus::Cancelled { .. }))
+    }
+}
+
+impl State {
+    /// Starts checking every schedule of the scenario shown (its own schedule included, the
+    /// interventions made by hand not) for `property` within `bounds`. One check at a time.
+    pub(super) fn check_every_schedule(&mut self, property: String, bounds: CheckBounds) -> bool {
+        if self.check.as_ref().is_some_and(|c| c.running()) || self.lanes().is_some() {
+            return false;
+        }
+        let id = self.check.as_ref().map_or(1, |c| c.id.wrapping_add(1));
+        let job = Job {
+            id,
+            scenario: self.scenario.to_value(),
+            property: property.clone(),
+            crashes: bounds.crashes,
+            partitions: bounds.partitions,
+            depth: bounds.depth,
+            horizon: bounds.horizon,
+            max_states: MAX_STATES,
+        };
+        let algorithm = registry::find(&self.scenario.algorithm).map_or("", |a| a.id);
+        self.check = Some(Rc::new(ModelCheck {
+            id,
+            algorithm,
+            property,
+            bounds,
+            job: Rc::new(job.to_json()),
+            status: CheckStatus::Running { states: 0, depth: 0 },
+        }));
+        false
+    }
+
+    pub(super) fn cancel_check(&mut self) -> bool {
+        if let Some(c) = self.check.as_ref().filter(|c| c.running()) {
+            let states = match c.status {
+                CheckStatus::Running { states, .. } => states,
+                _ => 0,
+            };
+            self.check = Some(Rc::new(ModelCheck { status: CheckStatus::Cancelled { states }, ..(**c).clone() }));
+        }
+        false
+    }
+
+    /// A reply from the worker (JSON text). Returns whether the run changed (a counterexample
+    /// was opened).
+    pub(super) fn check_reply(&mut self, text: &str) -> bool {
+        let Some(current) = self.check.clone().filter(|c| c.running()) else { return false };
+        let status = match Reply::from_json(text) {
+            Ok((id, _)) if id != current.id && id != 0 => return false,
+            Ok((_, Reply::Progress { states, depth })) => CheckStatus::Running { states, depth },
+            Ok((_, Reply::Holds { states, complete })) => CheckStatus::Holds { states, complete },
+            Ok((_, Reply::Limit { states })) => CheckStatus::Limit { states },
+            Ok((_, Reply::Error(e))) => CheckStatus::Failed(e),
+            Err(e) => CheckStatus::Failed(e),
+            Ok((_, Reply::Violated { trace, step, moves, states })) => match Engine::from_trace_value(&trace) {
+                Ok(engine) => {
+                    if self.lanes().is_some() {
+                        self.close_compare();
+                    }
+                    self.load(Ok(engine), None, |e| e);
+                    self.alert = None;
+                    self.notice = Some(k::UI_CHECK_NOTICE_VIOLATED.fill(self.lang, &[moves, step]));
+                    self.check = Some(Rc::new(ModelCheck {
+                        status: CheckStatus::Violated { step, moves, states },
+                        ..(*current).clone()
+                    }));
+                    return true;
+                }
+                Err(e) => CheckStatus::Failed(e.to_string()),
+            },
+        };
+        self.check = Some(Rc::new(ModelCheck { status, ..(*current).clone() }));
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    fn run(s: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+        actions.into_iter().fold(s, |s, a| s.reduce(a))
+    }
+
+    #[test]
+    fn a_check_runs_reports_progress_and_is_cancelled_or_opens_its_counterexample() {
+        let s = Rc::new(State::open("?preset=split-brain-bully"));
+        let s = run(s, [Action::CheckEverySchedule("split-brain".into(), CheckBounds::default())]);
+        let c = s.check.clone().unwrap();
+        assert!(c.running());
+        let job = Job::from_json(&c.job).unwrap();
+        assert_eq!((job.property.as_str(), job.depth, job.horizon), ("split-brain", 8, None));
+        // A second check waits for the first.
+        let same = run(s.clone(), [Action::CheckEverySchedule("split-brain".into(), CheckBounds::default())]);
+        assert_eq!(same.check.as_ref().unwrap().id, c.id);
+        let progress = Reply::Progress { states: 40, depth: 3 };
+        let s = run(s, [Action::CheckReply(progress.to_json(c.id)), Action::CheckReply(progress.to_json(c.id + 9))]);
+        assert_eq!(s.check.as_ref().unwrap().status, CheckStatus::Running { states: 40, depth: 3 });
+        let cancelled =
+            run(s.clone(), [Action::CancelCheck, Action::CheckReply(Reply::Limit { states: 1 }.to_json(c.id))]);
+        assert_eq!(cancelled.check.as_ref().unwrap().status, CheckStatus::Cancelled { states: 40 });
+        // A counterexample (here a run of the preset itself, at its step 3) opens as the run.
+        let mut e = Engine::new(s.scenario.as_ref().clone()).unwrap();
+        e.run(3);
+        let trace = e.trace_value();
+        let opened =
+            run(s, [Action::CheckReply(Reply::Violated { trace, step: 3, moves: 3, states: 9 }.to_json(c.id))]);
+        assert_eq!(opened.check.as_ref().unwrap().status, CheckStatus::Violated { step: 3, moves: 3, states: 9 });
+        assert_eq!(opened.cursor(), 3);
+    }
+}
