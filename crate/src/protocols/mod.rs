@@ -105,4 +105,6 @@ register! {
     token_ring,
     dht,
     lease,
+    floodmax,
+    echo_extinction,
 }

@@ -16,6 +16,7 @@ pub(super) struct RawScenario {
     pub schedule: Vec<Map<String, Value>>,
     pub stop: Option<RawStop>,
     pub fencing: Option<RawFencing>,
+    pub topology: Option<Value>,
 }
 
 pub(super) struct RawFencing {
@@ -33,6 +34,8 @@ pub(super) struct RawNetwork {
     pub latency: [u64; 2],
     pub loss: f64,
     pub fifo: bool,
+    /// `model: "rounds"` (else `"async"`, the default).
+    pub rounds: bool,
 }
 
 pub(super) struct RawHeartbeats {
@@ -45,8 +48,19 @@ pub(super) struct RawStop {
     pub max_steps: Option<u64>,
 }
 
-const KEYS: &[&str] =
-    &["algorithm", "nodes", "seed", "network", "initial_leader", "heartbeats", "params", "schedule", "stop", "fencing"];
+const KEYS: &[&str] = &[
+    "algorithm",
+    "nodes",
+    "seed",
+    "network",
+    "initial_leader",
+    "heartbeats",
+    "params",
+    "schedule",
+    "stop",
+    "fencing",
+    "topology",
+];
 
 impl RawScenario {
     pub fn read(v: &Value) -> Result<RawScenario, ScenarioError> {
@@ -55,13 +69,24 @@ impl RawScenario {
         let nodes = o.ids("nodes")?;
         let network = match o.get("network") {
             Some(v) => {
-                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo"])?;
+                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo", "model"])?;
                 let latency = n.pair("latency")?.unwrap_or([1, 1]);
                 let loss = match n.map.get("loss") {
                     None => 0.0,
                     Some(v) => v.as_f64().ok_or_else(|| n.wrong("loss", "a number", v))?,
                 };
-                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)? })
+                let rounds = match n.opt_string("model")?.as_deref() {
+                    None | Some("async") => false,
+                    Some("rounds") => true,
+                    Some(other) => {
+                        let expected = "(expected \"async\" or \"rounds\")";
+                        return Err(ScenarioError::new(
+                            "network.model",
+                            format!("unknown model \"{other}\" {expected}"),
+                        ));
+                    }
+                };
+                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)?, rounds })
             }
             None => None,
         };
@@ -115,6 +140,7 @@ impl RawScenario {
             schedule,
             stop,
             fencing,
+            topology: o.get("topology").cloned(),
         })
     }
 }
