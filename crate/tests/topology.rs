@@ -321,3 +321,24 @@ fn assert_tree(e: &Engine, root: NodeId, v: &Value) {
         assert_eq!(at, root, "{v}: N{} reaches the root", node.id);
     }
 }
+
+#[test]
+fn lcr_in_rounds_sends_as_many_messages_as_asynchronously_with_fifo_links() {
+    // Chang-Roberts with every node starting at round 0 is Lynch's LCR (§3.3): each id travels
+    // until a larger node swallows it, whatever the timing, so the counts agree.
+    let mut r = Pcg32::new(53, 7);
+    for trial in 0..60u64 {
+        let n = r.range_inclusive(2, 30) as usize;
+        let ids = ids(&mut r, n);
+        let schedule: Vec<Value> = ids.iter().map(|s| json!({"at": 0, "start": s})).collect();
+        let rounds = run(
+            &json!({"algorithm": "chang-roberts", "nodes": ids, "network": {"model": "rounds"}, "schedule": schedule}),
+        );
+        let v = json!({"algorithm": "chang-roberts", "nodes": ids, "seed": trial, "network": {"latency": [1, 7], "fifo": true}, "schedule": schedule});
+        let fifo = run(&v);
+        assert_eq!(sent(&rounds, "ELECTION"), sent(&fifo, "ELECTION"), "{v}");
+        assert_eq!(sent(&rounds, "ELECTED"), n as u64, "{v}");
+        assert_eq!(rounds.frame().agreement, Some(*ids.iter().max().unwrap()), "{v}");
+        assert_eq!(rounds.frame().round, Some(rounds.now()), "{v}: the rounds counted");
+    }
+}

@@ -107,4 +107,5 @@ register! {
     lease,
     floodmax,
     echo_extinction,
+    time_slice,
 }
