@@ -106,6 +106,7 @@ fn draw(
         bare: state.lanes().is_some(),
         chosen: state.side.clone(),
         present: state.present,
+        links: Rc::new(state.scenario.topology.as_ref().map(|g| g.edges.clone()).unwrap_or_default()),
     };
     let g = gestures.clone();
     html! {
@@ -268,7 +269,7 @@ pub fn Lab() -> Html {
     let comparing = state.lanes();
     let (step, time) = comparing.map_or((frame.step, frame.time), |c| (c.time, c.time));
     let controls = html! {
-        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} {lang} on={on.clone()} />
+        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} rounds={state.scenario.network.rounds} {lang} on={on.clone()} />
     };
     let engine = state.engine.get();
     // In compare mode each lane shows its own split brain; the banners keep alerts and notices.
@@ -313,7 +314,7 @@ pub fn Lab() -> Html {
                     { side_bar }
                     // A lesson's own words take the legend's and the narration's room.
                     { if lesson.active() { html! {} } else { html! { <>
-                        <Legend {algorithm} {lang} compact=true frame={frame.clone()} />
+                        <Legend {algorithm} {lang} compact=true frame={frame.clone()} links={state.scenario.topology.is_some()} />
                         { narration }
                     </> } } }
                     { controls }
@@ -384,7 +385,7 @@ pub fn Lab() -> Html {
                             hit={state.hit_here().map(|h| Rc::new(h.clone()))} error={state.bp_error.clone()}
                             {algorithm} nodes={Rc::new(state.scenario.nodes.clone())} time={frame.time} {lang} on={on.clone()} />
                         <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
-                        <Legend {algorithm} {lang} frame={frame.clone()} />
+                        <Legend {algorithm} {lang} frame={frame.clone()} links={state.scenario.topology.is_some()} />
                     </section>
                     <aside class="panels">
                         // Beside the canvas, so that the caption and the nodes it speaks of are seen together.

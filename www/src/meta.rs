@@ -96,6 +96,8 @@ const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
     ("waiting-delta", k::ROLE_NAME_WAITING_DELTA),
     ("store", k::ROLE_NAME_STORE),
     ("leading", k::ROLE_NAME_LEADING),
+    ("flooding", k::ROLE_NAME_FLOODING),
+    ("in-wave", k::ROLE_NAME_IN_WAVE),
 ];
 
 /// A role's short name in `lang`, if the role is one of [`ROLE_NAMES`].

@@ -1,4 +1,5 @@
-//! Where the nodes stand on the canvas: round a circle in scenario order, on the hash ring in the
+//! Where the nodes stand on the canvas: where the scenario's `topology` puts them (its positions,
+//! or its generator's: a grid as a grid, a tree in layers), else round a circle in scenario order, on the hash ring in the
 //! order of their hashes (consistent-hashing algorithms, `View.ring`), or round the store set
 //! apart at the centre (`Topology::WithResource`). The reducer and the drawings both read it.
 //!
@@ -16,6 +17,9 @@ use std::f64::consts::FRAC_PI_2;
 /// positions (`frame`'s views) or the algorithm sets a store apart.
 pub fn positions(scenario: &Scenario, frame: &Frame) -> Vec<Pt> {
     let n = scenario.nodes.len();
+    if let Some(given) = scenario.topology.as_ref().and_then(|g| g.positions.as_ref()).filter(|p| p.len() == n) {
+        return given.iter().map(|&[x, y]| (x as f64, y as f64)).collect();
+    }
     on_hash_ring(frame)
         .or_else(|| store_apart(crate::meta::algorithm_of(scenario), frame))
         .filter(|p| p.len() == n)

@@ -48,6 +48,42 @@ impl Algorithm {
     pub fn preset(&self, id: &str) -> Option<&'static Preset> {
         self.presets.iter().find(|p| p.id == id)
     }
+
+    /// Refuses a scenario whose network this algorithm cannot run on, naming the field: a
+    /// `topology` is for the algorithms on general graphs ([`Topology::Graph`]), which need it
+    /// undirected and connected. Every other algorithm runs on its own network (complete, or
+    /// a ring in scenario order) and refuses one.
+    pub fn check_network(&self, scenario: &Scenario) -> Result<(), ScenarioError> {
+        let Some(g) = &scenario.topology else { return Ok(()) };
+        if self.topology != Topology::Graph {
+            let own = match self.topology {
+                Topology::Ring => "a ring in the order of `nodes`",
+                Topology::BidirectionalRing => "a two-way ring in the order of `nodes`",
+                _ => "a complete network",
+            };
+            return Err(ScenarioError::new(
+                "topology",
+                format!(
+                    "{} runs on {own} and takes no topology (\"{}\"); a topology is for the algorithms on general graphs",
+                    self.id,
+                    g.shape.name()
+                ),
+            ));
+        }
+        if g.directed {
+            return Err(ScenarioError::new(
+                "topology",
+                format!("{} needs two-way links: \"{}\" gives one-way links", self.id, g.shape.name()),
+            ));
+        }
+        if !g.is_connected(scenario.nodes.len()) {
+            return Err(ScenarioError::new(
+                "topology",
+                format!("{} needs a connected graph: some nodes cannot reach each other", self.id),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl std::fmt::Debug for Algorithm {

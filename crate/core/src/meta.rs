@@ -307,6 +307,9 @@ pub enum Topology {
     BidirectionalRing,
     /// A complete graph plus one distinguished node (a store or a shared resource), drawn apart.
     WithResource,
+    /// Any connected undirected graph: the scenario's `topology` (complete when it gives none);
+    /// messages go to neighbours only.
+    Graph,
 }
 
 impl Topology {

@@ -88,8 +88,10 @@ pub struct Observers {
 #[inline(always)]
 pub fn same_view(x: &View, y: &View) -> bool {
     // Destructured so that a new View field cannot be forgotten here.
-    let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } = x;
+    let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid, parent } =
+        x;
     *leader == y.leader
+        && *parent == y.parent
         && *term == y.term
         && *vote == y.vote
         && *tally == y.tally
@@ -109,9 +111,24 @@ pub fn same_view(x: &View, y: &View) -> bool {
 #[inline(always)]
 pub fn is_plain(v: &View) -> bool {
     // Destructured so that a new View field cannot be forgotten here.
-    let View { role: _, leader: _, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid } =
-        v;
+    let View {
+        role: _,
+        leader: _,
+        term,
+        term_word,
+        vote,
+        tally,
+        tally_word,
+        group,
+        reach,
+        ring,
+        lease,
+        tint,
+        zxid,
+        parent,
+    } = v;
     term.is_none()
+        && parent.is_none()
         && term_word.is_none()
         && vote.is_none()
         && tally.is_none()

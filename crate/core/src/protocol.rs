@@ -163,6 +163,13 @@ pub struct Config {
     pub heartbeats: Option<Heartbeats>,
     /// Message latency range `[min, max]` in ticks.
     pub latency: (Time, Time),
+    /// Synchronous rounds (`network.model: "rounds"`): a round is a tick, and a message sent in
+    /// round r arrives at the start of round r + 1.
+    pub rounds: bool,
+    /// The scenario's network graph, if it gives one: each node's neighbours (ids, ascending),
+    /// in scenario order. Messages travel only along these links; `None`: the algorithm's own
+    /// network (complete, or a ring).
+    pub links: Option<Vec<Vec<NodeId>>>,
 }
 
 impl Config {
@@ -174,7 +181,7 @@ impl Config {
     ) -> Self {
         let mut sorted = ids.clone();
         sorted.sort_unstable();
-        Config { ids, sorted, initial_leader, heartbeats, latency }
+        Config { ids, sorted, initial_leader, heartbeats, latency, rounds: false, links: None }
     }
     pub fn n(&self) -> usize {
         self.ids.len()
@@ -196,6 +203,18 @@ impl Config {
     /// Position of `id` in scenario order.
     pub fn position(&self, id: NodeId) -> Option<usize> {
         self.ids.iter().position(|&x| x == id)
+    }
+    /// The nodes `me` has a link to, ascending: the scenario's graph, or everyone else when it
+    /// gives none.
+    pub fn neighbours(&self, me: NodeId) -> Vec<NodeId> {
+        match (&self.links, self.position(me)) {
+            (Some(links), Some(i)) => links[i].clone(),
+            _ => self.sorted.iter().copied().filter(|&x| x != me).collect(),
+        }
+    }
+    /// Whether a message may travel from `from` to `to` along a link of the scenario's graph.
+    pub fn linked(&self, from: usize, to: NodeId) -> bool {
+        self.links.as_ref().is_none_or(|l| l[from].binary_search(&to).is_ok())
     }
     /// The next node clockwise in scenario (ring) order.
     pub fn successor(&self, me: NodeId) -> NodeId {
@@ -322,9 +341,16 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
     pub fn send_timed(&mut self, to: NodeId, msg: M, latency: Time) {
         self.emit(to, msg, Some(latency));
     }
-    /// Sends `msg` to every other node, in ascending id order.
+    /// Sends `msg` to every other node, in ascending id order (on a scenario's graph, to every
+    /// neighbour: messages travel only along links).
     pub fn broadcast(&mut self, msg: M) {
         let (me, cfg) = (self.me, self.cfg);
+        if cfg.links.is_some() {
+            for to in cfg.neighbours(me) {
+                self.emit(to, msg.clone(), None);
+            }
+            return;
+        }
         for &to in &cfg.sorted {
             if to != me {
                 self.emit(to, msg.clone(), None);
@@ -459,6 +485,9 @@ pub struct View {
     /// The node's data version that votes compare before ids (ZooKeeper's ZXID, the last
     /// transaction it has seen): the UI writes it under the node.
     pub zxid: Option<u64>,
+    /// This node's parent in a spanning tree the algorithm builds on the scenario's graph (a
+    /// wave's father, the neighbour the largest id came from): the UI draws that link bold.
+    pub parent: Option<NodeId>,
 }
 
 impl View {

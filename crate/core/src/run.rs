@@ -63,6 +63,8 @@ pub struct Frame {
     /// For token algorithms (a [`crate::meta::Monitor::OneToken`] claim): how many different
     /// live tokens exist now, held or in flight. Their agreement is "one token".
     pub tokens: Option<u32>,
+    /// In the round model (`network.model: "rounds"`), the round the run is in (its tick).
+    pub round: Option<Time>,
 }
 
 /// The fenced store as drawn.
@@ -86,6 +88,8 @@ pub struct Metrics {
     pub in_flight: u64,
     pub max_simultaneous_leaders: u32,
     pub sent_by_node: Vec<(NodeId, u64)>,
+    /// In the round model, how many rounds have begun (the tick of the cursor).
+    pub rounds: Option<Time>,
 }
 
 /// A step, described for logs and the space-time diagram.
@@ -143,6 +147,7 @@ impl Sim {
             leaders: obs.leaders.iter().copied().collect(),
             agreement: obs.agreed,
             quiescent: self.quiescent(),
+            round: self.cfg.rounds.then(|| self.now()),
             tokens: self.observers().token_id.and_then(|_| self.token_count()),
             store: self.store().map(|st| StoreFrame {
                 store: *st,
@@ -164,9 +169,19 @@ impl Sim {
             in_flight: obs.in_flight,
             max_simultaneous_leaders: obs.max_simultaneous,
             sent_by_node: self.cfg.ids.iter().copied().zip(obs.sent_by_node.iter().copied()).collect(),
+            rounds: self.cfg.rounds.then(|| self.now()),
         }
     }
+    /// What step `step` did, in one or a few sentences; in the round model, led by its round.
     pub fn narrate(&self, step: u64, lang: Lang) -> Option<String> {
+        let text = self.narrate_step(step, lang)?;
+        if !self.cfg.rounds {
+            return Some(text);
+        }
+        let round = self.record(step)?.time;
+        Some(k::ENGINE_ROUND_STEP.format(lang, &[&round, &text]))
+    }
+    fn narrate_step(&self, step: u64, lang: Lang) -> Option<String> {
         let rec = self.record(step)?;
         let notes = self.notes_of(&rec);
         if !notes.is_empty() {

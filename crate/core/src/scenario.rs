@@ -21,8 +21,10 @@ use std::collections::BTreeSet;
 
 mod limits;
 mod read;
+pub mod topology;
 pub(crate) use limits::check_len;
 pub use limits::{check_size, MAX_ACTIONS, MAX_BYTES, MAX_LATENCY, MAX_NODES};
+pub use topology::{Graph, Shape};
 
 /// A fault or command applied to the running cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -289,6 +291,11 @@ pub struct NetworkSpec {
     /// (`"latest": true`): the timed checker's replays, whose forced steps then always come
     /// first (`crate::check`).
     pub latest: bool,
+    /// `network.model: "rounds"`: synchronous rounds (Lynch, *Distributed Algorithms*, ch. 2):
+    /// a round is one tick, every message sent in round r arrives at the start of round r + 1
+    /// (latency exactly 1), so the nodes step together, round after round. Otherwise the
+    /// asynchronous model (`"async"`, the default), with latencies drawn from `latency`.
+    pub rounds: bool,
 }
 
 impl crate::meta::Preset {
@@ -300,7 +307,7 @@ impl crate::meta::Preset {
 
 impl Default for NetworkSpec {
     fn default() -> Self {
-        NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true, latest: false }
+        NetworkSpec { latency: (1, 1), loss: 0.0, fifo: true, latest: false, rounds: false }
     }
 }
 
@@ -353,12 +360,18 @@ pub struct Scenario {
     pub stop: StopSpec,
     /// Writes through a fenced store, if asked for.
     pub fencing: Option<FencingSpec>,
+    /// The network graph, if the scenario gives one (else the algorithm's own: complete or a
+    /// ring). Only algorithms on general graphs accept one ([`crate::meta::Topology::Graph`]).
+    pub topology: Option<Box<Graph>>,
 }
 
 impl Scenario {
     /// The run configuration every protocol is built from.
     pub fn config(&self) -> Config {
-        Config::new(self.nodes.clone(), self.initial_leader, self.heartbeats, self.network.latency)
+        let mut cfg = Config::new(self.nodes.clone(), self.initial_leader, self.heartbeats, self.network.latency);
+        cfg.rounds = self.network.rounds;
+        cfg.links = self.topology.as_ref().map(|g| g.neighbour_ids(&self.nodes));
+        cfg
     }
 
     /// Parses and checks the format of a scenario from JSON text. Whether the algorithm exists
@@ -416,7 +429,16 @@ impl Scenario {
                 if !(0.0..1.0).contains(&n.loss) || n.loss.is_nan() {
                     return Err(ScenarioError::new("network.loss", format!("must be in [0, 1), found {}", n.loss)));
                 }
-                NetworkSpec { latency: (lo, hi), loss: n.loss, fifo: n.fifo, latest: n.latest }
+                let rounds = n.rounds;
+                if rounds && (lo, hi) != (1, 1) {
+                    return Err(ScenarioError::new(
+                        "network.latency",
+                        format!(
+                            "in rounds every message takes exactly one round: give [1, 1] (or none), not [{lo}, {hi}]"
+                        ),
+                    ));
+                }
+                NetworkSpec { latency: (lo, hi), loss: n.loss, fifo: n.fifo, latest: n.latest, rounds }
             }
         };
         if let Some(l) = raw.initial_leader {
@@ -499,7 +521,9 @@ impl Scenario {
                 Some(FencingSpec { write_every: f.write_every, writes })
             }
         };
+        let topology = raw.topology.as_ref().map(|v| Graph::read(v, &nodes).map(Box::new)).transpose()?;
         let scenario = Scenario {
+            topology,
             fencing,
             algorithm,
             nodes,
@@ -534,6 +558,9 @@ impl Scenario {
         if self.network.latest {
             network["latest"] = json!(true);
         }
+        if self.network.rounds {
+            network["model"] = json!("rounds");
+        }
         obj.insert("network".into(), network);
         if let Some(l) = self.initial_leader {
             obj.insert("initial_leader".into(), json!(l));
@@ -552,6 +579,9 @@ impl Scenario {
             let writes: Vec<Value> =
                 f.writes.iter().map(|w| json!({"at": w.at, "node": w.node, "value": w.value})).collect();
             obj.insert("fencing".into(), json!({"write_every": f.write_every, "writes": writes}));
+        }
+        if let Some(g) = &self.topology {
+            obj.insert("topology".into(), g.to_value(&self.nodes));
         }
         Value::Object(obj)
     }

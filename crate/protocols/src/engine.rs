@@ -41,6 +41,7 @@ impl Engine {
     /// Builds a run: the registry finds the scenario's algorithm, which checks its `params`.
     pub fn new(scenario: Scenario) -> Result<Engine, ScenarioError> {
         let algorithm = registry::find_or_err(&scenario.algorithm)?;
+        algorithm.check_network(&scenario)?;
         let sim = (algorithm.build)(&scenario, algorithm.properties)?;
         Ok(Engine { algorithm, scenario, sim, until: vec![] })
     }
@@ -71,6 +72,7 @@ impl Engine {
     /// Builds a run of `algorithm`, which need not be registered: the counterexample search's
     /// tests run protocol mutants this way, which no scenario file can name.
     pub fn with_algorithm(algorithm: &'static Algorithm, scenario: Scenario) -> Result<Engine, ScenarioError> {
+        algorithm.check_network(&scenario)?;
         let sim = (algorithm.build)(&scenario, algorithm.properties)?;
         Ok(Engine { algorithm, scenario, sim, until: vec![] })
     }

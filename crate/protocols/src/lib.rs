@@ -77,7 +77,9 @@ pub mod bully_candidates;
 pub mod bully_failover;
 pub mod chang_roberts;
 pub mod dht;
+pub mod echo_extinction;
 pub mod etcd_log;
+pub mod floodmax;
 // Command line only for now: never compiled into the page, whose first load must not grow.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod events;
@@ -95,6 +97,7 @@ pub mod ring_live_set;
 #[cfg(feature = "script")]
 pub mod script;
 pub mod stable_leader;
+pub mod time_slice;
 pub mod token_ring;
 pub mod zookeeper;
 pub mod zookeeper_log;
@@ -142,4 +145,7 @@ pub static ALGORITHMS: &[&Algorithm] = &[
     &token_ring::ALGORITHM,
     &dht::ALGORITHM,
     &lease::ALGORITHM,
+    &floodmax::ALGORITHM,
+    &echo_extinction::ALGORITHM,
+    &time_slice::ALGORITHM,
 ];

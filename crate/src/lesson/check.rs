@@ -238,6 +238,7 @@ pub fn resized(s: &Scenario, n: usize) -> Scenario {
     };
     let mut out = s.clone();
     out.nodes = (1..=n as NodeId).collect();
+    out.topology = s.topology.as_ref().and_then(|g| g.resized(n as u32)).map(Box::new);
     for sch in &mut out.schedule {
         sch.action = match &sch.action {
             Action::Crash(x) => Action::Crash(map(*x)),

@@ -46,6 +46,9 @@ pub struct DrawOptions {
     pub chosen: Rc<Vec<u32>>,
     /// The presenter view: the canvas is drawn again (and measured) when it is entered or left.
     pub present: bool,
+    /// The links of the scenario's network graph (node positions in scenario order), drawn under
+    /// the nodes; empty when the scenario gives no `topology`.
+    pub links: Rc<Vec<(u32, u32)>>,
 }
 
 impl Default for DrawOptions {
@@ -63,6 +66,7 @@ impl Default for DrawOptions {
             present: false,
             bare: false,
             chosen: Rc::new(Vec::new()),
+            links: Rc::new(Vec::new()),
         }
     }
 }
@@ -522,6 +526,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::group_hulls(frame, &pos[..n], r) }
                 { for parts::reach_arcs(frame, &pos[..n]) }
                 { super::hash_ring::draw(frame, props.options.lang) }
+                { for parts::graph_links(frame, &props.options.links, &pos[..n], r) }
                 { for ring_edges }
                 { for edges }
                 { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }

@@ -320,6 +320,23 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str, both: bool) -> Vec<Html> {
         .collect()
 }
 
+/// The scenario's network links (`topology`), under everything else but the regions: a link
+/// that is part of a spanning tree the algorithm builds (a node's `View::parent`) is drawn bold.
+pub fn graph_links(frame: &Frame, links: &[(u32, u32)], pos: &[Pt], r: f64) -> Vec<Html> {
+    let parent = |i: usize| frame.nodes.get(i).and_then(|nd| nd.view.parent);
+    let id = |i: usize| frame.nodes.get(i).map(|nd| nd.id);
+    links
+        .iter()
+        .filter(|&&(a, b)| (a as usize) < pos.len() && (b as usize) < pos.len())
+        .map(|&(a, b)| {
+            let (a, b) = (a as usize, b as usize);
+            let tree = parent(a).is_some_and(|p| Some(p) == id(b)) || parent(b).is_some_and(|p| Some(p) == id(a));
+            let (p, q) = edge(pos[a], pos[b], r);
+            html! { <line class={classes!("graph-link", tree.then_some("tree-link"))} x1={fmt(p.0)} y1={fmt(p.1)} x2={fmt(q.0)} y2={fmt(q.1)} /> }
+        })
+        .collect()
+}
+
 /// The colour of value `t`: hues a golden angle apart, so that nearby ids look different (a
 /// short palette repeats every few ids), and a darker shade for even ids, since the hues that
 /// come close again are those of ids 13 or 21 apart.

@@ -18,6 +18,9 @@ pub struct ControlsProps {
     /// Compare mode: the readout is the shared clock, and a step is a tick of any lane.
     #[prop_or_default]
     pub compare: bool,
+    /// The run is in synchronous rounds (`network.model: "rounds"`): the clock reads rounds.
+    #[prop_or_default]
+    pub rounds: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
 }
@@ -48,7 +51,11 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     title={if p.embed { tr(l, k::UI_RESET_BACK_TO_THE_STEP) } else { tr(l, k::UI_RESET_DROP_YOUR_INTERVENTIONS_AND) }}>{ tr(l, k::UI_RESET) }</button>
             <span class="readout">
                 { if p.compare { html!{} } else { html!{ <>{ tr(l, k::UI_STEP_2) }<b data-testid="step">{ p.step }</b><span class="sep">{" · "}</span></> } } }
-                {"t = "}<b data-testid="time">{ p.time }</b>
+                { if p.rounds {
+                    html!{ <b data-testid="round">{ k::UI_ROUND_N.format(l, &[&p.time]) }</b> }
+                } else {
+                    html!{ <>{"t = "}<b data-testid="time">{ p.time }</b></> }
+                } }
             </span>
             { if !p.embed { html!{
                 <label class="speed">{ tr(l, k::UI_SPEED) }

@@ -42,6 +42,9 @@ pub struct LegendProps {
     /// arrows, doomed messages) get a line each, so that everything drawn is in the legend.
     #[prop_or_default]
     pub frame: Option<Rc<election_lab::Frame>>,
+    /// The scenario gives a network graph, whose links the canvas draws.
+    #[prop_or_default]
+    pub links: bool,
 }
 
 /// A kind's swatch: its dot's shape in its colour over a stroke with its edge's dash.
@@ -56,9 +59,15 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
 }
 
 /// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
-fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, Text)> {
+fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&'static str, Text)> {
     let mut out = Vec::new();
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
+    if links {
+        out.push(("graph-link", k::TEACH_GRAPH_LINK));
+        if any(&|n| n.view.parent.is_some()) {
+            out.push(("tree-link", k::TEACH_TREE_LINK));
+        }
+    }
     if any(&|n| n.view.group.is_some()) {
         out.push(("group-hull", k::TEACH_BAND_A_GROUP_OR_CANDIDATE));
     }
@@ -105,7 +114,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             <span>{ tr(p.lang, k::UI_CRASHED) }</span>
         </li>
     };
-    let extra = p.frame.as_ref().map(|f| extras(a, f)).unwrap_or_default();
+    let extra = p.frame.as_ref().map(|f| extras(a, f, p.links)).unwrap_or_default();
     let extra = extra.into_iter().map(|(class, t)| {
         html! {
             <li class="legend-extra" data-extra={class}>
@@ -163,6 +172,12 @@ fn extra_icon(class: &str) -> Html {
         }
         "vote-arrow" => {
             html! { <line class="legend-vote" x1="2" y1="12" x2="22" y2="12" stroke="var(--ink)" stroke-width="2.5" stroke-dasharray="4 3" /> }
+        }
+        "graph-link" => {
+            html! { <line class="legend-link" x1="2" y1="12" x2="22" y2="12" stroke="var(--line)" stroke-width="3" /> }
+        }
+        "tree-link" => {
+            html! { <line class="legend-link" x1="2" y1="12" x2="22" y2="12" stroke="var(--ink)" stroke-width="6" /> }
         }
         "halo" => html! { <circle class="legend-halo" cx="12" cy="12" r="10" fill="#E69F00" opacity="0.35" /> },
         _ => {

@@ -20,7 +20,7 @@ const ALLOWED = new Set([
   'Aguilera', 'Delporte', 'Gallet', 'Fauconnier', 'Toueg', 'Hunt', 'Konar', 'Junqueira', 'Reed', 'Serafini',
   'Demers', 'Renesse', 'Minsky', 'Hayden', 'Stoica', 'Morris', 'Karger', 'Kaashoek', 'Balakrishnan', 'Gray',
   'Cheriton', 'Burrows', 'Gholipour', 'Kordafshari', 'Jahanshahi', 'Rahmani', 'Murshed', 'Allen', 'Pittel',
-  'Figure', 'English', 'fencing', 'Zab', 'etcd',
+  'Figure', 'English', 'fencing', 'Zab', 'etcd', 'FloodMax', 'TimeSlice', 'Lynch', 'Tel', 'diam',
   // key names
   'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc', 'PageUp', 'PageDown',
   // units, formats, variables

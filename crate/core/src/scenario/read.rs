@@ -16,6 +16,7 @@ pub(super) struct RawScenario {
     pub schedule: Vec<Map<String, Value>>,
     pub stop: Option<RawStop>,
     pub fencing: Option<RawFencing>,
+    pub topology: Option<Value>,
 }
 
 pub(super) struct RawFencing {
@@ -34,6 +35,8 @@ pub(super) struct RawNetwork {
     pub loss: f64,
     pub fifo: bool,
     pub latest: bool,
+    /// `model: "rounds"` (else `"async"`, the default).
+    pub rounds: bool,
 }
 
 pub(super) struct RawHeartbeats {
@@ -46,8 +49,19 @@ pub(super) struct RawStop {
     pub max_steps: Option<u64>,
 }
 
-const KEYS: &[&str] =
-    &["algorithm", "nodes", "seed", "network", "initial_leader", "heartbeats", "params", "schedule", "stop", "fencing"];
+const KEYS: &[&str] = &[
+    "algorithm",
+    "nodes",
+    "seed",
+    "network",
+    "initial_leader",
+    "heartbeats",
+    "params",
+    "schedule",
+    "stop",
+    "fencing",
+    "topology",
+];
 
 impl RawScenario {
     pub fn read(v: &Value) -> Result<RawScenario, ScenarioError> {
@@ -56,13 +70,24 @@ impl RawScenario {
         let nodes = o.ids("nodes")?;
         let network = match o.get("network") {
             Some(v) => {
-                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo", "latest"])?;
+                let n = Obj::new(v, o.field("network"), &["latency", "loss", "fifo", "latest", "model"])?;
                 let latency = n.pair("latency")?.unwrap_or([1, 1]);
                 let loss = match n.map.get("loss") {
                     None => 0.0,
                     Some(v) => v.as_f64().ok_or_else(|| n.wrong("loss", "a number", v))?,
                 };
-                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)?, latest: n.bool_or("latest", false)? })
+                let rounds = match n.opt_string("model")?.as_deref() {
+                    None | Some("async") => false,
+                    Some("rounds") => true,
+                    Some(other) => {
+                        let expected = "(expected \"async\" or \"rounds\")";
+                        return Err(ScenarioError::new(
+                            "network.model",
+                            format!("unknown model \"{other}\" {expected}"),
+                        ));
+                    }
+                };
+                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)?, latest: n.bool_or("latest", false)?, rounds })
             }
             None => None,
         };
@@ -116,6 +141,7 @@ impl RawScenario {
             schedule,
             stop,
             fencing,
+            topology: o.get("topology").cloned(),
         })
     }
 }

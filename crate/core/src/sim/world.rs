@@ -150,6 +150,9 @@ impl Sim {
 
     #[inline(always)]
     pub(super) fn link_ok(&self, from: usize, to: usize) -> bool {
+        if self.cfg.links.is_some() && !self.cfg.linked(from, self.cfg.ids[to]) {
+            return false; // no such link in the scenario's graph
+        }
         if let Some(labels) = &self.w.labels {
             if labels[from] != labels[to] {
                 return false;
