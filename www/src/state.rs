@@ -9,6 +9,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
+use crate::WORKBENCH as WB;
 use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
 use std::rc::Rc;
@@ -20,6 +21,7 @@ mod debug;
 mod derived;
 pub mod experiments;
 mod fork;
+pub mod handoff;
 pub mod lesson;
 pub mod limits;
 mod mode;
@@ -121,6 +123,8 @@ pub struct State {
     pub offer: Option<Rc<Offer>>,
     /// The furthest step shown since the run last changed: acting before it discards a future.
     furthest: u64,
+    /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
+    pub handoff: Option<Rc<String>>,
 }
 
 impl State {
@@ -175,6 +179,7 @@ impl State {
             lesson: None,
             offer: None,
             furthest: 0,
+            handoff: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -377,9 +382,9 @@ impl State {
                 ok
             }
             Action::Import(text) => self.reduce_import(text),
-            Action::ImportFiles(files) => self.import_files(files),
-            Action::ImportBytes(files) => self.import_bytes(files),
-            Action::ReplayModel => self.replay_model(),
+            Action::ImportFiles(files) if WB => self.import_files(files),
+            Action::ImportBytes(files) if WB => self.import_bytes(files),
+            Action::ReplayModel if WB => self.replay_model(),
             Action::ImportRefused(why) => {
                 self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
@@ -451,7 +456,7 @@ impl State {
             }
             Action::LaneMenu(_, id) => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
-            Action::ToggleExperiments => {
+            Action::ToggleExperiments if WB => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
                 let changed = self.playing && self.apply(Action::Pause);
                 self.picker = false;
@@ -459,7 +464,7 @@ impl State {
                 self.open_experiments(self.experiment);
                 changed
             }
-            Action::PickExperiment(id) => {
+            Action::PickExperiment(id) if WB => {
                 if let Some(id) = ready_experiment(id) {
                     self.experiment = id;
                 }
@@ -506,9 +511,9 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
-            Action::FindCounterexample(property) => self.find_counterexample(property),
-            Action::SearchReply(text) => self.search_reply(&text),
-            Action::CancelSearch => self.cancel_search(),
+            Action::FindCounterexample(property) if WB => self.find_counterexample(property),
+            Action::SearchReply(text) if WB => self.search_reply(&text),
+            Action::CancelSearch if WB => self.cancel_search(),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
                 false
@@ -532,6 +537,17 @@ impl State {
                 self.present = !self.present && !self.embed;
                 false
             }
+            Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            // In the player, the workbench's tools (the arms above marked `if WB`) load it.
+            other @ (Action::ImportFiles(_)
+            | Action::ImportBytes(_)
+            | Action::ReplayModel
+            | Action::ToggleExperiments
+            | Action::PickExperiment(_)
+            | Action::FindCounterexample(_)
+            | Action::SearchReply(_)
+            | Action::CancelSearch
+            | Action::OpenTool(_)) => self.hand_off(other),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
                 let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();

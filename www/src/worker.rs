@@ -151,7 +151,8 @@ pub fn use_workers(search: Option<Rc<Finding>>, sweep: Option<(u32, Rc<String>)>
     };
     let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
     use_effect_with([search, sweep], move |wants| {
-        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants) {
+        // Only the workbench runs searches and sweeps (the player hands them to it).
+        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants).filter(|_| crate::WORKBENCH) {
             slot.act(want, lang, &on);
         }
     });

@@ -122,6 +122,11 @@ pub enum Action {
     OpenRun(String),
     /// Enter or leave the presenter view.
     TogglePresent,
+    /// In the player, a tool of the workbench (`workbench::IMPORT`, `RECORD`, `LINK`): load the
+    /// workbench and open it there.
+    OpenTool(&'static str),
+    /// The workbench could not be loaded: why. The player goes on.
+    WorkbenchFailed(String),
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).

@@ -40,6 +40,9 @@ impl State {
 
     /// The experiments view's pane, if it is shown.
     pub fn experiments(&self) -> Option<&Pane> {
+        if !crate::WORKBENCH {
+            return None;
+        }
         match &self.mode {
             Mode::Experiments(lab) => Some(&lab.pane),
             _ => None,
@@ -108,10 +111,11 @@ impl State {
                 Ok(changed) => return changed,
                 Err(action) => action,
             },
-            Mode::Experiments(_) => match self.experiments_apply(action) {
+            Mode::Experiments(_) if crate::WORKBENCH => match self.experiments_apply(action) {
                 Ok(changed) => return changed,
                 Err(action) => action,
             },
+            Mode::Experiments(_) => action,
         };
         self.single_apply(action)
     }

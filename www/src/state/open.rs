@@ -72,7 +72,10 @@ impl State {
         }
         // A projector's link (`present=1`); an embed stays an embed.
         s.present = !s.embed && ps.iter().any(|(k, v)| k == "present" && matches!(v.as_str(), "1" | "true" | ""));
-        s.experiment_from_link(&ps);
+        match crate::WORKBENCH {
+            true => s.experiment_from_link(&ps),
+            false => s.hand_off_link(query),
+        }
         s.log_filter_from_link(&ps);
         s.refresh();
         s

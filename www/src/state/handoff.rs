@@ -1,0 +1,141 @@
+//! What the player hands to the workbench (see `workbench.rs`): the tool asked for and the page's
+//! query, as JSON text, written by the player's reducer and read back by the workbench.
+
+use super::{Action, State};
+use crate::i18n::tr;
+use election_lab::meta::k;
+use serde_json::{json, Value};
+use std::rc::Rc;
+
+/// The tools that live in the workbench, as a handoff names them.
+pub const EXPERIMENTS: &str = "experiments";
+pub const SEARCH: &str = "search";
+pub const IMPORT: &str = "import";
+pub const RECORD: &str = "record";
+/// A link the player cannot open itself (`?experiment=…`): the workbench opens the query.
+pub const LINK: &str = "link";
+
+/// The handoff for a workbench tool asked for by `action` in the player, with the page's query
+/// `query`; `None` for an action that asks for no tool.
+pub fn handoff(action: &Action, query: &str) -> Option<String> {
+    let (open, extra) = match action {
+        Action::ToggleExperiments => (EXPERIMENTS, Value::Null),
+        Action::PickExperiment(id) => (EXPERIMENTS, json!({ "experiment": id })),
+        Action::FindCounterexample(p) => (SEARCH, json!({ "property": p })),
+        Action::OpenTool(tool) => (*tool, Value::Null),
+        _ => return None,
+    };
+    let mut v = json!({ "open": open, "query": query });
+    if let Value::Object(more) = extra {
+        v.as_object_mut()?.extend(more);
+    }
+    Some(v.to_string())
+}
+
+/// What the workbench does on arrival: the query to open, the actions to apply, and whether to
+/// import the files handed over and to open the lesson recorder.
+#[derive(Debug, Default, PartialEq)]
+pub struct Arrival {
+    pub query: String,
+    pub actions: Vec<Action>,
+    pub import: bool,
+    pub record: bool,
+}
+
+/// Reads a handoff (`None` if it is not one).
+pub fn arrival(text: &str) -> Option<Arrival> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    let mut a = Arrival { query: v.get("query")?.as_str()?.to_string(), ..Arrival::default() };
+    match v.get("open")?.as_str()? {
+        EXPERIMENTS => {
+            let id = v.get("experiment").and_then(Value::as_str).and_then(super::ready_experiment);
+            a.actions.push(id.map_or(Action::ToggleExperiments, Action::PickExperiment));
+        }
+        SEARCH => a.actions.push(Action::FindCounterexample(v.get("property")?.as_str()?.to_string())),
+        IMPORT => a.import = true,
+        RECORD => a.record = true,
+        LINK => {}
+        _ => return None,
+    }
+    Some(a)
+}
+
+impl State {
+    /// In the player, `action` asks for a tool of the workbench: the run pauses and the workbench
+    /// loads (the app's `workbench::use_workbench`) while a notice says so. Anything else, and
+    /// everything in the workbench and in an embed, changes nothing.
+    pub(super) fn hand_off(&mut self, action: Action) -> bool {
+        let query = self.query(false);
+        self.hand_off_on(action, &query)
+    }
+
+    fn hand_off_on(&mut self, action: Action, query: &str) -> bool {
+        if crate::WORKBENCH || self.embed {
+            return false;
+        }
+        let query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
+        let Some(text) = handoff(&action, &query) else { return false };
+        let changed = self.playing && self.apply(Action::Pause);
+        self.handoff = Some(Rc::new(text));
+        self.notice = Some(tr(self.lang, k::UI_LOADING_THE_WORKBENCH).to_string());
+        changed
+    }
+
+    /// `?experiment=…` in the player: the workbench opens the link as it is.
+    pub(super) fn hand_off_link(&mut self, query: &str) {
+        if super::link::params(query).iter().any(|(k, _)| k == "experiment") {
+            self.hand_off_on(Action::OpenTool(LINK), query);
+        }
+    }
+
+    /// The workbench could not be loaded: said in an alert, and the player goes on.
+    pub(super) fn workbench_failed(&mut self, why: String) -> bool {
+        self.handoff = None;
+        self.notice = None;
+        self.alert = Some(k::UI_THE_WORKBENCH_COULD_NOT_LOAD.format(self.lang, &[&why]));
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_handoff_reads_back_as_the_tool_it_asks_for_on_the_same_query() {
+        let q = "?preset=bully-heartbeats&step=12";
+        let cases = [
+            (Action::ToggleExperiments, vec![Action::ToggleExperiments]),
+            (Action::PickExperiment("one-partition"), vec![Action::PickExperiment("one-partition")]),
+            (Action::FindCounterexample("split-brain".into()), vec![Action::FindCounterexample("split-brain".into())]),
+        ];
+        for (asked, done) in cases {
+            let a = arrival(&handoff(&asked, q).unwrap()).unwrap();
+            assert_eq!((a.query.as_str(), a.actions, a.import, a.record), (q, done, false, false));
+        }
+        let a = arrival(&handoff(&Action::OpenTool(IMPORT), q).unwrap()).unwrap();
+        assert!(a.import && !a.record && a.actions.is_empty());
+        let a = arrival(&handoff(&Action::OpenTool(RECORD), q).unwrap()).unwrap();
+        assert!(a.record && !a.import && a.actions.is_empty());
+        let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition").unwrap()).unwrap();
+        assert_eq!((a.query.as_str(), a.actions.len()), ("?experiment=one-partition", 0));
+    }
+
+    #[test]
+    fn what_is_not_a_handoff_is_refused() {
+        assert_eq!(handoff(&Action::TogglePlay, "?"), None);
+        for text in [
+            "",
+            "{}",
+            "[1]",
+            r#"{"open":"experiments"}"#,
+            r#"{"open":"nothing","query":"?"}"#,
+            r#"{"open":"search","query":"?"}"#,
+        ] {
+            assert_eq!(arrival(text), None, "{text}");
+        }
+        // An experiment the workbench does not know opens the view on its first one.
+        let a = arrival(r#"{"open":"experiments","query":"?","experiment":"nope"}"#).unwrap();
+        assert_eq!(a.actions, vec![Action::ToggleExperiments]);
+    }
+}
