@@ -458,7 +458,7 @@ pub fn Lab() -> Html {
             </header>
         },
     };
-    let picker = match state.picker {
+    let picker = match state.picker && crate::WORKBENCH {
         true => {
             html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> }
         }

@@ -444,17 +444,17 @@ impl State {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Compare(algs) => self.open_compare(algs),
-            Action::ComparePreset => self.compare_preset(),
-            Action::CloseCompare => {
+            Action::Compare(algs) if WB => self.open_compare(algs),
+            Action::ComparePreset if WB => self.compare_preset(),
+            Action::CloseCompare if WB => {
                 self.close_compare();
                 true
             }
-            Action::TogglePicker => {
+            Action::TogglePicker if WB => {
                 self.picker = !self.picker;
                 false
             }
-            Action::LaneMenu(_, id) => self.apply(Action::NodeMenu(id)),
+            Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments if WB => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
@@ -518,12 +518,16 @@ impl State {
                 self.lesson = l.map(Rc::new);
                 false
             }
-            Action::Fork => self.fork(),
+            Action::Fork if WB => self.fork(),
+            Action::Offered(offer) => {
+                self.offer = Some(offer);
+                false
+            }
             Action::DismissOffer => {
                 self.offer = None;
                 false
             }
-            Action::OpenRun(text) => {
+            Action::OpenRun(text) if WB => {
                 self.close_compare();
                 let ok = self.reduce_import(text);
                 // Opened from a table, not imported beside the run: nothing to compare with.
@@ -547,6 +551,13 @@ impl State {
             | Action::FindCounterexample(_)
             | Action::SearchReply(_)
             | Action::CancelSearch
+            | Action::Compare(_)
+            | Action::ComparePreset
+            | Action::CloseCompare
+            | Action::TogglePicker
+            | Action::LaneMenu(..)
+            | Action::Fork
+            | Action::OpenRun(_)
             | Action::OpenTool(_)) => self.hand_off(other),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.

@@ -1,7 +1,7 @@
 //! What the player hands to the workbench (see `workbench.rs`): the tool asked for and the page's
 //! query, as JSON text, written by the player's reducer and read back by the workbench.
 
-use super::{Action, State};
+use super::{Action, Offer, State};
 use crate::i18n::tr;
 use election_lab::meta::k;
 use serde_json::{json, Value};
@@ -12,13 +12,22 @@ pub const EXPERIMENTS: &str = "experiments";
 pub const SEARCH: &str = "search";
 pub const IMPORT: &str = "import";
 pub const RECORD: &str = "record";
-/// A link the player cannot open itself (`?experiment=…`): the workbench opens the query.
+pub const COMPARE: &str = "compare";
+pub const COMPARE_PRESET: &str = "compare-preset";
+pub const PICKER: &str = "picker";
+pub const FORK: &str = "fork";
+/// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
+/// the query.
 pub const LINK: &str = "link";
 
 /// The handoff for a workbench tool asked for by `action` in the player, with the page's query
-/// `query`; `None` for an action that asks for no tool.
-pub fn handoff(action: &Action, query: &str) -> Option<String> {
+/// `query` (and the run kept, for a fork); `None` for an action that asks for no tool.
+pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<String> {
     let (open, extra) = match action {
+        Action::Compare(algs) => (COMPARE, json!({ "algorithms": algs.iter().map(|a| a.id).collect::<Vec<_>>() })),
+        Action::ComparePreset => (COMPARE_PRESET, Value::Null),
+        Action::TogglePicker => (PICKER, Value::Null),
+        Action::Fork => (FORK, json!({ "offer": offer?.to_value() })),
         Action::ToggleExperiments => (EXPERIMENTS, Value::Null),
         Action::PickExperiment(id) => (EXPERIMENTS, json!({ "experiment": id })),
         Action::FindCounterexample(p) => (SEARCH, json!({ "property": p })),
@@ -52,6 +61,18 @@ pub fn arrival(text: &str) -> Option<Arrival> {
             a.actions.push(id.map_or(Action::ToggleExperiments, Action::PickExperiment));
         }
         SEARCH => a.actions.push(Action::FindCounterexample(v.get("property")?.as_str()?.to_string())),
+        COMPARE => {
+            let all = election_lab::registry::all();
+            let ids = v.get("algorithms")?.as_array()?;
+            let algs = ids.iter().map(|id| all.iter().copied().find(|a| Some(a.id) == id.as_str()));
+            a.actions.push(Action::Compare(algs.collect::<Option<Vec<_>>>()?));
+        }
+        COMPARE_PRESET => a.actions.push(Action::ComparePreset),
+        PICKER => a.actions.push(Action::TogglePicker),
+        FORK => {
+            a.actions.push(Action::Offered(Rc::new(Offer::from_value(v.get("offer")?)?)));
+            a.actions.push(Action::Fork);
+        }
         IMPORT => a.import = true,
         RECORD => a.record = true,
         LINK => {}
@@ -70,20 +91,24 @@ impl State {
     }
 
     fn hand_off_on(&mut self, action: Action, query: &str) -> bool {
-        if crate::WORKBENCH || self.embed {
+        // An embed hands off only a link it cannot open itself (compare lanes).
+        if crate::WORKBENCH || (self.embed && action != Action::OpenTool(LINK)) {
             return false;
         }
         let query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
-        let Some(text) = handoff(&action, &query) else { return false };
+        let Some(text) = handoff(&action, &query, self.offer.as_deref()) else { return false };
         let changed = self.playing && self.apply(Action::Pause);
         self.handoff = Some(Rc::new(text));
         self.notice = Some(tr(self.lang, k::UI_LOADING_THE_WORKBENCH).to_string());
         changed
     }
 
-    /// `?experiment=…` in the player: the workbench opens the link as it is.
+    /// `?experiment=…` (not in an embed, which ignores it) or `?compare=…` in the player: the
+    /// workbench opens the link as it is.
     pub(super) fn hand_off_link(&mut self, query: &str) {
-        if super::link::params(query).iter().any(|(k, _)| k == "experiment") {
+        let ps = super::link::params(query);
+        let has = |name: &str| ps.iter().any(|(k, _)| k == name);
+        if has("compare") || (has("experiment") && !self.embed) {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }
@@ -110,20 +135,35 @@ mod tests {
             (Action::FindCounterexample("split-brain".into()), vec![Action::FindCounterexample("split-brain".into())]),
         ];
         for (asked, done) in cases {
-            let a = arrival(&handoff(&asked, q).unwrap()).unwrap();
+            let a = arrival(&handoff(&asked, q, None).unwrap()).unwrap();
             assert_eq!((a.query.as_str(), a.actions, a.import, a.record), (q, done, false, false));
         }
-        let a = arrival(&handoff(&Action::OpenTool(IMPORT), q).unwrap()).unwrap();
+        let two: Vec<_> = election_lab::registry::all().iter().copied().rev().take(2).collect();
+        for (asked, done) in [
+            (Action::Compare(two.clone()), vec![Action::Compare(two)]),
+            (Action::ComparePreset, vec![Action::ComparePreset]),
+            (Action::TogglePicker, vec![Action::TogglePicker]),
+        ] {
+            assert_eq!(arrival(&handoff(&asked, q, None).unwrap()).unwrap().actions, done);
+        }
+        // A fork carries the run kept; without one there is nothing to fork.
+        assert_eq!(handoff(&Action::Fork, q, None), None);
+        let trace = election_lab::presets::find("bully-heartbeats").unwrap().scenario().to_json_pretty();
+        let offer = Offer::from_value(&json!({ "at": 3, "seen": 9, "old": serde_json::from_str::<Value>(&trace).unwrap() })).unwrap();
+        assert_eq!(offer.kind, super::super::OfferKind::Fork { at: 3, seen: 9 });
+        let a = arrival(&handoff(&Action::Fork, q, Some(&offer)).unwrap()).unwrap();
+        assert_eq!(a.actions, vec![Action::Offered(Rc::new(offer)), Action::Fork]);
+        let a = arrival(&handoff(&Action::OpenTool(IMPORT), q, None).unwrap()).unwrap();
         assert!(a.import && !a.record && a.actions.is_empty());
-        let a = arrival(&handoff(&Action::OpenTool(RECORD), q).unwrap()).unwrap();
+        let a = arrival(&handoff(&Action::OpenTool(RECORD), q, None).unwrap()).unwrap();
         assert!(a.record && !a.import && a.actions.is_empty());
-        let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition").unwrap()).unwrap();
+        let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition", None).unwrap()).unwrap();
         assert_eq!((a.query.as_str(), a.actions.len()), ("?experiment=one-partition", 0));
     }
 
     #[test]
     fn what_is_not_a_handoff_is_refused() {
-        assert_eq!(handoff(&Action::TogglePlay, "?"), None);
+        assert_eq!(handoff(&Action::TogglePlay, "?", None), None);
         for text in [
             "",
             "{}",
