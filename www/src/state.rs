@@ -519,10 +519,7 @@ impl State {
                 false
             }
             Action::Fork if WB => self.fork(),
-            Action::Offered(offer) => {
-                self.offer = Some(offer);
-                false
-            }
+            Action::Offered(offer) => self.offered(offer),
             Action::DismissOffer => {
                 self.offer = None;
                 false
@@ -542,23 +539,6 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
-            // In the player, the workbench's tools (the arms above marked `if WB`) load it.
-            other @ (Action::ImportFiles(_)
-            | Action::ImportBytes(_)
-            | Action::ReplayModel
-            | Action::ToggleExperiments
-            | Action::PickExperiment(_)
-            | Action::FindCounterexample(_)
-            | Action::SearchReply(_)
-            | Action::CancelSearch
-            | Action::Compare(_)
-            | Action::ComparePreset
-            | Action::CloseCompare
-            | Action::TogglePicker
-            | Action::LaneMenu(..)
-            | Action::Fork
-            | Action::OpenRun(_)
-            | Action::OpenTool(_)) => self.hand_off(other),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
                 let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();
@@ -571,6 +551,9 @@ impl State {
                 self.cancel = self.cancel.wrapping_add(1);
                 false
             }
+            // In the player, the workbench's tools (the arms above marked `if WB`) load it; the
+            // rest of what only the workbench does (its workers' replies, its lanes) is ignored.
+            other => self.hand_off(other),
         }
     }
 }

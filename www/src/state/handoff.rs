@@ -113,6 +113,12 @@ impl State {
         }
     }
 
+    /// The run kept in the player, arrived in the workbench.
+    pub(super) fn offered(&mut self, offer: Rc<Offer>) -> bool {
+        self.offer = Some(offer);
+        false
+    }
+
     /// The workbench could not be loaded: said in an alert, and the player goes on.
     pub(super) fn workbench_failed(&mut self, why: String) -> bool {
         self.handoff = None;
@@ -149,7 +155,9 @@ mod tests {
         // A fork carries the run kept; without one there is nothing to fork.
         assert_eq!(handoff(&Action::Fork, q, None), None);
         let trace = election_lab::presets::find("bully-heartbeats").unwrap().scenario().to_json_pretty();
-        let offer = Offer::from_value(&json!({ "at": 3, "seen": 9, "old": serde_json::from_str::<Value>(&trace).unwrap() })).unwrap();
+        let offer =
+            Offer::from_value(&json!({ "at": 3, "seen": 9, "old": serde_json::from_str::<Value>(&trace).unwrap() }))
+                .unwrap();
         assert_eq!(offer.kind, super::super::OfferKind::Fork { at: 3, seen: 9 });
         let a = arrival(&handoff(&Action::Fork, q, Some(&offer)).unwrap()).unwrap();
         assert_eq!(a.actions, vec![Action::Offered(Rc::new(offer)), Action::Fork]);
