@@ -171,6 +171,11 @@ pub fn Lab() -> Html {
                 let trace = crate::request::toggled_pre_vote(state.engine.get().trace_value());
                 state.dispatch(Action::Import(trace.to_string()));
             }
+            // In the player, the files go to the workbench, which reads them.
+            Request::ImportFiles(files) if !crate::WORKBENCH => {
+                crate::workbench::stash_files(&files);
+                state.dispatch(Action::OpenTool(crate::state::handoff::IMPORT));
+            }
             Request::ImportFiles(files) => {
                 // A file past the engine's limit is refused by its size, before anything is read.
                 let big = files.iter().find_map(|f| {
@@ -228,6 +233,21 @@ pub fn Lab() -> Html {
     let in_lesson = lesson.active() && !lesson.free;
     let courses = use_state_eq(|| false);
     let recording = use_state_eq(|| false);
+    {
+        // The workbench, started by the player: the tool it was asked for.
+        let (on, request, recording) = (on.clone(), request.clone(), recording.clone());
+        use_effect_with((), move |_| {
+            if let Some((arrival, files)) = crate::workbench::arrived().filter(|_| crate::WORKBENCH) {
+                for action in arrival.actions {
+                    on.emit(action);
+                }
+                recording.set(arrival.record);
+                if arrival.import && !files.is_empty() {
+                    request.emit(Request::ImportFiles(files));
+                }
+            }
+        });
+    }
     let answer_gestures = use_memo((), {
         let (on, to) = (on.clone(), lesson.dispatcher());
         move |_| Gestures {
@@ -244,6 +264,7 @@ pub fn Lab() -> Html {
     });
     effects::use_url_sync(&state);
     crate::worker::use_workers(state.search.clone(), state.check.clone(), state.sweep_job(), state.lang, on.clone());
+    crate::workbench::use_workbench(state.handoff.clone(), on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.lanes().map_or(state.frame.time, |c| c.time);
@@ -369,8 +390,8 @@ pub fn Lab() -> Html {
         (None, None) => {
             let mut checks = Checks::of(&engine, frame, lang);
             checks.on = on.clone();
-            checks.search = state.search.clone();
-            checks.check = state.check.clone();
+            checks.search = state.search.clone().filter(|_| crate::WORKBENCH);
+            checks.check = state.check.clone().filter(|_| crate::WORKBENCH);
             let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
@@ -390,7 +411,7 @@ pub fn Lab() -> Html {
                     <aside class="panels">
                         // Beside the canvas, so that the caption and the nodes it speaks of are seen together.
                         { lesson_panel }
-                        { if *recording { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
+                        { if *recording && crate::WORKBENCH { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
@@ -430,13 +451,16 @@ pub fn Lab() -> Html {
                 // One compact group, under the title on wide screens (see extras.css).
                 <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
                     <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>
-                    <button class="lessons-button" data-testid="record" onclick={{ let r = recording.clone(); Callback::from(move |_: MouseEvent| r.set(!*r)) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
+                    <button class="lessons-button" data-testid="record" onclick={{ let (r, on) = (recording.clone(), on.clone()); Callback::from(move |_: MouseEvent| match crate::WORKBENCH {
+                        true => r.set(!*r),
+                        false => on.emit(Action::OpenTool(crate::state::handoff::RECORD)),
+                    }) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
                     <button class="lessons-button" data-testid="present" aria-pressed="false" title={tr(lang, k::UI_PRESENT_TITLE)} onclick={on.reform(|_| Action::TogglePresent)}>{ tr(lang, k::UI_PRESENT) }</button>
                 </div>
             </header>
         },
     };
-    let picker = match state.picker {
+    let picker = match state.picker && crate::WORKBENCH {
         true => {
             html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> }
         }

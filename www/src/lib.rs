@@ -24,9 +24,16 @@ pub mod request;
 pub mod search_job;
 pub mod state;
 pub mod sweep_job;
+pub mod workbench;
 pub mod worker;
 
 pub use effects::{copy_to_clipboard, download};
+
+/// Whether this build is the workbench (the full app, feature `workbench`) or the player, whose
+/// workbench tools hand off to it (`workbench.rs`). Code only the workbench runs is behind
+/// `if WORKBENCH` (a constant, so the player's build leaves that code out) rather than `cfg`,
+/// so that both builds type-check all of it. The unit tests test the whole app.
+pub const WORKBENCH: bool = cfg!(any(feature = "workbench", test));
 use election_lab::{Intervention, Scenario};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -92,7 +99,8 @@ fn install_panic_hook() {
 
 pub fn start() {
     install_panic_hook();
-    yew::Renderer::<app::Lab>::new().render();
+    let app = yew::Renderer::<app::Lab>::new().render();
+    workbench::keep(Box::new(move || app.destroy()));
 }
 
 /// Mounts the app inside `root` (used by the browser tests).
@@ -195,16 +203,18 @@ pub fn preset_catalog() -> String {
 /// An experiment run to its end in one call: the per-run CSV (or with `summary`, one row per line
 /// and node count), the very text `election-lab sweep SPEC.json [--summary]` prints, so a
 /// browser test can compare the two. A bad spec throws its error, naming the field. The page
-/// itself advances an `election_lab::experiment::Sweep` a few runs per frame instead.
-#[wasm_bindgen::prelude::wasm_bindgen]
+/// itself advances an `election_lab::experiment::Sweep` a few runs per frame instead. Exported by
+/// the workbench only (the player carries no sweep).
+#[cfg_attr(feature = "workbench", wasm_bindgen::prelude::wasm_bindgen)]
 pub fn sweep_csv(spec: &str, summary: bool) -> Result<String, String> {
     let mut sweep = election_lab::experiment::Sweep::from_json(spec).map_err(|e| e.to_string())?;
     while !sweep.advance(64).finished() {}
     Ok(if summary { sweep.summary_csv() } else { sweep.csv() })
 }
 
-/// The ready-made experiments (`experiments/*.json`) as JSON: `[{"id": ..., "spec": {...}}]`.
-#[wasm_bindgen::prelude::wasm_bindgen]
+/// The ready-made experiments (`experiments/*.json`) as JSON: `[{"id": ..., "spec": {...}}]`
+/// (exported by the workbench only).
+#[cfg_attr(feature = "workbench", wasm_bindgen::prelude::wasm_bindgen)]
 pub fn experiment_catalog() -> String {
     let list: Vec<serde_json::Value> = election_lab::experiment::READY
         .iter()

@@ -9,6 +9,7 @@ use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::link;
 use crate::markers::{self, Marker};
+use crate::WORKBENCH as WB;
 use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Engine, Frame, Intervention as Recorded, Metrics, Scenario};
 use std::rc::Rc;
@@ -21,6 +22,7 @@ mod debug;
 mod derived;
 pub mod experiments;
 mod fork;
+pub mod handoff;
 pub mod lesson;
 pub mod limits;
 mod mode;
@@ -125,6 +127,8 @@ pub struct State {
     pub offer: Option<Rc<Offer>>,
     /// The furthest step shown since the run last changed: acting before it discards a future.
     furthest: u64,
+    /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
+    pub handoff: Option<Rc<String>>,
 }
 
 impl State {
@@ -180,6 +184,7 @@ impl State {
             lesson: None,
             offer: None,
             furthest: 0,
+            handoff: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -382,9 +387,9 @@ impl State {
                 ok
             }
             Action::Import(text) => self.reduce_import(text),
-            Action::ImportFiles(files) => self.import_files(files),
-            Action::ImportBytes(files) => self.import_bytes(files),
-            Action::ReplayModel => self.replay_model(),
+            Action::ImportFiles(files) if WB => self.import_files(files),
+            Action::ImportBytes(files) if WB => self.import_bytes(files),
+            Action::ReplayModel if WB => self.replay_model(),
             Action::ImportRefused(why) => {
                 self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
@@ -444,19 +449,19 @@ impl State {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Compare(algs) => self.open_compare(algs),
-            Action::ComparePreset => self.compare_preset(),
-            Action::CloseCompare => {
+            Action::Compare(algs) if WB => self.open_compare(algs),
+            Action::ComparePreset if WB => self.compare_preset(),
+            Action::CloseCompare if WB => {
                 self.close_compare();
                 true
             }
-            Action::TogglePicker => {
+            Action::TogglePicker if WB => {
                 self.picker = !self.picker;
                 false
             }
-            Action::LaneMenu(_, id) => self.apply(Action::NodeMenu(id)),
+            Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
-            Action::ToggleExperiments => {
+            Action::ToggleExperiments if WB => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
                 let changed = self.playing && self.apply(Action::Pause);
                 self.picker = false;
@@ -464,7 +469,7 @@ impl State {
                 self.open_experiments(self.experiment);
                 changed
             }
-            Action::PickExperiment(id) => {
+            Action::PickExperiment(id) if WB => {
                 if let Some(id) = ready_experiment(id) {
                     self.experiment = id;
                 }
@@ -511,22 +516,23 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
-            Action::FindCounterexample(property) => self.find_counterexample(property),
-            Action::SearchReply(text) => self.search_reply(&text),
-            Action::CancelSearch => self.cancel_search(),
-            Action::CheckEverySchedule(property, bounds) => self.check_every_schedule(property, bounds),
-            Action::CheckReply(text) => self.check_reply(&text),
-            Action::CancelCheck => self.cancel_check(),
+            Action::FindCounterexample(property) if WB => self.find_counterexample(property),
+            Action::SearchReply(text) if WB => self.search_reply(&text),
+            Action::CancelSearch if WB => self.cancel_search(),
+            Action::CheckEverySchedule(property, bounds) if WB => self.check_every_schedule(property, bounds),
+            Action::CheckReply(text) if WB => self.check_reply(&text),
+            Action::CancelCheck if WB => self.cancel_check(),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
                 false
             }
-            Action::Fork => self.fork(),
+            Action::Fork if WB => self.fork(),
+            Action::Offered(offer) => self.offered(offer),
             Action::DismissOffer => {
                 self.offer = None;
                 false
             }
-            Action::OpenRun(text) => {
+            Action::OpenRun(text) if WB => {
                 self.close_compare();
                 let ok = self.reduce_import(text);
                 // Opened from a table, not imported beside the run: nothing to compare with.
@@ -540,6 +546,7 @@ impl State {
                 self.present = !self.present && !self.embed;
                 false
             }
+            Action::WorkbenchFailed(why) => self.workbench_failed(why),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
                 let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();
@@ -552,6 +559,9 @@ impl State {
                 self.cancel = self.cancel.wrapping_add(1);
                 false
             }
+            // In the player, the workbench's tools (the arms above marked `if WB`) load it; the
+            // rest of what only the workbench does (its workers' replies, its lanes) is ignored.
+            other => self.hand_off(other),
         }
     }
 }

@@ -167,7 +167,8 @@ pub fn use_workers(
     };
     let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
     use_effect_with([search, check, sweep], move |wants| {
-        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants) {
+        // Only the workbench runs searches, checks and sweeps (the player hands them to it).
+        for (slot, want) in slots.borrow_mut().iter_mut().zip(wants).filter(|_| crate::WORKBENCH) {
             slot.act(want, lang, &on);
         }
     });

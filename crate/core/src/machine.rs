@@ -263,10 +263,8 @@ impl<P: Protocol> Machine for Core<P> {
     fn live_tokens(&self, up: &[bool], flying: &[(u64, NodeId, NodeId, bool)]) -> Option<Vec<NodeId>> {
         let nodes: Vec<Option<&P::State>> =
             self.slots.iter().zip(up).map(|(slot, &up)| up.then_some(&slot.state)).collect();
-        let flying: Vec<(NodeId, NodeId, &P::Msg, bool)> = flying
-            .iter()
-            .filter_map(|&(id, from, to, doomed)| Some((from, to, self.payload(id)?, doomed)))
-            .collect();
+        let flying: Vec<(NodeId, NodeId, &P::Msg, bool)> =
+            flying.iter().filter_map(|&(id, from, to, doomed)| Some((from, to, self.payload(id)?, doomed))).collect();
         self.proto.live_tokens(&nodes, &flying)
     }
     fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)> {

@@ -128,6 +128,14 @@ pub enum Action {
     OpenRun(String),
     /// Enter or leave the presenter view.
     TogglePresent,
+    /// In the player, a tool of the workbench (`workbench::IMPORT`, `RECORD`, `LINK`): load the
+    /// workbench and open it there.
+    OpenTool(&'static str),
+    /// The run kept beside the one shown, handed from the player to the workbench (then
+    /// [`Action::Fork`] opens both).
+    Offered(std::rc::Rc<super::fork::Offer>),
+    /// The workbench could not be loaded: why. The player goes on.
+    WorkbenchFailed(String),
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).

@@ -31,6 +31,26 @@ pub struct Offer {
     old: Value,
 }
 
+impl Offer {
+    /// The kept run as the workbench's handoff carries it: its kind and its trace.
+    pub(super) fn to_value(&self) -> Value {
+        let (at, seen) = match self.kind {
+            OfferKind::Fork { at, seen } => (Some(at), Some(seen)),
+            OfferKind::Import => (None, None),
+        };
+        serde_json::json!({ "at": at, "seen": seen, "old": self.old })
+    }
+
+    /// Reads back [`Offer::to_value`].
+    pub(super) fn from_value(v: &Value) -> Option<Offer> {
+        let kind = match (v.get("at").and_then(Value::as_u64), v.get("seen").and_then(Value::as_u64)) {
+            (Some(at), Some(seen)) => OfferKind::Fork { at, seen },
+            _ => OfferKind::Import,
+        };
+        Some(Offer { kind, old: v.get("old").filter(|o| o.is_object())?.clone() })
+    }
+}
+
 impl State {
     /// The trace of the run as it is now, if acting at the cursor would discard a future you
     /// have seen (the part computed ahead only for the scrubber does not count).

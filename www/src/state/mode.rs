@@ -32,6 +32,9 @@ pub struct Lab {
 impl State {
     /// The lanes compared, if in compare mode.
     pub fn compare(&self) -> Option<&Compare> {
+        if !crate::WORKBENCH {
+            return None;
+        }
         match &self.mode {
             Mode::Compare(c) => Some(c),
             _ => None,
@@ -40,6 +43,9 @@ impl State {
 
     /// The experiments view's pane, if it is shown.
     pub fn experiments(&self) -> Option<&Pane> {
+        if !crate::WORKBENCH {
+            return None;
+        }
         match &self.mode {
             Mode::Experiments(lab) => Some(&lab.pane),
             _ => None,
@@ -48,6 +54,9 @@ impl State {
 
     /// The simulator's lanes: those compared, or those waiting behind the experiments view.
     pub fn lanes(&self) -> Option<&Compare> {
+        if !crate::WORKBENCH {
+            return None;
+        }
         match &self.mode {
             Mode::Compare(c) | Mode::Experiments(Lab { behind: Some(c), .. }) => Some(c),
             _ => None,
@@ -55,6 +64,9 @@ impl State {
     }
 
     pub(super) fn lanes_mut(&mut self) -> Option<&mut Compare> {
+        if !crate::WORKBENCH {
+            return None;
+        }
         match &mut self.mode {
             Mode::Compare(c) | Mode::Experiments(Lab { behind: Some(c), .. }) => Some(c),
             _ => None,
@@ -104,14 +116,16 @@ impl State {
     pub(super) fn apply(&mut self, action: Action) -> bool {
         let action = match self.mode {
             Mode::Single => action,
-            Mode::Compare(_) => match self.compare_apply(action) {
+            Mode::Compare(_) if crate::WORKBENCH => match self.compare_apply(action) {
                 Ok(changed) => return changed,
                 Err(action) => action,
             },
-            Mode::Experiments(_) => match self.experiments_apply(action) {
+            Mode::Compare(_) => action,
+            Mode::Experiments(_) if crate::WORKBENCH => match self.experiments_apply(action) {
                 Ok(changed) => return changed,
                 Err(action) => action,
             },
+            Mode::Experiments(_) => action,
         };
         self.single_apply(action)
     }

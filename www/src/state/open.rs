@@ -72,7 +72,9 @@ impl State {
         }
         // A projector's link (`present=1`); an embed stays an embed.
         s.present = !s.embed && ps.iter().any(|(k, v)| k == "present" && matches!(v.as_str(), "1" | "true" | ""));
-        s.experiment_from_link(&ps);
+        if crate::WORKBENCH {
+            s.experiment_from_link(&ps);
+        }
         s.log_filter_from_link(&ps);
         s.refresh();
         s
@@ -105,7 +107,10 @@ impl State {
         };
         let mut s = State::new(engine, preset, embed);
         s.alert = alert;
-        s.compare_from_link(query);
+        match crate::WORKBENCH {
+            true => s.compare_from_link(query),
+            false => s.hand_off_link(query),
+        }
         s.selected = link::params(query)
             .iter()
             .find(|(k, _)| k == "sel")

@@ -58,6 +58,12 @@ export async function open(browser, url, viewport = { width: 1280, height: 860 }
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.waitForSelector('[data-node]');
+  // A link the player hands to the workbench (compare lanes): wait until the workbench has
+  // replaced it (its bindings, which alone export `sweep_csv`, are the page's) and has drawn.
+  if (/[?&]compare=/.test(url)) {
+    await page.waitForFunction(() => typeof window.wasmBindings?.sweep_csv === 'function');
+    await page.waitForSelector('[data-node]');
+  }
   // A Chinese page shows English until its catalog (zh.json) has arrived: wait for the switch.
   if (/[?&]lang=zh/.test(url)) await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   return { page, errors, context };

@@ -87,7 +87,13 @@ impl RawScenario {
                         ));
                     }
                 };
-                Some(RawNetwork { latency, loss, fifo: n.bool_or("fifo", true)?, latest: n.bool_or("latest", false)?, rounds })
+                Some(RawNetwork {
+                    latency,
+                    loss,
+                    fifo: n.bool_or("fifo", true)?,
+                    latest: n.bool_or("latest", false)?,
+                    rounds,
+                })
             }
             None => None,
         };
