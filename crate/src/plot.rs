@@ -60,8 +60,20 @@ pub fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// Text for XML content and (double-quoted) attribute values: the one escaper of the SVG the lab writes (charts
+/// here, the page's pictures).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A number for a tick or a value label: whole numbers plainly, others with up to 2 decimals.
@@ -173,8 +185,12 @@ fn open(out: &mut String, h: f64, title: &[String]) {
          <rect width=\"{W}\" height=\"{h}\" fill=\"#fff\"/>"
     );
     for (i, t) in title.iter().enumerate() {
-        let _ =
-            write!(out, "<text x=\"16\" y=\"{}\" font-size=\"15\" font-weight=\"600\">{}</text>", 26 + 20 * i, esc(t));
+        let _ = write!(
+            out,
+            "<text x=\"16\" y=\"{}\" font-size=\"15\" font-weight=\"600\">{}</text>",
+            26 + 20 * i,
+            escape(t)
+        );
     }
 }
 
@@ -217,7 +233,7 @@ fn bars(c: &Chart) -> String {
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect x=\"{left}\" y=\"{:.1}\" width=\"{wpx:.1}\" height=\"{:.1}\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"#333\">{} <tspan fill=\"#888\">(n={})</tspan></text>",
             left - 8.0,
             y + row * 0.62,
-            esc(&s.label),
+            escape(&s.label),
             y + 4.0,
             row - 8.0,
             color(s.color),
@@ -232,7 +248,7 @@ fn bars(c: &Chart) -> String {
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></svg>",
         (left + right) / 2.0,
         h - 12.0,
-        esc(&c.x_label)
+        escape(&c.x_label)
     );
     out
 }
@@ -333,7 +349,7 @@ fn lines(c: &Chart) -> String {
             px + anchor.1,
             py + dy,
             anchor.0,
-            esc(&m.label)
+            escape(&m.label)
         );
     }
     // Axis labels and legend.
@@ -342,9 +358,9 @@ fn lines(c: &Chart) -> String {
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text><text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
         (left + right) / 2.0,
         bottom + 40.0,
-        esc(&c.x_label),
+        escape(&c.x_label),
         (top + bottom) / 2.0,
-        esc(&c.y_label)
+        escape(&c.y_label)
     );
     for (i, s) in c.series.iter().enumerate() {
         let ly = top + 8.0 + 20.0 * i as f64;
@@ -357,7 +373,7 @@ fn lines(c: &Chart) -> String {
             color(s.color),
             right + 46.0,
             ly + 4.0,
-            esc(&s.label)
+            escape(&s.label)
         );
     }
     out.push_str("</svg>");

@@ -50,7 +50,7 @@ function inline(live, copy, parent) {
 }
 
 /** The canvas of `lane` with its styles inline, serialised, and the picture's colours and font:
- *  [markup, background, ink, muted, bad, font]; null without such a canvas. `scheme`: "" keeps
+ *  [markup, background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed]; null without such a canvas. `scheme`: "" keeps
  *  the page's colours; "light" or "dark" sets that scheme's custom properties on the canvas's
  *  box while its styles are read, then takes them off. */
 export function canvasMarkup(lane, scheme) {
@@ -66,7 +66,10 @@ export function canvasMarkup(lane, scheme) {
     const v = (name, or) => cs.getPropertyValue(name).trim() || or;
     // `--ink`, not `color`: the box inherits `color` already resolved at the page's root.
     const ink = v('--ink', v('color', '#1d1d1f'));
-    const look = [v('background-color', '#ffffff'), ink, v('--muted', ink), v('--bad', '#b3261e'), v('font-family', 'sans-serif')];
+    const look = [v('background-color', '#ffffff'), ink, v('--muted', ink), v('--bad', '#b3261e'), v('font-family', 'sans-serif'),
+      // The node looks' colours, for the legend's swatches.
+      v('--leader', '#0072B2'), v('--candidate', '#E69F00'), v('--waiting', '#CC79A7'), v('--node', '#ffffff'),
+      v('--line', '#d6d6d2'), v('--crashed', '#9e9e9e')];
     copy.querySelectorAll(INTERACTIVE).forEach((e) => e.remove());
     copy.removeAttribute('class');
     copy.removeAttribute('preserveAspectRatio');

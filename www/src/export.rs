@@ -14,10 +14,13 @@
 //! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
 
 use crate::i18n::{k, tr, Lang};
-use crate::meta::kind_colour;
 use crate::state::State;
+use election_lab::plot::escape;
 use election_lab::{Algorithm, Frame};
 use wasm_bindgen::prelude::*;
+
+mod legend;
+pub use legend::{greyscale, legend, Entry, Legend, RoleEntry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -31,6 +34,8 @@ pub enum Scheme {
     Page,
     Light,
     Dark,
+    /// The light colours in greys, for print: kinds differ by shape and dash.
+    Grey,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,26 +77,14 @@ pub struct Look {
     /// The ring of a dot that will not arrive.
     pub bad: String,
     pub font: String,
-}
-
-/// One legend entry: a message kind drawn in the picture.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub colour: &'static str,
-    pub short: &'static str,
-    pub name: &'static str,
-}
-
-/// The kinds of the messages in flight in `frame`, in the algorithm's kind order, and whether
-/// one of them is doomed (drawn with the dashed ring).
-pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
-    let entries = alg
-        .kinds
-        .iter()
-        .filter(|k| frame.messages.iter().any(|m| m.kind == k.name))
-        .map(|k| Entry { colour: kind_colour(alg, k.name), short: k.short, name: k.name })
-        .collect();
-    (entries, frame.messages.iter().any(|m| m.doomed))
+    /// The node looks' colours (style.css's `--leader`, `--candidate`, `--waiting`, `--node`,
+    /// `--line`, `--crashed`), for the legend's swatches.
+    pub leader: String,
+    pub candidate: String,
+    pub waiting: String,
+    pub node: String,
+    pub line: String,
+    pub crashed: String,
 }
 
 /// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
@@ -107,22 +100,6 @@ pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang)
         many => format!("{} {}", tr(lang, k::UI_CAPTION_LEADERS), crate::nodes_text(many)),
     });
     lines
-}
-
-/// Text for XML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Rough advance of `s` in a sans-serif of `size` units.
@@ -145,29 +122,6 @@ fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
     lines
 }
 
-/// A legend item at (`x`, `y`) (the swatch's centre) in a font of `size`: a kind's swatch, bold
-/// short label and name, or (`None`) the dashed ring of a doomed message.
-fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, doomed: &str, look: &Look) -> String {
-    let r = size * 0.45;
-    let (swatch, text) = match entry {
-        Some(e) => (
-            format!("fill=\"{}\"", e.colour),
-            format!("<tspan font-weight=\"700\">{}</tspan> {}", escape(e.short), escape(e.name)),
-        ),
-        None => (
-            format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)),
-            escape(doomed),
-        ),
-    };
-    format!(
-        "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {swatch}/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{}\">{text}</text>",
-        x + r,
-        x + 2.0 * r + size * 0.5,
-        y + size * 0.35,
-        escape(&look.ink)
-    )
-}
-
 /// One line of caption text.
 fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String {
     let weight = if bold { " font-weight=\"700\"" } else { "" };
@@ -178,40 +132,27 @@ fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String
     )
 }
 
-/// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
-/// number of rows.
-fn rows(legend: &[Entry], doomed: Option<&str>) -> (Vec<(f64, usize)>, usize) {
-    let widths = legend
-        .iter()
-        .map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0))
-        .chain(doomed.map(|d| 30.0 + text_width(d, 20.0)));
-    let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
-    for w in widths {
-        if x > PAD && x + w > W - PAD {
-            x = PAD;
+/// Items in rows across `width` from `x0`, at font `size`: (x, row) of each, and the number of
+/// rows.
+fn rows(items: &[legend::Item], size: f64, x0: f64, width: f64) -> (Vec<(f64, usize)>, usize) {
+    let (mut x, mut row, mut at) = (x0, 0, Vec::new());
+    for it in items {
+        let w = legend::item_width(it, size);
+        if x > x0 && x + w > x0 + width {
+            x = x0;
             row += 1;
         }
         at.push((x, row));
-        x += w + 30.0;
+        x += w + size * 1.5;
     }
     let n = if at.is_empty() { 0 } else { row + 1 };
     (at, n)
 }
 
 /// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
-/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: the
-/// words of a dashed ring's entry, in the page's language).
-pub fn compose(
-    canvas: &str,
-    caption: &[String],
-    legend: &[Entry],
-    doomed: Option<&str>,
-    look: &Look,
-    width: u32,
-    shape: Shape,
-) -> String {
-    let items = legend.iter().map(Some).chain(doomed.map(|_| None));
-    let doomed_text = doomed.unwrap_or_default();
+/// inline), `caption` the lines of [`caption`], `legend` what the drawing shows (node looks,
+/// kinds in flight, crashed nodes, doomed messages).
+pub fn compose(canvas: &str, caption: &[String], legend: &Legend, look: &Look, width: u32, shape: Shape) -> String {
     let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
     let (ink, muted) = (&look.ink, &look.muted);
     let mut body = String::new();
@@ -234,18 +175,22 @@ pub fn compose(
                 }
             }
             y += 40.0;
-            for e in items {
-                body.push_str(&item(x, y, 28.0, e, doomed_text, look));
-                y += 46.0;
+            // A long legend gets smaller so that it stays on the slide.
+            let n = legend.items(28.0, look).len().max(1) as f64;
+            let size = (28.0 * ((W - 20.0 - y) / (n * 46.0)).min(1.0)).max(12.0);
+            for it in legend.items(size, look) {
+                body.push_str(&legend::draw_item(&it, x, y, size, ink));
+                y += size * 46.0 / 28.0;
             }
             (SLIDE_W, W, (0.0, 0.0))
         }
         Shape::Tall => {
             body.push_str(&line(PAD, 46.0, 32.0, true, ink, title));
             body.push_str(&line(PAD, 82.0, 21.0, false, muted, &rest.join(" · ")));
-            let (at, n) = rows(legend, doomed);
-            for (e, (x, row)) in items.zip(at) {
-                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, doomed_text, look));
+            let items = legend.items(20.0, look);
+            let (at, n) = rows(&items, 20.0, PAD, W - 2.0 * PAD);
+            for (it, (x, row)) in items.iter().zip(at) {
+                body.push_str(&legend::draw_item(it, x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, ink));
             }
             let legend_h = if n == 0 { 0.0 } else { n as f64 * ROW + 24.0 };
             (W, CAPTION + W + legend_h, (0.0, CAPTION))
@@ -276,7 +221,8 @@ pub fn file_name(alg: &Algorithm, preset: Option<&str>, step: u64, format: Forma
 
 #[wasm_bindgen(module = "/src/export.js")]
 extern "C" {
-    /// [markup, background, ink, muted, bad, font], or null without the canvas.
+    /// [markup, background, ink, muted, bad, font, leader, candidate, waiting, node, line,
+    /// crashed], or null without the canvas.
     #[wasm_bindgen(js_name = canvasMarkup)]
     fn canvas_markup(lane: &str, scheme: &str) -> JsValue;
     #[wasm_bindgen(js_name = saveSvg)]
@@ -312,13 +258,24 @@ pub fn frame_range(cursor: u64, head: u64, from: Option<u64>, to: Option<u64>) -
 fn grab(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
     let scheme = match scheme {
         Scheme::Page => "",
-        Scheme::Light => "light",
+        Scheme::Light | Scheme::Grey => "light",
         Scheme::Dark => "dark",
     };
     let parts: Vec<String> =
         js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
-    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).ok()?;
-    (!canvas.is_empty()).then_some((canvas, Look { background, ink, muted, bad, font }))
+    let [canvas, background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed] =
+        <[String; 12]>::try_from(parts).ok()?;
+    let look = Look { background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed };
+    (!canvas.is_empty()).then_some((canvas, look))
+}
+
+/// The picture in the colours `scheme` asks for: in greys for [`Scheme::Grey`].
+pub fn in_scheme(svg: String, scheme: Scheme) -> String {
+    if scheme == Scheme::Grey {
+        greyscale(&svg)
+    } else {
+        svg
+    }
 }
 
 /// Exports steps `from..=to` of the canvas of `lane` as an animated PNG, `delay_ms` a frame:
@@ -348,16 +305,10 @@ pub fn animation(
             let Some((canvas, look)) = grab(lane, options.scheme) else { break };
             engine.seek(step);
             let frame = engine.frame();
-            let (entries, doomed) = legend(alg, &frame);
-            let svg = compose(
-                &canvas,
-                &caption(alg, preset, &frame, lang),
-                &entries,
-                doomed.then(|| tr(lang, k::UI_WILL_NOT_ARRIVE)),
-                &look,
-                options.width,
-                options.shape,
-            );
+            let legend = legend(alg, &[&frame], lang);
+            let lines = caption(alg, preset, &frame, lang);
+            let svg = compose(&canvas, &lines, &legend, &look, options.width, options.shape);
+            let svg = in_scheme(svg, options.scheme);
             height = svg_height(&svg).unwrap_or(height);
             texts.push(&svg.into());
         }
@@ -379,9 +330,9 @@ pub fn picture(state: &State, lane: &str, options: Options) {
     let alg = engine.algorithm();
     let frame = &state.frame;
     let lines = caption(alg, state.preset, frame, state.lang);
-    let (entries, doomed) = legend(alg, frame);
-    let doomed = doomed.then(|| tr(state.lang, k::UI_WILL_NOT_ARRIVE));
-    let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
+    let legend = legend(alg, &[frame], state.lang);
+    let svg = compose(&canvas, &lines, &legend, &look, options.width, options.shape);
+    let svg = in_scheme(svg, options.scheme);
     let name = file_name(alg, state.preset, frame.step, options.format);
     match options.format {
         Format::Svg => save_svg(&name, &svg),
@@ -402,13 +353,19 @@ mod tests {
     const DOOMED: &str = "will not arrive";
     use election_lab::{presets, Engine};
 
-    fn look() -> Look {
+    pub(super) fn look() -> Look {
         Look {
             background: "#fff".into(),
             ink: "#111".into(),
             muted: "#666".into(),
             bad: "#b00".into(),
             font: "system-ui, \"Segoe UI\"".into(),
+            leader: "#0072B2".into(),
+            candidate: "#E69F00".into(),
+            waiting: "#CC79A7".into(),
+            node: "#fff".into(),
+            line: "#ddd".into(),
+            crashed: "#9e9e9e".into(),
         }
     }
 
@@ -427,7 +384,7 @@ mod tests {
         let mut e = Engine::new(presets::find("ring-worst").unwrap().scenario()).unwrap();
         e.seek(3);
         let frame = e.frame();
-        let (entries, doomed) = legend(e.algorithm(), &frame);
+        let Legend { kinds: entries, doomed, .. } = legend(e.algorithm(), &[&frame], Lang::En);
         assert!(!entries.is_empty());
         for en in &entries {
             assert!(frame.messages.iter().any(|m| m.kind == en.name));
@@ -436,9 +393,10 @@ mod tests {
         let order: Vec<usize> =
             entries.iter().map(|en| e.algorithm().kinds.iter().position(|k| k.name == en.name).unwrap()).collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]));
-        assert!(!doomed);
+        assert!(doomed.is_none());
         let at0 = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap().frame();
-        assert_eq!(legend(e.algorithm(), &at0), (vec![], false));
+        let l = legend(e.algorithm(), &[&at0], Lang::En);
+        assert!(l.kinds.is_empty() && l.doomed.is_none());
     }
 
     #[test]
@@ -470,18 +428,25 @@ mod tests {
         vec!["Bully & co".into(), "A preset".into(), "step 4 · t = 3".into(), "leaders N2, N5".into()]
     }
 
-    const LEGEND: [Entry; 2] = [
-        Entry { colour: "#E69F00", short: "E", name: "ELECTION" },
-        Entry { colour: "#56B4E9", short: "OK", name: "OK" },
-    ];
+    fn kind(name: &'static str, short: &'static str, shape: crate::palette::Shape) -> Entry {
+        Entry { colour: "#E69F00", short, name, shape, dash: Some("10 6") }
+    }
+
+    fn two() -> Legend {
+        use crate::palette::Shape as S;
+        Legend {
+            kinds: vec![kind("ELECTION", "E", S::Circle), kind("OK", "OK", S::Square)],
+            doomed: Some(DOOMED.into()),
+            ..Legend::default()
+        }
+    }
 
     #[test]
     fn a_slide_is_16_by_9_with_the_caption_and_legend_beside_the_drawing() {
         let s = compose(
             "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>",
             &lines(),
-            &LEGEND,
-            Some(DOOMED),
+            &two(),
             &look(),
             1920,
             Shape::Slide,
@@ -498,18 +463,27 @@ mod tests {
         assert!(s.contains("<g transform=\"translate(0 0)\"><svg"));
         assert!(s.contains("<tspan font-weight=\"700\">E</tspan> ELECTION"));
         assert!(s.contains(DOOMED));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Slide)), Some(720));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 2560, Shape::Slide)), Some(1440));
+        assert_eq!(
+            svg_height(&compose("<svg/>", &lines(), &Legend::default(), &look(), 1280, Shape::Slide)),
+            Some(720)
+        );
+        assert_eq!(
+            svg_height(&compose("<svg/>", &lines(), &Legend::default(), &look(), 2560, Shape::Slide)),
+            Some(1440)
+        );
     }
 
     #[test]
     fn a_tall_picture_has_the_caption_above_and_the_legend_below() {
-        let s = compose("<svg/>", &lines(), &LEGEND, Some(DOOMED), &look(), 1920, Shape::Tall);
+        let s = compose("<svg/>", &lines(), &two(), &look(), 1920, Shape::Tall);
         assert!(s.contains("<g transform=\"translate(0 100)\"><svg/>"));
         assert!(s.contains(">A preset · step 4 · t = 3 · leaders N2, N5</text>"));
         // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
         assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Tall)), Some(1408));
+        assert_eq!(
+            svg_height(&compose("<svg/>", &lines(), &Legend::default(), &look(), 1280, Shape::Tall)),
+            Some(1408)
+        );
     }
 
     #[test]
@@ -519,9 +493,12 @@ mod tests {
             ["Chang-Roberts: worst", "case, N6 starts"]
         );
         assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
-        let many: Vec<Entry> =
-            (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
-        let (at, n) = rows(&many, Some(DOOMED));
+        let many = Legend {
+            kinds: (0..12).map(|_| kind("REQUEST_VOTE_REPLY", "RV", crate::palette::Shape::Star)).collect(),
+            doomed: Some(DOOMED.into()),
+            ..Legend::default()
+        };
+        let (at, n) = rows(&many.items(20.0, &look()), 20.0, PAD, W - 2.0 * PAD);
         assert!(n > 1);
         assert_eq!(at.len(), 13);
         assert!(at.iter().all(|&(x, _)| (PAD..W - PAD).contains(&x)));
