@@ -20,6 +20,7 @@ use election_lab::{Algorithm, Frame};
 use wasm_bindgen::prelude::*;
 
 mod legend;
+pub mod tikz;
 pub use legend::{greyscale, legend, Entry, Legend, RoleEntry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,7 +348,7 @@ fn svg_height(svg: &str) -> Option<u32> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     const DOOMED: &str = "will not arrive";

@@ -300,7 +300,7 @@ pub fn greyscale(svg: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use election_lab::{presets, Engine};
 
