@@ -20,6 +20,7 @@ use election_lab::{Algorithm, Frame};
 use wasm_bindgen::prelude::*;
 
 mod legend;
+pub mod strip;
 pub mod tikz;
 pub use legend::{greyscale, legend, Entry, Legend, RoleEntry};
 
