@@ -205,6 +205,13 @@ pub fn Lab() -> Html {
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
             ),
+            Request::Strip(options, steps) => crate::export::strip(
+                &state,
+                "lab",
+                options,
+                &steps,
+                state.dispatcher().to_callback().reform(Action::Seek),
+            ),
         })
     };
 

@@ -98,6 +98,11 @@ export function saveSvg(name, text) {
   save(name, new Blob([text], { type: 'image/svg+xml' }));
 }
 
+/** Offers `text` as a LaTeX file. */
+export function saveTex(name, text) {
+  save(name, new Blob([text], { type: 'application/x-tex' }));
+}
+
 /** Draws the SVG `text` into an image, onto a canvas `width` × `height`, and offers the PNG. */
 export function savePng(name, text, width, height) {
   const img = new Image();
