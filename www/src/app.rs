@@ -205,7 +205,7 @@ pub fn Lab() -> Html {
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
             ),
-            Request::Strip(options, steps) => crate::export::strip(
+            Request::Strip(options, steps) => crate::export::strip::export(
                 &state,
                 "lab",
                 options,

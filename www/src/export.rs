@@ -329,7 +329,7 @@ pub fn animation(
 
 /// The TikZ document of `steps` of the run (one step: a figure; several: a strip), in greys
 /// when the picture menu asks for greyscale.
-fn tikz_of(state: &State, steps: &[u64], scheme: Scheme) {
+pub(crate) fn tikz_of(state: &State, steps: &[u64], scheme: Scheme) {
     let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
     let alg = engine.algorithm();
     let panels = tikz::panels(&mut engine, state.preset, steps, state.lang);
@@ -339,66 +339,6 @@ fn tikz_of(state: &State, steps: &[u64], scheme: Scheme) {
     title.truncate(title.len() - 2);
     let doc = tikz::document(alg, &title, &panels, &legend, scheme == Scheme::Grey, state.lang);
     save_tex(&tikz::file_name(alg, state.preset, steps), &doc);
-}
-
-/// Exports `steps` of the canvas of `lane` side by side as one picture (a figure strip): like
-/// [`animation`], it moves the page through the steps, grabs each drawing, and returns.
-/// `steps` is the list typed in the menu; a part that is not a step number is named on its input.
-pub fn strip(state: &State, lane: &'static str, options: Options, steps: &str, seek: yew::Callback<u64>) {
-    let input = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("[data-testid=\"strip-steps\"]").ok().flatten())
-        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(e).ok());
-    let steps = match strip::parse_steps(steps, state.frame.step, state.head) {
-        Ok(steps) => {
-            if let Some(i) = &input {
-                i.set_custom_validity("");
-            }
-            steps
-        }
-        Err(part) => {
-            if let Some(i) = &input {
-                i.set_custom_validity(&k::UI_STRIP_NOT_A_STEP.format(state.lang, &[&part]));
-                i.report_validity();
-            }
-            return;
-        }
-    };
-    if options.format == Format::Tikz {
-        return tikz_of(state, &steps, options.scheme);
-    }
-    let cursor = state.frame.step;
-    let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
-    let (preset, lang) = (state.preset, state.lang);
-    wasm_bindgen_futures::spawn_local(async move {
-        let alg = engine.algorithm();
-        let (mut grabbed, mut frames, mut look) = (Vec::new(), Vec::new(), None);
-        for &step in &steps {
-            seek.emit(step);
-            sleep(30).await;
-            let Some((canvas, l)) = grab(lane, options.scheme) else { break };
-            engine.seek(step);
-            let frame = engine.frame();
-            let lines = caption(alg, preset, &frame, lang);
-            grabbed.push((canvas, lines[lines.len() - 2..].to_vec()));
-            frames.push(frame);
-            look = Some(l);
-        }
-        seek.emit(cursor);
-        let Some(look) = look else { return };
-        let mut title = caption(alg, preset, &frames[0], lang);
-        title.truncate(title.len() - 2);
-        let legend = legend(alg, &frames.iter().collect::<Vec<_>>(), lang);
-        let svg = in_scheme(strip::compose(&grabbed, &title, &legend, &look, options.width), options.scheme);
-        let which = preset.unwrap_or(alg.id);
-        match options.format {
-            Format::Png => {
-                let name = strip::file_name(which, &steps, "png");
-                save_png(&name, &svg, options.width, svg_height(&svg).unwrap_or(options.width));
-            }
-            _ => save_svg(&strip::file_name(which, &steps, "svg"), &svg),
-        }
-    });
 }
 
 /// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.

@@ -3,8 +3,12 @@
 //! them all. The steps are typed as a list ("3, 10, 25"); the drawing of each is the canvas's
 //! own, grabbed as the page shows that step.
 
-use super::legend::{self, Legend};
-use super::{line, Look, PAD, W};
+use super::legend::{self, legend, Legend};
+use super::{
+    caption, grab, in_scheme, line, save_png, save_svg, sleep, svg_height, tikz_of, Format, Look, Options, PAD, W,
+};
+use crate::i18n::k;
+use crate::state::State;
 
 /// The most steps one strip takes.
 pub const MAX_STEPS: usize = 6;
@@ -77,6 +81,66 @@ pub fn compose(panels: &[(String, Vec<String>)], title: &[String], legend: &Lege
 /// File name: `election-lab-<preset or algorithm>-steps<A>-<B>-<C>.<ext>`.
 pub fn file_name(which: &str, steps: &[u64], ext: &str) -> String {
     format!("election-lab-{which}-steps{}.{ext}", steps.iter().map(u64::to_string).collect::<Vec<_>>().join("-"))
+}
+
+/// Exports `steps` of the canvas of `lane` side by side as one picture (a figure strip): like
+/// [`super::animation`], it moves the page through the steps, grabs each drawing, and returns.
+/// `steps` is the list typed in the menu; a part that is not a step number is named on its input.
+pub fn export(state: &State, lane: &'static str, options: Options, steps: &str, seek: yew::Callback<u64>) {
+    let input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[data-testid=\"strip-steps\"]").ok().flatten())
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(e).ok());
+    let steps = match parse_steps(steps, state.frame.step, state.head) {
+        Ok(steps) => {
+            if let Some(i) = &input {
+                i.set_custom_validity("");
+            }
+            steps
+        }
+        Err(part) => {
+            if let Some(i) = &input {
+                i.set_custom_validity(&k::UI_STRIP_NOT_A_STEP.format(state.lang, &[&part]));
+                i.report_validity();
+            }
+            return;
+        }
+    };
+    if options.format == Format::Tikz {
+        return tikz_of(state, &steps, options.scheme);
+    }
+    let cursor = state.frame.step;
+    let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
+    let (preset, lang) = (state.preset, state.lang);
+    wasm_bindgen_futures::spawn_local(async move {
+        let alg = engine.algorithm();
+        let (mut grabbed, mut frames, mut look) = (Vec::new(), Vec::new(), None);
+        for &step in &steps {
+            seek.emit(step);
+            sleep(30).await;
+            let Some((canvas, l)) = grab(lane, options.scheme) else { break };
+            engine.seek(step);
+            let frame = engine.frame();
+            let lines = caption(alg, preset, &frame, lang);
+            grabbed.push((canvas, lines[lines.len() - 2..].to_vec()));
+            frames.push(frame);
+            look = Some(l);
+        }
+        seek.emit(cursor);
+        let Some(look) = look else { return };
+        let mut title = caption(alg, preset, &frames[0], lang);
+        title.truncate(title.len() - 2);
+        let legend = legend(alg, &frames.iter().collect::<Vec<_>>(), lang);
+        let svg = in_scheme(compose(&grabbed, &title, &legend, &look, options.width), options.scheme);
+        let which = preset.unwrap_or(alg.id);
+        match options.format {
+            Format::Png => {
+                let name = file_name(which, &steps, "png");
+                save_png(&name, &svg, options.width, svg_height(&svg).unwrap_or(options.width));
+            }
+            _ => save_svg(&file_name(which, &steps, "svg"), &svg),
+        }
+    });
 }
 
 #[cfg(test)]

@@ -275,8 +275,8 @@ fn panel(out: &mut String, alg: &Algorithm, p: &Panel, dx: f64, lang: Lang) {
         let angle = (layout::CENTRE - y).atan2(x - layout::CENTRE).to_degrees().round() as i64;
         let _ = writeln!(
             out,
-            "\\node[el node={}cm, {}, label={{[el label]{}:{{{}}}}}] (n{}) at ({},{}) {{N{}}};",
-            format!("{:.2}", 2.0 * r * 0.008),
+            "\\node[el node={:.2}cm, {}, label={{[el label]{}:{{{}}}}}] (n{}) at ({},{}) {{N{}}};",
+            2.0 * r * 0.008,
             look_style(look),
             angle,
             text.join("\\\\"),
