@@ -205,6 +205,7 @@ pub fn Lab() -> Html {
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
             ),
+            Request::SpaceTimeTikz(scheme) => crate::export::space_time_tikz(&state, scheme),
             Request::Strip(options, steps) => crate::export::strip::export(
                 &state,
                 "lab",

@@ -329,6 +329,18 @@ pub fn animation(
 
 /// The TikZ document of `steps` of the run (one step: a figure; several: a strip), in greys
 /// when the picture menu asks for greyscale.
+/// The space-time diagram of the last [`tikz::SPAN`] ticks up to the step shown, as TikZ.
+pub fn space_time_tikz(state: &State, scheme: Scheme) {
+    let engine = state.engine.get();
+    let alg = engine.algorithm();
+    let mut title = caption(alg, state.preset, &state.frame, state.lang);
+    title.truncate(title.len() - 1);
+    title[0] = format!("{} · {}", title[0], tr(state.lang, k::UI_SPACE_TIME_DIAGRAM));
+    let doc = tikz::space_time(&engine, &title, scheme == Scheme::Grey, state.lang);
+    let name = format!("election-lab-{}-spacetime-step{}.tex", state.preset.unwrap_or(alg.id), state.frame.step);
+    save_tex(&name, &doc);
+}
+
 pub(crate) fn tikz_of(state: &State, steps: &[u64], scheme: Scheme) {
     let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
     let alg = engine.algorithm();

@@ -15,6 +15,8 @@ pub enum Request {
     Animation(crate::export::Options, (Option<u64>, Option<u64>), u32),
     /// A figure strip of the steps listed ("3, 10, 25"), side by side (SVG, PNG or TikZ).
     Strip(crate::export::Options, String),
+    /// The space-time diagram as TikZ, in these colours.
+    SpaceTimeTikz(crate::export::Scheme),
     /// Raft's pre-vote switched: the same run (scenario, interventions, step) replayed with
     /// `params.pre_vote` the other way.
     TogglePreVote,

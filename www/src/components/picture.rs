@@ -66,6 +66,13 @@ pub fn PictureExport(p: &PictureProps) -> Html {
             request.emit(Request::Strip(Options { format, width, scheme, shape: Shape::Slide }, text));
         })
     };
+    let space_time = {
+        let (request, scheme) = (p.request.clone(), scheme.clone());
+        Callback::from(move |_: MouseEvent| {
+            let value = scheme.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            request.emit(Request::SpaceTimeTikz(scheme_of(&value)));
+        })
+    };
     // Keys stay here (Space or the arrows must not drive the lab); Escape closes it.
     let onkeydown = {
         let details = details.clone();
@@ -106,6 +113,7 @@ pub fn PictureExport(p: &PictureProps) -> Html {
                 <button onclick={download(Format::Svg)}>{ tr(l, k::UI_DOWNLOAD_SVG) }</button>
                 <button onclick={download(Format::Png)}>{ tr(l, k::UI_DOWNLOAD_PNG) }</button>
                 <button onclick={download(Format::Tikz)}>{ tr(l, k::UI_DOWNLOAD_TIKZ) }</button>
+                <button onclick={space_time}>{ tr(l, k::UI_DOWNLOAD_SPACE_TIME_TIKZ) }</button>
                 <fieldset class="strip">
                     <legend>{ tr(l, k::UI_FIGURE_STRIP) }</legend>
                     <label>{ tr(l, k::UI_STRIP_STEPS) }<input ref={steps.clone()} data-testid="strip-steps" type="text" inputmode="numeric" placeholder="3, 10, 25" aria-label={tr(l, k::UI_STRIP_STEPS_LABEL)} /></label>

@@ -232,6 +232,9 @@ test('Greyscale export: no colour left, and the legend\'s kind markers still dif
   assert.equal(tex.file, 'election-lab-bully-heal-step75.tex');
   const source = tex.bytes.toString('utf8');
   assert.ok(source.includes('\\begin{tikzpicture}') && source.includes('{gray}'), 'greys in TikZ too');
+  const st = await download(page, 'Download space-time TikZ');
+  assert.equal(st.file, 'election-lab-bully-heal-spacetime-step75.tex');
+  assert.ok(st.bytes.toString('utf8').includes('{t = 30}'), 'the space-time diagram up to the step shown');
   assert.deepEqual(errors, []);
 });
 
