@@ -20,6 +20,7 @@ use election_lab::{Algorithm, Frame};
 use wasm_bindgen::prelude::*;
 
 mod legend;
+pub mod space_time;
 pub mod strip;
 pub mod tikz;
 pub use legend::{greyscale, legend, Entry, Legend, RoleEntry};
@@ -329,14 +330,14 @@ pub fn animation(
 
 /// The TikZ document of `steps` of the run (one step: a figure; several: a strip), in greys
 /// when the picture menu asks for greyscale.
-/// The space-time diagram of the last [`tikz::SPAN`] ticks up to the step shown, as TikZ.
+/// The space-time diagram of the last [`space_time::SPAN`] ticks up to the step shown, as TikZ.
 pub fn space_time_tikz(state: &State, scheme: Scheme) {
     let engine = state.engine.get();
     let alg = engine.algorithm();
     let mut title = caption(alg, state.preset, &state.frame, state.lang);
     title.truncate(title.len() - 1);
     title[0] = format!("{} · {}", title[0], tr(state.lang, k::UI_SPACE_TIME_DIAGRAM));
-    let doc = tikz::space_time(&engine, &title, scheme == Scheme::Grey, state.lang);
+    let doc = space_time::space_time(&engine, &title, scheme == Scheme::Grey, state.lang);
     let name = format!("election-lab-{}-spacetime-step{}.tex", state.preset.unwrap_or(alg.id), state.frame.step);
     save_tex(&name, &doc);
 }

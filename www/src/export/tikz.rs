@@ -77,11 +77,11 @@ pub fn tex(s: &str) -> String {
 }
 
 /// Whether `s` needs the CJK environment (Chinese captions).
-fn cjk(s: &str) -> bool {
+pub(super) fn cjk(s: &str) -> bool {
     s.chars().any(|c| ('\u{2e80}'..='\u{9fff}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c))
 }
 
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     let s = format!("{v:.1}");
     s.strip_suffix(".0").map_or(s.clone(), str::to_string)
 }
@@ -137,7 +137,7 @@ fn look_style(look: Option<NodeLook>) -> &'static str {
 }
 
 /// The preamble: colours (greys when `grey`), a style per node look and per message kind.
-fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
+pub(super) fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
     let mut s = String::from(
         "% Election Lab: a figure for LaTeX notes. Compiles with pdflatex and TikZ alone (Debian:\n\
          % texlive-latex-base, texlive-pictures); the page is cropped to the picture. In your notes:\n\
@@ -308,7 +308,7 @@ fn panel(out: &mut String, alg: &Algorithm, p: &Panel, dx: f64, lang: Lang) {
 }
 
 /// The legend's items in rows under the panels, from `y`, across `width` units.
-fn legend_rows(out: &mut String, alg: &Algorithm, legend: &Legend, y: f64, width: f64) {
+pub(super) fn legend_rows(out: &mut String, alg: &Algorithm, legend: &Legend, y: f64, width: f64) {
     let mut items: Vec<(String, String)> = Vec::new();
     for r in &legend.roles {
         items.push((format!("\\node[el node=0.32cm, {}] at (0,0) {{}};", look_style(Some(r.look))), tex(&r.name)));
@@ -350,7 +350,7 @@ fn legend_rows(out: &mut String, alg: &Algorithm, legend: &Legend, y: f64, width
 }
 
 /// The end of a document: the picture's box set on a page its own size.
-fn finish(s: &mut String, chinese: bool) {
+pub(super) fn finish(s: &mut String, chinese: bool) {
     s.push_str("\\end{tikzpicture}\n\\end{lrbox}%\n");
     // The page is the picture with a margin of 8 pt (pdfTeX's page size registers).
     s.push_str(
@@ -393,97 +393,6 @@ pub fn document(
     let width = (panels.len().max(1) as f64 * 1100.0 - 100.0).max(1000.0);
     let captions = panels.iter().map(|p| p.caption.len()).max().unwrap_or(0) as f64;
     legend_rows(&mut s, alg, legend, 1080.0 + captions * 55.0 + 40.0, width);
-    finish(&mut s, chinese);
-    s
-}
-
-/// The ticks a space-time figure covers, ending at the step shown.
-pub const SPAN: u64 = 30;
-
-/// The space-time diagram of the last [`SPAN`] ticks up to the step `engine` is at, as a
-/// standalone document: a lifeline per node (dashed while it is down at the end), each message
-/// delivered or dropped in that time an arrow from its sending to its arrival (dropped ones end
-/// in a cross) with its kind's dash, the other events as dots, and the legend of the kinds.
-pub fn space_time(engine: &Engine, title: &[String], grey: bool, lang: Lang) -> String {
-    let alg = engine.algorithm();
-    let frame = engine.frame();
-    let (now, n) = (frame.time, frame.nodes.len().max(1));
-    let t0 = now.saturating_sub(SPAN);
-    let col = |i: usize| 1000.0 * (i as f64 + 0.5) / n as f64;
-    let row = |t: u64| 60.0 + 800.0 * (t - t0) as f64 / SPAN as f64;
-    let index = |id: u32| frame.nodes.iter().position(|nd| nd.id == id);
-    let mut body = String::new();
-    for (i, nd) in frame.nodes.iter().enumerate() {
-        let style = if nd.up { "black!50" } else { "black!35, dash pattern=on 2pt off 2pt" };
-        let _ = writeln!(body, "\\draw[{style}] ({},60) -- ({},870);", num(col(i)), num(col(i)));
-        let _ = writeln!(
-            body,
-            "\\node[el label, font=\\sffamily\\bfseries\\small] at ({},25) {{N{}}};",
-            num(col(i)),
-            nd.id
-        );
-    }
-    let mut kinds: Vec<&'static str> = Vec::new();
-    let mut step = crate::markers::first_step_at(engine, t0);
-    while step <= engine.cursor() {
-        let Some(info) = engine.step_info_in(step, lang) else { break };
-        step += 1;
-        let Some(to) = index(info.node) else { continue };
-        match (info.peer.and_then(index), info.sent, info.kind) {
-            (Some(from), Some(sent), Some(kind)) if sent >= t0 => {
-                let i = alg.kinds.iter().position(|k| k.name == kind).unwrap_or(0);
-                if !kinds.contains(&kind) {
-                    kinds.push(kind);
-                }
-                let (a, b) = ((col(from), row(sent)), (col(to), row(info.time)));
-                if info.event == "drop" {
-                    let _ = writeln!(
-                        body,
-                        "\\draw[el kind {i}] ({},{}) -- ({},{}) node[text=elBad, font=\\bfseries] {{$\\times$}};",
-                        num(a.0),
-                        num(a.1),
-                        num(b.0),
-                        num(b.1)
-                    );
-                } else {
-                    let _ = writeln!(
-                        body,
-                        "\\draw[el kind {i}, -{{Stealth[length=5pt]}}] ({},{}) -- ({},{});",
-                        num(a.0),
-                        num(a.1),
-                        num(b.0),
-                        num(b.1)
-                    );
-                }
-            }
-            _ => {
-                let _ = writeln!(body, "\\fill[black!70] ({},{}) circle[radius=7];", num(col(to)), num(row(info.time)));
-            }
-        }
-    }
-    let _ = writeln!(
-        body,
-        "\\draw[elBad, line width=0.8pt] (-20,{y}) -- (1020,{y}) node[right, el label] {{t = {now}}};",
-        y = num(row(now))
-    );
-    let _ = writeln!(body, "\\node[el label, anchor=east] at (-20,60) {{t = {t0}}};");
-    let legend = Legend {
-        kinds: alg.kinds.iter().filter(|k| kinds.contains(&k.name)).map(|k| super::legend::Entry::of(alg, k)).collect(),
-        ..Legend::default()
-    };
-    let chinese = title.iter().any(|t| cjk(t));
-    let mut s = preamble(alg, grey, chinese);
-    s.push_str("\\pagestyle{empty}\n\\newsavebox{\\elfigure}\n\\begin{document}\n");
-    if chinese {
-        s.push_str("\\begin{CJK}{UTF8}{gbsn}\n");
-    }
-    s.push_str("\\begin{lrbox}{\\elfigure}\n\\begin{tikzpicture}[x=0.008cm, y=-0.008cm]\n");
-    for (i, t) in title.iter().enumerate() {
-        let style = if i == 0 { "el title" } else { "el caption" };
-        let _ = writeln!(s, "\\node[{style}, anchor=west] at (0,{}) {{{}}};", num(-110.0 + i as f64 * 55.0), tex(t));
-    }
-    s.push_str(&body);
-    legend_rows(&mut s, alg, &legend, 940.0, 1000.0);
     finish(&mut s, chinese);
     s
 }
@@ -582,22 +491,5 @@ pub(crate) mod tests {
         let doc = document(alg, &title, &ps, &legend(alg, &frames, Lang::En), true, Lang::En);
         assert!(doc.contains("\\draw[el cross]") && doc.contains("el crashed"));
         pdflatex("crashed", &doc);
-    }
-
-    #[test]
-    fn the_space_time_diagram_as_tikz_compiles_with_pdflatex() {
-        let e = first("bully-heal", 3, 0);
-        let alg = e.algorithm();
-        let doc = space_time(&e, &["Bully: space-time".into()], false, Lang::En);
-        for n in &e.frame().nodes {
-            assert!(doc.contains(&format!("{{N{}}};", n.id)), "the lifeline of N{}", n.id);
-        }
-        assert!(doc.contains(", -{Stealth[length=5pt]}]"), "messages as arrows");
-        assert!(doc.contains(&format!("{{t = {}}}", e.frame().time)), "the time of the step");
-        assert!(
-            alg.kinds.iter().any(|k| doc.contains(&format!("{{\\textbf{{{}}} {}}}", tex(k.short), tex(k.name)))),
-            "the legend"
-        );
-        pdflatex("spacetime", &doc);
     }
 }
