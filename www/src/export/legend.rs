@@ -48,6 +48,9 @@ pub struct Legend {
     pub crashed: Option<String>,
     /// The words for a message that will not arrive, if one is drawn.
     pub doomed: Option<String>,
+    /// The extras drawn (group bands, colour rings, reach arcs, vote arrows, partition halos):
+    /// the canvas's class of each and its words, as the page's legend lists them.
+    pub extras: Vec<(&'static str, String)>,
 }
 
 /// The legend of what `frames` draw (one frame for a picture, several for a strip).
@@ -64,7 +67,43 @@ pub fn legend(alg: &Algorithm, frames: &[&Frame], lang: Lang) -> Legend {
             .collect(),
         crashed: any_node(&|n| !n.up).then(|| tr(lang, k::UI_CRASHED).to_string()),
         doomed: any_msg(&|m| m.doomed).then(|| tr(lang, k::UI_WILL_NOT_ARRIVE).to_string()),
+        extras: {
+            let mut out: Vec<(&'static str, String)> = Vec::new();
+            for (class, text) in frames.iter().flat_map(|f| crate::components::teach::extras(alg, f)) {
+                if !out.iter().any(|(c, _)| *c == class) {
+                    out.push((class, text.get(lang).to_string()));
+                }
+            }
+            out
+        },
     }
+}
+
+/// The swatch of an extra at font `size`, drawn as the page's legend draws it.
+fn extra_marker(class: &str, size: f64, c: &Look) -> String {
+    let r = num(0.45 * size);
+    let half = num(0.55 * size);
+    let body = match class {
+        "group-hull" => format!(
+            "<path d=\"M-{half} 0L{half} 0\" stroke=\"#56B4E9\" stroke-width=\"{}\" stroke-linecap=\"round\" opacity=\"0.35\"/>",
+            num(size * 0.5)
+        ),
+        "tint" => format!("<circle r=\"{r}\" fill=\"none\" stroke=\"#1fad4f\" stroke-width=\"{}\"/>", num(size * 0.12)),
+        "reach-arc" => format!(
+            "<path d=\"M-{half} {q}A{half} {half} 0 0 1 {half} {q}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>",
+            escape(&c.candidate),
+            num(size * 0.12),
+            q = num(0.2 * size)
+        ),
+        "vote-arrow" => format!(
+            "<line x1=\"-{half}\" y1=\"0\" x2=\"{half}\" y2=\"0\" stroke=\"{}\" stroke-width=\"{}\" stroke-dasharray=\"{}\"/>",
+            escape(&c.ink),
+            num(size * 0.1),
+            scaled("4 3", size / 24.0)
+        ),
+        _ => format!("<circle r=\"{}\" fill=\"#E69F00\" opacity=\"0.35\"/>", num(0.55 * size)),
+    };
+    format!("<g class=\"legend-extra\" data-extra=\"{class}\">{body}</g>")
 }
 
 /// A legend item: its marker (SVG centred on the origin, for a font of the item's size), the
@@ -150,10 +189,14 @@ fn look_marker(look: Option<NodeLook>, size: f64, c: &Look) -> String {
 
 impl Legend {
     pub fn is_empty(&self) -> bool {
-        self.kinds.is_empty() && self.roles.is_empty() && self.crashed.is_none() && self.doomed.is_none()
+        self.kinds.is_empty()
+            && self.roles.is_empty()
+            && self.crashed.is_none()
+            && self.doomed.is_none()
+            && self.extras.is_empty()
     }
 
-    /// The items in order: node looks, crashed, kinds, doomed.
+    /// The items in order: node looks, crashed, kinds, doomed, extras.
     pub fn items(&self, size: f64, c: &Look) -> Vec<Item> {
         let mut out: Vec<Item> = self
             .roles
@@ -181,6 +224,9 @@ impl Legend {
                 escape(&c.bad)
             );
             out.push(Item { marker, text: escape(w), chars: w.chars().count() });
+        }
+        for (class, w) in &self.extras {
+            out.push(Item { marker: extra_marker(class, size, c), text: escape(w), chars: w.chars().count() });
         }
         out
     }
@@ -372,6 +418,10 @@ pub(crate) mod tests {
             assert!(svg.contains(&format!(">{}</text>", role_label(alg, role.name, Lang::En))));
         }
         assert!(looks.contains(&"crashed") && svg.contains(">crashed</text>"), "{looks:?}");
+        // What else the canvas draws is listed too (here: the partition's halos).
+        let page: Vec<&str> = crate::components::teach::extras(alg, &frame).iter().map(|(c, _)| *c).collect();
+        assert!(!page.is_empty(), "bully-heal draws a partition at this step");
+        assert_eq!(attrs(&svg, "legend-extra", "data-extra"), page);
         // Leader, candidate and plain look differ in what greyscale keeps: fill, width or dash.
         let styles: Vec<_> = [NodeLook::Leader, NodeLook::Candidate, NodeLook::Follower]
             .map(|l| disc_style(Some(l), &c))
