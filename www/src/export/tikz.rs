@@ -412,7 +412,7 @@ pub fn file_name(alg: &Algorithm, preset: Option<&str>, steps: &[u64]) -> String
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::export::legend::{legend, tests::first};
+    use crate::export::legend::{legend, tests::first, Legend};
     use std::path::PathBuf;
     use std::process::Command;
 
@@ -455,6 +455,21 @@ pub(crate) mod tests {
             "a\\_b \\& 50\\% \\#3 \\$x\\$ \\{y\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
         );
         assert_eq!(tex("step 4 · t = 3, → N5"), "step 4 $\\cdot$ t = 3, $\\rightarrow$ N5");
+    }
+
+    #[test]
+    fn a_chinese_figure_sets_its_text_in_the_cjk_environment() {
+        let mut e = first("bully-heal", 3, 0);
+        let step = e.cursor();
+        let alg = e.algorithm();
+        let ps = panels(&mut e, Some("bully-heal"), &[step], Lang::Zh);
+        let frames: Vec<&Frame> = ps.iter().map(|p| &p.frame).collect();
+        let zh =
+            document(alg, &[alg.title.get(Lang::Zh).into()], &ps, &legend(alg, &frames, Lang::Zh), false, Lang::Zh);
+        assert!(zh.contains("\\usepackage{CJKutf8}") && zh.contains("\\begin{CJK}{UTF8}{gbsn}"));
+        assert!(zh.find("\\begin{CJK}") < zh.find("\\begin{lrbox}") && zh.find("\\end{CJK}") > zh.find("\\usebox"));
+        let en = document(alg, &["Bully".into()], &ps[..0], &Legend::default(), false, Lang::En);
+        assert!(!en.contains("CJK"), "an English figure needs no CJK package");
     }
 
     #[test]
