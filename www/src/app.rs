@@ -206,6 +206,14 @@ pub fn Lab() -> Html {
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
             ),
+            Request::SpaceTimeTikz(scheme) => crate::export::space_time_tikz(&state, scheme),
+            Request::Strip(options, steps) => crate::export::strip(
+                &state,
+                "lab",
+                options,
+                &steps,
+                state.dispatcher().to_callback().reform(Action::Seek),
+            ),
         })
     };
 

@@ -55,8 +55,9 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
     }
 }
 
-/// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
-fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, Text)> {
+/// The extras a frame draws besides nodes and dots, each as (class, its legend text); the
+/// exported picture's legend lists them too.
+pub fn extras(a: &Algorithm, frame: &election_lab::Frame) -> Vec<(&'static str, Text)> {
     let mut out = Vec::new();
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
     if any(&|n| n.view.group.is_some()) {
