@@ -523,3 +523,22 @@ fn the_leases_lesson_shows_the_overlap_and_the_rejected_writes_before_it_ends() 
     let last = seen.last().unwrap();
     assert!(last.3 >= 1 && last.2 == 1, "the end shows the rejected writes and one holder: {seen:?}");
 }
+
+/// A stop's lecturer's notes are optional, read in both languages, and a half-written one is
+/// refused by field; the built-in Bully lesson carries some.
+#[test]
+fn a_stops_notes_are_read_in_both_languages_and_a_half_written_one_is_refused() {
+    let l = course::find("bully").unwrap();
+    let with: Vec<_> = l.stops.iter().filter_map(|s| s.notes.as_ref()).collect();
+    assert!(!with.is_empty() && with.len() < l.stops.len(), "some stops have notes, not all");
+    assert!(with.iter().all(|n| !n.en.is_empty() && n.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))));
+    let mut v = base();
+    v["stops"][0]["notes"] = json!({"en": "Ask the room first.", "zh": "先问全班。"});
+    let read = Lesson::from_value(&v).unwrap();
+    assert_eq!(read.stops[0].notes.as_ref().map(|n| n.get(Lang::Zh)), Some("先问全班。"));
+    assert!(read.stops[1].notes.is_none());
+    v["stops"][0]["notes"]["zh"] = json!("only English");
+    assert_eq!(err_of(v.clone()), "stops[0].notes.zh: has no Chinese text");
+    v["stops"][0]["notes"] = json!("Ask the room first.");
+    assert!(err_of(v).starts_with("stops[0].notes:"), "a notes text in one language only");
+}
