@@ -502,6 +502,21 @@ fn a_caption_claiming_the_wrong_leader_or_a_node_down_too_early_fails_the_truth_
     // "N8 has just crashed" over the canvas before the crash (step 0), as the lesson once was.
     let p = lesson::truth::check(&damaged(&[("\"at\": 1,", "\"at\": \"start\",")])).unwrap();
     assert!(p.iter().any(|p| p.starts_with("stops[0] (en): says N8 is down, but N8 is up at step 0")), "{p:?}");
+    // A count of every message whose prompt no longer names COORDINATOR (which the caption never
+    // mentions either) asks the class to count what it was not shown.
+    let l = damaged(&[
+        ("How many messages (ELECTION, OK and COORDINATOR) will", "How many messages will"),
+        ("（ELECTION、OK 与 COORDINATOR 合计）", ""),
+    ]);
+    let p = lesson::truth::check(&l).unwrap();
+    for lang in ["en", "zh"] {
+        let said = format!("stops[1] ({lang}): the question counts COORDINATOR messages, which neither");
+        assert!(p.iter().any(|p| p.starts_with(&said)), "{p:?}");
+    }
+    assert!(
+        !p.iter().any(|p| p.contains("counts ELECTION") || p.contains("counts OK")),
+        "the caption names those: {p:?}"
+    );
 }
 
 #[test]
