@@ -275,3 +275,13 @@ test('Figure strip: chosen steps side by side with captions and one legend, SVG,
   assert.deepEqual(found, []);
   assert.deepEqual(errors, []);
 });
+
+test('A Chinese page\'s figure is captioned and its legend written in Chinese (the worker reads the Chinese catalog)', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heal&step=75&lang=zh');
+  await page.locator('details.picture summary').click();
+  const svg = await download(page, '下载 SVG');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(/[\u4e00-\u9fff]/.test(text), 'Chinese text in the figure');
+  assert.ok(!/>step \d+ · t = /.test(text), 'no English caption line');
+  assert.deepEqual(errors, []);
+});
