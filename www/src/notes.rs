@@ -22,8 +22,6 @@ pub const PAGE: &str = "notes.html";
 const NAME: &str = "election-lab-notes";
 
 /// What the notes window shows, as the JSON text it receives: the labels and texts in `lang`.
-/// (Not inlined into the page's component, where it would only add to the first load.)
-#[inline(never)]
 pub fn content(lesson: &LessonState, lang: Lang) -> String {
     let t = |key| tr(lang, key);
     let labels = json!({
@@ -90,7 +88,6 @@ extern "C" {
 }
 
 /// Opens the notes window (or brings the open one forward).
-#[inline(never)]
 pub fn open() {
     if let Some(w) = web_sys::window() {
         let _ = w.open_with_url_and_target_and_features(PAGE, NAME, "popup,width=760,height=720");
@@ -108,7 +105,6 @@ thread_local! {
 /// is posted when it differs from the last, and sent again to a window that says `hello`;
 /// elsewhere the channel is closed. (A call while drawing rather than an effect hook: the same
 /// result for less of the page's wasm.)
-#[inline(never)]
 pub fn sync(present: bool, content: impl FnOnce() -> String) {
     LIVE.with(|live| {
         let mut live = live.borrow_mut();

@@ -33,16 +33,6 @@ fn yes_no(lang: Lang, b: bool) -> &'static str {
     }
 }
 
-/// A lesson's text in `lang`, naming taps on a touch screen (one copy, not one per use).
-#[inline(never)]
-fn say(t: &election_lab::lesson::Bilingual, lang: Lang, touch: bool) -> String {
-    if touch {
-        touch::words(t.get(lang), lang)
-    } else {
-        t.get(lang).to_string()
-    }
-}
-
 /// An answer in words, in the page's language.
 pub(crate) fn answer_text(a: &Answer, lang: Lang) -> String {
     match a {
@@ -188,7 +178,13 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
         };
     }
     // On a touch screen the lesson's words name taps and long presses, not clicks.
-    let say = |t: &election_lab::lesson::Bilingual| say(t, lang, p.touch);
+    let say = |t: &election_lab::lesson::Bilingual| {
+        if p.touch {
+            touch::words(t.get(lang), lang)
+        } else {
+            t.get(lang).to_string()
+        }
+    };
     let n = lesson.stops.len();
     let stop = lesson.stops.get(s.stop);
     let body = match (&s.phase, stop) {

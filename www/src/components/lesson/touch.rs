@@ -24,9 +24,7 @@ const EN: &[(&str, &str)] = &[
 const ZH: &[(&str, &str)] =
     &[("右键、Shift+点击，或在选中的节点上按 M", "长按"), ("右键单击", "长按"), ("右键", "长按"), ("点击", "轻触")];
 
-/// `text` with its mouse words replaced by touch words, in `lang`. (Not inlined: the panel calls
-/// it in six places, and one copy is much less of the page's wasm.)
-#[inline(never)]
+/// `text` with its mouse words replaced by touch words, in `lang`.
 pub fn words(text: &str, lang: Lang) -> String {
     let (table, whole_words) = match lang {
         Lang::En => (EN, true),
