@@ -57,6 +57,9 @@ setup-test: setup-build
 	@command -v redis-server >/dev/null && command -v redis-sentinel >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server redis-sentinel; }
 	@# A one-node Slurm cluster for crate/tests/slurm.rs (scripts/slurm-local.sh): Debian's Slurm 22.05 and munge.
 	@command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null && command -v munged >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge; }
+	@# pdflatex with TikZ for the figures' TikZ export (www/src/export/tikz.rs compiles them), and
+	@# pdftoppm to look at the PDFs: Debian's TeX Live, base and pictures only.
+	@command -v pdflatex >/dev/null && kpsewhich tikz.sty >/dev/null && command -v pdftoppm >/dev/null || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends texlive-latex-base texlive-pictures poppler-utils; }
 
 setup: setup-test
 

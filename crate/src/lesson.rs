@@ -55,6 +55,10 @@
 //! [`Checked::Deferred`] unless asked, and the page computes it ([`check::answer_stop`]) only
 //! when the student reaches that stop.
 //!
+//! **`notes`** (optional, any stop, both languages): the lecturer's notes — what to say, what
+//! the class usually answers — shown only in the presenter view's notes window, beside the
+//! stop's caption, the next stop and the expected answer.
+//!
 //! **`act`**: the run waits until `until` holds — a breakpoint, or a state condition
 //! ([`Condition`]): `down:5`, `up:5`, `isolated:5`, `partitioned`, `healed`. `do` is the
 //! action that satisfies it (what "show me" applies, and what the computed run applies there).
@@ -286,6 +290,8 @@ pub struct Stop {
     pub caption: Bilingual,
     pub question: Option<Question>,
     pub act: Option<Act>,
+    /// The lecturer's notes: shown in the presenter's notes window, never to the class.
+    pub notes: Option<Bilingual>,
 }
 
 /// The closing challenge: a claimed property to break by hand.
@@ -482,6 +488,7 @@ impl Lesson {
                 caption: text(s.caption, &format!("{path}.caption"))?,
                 question: s.question.map(|q| question(q, &format!("{path}.question"))).transpose()?,
                 act,
+                notes: s.notes.map(|n| text(n, &format!("{path}.notes"))).transpose()?,
             });
         }
         let challenge = match raw.challenge {

@@ -502,6 +502,21 @@ fn a_caption_claiming_the_wrong_leader_or_a_node_down_too_early_fails_the_truth_
     // "N8 has just crashed" over the canvas before the crash (step 0), as the lesson once was.
     let p = lesson::truth::check(&damaged(&[("\"at\": 1,", "\"at\": \"start\",")])).unwrap();
     assert!(p.iter().any(|p| p.starts_with("stops[0] (en): says N8 is down, but N8 is up at step 0")), "{p:?}");
+    // A count of every message whose prompt no longer names COORDINATOR (which the caption never
+    // mentions either) asks the class to count what it was not shown.
+    let l = damaged(&[
+        ("How many messages (ELECTION, OK and COORDINATOR) will", "How many messages will"),
+        ("（ELECTION、OK 与 COORDINATOR 合计）", ""),
+    ]);
+    let p = lesson::truth::check(&l).unwrap();
+    for lang in ["en", "zh"] {
+        let said = format!("stops[1] ({lang}): the question counts COORDINATOR messages, which neither");
+        assert!(p.iter().any(|p| p.starts_with(&said)), "{p:?}");
+    }
+    assert!(
+        !p.iter().any(|p| p.contains("counts ELECTION") || p.contains("counts OK")),
+        "the caption names those: {p:?}"
+    );
 }
 
 #[test]
@@ -522,4 +537,23 @@ fn the_leases_lesson_shows_the_overlap_and_the_rejected_writes_before_it_ends() 
     // The last stop is after the rejected writes, with one holder again.
     let last = seen.last().unwrap();
     assert!(last.3 >= 1 && last.2 == 1, "the end shows the rejected writes and one holder: {seen:?}");
+}
+
+/// A stop's lecturer's notes are optional, read in both languages, and a half-written one is
+/// refused by field; the built-in Bully lesson carries some.
+#[test]
+fn a_stops_notes_are_read_in_both_languages_and_a_half_written_one_is_refused() {
+    let l = course::find("bully").unwrap();
+    let with: Vec<_> = l.stops.iter().filter_map(|s| s.notes.as_ref()).collect();
+    assert!(!with.is_empty() && with.len() < l.stops.len(), "some stops have notes, not all");
+    assert!(with.iter().all(|n| !n.en.is_empty() && n.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))));
+    let mut v = base();
+    v["stops"][0]["notes"] = json!({"en": "Ask the room first.", "zh": "先问全班。"});
+    let read = Lesson::from_value(&v).unwrap();
+    assert_eq!(read.stops[0].notes.as_ref().map(|n| n.get(Lang::Zh)), Some("先问全班。"));
+    assert!(read.stops[1].notes.is_none());
+    v["stops"][0]["notes"]["zh"] = json!("only English");
+    assert_eq!(err_of(v.clone()), "stops[0].notes.zh: has no Chinese text");
+    v["stops"][0]["notes"] = json!("Ask the room first.");
+    assert!(err_of(v).starts_with("stops[0].notes:"), "a notes text in one language only");
 }

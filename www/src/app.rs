@@ -212,6 +212,14 @@ pub fn Lab() -> Html {
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
             ),
+            Request::SpaceTimeTikz(scheme) => crate::export::space_time_tikz(&state, scheme),
+            Request::Strip(options, steps) => crate::export::strip(
+                &state,
+                "lab",
+                options,
+                &steps,
+                state.dispatcher().to_callback().reform(Action::Seek),
+            ),
         })
     };
 
@@ -228,6 +236,8 @@ pub fn Lab() -> Html {
         });
     }
     let lesson = crate::lesson_io::use_lesson(&state, on.clone());
+    // The lecturer's notes window, kept in step from the presenter view.
+    crate::notes::sync(state.present, || crate::notes::content(&lesson, state.lang));
     // A lesson is walked, not forked, and the log shows no step the student has not reached
     // (free play lifts both).
     let in_lesson = lesson.active() && !lesson.free;
@@ -431,6 +441,7 @@ pub fn Lab() -> Html {
         _ if state.present => html! {
             <header class="present-head">
                 <button data-testid="present-exit" onclick={on.reform(|_| Action::TogglePresent)}>{ tr(lang, k::UI_LEAVE_PRESENTER_VIEW) }</button>
+                <button data-testid="present-notes" title={tr(lang, k::UI_LECTURERS_NOTES_TITLE)} onclick={Callback::from(|_: MouseEvent| crate::notes::open())}>{ tr(lang, k::UI_LECTURERS_NOTES) }</button>
             </header>
         },
         // A compare embed: the lanes' names and a way out to the full lab.

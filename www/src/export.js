@@ -50,7 +50,7 @@ function inline(live, copy, parent) {
 }
 
 /** The canvas of `lane` with its styles inline, serialised, and the picture's colours and font:
- *  [markup, background, ink, muted, bad, font]; null without such a canvas. `scheme`: "" keeps
+ *  [markup, background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed]; null without such a canvas. `scheme`: "" keeps
  *  the page's colours; "light" or "dark" sets that scheme's custom properties on the canvas's
  *  box while its styles are read, then takes them off. */
 export function canvasMarkup(lane, scheme) {
@@ -66,7 +66,10 @@ export function canvasMarkup(lane, scheme) {
     const v = (name, or) => cs.getPropertyValue(name).trim() || or;
     // `--ink`, not `color`: the box inherits `color` already resolved at the page's root.
     const ink = v('--ink', v('color', '#1d1d1f'));
-    const look = [v('background-color', '#ffffff'), ink, v('--muted', ink), v('--bad', '#b3261e'), v('font-family', 'sans-serif')];
+    const look = [v('background-color', '#ffffff'), ink, v('--muted', ink), v('--bad', '#b3261e'), v('font-family', 'sans-serif'),
+      // The node looks' colours, for the legend's swatches.
+      v('--leader', '#0072B2'), v('--candidate', '#E69F00'), v('--waiting', '#CC79A7'), v('--node', '#ffffff'),
+      v('--line', '#d6d6d2'), v('--crashed', '#9e9e9e')];
     copy.querySelectorAll(INTERACTIVE).forEach((e) => e.remove());
     copy.removeAttribute('class');
     copy.removeAttribute('preserveAspectRatio');
@@ -93,6 +96,11 @@ function save(name, blob) {
 /** Offers `text` as an SVG file. */
 export function saveSvg(name, text) {
   save(name, new Blob([text], { type: 'image/svg+xml' }));
+}
+
+/** Offers `text` as a LaTeX file. */
+export function saveTex(name, text) {
+  save(name, new Blob([text], { type: 'application/x-tex' }));
 }
 
 /** Draws the SVG `text` into an image, onto a canvas `width` × `height`, and offers the PNG. */
@@ -204,4 +212,47 @@ export async function saveApng(name, texts, width, height, delayMs) {
   } catch (e) {
     console.error('Export animation: the APNG could not be made', e);
   }
+}
+
+// ----- figures, made in the page's Web Worker (src/export/job.rs: the writers are in its wasm) -----
+
+/** The drawings grabbed for the next figure (canvasMarkup's arrays, one a step). */
+let grabbed = [];
+let worker = null;
+/** Jobs waiting for the worker to say it is ready (null once it has). */
+let waiting = null;
+
+/** Grabs the canvas of `lane` (as canvasMarkup) for the next figure; false without the canvas. */
+export function grabFor(lane, scheme) {
+  const g = canvasMarkup(lane, scheme);
+  if (g) grabbed.push(g);
+  return !!g;
+}
+
+/** Hands a figure's job (JSON text; the drawings grabbed since the last are added to it) to the
+ *  worker at `loader`, started on the first figure and kept for the next, and offers the file
+ *  it makes. */
+export function postFigure(loader, jobText) {
+  const job = JSON.parse(jobText);
+  job.grabs = grabbed;
+  grabbed = [];
+  const text = JSON.stringify(job);
+  if (!worker) {
+    worker = new Worker(loader, { type: 'module' });
+    waiting = [];
+    worker.onmessage = (e) => {
+      const r = JSON.parse(e.data);
+      if (r.kind === 'ready') {
+        waiting.forEach((t) => worker.postMessage(t));
+        waiting = null;
+      } else if (r.error) console.error('Export:', r.error);
+      else if (r.format === 'apng') saveApng(r.name, r.texts, r.width, r.height, r.delay);
+      else if (r.format === 'png') savePng(r.name, r.texts[0], r.width, r.height);
+      else if (r.format === 'tex') saveTex(r.name, r.texts[0]);
+      else saveSvg(r.name, r.texts[0]);
+    };
+    worker.onerror = (e) => console.error('Export: the worker could not run', e.message);
+  }
+  if (waiting) waiting.push(text);
+  else worker.postMessage(text);
 }

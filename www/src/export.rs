@@ -1,5 +1,6 @@
-//! Pictures for slides: the canvas as it is drawn now, as a standalone SVG or PNG file, with a
-//! caption (algorithm, preset, step, time, leaders) and a legend of the message kinds in flight.
+//! Pictures for slides and notes: the canvas as it is drawn now, as a standalone SVG or PNG file,
+//! with a caption (algorithm, preset, step, time, leaders) and a legend of what it shows; its TikZ
+//! and the space-time diagram's for LaTeX notes; a figure strip of chosen steps; an animation.
 //!
 //! The picture is the canvas's own markup: the live `<svg>` is cloned and every element gets
 //! the styles the page computed for it written inline (only what differs from its parent, for
@@ -10,19 +11,32 @@
 //! browser's cascade does the rest, then takes them off again. A PNG is the same SVG drawn into
 //! an `<img>`, then onto a `<canvas>` at the chosen width, then `toBlob`.
 //!
-//! The DOM work is in `export.js` (smaller there than as wasm); what the picture says —
-//! [`caption`], [`legend`], [`compose`] — is here, pure and tested natively.
+//! The page does only what needs its DOM: it grabs the drawing of each step asked for (`export.js`,
+//! smaller there than as wasm) and saves the file. Everything a figure says and how it is laid
+//! out — [`caption`], [`legend`], [`compose`], the strip, greyscale, TikZ — runs in the page's
+//! Web Worker (`export/job.rs`), which rebuilds the run from its trace: none of it is in the first
+//! load. Those parts are pure and tested natively.
 
-use crate::i18n::{k, tr, Lang};
-use crate::meta::kind_colour;
+use crate::i18n::k;
 use crate::state::State;
-use election_lab::{Algorithm, Frame};
+use job::{Job, What};
 use wasm_bindgen::prelude::*;
+
+pub mod compose;
+pub mod job;
+mod legend;
+pub mod space_time;
+pub mod strip;
+pub mod tikz;
+pub use compose::{caption, compose, file_name, in_scheme};
+pub use legend::{greyscale, legend, Entry, Legend, RoleEntry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Svg,
     Png,
+    /// A LaTeX document with the drawing in TikZ ([`tikz`]), drawn from the run, not the page.
+    Tikz,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +45,8 @@ pub enum Scheme {
     Page,
     Light,
     Dark,
+    /// The light colours in greys, for print: kinds differ by shape and dash.
+    Grey,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,14 +70,34 @@ pub struct Options {
 /// The widths offered, in pixels.
 pub const WIDTHS: &[u32] = &[1280, 1920, 2560];
 
-/// Side of the drawing in picture units (the canvas's viewBox is 1000 × 1000).
-const W: f64 = 1000.0;
-/// Width of a slide in picture units: 16:9 with the drawing's height.
-const SLIDE_W: f64 = 1778.0;
-/// The tall shape's caption band, legend row height and margin.
-const CAPTION: f64 = 100.0;
-const ROW: f64 = 36.0;
-const PAD: f64 = 28.0;
+impl Format {
+    pub fn tag(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+            Format::Tikz => "tikz",
+        }
+    }
+
+    pub fn parse(tag: &str) -> Option<Format> {
+        [Format::Svg, Format::Png, Format::Tikz].into_iter().find(|f| f.tag() == tag)
+    }
+}
+
+impl Scheme {
+    pub fn tag(self) -> &'static str {
+        match self {
+            Scheme::Page => "page",
+            Scheme::Light => "light",
+            Scheme::Dark => "dark",
+            Scheme::Grey => "grey",
+        }
+    }
+
+    pub fn parse(tag: &str) -> Option<Scheme> {
+        [Scheme::Page, Scheme::Light, Scheme::Dark, Scheme::Grey].into_iter().find(|s| s.tag() == tag)
+    }
+}
 
 /// The picture's colours and font.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,205 +108,39 @@ pub struct Look {
     /// The ring of a dot that will not arrive.
     pub bad: String,
     pub font: String,
+    /// The node looks' colours (style.css's `--leader`, `--candidate`, `--waiting`, `--node`,
+    /// `--line`, `--crashed`), for the legend's swatches.
+    pub leader: String,
+    pub candidate: String,
+    pub waiting: String,
+    pub node: String,
+    pub line: String,
+    pub crashed: String,
 }
 
-/// One legend entry: a message kind drawn in the picture.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub colour: &'static str,
-    pub short: &'static str,
-    pub name: &'static str,
-}
-
-/// The kinds of the messages in flight in `frame`, in the algorithm's kind order, and whether
-/// one of them is doomed (drawn with the dashed ring).
-pub fn legend(alg: &Algorithm, frame: &Frame) -> (Vec<Entry>, bool) {
-    let entries = alg
-        .kinds
-        .iter()
-        .filter(|k| frame.messages.iter().any(|m| m.kind == k.name))
-        .map(|k| Entry { colour: kind_colour(alg, k.name), short: k.short, name: k.name })
-        .collect();
-    (entries, frame.messages.iter().any(|m| m.doomed))
-}
-
-/// The caption's lines: the algorithm, the preset (if any), step and time, the leaders.
-pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang) -> Vec<String> {
-    let mut lines = vec![alg.title.get(lang).to_string()];
-    if let Some(p) = preset.and_then(election_lab::presets::find) {
-        lines.push(p.title.get(lang).to_string());
+impl Look {
+    /// The look from what `export.js` read: [background, ink, muted, bad, font, leader,
+    /// candidate, waiting, node, line, crashed].
+    pub fn from_parts(parts: &[String]) -> Option<Look> {
+        let [background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed] =
+            <[String; 11]>::try_from(parts.to_vec()).ok()?;
+        Some(Look { background, ink, muted, bad, font, leader, candidate, waiting, node, line, crashed })
     }
-    lines.push(k::UI_CAPTION_STEP.fill(lang, &[frame.step, frame.time]));
-    lines.push(match frame.leaders.as_slice() {
-        [] => tr(lang, k::UI_CAPTION_NO_LEADER).to_string(),
-        [one] => k::UI_CAPTION_LEADER.fill(lang, &[*one as u64]),
-        many => format!("{} {}", tr(lang, k::UI_CAPTION_LEADERS), crate::nodes_text(many)),
-    });
-    lines
-}
-
-pub use election_lab::plot::escape;
-
-/// Rough advance of `s` in a sans-serif of `size` units.
-fn text_width(s: &str, size: f64) -> f64 {
-    s.chars().count() as f64 * size * 0.6
-}
-
-/// `text` cut at spaces into lines of at most `width` units at `size`.
-fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
-        match lines.last_mut() {
-            Some(l) if text_width(&format!("{l} {word}"), size) <= width => {
-                l.push(' ');
-                l.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
-/// A legend item at (`x`, `y`) (the swatch's centre) in a font of `size`: a kind's swatch, bold
-/// short label and name, or (`None`) the dashed ring of a doomed message.
-fn item(x: f64, y: f64, size: f64, entry: Option<&Entry>, doomed: &str, look: &Look) -> String {
-    let r = size * 0.45;
-    let (swatch, text) = match entry {
-        Some(e) => (
-            format!("fill=\"{}\"", e.colour),
-            format!("<tspan font-weight=\"700\">{}</tspan> {}", escape(e.short), escape(e.name)),
-        ),
-        None => (
-            format!("fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2\"", escape(&look.bad)),
-            escape(doomed),
-        ),
-    };
-    format!(
-        "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"{r:.1}\" {swatch}/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{}\">{text}</text>",
-        x + r,
-        x + 2.0 * r + size * 0.5,
-        y + size * 0.35,
-        escape(&look.ink)
-    )
-}
-
-/// One line of caption text.
-fn line(x: f64, y: f64, size: f64, bold: bool, fill: &str, text: &str) -> String {
-    let weight = if bold { " font-weight=\"700\"" } else { "" };
-    format!(
-        "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\"{weight} fill=\"{}\">{}</text>",
-        escape(fill),
-        escape(text)
-    )
-}
-
-/// The tall shape's legend in rows across the width: (x, row) of each item, doomed last, and the
-/// number of rows.
-fn rows(legend: &[Entry], doomed: Option<&str>) -> (Vec<(f64, usize)>, usize) {
-    let widths = legend
-        .iter()
-        .map(|e| 30.0 + text_width(e.short, 20.0) + 6.0 + text_width(e.name, 20.0))
-        .chain(doomed.map(|d| 30.0 + text_width(d, 20.0)));
-    let (mut x, mut row, mut at) = (PAD, 0, Vec::new());
-    for w in widths {
-        if x > PAD && x + w > W - PAD {
-            x = PAD;
-            row += 1;
-        }
-        at.push((x, row));
-        x += w + 30.0;
-    }
-    let n = if at.is_empty() { 0 } else { row + 1 };
-    (at, n)
-}
-
-/// The whole picture, `width` pixels wide: `canvas` is the serialised canvas `<svg>` (styles
-/// inline), `caption` the lines of [`caption`], `legend` the kinds in flight (and `doomed`: the
-/// words of a dashed ring's entry, in the page's language).
-pub fn compose(
-    canvas: &str,
-    caption: &[String],
-    legend: &[Entry],
-    doomed: Option<&str>,
-    look: &Look,
-    width: u32,
-    shape: Shape,
-) -> String {
-    let items = legend.iter().map(Some).chain(doomed.map(|_| None));
-    let doomed_text = doomed.unwrap_or_default();
-    let (title, rest) = caption.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
-    let (ink, muted) = (&look.ink, &look.muted);
-    let mut body = String::new();
-    let (vw, vh, at) = match shape {
-        Shape::Slide => {
-            // A column beside the drawing: title, caption lines, then the legend as a list.
-            let (x, right) = (W + 30.0, SLIDE_W - 40.0);
-            let mut y = 110.0;
-            for l in wrap(title, 46.0, right - x) {
-                body.push_str(&line(x, y, 46.0, true, ink, &l));
-                y += 56.0;
-            }
-            y += 10.0;
-            for (i, text) in rest.iter().enumerate() {
-                // The preset's name is muted; step, time and leaders are what to read.
-                let fill = if i == 0 && rest.len() > 2 { muted } else { ink };
-                for l in wrap(text, 30.0, right - x) {
-                    body.push_str(&line(x, y, 30.0, false, fill, &l));
-                    y += 42.0;
-                }
-            }
-            y += 40.0;
-            for e in items {
-                body.push_str(&item(x, y, 28.0, e, doomed_text, look));
-                y += 46.0;
-            }
-            (SLIDE_W, W, (0.0, 0.0))
-        }
-        Shape::Tall => {
-            body.push_str(&line(PAD, 46.0, 32.0, true, ink, title));
-            body.push_str(&line(PAD, 82.0, 21.0, false, muted, &rest.join(" · ")));
-            let (at, n) = rows(legend, doomed);
-            for (e, (x, row)) in items.zip(at) {
-                body.push_str(&item(x, CAPTION + W + 12.0 + row as f64 * ROW + ROW / 2.0, 20.0, e, doomed_text, look));
-            }
-            let legend_h = if n == 0 { 0.0 } else { n as f64 * ROW + 24.0 };
-            (W, CAPTION + W + legend_h, (0.0, CAPTION))
-        }
-    };
-    let px_h = (width as f64 * vh / vw).round() as u32;
-    let label = escape(&caption.join(", "));
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{px_h}\" viewBox=\"0 0 {vw} {vh}\" font-family=\"{}\" role=\"img\" aria-label=\"{label}\">\
-         <title>{label}</title><rect width=\"{vw}\" height=\"{vh}\" fill=\"{}\"/><g transform=\"translate({} {})\">{canvas}</g>{body}</svg>",
-        escape(&look.font),
-        escape(&look.background),
-        at.0,
-        at.1,
-    )
-}
-
-/// File name: `election-lab-<preset or algorithm>-step<N>.<ext>`.
-pub fn file_name(alg: &Algorithm, preset: Option<&str>, step: u64, format: Format) -> String {
-    let ext = match format {
-        Format::Svg => "svg",
-        Format::Png => "png",
-    };
-    format!("election-lab-{}-step{step}.{ext}", preset.unwrap_or(alg.id))
 }
 
 // ----- the DOM side (src/export.js) -----
 
 #[wasm_bindgen(module = "/src/export.js")]
 extern "C" {
-    /// [markup, background, ink, muted, bad, font], or null without the canvas.
-    #[wasm_bindgen(js_name = canvasMarkup)]
-    fn canvas_markup(lane: &str, scheme: &str) -> JsValue;
-    #[wasm_bindgen(js_name = saveSvg)]
-    fn save_svg(name: &str, text: &str);
-    #[wasm_bindgen(js_name = savePng)]
-    fn save_png(name: &str, text: &str, width: u32, height: u32);
-    #[wasm_bindgen(js_name = saveApng)]
-    fn save_apng(name: &str, texts: js_sys::Array, width: u32, height: u32, delay_ms: u32);
+    /// Grabs the canvas of `lane` for the next figure: [markup, background, ink, muted, bad,
+    /// font, leader, candidate, waiting, node, line, crashed], kept in `export.js` until the
+    /// figure's job is posted; false without the canvas.
+    #[wasm_bindgen(js_name = grabFor)]
+    fn grab_for(lane: &str, scheme: &str) -> bool;
+    /// Posts a figure's job (the drawings grabbed added) to the worker at `loader`; the file it
+    /// makes is offered as a download.
+    #[wasm_bindgen(js_name = postFigure)]
+    fn post_figure(loader: &str, job: &str);
 }
 
 /// Waits `ms` milliseconds (lets the page draw).
@@ -294,22 +164,70 @@ pub fn frame_range(cursor: u64, head: u64, from: Option<u64>, to: Option<u64>) -
     (from, to)
 }
 
-/// The canvas of `lane` with its styles inline and the picture's look, or None.
-fn grab(lane: &str, scheme: Scheme) -> Option<(String, Look)> {
-    let scheme = match scheme {
-        Scheme::Page => "",
-        Scheme::Light => "light",
-        Scheme::Dark => "dark",
-    };
-    let parts: Vec<String> =
-        js_sys::Array::from(&canvas_markup(lane, scheme)).iter().map(|v| v.as_string().unwrap_or_default()).collect();
-    let [canvas, background, ink, muted, bad, font] = <[String; 6]>::try_from(parts).ok()?;
-    (!canvas.is_empty()).then_some((canvas, Look { background, ink, muted, bad, font }))
+/// Grabs the canvas of `lane` (its styles inline, the picture's colours and font) for the next
+/// figure; false without the canvas.
+fn grab(lane: &str, scheme: Scheme) -> bool {
+    grab_for(
+        lane,
+        match scheme {
+            Scheme::Page => "",
+            Scheme::Light | Scheme::Grey => "light",
+            Scheme::Dark => "dark",
+        },
+    )
 }
 
-/// Exports steps `from..=to` of the canvas of `lane` as an animated PNG, `delay_ms` a frame:
-/// it moves the page through the steps with `seek` (each is drawn exactly as on screen), grabs
-/// each drawing, and returns the page to where it was.
+/// Hands `job` to the worker, which makes the file.
+fn post(job: Job) {
+    post_figure(crate::worker::LOADER, &job.to_json());
+}
+
+/// The job of a figure of `steps` of the run shown (the drawings are added in `export.js`).
+fn job(state: &State, what: What, options: Options, steps: Vec<u64>) -> Job {
+    Job {
+        what,
+        trace: state.engine.get().trace_value(),
+        preset: state.preset.map(str::to_string),
+        lang: state.lang,
+        steps,
+        options,
+        grabs: Vec::new(),
+        delay_ms: 0,
+    }
+}
+
+/// Moves the page through `steps` with `seek` (each is drawn exactly as on screen), grabs each
+/// drawing, returns the page to where it was, and hands the job to the worker.
+fn grab_steps(
+    state: &State,
+    lane: &'static str,
+    what: What,
+    options: Options,
+    steps: Vec<u64>,
+    delay_ms: u32,
+    seek: yew::Callback<u64>,
+) {
+    let cursor = state.frame.step;
+    let mut job = job(state, what, options, Vec::new());
+    job.delay_ms = delay_ms;
+    wasm_bindgen_futures::spawn_local(async move {
+        for step in steps {
+            seek.emit(step);
+            // Let the page draw the step before grabbing it.
+            sleep(30).await;
+            if !grab(lane, options.scheme) {
+                break;
+            }
+            job.steps.push(step);
+        }
+        seek.emit(cursor);
+        if !job.steps.is_empty() {
+            post(job);
+        }
+    });
+}
+
+/// Exports steps `from..=to` of the canvas of `lane` as an animated PNG, `delay_ms` a frame.
 pub fn animation(
     state: &State,
     lane: &'static str,
@@ -318,83 +236,73 @@ pub fn animation(
     delay_ms: u32,
     seek: yew::Callback<u64>,
 ) {
-    let cursor = state.frame.step;
-    let (from, to) = frame_range(cursor, state.head, range.0, range.1);
-    let Ok(mut engine) = election_lab::Engine::from_trace_value(&state.engine.get().trace_value()) else { return };
-    let preset = state.preset;
-    let lang = state.lang;
-    wasm_bindgen_futures::spawn_local(async move {
-        let alg = engine.algorithm();
-        let texts = js_sys::Array::new();
-        let mut height = options.width;
-        for step in from..=to {
-            seek.emit(step);
-            // Let the page draw the step before grabbing it.
-            sleep(30).await;
-            let Some((canvas, look)) = grab(lane, options.scheme) else { break };
-            engine.seek(step);
-            let frame = engine.frame();
-            let (entries, doomed) = legend(alg, &frame);
-            let svg = compose(
-                &canvas,
-                &caption(alg, preset, &frame, lang),
-                &entries,
-                doomed.then(|| tr(lang, k::UI_WILL_NOT_ARRIVE)),
-                &look,
-                options.width,
-                options.shape,
-            );
-            height = svg_height(&svg).unwrap_or(height);
-            texts.push(&svg.into());
+    let (from, to) = frame_range(state.frame.step, state.head, range.0, range.1);
+    grab_steps(state, lane, What::Animation, options, (from..=to).collect(), delay_ms, seek);
+}
+
+/// Exports `steps` of the canvas of `lane` side by side as one picture (a figure strip), or as
+/// TikZ. `steps` is the list typed in the menu; a part that is not a step number is named on
+/// its input.
+pub fn strip(state: &State, lane: &'static str, options: Options, steps: &str, seek: yew::Callback<u64>) {
+    let input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[data-testid=\"strip-steps\"]").ok().flatten())
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(e).ok());
+    let steps = match strip::parse_steps(steps, state.frame.step, state.head) {
+        Ok(steps) => steps,
+        Err(part) => {
+            if let Some(i) = &input {
+                i.set_custom_validity(&k::UI_STRIP_NOT_A_STEP.format(state.lang, &[&part]));
+                i.report_validity();
+            }
+            return;
         }
-        seek.emit(cursor);
-        if texts.length() > 0 {
-            let name = format!("election-lab-{}-steps{from}-{to}.png", preset.unwrap_or(alg.id));
-            save_apng(&name, texts, options.width, height, delay_ms);
-        }
-    });
+    };
+    if let Some(i) = &input {
+        i.set_custom_validity("");
+    }
+    match options.format {
+        Format::Tikz => post(job(state, What::Tikz, options, steps)),
+        _ => grab_steps(state, lane, What::Strip, options, steps, 0, seek),
+    }
+}
+
+/// The space-time diagram of the last [`space_time::SPAN`] ticks up to the step shown, as TikZ.
+pub fn space_time_tikz(state: &State, scheme: Scheme) {
+    let options = Options { format: Format::Tikz, width: WIDTHS[1], scheme, shape: Shape::Slide };
+    post(job(state, What::SpaceTime, options, vec![state.frame.step]));
 }
 
 /// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
 pub fn picture(state: &State, lane: &str, options: Options) {
-    let Some((canvas, look)) = grab(lane, options.scheme) else {
+    let step = state.frame.step;
+    if options.format == Format::Tikz {
+        return post(job(state, What::Tikz, options, vec![step]));
+    }
+    if !grab(lane, options.scheme) {
         web_sys::console::error_1(&"Export picture: the canvas was not found".into());
         return;
-    };
-    let engine = state.engine.get();
-    let alg = engine.algorithm();
-    let frame = &state.frame;
-    let lines = caption(alg, state.preset, frame, state.lang);
-    let (entries, doomed) = legend(alg, frame);
-    let doomed = doomed.then(|| tr(state.lang, k::UI_WILL_NOT_ARRIVE));
-    let svg = compose(&canvas, &lines, &entries, doomed, &look, options.width, options.shape);
-    let name = file_name(alg, state.preset, frame.step, options.format);
-    match options.format {
-        Format::Svg => save_svg(&name, &svg),
-        Format::Png => save_png(&name, &svg, options.width, svg_height(&svg).unwrap_or(options.width)),
     }
-}
-
-/// The `height` attribute of the picture's root element.
-fn svg_height(svg: &str) -> Option<u32> {
-    let rest = &svg[svg.find(" height=\"")? + 9..];
-    rest[..rest.find('"')?].parse().ok()
+    post(job(state, What::Picture, options, vec![step]));
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const DOOMED: &str = "will not arrive";
-    use election_lab::{presets, Engine};
-
-    fn look() -> Look {
+    pub(crate) fn look() -> Look {
         Look {
             background: "#fff".into(),
             ink: "#111".into(),
             muted: "#666".into(),
             bad: "#b00".into(),
             font: "system-ui, \"Segoe UI\"".into(),
+            leader: "#0072B2".into(),
+            candidate: "#E69F00".into(),
+            waiting: "#CC79A7".into(),
+            node: "#fff".into(),
+            line: "#ddd".into(),
+            crashed: "#9e9e9e".into(),
         }
     }
 
@@ -409,114 +317,15 @@ mod tests {
     }
 
     #[test]
-    fn the_legend_lists_the_kinds_in_flight_in_kind_order() {
-        let mut e = Engine::new(presets::find("ring-worst").unwrap().scenario()).unwrap();
-        e.seek(3);
-        let frame = e.frame();
-        let (entries, doomed) = legend(e.algorithm(), &frame);
-        assert!(!entries.is_empty());
-        for en in &entries {
-            assert!(frame.messages.iter().any(|m| m.kind == en.name));
-            assert!(en.colour.starts_with('#'));
+    fn options_travel_by_their_tags() {
+        for f in [Format::Svg, Format::Png, Format::Tikz] {
+            assert_eq!(Format::parse(f.tag()), Some(f));
         }
-        let order: Vec<usize> =
-            entries.iter().map(|en| e.algorithm().kinds.iter().position(|k| k.name == en.name).unwrap()).collect();
-        assert!(order.windows(2).all(|w| w[0] < w[1]));
-        assert!(!doomed);
-        let at0 = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap().frame();
-        assert_eq!(legend(e.algorithm(), &at0), (vec![], false));
-    }
-
-    #[test]
-    fn the_caption_names_algorithm_preset_step_time_and_leaders() {
-        let mut e = Engine::new(presets::find("split-brain-bully").unwrap().scenario()).unwrap();
-        e.seek(4);
-        let f = e.frame();
-        let lines = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::En);
-        assert_eq!(
-            lines,
-            [
-                e.algorithm().title.get(Lang::En).to_string(),
-                "Split brain under Bully".into(),
-                format!("step 4 · t = {}", f.time),
-                "leader N5".into()
-            ]
-        );
-        assert_eq!(caption(e.algorithm(), None, &f, Lang::En).len(), 3);
-        // In Chinese, every line is the Chinese one (the preset's title, the words around the
-        // numbers), with the same numbers.
-        let zh = caption(e.algorithm(), Some("split-brain-bully"), &f, Lang::Zh);
-        assert_eq!(zh[1], presets::find("split-brain-bully").unwrap().title.get(Lang::Zh));
-        assert_ne!(zh[1], lines[1]);
-        assert!(zh[2].contains(&f.time.to_string()) && zh[2] != lines[2]);
-        assert!(zh[3].contains("N5") && zh[3] != lines[3]);
-    }
-
-    fn lines() -> Vec<String> {
-        vec!["Bully & co".into(), "A preset".into(), "step 4 · t = 3".into(), "leaders N2, N5".into()]
-    }
-
-    const LEGEND: [Entry; 2] = [
-        Entry { colour: "#E69F00", short: "E", name: "ELECTION" },
-        Entry { colour: "#56B4E9", short: "OK", name: "OK" },
-    ];
-
-    #[test]
-    fn a_slide_is_16_by_9_with_the_caption_and_legend_beside_the_drawing() {
-        let s = compose(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>N1</text></svg>",
-            &lines(),
-            &LEGEND,
-            Some(DOOMED),
-            &look(),
-            1920,
-            Shape::Slide,
-        );
-        assert!(
-            s.starts_with(
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1920\" height=\"1080\" viewBox=\"0 0 1778 1000\""
-            ),
-            "{s}"
-        );
-        assert!(s.ends_with("</svg>"));
-        assert!(s.contains("Bully &amp; co"));
-        assert!(s.contains("font-family=\"system-ui, &quot;Segoe UI&quot;\""));
-        assert!(s.contains("<g transform=\"translate(0 0)\"><svg"));
-        assert!(s.contains("<tspan font-weight=\"700\">E</tspan> ELECTION"));
-        assert!(s.contains(DOOMED));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Slide)), Some(720));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 2560, Shape::Slide)), Some(1440));
-    }
-
-    #[test]
-    fn a_tall_picture_has_the_caption_above_and_the_legend_below() {
-        let s = compose("<svg/>", &lines(), &LEGEND, Some(DOOMED), &look(), 1920, Shape::Tall);
-        assert!(s.contains("<g transform=\"translate(0 100)\"><svg/>"));
-        assert!(s.contains(">A preset · step 4 · t = 3 · leaders N2, N5</text>"));
-        // One row of legend: 100 + 1000 + 36 + 24 units high, at 1.92 px a unit.
-        assert_eq!(svg_height(&s), Some((1.92f64 * 1160.0).round() as u32));
-        assert_eq!(svg_height(&compose("<svg/>", &lines(), &[], None, &look(), 1280, Shape::Tall)), Some(1408));
-    }
-
-    #[test]
-    fn long_text_wraps_and_a_long_legend_takes_rows() {
-        assert_eq!(
-            wrap("Chang-Roberts: worst case, N6 starts", 30.0, 400.0),
-            ["Chang-Roberts: worst", "case, N6 starts"]
-        );
-        assert_eq!(wrap("short", 30.0, 400.0), ["short"]);
-        let many: Vec<Entry> =
-            (0..12).map(|_| Entry { colour: "#000", short: "RV", name: "REQUEST_VOTE_REPLY" }).collect();
-        let (at, n) = rows(&many, Some(DOOMED));
-        assert!(n > 1);
-        assert_eq!(at.len(), 13);
-        assert!(at.iter().all(|&(x, _)| (PAD..W - PAD).contains(&x)));
-    }
-
-    #[test]
-    fn file_names_say_what_and_when() {
-        let alg = election_lab::registry::all()[0];
-        assert_eq!(file_name(alg, Some("ring-worst"), 12, Format::Png), "election-lab-ring-worst-step12.png");
-        assert_eq!(file_name(alg, None, 0, Format::Svg), format!("election-lab-{}-step0.svg", alg.id));
+        for s in [Scheme::Page, Scheme::Light, Scheme::Dark, Scheme::Grey] {
+            assert_eq!(Scheme::parse(s.tag()), Some(s));
+        }
+        assert_eq!(Format::parse("gif"), None);
+        assert_eq!(Look::from_parts(&vec!["#fff".to_string(); 11]).map(|l| l.ink), Some("#fff".to_string()));
+        assert_eq!(Look::from_parts(&vec!["#fff".to_string(); 10]), None);
     }
 }

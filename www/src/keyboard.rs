@@ -27,6 +27,7 @@ pub const HELP: &[(&str, Option<Text>, Text)] = &[
     ("X", None, k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
     ("L", None, k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),
     ("PageUp / PageDown", Some(k::UI_HELP_IN_THE_PRESENTER_VIEW), k::UI_HELP_STEP_BACK_FORWARD),
+    ("N", Some(k::UI_HELP_IN_THE_PRESENTER_VIEW), k::UI_HELP_LECTURERS_NOTES),
     ("?", None, k::UI_HELP_THIS_HELP),
     ("Esc", None, k::UI_HELP_CLOSE_MENUS_AND_DIALOGS),
 ];
@@ -92,6 +93,10 @@ pub fn use_shortcuts(embed: bool, present: bool, on: Callback<Action>) {
                 return;
             }
             let key = e.key();
+            if present && matches!(key.as_str(), "n" | "N") {
+                // Opened at once: the key press lets the page open a window.
+                return crate::notes::open();
+            }
             let action = action_for(&key, embed).or_else(|| presenter_action_for(&key).filter(|_| present));
             if let Some(action) = action {
                 if action != Action::Escape {

@@ -1,14 +1,17 @@
 //! The page's Web Worker: a binary of its own (Trunk builds it with `data-type="worker"` into
-//! `lab-worker_bg.wasm` and a loader), which the page starts only when a counterexample search
-//! or an experiment's sweep is asked for, so the first load does not carry it. One binary for
-//! both jobs: they share the whole engine, which is most of the wasm, so a second binary would
-//! be a second download of it and a second build. Each job runs in an instance of its own (the
-//! page's `worker.rs`), so cancelling one does not stop the other.
+//! `lab-worker_bg.wasm` and a loader), which the page starts only when a counterexample search,
+//! an experiment's sweep or a figure is asked for, so the first load does not carry it. One
+//! binary for all three jobs: they share the whole engine, which is most of the wasm, so a second
+//! binary would be a second download of it and a second build. Each kind of job runs in an
+//! instance of its own (the page's `worker.rs` and `export/job.rs`), so cancelling one does not
+//! stop another.
 //!
 //! Each message is a job as JSON text: a sweep's (`sweep_job`, `"kind": "sweep"`), a check of
-//! every schedule (`check_job`, `"kind": "check"`; the worker is built with the `check` feature)
-//! or else a search's (`search_job::Job`). It runs to its end inside the handler, posting progress and the
-//! result; Cancel terminates the worker from the page.
+//! every schedule (`check_job`, `"kind": "check"`; the worker is built with the `check` feature),
+//! a figure's (`export/job.rs`, `"kind": "figure"`: the figure writers live here, not in the page)
+//! or else a search's (`search_job::Job`). It runs to its end inside the handler, posting progress
+//! and the result; Cancel terminates the worker from the page. A figure in Chinese first fetches
+//! the Chinese catalog (`zh.json`, beside the worker's loader) once.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -31,10 +34,32 @@ fn main() {
             Ok(job) if election_lab_www::check_job::is_check(&job) => {
                 election_lab_www::check_job::run(&text, now, post)
             }
+            Ok(job) if election_lab_www::export::job::is_figure(&job) => {
+                let out = out.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let zh = election_lab::meta::Lang::Zh;
+                    if election_lab_www::export::job::needs_chinese(&job) && !election_lab::meta::ready(zh) {
+                        if let Some(text) = fetch_text(&out, "zh.json").await {
+                            let _ = election_lab::meta::install(zh, &text);
+                        }
+                    }
+                    let _ = out.post_message(&JsValue::from_str(&election_lab_www::export::job::run(&job)));
+                });
+            }
             _ => election_lab_www::search_job::run(&text, now, post),
         }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let _ = scope.post_message(&JsValue::from_str(election_lab_www::search_job::READY));
+}
+
+/// The text at `url` (relative to the worker's loader, beside the page), if it could be read.
+async fn fetch_text(scope: &DedicatedWorkerGlobalScope, url: &str) -> Option<String> {
+    let response = wasm_bindgen_futures::JsFuture::from(scope.fetch_with_str(url)).await.ok()?;
+    let response: web_sys::Response = response.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    wasm_bindgen_futures::JsFuture::from(response.text().ok()?).await.ok()?.as_string()
 }

@@ -17,6 +17,7 @@ pub mod lesson_io;
 pub mod link;
 pub mod markers;
 pub mod meta;
+pub mod notes;
 pub mod palette;
 pub mod placement;
 pub mod probe;

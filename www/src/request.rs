@@ -13,6 +13,10 @@ pub enum Request {
     Picture(crate::export::Options),
     /// An animated PNG of steps `from..=to` (None: from the cursor, 40 steps), ms per frame.
     Animation(crate::export::Options, (Option<u64>, Option<u64>), u32),
+    /// A figure strip of the steps listed ("3, 10, 25"), side by side (SVG, PNG or TikZ).
+    Strip(crate::export::Options, String),
+    /// The space-time diagram as TikZ, in these colours.
+    SpaceTimeTikz(crate::export::Scheme),
     /// Raft's pre-vote switched: the same run (scenario, interventions, step) replayed with
     /// `params.pre_vote` the other way.
     TogglePreVote,

@@ -30,6 +30,7 @@ pub(super) struct RawStop {
     pub caption: RawText,
     pub question: Option<RawQuestion>,
     pub act: Option<RawAct>,
+    pub notes: Option<RawText>,
 }
 
 pub(super) struct RawQuestion {
@@ -91,7 +92,7 @@ impl RawLesson {
 
 impl RawStop {
     fn read(v: &Value, path: String) -> Result<RawStop, ScenarioError> {
-        let o = Obj::new(v, path, &["at", "caption", "question", "act"])?;
+        let o = Obj::new(v, path, &["at", "caption", "question", "act", "notes"])?;
         let question = o.get("question").map(|q| RawQuestion::read(q, o.field("question"))).transpose()?;
         let act = match o.get("act") {
             Some(a) => {
@@ -102,7 +103,8 @@ impl RawStop {
             }
             None => None,
         };
-        Ok(RawStop { at: o.need("at")?.clone(), caption: text(&o, "caption")?, question, act })
+        let notes = o.get("notes").map(|_| text(&o, "notes")).transpose()?;
+        Ok(RawStop { at: o.need("at")?.clone(), caption: text(&o, "caption")?, question, act, notes })
     }
 }
 

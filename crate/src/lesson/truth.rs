@@ -7,8 +7,14 @@
 //! The claims read are a node being down and a node leading; a caption that speaks of the past
 //! or of another node's belief ("a crashed N5 and a cut-off one look the same", "the leader
 //! N8") is not read as a claim, since the phrases read are a node's id followed by its state.
+//!
+//! A question is held to what the class has been shown too: a message count must name, in its
+//! caption or its prompt and in both languages, every kind it counts (its `kinds`, or every kind
+//! the run sends until the answer is read), so that nobody is asked to count messages of a kind
+//! the stop never mentioned.
 
-use super::Lesson;
+use super::check::MAX_CHECK_STEPS;
+use super::{Check, Lesson, Question};
 use crate::engine::Engine;
 use crate::error::ScenarioError;
 use crate::meta::Lang;
@@ -90,6 +96,19 @@ pub fn check(lesson: &Lesson) -> Result<Vec<String>, ScenarioError> {
     let mut problems = Vec::new();
     super::check::visit(lesson, &mut |i, e| {
         let stop = &lesson.stops[i];
+        if let Some(q) = &stop.question {
+            for kind in counted_kinds(q, e) {
+                for (lang, caption, prompt) in
+                    [("en", &stop.caption.en, &q.prompt.en), ("zh", &stop.caption.zh, &q.prompt.zh)]
+                {
+                    if !caption.contains(kind.as_str()) && !prompt.contains(kind.as_str()) {
+                        problems.push(format!(
+                            "stops[{i}] ({lang}): the question counts {kind} messages, which neither its caption nor its prompt names"
+                        ));
+                    }
+                }
+            }
+        }
         let (en, zh) = (claims(&stop.caption.en, Lang::En), claims(&stop.caption.zh, Lang::Zh));
         if en != zh {
             problems.push(format!("stops[{i}]: the languages disagree: en says {en:?}, zh says {zh:?}"));
@@ -108,6 +127,32 @@ pub fn check(lesson: &Lesson) -> Result<Vec<String>, ScenarioError> {
         }
     })?;
     Ok(problems)
+}
+
+/// The message kinds a count question at this stop counts: its `kinds`, or else every kind the
+/// run sends from the stop until the answer is read (the end of the run, or the next election).
+/// Empty for other questions and for heavy ones (computed on a scaled scenario).
+pub fn counted_kinds(q: &Question, e: &Engine) -> Vec<String> {
+    let counts =
+        matches!(q.check, Check::MessagesUntilAgreement | Check::MessagesUntilEnd | Check::MeanMessagesOverOrders);
+    if !counts || q.resize.is_some() {
+        return Vec::new();
+    }
+    if !q.kinds.is_empty() {
+        return q.kinds.clone();
+    }
+    let Ok(mut run) = Engine::from_trace_value(&e.trace_value()) else { return Vec::new() };
+    let before = run.metrics().by_kind.clone();
+    let elections = run.elections().len();
+    let mut steps = 0;
+    while steps < MAX_CHECK_STEPS && run.step() {
+        steps += 1;
+        if q.check == Check::MessagesUntilAgreement && run.elections().len() != elections {
+            break;
+        }
+    }
+    let was = |k: &str| before.iter().find(|(x, _)| *x == k).map_or(0, |(_, c)| *c);
+    run.metrics().by_kind.iter().filter(|(k, c)| *c > was(k)).map(|(k, _)| k.to_string()).collect()
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@ use election_lab::meta::k;
 use std::rc::Rc;
 use yew::prelude::*;
 
+mod touch;
+
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
     pub lesson: UseReducerHandle<LessonState>,
@@ -32,7 +34,7 @@ fn yes_no(lang: Lang, b: bool) -> &'static str {
 }
 
 /// An answer in words, in the page's language.
-fn answer_text(a: &Answer, lang: Lang) -> String {
+pub(crate) fn answer_text(a: &Answer, lang: Lang) -> String {
     match a {
         Answer::Node(None) => tr(lang, k::UI_NOBODY).to_string(),
         Answer::YesNo(b) => yes_no(lang, *b).to_string(),
@@ -175,14 +177,22 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
             </section>
         };
     }
+    // On a touch screen the lesson's words name taps and long presses, not clicks.
+    let say = |t: &election_lab::lesson::Bilingual| {
+        if p.touch {
+            touch::words(t.get(lang), lang)
+        } else {
+            t.get(lang).to_string()
+        }
+    };
     let n = lesson.stops.len();
     let stop = lesson.stops.get(s.stop);
     let body = match (&s.phase, stop) {
         (Phase::Done, _) | (_, None) => html! { <>
             // A lesson without a challenge (one recorded in the page) just ends.
             { for lesson.challenge.as_ref().map(|c| html! { <>
-                <p class="lesson-caption" data-testid="lesson-caption">{ c.caption.get(lang).to_string() }</p>
-                <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ c.hint.get(lang).to_string() }</p></details>
+                <p class="lesson-caption" data-testid="lesson-caption">{ say(&c.caption) }</p>
+                <details><summary>{ tr(lang, k::UI_HINT) }</summary><p>{ say(&c.hint) }</p></details>
             </> }) }
             <p class="lesson-done" data-testid="lesson-done">{ tr(lang, k::UI_LESSON_COMPLETE_FREE_PLAY_IS) }</p>
         </> },
@@ -195,7 +205,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                 <button data-testid="lesson-skip" onclick={skip.clone()}>{ tr(lang, k::UI_JUMP_THERE) }</button></p>
         },
         (phase, Some(stop)) => {
-            let caption = html! { <p class="lesson-caption" key={format!("stop-{}", s.stop)} data-testid="lesson-caption">{ stop.caption.get(lang).to_string() }</p> };
+            let caption = html! { <p class="lesson-caption" key={format!("stop-{}", s.stop)} data-testid="lesson-caption">{ say(&stop.caption) }</p> };
             let next = html! { <button class="lesson-next" data-testid="lesson-continue" onclick={cont.clone()}>{ if s.stop + 1 < n { tr(lang, k::UI_CONTINUE) } else { tr(lang, k::UI_FINISH) } }</button> };
             let rest = if let Some(act) = &stop.act {
                 if s.act_met {
@@ -203,13 +213,13 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                 } else {
                     let waiting = matches!(phase, Phase::Travel { act: true, .. });
                     html! { <>
-                        <p class="lesson-prompt" data-testid="lesson-act">{ act.prompt.get(lang).to_string() }</p>
+                        <p class="lesson-prompt" data-testid="lesson-act">{ say(&act.prompt) }</p>
                         <p class="lesson-wait" role="status">{ if waiting { tr(lang, k::UI_PLAYING_UNTIL_THE_RUN_SHOWS) } else { tr(lang, k::UI_THE_LESSON_WAITS_UNTIL_THE) } }
                             <button data-testid="lesson-show-me" onclick={on.reform(|_| LessonAction::ShowMe)}>{ tr(lang, k::UI_SHOW_ME) }</button></p>
                     </> }
                 }
             } else if let Some(q) = &stop.question {
-                let prompt = html! { <p class="lesson-prompt" data-testid="lesson-prompt">{ q.prompt.get(lang).to_string() }</p> };
+                let prompt = html! { <p class="lesson-prompt" data-testid="lesson-prompt">{ say(&q.prompt) }</p> };
                 match (&s.verdict, &s.expected) {
                     (Some(v), _) => html! { <>
                         { prompt }
@@ -219,7 +229,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
                             <b>{ answer_text(&v.expected, lang) }</b>{ tr(lang, k::UI_TEXT_10) }
                         </p>
                         { range(q, &v.expected, lang) }
-                        <p class="lesson-explain" data-testid="lesson-explain">{ q.explain.get(lang).to_string() }</p>
+                        <p class="lesson-explain" data-testid="lesson-explain">{ say(&q.explain) }</p>
                         { next.clone() }
                     </> },
                     (None, Some(Err(e))) => html! { <>{ prompt }<p role="alert">{ e.clone() }</p>{ next.clone() }</> },

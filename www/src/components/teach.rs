@@ -58,8 +58,9 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
     }
 }
 
-/// The extras a frame draws besides nodes and dots, each as (class, English, 中文).
-fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&'static str, Text)> {
+/// The extras a frame draws besides nodes and dots, each as (class, its legend text), `links`
+/// when the scenario gives a network graph; the exported picture's legend lists them too.
+pub fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&'static str, Text)> {
     let mut out = Vec::new();
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
     if links {

@@ -24,7 +24,7 @@ const ALLOWED = new Set([
   // key names
   'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc', 'PageUp', 'PageDown',
   // units, formats, variables
-  'ms', 's', 'tick', 'ticks', 'hb', 'ack', 'rej', 'px', 'SVG', 'PNG', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
+  'ms', 's', 'tick', 'ticks', 'hb', 'ack', 'rej', 'px', 'SVG', 'PNG', 'TikZ', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
   'ZXID', 'SID', 'TTL', 'CAS', 'δ', 'N', 't', 'e', 'x', 'y', 'H', 'HN', 'CDF', 'p90', 'sd',
   // the papers' variables and the terms they define, glossed beside the Chinese word
   'i', 'k', 'r', 'f', 'a', 'b', 'ln', 'mod', 'epoch', 'term', 'ballot', 'generation', 'init',

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { serve, launch, open, SHOTS } from './harness.mjs';
 
 let server, browser;
@@ -163,5 +164,124 @@ test('Export animation: an animated PNG of a range of steps, and the page back w
   const shown = await render(page, 'data:image/png;base64,' + apng.bytes.toString('base64'));
   assert.deepEqual([shown.w, shown.h], [1280, 720]);
   await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent === '7');
+  assert.deepEqual(errors, []);
+});
+
+/** The pixels of an SVG text rendered at its own size, and the client boxes of its legend's
+ *  kind markers (`g.legend-kind`), measured on the same SVG placed in the page. */
+const legendPixels = (page, text) => page.evaluate(async (text) => {
+  const holder = document.createElement('div');
+  holder.style.cssText = 'position:absolute;left:0;top:0;';
+  holder.innerHTML = text;
+  document.body.append(holder);
+  const svg = holder.querySelector('svg');
+  const origin = svg.getBoundingClientRect();
+  const markers = [...svg.querySelectorAll('g.legend-kind')].map((g) => {
+    const r = g.querySelector('path').getBoundingClientRect();
+    return { kind: g.dataset.kind, shape: g.dataset.shape, cx: r.x + r.width / 2 - origin.x, cy: r.y + r.height / 2 - origin.y, side: Math.max(r.width, r.height) };
+  });
+  holder.remove();
+  const img = new Image();
+  img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(text);
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.drawImage(img, 0, 0);
+  const all = ctx.getImageData(0, 0, c.width, c.height).data;
+  let coloured = 0;
+  for (let i = 0; i < all.length; i += 4) if (Math.max(all[i], all[i + 1], all[i + 2]) - Math.min(all[i], all[i + 1], all[i + 2]) > 3) coloured++;
+  // Each marker's square (the largest marker's side), as dark-or-not pixels.
+  const side = Math.ceil(Math.max(...markers.map((m) => m.side)) * 1.15);
+  const masks = markers.map((m) => {
+    const d = ctx.getImageData(Math.round(m.cx - side / 2), Math.round(m.cy - side / 2), side, side).data;
+    const mask = [];
+    for (let i = 0; i < d.length; i += 4) mask.push((d[i] + d[i + 1] + d[i + 2]) / 3 < 200 ? 1 : 0);
+    return mask;
+  });
+  return { markers, masks, coloured };
+}, text);
+
+test('Greyscale export: no colour left, and the legend\'s kind markers still differ by shape', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heal&step=75');
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  await page.getByLabel('Picture colours').selectOption('grey');
+  await page.getByLabel('Picture width').selectOption('1920');
+  const svg = await download(page, 'Download SVG');
+  const text = svg.bytes.toString('utf8');
+  const hexes = [...text.matchAll(/#([0-9a-fA-F]{6})\b/g)].map((m) => m[1].toLowerCase());
+  assert.ok(hexes.length > 0 && hexes.every((h) => h.slice(0, 2) === h.slice(2, 4) && h.slice(2, 4) === h.slice(4, 6)), `greys only: ${[...new Set(hexes)].filter((h) => !(h.slice(0, 2) === h.slice(2, 4) && h.slice(2, 4) === h.slice(4, 6)))}`);
+  assert.ok(!/rgb\((?!(\d+), \1, \1\))/.test(text), 'no coloured rgb()');
+  // The legend lists the node looks too.
+  assert.ok(text.includes('data-look="leader"'), 'the leader\'s look');
+  const { markers, masks, coloured } = await legendPixels(page, text);
+  assert.equal(coloured, 0, 'every pixel is grey');
+  assert.ok(markers.length >= 3, `three kinds or more in flight: ${markers.map((m) => m.kind)}`);
+  assert.equal(new Set(markers.map((m) => m.shape)).size, markers.length, 'a shape per kind');
+  for (let i = 0; i < masks.length; i++) {
+    assert.ok(masks[i].some((v) => v), `${markers[i].kind}: its marker is drawn`);
+    for (let j = i + 1; j < masks.length; j++) {
+      const differ = masks[i].filter((v, p) => v !== masks[j][p]).length / masks[i].length;
+      assert.ok(differ > 0.05, `${markers[i].kind} (${markers[i].shape}) and ${markers[j].kind} (${markers[j].shape}) differ in ${(differ * 100).toFixed(1)} % of their pixels`);
+    }
+  }
+  // The TikZ of the step, for LaTeX notes (compiled by pdflatex in the native tests).
+  const tex = await download(page, 'Download TikZ');
+  assert.equal(tex.file, 'election-lab-bully-heal-step75.tex');
+  const source = tex.bytes.toString('utf8');
+  assert.ok(source.includes('\\begin{tikzpicture}') && source.includes('{gray}'), 'greys in TikZ too');
+  const st = await download(page, 'Download space-time TikZ');
+  assert.equal(st.file, 'election-lab-bully-heal-spacetime-step75.tex');
+  assert.ok(st.bytes.toString('utf8').includes('{t = 30}'), 'the space-time diagram up to the step shown');
+  assert.deepEqual(errors, []);
+});
+
+test('Figure strip: chosen steps side by side with captions and one legend, SVG, PNG and TikZ', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heal&step=60');
+  await page.locator('summary', { hasText: 'Export picture…' }).click();
+  await page.getByLabel('Picture colours').selectOption('light');
+  await page.getByLabel('Picture width').selectOption('2560');
+  // A list that is not step numbers says which part is wrong, and downloads nothing.
+  await page.getByLabel('Strip steps').fill('20, x');
+  await page.getByRole('button', { name: 'Download strip SVG' }).click();
+  assert.equal(await page.getByLabel('Strip steps').evaluate((i) => i.validationMessage), 'Not a step number: x');
+  await page.getByLabel('Strip steps').fill('20, 50, 75');
+  const svg = await download(page, 'Download strip SVG');
+  assert.equal(svg.file, 'election-lab-bully-heal-steps20-50-75.svg');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="2560"'), text.slice(0, 100));
+  for (const s of [20, 50, 75]) assert.match(text, new RegExp(`>step ${s} · t = \\d+</text>`));
+  assert.equal((text.match(/<svg/g) ?? []).length, 4, 'three drawings in the strip');
+  const parsed = await page.evaluate((t) => new DOMParser().parseFromString(t, 'image/svg+xml').querySelector('parsererror')?.textContent ?? null, text);
+  assert.equal(parsed, null);
+  const png = await download(page, 'Download strip PNG');
+  const [w, h] = pngSize(png.bytes);
+  assert.equal(w, 2560);
+  assert.ok(h > 600 && h < 1400, `a wide strip (${w} × ${h})`);
+  await copyFile(join(SHOTS, `export-${png.file}`), join(SHOTS, 'export-strip.png'));
+  const tex = await download(page, 'Download strip TikZ');
+  assert.equal(tex.file, 'election-lab-bully-heal-steps20-50-75.tex');
+  // The page is back at its step.
+  await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent === '60');
+  // The open menu passes axe-core.
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const found = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document.querySelector('.picture'), { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(found, []);
+  assert.deepEqual(errors, []);
+});
+
+test('A Chinese page\'s figure is captioned and its legend written in Chinese (the worker reads the Chinese catalog)', async () => {
+  const { page, errors } = await open(browser, server.url + '?preset=bully-heal&step=75&lang=zh');
+  await page.locator('details.picture summary').click();
+  const svg = await download(page, '下载 SVG');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(/[\u4e00-\u9fff]/.test(text), 'Chinese text in the figure');
+  assert.ok(!/>step \d+ · t = /.test(text), 'no English caption line');
   assert.deepEqual(errors, []);
 });
