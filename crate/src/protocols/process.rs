@@ -171,8 +171,11 @@ pub struct State {
     pub fields: Vec<String>,
 }
 
+/// What a state's value is made of (all but [`State::at`]).
+type Key<'a> = (u32, &'a str, Option<NodeId>, Option<u64>, Option<NodeId>, &'a [String]);
+
 impl State {
-    fn key(&self) -> (u32, &str, Option<NodeId>, Option<u64>, Option<NodeId>, &[String]) {
+    fn key(&self) -> Key<'_> {
         (self.handled, self.role, self.leader, self.term, self.vote, &self.fields)
     }
 }
