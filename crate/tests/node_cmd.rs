@@ -168,3 +168,89 @@ fn bad_commands_and_declarations_are_bad_input() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+fn search(scenario: &Path, extra: &[&str]) -> Output {
+    bin().arg("search").arg(scenario).args(["--property", "split-brain"]).args(extra).output().unwrap()
+}
+
+/// The processes whose command line holds `mark`.
+fn running(mark: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmdline).contains(mark) {
+            out.push(entry.file_name().to_string_lossy().into());
+        }
+    }
+    out
+}
+
+/// `search --node-cmd`: the search runs many schedules on node processes (starting them again
+/// for a schedule that goes another way than they lived through) and finds what it finds on the
+/// built-in, the same counterexample, shrunk the same way; nothing is left running.
+#[test]
+fn the_search_finds_the_builtins_counterexample_on_the_python_bully() {
+    let d = dir("search");
+    let preset = registry::find("bully").unwrap().preset("split-brain-bully").unwrap();
+    let scenario = d.join("split.json");
+    std::fs::write(&scenario, preset.json).unwrap();
+    let mark = format!("search-mark-{}", std::process::id());
+    let cmd = format!("{} {mark}", bully_py());
+    let out_file = d.join("found.json");
+    let builtin_file = d.join("found-builtin.json");
+    let builtin = search(&scenario, &["--out", builtin_file.to_str().unwrap()]);
+    let py = search(&scenario, &["--node-cmd", &cmd, "--out", out_file.to_str().unwrap()]);
+    assert_eq!(builtin.status.code(), Some(1), "{}", String::from_utf8_lossy(&builtin.stderr));
+    assert_eq!(py.status.code(), Some(1), "{}", String::from_utf8_lossy(&py.stderr));
+    let (mut b, mut p) = (json(&builtin), json(&py));
+    assert_eq!(p["counterexample"]["algorithm"], "bully-py");
+    assert_eq!(b["found"], true);
+    for v in [&mut b, &mut p] {
+        v["counterexample"].as_object_mut().unwrap().remove("algorithm");
+    }
+    assert_eq!(p, b, "the same search, counterexample and shrinking");
+    assert!(running(&mark).is_empty(), "no node process is left running");
+    // The counterexample's trace runs again on the processes as the built-in's runs.
+    let again = json(&run(&out_file, &["--node-cmd", &cmd]));
+    let builtin_again = json(&run(&builtin_file, &[]));
+    for key in ["trace_hash", "violations", "leaders", "messages"] {
+        assert_eq!(again[key], builtin_again[key], "{key}");
+    }
+    assert!(!again["violations"].as_array().unwrap().is_empty(), "{again}");
+    assert!(running(&mark).is_empty());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_node_that_fails_during_the_search_is_named_and_bad_input_is_refused() {
+    let d = dir("search-broken");
+    std::fs::write(d.join("broken_node.py"), BROKEN).unwrap();
+    let scenario = d.join("three.json");
+    std::fs::write(&scenario, THREE).unwrap();
+    let pids = d.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let cmd = format!("python3 {} exit 3 {}", d.join("broken_node.py").display(), pids.display());
+    let out = search(&scenario, &["--node-cmd", &cmd, "--budget-steps", "2000"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("a node process failed during the search: N3, t=1, on start"), "{err}");
+    assert!(err.contains("node gave up: no quorum in sight"), "its standard error: {err}");
+    assert!(json(&out)["schedules"].as_u64().is_some(), "the search's summary is printed");
+    for pid in std::fs::read_dir(&pids).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()) {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        assert!(!String::from_utf8_lossy(&cmdline).contains("broken_node.py"), "process {pid} is still running");
+    }
+    for (args, says) in [
+        (vec!["--node-cmd", "no-such-program-here"], "node N1: cannot start `no-such-program-here`"),
+        (vec!["--node-cmd", "2=true"], "no command for node 1"),
+        (vec!["--node-cmd", "true", "--script", "x.rhai"], "cannot be used with"),
+        (vec!["--node-timeout", "10"], "--node-cmd"),
+    ] {
+        let out = search(&scenario, &args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

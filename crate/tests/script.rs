@@ -232,3 +232,21 @@ fn a_failed_run_seeks_back_and_forks_before_the_failure() {
     assert_eq!(e.fault(), None);
     assert_eq!(e.frame().leaders, vec![7]);
 }
+
+/// `view()` is not run again while `this` stays the same (its last result is reused), except
+/// when it read the clock or set the role itself: then it runs after every handler. Here the
+/// timer changes nothing in `this`, and the role still follows the clock.
+#[test]
+fn a_view_that_reads_the_clock_runs_after_every_handler() {
+    let src = "fn init() { this.x = 1; set_timer(\"T\", 5); }\n\
+               fn on_timer(name) { this.x = 1; }\n\
+               fn view() { #{ role: if now() >= 5 { \"candidate\" } else { \"follower\" } } }\n\
+               #{ id: \"clock-view\", title: \"t\", kinds: [#{ name: \"X\" }], timers: [\"T\"] }";
+    let e = run_script(src).unwrap();
+    assert_eq!(e.halted(), None);
+    let up: Vec<_> = e.frame().nodes.into_iter().filter(|n| n.up).collect();
+    assert!(!up.is_empty());
+    for n in up {
+        assert_eq!(n.view.role, "candidate", "N{} at t=5 and later", n.id);
+    }
+}

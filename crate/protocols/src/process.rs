@@ -13,11 +13,12 @@
 //! latencies and timer delays come from the run's one generator: the run is as deterministic as
 //! the nodes' own code.
 //!
-//! A process cannot be rewound, but the engine replays steps (seeking, writing a trace): every
-//! answer is kept, indexed by the node and the number of events it has handled (which its state
-//! carries), and an event handled before is answered from there, without the process. An event
-//! that differs from the one the process was given at that point (another run of another
-//! scenario) is a fault, not a silent divergence.
+//! A process cannot be rewound, but the engine replays steps (seeking, writing a trace), forks,
+//! and a search runs many schedules: every answer is kept in a tree of each node's histories
+//! ([`history`]), and an event met before at that point of a history is answered from there,
+//! without the process. A new event in another history than the one the process lived through
+//! starts a new process for the node, given that history's events again (their answers must be
+//! the same: the run is as deterministic as the node's code, and a node that is not is named).
 //!
 //! A process that exits, does not answer within the time limit, or writes a line that is not a
 //! valid answer is stopped; the protocol keeps the fault ([`Protocol::fault`]) naming the node,
@@ -27,6 +28,7 @@
 //! Native only, with the engine's `node-cmd` feature (the command line's).
 
 mod child;
+mod history;
 pub mod wire;
 
 use crate::algorithm::Algorithm;
@@ -38,6 +40,7 @@ use crate::scenario::Scenario;
 use crate::sim::Sim;
 use crate::NodeId;
 use child::Child;
+use history::History;
 use script::load::Decl;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -45,7 +48,7 @@ use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use wire::{Fx, Reply};
+use wire::Fx;
 
 pub use child::words;
 
@@ -59,9 +62,13 @@ pub struct Cluster {
     pub decl: Decl,
     pub algorithm: &'static Algorithm,
     timeout: Duration,
+    /// Each node's command, to start it again in another history.
+    commands: BTreeMap<NodeId, String>,
     nodes: Mutex<BTreeMap<NodeId, Child>>,
-    /// Per node, every event written to its process and the answer, in order.
-    answers: Mutex<BTreeMap<NodeId, Vec<(String, Reply)>>>,
+    /// Per node, every event written to its processes and the answers.
+    answers: Mutex<BTreeMap<NodeId, History>>,
+    /// The first failure of a process in any run on this cluster (a search runs many).
+    first_fault: Mutex<Option<String>>,
 }
 
 static RUNNING: Mutex<Vec<Arc<Cluster>>> = Mutex::new(Vec::new());
@@ -80,6 +87,12 @@ impl Launched {
     /// The id the processes declared: the algorithm a scenario names to run on them.
     pub fn id(&self) -> &'static str {
         self.cluster.decl.id
+    }
+
+    /// The first failure of a process in any run on these processes, naming the node, the time,
+    /// the event and what went wrong.
+    pub fn fault(&self) -> Option<String> {
+        self.cluster.first_fault.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -129,8 +142,10 @@ pub fn launch(commands: &[(NodeId, String)], timeout: Duration) -> Result<Launch
         }
     }
     let (decl, algorithm) = declared.ok_or("no node to run")?;
-    let cluster =
-        Arc::new(Cluster { decl, algorithm, timeout, nodes: Mutex::new(nodes), answers: Mutex::new(BTreeMap::new()) });
+    let commands = commands.iter().cloned().collect();
+    let (nodes, answers) = (Mutex::new(nodes), Mutex::new(BTreeMap::new()));
+    let first_fault = Mutex::new(None);
+    let cluster = Arc::new(Cluster { decl, algorithm, timeout, commands, nodes, answers, first_fault });
     RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(cluster.clone());
     Ok(Launched { cluster })
 }
@@ -141,17 +156,42 @@ fn junk(line: &str, why: &str) -> String {
     format!("the process wrote `{shown}{more}`: {why}")
 }
 
-/// A node's view of itself, as its process last reported it, and the number of events it has
-/// handled (where its answers are kept).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A node's view of itself, as its process last reported it, the number of events it has
+/// handled, and where its history is in the tree of answers kept (not part of its value: two
+/// runs reaching the same state hash alike, whatever else this process's cluster ran before).
+#[derive(Clone, Debug)]
 pub struct State {
     pub handled: u32,
+    pub at: u32,
     pub role: &'static str,
     pub leader: Option<NodeId>,
     pub term: Option<u64>,
     pub vote: Option<NodeId>,
     /// Declared fields, as the inspector shows them.
     pub fields: Vec<String>,
+}
+
+/// What a state's value is made of (all but [`State::at`]).
+type Key<'a> = (u32, &'a str, Option<NodeId>, Option<u64>, Option<NodeId>, &'a [String]);
+
+impl State {
+    fn key(&self) -> Key<'_> {
+        (self.handled, self.role, self.leader, self.term, self.vote, &self.fields)
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for State {}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 /// A message: its kind and its fields (the compact JSON object its sender gave).
@@ -235,9 +275,34 @@ pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, S
 }
 
 impl Processes {
-    fn fresh(&self, handled: u32) -> State {
+    fn fresh(&self, handled: u32, at: u32) -> State {
         let fields = vec!["-".to_string(); self.cluster.decl.fields.len()];
-        State { handled, role: FOLLOWER, leader: None, term: None, vote: None, fields }
+        State { handled, at, role: FOLLOWER, leader: None, term: None, vote: None, fields }
+    }
+
+    /// Starts node `me`'s process again and gives it the events of `hist` up to `at`, checking
+    /// that it answers each as it did before.
+    fn restart(&self, me: NodeId, child: &mut Child, hist: &mut History, at: u32) -> Result<(), String> {
+        child.stop();
+        hist.live = None;
+        let cmd = self.cluster.commands.get(&me).ok_or("no command runs this node")?;
+        *child = Child::spawn(cmd).map_err(|e| format!("started again for another run: {e}"))?;
+        let hello_timeout = self.cluster.timeout.max(Duration::from_millis(HELLO_TIMEOUT_MS));
+        child.ask(&wire::hello(me), hello_timeout).map_err(|e| format!("started again, asked hello: {e}"))?;
+        for (k, (line, answer)) in hist.path(at).into_iter().enumerate() {
+            let got = child.ask(line, self.cluster.timeout).map_err(|e| format!("started again: {e}"))?;
+            if !History::same_answer(answer, &got) {
+                return Err(child.fail(&format!(
+                    "started again for another run and given the same events, it answered event {} (`{}`) \
+                     otherwise than before: `{}` (is the node deterministic?)",
+                    k + 1,
+                    line.chars().take(200).collect::<String>(),
+                    got.chars().take(200).collect::<String>()
+                )));
+            }
+        }
+        hist.live = Some(at);
+        Ok(())
     }
 
     /// Gives node `ctx.me`'s process the event `line` (or takes its answer from the ones kept,
@@ -245,38 +310,41 @@ impl Processes {
     /// nothing changes and the fault is kept, naming the node and `what` event it was.
     fn handle(&self, what: impl Fn() -> String, line: String, s: &mut State, ctx: &mut C) {
         let me = ctx.me;
-        let n = s.handled as usize;
         let mut answers = self.cluster.answers.lock().unwrap_or_else(|e| e.into_inner());
-        let kept = answers.entry(me).or_default();
-        let reply = if n < kept.len() {
-            if kept[n].0 != line {
-                let why = "the run went another way than the one this process lived through (a process cannot be \
-                           rewound: run the scenario again)";
-                return self.fail(me, ctx.now, &what(), why.into());
-            }
-            kept[n].1.clone()
-        } else {
-            let mut nodes = self.cluster.nodes.lock().unwrap_or_else(|e| e.into_inner());
-            let Some(child) = nodes.get_mut(&me) else {
-                return self.fail(me, ctx.now, &what(), "no process runs this node".into());
-            };
-            let answer = match child.ask(&line, self.cluster.timeout) {
-                Ok(a) => a,
-                Err(e) => return self.fail(me, ctx.now, &what(), e),
-            };
-            match wire::reply(&answer, &self.cluster.decl, &self.cfg) {
-                Ok(r) => {
-                    kept.push((line, r.clone()));
-                    r
+        let hist = answers.entry(me).or_default();
+        let (next, reply) = match hist.child(s.at, &line) {
+            Some((next, reply)) => (next, reply.clone()),
+            None => {
+                let mut nodes = self.cluster.nodes.lock().unwrap_or_else(|e| e.into_inner());
+                let Some(child) = nodes.get_mut(&me) else {
+                    return self.fail(me, ctx.now, &what(), "no process runs this node".into());
+                };
+                if hist.live != Some(s.at) {
+                    if let Err(e) = self.restart(me, child, hist, s.at) {
+                        return self.fail(me, ctx.now, &what(), e);
+                    }
                 }
-                Err(why) => {
-                    let e = child.fail(&junk(&answer, &why));
-                    return self.fail(me, ctx.now, &what(), e);
+                hist.live = None;
+                let answer = match child.ask(&line, self.cluster.timeout) {
+                    Ok(a) => a,
+                    Err(e) => return self.fail(me, ctx.now, &what(), e),
+                };
+                match wire::reply(&answer, &self.cluster.decl, &self.cfg) {
+                    Ok(r) => {
+                        let next = hist.add(s.at, line, &answer, r.clone());
+                        hist.live = Some(next);
+                        (next, r)
+                    }
+                    Err(why) => {
+                        let e = child.fail(&junk(&answer, &why));
+                        return self.fail(me, ctx.now, &what(), e);
+                    }
                 }
             }
         };
         drop(answers);
         s.handled += 1;
+        s.at = next;
         let u = reply.update;
         s.role = u.role.unwrap_or(s.role);
         s.leader = u.leader.unwrap_or(s.leader);
@@ -301,6 +369,8 @@ impl Processes {
         let mut fault = self.fault.borrow_mut();
         if fault.is_none() {
             *fault = Some(format!("N{me}, t={now}, on {what}: {why}"));
+            let mut first = self.cluster.first_fault.lock().unwrap_or_else(|e| e.into_inner());
+            first.get_or_insert_with(|| format!("N{me}, t={now}, on {what}: {why}"));
         }
     }
 }
@@ -325,7 +395,7 @@ impl Protocol for Processes {
     }
 
     fn init(&self, ctx: &mut C) -> State {
-        let mut s = self.fresh(0);
+        let mut s = self.fresh(0, history::ROOT);
         let line = wire::init(ctx.cfg, ctx.me, ctx.now, &self.params);
         self.handle(|| "init".into(), line, &mut s, ctx);
         s
@@ -348,7 +418,7 @@ impl Protocol for Processes {
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         // The process keeps running through the crash (a crashed node gets no events); told
         // `recover`, it forgets its volatile state.
-        let mut s = self.fresh(crashed.handled);
+        let mut s = self.fresh(crashed.handled, crashed.at);
         self.handle(|| "recover".into(), wire::bare("recover", ctx.now), &mut s, ctx);
         s
     }

@@ -23,6 +23,7 @@ mod error;
 mod interp;
 pub mod load;
 pub mod value;
+mod view;
 
 use crate::error::ScenarioError;
 use crate::meta::{Kind, Property, Text};
@@ -31,12 +32,12 @@ use crate::scenario::Scenario;
 use crate::sim::Sim;
 use crate::{NodeId, Time};
 use load::{Decl, Loaded, ParamValue};
-use rhai::{CallFnOptions, Dynamic, Engine, Map, Position, Scope, AST};
+use rhai::{CallFnOptions, Dynamic, Engine, ImmutableString, Map, Position, Scope, AST};
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
-use value::{hash_dynamic, hash_map, node_or_unit, uint_or_unit};
+use value::{hash_dynamic, hash_map};
 
 pub use error::ScriptError;
 use interp::{compiled, with_engine, Call, Fx, CALL, LAST_POS, TRACKER};
@@ -194,6 +195,12 @@ pub struct Scripted {
     params: Rc<Map>,
     /// The first handler error (the run stops after its step).
     fault: RefCell<Option<String>>,
+    /// Each node's last `view()`, reused while `this` does not change.
+    views: view::Views,
+    /// The message kinds' and timers' names as script strings (`msg.kind`, `on_timer(name)`),
+    /// made once.
+    kind_names: Vec<ImmutableString>,
+    timer_names: Vec<ImmutableString>,
 }
 
 /// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
@@ -232,14 +239,18 @@ impl Scripted {
         }
         let ast = compiled(&loaded).map_err(|e| ScenarioError::new("algorithm", e.to_string()))?;
         let cfg = Rc::new(cfg.clone());
-        let mut proto = Scripted { loaded, ast, cfg, params: Rc::new(Map::new()), fault: RefCell::new(None) };
+        let kind_names = loaded.decl.kinds.iter().map(|k| ImmutableString::from(*k)).collect();
+        let timer_names = loaded.decl.timers.iter().map(|t| ImmutableString::from(*t)).collect();
+        let (params_now, fault, views) = (Rc::new(Map::new()), RefCell::new(None), view::Views::default());
+        let mut proto = Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names };
         if proto.loaded.decl.has[CONFIGURE] {
             // `configure` sees the parameters as `this`: it fills computed defaults and refuses
             // bad values with `throw "params.t_out: must be at least 1 tick"`.
             let mut this = Dynamic::from_map(params);
             let mut state = State { this: Dynamic::UNIT, ..proto.fresh() };
             let me = proto.cfg.ids.first().copied().unwrap_or(0);
-            let _ = proto.run(CONFIGURE, "configure", (), &mut this, &mut state, me, 0, false).map_err(|e| {
+            let what = || "configure".to_string();
+            let _ = proto.run(CONFIGURE, &what, (), &mut this, &mut state, me, 0, false).map_err(|e| {
                 let text = e.message.strip_prefix("configure: ").unwrap_or(&e.message).to_string();
                 match text.split_once(": ") {
                     Some((field, why)) if field.starts_with("params.") => ScenarioError::new(field, why),
@@ -253,19 +264,21 @@ impl Scripted {
     }
 
     /// Calls handler `h` with `args` and `this`, recording its context calls; on success the
-    /// view it set goes into `s`. Returns the recorded effects and the handler's result.
+    /// view it set goes into `s`. Returns the recorded effects, the handler's result and whether
+    /// the call was pure (see [`interp::Call::pure`]). `what` names the handler in an error (made
+    /// only then).
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         h: usize,
-        what: &str,
+        what: &dyn Fn() -> String,
         args: impl rhai::FuncArgs,
         this: &mut Dynamic,
         s: &mut State,
         me: NodeId,
         now: Time,
         tracked: bool,
-    ) -> Result<(Vec<Fx>, Dynamic), ScriptError> {
+    ) -> Result<(Vec<Fx>, Dynamic, bool), ScriptError> {
         let call = Call {
             me,
             now,
@@ -276,6 +289,7 @@ impl Scripted {
             role: s.role,
             leader: s.leader,
             term: s.term,
+            pure: true,
         };
         CALL.with(|c| *c.borrow_mut() = Some(call));
         let run = |e: &Engine| {
@@ -295,7 +309,7 @@ impl Scripted {
         };
         let call = CALL.with(|c| c.borrow_mut().take()).expect("the call set above");
         let out = out.map_err(|e| {
-            let mut err = ScriptError::runtime(what, &e);
+            let mut err = ScriptError::runtime(&what(), &e);
             if tracked {
                 let pos = LAST_POS.with(|p| p.get());
                 (err.line, err.column, err.locate) = (pos.line(), pos.position(), false);
@@ -305,7 +319,7 @@ impl Scripted {
         s.role = call.role;
         s.leader = call.leader;
         s.term = call.term;
-        Ok((call.fx, out))
+        Ok((call.fx, out, call.pure))
     }
 
     /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
@@ -328,16 +342,16 @@ impl Scripted {
         let mut next = s.view_only();
         let mut this = s.this.clone();
         let again = args.clone();
-        let fx = self.run(h, &what(), args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
+        let fx = self.run(h, &what, args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
             if !e.locate {
                 return e;
             }
             // Run it again, from the same state, with the position tracker: it fails at the
             // same operation, and the tracker saw where.
             let (mut this, mut next) = (s.this.clone(), s.view_only());
-            self.run(h, &what(), again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
+            self.run(h, &what, again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
         });
-        let fx = fx.and_then(|(fx, _)| {
+        let fx = fx.and_then(|(fx, _, _)| {
             next.this = this;
             self.refresh_view(&mut next, ctx.me, ctx.now)?;
             Ok(fx)
@@ -359,42 +373,33 @@ impl Scripted {
     }
 
     /// Calls the script's `view()` (if any), which returns `#{ role, leader, term }` (each
-    /// optional) read from `this`, and acts not.
+    /// optional) read from `this`, and acts not; or reuses its last result for this node if
+    /// `this` has not changed since (see [`view`]).
     fn refresh_view(&self, s: &mut State, me: NodeId, now: Time) -> Result<(), ScriptError> {
-        if !self.loaded.decl.has[VIEW] {
+        let decl = &self.loaded.decl;
+        if !decl.has[VIEW] {
+            return Ok(());
+        }
+        if self.views.reuse(me, s) {
             return Ok(());
         }
         // `view` reads the state in place (it runs on the copy a handler just made).
         let mut this = std::mem::replace(&mut s.this, Dynamic::UNIT);
-        let out = self.run(VIEW, "view", (), &mut this, s, me, now, false);
+        let out = self.run(VIEW, &|| "view".to_string(), (), &mut this, s, me, now, false);
         s.this = this;
-        let (fx, v) = out?;
+        let (fx, v, pure) = out?;
         let plain = |m: String| ScriptError::plain(format!("view: {m}"));
         if !fx.is_empty() {
             return Err(plain("it only reads the state: no send, timer or note".into()));
         }
-        let Some(m) = v.read_lock::<Map>().map(|m| m.clone()) else {
-            return Err(plain(format!("it must return a map #{{ role: ..., leader: ... }}, not {}", v.type_name())));
+        let type_name = v.type_name();
+        let Some(m) = v.try_cast::<Map>() else {
+            return Err(plain(format!("it must return a map #{{ role: ..., leader: ... }}, not {type_name}")));
         };
-        for (k, v) in &m {
-            match k.as_str() {
-                "role" => {
-                    let r = v
-                        .clone()
-                        .into_immutable_string()
-                        .map_err(|t| plain(format!("role: expected a string, found {t}")))?;
-                    s.role = self.loaded.decl.role(&r).ok_or_else(|| {
-                        plain(format!("unknown role `{r}` (declared: {})", self.loaded.decl.roles.join(", ")))
-                    })?;
-                }
-                "leader" => s.leader = node_or_unit(v, "leader").map_err(plain)?,
-                "term" => s.term = uint_or_unit(v, "term").map_err(plain)?,
-                "vote" => s.vote = node_or_unit(v, "vote").map_err(plain)?,
-                "tally" => s.tally = value::pair_or_unit(v, "tally").map_err(plain)?,
-                other => {
-                    return Err(plain(format!("unknown entry `{other}` (expected role, leader, term, vote, tally)")))
-                }
-            }
+        let patch = view::Patch::read(decl, &m)?;
+        patch.apply(s);
+        if pure {
+            self.views.keep(me, s.this.clone(), patch);
         }
         Ok(())
     }
@@ -455,13 +460,18 @@ impl Protocol for Scripted {
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let kind = msg.name;
         let mut m = msg.body;
-        m.insert("kind".into(), Dynamic::from(kind));
-        self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), (from as i64, m), s, ctx);
+        m.insert("kind".into(), Dynamic::from(self.kind_names[msg.kind].clone()));
+        // A map passed as a `Dynamic`: given as a `Map`, the interpreter would rebuild it entry by
+        // entry.
+        let args = (from as i64, Dynamic::from_map(m));
+        self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), args, s, ctx);
     }
 
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         let name = timer.0;
-        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (name.to_string(),), s, ctx);
+        let i = self.loaded.decl.timers.iter().position(|t| *t == name);
+        let arg = i.map_or_else(|| Dynamic::from(name), |i| Dynamic::from(self.timer_names[i].clone()));
+        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (arg,), s, ctx);
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {

@@ -28,7 +28,7 @@ mod node_cmd;
 mod script_cmd;
 #[path = "election-lab/search_cmd.rs"]
 mod search_cmd;
-use search_cmd::{search, SEARCH_HELP};
+use search_cmd::{search, Search, SEARCH_HELP};
 #[path = "election-lab/check_cmd.rs"]
 mod check_cmd;
 #[path = "election-lab/swarm_cmd.rs"]
@@ -213,42 +213,7 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
     },
     /// Search fault schedules for a counterexample to a property, shrink it, write it as a trace
     #[command(after_help = SEARCH_HELP)]
-    Search {
-        /// Scenario or exported trace (JSON; its interventions are ignored); `-` reads standard input
-        #[arg(value_name = "FILE")]
-        file: String,
-        /// The property to break: one the algorithm claims (split-brain, two-leaders-in-term,
-        /// lease-overlap, duplicate-token, chosen-once, ...), split-brain on any algorithm, or
-        /// no-leader-within:T
-        #[arg(long, value_name = "ID")]
-        property: String,
-        /// Give up after this much wall-clock time (30s, 2m, 500ms): for people; the result then
-        /// depends on the machine's speed
-        #[arg(long, value_name = "TIME", conflicts_with = "budget_steps")]
-        budget: Option<String>,
-        /// Give up after this many simulation steps (deterministic) [default: 1000000]
-        #[arg(long, value_name = "N")]
-        budget_steps: Option<u64>,
-        /// The faults to inject (comma-separated)
-        #[arg(long, value_name = "KINDS", default_value = "crash,recover,partition,heal,drop,delay")]
-        faults: String,
-        /// Seeds the stream the schedules are drawn from
-        #[arg(long, value_name = "S", default_value_t = 0)]
-        seed: u64,
-        /// At most this many faults per schedule (at least 1)
-        #[arg(long, value_name = "K", default_value_t = 4)]
-        max_faults: u64,
-        /// Run each schedule until this tick [default: the scenario's stop.max_time, at most 1000]
-        #[arg(long, value_name = "TICK")]
-        until: Option<u64>,
-        /// Write the shrunk counterexample's trace to OUT, if one is found (it opens in the page at
-        /// the violating step)
-        #[arg(long, value_name = "OUT.json")]
-        out: Option<String>,
-        /// Search the algorithm of this Rhai script instead of the one the scenario names
-        #[arg(long, value_name = "FILE.rhai")]
-        script: Option<String>,
-    },
+    Search(Search),
     /// Check a property in every schedule of a small cluster, within bounds (exhaustive,
     /// breadth-first): prove it or give a shortest counterexample
     #[command(after_help = CHECK_MODEL_HELP)]
@@ -392,9 +357,8 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
         Cmd::CheckModel(a) => check_model(a)?,
         Cmd::Grade(a) => grade(a)?,
-        Cmd::Search { file, property, budget, budget_steps, faults, seed, max_faults, until, out, script } => {
-            let found = search(&file, property, budget, budget_steps, &faults, seed, max_faults, until, out, script)?;
-            if found {
+        Cmd::Search(a) => {
+            if search(a)? {
                 return Err(Failure(FOUND, String::new()));
             }
         }

@@ -32,6 +32,9 @@ pub(super) struct Call {
     pub(super) role: &'static str,
     pub(super) leader: Option<NodeId>,
     pub(super) term: Option<u64>,
+    /// Nothing but the node and `this` counted: no clock read, no role, leader or term set (a
+    /// `view()` that was pure can be remembered, see [`super::view`]).
+    pub(super) pure: bool,
 }
 
 thread_local! {
@@ -103,7 +106,7 @@ fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
         let Some(v) = args.get(*arg) else {
             return fail(format!("note `{name}` needs the argument `{arg}`"));
         };
-        a[i] = match uint_or_unit(v, &format!("note `{name}`, argument `{arg}`")) {
+        a[i] = match uint_or_unit(v, format_args!("note `{name}`, argument `{arg}`")) {
             Ok(x) => x.unwrap_or(0),
             Err(e) => return fail(e),
         };
@@ -133,7 +136,12 @@ fn new_engine() -> Engine {
     e.disable_symbol("eval");
 
     e.register_fn("me", || call("me", |c| Ok(c.me as i64)));
-    e.register_fn("now", || call("now", |c| Ok(int(c.now))));
+    e.register_fn("now", || {
+        call("now", |c| {
+            c.pure = false;
+            Ok(int(c.now))
+        })
+    });
     e.register_fn("nodes", || call("nodes", |c| Ok(ids(&c.cfg.ids))));
     e.register_fn("sorted_nodes", || call("sorted_nodes", |c| Ok(ids(&c.cfg.sorted))));
     e.register_fn("n", || call("n", |c| Ok(c.cfg.n() as i64)));
@@ -184,19 +192,21 @@ fn new_engine() -> Engine {
             let Some(r) = c.decl.decl.role(role) else {
                 return fail(format!("unknown role `{role}` (declared: {})", c.decl.decl.roles.join(", ")));
             };
-            c.role = r;
+            (c.role, c.pure) = (r, false);
             Ok(())
         })
     });
     e.register_fn("set_leader", |leader: Dynamic| {
         call("set_leader", |c| {
             c.leader = node_or_unit(&leader, "set_leader").or_else(fail)?;
+            c.pure = false;
             Ok(())
         })
     });
     e.register_fn("set_term", |term: Dynamic| {
         call("set_term", |c| {
             c.term = uint_or_unit(&term, "set_term").or_else(fail)?;
+            c.pure = false;
             Ok(())
         })
     });

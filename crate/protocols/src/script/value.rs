@@ -3,6 +3,7 @@
 //! as node ids and numbers, and shown in the inspector.
 
 use rhai::{Dynamic, Map};
+use std::fmt::Display;
 use std::hash::Hasher;
 
 /// Feeds `v` to `h` by its content: a tag per type, then the value (integers as little-endian
@@ -60,8 +61,39 @@ pub fn hash_map(m: &Map, h: &mut dyn Hasher) {
     }
 }
 
+/// Whether `a` and `b` hold the same value, by the content [`hash_dynamic`] reads (a map's
+/// entries in key order). Values of other types (function pointers and the like) are never the
+/// same, so nothing that compares them is ever taken for unchanged.
+pub fn same(a: &Dynamic, b: &Dynamic) -> bool {
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        return x == y;
+    }
+    if a.type_id() != b.type_id() {
+        return false;
+    }
+    if a.is_unit() {
+        return true;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::ImmutableString>(), b.read_lock::<rhai::ImmutableString>()) {
+        return *x == *y;
+    }
+    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+        return x == y;
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Map>(), b.read_lock::<Map>()) {
+        return x.len() == y.len() && x.iter().zip(y.iter()).all(|((k, p), (l, q))| k == l && same(p, q));
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Array>(), b.read_lock::<rhai::Array>()) {
+        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q));
+    }
+    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
+        return x == y;
+    }
+    false
+}
+
 /// A node id (a whole number below 2³²), or `None` for `()`; an error otherwise.
-pub fn node_or_unit(v: &Dynamic, what: &str) -> Result<Option<u32>, String> {
+pub fn node_or_unit(v: &Dynamic, what: impl Display) -> Result<Option<u32>, String> {
     if v.is_unit() {
         return Ok(None);
     }
@@ -72,7 +104,7 @@ pub fn node_or_unit(v: &Dynamic, what: &str) -> Result<Option<u32>, String> {
 }
 
 /// A whole number from 0 up, or `None` for `()`.
-pub fn uint_or_unit(v: &Dynamic, what: &str) -> Result<Option<u64>, String> {
+pub fn uint_or_unit(v: &Dynamic, what: impl Display) -> Result<Option<u64>, String> {
     if v.is_unit() {
         return Ok(None);
     }
@@ -83,7 +115,7 @@ pub fn uint_or_unit(v: &Dynamic, what: &str) -> Result<Option<u64>, String> {
 }
 
 /// `[held, needed]` (two whole numbers below 2³²), or `None` for `()`.
-pub fn pair_or_unit(v: &Dynamic, what: &str) -> Result<Option<(u32, u32)>, String> {
+pub fn pair_or_unit(v: &Dynamic, what: impl Display) -> Result<Option<(u32, u32)>, String> {
     if v.is_unit() {
         return Ok(None);
     }
@@ -166,5 +198,28 @@ mod tests {
         a.insert("x".into(), Dynamic::from(2_i64));
         let arr: rhai::Array = vec![Dynamic::from(1_i64), Dynamic::from_map(a)];
         assert_ne!(h(&Dynamic::from_array(arr.clone())), h(&Dynamic::from_array(arr[..1].to_vec())));
+    }
+
+    #[test]
+    fn same_compares_by_content_and_type() {
+        let map = |pairs: &[(&str, Dynamic)]| {
+            let mut m = Map::new();
+            for (k, v) in pairs {
+                m.insert((*k).into(), v.clone());
+            }
+            Dynamic::from_map(m)
+        };
+        let a = map(&[("x", Dynamic::from(1_i64)), ("s", Dynamic::from("ok")), ("u", Dynamic::UNIT)]);
+        let b = map(&[("u", Dynamic::UNIT), ("s", Dynamic::from("ok")), ("x", Dynamic::from(1_i64))]);
+        assert!(same(&a, &b), "insertion order does not count");
+        assert!(!same(&a, &map(&[("x", Dynamic::from(2_i64)), ("s", Dynamic::from("ok")), ("u", Dynamic::UNIT)])));
+        assert!(!same(&a, &map(&[("x", Dynamic::from(1_i64)), ("s", Dynamic::from("ok"))])));
+        assert!(!same(&Dynamic::from(1_i64), &Dynamic::from(true)));
+        assert!(!same(&Dynamic::from("1"), &Dynamic::from(1_i64)));
+        assert!(!same(&Dynamic::UNIT, &Dynamic::from(0_i64)));
+        assert!(same(&Dynamic::from('c'), &Dynamic::from('c')));
+        let arr = |v: &[i64]| Dynamic::from_array(v.iter().map(|&i| Dynamic::from(i)).collect());
+        assert!(same(&arr(&[1, 2]), &arr(&[1, 2])));
+        assert!(!same(&arr(&[1, 2]), &arr(&[1])));
     }
 }

@@ -57,6 +57,20 @@ pub(super) fn engine(
     Ok((built.map_err(|e| format!("{file}: {e}"))?, launched))
 }
 
+/// `scenario` retargeted to the algorithm of node processes started for its nodes (`specs` as
+/// for `run`), for the search: the guard kills them when dropped.
+pub(super) fn retarget(
+    mut scenario: Scenario,
+    specs: &[String],
+    timeout_ms: Option<u64>,
+) -> Result<(Scenario, Launched), String> {
+    let timeout = Duration::from_millis(timeout_ms.unwrap_or(process::DEFAULT_TIMEOUT_MS));
+    let commands = commands(specs, &scenario.nodes)?;
+    let launched = process::launch(&commands, timeout).map_err(|e| format!("--node-cmd: {e}"))?;
+    scenario.algorithm = launched.id().to_string();
+    Ok((scenario, launched))
+}
+
 /// Each node's command, in the scenario's order: `ID=CMD` for that node, else the `CMD` given
 /// for all.
 fn commands(specs: &[String], nodes: &[NodeId]) -> Result<Vec<(NodeId, String)>, String> {

@@ -1,9 +1,54 @@
 //! `election-lab search`: the counterexample search's command line (its help text, the budget
 //! parser, and the run that prints progress and the summary).
 
-use super::{println, Failure};
-use election_lab::search::{FaultSet, Options, Search};
-use election_lab::Scenario;
+use super::{println, Failure, OUT_OF_BUDGET};
+use election_lab::search::{FaultSet, Options};
+
+#[derive(clap::Args)]
+pub(super) struct Search {
+    /// Scenario or exported trace (JSON; its interventions are ignored); `-` reads standard input
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// The property to break: one the algorithm claims (split-brain, two-leaders-in-term,
+    /// lease-overlap, duplicate-token, chosen-once, ...), split-brain on any algorithm, or
+    /// no-leader-within:T
+    #[arg(long, value_name = "ID")]
+    property: String,
+    /// Give up after this much wall-clock time (30s, 2m, 500ms): for people; the result then
+    /// depends on the machine's speed
+    #[arg(long, value_name = "TIME", conflicts_with = "budget_steps")]
+    budget: Option<String>,
+    /// Give up after this many simulation steps (deterministic) [default: 1000000]
+    #[arg(long, value_name = "N")]
+    budget_steps: Option<u64>,
+    /// The faults to inject (comma-separated)
+    #[arg(long, value_name = "KINDS", default_value = "crash,recover,partition,heal,drop,delay")]
+    faults: String,
+    /// Seeds the stream the schedules are drawn from
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// At most this many faults per schedule (at least 1)
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    max_faults: u64,
+    /// Run each schedule until this tick [default: the scenario's stop.max_time, at most 1000]
+    #[arg(long, value_name = "TICK")]
+    until: Option<u64>,
+    /// Write the shrunk counterexample's trace to OUT, if one is found (it opens in the page at
+    /// the violating step)
+    #[arg(long, value_name = "OUT.json")]
+    out: Option<String>,
+    /// Search the algorithm of this Rhai script instead of the one the scenario names
+    #[arg(long, value_name = "FILE.rhai")]
+    script: Option<String>,
+    /// Search the algorithm of node processes, as `run --node-cmd` runs them (`CMD` for every
+    /// node, `ID=CMD` for one); a schedule that takes another way than the processes lived
+    /// through starts them again. A process that fails stops the search, exit code 3
+    #[arg(long, value_name = "CMD", conflicts_with = "script")]
+    node_cmd: Vec<String>,
+    /// With --node-cmd: how long a process may take to answer one event (default 5000)
+    #[arg(long, value_name = "MS", requires = "node_cmd", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    node_timeout: Option<u64>,
+}
 
 pub(super) const SEARCH_HELP: &str = "\
 Each schedule runs the scenario with its own seed and 1 to --max-faults faults at random ticks of
@@ -54,24 +99,33 @@ pub(super) fn parse_duration(text: &str) -> Result<std::time::Duration, String> 
 }
 
 /// Runs `election-lab search`; returns whether a counterexample was found.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search(
-    file: &str,
-    property: String,
-    budget: Option<String>,
-    budget_steps: Option<u64>,
-    faults: &str,
-    seed: u64,
-    max_faults: u64,
-    until: Option<u64>,
-    out: Option<String>,
-    script: Option<String>,
-) -> Result<bool, Failure> {
+pub(super) fn search(a: Search) -> Result<bool, Failure> {
+    let Search {
+        file,
+        property,
+        budget,
+        budget_steps,
+        faults,
+        seed,
+        max_faults,
+        until,
+        out,
+        script,
+        node_cmd,
+        node_timeout,
+    } = a;
+    let file = file.as_str();
     let text = super::input::trace_text(file)?;
     let trace = election_lab::trace::Trace::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
-    let scenario: Scenario = super::script_cmd::retarget(trace.scenario, script.as_deref())?;
+    // The node processes (if any) are killed when `_processes` goes out of scope.
+    let (scenario, processes) = if node_cmd.is_empty() {
+        (super::script_cmd::retarget(trace.scenario, script.as_deref())?, None)
+    } else {
+        let (scenario, launched) = super::node_cmd::retarget(trace.scenario, &node_cmd, node_timeout)?;
+        (scenario, Some(launched))
+    };
     let wall = budget.as_deref().map(parse_duration).transpose()?;
-    let faults = FaultSet::parse(faults).map_err(|e| format!("--{e}"))?;
+    let faults = FaultSet::parse(&faults).map_err(|e| format!("--{e}"))?;
     if max_faults == 0 || max_faults > election_lab::search::MAX_FAULTS {
         return Err(format!("--max-faults: from 1 to {}", election_lab::search::MAX_FAULTS).into());
     }
@@ -84,7 +138,7 @@ pub(super) fn search(
         until,
         ..Options::default()
     };
-    let mut s = Search::new(scenario, opts).map_err(|e| {
+    let mut s = election_lab::search::Search::new(scenario, opts).map_err(|e| {
         let field = e.to_string();
         if field.starts_with("property") {
             format!("--{field}")
@@ -96,7 +150,11 @@ pub(super) fn search(
     let mut last_report = start;
     let mut p = s.progress();
     while !p.finished() {
-        p = s.advance(20_000);
+        // On node processes, in small slices: a process that failed ends the search.
+        p = s.advance(if processes.is_some() { 200 } else { 20_000 });
+        if processes.as_ref().is_some_and(|l| l.fault().is_some()) {
+            break;
+        }
         let now = std::time::Instant::now();
         if now.duration_since(last_report).as_millis() >= 500 || p.finished() {
             last_report = now;
@@ -144,5 +202,8 @@ pub(super) fn search(
         }
     }
     println(summary)?;
+    if let Some(why) = processes.as_ref().and_then(|p| p.fault()) {
+        return Err(Failure(OUT_OF_BUDGET, format!("a node process failed during the search: {why}")));
+    }
     Ok(result.is_some())
 }
