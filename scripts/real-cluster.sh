@@ -195,8 +195,10 @@ EOF
   victim="${names[$k1]}"
   echo "before: leader $victim (member $id1) at term $term1" | tee "$out/status.txt"
   sleep 1
-  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  # The time is read before the signal: the peers notice a killed member's closed connections
+  # within a millisecond, before a clock read after the kill would return.
   fault_at="$(date +%s%3N)"
+  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
   # raft's own lines write member ids without leading zeros.
   write_fault raft "$(echo "$id1" | sed 's/^0*//')"
@@ -274,8 +276,10 @@ EOF
   read -r victim zxid1 <<<"$first"
   echo "before: leader $victim zxid $zxid1" | tee "$out/status.txt"
   sleep 1
-  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
+  # The time is read before the signal: the peers notice a killed member's closed connections
+  # within a millisecond, before a clock read after the kill would return.
   fault_at="$(date +%s%3N)"
+  if [ $freeze = 1 ]; then kill -STOP "${PID[$victim]}"; what=froze; else kill -KILL "${PID[$victim]}"; what=killed; fi
   echo "$what $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
   write_fault zookeeper "$victim"
   others=()
