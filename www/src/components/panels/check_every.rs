@@ -70,7 +70,10 @@ pub fn CheckEvery(p: &Props) -> Html {
         let (b, on) = (*bounds, p.on.clone());
         Callback::from(move |_| on.emit(Action::CheckEverySchedule(property.to_string(), b)))
     };
-    let status = match p.check.as_deref().map(|c| (&c.status, &c.bounds)) {
+    // Checks run in the workbench (the player hands the bounds over), so only it draws their
+    // progress and verdict: the player's build leaves that code out.
+    let check = p.check.as_deref().filter(|_| crate::WORKBENCH);
+    let status = match check.map(|c| (&c.status, &c.bounds)) {
         None => html! {},
         Some((CheckStatus::Running { states, depth }, _)) => html! {
             <div class="check-status running">
