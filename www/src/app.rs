@@ -244,10 +244,15 @@ pub fn Lab() -> Html {
     let courses = use_state_eq(|| false);
     let recording = use_state_eq(|| false);
     {
-        // The workbench, started by the player: the tool it was asked for.
+        // The workbench, started by the player: the tool it was asked for, once the page's
+        // language is ready (a Chinese page fetches its catalog again in this wasm), so that what
+        // the tool says first (an import's refusal, say) is in that language.
         let (on, request, recording) = (on.clone(), request.clone(), recording.clone());
-        use_effect_with((), move |_| {
-            if let Some((arrival, files)) = crate::workbench::arrived().filter(|_| crate::WORKBENCH) {
+        let ready = state.pending_lang.is_none();
+        use_effect_with(ready, move |&ready| {
+            // `arrived` takes the handoff: not before the language is ready.
+            let arrived = if ready && crate::WORKBENCH { crate::workbench::arrived() } else { None };
+            if let Some((arrival, files)) = arrived {
                 for action in arrival.actions {
                     on.emit(action);
                 }
