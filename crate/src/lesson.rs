@@ -23,8 +23,9 @@
 //! ```
 //!
 //! **`at`** is `"start"` (before step 1), a step number, a breakpoint text (the first step
-//! after the previous stop where it hits), or `"now"` (where the previous stop and its act
-//! left the run). Stops come in run order.
+//! after the previous stop where it hits), `"now"` (where the previous stop and its act
+//! left the run), or `"end"` (the end of the run, as its acts left it: where a lesson shows how a
+//! prediction came out). Stops come in run order.
 //!
 //! **`question.check`** ([`Check`]) decides the kind of answer the page asks for:
 //!
@@ -137,6 +138,8 @@ pub enum At {
     When(String),
     /// Where the previous stop (and its act) left the run.
     Now,
+    /// The end of the run (as the acts so far left it).
+    End,
 }
 
 /// What a question compares (see the module's table).
@@ -333,11 +336,15 @@ fn at(v: &Value, path: &str) -> Result<At, ScenarioError> {
     match v {
         Value::String(s) if s == "start" => Ok(At::Start),
         Value::String(s) if s == "now" => Ok(At::Now),
+        Value::String(s) if s == "end" => Ok(At::End),
         Value::String(s) if !s.trim().is_empty() => Ok(At::When(s.trim().to_string())),
         Value::Number(n) => {
             n.as_u64().map(At::Step).ok_or_else(|| ScenarioError::new(path, format!("'{n}' is not a step number")))
         }
-        _ => Err(ScenarioError::new(path, format!("expected \"start\", a step number or a breakpoint, found {v}"))),
+        _ => Err(ScenarioError::new(
+            path,
+            format!("expected \"start\", \"now\", \"end\", a step number or a breakpoint, found {v}"),
+        )),
     }
 }
 

@@ -473,11 +473,13 @@ fn an_author_sets_a_tolerance_and_a_bad_one_is_refused_by_field() {
 #[test]
 fn every_caption_says_of_the_nodes_what_the_run_shows_there_in_both_languages() {
     let mut claims = 0;
+    let mut all = Vec::new();
     for l in course::all() {
         let problems = lesson::truth::check(&l).unwrap_or_else(|e| panic!("{}: {e}", l.id));
-        assert!(problems.is_empty(), "{}:\n{}", l.id, problems.join("\n"));
+        all.extend(problems.iter().map(|p| format!("{}: {p}", l.id)));
         claims += l.stops.iter().map(|s| lesson::truth::claims(&s.caption.en, Lang::En).len()).sum::<usize>();
     }
+    assert!(all.is_empty(), "{}", all.join("\n"));
     assert!(claims >= 8, "only {claims} claims read: the check reads nothing");
 }
 
@@ -520,6 +522,70 @@ fn a_caption_claiming_the_wrong_leader_or_a_node_down_too_early_fails_the_truth_
 }
 
 #[test]
+fn a_question_the_lesson_never_shows_settled_or_a_message_not_in_flight_fails_the_truth_check() {
+    let damaged = |id: &str, edits: &[(&str, &str)]| {
+        let mut source = course::source(id).unwrap().to_string();
+        for (from, to) in edits {
+            assert!(source.contains(from), "{from}");
+            source = source.replace(from, to);
+        }
+        Lesson::from_json(&source).unwrap()
+    };
+    // Bully's last question asks who will lead; without the stop at the end of the run that
+    // shows N6 leading, the lesson ends before the answer is settled.
+    let mut l = course::find("bully").unwrap();
+    let last = l.stops.pop().unwrap();
+    assert_eq!(last.at, lesson::At::End);
+    let p = lesson::truth::check(&l).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[7]: the answer (N6) is settled after step")), "{p:?}");
+    // A next-delivery question whose lesson never steps on: Hirschberg-Sinclair without its end.
+    let mut l = course::find("hirschberg-sinclair").unwrap();
+    l.stops.remove(3);
+    let p = lesson::truth::check(&l).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[2]: the answer (REPLY) is settled after step")), "{p:?}");
+    // The prompt that points at N8's id on its way to N7, pointed at N6 instead (both languages).
+    let l = damaged(
+        "chang-roberts",
+        &[
+            ("sent its id on to N7 (the dot on its way)", "sent its id on to N6 (the dot on its way)"),
+            ("发往 N7", "发往 N6"),
+        ],
+    );
+    let p = lesson::truth::check(&l).unwrap();
+    assert!(
+        p.iter().any(
+            |p| p.starts_with("stops[6]: says a message of any kind between [N6, N8] is on its way, but in flight")
+        ),
+        "{p:?}"
+    );
+    // One language only: they disagree.
+    let l = damaged("chang-roberts", &[("（正在路上的那个点）", "")]);
+    let p = lesson::truth::check(&l).unwrap();
+    assert!(p.iter().any(|p| p.starts_with("stops[6]: the languages disagree on messages in flight")), "{p:?}");
+    // The built-in lessons make at least one in-flight claim, so the check reads something.
+    let kinds = ["ELECTION", "ELECTED"];
+    let said: usize = course::find("chang-roberts")
+        .unwrap()
+        .stops
+        .iter()
+        .filter_map(|s| s.question.as_ref())
+        .map(|q| lesson::truth::flights(&q.prompt.en, Lang::En, &kinds).len())
+        .sum();
+    assert!(said >= 1);
+}
+
+#[test]
+fn a_counted_kind_is_named_only_as_a_whole_word() {
+    use lesson::truth::names_kind;
+    assert!(names_kind("How many ELECTIONs?", "ELECTION"));
+    assert!(names_kind("(ELECTION, OK and COORDINATOR)", "OK"));
+    assert!(!names_kind("the REQUEST_VOTE messages", "VOTE"));
+    assert!(!names_kind("VOTE_GRANT only", "VOTE"));
+    assert!(!names_kind("BOOK", "OK"));
+    assert!(names_kind("选票（VOTE）", "VOTE"));
+}
+
+#[test]
 fn the_leases_lesson_shows_the_overlap_and_the_rejected_writes_before_it_ends() {
     let l = course::find("leases").unwrap();
     let mut seen = vec![];
@@ -556,4 +622,23 @@ fn a_stops_notes_are_read_in_both_languages_and_a_half_written_one_is_refused() 
     assert_eq!(err_of(v.clone()), "stops[0].notes.zh: has no Chinese text");
     v["stops"][0]["notes"] = json!("Ask the room first.");
     assert!(err_of(v).starts_with("stops[0].notes:"), "a notes text in one language only");
+}
+
+#[test]
+fn lesson_check_lists_a_stop_the_run_does_not_bear_out_and_exits_1() {
+    let bin = env!("CARGO_BIN_EXE_election-lab");
+    let ok = std::process::Command::new(bin).args(["lesson", "check", "bully", "--light"]).output().unwrap();
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let source = course::source("bully").unwrap().replace("\"en\": \"N7 leads.", "\"en\": \"N6 leads.");
+    let path = std::env::temp_dir().join(format!("election-lab-untrue-{}.json", std::process::id()));
+    std::fs::write(&path, source).unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["lesson", "check", path.to_str().unwrap(), "--light"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("stops[5]: the languages disagree"), "{err}");
+    assert!(err.contains("stops[5] (en): says N6 leads"), "{err}");
 }

@@ -55,6 +55,8 @@ const OUT_OF_BUDGET: u8 = 3;
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 /// Exit code of `search` when it found a counterexample (0: none within the budget).
 const FOUND: u8 = 1;
+/// Exit code of `lesson check` when a stop says what its run does not show (`lesson::truth`).
+const UNTRUE: u8 = 1;
 
 #[derive(Parser)]
 #[command(
@@ -227,7 +229,8 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
         #[arg(value_name = "FILE")]
         file: String,
     },
-    /// Check a lesson (a file, or a built-in lesson's id) and print each stop's step and answer
+    /// Check a lesson (a file, or a built-in lesson's id), print each stop's step and answer, and
+    /// list every stop whose caption or question the run does not bear out (exit 1)
     Lesson {
         /// `check`
         #[arg(value_parser = PossibleValuesParser::new(["check"]))]
@@ -484,6 +487,10 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             };
             let l = lesson::Lesson::from_json(&text).map_err(|e| format!("{lesson}: {e}"))?;
             print(lesson::report(&l, !light).map_err(|e| format!("{lesson}: {e}"))?)?;
+            let untrue = lesson::truth::check(&l).map_err(|e| format!("{lesson}: {e}"))?;
+            if !untrue.is_empty() {
+                return Err(Failure(UNTRUE, untrue.join("\n")));
+            }
         }
         Cmd::Preset { name: None } => {
             for p in presets::all() {

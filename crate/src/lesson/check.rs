@@ -132,6 +132,13 @@ fn seek_to(e: &mut Engine, at: &At, path: &str, first: bool) -> Result<(), Scena
         At::Start if first => Ok(()),
         At::Start => Err(ScenarioError::new(path, "only the first stop can be at \"start\"")),
         At::Now => Ok(()),
+        At::End => {
+            let mut steps = 0;
+            while steps < MAX_CHECK_STEPS && e.step() {
+                steps += 1;
+            }
+            Ok(())
+        }
         At::Step(k) => {
             if *k < e.cursor() {
                 return Err(ScenarioError::new(

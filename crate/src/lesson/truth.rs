@@ -8,13 +8,21 @@
 //! or of another node's belief ("a crashed N5 and a cut-off one look the same", "the leader
 //! N8") is not read as a claim, since the phrases read are a node's id followed by its state.
 //!
+//! A caption or prompt that says a message is on its way ("the dot on its way", "在途") claims
+//! that a message between the nodes its sentence names (of the kinds it names, if any) is in
+//! flight on the canvas at that stop.
+//!
 //! A question is held to what the class has been shown too: a message count must name, in its
 //! caption or its prompt and in both languages, every kind it counts (its `kinds`, or every kind
-//! the run sends until the answer is read), so that nobody is asked to count messages of a kind
-//! the stop never mentioned.
+//! the run sends until the answer is read), each as a whole word (`VOTE` is not named by
+//! `REQUEST_VOTE`), so that nobody is asked to count messages of a kind the stop never
+//! mentioned. And a question about what the run *will* do must be settled within what the
+//! lesson goes on to show of that run: read as if the run ended at the last stop before an act
+//! changes its future (the stop itself, when it acts), the answer must be the same. A prediction
+//! ("who will lead?") is fine; a prediction the lesson never lets the class see come true is not.
 
-use super::check::MAX_CHECK_STEPS;
-use super::{Check, Lesson, Question};
+use super::check::{Job, MAX_CHECK_STEPS};
+use super::{Answer, Check, Lesson, Question};
 use crate::engine::Engine;
 use crate::error::ScenarioError;
 use crate::meta::Lang;
@@ -101,12 +109,38 @@ pub fn check(lesson: &Lesson) -> Result<Vec<String>, ScenarioError> {
                 for (lang, caption, prompt) in
                     [("en", &stop.caption.en, &q.prompt.en), ("zh", &stop.caption.zh, &q.prompt.zh)]
                 {
-                    if !caption.contains(kind.as_str()) && !prompt.contains(kind.as_str()) {
+                    if !names_kind(caption, &kind) && !names_kind(prompt, &kind) {
                         problems.push(format!(
                             "stops[{i}] ({lang}): the question counts {kind} messages, which neither its caption nor its prompt names"
                         ));
                     }
                 }
+            }
+        }
+        let kinds: Vec<&str> = e.algorithm().kinds.iter().map(|k| k.name).collect();
+        let said = |lang: Lang| {
+            let mut texts = vec![stop.caption.get(lang)];
+            texts.extend(stop.question.as_ref().map(|q| q.prompt.get(lang)));
+            let mut out: Vec<Flight> = texts.iter().flat_map(|t| flights(t, lang, &kinds)).collect();
+            out.sort();
+            out
+        };
+        let (fen, fzh) = (said(Lang::En), said(Lang::Zh));
+        if fen != fzh {
+            problems.push(format!(
+                "stops[{i}]: the languages disagree on messages in flight: en says {fen:?}, zh says {fzh:?}"
+            ));
+        }
+        let shown = e.frame().messages;
+        for f in &fen {
+            if !shown.iter().any(|m| f.matches(m.kind, m.from, m.to)) {
+                let drawn: Vec<String> = shown.iter().map(|m| format!("{} N{}→N{}", m.kind, m.from, m.to)).collect();
+                problems.push(format!(
+                    "stops[{i}]: says a message {} is on its way, but in flight at step {} are [{}]",
+                    f.describe(),
+                    e.cursor(),
+                    drawn.join(", ")
+                ));
             }
         }
         let (en, zh) = (claims(&stop.caption.en, Lang::En), claims(&stop.caption.zh, Lang::Zh));
@@ -126,7 +160,136 @@ pub fn check(lesson: &Lesson) -> Result<Vec<String>, ScenarioError> {
             }
         }
     })?;
+    problems.extend(unshown_answers(lesson)?);
     Ok(problems)
+}
+
+/// Whether `text` names the message kind `kind` as a word: not inside a longer name
+/// (`REQUEST_VOTE` does not name `VOTE`); a plural `s` may follow (`ELECTIONs`).
+pub fn names_kind(text: &str, kind: &str) -> bool {
+    let name = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_';
+    text.match_indices(kind).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + kind.len()..].chars().next();
+        before.is_none_or(|c| !name(c) && !c.is_ascii_lowercase()) && after.is_none_or(|c| !name(c))
+    })
+}
+
+/// A message a sentence says is on its way: between the nodes it names (any message touching the
+/// one node it names; any message if none) and of one of the kinds it names (any if none).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Flight {
+    pub nodes: Vec<NodeId>,
+    pub kinds: Vec<String>,
+}
+
+impl Flight {
+    fn matches(&self, kind: &str, from: NodeId, to: NodeId) -> bool {
+        let nodes = match self.nodes.as_slice() {
+            [] => true,
+            [n] => *n == from || *n == to,
+            list => list.contains(&from) && list.contains(&to),
+        };
+        nodes && (self.kinds.is_empty() || self.kinds.iter().any(|k| k == kind))
+    }
+    fn describe(&self) -> String {
+        let nodes: Vec<String> = self.nodes.iter().map(|n| format!("N{n}")).collect();
+        let kinds = if self.kinds.is_empty() { "of any kind".to_string() } else { self.kinds.join(" or ") };
+        format!("{kinds} between [{}]", nodes.join(", "))
+    }
+}
+
+/// The phrases that say a message is travelling, per language.
+const ON_THE_WAY: &[(Lang, &str)] = &[
+    (Lang::En, "on its way"),
+    (Lang::En, "on their way"),
+    (Lang::En, "in flight"),
+    (Lang::En, "in transit"),
+    (Lang::Zh, "正在路上"),
+    (Lang::Zh, "在路上"),
+    (Lang::Zh, "在途"),
+    (Lang::Zh, "途中"),
+];
+
+/// The messages `text` (in `lang`) says are on their way, one per sentence that says so; `kinds`
+/// are the algorithm's message kinds (other capitalised words are not kinds).
+pub fn flights(text: &str, lang: Lang, kinds: &[&str]) -> Vec<Flight> {
+    let ends = ['.', '。', ';', '；', '!', '！', '?', '？', ':', '：', '\n'];
+    text.split(ends)
+        .filter(|s| ON_THE_WAY.iter().any(|(l, p)| *l == lang && s.contains(p)))
+        .map(|s| {
+            let mut nodes = node_ids(s);
+            nodes.sort_unstable();
+            nodes.dedup();
+            let kinds = kinds.iter().filter(|k| names_kind(s, k)).map(|k| k.to_string()).collect();
+            Flight { nodes, kinds }
+        })
+        .collect()
+}
+
+/// The node ids (`N7`) a text names, in order.
+fn node_ids(text: &str) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('N') {
+        let after = &rest[i + 1..];
+        let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let word_start = rest[..i].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
+        if word_start {
+            out.extend(digits.parse::<NodeId>().ok());
+        }
+        rest = &after[digits.len()..];
+    }
+    out
+}
+
+/// Every light question whose answer the lesson does not show: read on the run as if it ended
+/// at the last stop that shows this run's future (the next stop that acts, or the last stop;
+/// the question's own stop when it acts), the answer differs from the real one.
+fn unshown_answers(lesson: &Lesson) -> Result<Vec<String>, ScenarioError> {
+    let mut steps = Vec::new();
+    super::check::visit(lesson, &mut |_, e| steps.push(e.cursor()))?;
+    // The stop whose step is the last one shown of stop i's future.
+    let last_shown =
+        |i: usize| -> usize { (i..steps.len()).find(|&j| lesson.stops[j].act.is_some()).unwrap_or(steps.len() - 1) };
+    let mut problems = Vec::new();
+    let mut failed = None;
+    super::check::visit(lesson, &mut |i, e| {
+        let Some(q) = lesson.stops[i].question.as_ref() else { return };
+        let light = !q.heavy() && q.resize.is_none() && q.sweep.is_none() && q.check != Check::MeanMessagesOverOrders;
+        if !light || failed.is_some() {
+            return;
+        }
+        let j = last_shown(i);
+        let horizon = steps[j];
+        let real = match super::check::answer_on(e, q) {
+            Ok(a) => a,
+            Err(err) => return failed = Some(err.within(&format!("stops[{i}].question"))),
+        };
+        let seen = Job::new(e, q).map(|job| settle(job.within(horizon)));
+        let seen = match seen {
+            Ok(Ok(a)) if a == real => return,
+            Ok(Ok(a)) => a.text(),
+            Ok(Err(err)) | Err(err) => err.to_string(),
+        };
+        problems.push(format!(
+            "stops[{i}]: the answer ({}) is settled after step {horizon}, the last step the lesson shows of this run (stops[{j}]); up to there: {seen}",
+            real.text()
+        ));
+    })?;
+    match failed {
+        Some(err) => Err(err),
+        None => Ok(problems),
+    }
+}
+
+/// A job run to its answer.
+fn settle(mut job: Job) -> Result<Answer, ScenarioError> {
+    loop {
+        if let Some(answer) = job.advance(u64::MAX) {
+            return answer;
+        }
+    }
 }
 
 /// The message kinds a count question at this stop counts: its `kinds`, or else every kind the

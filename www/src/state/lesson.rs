@@ -304,6 +304,15 @@ impl LessonState {
         match &stop.at {
             At::Start => Some(0),
             At::Now => Some(e.cursor()),
+            At::End => {
+                let mut copy = Engine::from_trace_value(&e.trace_value()).ok()?;
+                copy.seek(e.cursor());
+                let mut n = 0;
+                while n < SEARCH_STEPS && copy.step() {
+                    n += 1;
+                }
+                Some(copy.cursor())
+            }
             At::Step(n) => Some((*n).max(e.cursor())),
             At::When(text) => next_hit(e, Breakpoint::parse(text, e).ok()?),
         }

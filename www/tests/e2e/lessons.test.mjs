@@ -77,6 +77,10 @@ test('a student walks the Bully lesson: wrong and right answers, an act that wai
   await next(page, 7);
   await page.locator('[data-node="6"]').click();
   assert.match(await verdict(page), /Right/);
+  // Stop 9: the end of the run shows the prediction come true: N6 drawn as the leader.
+  await next(page, 8);
+  assert.equal(await caption(page), bully.stops[8].caption.en);
+  assert.equal(await page.locator('[data-node="6"]').getAttribute('data-role'), 'leader');
   await page.getByTestId('lesson-continue').click();
   await page.getByTestId('lesson-done').waitFor();
   // Free play is one click away, and the lesson resumes.

@@ -40,6 +40,8 @@ pub struct Job {
     current: Option<(Engine, Reader)>,
     steps: u64,
     result: Option<Result<Answer, ScenarioError>>,
+    /// The run is read as if it ended at this step ([`Job::within`]); `u64::MAX`: its real end.
+    horizon: u64,
 }
 
 impl Job {
@@ -72,7 +74,25 @@ impl Job {
                 (Source::Single(Some(Box::new(Engine::from_trace_value(&engine.trace_value())?))), 1)
             }
         };
-        Ok(Job { q: q.clone(), source, done: 0, runs, sum: 0, current: None, steps: 0, result: None })
+        Ok(Job {
+            q: q.clone(),
+            source,
+            done: 0,
+            runs,
+            sum: 0,
+            current: None,
+            steps: 0,
+            result: None,
+            horizon: u64::MAX,
+        })
+    }
+
+    /// The same job, reading the run as if it ended at step `horizon`: the answer a class sees
+    /// when the lesson shows that run no further (see `lesson::truth`). A moment the question
+    /// names beyond it, or a next delivery beyond it, is an error naming the step.
+    pub fn within(mut self, horizon: u64) -> Job {
+        self.horizon = horizon;
+        self
     }
 
     /// Runs finished and runs in all (a sweep's values, the random orders; else 1), and the
@@ -97,7 +117,7 @@ impl Job {
             let mut run = self.next_run()?;
             if matches!(self.q.check, Check::LeaderAt | Check::NextDeliveryKind) {
                 let from = run.cursor();
-                let answer = read_at_once(&mut run, &self.q)?;
+                let answer = read_at_once(&mut run, &self.q, self.horizon)?;
                 self.steps += run.cursor() - from;
                 self.finish_run(&run, answer);
                 return Ok(());
@@ -107,7 +127,7 @@ impl Job {
         }
         let (run, reader) = self.current.as_mut().expect("a run");
         let before = reader.steps;
-        let answer = reader.poll(run, &self.q, left);
+        let answer = reader.poll(run, &self.q, left, self.horizon);
         self.steps += reader.steps - before;
         let Some(answer) = answer? else { return Ok(()) };
         let (run, _) = self.current.take().expect("a run");
@@ -214,7 +234,13 @@ impl Reader {
     }
 
     /// Steps the run until the answer is known or `left` steps are spent (`left` is reduced).
-    fn poll(&mut self, run: &mut Engine, q: &Question, left: &mut u64) -> Result<Option<Answer>, ScenarioError> {
+    fn poll(
+        &mut self,
+        run: &mut Engine,
+        q: &Question,
+        left: &mut u64,
+        horizon: u64,
+    ) -> Result<Option<Answer>, ScenarioError> {
         loop {
             if let Some(a) = self.done(run, q)? {
                 return Ok(Some(a));
@@ -224,7 +250,7 @@ impl Reader {
             }
             *left -= 1;
             self.steps += 1;
-            self.ended = self.steps > MAX_CHECK_STEPS || !run.step();
+            self.ended = self.steps > MAX_CHECK_STEPS || run.cursor() >= horizon || !run.step();
             if !self.ended {
                 self.most = self.most.max(run.leaders().len());
             }
@@ -284,17 +310,19 @@ fn minority(r: &Engine, q: &Question) -> Vec<NodeId> {
     r.scenario().nodes.iter().zip(g).filter(|(_, l)| **l == small).map(|(n, _)| *n).collect()
 }
 
-/// The leader at `when`, or the next delivery's kind, read on `run` (moved) in one go.
-fn read_at_once(run: &mut Engine, q: &Question) -> Result<Answer, ScenarioError> {
+/// The leader at `when`, or the next delivery's kind, read on `run` (moved) in one go, as if
+/// the run ended at step `horizon`.
+fn read_at_once(run: &mut Engine, q: &Question, horizon: u64) -> Result<Answer, ScenarioError> {
     let mut steps = 0u64;
     let mut step = |run: &mut Engine| {
         steps += 1;
-        steps <= MAX_CHECK_STEPS && run.step()
+        steps <= MAX_CHECK_STEPS && run.cursor() < horizon && run.step()
     };
     if q.check == Check::LeaderAt {
         match &q.when {
             None => while step(run) {},
             Some(At::Start | At::Now) => {}
+            Some(At::End) => while step(run) {},
             Some(At::Step(k)) => {
                 while run.cursor() < *k && step(run) {}
                 if run.cursor() != *k {
@@ -304,7 +332,8 @@ fn read_at_once(run: &mut Engine, q: &Question) -> Result<Answer, ScenarioError>
             Some(At::When(t)) => {
                 let bp = Breakpoint::parse(t, run).map_err(|m| ScenarioError::new("when", m))?;
                 let mut w = Watch::new(vec![bp], run);
-                if run_until(run, &mut w, MAX_CHECK_STEPS).is_none() {
+                let budget = MAX_CHECK_STEPS.min(horizon.saturating_sub(run.cursor()));
+                if run_until(run, &mut w, budget).is_none() {
                     return Err(ScenarioError::new("when", format!("'{t}' never hits ({})", ends(run))));
                 }
             }
