@@ -632,10 +632,8 @@ fn lesson_check_lists_a_stop_the_run_does_not_bear_out_and_exits_1() {
     let source = course::source("bully").unwrap().replace("\"en\": \"N7 leads.", "\"en\": \"N6 leads.");
     let path = std::env::temp_dir().join(format!("election-lab-untrue-{}.json", std::process::id()));
     std::fs::write(&path, source).unwrap();
-    let out = std::process::Command::new(bin)
-        .args(["lesson", "check", path.to_str().unwrap(), "--light"])
-        .output()
-        .unwrap();
+    let out =
+        std::process::Command::new(bin).args(["lesson", "check", path.to_str().unwrap(), "--light"]).output().unwrap();
     std::fs::remove_file(&path).unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");

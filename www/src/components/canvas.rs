@@ -305,6 +305,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let dot_texts: Vec<String> = drawn.iter().map(|(m, _)| parts::dot_label(alg, m)).collect();
     let dot_at: Vec<Pt> = drawn.iter().map(|d| d.1).collect();
     let selected = props.options.selected;
+    // The store's box and the lease bars are drawn over the plane: no label goes under them.
+    let mut keep_clear = super::lease_bars::areas(frame, &pos[..n], r);
+    keep_clear.extend(super::store::area(frame, &pos[..n], sz.u));
     let (placed, _) = labels::layout(
         alg,
         props.options.lang,
@@ -315,7 +318,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         &dot_at,
         &dot_texts,
         !dense,
-        super::store::area(frame, &pos[..n], sz.u).as_slice(),
+        &keep_clear,
     );
     let (places, placed_dots) = (placed.nodes, placed.dots);
     let mut label_paths: Vec<DotPath> = Vec::new();

@@ -444,6 +444,9 @@ mod presets {
     use crate::i18n::Lang;
     use election_lab::{layout as lay, presets as ps, Engine};
 
+    /// Every step of each preset checked, up to this many (each preset ends well before).
+    const MAX_STEPS: usize = 20_000;
+
     fn check(preset: &str, u: f64, lang: Lang) -> (usize, usize, usize) {
         let p = ps::find(preset).unwrap();
         let mut e = Engine::new(p.scenario()).unwrap();
@@ -462,7 +465,21 @@ mod presets {
                 at.push(DotPath { a, b, sent: m.sent as f64, deliver: m.deliver as f64 }.at(frame.time as f64 + 0.5));
                 texts.push(parts::dot_label(alg, m));
             }
-            let (out, obs) = layout(alg, lang, &frame, &pos, &sz, &|_| true, &at, &texts, true, &[]);
+            // As the canvas does: labels keep clear of the lease bars and the store's box.
+            let mut keep = crate::components::lease_bars::areas(&frame, &pos, sz.node_r);
+            let bars = keep.len();
+            keep.extend(crate::components::store::area(&frame, &pos, u));
+            let (out, obs) = layout(alg, lang, &frame, &pos, &sz, &|_| true, &at, &texts, true, &keep);
+            // No lease bar covers a node or another bar.
+            for (i, b) in keep[..bars].iter().enumerate() {
+                for o in &keep[i + 1..bars] {
+                    assert!(!b.overlaps(o), "{preset} step {}: lease bars {b:?} and {o:?} overlap", frame.step);
+                }
+                for (k, &p) in pos.iter().enumerate() {
+                    let id = frame.nodes[k].id;
+                    assert!(!b.hits_disc(p, sz.node_r), "{preset} step {}: a lease bar covers node {id}", frame.step);
+                }
+            }
             // No label covers a node, a dot, or another label.
             let rects: Vec<Rect> = out
                 .nodes
@@ -471,8 +488,15 @@ mod presets {
                 .map(|p| p.rect)
                 .chain(out.dots.iter().filter_map(|d| d.0.as_ref().map(|l| l.rect)))
                 .collect();
-            assert_eq!(rects.len(), obs.rects.len());
+            assert_eq!(rects.len() + keep.len(), obs.rects.len());
             for (i, a) in rects.iter().enumerate() {
+                for k in &keep {
+                    assert!(
+                        !a.overlaps(k),
+                        "{preset} step {}: label {a:?} lies on a bar or the store {k:?}",
+                        frame.step
+                    );
+                }
                 for b in &rects[i + 1..] {
                     assert!(!a.overlaps(b), "{preset} step {}: labels {a:?} and {b:?} overlap", frame.step);
                 }
@@ -501,7 +525,7 @@ mod presets {
                 }
             }
             steps += 1;
-            if steps > 400 || !e.step() {
+            if steps > MAX_STEPS || !e.step() {
                 break;
             }
         }
@@ -510,7 +534,19 @@ mod presets {
 
     #[test]
     fn labels_overlap_no_node_and_no_other_label() {
-        for preset in ["bully-worst-8", "gossip-16", "hs-phases-16", "hs-all"] {
+        for preset in [
+            "bully-worst-8",
+            "gossip-16",
+            "split-brain-gossip",
+            "hs-phases-16",
+            "hs-all",
+            "lease-drift",
+            "lease-takeover",
+            "lease-partition",
+            "fencing-tokens",
+            "dht-crash",
+            "dht-split-brain",
+        ] {
             for (u, lang) in [(1.0, Lang::En), (1000.0 / 300.0, Lang::Zh), (1000.0 / 300.0, Lang::En)] {
                 let (steps, dots, shown) = check(preset, u, lang);
                 eprintln!("{preset} at {u:.1} units/px ({lang:?}): {shown} of {dots} dots labelled or counted over {steps} steps");
