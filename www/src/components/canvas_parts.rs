@@ -452,6 +452,7 @@ pub fn node(
         let first = html! { <text class="view" x={fmt(p.x)} y={fmt(y)} text-anchor={anchor} style={format!("font-size:{:.1}px", sz.view)}>{ leader_text.clone() }</text> };
         let rest: Vec<Html> = sub
             .iter()
+            .take(p.lines.saturating_sub(1))
             .map(|s| {
                 y += sz.sub * super::labels::LINE;
                 html! { <text class="sub" x={fmt(p.x)} y={fmt(y)} text-anchor={anchor} style={format!("font-size:{:.1}px", sz.sub)}>{ s.clone() }</text> }

@@ -128,6 +128,8 @@ pub struct Placed {
     pub y: f64,
     pub anchor: Anchor,
     pub rect: Rect,
+    /// How many of the label's lines fit (the first always; the rest stay in the tooltip).
+    pub lines: usize,
 }
 
 /// The box of a block of `lines` (font sizes) of widest width `w`, first baseline at `(x, y)`.
@@ -162,6 +164,11 @@ impl Obstacles {
 /// widths) where it covers no disc and no label placed before: below or above it first (the
 /// side away from the centre), then beside it, then the other side. `None`: nowhere is free.
 pub fn place_node_label(obs: &mut Obstacles, p: Pt, r: f64, lines: &[(f64, f64)]) -> Option<Placed> {
+    // Where the whole block finds no room (many nodes in a small frame), its first line alone.
+    place_block(obs, p, r, lines).or_else(|| place_block(obs, p, r, lines.get(..1)?))
+}
+
+fn place_block(obs: &mut Obstacles, p: Pt, r: f64, lines: &[(f64, f64)]) -> Option<Placed> {
     if lines.is_empty() {
         return None;
     }
@@ -185,12 +192,27 @@ pub fn place_node_label(obs: &mut Obstacles, p: Pt, r: f64, lines: &[(f64, f64)]
         (false, true) => [above, right, below, left],
         (false, false) => [above, left, below, right],
     };
+    // Crowded (many nodes in a small frame): the corners, then one line further out.
+    let d = (r + gap) * std::f64::consts::FRAC_1_SQRT_2;
+    let corners = [
+        (x + d, y + d + first * ASCENT, Anchor::Start),
+        (x - d, y + d + first * ASCENT, Anchor::End),
+        (x + d, y - d - height + first * ASCENT, Anchor::Start),
+        (x - d, y - d - height + first * ASCENT, Anchor::End),
+    ];
+    let far = first * LINE;
+    let further = order.map(|(cx, cy, a)| match a {
+        Anchor::Start => (cx + far, cy, a),
+        Anchor::End => (cx - far, cy, a),
+        _ if cy > y => (cx, cy + far, a),
+        _ => (cx, cy - far, a),
+    });
     let own = obs.discs.iter().position(|&(c, _)| c == p);
-    for (cx, cy, anchor) in order {
+    for (cx, cy, anchor) in order.into_iter().chain(corners).chain(further) {
         let rect = block(cx, cy, anchor, w, &sizes);
         if obs.free(&rect, own) {
             obs.rects.push(rect);
-            return Some(Placed { x: cx, y: cy, anchor, rect });
+            return Some(Placed { x: cx, y: cy, anchor, rect, lines: lines.len() });
         }
     }
     None
@@ -488,6 +510,14 @@ mod presets {
                 .map(|p| p.rect)
                 .chain(out.dots.iter().filter_map(|d| d.0.as_ref().map(|l| l.rect)))
                 .collect();
+            // Every node keeps its label, at least its first line, on the page's own scale and in
+            // an embed of up to 12 nodes. (A 16-node ring in a 640×420 embed has no room for
+            // every "no leader": some stay in the node's tooltip and accessible name.)
+            let crowded = u > 1.0 && frame.nodes.len() > 12;
+            for (k, placed) in out.nodes.iter().enumerate().filter(|_| !crowded) {
+                let id = frame.nodes[k].id;
+                assert!(placed.is_some(), "{preset} step {}: node {id} has no label", frame.step);
+            }
             assert_eq!(rects.len() + keep.len(), obs.rects.len());
             for (i, a) in rects.iter().enumerate() {
                 for k in &keep {
