@@ -119,7 +119,7 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
   });
   const seen = await progress(page);
   assert.ok(fetched.some((p) => p.endsWith('/lab-worker_loader.js')), 'the worker\'s loader was requested by Run');
-  assert.ok(fetched.some((p) => p.endsWith('/lab-worker_bg.wasm')), 'and its wasm');
+  assert.ok(fetched.some((p) => /\/lab-worker-[0-9a-f]{16}_bg\.wasm$/.test(p)), 'and its wasm');
   assert.equal(workers.length, 1, 'one worker runs the sweep');
   assert.equal(seen.max, 50100);
   assert.match(await page.locator('.exp-count').textContent(), /^\d+ \/ 50100 runs$/);

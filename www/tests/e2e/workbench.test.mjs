@@ -9,7 +9,8 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const WORKBENCH = /election-lab-workbench(_bg\.wasm|\.js)$/;
+// Named by a hash of their content (scripts/hashnames.mjs), as the page's own files are.
+const WORKBENCH = /election-lab-workbench-[0-9a-f]{16}(_bg\.wasm|\.js)$/;
 
 test('a tool opens the workbench on the same run, saying that it loads meanwhile', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -21,7 +22,7 @@ test('a tool opens the workbench on the same run, saying that it loads meanwhile
   // The workbench's wasm is held back until the page has said that it loads.
   let release;
   const held = new Promise((ok) => { release = ok; });
-  await page.route(/election-lab-workbench_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.route(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/, async (route) => { await held; await route.continue(); });
   await page.goto(server.url + '?preset=bully-heartbeats&step=7');
   await page.waitForSelector('[data-node]');
   await page.waitForLoadState('networkidle');
@@ -48,7 +49,7 @@ test('a tool opens the workbench on the same run, saying that it loads meanwhile
 
 test('a workbench that cannot be loaded is named, and the player goes on', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=bully-heartbeats');
-  await page.route(/election-lab-workbench_bg\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.route(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.getByTestId('open-experiments').click();
   const alert = page.locator('.banner.error', { hasText: 'The workbench could not be loaded' });
   await alert.waitFor();
@@ -59,7 +60,7 @@ test('a workbench that cannot be loaded is named, and the player goes on', async
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((b) => Number(document.querySelector('[data-testid=step]')?.textContent) === b + 1, before);
   // Asking again tries again (here it works).
-  await page.unroute(/election-lab-workbench_bg\.wasm$/);
+  await page.unroute(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/);
   await page.getByTestId('open-experiments').click();
   await page.getByTestId('experiments').waitFor();
   assert.deepEqual(errors.filter((e) => !/404|Failed to load resource/.test(e)), []);

@@ -1,0 +1,57 @@
+// Trunk names the page's own wasm and JS by a hash of their content, but not the files of the two
+// binaries it builds as workers: the workbench (`election-lab-workbench.js`, `_bg.wasm`) and the
+// Web Worker (`lab-worker.js`, `_bg.wasm`, and its loader `lab-worker_loader.js`). Cached for a
+// year, an old one could outlive a deploy beside a new page. Run by Trunk's post-build hook (after
+// scripts/snippets.mjs, before the copies are compressed): each binary's glue and wasm get a
+// hash of their content in their names, and what names them is rewritten to match — the glue's
+// URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
+// `no-cache`, as the page itself is), and the workbench's loader in index.html.
+//
+//   node scripts/hashnames.mjs STAGING_DIR
+import { readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+
+const [stage] = process.argv.slice(2);
+if (!stage || !(await stat(join(stage, 'index.html')).catch(() => null))) {
+  console.error('usage: node scripts/hashnames.mjs STAGING_DIR (a built site with index.html)');
+  process.exit(2);
+}
+
+/** `text` with `from` replaced by `to`, which must occur exactly `times` times (else the build
+ *  stops: a renamed file nobody can find would leave a tool that never loads). */
+function swap(text, from, to, where, times = 1) {
+  const n = text.split(from).length - 1;
+  if (n !== times) {
+    console.error(`hashnames: ${where}: expected ${times} × ${from}, found ${n}`);
+    process.exit(1);
+  }
+  return text.split(from).join(to);
+}
+
+let page = await readFile(join(stage, 'index.html'), 'utf8');
+const named = [];
+for (const bin of ['election-lab-workbench', 'lab-worker']) {
+  const glueFile = join(stage, `${bin}.js`);
+  const wasmFile = join(stage, `${bin}_bg.wasm`);
+  const loaderFile = join(stage, `${bin}_loader.js`);
+  const wasm = await readFile(wasmFile);
+  let glue = await readFile(glueFile, 'utf8');
+  const hash = createHash('sha256').update(wasm).update(glue).digest('hex').slice(0, 16);
+  const [newGlue, newWasm] = [`${bin}-${hash}.js`, `${bin}-${hash}_bg.wasm`];
+  glue = swap(glue, `'${bin}_bg.wasm'`, `'${newWasm}'`, `${bin}.js`);
+  await writeFile(join(stage, newGlue), glue);
+  await writeFile(join(stage, newWasm), wasm);
+  await rm(glueFile);
+  await rm(wasmFile);
+  const loader = await readFile(loaderFile, 'utf8').catch(() => null);
+  if (loader !== null) {
+    await writeFile(loaderFile, swap(loader, `'./${bin}.js'`, `'./${newGlue}'`, `${bin}_loader.js`));
+  } else {
+    page = swap(page, `'${bin}.js'`, `'${newGlue}'`, 'index.html');
+    page = swap(page, `'${bin}_bg.wasm'`, `'${newWasm}'`, 'index.html');
+  }
+  named.push(newGlue, newWasm);
+}
+await writeFile(join(stage, 'index.html'), page);
+console.log(`hashnames: ${named.join(', ')}`);
