@@ -482,7 +482,7 @@ pub fn Lab() -> Html {
                         true => r.set(!*r),
                         false => on.emit(Action::OpenTool(crate::state::handoff::RECORD)),
                     }) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
-                    <button class="lessons-button" data-testid="edit-network" aria-pressed={(*editing).to_string()} title={tr(lang, k::TOPO_EDIT_NETWORK_TITLE)} onclick={{ let (e, on) = (editing.clone(), on.clone()); Callback::from(move |_: MouseEvent| match crate::WORKBENCH {
+                    <button class="lessons-button" data-testid="edit-network" aria-pressed={(*editing).to_string()} onclick={{ let (e, on) = (editing.clone(), on.clone()); Callback::from(move |_: MouseEvent| match crate::WORKBENCH {
                         true => e.set(!*e),
                         false => on.emit(Action::OpenTool(crate::state::handoff::TOPOLOGY)),
                     }) }}>{ tr(lang, k::TOPO_EDIT_NETWORK) }</button>

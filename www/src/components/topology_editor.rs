@@ -137,7 +137,8 @@ pub fn TopologyEditor(p: &TopologyEditorProps) -> Html {
             let Some(root) = svg.cast::<Element>() else { return };
             let doc = web_sys::window().and_then(|w| w.document());
             let active = doc.as_ref().and_then(|d| d.active_element());
-            let lost = active.as_ref().is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body") || root.contains(Some(a)));
+            let lost =
+                active.as_ref().is_none_or(|a| a.tag_name().eq_ignore_ascii_case("body") || root.contains(Some(a)));
             if !lost {
                 return;
             }
@@ -290,15 +291,20 @@ pub fn TopologyEditor(p: &TopologyEditorProps) -> Html {
                data-x={q[0].to_string()} data-y={q[1].to_string()} onfocus={focus}>
                 <circle cx={q[0].to_string()} cy={q[1].to_string()} r={r.to_string()} style={format!("fill: var(--node); stroke: {stroke}")}
                     stroke-width={if on || from { "8" } else { "3" }} stroke-dasharray={if from { "10 6" } else { "" }} />
-                <text x={q[0].to_string()} y={q[1].to_string()} text-anchor="middle" dominant-baseline="central"
-                    style={format!("fill: var(--node-ink); font-size: {:.0}px; pointer-events: none", (r * 0.9).max(18.0))}>{ id }</text>
             </g>
+        }
+    });
+    // The ids, outside the buttons (whose names say them), so that no text is read twice.
+    let ids = s.nodes.iter().zip(&s.pos).map(|(&id, &q)| {
+        html! {
+            <text key={format!("t{id}")} x={q[0].to_string()} y={q[1].to_string()} text-anchor="middle" dominant-baseline="central"
+                style={format!("fill: var(--node-ink); font-size: {:.0}px; pointer-events: none", (r * 0.9).max(18.0))}>{ id }</text>
         }
     });
     let drawing = preview.and_then(|(a, (x, y))| {
         let from = pt(s.place(a)?);
         Some(html! { <line x1={from.0.to_string()} y1={from.1.to_string()} x2={x.to_string()} y2={y.to_string()}
-            style="stroke: var(--focus)" stroke-width="4" stroke-dasharray="12 8" pointer-events="none" /> })
+        style="stroke: var(--focus)" stroke-width="4" stroke-dasharray="12 8" pointer-events="none" /> })
     });
     let algorithm = crate::meta::algorithm_of(&p.scenario).title.get(lang);
     let refusal = match draft.result() {
@@ -332,6 +338,7 @@ pub fn TopologyEditor(p: &TopologyEditorProps) -> Html {
                 { for links }
                 { for drawing }
                 { for nodes }
+                <g aria-hidden="true">{ for ids }</g>
             </svg>
             <p role="status" data-testid="topo-status">{ status }</p>
             { for refusal.map(|t| html! { <p role="alert" data-testid="topo-refusal" style="color: var(--bad)">{ t }</p> }) }

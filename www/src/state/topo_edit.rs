@@ -138,11 +138,11 @@ impl Sketch {
     /// A place for a new node: the first point of a coarse grid, from the centre outwards, clear
     /// of every node.
     fn free_place(&self) -> [i32; 2] {
-        let clear = |p: [i32; 2]| self.pos.iter().all(|q| (p[0] - q[0]).pow(2) + (p[1] - q[1]).pow(2) >= 110 * 110);
-        for ring in 0..8i32 {
+        let clear = |p: [i32; 2]| self.pos.iter().all(|q| (p[0] - q[0]).pow(2) + (p[1] - q[1]).pow(2) >= 150 * 150);
+        for ring in 0..12i32 {
             for dy in -ring..=ring {
                 for dx in -ring..=ring {
-                    let p = [500 + dx * 110, 500 + dy * 110];
+                    let p = [500 + dx * 75, 500 + dy * 75];
                     if dx.abs().max(dy.abs()) == ring && (MARGIN..=1000 - MARGIN).contains(&p[0]) && clear(p) {
                         return p;
                     }

@@ -30,6 +30,16 @@ const drawn = async (page) => ({
   links: await page.locator('svg.canvas line.graph-link').count(),
 });
 const place = (page, id) => page.locator(`[data-edit-node="${id}"]`).evaluate((n) => [+n.dataset.x, +n.dataset.y]);
+// A click lands within a pixel of where it was aimed: places are compared to 3 units.
+const near = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1]) <= 3;
+const waitNear = (page, id, q) => page.waitForFunction(([id, q]) => {
+  const n = document.querySelector(`[data-edit-node="${id}"]`);
+  return n && Math.hypot(+n.dataset.x - q[0], +n.dataset.y - q[1]) <= 3;
+}, [id, q]);
+const midpoint = async (page, a, b) => {
+  const [p, q] = [await place(page, a), await place(page, b)];
+  return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+};
 
 /** Opens the editor from the player (the workbench loads first). */
 async function openEditor(page) {
@@ -85,7 +95,8 @@ test('by mouse: four nodes added, links dragged, one removed; FloodMax runs in r
     await page.mouse.click(...await toPage(page, ...p));
     await page.waitForFunction((n) => document.querySelectorAll('[data-edit-node]').length === n, before + 1);
   }
-  assert.deepEqual(await editorNodes(page), ['1@200,300', '2@800,300', '3@800,700', '4@500,850', '5@200,700', '6@500,520']);
+  const want = [[200, 300], [800, 300], ...PLACES];
+  for (let id = 1; id <= 6; id++) assert.ok(near(await place(page, id), want[id - 1]), `node ${id} where it was clicked`);
   // Nodes on their own: FloodMax needs a connected network, said by name; the run waits.
   await page.getByTestId('topo-refusal').waitFor();
   assert.match(await page.getByTestId('topo-refusal').textContent(), /FloodMax.* needs a connected network/);
@@ -97,12 +108,11 @@ test('by mouse: four nodes added, links dragged, one removed; FloodMax runs in r
   }
   await page.getByTestId('topo-refusal').waitFor({ state: 'detached' });
   // A node dragged to empty space moves.
-  await drag(page, [500, 520], [520, 560]);
-  await page.locator('[data-edit-node="6"][data-x="520"][data-y="560"]').waitFor();
+  await drag(page, await place(page, 6), [520, 560]);
+  await waitNear(page, 6, [520, 560]);
   // A link clicked is chosen, and Remove takes it away.
-  const [x, y] = await toPage(page, 360, 430); // on the link 1–6
-  await page.mouse.click(x, y);
-  await page.locator('[data-edit-link="1-6"][aria-pressed="true"]').waitFor();
+  await page.mouse.click(...await toPage(page, ...await midpoint(page, 1, 6)));
+  await page.locator('[data-edit-link="1-6"][aria-pressed="true"]').waitFor({ state: 'attached' });
   await page.getByTestId('topo-remove').click();
   await page.locator('[data-edit-link="1-6"]').waitFor({ state: 'detached' });
   assert.deepEqual(await editorLinks(page), ['1-2', '1-5', '2-3', '3-4', '3-6', '4-5']);
@@ -117,7 +127,7 @@ test('by mouse: four nodes added, links dragged, one removed; FloodMax runs in r
   await page.getByTestId('edit-network').click();
   await page.getByTestId('topo-editor').waitFor();
   await page.getByTestId('topo-undo').click();
-  await page.locator('[data-edit-link="1-6"]').waitFor();
+  await page.locator('[data-edit-link="1-6"]').waitFor({ state: 'attached' });
   await page.getByTestId('topo-done').click();
   await page.waitForFunction(() => document.querySelectorAll('svg.canvas line.graph-link').length === 7);
   const shown = await drawn(page);
@@ -144,7 +154,7 @@ test('by keyboard: A adds, L and Enter link, Delete removes, arrows move, Ctrl+Z
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.editNode), next, 'Tab goes to the next node');
     await page.keyboard.press('Enter');
-    await page.locator(`[data-edit-link$="-${next}"]`).waitFor();
+    await page.locator(`[data-edit-link$="-${next}"]`).waitFor({ state: 'attached' });
     await page.locator(`[data-edit-node="${next}"]`).focus();
   }
   // 6 back to 1, then one link too many (1–4), removed with Delete on it.
@@ -153,7 +163,7 @@ test('by keyboard: A adds, L and Enter link, Delete removes, arrows move, Ctrl+Z
     await page.keyboard.press('l');
     await page.locator(`[data-edit-node="${b}"]`).focus();
     await page.keyboard.press('Enter');
-    await page.locator(`[data-edit-link="${[a, b].sort().join('-')}"]`).waitFor();
+    await page.locator(`[data-edit-link="${[a, b].sort().join('-')}"]`).waitFor({ state: 'attached' });
   }
   assert.equal((await editorLinks(page)).length, 7);
   await page.locator('[data-edit-link="1-4"]').focus();
@@ -174,7 +184,7 @@ test('by keyboard: A adds, L and Enter link, Delete removes, arrows move, Ctrl+Z
   await page.keyboard.press('Control+z');
   await page.keyboard.press('Control+z');
   await page.keyboard.press('Control+z');
-  await page.locator('[data-edit-link="1-4"]').waitFor();
+  await page.locator('[data-edit-link="1-4"]').waitFor({ state: 'attached' });
   // Escape forgets the choice, then leaves the editor; → steps the run.
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
@@ -212,7 +222,7 @@ test('by touch at 375 px: taps add, drags link, a long press removes; in Chinese
     await page.waitForFunction((n) => document.querySelectorAll('[data-edit-link]').length === n, before + 1);
   }
   // A long press on the link 1–6 removes it (the press is held as long as a long press lasts).
-  const [x, y] = await toPage(page, 350, 410);
+  const [x, y] = await toPage(page, ...await midpoint(page, 1, 6));
   await touch('touchStart', x, y);
   await new Promise((ok) => setTimeout(ok, 700));
   await touch('touchEnd');
@@ -233,7 +243,7 @@ test('an algorithm on its own network keeps the drawing and names why it is not 
   await page.keyboard.press('a');
   const refusal = page.getByTestId('topo-refusal');
   await refusal.waitFor();
-  assert.match(await refusal.textContent(), /Bully .*takes no drawn one/);
+  assert.match(await refusal.textContent(), /Bully runs on its own network and takes no drawn one/);
   assert.match(await page.evaluate(() => location.search), /preset=bully-heartbeats/, 'the run is unchanged');
   assert.deepEqual(errors, []);
   await context.close();
