@@ -130,6 +130,15 @@ fn side_bar(side: &[u32], lang: Lang, on: &Callback<Action>) -> Html {
     }
 }
 
+/// The network editor in place of the canvas (workbench only), closed by its Done.
+fn topology_editor(state: &State, editing: &UseStateHandle<bool>, on: &Callback<Action>) -> Html {
+    let e = editing.clone();
+    html! {
+        <crate::components::topology_editor::TopologyEditor scenario={state.scenario.clone()} positions={state.positions.clone()}
+            lang={state.lang} touch={state.touch} on={on.clone()} on_close={Callback::from(move |_| e.set(false))} />
+    }
+}
+
 /// The latest violation other than split brain (which has its own banner), in words.
 fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
     let v = engine.violations().iter().rev().find(|v| v.kind != election_lab::meta::SPLIT_BRAIN)?;
@@ -243,11 +252,12 @@ pub fn Lab() -> Html {
     let in_lesson = lesson.active() && !lesson.free;
     let courses = use_state_eq(|| false);
     let recording = use_state_eq(|| false);
+    let editing = use_state_eq(|| false);
     {
         // The workbench, started by the player: the tool it was asked for, once the page's
         // language is ready (a Chinese page fetches its catalog again in this wasm), so that what
         // the tool says first (an import's refusal, say) is in that language.
-        let (on, request, recording) = (on.clone(), request.clone(), recording.clone());
+        let (on, request, recording, editing) = (on.clone(), request.clone(), recording.clone(), editing.clone());
         let ready = state.pending_lang.is_none();
         use_effect_with(ready, move |&ready| {
             // `arrived` takes the handoff: not before the language is ready.
@@ -257,6 +267,7 @@ pub fn Lab() -> Html {
                     on.emit(action);
                 }
                 recording.set(arrival.record);
+                editing.set(arrival.edit);
                 if arrival.import && !files.is_empty() {
                     request.emit(Request::ImportFiles(files));
                 }
@@ -412,7 +423,7 @@ pub fn Lab() -> Html {
             let body = html! {
                 <div class="main">
                     <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
-                        { canvas() }
+                        { if *editing && crate::WORKBENCH { topology_editor(&state, &editing, &on) } else { canvas() } }
                         { side_bar.clone() }
                         { crate::components::fork::offer_bar(state.offer.as_deref().filter(|_| !in_lesson), lang, &on) }
                         { narration }
@@ -471,6 +482,10 @@ pub fn Lab() -> Html {
                         true => r.set(!*r),
                         false => on.emit(Action::OpenTool(crate::state::handoff::RECORD)),
                     }) }}>{ tr(lang, k::UI_RECORD_A_LESSON) }</button>
+                    <button class="lessons-button" data-testid="edit-network" aria-pressed={(*editing).to_string()} onclick={{ let (e, on) = (editing.clone(), on.clone()); Callback::from(move |_: MouseEvent| match crate::WORKBENCH {
+                        true => e.set(!*e),
+                        false => on.emit(Action::OpenTool(crate::state::handoff::TOPOLOGY)),
+                    }) }}>{ tr(lang, k::TOPO_EDIT_NETWORK) }</button>
                     <button class="lessons-button" data-testid="present" aria-pressed="false" title={tr(lang, k::UI_PRESENT_TITLE)} onclick={on.reform(|_| Action::TogglePresent)}>{ tr(lang, k::UI_PRESENT) }</button>
                 </div>
             </header>

@@ -23,6 +23,7 @@ pub const HELP: &[(&str, Option<Text>, Text)] = &[
     ("P", Some(k::UI_HELP_ON_A_NODE), k::KEYBOARD_CHOOSE_IT_FOR_ONE_SIDE),
     ("↑ / ↓, Enter, Esc", Some(k::UI_HELP_IN_A_NODE_MENU), k::KEYBOARD_MOVE_ACT_CLOSE),
     ("C", None, k::UI_HELP_REMOVE_ALL_PARTITION_LINES),
+    ("A, L, Delete, ← ↑ → ↓", Some(k::TOPO_HELP_KEYS_SHORT), k::TOPO_HELP_KEYS_WHAT),
     ("V", None, k::UI_HELP_COMPARE_ALGORITHMS_SIDE_BY),
     ("X", None, k::UI_HELP_EXPERIMENTS_MANY_RUNS_OVER),
     ("L", None, k::UI_HELP_SWITCH_LANGUAGE_ENGLISH),

@@ -30,6 +30,7 @@ mod open;
 mod ops;
 mod real_logs;
 mod search;
+pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
 pub use check::{CheckBounds, CheckStatus, ModelCheck};

@@ -24,6 +24,7 @@ pub mod scenario_bar;
 pub mod store;
 pub mod teach;
 pub mod timeline;
+pub mod topology_editor;
 
 pub use canvas::{Canvas, CanvasProps, DrawOptions};
 pub use canvas_parts::NodeGesture;

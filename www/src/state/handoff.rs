@@ -17,6 +17,8 @@ pub const COMPARE: &str = "compare";
 pub const COMPARE_PRESET: &str = "compare-preset";
 pub const PICKER: &str = "picker";
 pub const FORK: &str = "fork";
+/// The network editor (`components/topology_editor.rs`).
+pub const TOPOLOGY: &str = "topology";
 /// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
 /// the query.
 pub const LINK: &str = "link";
@@ -54,6 +56,8 @@ pub struct Arrival {
     pub actions: Vec<Action>,
     pub import: bool,
     pub record: bool,
+    /// Open the network editor.
+    pub edit: bool,
 }
 
 /// Reads a handoff (`None` if it is not one).
@@ -90,6 +94,7 @@ pub fn arrival(text: &str) -> Option<Arrival> {
         }
         IMPORT => a.import = true,
         RECORD => a.record = true,
+        TOPOLOGY => a.edit = true,
         LINK => {}
         _ => return None,
     }
@@ -190,6 +195,8 @@ mod tests {
         assert!(a.import && !a.record && a.actions.is_empty());
         let a = arrival(&handoff(&Action::OpenTool(RECORD), q, None).unwrap()).unwrap();
         assert!(a.record && !a.import && a.actions.is_empty());
+        let a = arrival(&handoff(&Action::OpenTool(TOPOLOGY), q, None).unwrap()).unwrap();
+        assert!(a.edit && !a.record && a.actions.is_empty());
         let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition", None).unwrap()).unwrap();
         assert_eq!((a.query.as_str(), a.actions.len()), ("?experiment=one-partition", 0));
     }

@@ -22,7 +22,7 @@ const ALLOWED = new Set([
   'Cheriton', 'Burrows', 'Gholipour', 'Kordafshari', 'Jahanshahi', 'Rahmani', 'Murshed', 'Allen', 'Pittel',
   'Figure', 'English', 'fencing', 'Zab', 'etcd', 'FloodMax', 'TimeSlice', 'Lynch', 'Tel', 'diam',
   // key names
-  'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc', 'PageUp', 'PageDown',
+  'Space', 'Home', 'End', 'Ctrl', 'Shift', 'Tab', 'Enter', 'Esc', 'PageUp', 'PageDown', 'Delete',
   // units, formats, variables
   'ms', 's', 'tick', 'ticks', 'hb', 'ack', 'rej', 'px', 'SVG', 'PNG', 'TikZ', 'CSV', 'JSON', 'id', 'ids', 'log', 'max', 'min', 'lo', 'hi', 'fanout',
   'ZXID', 'SID', 'TTL', 'CAS', 'δ', 'N', 't', 'e', 'x', 'y', 'H', 'HN', 'CDF', 'p90', 'sd',
