@@ -89,7 +89,16 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { crashes: 0, recoveries: 0, partitions: 0, drops: 0, depth: None, max_states: 2_000_000, horizon: None, max_drift: 0 }
+        Bounds {
+            crashes: 0,
+            recoveries: 0,
+            partitions: 0,
+            drops: 0,
+            depth: None,
+            max_states: 2_000_000,
+            horizon: None,
+            max_drift: 0,
+        }
     }
 }
 

@@ -22,7 +22,13 @@ fn every_badge_states_what_its_check_finds() {
             };
             let r = check(&s, &b.property, bounds, false).unwrap_or_else(|e| panic!("{} stop {i}: {e}", lesson.id));
             assert!(matches!(r.verdict, Verdict::Holds { .. }), "{} stop {i}: {}", lesson.id, r.sentence());
-            assert_eq!(r.states, b.states, "{} stop {i}: the badge's states against its check: {}", lesson.id, r.sentence());
+            assert_eq!(
+                r.states,
+                b.states,
+                "{} stop {i}: the badge's states against its check: {}",
+                lesson.id,
+                r.sentence()
+            );
         }
     }
     assert!(badges >= 1, "the Raft lesson shows a badge");

@@ -63,8 +63,10 @@ fn stateright(depth: usize) -> Side {
 }
 
 fn election_lab(depth: u32) -> Side {
-    let scenario = Scenario::from_json(r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#)
-        .expect("the scenario");
+    let scenario = Scenario::from_json(
+        r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#,
+    )
+    .expect("the scenario");
     let bounds = Bounds { crashes: 1, depth: Some(depth), ..Bounds::default() };
     let (r, cpu) = timed(|| {
         let mut c = Checker::new(&scenario, "two-leaders-in-term", bounds).expect("the checker");
@@ -87,7 +89,9 @@ fn main() {
     let sr = median((0..runs).map(|_| stateright(depth)).collect());
     let el = median((0..runs).map(|_| election_lab(depth as u32 - 1)).collect());
     let rate = |s: &Side| s.1 as f64 / s.2.max(1e-9);
-    println!("Raft, 3 servers, <= 1 crash, unordered network without loss or duplication, one thread each, median of {runs}");
+    println!(
+        "Raft, 3 servers, <= 1 crash, unordered network without loss or duplication, one thread each, median of {runs}"
+    );
     println!(
         "Stateright 0.31 examples/raft.rs, target depth {depth}: {} states, {} unique, {:.3} CPU-s, {:.0} unique states per CPU-second ({})",
         sr.0,

@@ -162,7 +162,16 @@ impl Checker {
             moves.reverse();
             times.reverse();
             let c = match &self.scenario {
-                Some(s) => replay::replay_at(s, self.property.id, moves, nodes, Some((&times, run.horizon))),
+                Some(s) => {
+                    let last = times.last().copied().unwrap_or(0);
+                    let mut c = replay::replay_at(s, self.property.id, moves, nodes, Some((&times, run.horizon)));
+                    if !c.replayed {
+                        // The model's own time of the violation (a drifted timer the simulator
+                        // cannot replay), not where the replay gave up.
+                        c.time = last;
+                    }
+                    c
+                }
                 None => Counterexample {
                     moves,
                     trace: Value::Null,

@@ -345,6 +345,7 @@ fn badge(stop: &election_lab::lesson::Stop, algorithm: &str, lang: Lang) -> Html
     let property = election_lab::registry::find(algorithm)
         .and_then(|a| a.property(&b.property))
         .map_or(b.property.clone(), |p| tr(lang, p.title).to_string());
-    let text = k::UI_LESSON_CHECKED.format(lang, &[&property, &b.nodes, &b.crashes, &b.partitions, &b.depth, &b.states]);
+    let text =
+        k::UI_LESSON_CHECKED.format(lang, &[&property, &b.nodes, &b.crashes, &b.partitions, &b.depth, &b.states]);
     html! { <p class="lesson-badge" data-testid="lesson-badge">{ text }</p> }
 }
