@@ -61,9 +61,10 @@ export async function benchCheck(browser, server, depth = Number(process.env.CHE
   const dir = mkdtempSync(join(tmpdir(), 'check-bench-'));
   const file = join(dir, 'raft3.json');
   writeFileSync(file, RAFT3);
-  const run = spawnSync(bin, ['run', file, '--link', '--step', '0', '--base', server.url + '/'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(bin, ['run', file, '--link', '--step', '0'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (run.status !== 0) throw new Error(`run --link: ${run.stderr}`);
-  const url = JSON.parse(run.stdout).link;
+  // The link's query (the run), on the page this benchmark serves.
+  const url = server.url + '?' + JSON.parse(run.stdout).link.split('?')[1];
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   const [pageRuns, nativeRuns] = [[], []];
   for (let i = 0; i < runs; i++) {
