@@ -128,16 +128,19 @@ test: setup-test
 
 bench: setup-test
 	cargo bench -p election-lab --locked --offline
+	cargo build --release -p election-lab --locked --offline
 	$(MAKE) --no-print-directory build
 	cd www && node tests/bench/browser.mjs
 
 callgrind:
 	bash scripts/callgrind.sh
 
-# The exhaustive checker beside Stateright 0.31's Raft example at the same bounds (fetches
-# Stateright from crates.io into a directory of its own; not part of `make bench`, which is offline).
+# The exhaustive checker beside Stateright 0.31's Raft example at the same bounds, in one run:
+# bench/stateright, a crate outside the workspace whose only dev-dependency is Stateright (fetched
+# from crates.io by its own Cargo.lock; not part of `make bench` or `make test`, which are offline).
+# DEPTH=8 is Stateright's target depth (the checker's is one less).
 bench-stateright:
-	bash scripts/stateright-side-by-side.sh
+	cd bench/stateright && cargo fetch --locked && cargo bench --locked --offline --bench side_by_side -- $(or $(DEPTH),8)
 
 # Regenerates docs/screenshot.jpg (the README's picture).
 screenshot: setup-test build

@@ -82,11 +82,23 @@ pub struct Bounds {
     /// timer delay any value in its range, every event at or before the horizon. `None`: the
     /// asynchronous model.
     pub horizon: Option<Time>,
+    /// The timed model only: every node's clock may drift from real time by up to this many
+    /// thousandths of its rate (`check/timed.rs`); 0: clocks keep real time.
+    pub max_drift: u32,
 }
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { crashes: 0, recoveries: 0, partitions: 0, drops: 0, depth: None, max_states: 2_000_000, horizon: None }
+        Bounds {
+            crashes: 0,
+            recoveries: 0,
+            partitions: 0,
+            drops: 0,
+            depth: None,
+            max_states: 2_000_000,
+            horizon: None,
+            max_drift: 0,
+        }
     }
 }
 
@@ -100,6 +112,9 @@ impl Bounds {
         }
         if let Some(d) = self.depth {
             parts.push(format!("depth ≤ {d}"));
+        }
+        if self.max_drift > 0 {
+            parts.push(format!("clock drift ≤ {}", self.max_drift as f64 / 1000.0));
         }
         for (k, one, many) in [
             (self.crashes, "crash", "crashes"),

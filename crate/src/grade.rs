@@ -248,6 +248,7 @@ impl Check {
                         depth: bo.get("depth").map(|_| small("depth")).transpose()?,
                         max_states: uint(bo, "max_states", &bp, 100_000)?.clamp(1, 2_000_000) as usize,
                         horizon: None,
+                        max_drift: 0,
                     },
                 }
             }

@@ -60,6 +60,10 @@
 //! the class usually answers — shown only in the presenter view's notes window, beside the
 //! stop's caption, the next stop and the expected answer.
 //!
+//! **`checked`** (optional, any stop): a checker badge, `{"property", "nodes", "crashes",
+//! "partitions", "depth", "states"}`, shown under the caption; see [`badge`], whose test runs the
+//! check and pins the number of states.
+//!
 //! **`act`**: the run waits until `until` holds — a breakpoint, or a state condition
 //! ([`Condition`]): `down:5`, `up:5`, `isolated:5`, `partitioned`, `healed`. `do` is the
 //! action that satisfies it (what "show me" applies, and what the computed run applies there).
@@ -83,6 +87,7 @@ use crate::scenario::{check_size, Action, Scenario};
 use crate::NodeId;
 use serde_json::Value;
 
+pub mod badge;
 pub mod check;
 pub mod course;
 pub mod grade;
@@ -93,6 +98,7 @@ mod wait;
 
 use read::{RawQuestion, RawText};
 
+pub use badge::Badge;
 pub use check::{answer_on, answer_stop, answers, Checked, StopResult};
 pub use grade::{parse_number, Tolerance};
 pub use report::{render, report};
@@ -295,6 +301,8 @@ pub struct Stop {
     pub act: Option<Act>,
     /// The lecturer's notes: shown in the presenter's notes window, never to the class.
     pub notes: Option<Bilingual>,
+    /// A checker badge: the property checked in every schedule within bounds (`lesson/badge.rs`).
+    pub checked: Option<Badge>,
 }
 
 /// The closing challenge: a claimed property to break by hand.
@@ -496,6 +504,7 @@ impl Lesson {
                 question: s.question.map(|q| question(q, &format!("{path}.question"))).transpose()?,
                 act,
                 notes: s.notes.map(|n| text(n, &format!("{path}.notes"))).transpose()?,
+                checked: s.checked,
             });
         }
         let challenge = match raw.challenge {

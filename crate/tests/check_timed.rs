@@ -106,3 +106,22 @@ fn the_timed_model_refuses_symmetry_and_eventually() {
     let e = c.symmetry().err().unwrap();
     assert!(e.to_string().contains("timed model"), "{e}");
 }
+
+/// Clocks that drift (`Bounds::max_drift`, `check-model --max-drift`) on the lease whose own
+/// parameters give every clock real time: with no drift every timed schedule keeps the leases
+/// apart; with clocks that may run half as fast or 50% faster, the holder's lease end can come
+/// after the store has freed the key and granted it to the other competitor.
+#[test]
+fn a_drift_bound_finds_the_overlap_that_true_clocks_never_show() {
+    let s = lease("");
+    let bounds = Bounds { partitions: 1, horizon: Some(12), ..Bounds::default() };
+    let none = check(&s, "lease-overlap", Bounds { max_drift: 0, ..bounds.clone() }, false).unwrap();
+    assert!(matches!(none.verdict, Verdict::Holds { complete: true }), "{}", none.sentence());
+    let r = check(&s, "lease-overlap", Bounds { max_drift: 500, ..bounds }, false).unwrap();
+    let Verdict::Violated(c) = &r.verdict else { panic!("{}", r.sentence()) };
+    assert_eq!(c.nodes, vec![2, 3], "{}", r.sentence());
+    assert!(r.sentence().contains("clock drift ≤ 0.5"), "{}", r.sentence());
+    // Drift needs the timed model.
+    let e = Checker::new(&s, "lease-overlap", Bounds { max_drift: 100, ..Bounds::default() }).err().unwrap();
+    assert!(e.to_string().contains("timed model"), "{e}");
+}

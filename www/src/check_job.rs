@@ -79,6 +79,9 @@ pub enum Reply {
     Limit { states: u64 },
     /// The job was refused or could not be checked (a reason, in the engine's words).
     Error(String),
+    /// Posted just before the verdict: how often each narration rule (a catalog key) fired
+    /// over every move explored, and the algorithm's rules that never did.
+    Coverage { fired: Vec<(String, u64)>, never: Vec<String> },
 }
 
 impl Reply {
@@ -95,6 +98,7 @@ impl Reply {
             }
             Reply::Limit { states } => json!({"id": id, "kind": "limit", "states": states}),
             Reply::Error(message) => json!({"id": id, "kind": "error", "message": message}),
+            Reply::Coverage { fired, never } => json!({"id": id, "kind": "coverage", "fired": fired, "never": never}),
         }
         .to_string()
     }
@@ -118,6 +122,15 @@ impl Reply {
             },
             Some("limit") => Reply::Limit { states: num("states") },
             Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
+            Some("coverage") => {
+                let list = |k: &str| v.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+                let fired = list("fired")
+                    .iter()
+                    .filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_u64()?)))
+                    .collect();
+                let never = list("never").iter().filter_map(|k| k.as_str().map(str::to_string)).collect();
+                Reply::Coverage { fired, never }
+            }
             other => return Err(format!("reply: unknown kind {other:?}")),
         };
         Ok((id, reply))
@@ -163,6 +176,9 @@ pub fn run(text: &str, now: impl Fn() -> f64, mut post: impl FnMut(String)) {
         }
     }
     let r = checker.finish();
+    let fired = r.coverage.iter().map(|&(k, c)| (k.to_string(), c)).collect();
+    let never = r.never.iter().map(|k| k.to_string()).collect();
+    post(Reply::Coverage { fired, never }.to_json(id));
     let reply = match r.verdict {
         Verdict::Holds { complete } => Reply::Holds { states: r.states, complete },
         Verdict::Violated(c) if c.replayed => {
@@ -199,6 +215,7 @@ mod tests {
             Reply::Violated { trace: json!({"a": 1}), step: 3, moves: 2, states: 7 },
             Reply::Limit { states: 5 },
             Reply::Error("x".into()),
+            Reply::Coverage { fired: vec![("raft.note.vote".into(), 3)], never: vec!["raft.note.ack".into()] },
         ] {
             assert_eq!(Reply::from_json(&r.to_json(5)).unwrap(), (5, r));
         }
@@ -231,6 +248,10 @@ mod tests {
         };
         let out = replies(&job(&raft, "two-leaders-in-term"));
         assert!(matches!(out.last(), Some((2, Reply::Holds { complete: false, states })) if *states > 10), "{out:?}");
+        // The rule coverage comes just before the verdict, as the CLI reports it.
+        let Some((2, Reply::Coverage { fired, never })) = out.get(out.len() - 2).cloned() else { panic!("{out:?}") };
+        assert!(fired.iter().any(|(k, n)| k.starts_with("raft.note.") && *n > 0), "{fired:?}");
+        assert!(!never.is_empty() && never.iter().all(|k| !fired.iter().any(|(f, _)| f == k)), "{never:?}");
         let bully = presets::find("split-brain-bully").unwrap().scenario();
         let out = replies(&job(&bully, "split-brain"));
         let Some((2, Reply::Violated { trace, step, .. })) = out.last().cloned() else { panic!("{out:?}") };

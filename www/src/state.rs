@@ -33,7 +33,7 @@ mod search;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
-pub use check::{CheckBounds, CheckStatus, ModelCheck};
+pub use check::{CheckBounds, CheckStatus, Coverage, ModelCheck};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;

@@ -269,6 +269,12 @@ impl Checker {
         if bounds.horizon.is_some() && property.id == EVENTUALLY_AGREED {
             return Err(ScenarioError::new("property", "an eventually property is not offered in the timed model"));
         }
+        if bounds.max_drift > 0 && bounds.horizon.is_none() {
+            return Err(ScenarioError::new("max_drift", "clock drift needs the timed model (a horizon)"));
+        }
+        if bounds.max_drift >= 1000 {
+            return Err(ScenarioError::new("max_drift", "a clock drift must be below 1 (a clock that stops)"));
+        }
         let alg = registry::find(&scenario.algorithm).expect("checked");
         if crate::protocols::RECORDED.iter().any(|a| a.id == alg.id) {
             return Err(ScenarioError::new("algorithm", "a recorded run replays a log: there is nothing to explore"));

@@ -15,6 +15,13 @@
 //!   and *tick*: `now + 1`, allowed only while `now < horizon` and no pending event's window
 //!   closes at `now` (what is due must happen before time goes on). Events in one tick happen in
 //!   any order.
+//! * **Drifting clocks** (`Bounds::max_drift`, `check-model --max-drift ρ`): a timer armed
+//!   for `d` ticks of its node's clock fires at any real tick of `[⌊d/(1 + ρ)⌋, ⌈d/(1 − ρ)⌉]`
+//!   (widened per timer: a clock whose rate may vary within `1 ± ρ`); message latency is real
+//!   time and stays as it is. Without it a node's clock keeps real time except as the
+//!   algorithm's own parameters say (the lease's `params.drift`). A counterexample that needs a
+//!   timer outside its undrifted range cannot replay in the simulator, which has no drift: it is
+//!   reported with its moves and marked as not replayed.
 //! * Of two copies of one message in flight, a delivery or a loss takes the copy whose window
 //!   closes first: the copy left can then still arrive whenever the other could, so no behaviour
 //!   is lost.
@@ -25,6 +32,21 @@
 //!   range), each move forced at its tick ([`super::replay::replay_at`]).
 
 use super::*;
+
+/// The real ticks a timer armed for `[lo, hi]` ticks of its node's clock may take when that
+/// clock runs at any rate within `1 ± drift/1000` of real time: `[⌊lo/(1 + ρ)⌋, ⌈hi/(1 − ρ)⌉]`,
+/// at least a tick when the timer asked for one. Each timer is widened on its own, as for a clock
+/// whose rate may change at any moment within the bound (the usual bounded-drift clock); two
+/// timers of one node may then fire out of the order of their lengths, an over-approximation.
+fn drifted(lo: Time, hi: Time, drift: u32) -> (Time, Time) {
+    if drift == 0 {
+        return (lo, hi);
+    }
+    let d = u64::from(drift);
+    let early = (lo * 1000 / (1000 + d)).max(lo.min(1));
+    let late = (hi * 1000).div_ceil(1000 - d);
+    (early, late)
+}
 
 /// A world of the timed model: the asynchronous world, the clock, and the windows.
 #[derive(Clone)]
@@ -140,7 +162,16 @@ impl Checker {
             moves.reverse();
             times.reverse();
             let c = match &self.scenario {
-                Some(s) => replay::replay_at(s, self.property.id, moves, nodes, Some((&times, run.horizon))),
+                Some(s) => {
+                    let last = times.last().copied().unwrap_or(0);
+                    let mut c = replay::replay_at(s, self.property.id, moves, nodes, Some((&times, run.horizon)));
+                    if !c.replayed {
+                        // The model's own time of the violation (a drifted timer the simulator
+                        // cannot replay), not where the replay gave up.
+                        c.time = last;
+                    }
+                    c
+                }
                 None => Counterexample {
                     moves,
                     trace: Value::Null,
@@ -181,7 +212,10 @@ impl Checker {
             let mut list: Vec<(u64, Time, Time)> = pending
                 .iter()
                 .map(|&(token, key)| match self.armed.iter().find(|a| a.0 == token) {
-                    Some(&(_, lo, hi)) => (key, t.now.saturating_add(lo), t.now.saturating_add(hi)),
+                    Some(&(_, lo, hi)) => {
+                        let (lo, hi) = drifted(lo, hi, self.bounds.max_drift);
+                        (key, t.now.saturating_add(lo), t.now.saturating_add(hi))
+                    }
                     None => before
                         .and_then(|b| b.timers[i].iter().find(|x| x.0 == key).copied())
                         .unwrap_or((key, t.now, t.now)),

@@ -31,6 +31,7 @@ pub(super) struct RawStop {
     pub question: Option<RawQuestion>,
     pub act: Option<RawAct>,
     pub notes: Option<RawText>,
+    pub checked: Option<super::Badge>,
 }
 
 pub(super) struct RawQuestion {
@@ -92,7 +93,7 @@ impl RawLesson {
 
 impl RawStop {
     fn read(v: &Value, path: String) -> Result<RawStop, ScenarioError> {
-        let o = Obj::new(v, path, &["at", "caption", "question", "act", "notes"])?;
+        let o = Obj::new(v, path, &["at", "caption", "question", "act", "notes", "checked"])?;
         let question = o.get("question").map(|q| RawQuestion::read(q, o.field("question"))).transpose()?;
         let act = match o.get("act") {
             Some(a) => {
@@ -104,7 +105,8 @@ impl RawStop {
             None => None,
         };
         let notes = o.get("notes").map(|_| text(&o, "notes")).transpose()?;
-        Ok(RawStop { at: o.need("at")?.clone(), caption: text(&o, "caption")?, question, act, notes })
+        let checked = o.get("checked").map(|c| super::Badge::read(c, o.field("checked"))).transpose()?;
+        Ok(RawStop { at: o.need("at")?.clone(), caption: text(&o, "caption")?, question, act, notes, checked })
     }
 }
 

@@ -241,7 +241,7 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
             } else {
                 next
             };
-            html! { <>{ caption }{ rest }</> }
+            html! { <>{ caption }{ badge(stop, &lesson.scenario.algorithm, lang) }{ rest }</> }
         }
     };
     let free = {
@@ -337,4 +337,15 @@ pub fn CourseDialog(p: &CourseProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// A stop's checker badge (`"checked"`), its property named in the page's language.
+fn badge(stop: &election_lab::lesson::Stop, algorithm: &str, lang: Lang) -> Html {
+    let Some(b) = &stop.checked else { return html! {} };
+    let property = election_lab::registry::find(algorithm)
+        .and_then(|a| a.property(&b.property))
+        .map_or(b.property.clone(), |p| tr(lang, p.title).to_string());
+    let text =
+        k::UI_LESSON_CHECKED.format(lang, &[&property, &b.nodes, &b.crashes, &b.partitions, &b.depth, &b.states]);
+    html! { <p class="lesson-badge" data-testid="lesson-badge">{ text }</p> }
 }

@@ -62,6 +62,15 @@ pub struct ModelCheck {
     /// The job as posted to the worker.
     pub job: Rc<String>,
     pub status: CheckStatus,
+    /// The rule coverage of the finished check: (rule key, times fired), and the rules never fired.
+    pub coverage: Option<Rc<Coverage>>,
+}
+
+/// How often each narration rule (a catalog key) fired, and the algorithm's rules that never did.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Coverage {
+    pub fired: Vec<(String, u64)>,
+    pub never: Vec<String>,
 }
 
 impl ModelCheck {
@@ -101,6 +110,7 @@ impl State {
             bounds,
             job: Rc::new(job.to_json()),
             status: CheckStatus::Running { states: 0, depth: 0 },
+            coverage: None,
         }));
         false
     }
@@ -123,6 +133,11 @@ impl State {
         let status = match Reply::from_json(text) {
             Ok((id, _)) if id != current.id && id != 0 => return false,
             Ok((_, Reply::Progress { states, depth })) => CheckStatus::Running { states, depth },
+            Ok((_, Reply::Coverage { fired, never })) => {
+                let coverage = Some(Rc::new(Coverage { fired, never }));
+                self.check = Some(Rc::new(ModelCheck { coverage, ..(*current).clone() }));
+                return false;
+            }
             Ok((_, Reply::Holds { states, complete })) => CheckStatus::Holds { states, complete },
             Ok((_, Reply::Limit { states })) => CheckStatus::Limit { states },
             Ok((_, Reply::Error(e))) => CheckStatus::Failed(e),
@@ -173,6 +188,12 @@ mod tests {
         let progress = Reply::Progress { states: 40, depth: 3 };
         let s = run(s, [Action::CheckReply(progress.to_json(c.id)), Action::CheckReply(progress.to_json(c.id + 9))]);
         assert_eq!(s.check.as_ref().unwrap().status, CheckStatus::Running { states: 40, depth: 3 });
+        // The coverage arrives before the verdict and stays with the check.
+        let coverage = Reply::Coverage { fired: vec![("bully.note.start".into(), 2)], never: vec![] };
+        let s = run(s, [Action::CheckReply(coverage.to_json(c.id))]);
+        let kept = s.check.as_ref().unwrap();
+        assert!(kept.running());
+        assert_eq!(kept.coverage.as_ref().unwrap().fired, vec![("bully.note.start".to_string(), 2)]);
         let cancelled =
             run(s.clone(), [Action::CancelCheck, Action::CheckReply(Reply::Limit { states: 1 }.to_json(c.id))]);
         assert_eq!(cancelled.check.as_ref().unwrap().status, CheckStatus::Cancelled { states: 40 });

@@ -11,12 +11,15 @@
 //     whole Figure 16 (top) experiment at its 1000 trials per line.
 //  8. "Find a counterexample" in the page: schedules/s in the Web Worker and the page's frame
 //     intervals during the search (tests/bench/search.mjs).
+//  9. "Check every schedule" in the page's Web Worker against the same exploration by the
+//     native release CLI, and their ratio (tests/bench/check.mjs).
 import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, launch, DIST } from '../e2e/harness.mjs';
 import { benchExperimentsView } from './experiments-view.mjs';
 import { benchSearch } from './search.mjs';
+import { benchCheck } from './check.mjs';
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
@@ -143,6 +146,9 @@ await benchExperimentsView(browser, server);
 
 // 8. the counterexample search in its worker (tests/bench/search.mjs, also runnable alone).
 await benchSearch(browser, server);
+
+// 9. the exhaustive checker in its worker against the native CLI (tests/bench/check.mjs).
+await benchCheck(browser, server);
 
 await browser.close();
 await server.close();

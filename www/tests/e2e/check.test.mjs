@@ -31,6 +31,18 @@ test('Raft\'s one leader per term: every schedule to depth 5 is checked, and the
   assert.equal(await status.textContent(),
     `✓ No violation: all ${states} states checked within bounds (depth ≤ 5, crashes ≤ 0, partitions ≤ 0, asynchronous time).`);
   assert.ok(new URL(page.url()).searchParams.has('preset'), 'the run shown is still the preset');
+  // The rule coverage, as the CLI reports it: each rule that fired and how often (by its text in
+  // the page's language), then the algorithm's rules that never did.
+  const coverage = panel.getByTestId('check-coverage');
+  const [fired, never] = [Number(await coverage.getAttribute('data-fired')), Number(await coverage.getAttribute('data-never'))];
+  assert.ok(fired > 0 && never > 0, `${fired} rules fired, ${never} never`);
+  assert.equal(await coverage.locator('summary').textContent(),
+    `Rule coverage: ${fired} of the algorithm's ${fired + never} rules fired in the schedules explored.`);
+  await coverage.locator('summary').click();
+  const rules = await coverage.locator('[data-testid="check-coverage-fired"] li').allTextContents();
+  assert.equal(rules.length, fired);
+  for (const r of rules) assert.match(r, /^[^{}]+ — \d+ times$/, 'a rule by its text, with how often it fired');
+  assert.equal(await coverage.locator('[data-testid="check-coverage-never"] li').count(), never);
   await shot(page, 'check-holds');
   assert.deepEqual(await axe(page), [], 'axe-core finds nothing serious with the verdict shown');
   assert.deepEqual(errors, []);

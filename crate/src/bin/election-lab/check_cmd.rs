@@ -27,7 +27,10 @@ of [t+lo, t+hi] (the network's latency), a timer armed for [lo, hi] fires at any
 the schedule's entries happen at their times; events of one tick happen in any order, and time
 moves on only when nothing pending is due. Handlers read the clock (leases). A counterexample
 replays on the scenario with \"latest\": true in its network (every delay the top of its range),
-each move forced at its tick. Not with --symmetry, --swarm, --unordered or an eventually property.
+each move forced at its tick. --max-drift RHO (implies --timed): clocks drift; a timer armed for d
+ticks of its node's clock fires at any real tick of [floor(d/(1+RHO)), ceil(d/(1-RHO))], each timer on
+its own (a clock whose rate varies within 1 +- RHO); a counterexample that needs a drifted timer is
+not replayed by the simulator (which has no drift): its moves are printed. Not with --symmetry, --swarm, --unordered or an eventually property.
 Coverage: how often each narration rule fired over every move explored, and the algorithm's rules
 that never did.
 sometimes:leader-agreed is a sometimes property: witnessed after K moves (a shortest path, with
@@ -111,6 +114,10 @@ pub(super) struct CheckModel {
     /// The timed model's horizon: every event at or before tick T (implies --timed)
     #[arg(long, value_name = "T", conflicts_with_all = ["swarm", "merge_swarm", "symmetry", "unordered"])]
     horizon: Option<u64>,
+    /// The timed model with drifting clocks: each timer of a node's clock fires at any real tick
+    /// its length allows at a rate within 1 ± RHO (0 ≤ RHO < 1; implies --timed)
+    #[arg(long, value_name = "RHO", conflicts_with_all = ["swarm", "merge_swarm", "symmetry", "unordered"])]
+    max_drift: Option<f64>,
 }
 
 /// `--swarm` reads what `--shard` reads (see `experiment::parse_shard`), named as itself.
@@ -132,6 +139,12 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     if a.max_states == 0 {
         return Err("--max-states: at least 1".to_string().into());
     }
+    let drift = match a.max_drift {
+        None => 0,
+        Some(r) if (0.0..1.0).contains(&r) => (r * 1000.0).round() as u32,
+        Some(r) => return Err(format!("--max-drift: {r} is not a clock drift (at least 0, below 1)").into()),
+    };
+    let timed = a.timed || a.horizon.is_some() || a.max_drift.is_some();
     let bounds = Bounds {
         crashes: a.crashes,
         recoveries: a.recoveries,
@@ -139,7 +152,8 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         drops: a.drops,
         depth: a.depth,
         max_states: a.max_states,
-        horizon: (a.timed || a.horizon.is_some()).then(|| a.horizon.unwrap_or(trace.scenario.stop.max_time)),
+        horizon: timed.then(|| a.horizon.unwrap_or(trace.scenario.stop.max_time)),
+        max_drift: drift,
     };
     let key = super::swarm_cmd::key(&trace.scenario, &property, &bounds, a.unordered);
     let mut checker = Checker::new(&trace.scenario, &property, bounds).map_err(|e| {
@@ -231,6 +245,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
                    "drops": b.drops, "depth": b.depth, "max_states": b.max_states},
         "time_model": if b.horizon.is_some() { "timed" } else { "asynchronous" },
         "horizon": b.horizon,
+        "max_drift": b.max_drift as f64 / 1000.0,
         "fifo": r.fifo,
         "coverage": r.coverage.iter().map(|(k, c)| serde_json::json!([k, c])).collect::<Vec<_>>(),
         "never": r.never,

@@ -4,7 +4,7 @@
 //! reducer opens as the run. The checker itself runs in the Web Worker (`crate::check_job`).
 
 use crate::i18n::{tr, Lang};
-use crate::state::{Action, CheckBounds, CheckStatus, ModelCheck};
+use crate::state::{Action, CheckBounds, CheckStatus, Coverage, ModelCheck};
 use election_lab::meta::k;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -41,6 +41,40 @@ fn number(label: &str, id: &'static str, value: u64, max: u64, set: Callback<u64
             <input type="number" min="0" max={max.to_string()} value={value.to_string()}
                    data-testid={format!("check-{id}")} {onchange} />
         </label>
+    }
+}
+
+/// A narration rule (a catalog key) by its text in the page's language, each argument an
+/// ellipsis; a rule the catalog lacks (a script's own) by its key.
+fn rule_text(key: &str, lang: Lang) -> String {
+    match election_lab::meta::Text::find(key) {
+        Some(t) => {
+            let dots: Vec<&dyn std::fmt::Display> = t.args().iter().map(|_| &"…" as &dyn std::fmt::Display).collect();
+            t.format(lang, &dots)
+        }
+        None => key.to_string(),
+    }
+}
+
+/// The check's rule coverage, as the CLI reports it: each rule that fired and how often, then
+/// the algorithm's rules that never did.
+fn coverage(c: &Coverage, lang: Lang) -> Html {
+    let (fired, rules) = (c.fired.len() as u64, (c.fired.len() + c.never.len()) as u64);
+    html! {
+        <details class="check-coverage" data-testid="check-coverage" data-fired={fired.to_string()} data-never={c.never.len().to_string()}>
+            <summary>{ k::UI_CHECK_COVERAGE.fill(lang, &[fired, rules]) }</summary>
+            <ul data-testid="check-coverage-fired">
+                { for c.fired.iter().map(|(key, n)| html! {
+                    <li data-rule={key.clone()}>{ k::UI_CHECK_COVERAGE_TIMES.format(lang, &[&rule_text(key, lang), n]) }</li>
+                }) }
+            </ul>
+            if !c.never.is_empty() {
+                <p>{ k::UI_CHECK_COVERAGE_NEVER.fill(lang, &[c.never.len() as u64]) }</p>
+                <ul data-testid="check-coverage-never">
+                    { for c.never.iter().map(|key| html! { <li data-rule={key.clone()}>{ rule_text(key, lang) }</li> }) }
+                </ul>
+            }
+        </details>
     }
 }
 
@@ -102,10 +136,11 @@ pub fn CheckEvery(p: &Props) -> Html {
                 CheckStatus::Failed(why) => ("failed", k::UI_CHECK_FAILED.format(lang, &[why]), 0),
                 CheckStatus::Running { .. } => unreachable!("shown above"),
             };
-            html! {
+            html! { <>
                 <p class={classes!("check-status", class)} role="status" data-testid="check-status" data-status={class}
                    data-states={states.to_string()}>{ text }</p>
-            }
+                { for check.and_then(|c| c.coverage.as_deref()).map(|c| coverage(c, lang)) }
+            </> }
         }
     };
     let b = *bounds;
