@@ -17,6 +17,8 @@ pub const COMPARE: &str = "compare";
 pub const COMPARE_PRESET: &str = "compare-preset";
 pub const PICKER: &str = "picker";
 pub const FORK: &str = "fork";
+/// The editor of users' own algorithms ("Write your own…").
+pub const SCRIPT: &str = "script";
 /// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
 /// the query.
 pub const LINK: &str = "link";
@@ -37,6 +39,7 @@ pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<St
             json!({ "property": p, "crashes": b.crashes, "partitions": b.partitions, "depth": b.depth, "horizon": b.horizon }),
         ),
         Action::OpenTool(tool) => (*tool, Value::Null),
+        Action::Script(super::script::ScriptAction::Open) => (SCRIPT, Value::Null),
         _ => return None,
     };
     let mut v = json!({ "open": open, "query": query });
@@ -84,6 +87,7 @@ pub fn arrival(text: &str) -> Option<Arrival> {
         }
         COMPARE_PRESET => a.actions.push(Action::ComparePreset),
         PICKER => a.actions.push(Action::TogglePicker),
+        SCRIPT => a.actions.push(Action::Script(super::script::ScriptAction::Open)),
         FORK => {
             a.actions.push(Action::Offered(Rc::new(Offer::from_value(v.get("offer")?)?)));
             a.actions.push(Action::Fork);
@@ -123,7 +127,7 @@ impl State {
     pub(super) fn hand_off_link(&mut self, query: &str) {
         let ps = super::link::params(query);
         let has = |name: &str| ps.iter().any(|(k, _)| k == name);
-        if has("compare") || (has("experiment") && !self.embed) {
+        if has("compare") || has("script") || (has("experiment") && !self.embed) {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }
@@ -174,6 +178,10 @@ mod tests {
             (Action::Compare(two.clone()), vec![Action::Compare(two)]),
             (Action::ComparePreset, vec![Action::ComparePreset]),
             (Action::TogglePicker, vec![Action::TogglePicker]),
+            (
+                Action::Script(super::super::script::ScriptAction::Open),
+                vec![Action::Script(super::super::script::ScriptAction::Open)],
+            ),
         ] {
             assert_eq!(arrival(&handoff(&asked, q, None).unwrap()).unwrap().actions, done);
         }
