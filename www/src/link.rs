@@ -74,7 +74,7 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     };
     // A script's link: the script is loaded first, so that the trace can name its algorithm
     // (the player opens nothing here: it hands the link to the workbench).
-    if let Some(script) = get("script") {
+    for (_, script) in ps.iter().filter(|(k, _)| k == "script") {
         if !crate::state::script::from_link(script)? {
             return Ok(None);
         }
@@ -148,6 +148,9 @@ pub fn write_compare(
 ) -> String {
     let ids: Vec<&str> = algs.iter().map(|a| a.id).collect();
     let mut q = format!("?compare={}&{}&time={time}", ids.join(","), run_part(anchor, preset));
+    for id in ids {
+        q.push_str(&crate::state::script::link_part_of(id));
+    }
     if embed {
         q.push_str("&embed=1");
     }

@@ -103,9 +103,36 @@ mod interp {
     }
 }
 
+std::thread_local! {
+    /// The scripts run in this page, the last run last: offered beside the built-ins in the
+    /// compare picker.
+    static RAN: std::cell::RefCell<Vec<&'static Algorithm>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn ran(algorithm: &'static Algorithm) {
+    RAN.with(|r| {
+        let mut r = r.borrow_mut();
+        r.retain(|a| a.id != algorithm.id);
+        r.push(algorithm);
+    });
+}
+
+/// The algorithms the compare picker offers: the built-ins, then the scripts run in this page
+/// (the last loaded under each id).
+pub fn offered() -> Vec<&'static Algorithm> {
+    let mut all = election_lab::registry::all().to_vec();
+    RAN.with(|r| all.extend(r.borrow().iter().filter_map(|a| election_lab::registry::find(a.id))));
+    all
+}
+
 /// The `&script=…` part of a link to `engine`'s run when a script runs it (else empty).
 pub fn link_part(engine: &Engine) -> String {
-    let Some(source) = interp::source_of(engine.algorithm().id) else { return String::new() };
+    link_part_of(engine.algorithm().id)
+}
+
+/// The `&script=…` part for the algorithm `id` if a script runs it (else empty).
+pub fn link_part_of(id: &str) -> String {
+    let Some(source) = interp::source_of(id) else { return String::new() };
     match election_lab::link::pack(&source) {
         Some(p) => format!("&script={p}"),
         // Too long to compress within a link's bound: the text itself, base64url.
@@ -126,9 +153,10 @@ pub fn from_link(value: &str) -> Result<bool, String> {
             .ok_or_else(|| "link: script is damaged (not base64url text)".to_string())?,
         None => election_lab::link::unpack(value).map_err(|e| e.replacen("trace", "script", 1))?,
     };
-    interp::load(&source)
-        .map(|_| true)
-        .map_err(|p| format!("link: script: line {}, column {}: {}", p.line, p.column, p.message))
+    let algorithm = interp::load(&source)
+        .map_err(|p| format!("link: script: line {}, column {}: {}", p.line, p.column, p.message))?;
+    ran(algorithm);
+    Ok(true)
 }
 
 /// The title of a template (its built-in algorithm's).
@@ -184,6 +212,7 @@ impl State {
             }
         };
         Rc::make_mut(self.script.as_mut().expect("open")).error = None;
+        ran(algorithm);
         let mut scenario = (*self.scenario).clone();
         scenario.algorithm = algorithm.id.to_string();
         let (cursor, faults) = (self.cursor(), self.engine.get().interventions().to_vec());
@@ -268,6 +297,39 @@ mod tests {
             e.run_to_end();
             assert_eq!(e.all_violations().iter().any(|v| v.kind == "split-brain"), split);
         }
+    }
+
+    #[test]
+    fn a_script_is_a_compare_lane_beside_its_builtin_and_a_link_reopens_both() {
+        let mut s = bully_state();
+        s.apply(Action::Act(Intervention::Crash(7)));
+        s.apply(Action::Script(ScriptAction::Open));
+        s.apply(Action::Script(ScriptAction::Run));
+        let script = s.engine.get().algorithm();
+        assert!(offered().contains(&script), "the picker offers the script run");
+        let bully = election_lab::registry::find("bully").unwrap();
+        assert!(s.apply(Action::Compare(vec![bully, script])));
+        let ends = |s: &State| {
+            let c = s.lanes().expect("lanes");
+            let out: Vec<_> = c
+                .lanes
+                .iter()
+                .map(|l| {
+                    let mut e = l.engine.cell.borrow_mut();
+                    e.run_to_end();
+                    (e.interventions().len(), e.leaders(), e.metrics().total, e.trace_hash())
+                })
+                .collect();
+            out
+        };
+        let here = ends(&s);
+        // The same fault in both lanes, the same leaders and messages (the template is Bully).
+        assert_eq!((here[0].0, &here[0].1, here[0].2), (1, &here[1].1, here[1].2));
+        let query = s.query(false);
+        assert!(query.contains("compare=bully,bully-script") && query.contains("&script=1."), "{query}");
+        let opened = State::open(&query);
+        assert_eq!(opened.alert, None);
+        assert_eq!(ends(&opened), here);
     }
 
     #[test]
