@@ -4,7 +4,7 @@
 //! stopped the run (node, handler, line). The reducer's side is `state/script.rs`.
 
 use crate::i18n::{tr, Lang};
-use crate::state::script::{template_title, Placed, ScriptAction, ScriptEdit, TEMPLATES};
+use crate::state::script::{template_title, templates, Placed, ScriptAction, ScriptEdit};
 use crate::state::Action;
 use election_lab::meta::k;
 use std::rc::Rc;
@@ -206,8 +206,8 @@ pub fn ScriptEditor(p: &ScriptEditorProps) -> Html {
             <div class="script-tools">
                 <label>{ tr(l, k::UI_SCRIPT_START_FROM) }
                     <select {onchange} data-testid="script-template">
-                        { for TEMPLATES.iter().map(|t| html! {
-                            <option value={*t} selected={p.edit.template == *t}>{ template_title(t, l) }</option>
+                        { for templates().map(|t| html! {
+                            <option value={t} selected={p.edit.template == t}>{ template_title(t, l) }</option>
                         }) }
                     </select>
                 </label>

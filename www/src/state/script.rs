@@ -6,8 +6,6 @@
 //! feature (and in the unit tests): the player's first load has no interpreter, and its
 //! "Write your own…" hands off to the workbench.
 
-#[cfg(test)]
-use super::Action;
 use super::State;
 use crate::i18n::tr;
 use election_lab::meta::k;
@@ -16,9 +14,6 @@ use std::rc::Rc;
 
 /// The picker's value for "Write your own…".
 pub const WRITE_YOUR_OWN: &str = "__script__";
-
-/// The templates a script starts from: the built-in algorithm each one equals on its presets.
-pub const TEMPLATES: [&str; 3] = ["bully", "chang-roberts", "raft"];
 
 /// What the editor asks of the reducer.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,13 +59,9 @@ mod interp {
     use super::Placed;
     use election_lab::protocols::script;
 
-    pub fn template(id: &str) -> Option<&'static str> {
-        match id {
-            "bully" => Some(include_str!("../../../crate/scripts/bully.rhai")),
-            "chang-roberts" => Some(include_str!("../../../crate/scripts/chang_roberts.rhai")),
-            "raft" => Some(include_str!("../../../crate/scripts/raft.rhai")),
-            _ => None,
-        }
+    /// The templates: (the built-in algorithm each equals, its source).
+    pub fn templates() -> &'static [(&'static str, &'static str)] {
+        &script::TEMPLATES
     }
 
     pub fn load(source: &str) -> Result<&'static election_lab::Algorithm, Placed> {
@@ -92,8 +83,8 @@ mod interp {
 mod interp {
     use super::Placed;
 
-    pub fn template(_: &str) -> Option<&'static str> {
-        None
+    pub fn templates() -> &'static [(&'static str, &'static str)] {
+        &[]
     }
     pub fn load(_: &str) -> Result<&'static election_lab::Algorithm, Placed> {
         Err(Placed { line: 0, column: 0, message: String::new() })
@@ -159,6 +150,16 @@ pub fn from_link(value: &str) -> Result<bool, String> {
     Ok(true)
 }
 
+/// The templates a script starts from: the id of the built-in algorithm each one equals on its
+/// presets (none in the player).
+pub fn templates() -> impl Iterator<Item = &'static str> {
+    interp::templates().iter().map(|t| t.0)
+}
+
+fn template(id: &str) -> Option<(&'static str, &'static str)> {
+    interp::templates().iter().copied().find(|t| t.0 == id)
+}
+
 /// The title of a template (its built-in algorithm's).
 pub fn template_title(id: &str, lang: crate::i18n::Lang) -> &'static str {
     election_lab::registry::find(id).map_or("", |a: &'static Algorithm| a.title.get(lang))
@@ -170,19 +171,18 @@ impl State {
             ScriptAction::Open => {
                 self.picker = false;
                 let running = interp::source_of(self.engine.get().algorithm().id);
+                let first = interp::templates().first().copied().unwrap_or(("", ""));
                 let edit = match (running, self.script.take()) {
-                    (Some(source), old) => {
-                        ScriptEdit { error: None, ..ScriptEdit::on(old.map_or(TEMPLATES[0], |o| o.template), source) }
-                    }
+                    (Some(source), old) => ScriptEdit::on(old.map_or(first.0, |o| o.template), source),
                     (None, Some(old)) => (*old).clone(),
-                    (None, None) => ScriptEdit::on(TEMPLATES[0], interp::template(TEMPLATES[0]).unwrap_or("").into()),
+                    (None, None) => ScriptEdit::on(first.0, first.1.into()),
                 };
                 self.script = Some(Rc::new(edit));
                 false
             }
             ScriptAction::Template(id) => {
-                if let (Some(t), Some(source)) = (TEMPLATES.iter().find(|t| **t == id), interp::template(&id)) {
-                    self.script = Some(Rc::new(ScriptEdit::on(t, source.into())));
+                if let Some((id, source)) = template(&id) {
+                    self.script = Some(Rc::new(ScriptEdit::on(id, source.into())));
                 }
                 false
             }
@@ -256,6 +256,7 @@ impl State {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::state::Action;
     use election_lab::{presets, Action as Intervention};
 
     fn bully_state() -> State {
@@ -287,7 +288,7 @@ mod tests {
     fn a_bully_whose_starters_hear_from_nobody_has_two_leaders() {
         let mut s = bully_state();
         s.apply(Action::Script(ScriptAction::Open));
-        let template = interp::template("bully").unwrap();
+        let template = template("bully").unwrap().1;
         let buggy = template.replace("let up = higher();", "let up = [];");
         assert_ne!(buggy, template);
         for (source, split) in [(template.to_string(), false), (buggy, true)] {
@@ -347,7 +348,7 @@ mod tests {
     fn an_endless_loop_stops_the_run_at_its_step_and_the_page_goes_on() {
         let mut s = bully_state();
         s.apply(Action::Script(ScriptAction::Open));
-        let source = interp::template("bully").unwrap().replace("fn on_start() {", "fn on_start() {\n    loop { }");
+        let source = template("bully").unwrap().1.replace("fn on_start() {", "fn on_start() {\n    loop { }");
         s.apply(Action::Script(ScriptAction::Edit(source)));
         assert!(s.apply(Action::Script(ScriptAction::Run)));
         let why = s.engine.get().fault().expect("the run stopped");
