@@ -127,7 +127,7 @@ pub fn link_part_of(id: &str) -> String {
     match election_lab::link::pack(&source) {
         Some(p) => format!("&script={p}"),
         // Too long to compress within a link's bound: the text itself, base64url.
-        None => format!("&script=b.{}", crate::link::b64_encode(source.as_bytes())),
+        None => format!("&script=b.{}", election_lab::link::b64_encode(source.as_bytes())),
     }
 }
 
@@ -138,7 +138,7 @@ pub fn from_link(value: &str) -> Result<bool, String> {
         return Ok(false);
     }
     let source = match value.strip_prefix("b.") {
-        Some(b) => crate::link::b64_decode(b)
+        Some(b) => election_lab::link::b64_decode(b)
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .ok_or_else(|| "link: script is damaged (not base64url text)".to_string())?,
