@@ -193,10 +193,21 @@ pub fn ScriptEditor(p: &ScriptEditorProps) -> Html {
     let onchange = super::maybe(&p.on, |e: Event| {
         Some(Action::Script(ScriptAction::Template(e.target_dyn_into::<HtmlSelectElement>()?.value())))
     });
+    // A new error is scrolled into view (the text may be longer than the editor's box).
+    let code = use_node_ref();
+    {
+        let code = code.clone();
+        use_effect_with(p.edit.error.clone(), move |e| {
+            let mark = code.cast::<web_sys::Element>().and_then(|c| c.query_selector(".err").ok().flatten());
+            if let (Some(_), Some(mark)) = (e, mark) {
+                mark.scroll_into_view_with_bool(false);
+            }
+        });
+    }
     let lines = src.lines().count().max(1) + 1;
     let cols = src.lines().map(|s| s.chars().count()).max().unwrap_or(0) + 2;
     let message = |e: &Placed| match e.line {
-        0 => k::UI_SCRIPT_ERROR.format(l, &[&e.message]),
+        0 => k::UI_SCRIPT_NOT_RUN.format(l, &[&e.message]),
         line => k::UI_SCRIPT_ERROR_AT.format(l, &[&line, &e.column, &e.message]),
     };
     html! {
@@ -211,11 +222,11 @@ pub fn ScriptEditor(p: &ScriptEditorProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <button class="primary" data-testid="script-run" title={tr(l, k::UI_SCRIPT_RUN_TITLE)}
+                <button class="primary" data-testid="script-run"
                         onclick={p.on.reform(|_| Action::Script(ScriptAction::Run))}>{ tr(l, k::UI_RUN) }</button>
                 <button data-testid="script-close" onclick={p.on.reform(|_| Action::Script(ScriptAction::Close))}>{ tr(l, k::UI_CLOSE) }</button>
             </div>
-            <div class="code">
+            <div class="code" ref={code}>
                 <pre aria-hidden="true">{ highlighted(src, at) }{ "\n" }</pre>
                 <textarea value={src.to_string()} {oninput} spellcheck="false" wrap="off" autocapitalize="off"
                           rows={lines.to_string()} cols={cols.to_string()} aria-label={tr(l, k::UI_SCRIPT_SOURCE)}

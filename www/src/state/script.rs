@@ -240,7 +240,8 @@ impl State {
             }
             failed
         };
-        self.notice = Some(tr(lang, if failed { k::UI_SCRIPT_FAILED_AT_STEP } else { k::UI_SCRIPT_RUNNING }).into());
+        // A run the script stopped says why in the editor, at the failing step.
+        self.notice = (!failed).then(|| tr(lang, k::UI_SCRIPT_RUNNING).into());
         true
     }
 
@@ -255,7 +256,6 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
     use crate::state::Action;
     use election_lab::{presets, Action as Intervention};
 
@@ -353,7 +353,8 @@ mod tests {
         assert!(s.apply(Action::Script(ScriptAction::Run)));
         let why = s.engine.get().fault().expect("the run stopped");
         assert!(why.contains("budget") && why.contains("on_start") && why.contains("line"), "{why}");
-        assert_eq!(s.notice.as_deref(), Some(tr(Lang::En, k::UI_SCRIPT_FAILED_AT_STEP)));
+        assert_eq!(s.notice, None);
+        assert_eq!(s.cursor(), s.engine.get().head(), "shown at the failing step");
         // The run so far is still there to step through.
         s.apply(Action::Seek(0));
         assert_eq!(s.cursor(), 0);
