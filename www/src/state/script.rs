@@ -354,7 +354,9 @@ mod tests {
         let why = s.engine.get().fault().expect("the run stopped");
         assert!(why.contains("budget") && why.contains("on_start") && why.contains("line"), "{why}");
         assert_eq!(s.notice, None);
-        assert_eq!(s.cursor(), s.engine.get().head(), "shown at the failing step");
+        let e = s.engine.get();
+        assert_eq!(e.cursor(), e.head(), "shown at the failing step");
+        drop(e);
         // The run so far is still there to step through.
         s.apply(Action::Seek(0));
         assert_eq!(s.cursor(), 0);
