@@ -13,6 +13,7 @@ use crate::components::editor::Editor;
 use crate::components::lesson::{CourseDialog, LessonPanel};
 use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime, Watch};
 use crate::components::scenario_bar::{Request, ScenarioBar};
+use crate::components::script_editor::ScriptEditor;
 use crate::components::teach::{CardDialog, Legend, Narration};
 use crate::components::timeline::Timeline;
 use crate::components::{Canvas, DrawOptions, NodeGesture};
@@ -437,6 +438,9 @@ pub fn Lab() -> Html {
                     <aside class="panels">
                         // Beside the canvas, so that the caption and the nodes it speaks of are seen together.
                         { lesson_panel }
+                        { for state.script.clone().filter(|_| crate::WORKBENCH).map(|edit| html! {
+                            <ScriptEditor {edit} fault={engine.fault().map(Rc::new)} {lang} on={on.clone()} />
+                        }) }
                         { if *recording && crate::WORKBENCH { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />

@@ -72,6 +72,13 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
             }
         },
     };
+    // A script's link: the script is loaded first, so that the trace can name its algorithm
+    // (the player opens nothing here: it hands the link to the workbench).
+    for (_, script) in ps.iter().filter(|(k, _)| k == "script") {
+        if !crate::state::script::from_link(script)? {
+            return Ok(None);
+        }
+    }
     let text = match (get("t"), get("trace")) {
         (Some(t), _) => Some(unpack(t)?),
         (None, Some(t)) => {
@@ -120,6 +127,7 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
 /// The query string for the engine's current state.
 pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
     let mut q = format!("?{}&step={}", run_part(engine, preset), engine.cursor());
+    q.push_str(&crate::state::script::link_part(engine));
     for t in engine.until() {
         q.push_str(&format!("&until={}", encode(t)));
     }
@@ -140,6 +148,9 @@ pub fn write_compare(
 ) -> String {
     let ids: Vec<&str> = algs.iter().map(|a| a.id).collect();
     let mut q = format!("?compare={}&{}&time={time}", ids.join(","), run_part(anchor, preset));
+    for id in ids {
+        q.push_str(&crate::state::script::link_part_of(id));
+    }
     if embed {
         q.push_str("&embed=1");
     }

@@ -29,6 +29,7 @@ mod mode;
 mod open;
 mod ops;
 mod real_logs;
+pub mod script;
 mod search;
 pub mod topo_edit;
 pub mod watch;
@@ -130,6 +131,8 @@ pub struct State {
     furthest: u64,
     /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
     pub handoff: Option<Rc<String>>,
+    /// The editor of users' own algorithms, when open (workbench only).
+    pub script: Option<Rc<script::ScriptEdit>>,
 }
 
 impl State {
@@ -186,6 +189,7 @@ impl State {
             offer: None,
             furthest: 0,
             handoff: None,
+            script: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -548,6 +552,7 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::Script(a) if WB => self.script_apply(a),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
                 let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();

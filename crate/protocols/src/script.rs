@@ -62,6 +62,14 @@ const RECOVER: usize = 4;
 const VIEW: usize = 5;
 const CONFIGURE: usize = 6;
 
+/// The templates a user's script starts from (the page's editor offers them): the built-in
+/// algorithm each one equals on that algorithm's presets, and its source.
+pub const TEMPLATES: [(&str, &str); 3] = [
+    ("bully", include_str!("../../scripts/bully.rhai")),
+    ("chang-roberts", include_str!("../../scripts/chang_roberts.rhai")),
+    ("raft", include_str!("../../scripts/raft.rhai")),
+];
+
 /// The budget of one handler call (and of the declaration's evaluation).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

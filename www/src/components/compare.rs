@@ -7,7 +7,7 @@ use crate::nodes_text;
 use crate::state::compare::{self, Compare, Row, MAX_LANES, SPLIT_BRAIN};
 use crate::state::{Action, State};
 use election_lab::meta::k;
-use election_lab::{registry, Algorithm, Scenario};
+use election_lab::{Algorithm, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -144,8 +144,8 @@ pub fn first_choice(state: &State) -> Vec<&'static str> {
         return c.lanes.iter().map(|l| l.algorithm.id).collect();
     }
     let s = &state.scenario;
-    let mut out: Vec<&'static str> = registry::all()
-        .iter()
+    let mut out: Vec<&'static str> = crate::state::script::offered()
+        .into_iter()
         .filter(|a| a.id == s.algorithm || a.presets.iter().any(|p| compare::same_world(&p.scenario(), s)))
         .map(|a| a.id)
         .collect();
@@ -170,7 +170,7 @@ pub fn Picker(p: &PickerProps) -> Html {
     let l = p.lang;
     let n = picked.len();
     let (fit, unfit): (Vec<&'static Algorithm>, Vec<&'static Algorithm>) =
-        registry::all().iter().partition(|a| compare::fits(&p.scenario, a));
+        crate::state::script::offered().into_iter().partition(|a| compare::fits(&p.scenario, a));
     let items = fit.into_iter().map(|a| {
         let on = picked.contains(&a.id);
         let onchange = {
@@ -199,7 +199,7 @@ pub fn Picker(p: &PickerProps) -> Html {
     let go = {
         let picked = picked.clone();
         p.on.reform(move |_: MouseEvent| {
-            Action::Compare(registry::all().iter().copied().filter(|a| picked.contains(&a.id)).collect())
+            Action::Compare(crate::state::script::offered().into_iter().filter(|a| picked.contains(&a.id)).collect())
         })
     };
     let ok = (2..=MAX_LANES).contains(&n);

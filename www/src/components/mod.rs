@@ -21,6 +21,7 @@ pub mod panels;
 pub mod picture;
 pub mod runs_table;
 pub mod scenario_bar;
+pub mod script_editor;
 pub mod store;
 pub mod teach;
 pub mod timeline;

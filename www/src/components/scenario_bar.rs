@@ -2,6 +2,7 @@
 
 use crate::i18n::{tr, Lang};
 use crate::state::compare::{PICKER_VALUE, SPLIT_BRAIN};
+use crate::state::script::{ScriptAction, WRITE_YOUR_OWN};
 use crate::state::Action;
 use election_lab::meta::k;
 use election_lab::presets;
@@ -45,7 +46,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     crate::probe::rendered("scenario-bar");
     let onchange = super::maybe(&p.on, |e: Event| {
         let v = e.target_dyn_into::<HtmlSelectElement>()?.value();
-        Some(if v == PICKER_VALUE { Action::ComparePreset } else { Action::LoadPreset(v) })
+        Some(match v.as_str() {
+            PICKER_VALUE => Action::ComparePreset,
+            WRITE_YOUR_OWN => Action::Script(ScriptAction::Open),
+            _ => Action::LoadPreset(v),
+        })
     });
     let compare_preset = p.comparing && p.preset == Some(SPLIT_BRAIN.preset);
     let onfile = super::maybe(&p.request, |e: Event| {
@@ -103,6 +108,9 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                         <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
                     </optgroup>
                     { for groups }
+                    <optgroup label={tr(l, k::UI_SCRIPT_YOUR_ALGORITHM)}>
+                        <option value={WRITE_YOUR_OWN} data-testid="write-your-own">{ tr(l, k::UI_SCRIPT_WRITE_YOUR_OWN) }</option>
+                    </optgroup>
                 </select>
             </label>
             <button onclick={p.on.reform(|_| Action::TogglePicker)} data-testid="compare" title={tr(l, k::UI_COMPARE_2_TO_4_ALGORITHMS)}>{ tr(l, k::UI_COMPARE_4) }</button>

@@ -136,6 +136,9 @@ pub enum Action {
     Offered(std::rc::Rc<super::fork::Offer>),
     /// The workbench could not be loaded: why. The player goes on.
     WorkbenchFailed(String),
+    /// The editor of users' own algorithms (`state/script.rs`); in the player, opening it loads
+    /// the workbench.
+    Script(super::script::ScriptAction),
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).

@@ -19,6 +19,8 @@ pub const PICKER: &str = "picker";
 pub const FORK: &str = "fork";
 /// The network editor (`components/topology_editor.rs`).
 pub const TOPOLOGY: &str = "topology";
+/// The editor of users' own algorithms ("Write your own…").
+pub const SCRIPT: &str = "script";
 /// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
 /// the query.
 pub const LINK: &str = "link";
@@ -39,6 +41,7 @@ pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<St
             json!({ "property": p, "crashes": b.crashes, "partitions": b.partitions, "depth": b.depth, "horizon": b.horizon }),
         ),
         Action::OpenTool(tool) => (*tool, Value::Null),
+        Action::Script(super::script::ScriptAction::Open) => (SCRIPT, Value::Null),
         _ => return None,
     };
     let mut v = json!({ "open": open, "query": query });
@@ -88,6 +91,7 @@ pub fn arrival(text: &str) -> Option<Arrival> {
         }
         COMPARE_PRESET => a.actions.push(Action::ComparePreset),
         PICKER => a.actions.push(Action::TogglePicker),
+        SCRIPT => a.actions.push(Action::Script(super::script::ScriptAction::Open)),
         FORK => {
             a.actions.push(Action::Offered(Rc::new(Offer::from_value(v.get("offer")?)?)));
             a.actions.push(Action::Fork);
@@ -128,7 +132,7 @@ impl State {
     pub(super) fn hand_off_link(&mut self, query: &str) {
         let ps = super::link::params(query);
         let has = |name: &str| ps.iter().any(|(k, _)| k == name);
-        if has("compare") || (has("experiment") && !self.embed) {
+        if has("compare") || has("script") || (has("experiment") && !self.embed) {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }
@@ -179,6 +183,10 @@ mod tests {
             (Action::Compare(two.clone()), vec![Action::Compare(two)]),
             (Action::ComparePreset, vec![Action::ComparePreset]),
             (Action::TogglePicker, vec![Action::TogglePicker]),
+            (
+                Action::Script(super::super::script::ScriptAction::Open),
+                vec![Action::Script(super::super::script::ScriptAction::Open)],
+            ),
         ] {
             assert_eq!(arrival(&handoff(&asked, q, None).unwrap()).unwrap().actions, done);
         }

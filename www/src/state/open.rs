@@ -108,7 +108,10 @@ impl State {
         let mut s = State::new(engine, preset, embed);
         s.alert = alert;
         match crate::WORKBENCH {
-            true => s.compare_from_link(query),
+            true => {
+                s.compare_from_link(query);
+                s.script_from_link(&link::params(query));
+            }
             false => s.hand_off_link(query),
         }
         s.selected = link::params(query)
