@@ -84,14 +84,24 @@ fn main() {
         assert!(consts.insert(name.clone()), "i18n/en.json: two keys give the function {name}");
         let params: Vec<String> =
             names.iter().map(|n| format!("{}: {}", ident(n), if is_node(en, n) { "NodeId" } else { "u64" })).collect();
-        let mut values: Vec<String> =
+        let values: Vec<String> =
             names.iter().map(|n| if is_node(en, n) { format!("{} as u64", ident(n)) } else { ident(n) }).collect();
-        values.resize(most, "0".to_string());
         writeln!(out, "    /// `{key}` with its arguments ({}).", names.join(", ")).unwrap();
         writeln!(out, "    #[inline(always)]").unwrap();
         writeln!(out, "    pub fn {name}({}) -> Note {{", params.join(", ")).unwrap();
-        writeln!(out, "        Note {{ text: Text({i}), args: [{}] }}", values.join(", ")).unwrap();
+        writeln!(out, "        Note::with{}(Text({i}), {})", names.len(), values.join(", ")).unwrap();
         out.push_str("    }\n");
+    }
+    out.push_str("}\n\n");
+    // One constructor per number of arguments, not inlined: a call site passes its arguments
+    // in registers instead of writing every slot of the note (the page's code stays small).
+    out.push_str("impl Note {\n");
+    for n in 1..=most {
+        let params: Vec<String> = (0..n).map(|j| format!("a{j}: u64")).collect();
+        let mut slots: Vec<String> = (0..n).map(|j| format!("a{j}")).collect();
+        slots.resize(most, "0".to_string());
+        writeln!(out, "    #[inline(never)]\n    fn with{n}(text: Text, {}) -> Note {{", params.join(", ")).unwrap();
+        writeln!(out, "        Note {{ text, args: [{}] }}\n    }}", slots.join(", ")).unwrap();
     }
     out.push_str("}\n\n");
     writeln!(out, "/// The most arguments a key of the catalog takes: the room a `Note` has.").unwrap();
