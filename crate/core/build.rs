@@ -1,10 +1,17 @@
 //! Reads the English text catalog (`i18n/en.json`) and generates, in `$OUT_DIR/catalog.rs`:
 //! one constant per key (`k::BULLY_NOTE_START` for `bully.note.start`), so that a key that does
-//! not exist is a compile error; the English strings, compiled in (English ships with the
-//! page); the keys' names and their hashes (a fetched catalog is read by hash, so the page does
-//! not carry the names); and each key's argument names
-//! in the order the code passes them. `zh.json` is not read here: natively it is included by
-//! `meta.rs`, and the page fetches it when Chinese is chosen.
+//! not exist is a compile error; per key that takes arguments, a function with named, typed
+//! parameters returning the text with its arguments (`k::raft_note_vote(node, peer, term)`, a
+//! `Note`), so that a missing, extra or wrongly typed argument is a compile error too; the
+//! English strings, compiled in (English ships with the page); the keys' names and their hashes
+//! (a fetched catalog is read by hash, so the page does not carry the names); and each key's
+//! argument names in the order the code passes them (`@args`, or else the placeholders in order
+//! of first appearance). `zh.json` is not read here: natively it is included by `meta.rs`, and
+//! the page fetches it when Chinese is chosen.
+//!
+//! The typing rule: an argument the English template writes as `N{name}` (a node, drawn "N3")
+//! is a `NodeId`; every other argument is a number, `u64`. So a term passed where the template
+//! names a node, or a node where it names a number, does not compile without a cast.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
@@ -54,7 +61,7 @@ fn main() {
 
     let mut out = String::new();
     out.push_str("/// The catalog keys, one constant each (generated from `crate/i18n/en.json`).\n");
-    out.push_str("pub mod k {\n    use super::Text;\n");
+    out.push_str("pub mod k {\n    use super::{Note, Text};\n    use crate::NodeId;\n");
     let mut consts = std::collections::BTreeSet::new();
     for (i, (key, en)) in texts.iter().enumerate() {
         let name: String =
@@ -64,7 +71,41 @@ fn main() {
         writeln!(out, "    /// `{key}`: {}", doc.replace('`', "'")).unwrap();
         writeln!(out, "    pub const {name}: Text = Text({i});").unwrap();
     }
+    // The typed texts: one function per key that takes arguments, `k::raft_note_vote(node,
+    // peer, term)`, returning the text with its arguments (a `Note`).
+    let most = texts.iter().map(|(key, en)| arg_names(key, en, &declared).len()).max().unwrap_or(0);
+    for (i, (key, en)) in texts.iter().enumerate() {
+        let names = arg_names(key, en, &declared);
+        if names.is_empty() {
+            continue;
+        }
+        let name: String =
+            key.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+        assert!(consts.insert(name.clone()), "i18n/en.json: two keys give the function {name}");
+        let params: Vec<String> =
+            names.iter().map(|n| format!("{}: {}", ident(n), if is_node(en, n) { "NodeId" } else { "u64" })).collect();
+        let values: Vec<String> =
+            names.iter().map(|n| if is_node(en, n) { format!("{} as u64", ident(n)) } else { ident(n) }).collect();
+        writeln!(out, "    /// `{key}` with its arguments ({}).", names.join(", ")).unwrap();
+        writeln!(out, "    #[inline(always)]").unwrap();
+        writeln!(out, "    pub fn {name}({}) -> Note {{", params.join(", ")).unwrap();
+        writeln!(out, "        Note::with{}(Text({i}), {})", names.len(), values.join(", ")).unwrap();
+        out.push_str("    }\n");
+    }
     out.push_str("}\n\n");
+    // One constructor per number of arguments, not inlined: a call site passes its arguments
+    // in registers instead of writing every slot of the note (the page's code stays small).
+    out.push_str("impl Note {\n");
+    for n in 1..=most {
+        let params: Vec<String> = (0..n).map(|j| format!("a{j}: u64")).collect();
+        let mut slots: Vec<String> = (0..n).map(|j| format!("a{j}")).collect();
+        slots.resize(most, "0".to_string());
+        writeln!(out, "    #[inline(never)]\n    fn with{n}(text: Text, {}) -> Note {{", params.join(", ")).unwrap();
+        writeln!(out, "        Note {{ text, args: [{}] }}\n    }}", slots.join(", ")).unwrap();
+    }
+    out.push_str("}\n\n");
+    writeln!(out, "/// The most arguments a key of the catalog takes: the room a `Note` has.").unwrap();
+    writeln!(out, "pub const MAX_ARGS: usize = {most};").unwrap();
     writeln!(out, "/// The number of keys.\npub const KEYS_LEN: usize = {};", texts.len()).unwrap();
     out.push_str("/// The key names, sorted (a key's index is its position).\n");
     writeln!(out, "pub static KEY_NAMES: [&str; {}] = [", texts.len()).unwrap();
@@ -90,15 +131,41 @@ fn main() {
     out.push_str("];\n/// Each key's argument names, in the order the code passes them.\n");
     writeln!(out, "pub static ARGS: [&[&str]; {}] = [", texts.len()).unwrap();
     for (key, en) in &texts {
-        let names = match declared.iter().find(|(k, _)| k == key) {
-            Some((_, names)) => names.clone(),
-            None => placeholders(en),
-        };
+        let names = arg_names(key, en, &declared);
         writeln!(out, "    &{names:?},").unwrap();
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// A key's argument names in the order the code passes them: its `@args` entry, or else its
+/// placeholders in order of first appearance.
+fn arg_names(key: &str, en: &str, declared: &[(String, Vec<String>)]) -> Vec<String> {
+    match declared.iter().find(|(k, _)| k == key) {
+        Some((_, names)) => names.clone(),
+        None => placeholders(en),
+    }
+}
+
+/// The naming rule of the typed texts: an argument is a node id (`NodeId`) when the English
+/// template writes it as `N{name}` somewhere; any other argument is a number (`u64`).
+fn is_node(en: &str, name: &str) -> bool {
+    en.contains(&format!("N{{{name}}}")) || en.contains(&format!("N{{{name}:"))
+}
+
+/// A parameter's name: the argument's, raw when it is a Rust keyword.
+fn ident(name: &str) -> String {
+    const KEYWORDS: [&str; 38] = [
+        "as", "async", "await", "box", "break", "const", "continue", "dyn", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+        "struct", "trait", "true", "try", "type", "unsafe", "use", "where", "while", "yield", "gen",
+    ];
+    if KEYWORDS.contains(&name) {
+        format!("r#{name}")
+    } else {
+        name.to_string()
+    }
 }
 
 /// FNV-1a over the key's bytes (the same function as `meta::key_hash`).

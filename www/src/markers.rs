@@ -78,7 +78,7 @@ pub fn compute(engine: &Engine, lang: Lang) -> Vec<Marker> {
         m.push(Marker {
             step: e.step,
             class: "elected",
-            title: k::UI_MARKER_ELECTED.fill(lang, &[e.to, e.leader as u64, e.latency()]),
+            title: k::ui_marker_elected(e.to, e.leader, e.latency()).render(lang),
         });
     }
     for v in engine.all_violations() {

@@ -65,7 +65,7 @@ pub fn content(lesson: &LessonState, lang: Lang) -> String {
         "lang": lang.tag(),
         "title": format!("{} · {}", t(k::UI_LECTURERS_NOTES), l.title.get(lang)),
         "labels": labels,
-        "stop": k::UI_NOTES_STOP_OF.fill(lang, &[(lesson.stop + 1).min(n) as u64, n as u64]),
+        "stop": k::ui_notes_stop_of((lesson.stop + 1).min(n) as u64, n as u64).render(lang),
         "caption": caption,
         "question": question.unwrap_or_default(),
         "answer": answer,

@@ -282,15 +282,57 @@ fn fill_with<'a>(t: &str, names: &[&str], arg: impl Fn(usize) -> Option<&'a str>
     out
 }
 
-/// One sentence of narration a handler attaches to the step it runs in: why it did what it did.
-/// `text` is a catalog template; `args` fill its named arguments, in [`Text::args`] order.
+/// A text with its arguments; above all the sentence of narration a handler attaches to the
+/// step it runs in: why it did what it did. `text` is a catalog template; the arguments fill its
+/// named arguments, in [`Text::args`] order. Made by the generated typed functions of [`k`]
+/// (`k::raft_note_vote(node, peer, term)`), so the arguments' number and kinds are checked at
+/// compile time; [`Note::untyped`] is for texts chosen from data at run time only.
+///
+/// ```
+/// use election_lab_core::meta::{k, Lang};
+/// let note = k::raft_note_vote(2, 1, 7);
+/// assert_eq!(note.args(), [2, 1, 7]);
+/// assert!(note.render(Lang::En).starts_with("N2 "));
+/// ```
+///
+/// A missing argument does not compile:
+/// ```compile_fail
+/// let _ = election_lab_core::meta::k::raft_note_vote(2, 1);
+/// ```
+/// Nor does a number where the template names a node (`N{peer}` is a `NodeId`, a term a `u64`):
+/// ```compile_fail
+/// let term: u64 = 7;
+/// let _ = election_lab_core::meta::k::raft_note_vote(2, term, term);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Note {
     pub text: Text,
-    pub args: [u64; 3],
+    args: [u64; MAX_ARGS],
 }
 
 impl Note {
+    /// A note built from data at run time (a scripted algorithm's or a node process's narration,
+    /// a recorded run's): the arguments in [`Text::args`] order, those past [`MAX_ARGS`] dropped.
+    /// The built-in protocols use the typed functions of [`k`] instead (clippy's
+    /// `disallowed-methods` refuses this one elsewhere).
+    pub fn untyped(text: Text, args: &[u64]) -> Note {
+        let mut a = [0u64; MAX_ARGS];
+        let n = args.len().min(MAX_ARGS);
+        a[..n].copy_from_slice(&args[..n]);
+        Note { text, args: a }
+    }
+    /// The arguments, in [`Text::args`] order (as many as the text takes).
+    pub fn args(&self) -> &[u64] {
+        &self.args[..self.text.args().len().min(MAX_ARGS)]
+    }
+    /// Every argument slot, unused ones 0 (for storing a note compactly).
+    pub fn slots(&self) -> &[u64; MAX_ARGS] {
+        &self.args
+    }
+    /// A note back from its stored slots.
+    pub(crate) fn from_slots(text: Text, args: [u64; MAX_ARGS]) -> Note {
+        Note { text, args }
+    }
     pub fn render(&self, lang: Lang) -> String {
         self.text.fill(lang, &self.args)
     }

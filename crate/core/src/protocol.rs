@@ -396,15 +396,11 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
             }
         }
     }
-    /// Explains this step in one sentence: `text` is a catalog key (`k::BULLY_NOTE_START`),
-    /// `args` fill its named arguments, in the order of [`Text::args`].
+    /// Explains this step in one sentence: a catalog text with its arguments, made by the
+    /// key's typed function (`ctx.note(k::bully_note_start(ctx.me))`).
     #[inline(always)]
-    pub fn note(&mut self, text: &Text, args: &[u64]) {
-        // Inlined where it is called, so that the arguments are stored straight into the note.
-        let mut a = [0u64; 3];
-        let n = args.len().min(3);
-        a[..n].copy_from_slice(&args[..n]);
-        self.push_note(Note { text: *text, args: a });
+    pub fn note(&mut self, note: Note) {
+        self.push_note(note);
     }
     fn push_note(&mut self, note: Note) {
         match &mut self.out {
@@ -413,10 +409,10 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
         }
     }
     /// The leader's heartbeat, the block every leader-based protocol repeats: narrate the step
-    /// with `text` and `args` (see [`Ctx::note`]), send `msg` to every other node, and re-arm
-    /// `timer` for the next one, `heartbeats.interval` later.
-    pub fn heartbeat(&mut self, timer: T, text: &'static Text, args: &[u64], msg: M) {
-        self.note(text, args);
+    /// with `note` (see [`Ctx::note`]), send `msg` to every other node, and re-arm `timer` for
+    /// the next one, `heartbeats.interval` later.
+    pub fn heartbeat(&mut self, timer: T, note: Note, msg: M) {
+        self.note(note);
         self.broadcast(msg);
         self.arm_heartbeat(timer);
     }

@@ -212,7 +212,7 @@ impl Sim {
                     return Some(k::ENGINE_WRITE_NONE.get(lang).to_string());
                 }
                 let parts: Vec<String> =
-                    writes.iter().map(|w| k::ENGINE_WRITE.fill(lang, &[w.node as u64, w.value, w.token])).collect();
+                    writes.iter().map(|w| k::engine_write(w.node, w.value, w.token).render(lang)).collect();
                 parts.join(if lang == Lang::Zh { "" } else { " " })
             }
             EventKind::Store { accepted } => {

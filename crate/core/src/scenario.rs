@@ -88,10 +88,10 @@ impl Action {
     /// [`Action::describe`] in `lang`.
     pub fn describe_in(&self, lang: Lang) -> String {
         match self {
-            Action::Crash(n) => k::ACTION_CRASH.fill(lang, &[*n as u64]),
-            Action::Recover(n) => k::ACTION_RECOVER.fill(lang, &[*n as u64]),
-            Action::Start(n) => k::ACTION_START.fill(lang, &[*n as u64]),
-            Action::Drop(m) => k::ACTION_DROP.fill(lang, &[*m]),
+            Action::Crash(n) => k::action_crash(*n).render(lang),
+            Action::Recover(n) => k::action_recover(*n).render(lang),
+            Action::Start(n) => k::action_start(*n).render(lang),
+            Action::Drop(m) => k::action_drop(*m).render(lang),
             Action::Partition { groups, .. } => {
                 let parts: Vec<String> = groups
                     .iter()
@@ -99,11 +99,11 @@ impl Action {
                     .collect();
                 k::ACTION_PARTITION.format(lang, &[&parts.join(" | ")])
             }
-            Action::Cut { from, to } => k::ACTION_CUT.fill(lang, &[*from as u64, *to as u64]),
-            Action::Isolate(n) => k::ACTION_ISOLATE.fill(lang, &[*n as u64]),
+            Action::Cut { from, to } => k::action_cut(*from, *to).render(lang),
+            Action::Isolate(n) => k::action_isolate(*n).render(lang),
             Action::Heal => k::ACTION_HEAL.get(lang).to_string(),
-            Action::Defer(m) => k::ACTION_DEFER.fill(lang, &[*m]),
-            Action::Deliver(m) => k::ACTION_DELIVER.fill(lang, &[*m]),
+            Action::Defer(m) => k::action_defer(*m).render(lang),
+            Action::Deliver(m) => k::action_deliver(*m).render(lang),
             Action::Fire { node, timer } => k::ACTION_FIRE.format(lang, &[node, timer]),
         }
     }

@@ -253,11 +253,11 @@ impl Bully {
         ctx.set_timer_after(Timer::Deadline, self.t_out);
         let higher = ctx.cfg.higher(ctx.me);
         if higher.is_empty() {
-            ctx.note(&k::BULLY_NOTE_TOP, &[ctx.me as u64]);
+            ctx.note(k::bully_note_top(ctx.me));
             self.become_leader(s, ctx);
             return;
         }
-        ctx.note(&k::BULLY_NOTE_START_2, &[ctx.me as u64, higher.len() as u64, self.t_out]);
+        ctx.note(k::bully_note_start_2(ctx.me, higher.len() as u64, self.t_out));
         let cfg: &Config = ctx.cfg;
         for &j in cfg.higher(ctx.me) {
             ctx.send(j, Msg::Election);
@@ -283,7 +283,7 @@ impl Bully {
     /// This leader heard a COORDINATOR or HEARTBEAT from `lower`, a lower id that leads too: it
     /// gives up its own leadership for an election, which the highest live id wins.
     fn challenge(&self, s: &mut State, ctx: &mut C, lower: NodeId) {
-        ctx.note(&k::BULLY_NOTE_CHALLENGE, &[ctx.me as u64, lower as u64]);
+        ctx.note(k::bully_note_challenge(ctx.me, lower));
         ctx.cancel_timer(Timer::Heartbeat);
         s.elected = None;
         self.start_election(s, ctx);
@@ -334,21 +334,20 @@ impl Protocol for Bully {
             Msg::Election => {
                 if ctx.me > from {
                     ctx.send(from, Msg::Ok);
-                    let who = [ctx.me as u64, from as u64];
                     if s.elected == Some(ctx.me) {
-                        ctx.note(&k::COMMON_NOTE_BULLY_LEADER, &who);
+                        ctx.note(k::common_note_bully_leader(ctx.me, from));
                         ctx.send(from, Msg::Coordinator(ctx.me));
                     } else if !s.in_elect {
-                        ctx.note(&k::COMMON_NOTE_BULLY, &who);
+                        ctx.note(k::common_note_bully(ctx.me, from));
                         self.start_election(s, ctx);
                     } else {
-                        ctx.note(&k::BULLY_NOTE_BULLY_BUSY, &who);
+                        ctx.note(k::bully_note_bully_busy(ctx.me, from));
                     }
                 }
             }
             Msg::Ok => {
                 if s.in_elect && s.stage == Stage::WaitOk {
-                    ctx.note(&k::COMMON_NOTE_OK, &[ctx.me as u64, from as u64]);
+                    ctx.note(k::common_note_ok(ctx.me, from));
                     s.stage = Stage::WaitCoord;
                     s.bullied_by = Some(from);
                     ctx.set_timer_after(Timer::Deadline, self.t_coord);
@@ -361,10 +360,10 @@ impl Protocol for Bully {
             Msg::Coordinator(k) => {
                 let was_leader = s.elected == Some(ctx.me);
                 if k >= ctx.me || s.elected.is_none() {
-                    ctx.note(&k::BULLY_NOTE_ACCEPT, &[ctx.me as u64, k as u64]);
+                    ctx.note(k::bully_note_accept(ctx.me, k));
                     s.elected = Some(k);
                 } else {
-                    ctx.note(&k::COMMON_NOTE_IGNORE, &[ctx.me as u64, k as u64]);
+                    ctx.note(k::common_note_ignore(ctx.me, k));
                 }
                 s.in_elect = false;
                 s.stage = Stage::Idle;
@@ -376,7 +375,7 @@ impl Protocol for Bully {
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &[ctx.me as u64, from as u64]);
+                    ctx.note(k::common_note_alive(ctx.me, from));
                     self.leader_alive(s, ctx);
                 }
             }
@@ -388,27 +387,24 @@ impl Protocol for Bully {
             Timer::Deadline => {
                 if s.in_elect {
                     if s.stage == Stage::WaitOk {
-                        ctx.note(&k::BULLY_NOTE_NO_OK, &[ctx.me as u64, self.t_out]);
+                        ctx.note(k::bully_note_no_ok(ctx.me, self.t_out));
                         self.become_leader(s, ctx);
                     } else {
-                        ctx.note(&k::BULLY_NOTE_NO_COORD, &[ctx.me as u64, self.t_coord]);
+                        ctx.note(k::bully_note_no_coord(ctx.me, self.t_coord));
                         self.start_election(s, ctx);
                     }
                 }
             }
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(
-                        &k::COMMON_NOTE_SUSPECT,
-                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::common_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     s.elected = None;
                     self.start_election(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
                 }
             }
         }
@@ -416,7 +412,7 @@ impl Protocol for Bully {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, elected: None, in_elect: false, stage: Stage::Idle, bullied_by: None };
-        ctx.note(&k::COMMON_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::common_note_recover(ctx.me));
         self.start_election(&mut s, ctx);
         s
     }

@@ -267,7 +267,7 @@ impl BullyCandidates {
             self.ask(s, ctx);
             return;
         }
-        ctx.note(&k::BULLY_CANDIDATES_NOTE_WAIT, &[ctx.me as u64, delay, ctx.cfg.higher(ctx.me).len() as u64]);
+        ctx.note(k::bully_candidates_note_wait(ctx.me, delay, ctx.cfg.higher(ctx.me).len() as u64));
         s.stage = Stage::Delay;
         ctx.set_timer_after(Timer::Delta, delay);
     }
@@ -276,16 +276,16 @@ impl BullyCandidates {
         let targets = self.targets(ctx.me);
         if targets.is_empty() {
             // The highest candidate itself (an ordinary node always has candidates to ask).
-            ctx.note(&k::BULLY_CANDIDATES_NOTE_TOP, &[ctx.me as u64]);
+            ctx.note(k::bully_candidates_note_top(ctx.me));
             self.announce(s, ctx, ctx.me);
             return;
         }
         let text = if self.is_candidate(ctx.me) {
-            &k::BULLY_CANDIDATES_NOTE_ASK_ABOVE
+            k::bully_candidates_note_ask_above
         } else {
-            &k::BULLY_CANDIDATES_NOTE_ASK_ALL
+            k::bully_candidates_note_ask_all
         };
-        ctx.note(text, &[ctx.me as u64, targets.len() as u64, self.t_out]);
+        ctx.note(text(ctx.me, targets.len() as u64, self.t_out));
         s.stage = Stage::Asking;
         s.best = None;
         for &c in targets {
@@ -347,7 +347,7 @@ impl Protocol for BullyCandidates {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
                 Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.elected),
                 None => {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_NO_LEADER, &[ctx.me as u64]);
+                    ctx.note(k::bully_candidates_note_no_leader(ctx.me));
                     self.detect(&mut s, ctx);
                 }
             }
@@ -357,31 +357,32 @@ impl Protocol for BullyCandidates {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.elected == Some(ctx.me) {
-            ctx.note(&k::COMMON_NOTE_START_LEADER, &[ctx.me as u64]);
+            ctx.note(k::common_note_start_leader(ctx.me));
             return;
         }
-        ctx.note(&k::BULLY_CANDIDATES_NOTE_START, &[ctx.me as u64]);
+        ctx.note(k::bully_candidates_note_start(ctx.me));
         self.detect(s, ctx);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let who = [ctx.me as u64, from as u64];
         match msg {
             Msg::Election => {
                 ctx.send(from, Msg::Alive);
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_ALIVE_LEADER, &who);
+                    ctx.note(k::bully_candidates_note_alive_leader(ctx.me, from));
                 } else {
                     match s.stage {
                         Stage::Delay => {
-                            ctx.note(&k::BULLY_CANDIDATES_NOTE_STAND_DOWN, &who);
+                            ctx.note(k::bully_candidates_note_stand_down(ctx.me, from));
                             self.wait_coord(s, ctx);
                         }
                         Stage::Idle => {
-                            ctx.note(&k::BULLY_CANDIDATES_NOTE_ANSWER, &who);
+                            ctx.note(k::bully_candidates_note_answer(ctx.me, from));
                             self.wait_coord(s, ctx);
                         }
-                        Stage::Asking | Stage::WaitCoord => ctx.note(&k::BULLY_CANDIDATES_NOTE_ANSWER_BUSY, &who),
+                        Stage::Asking | Stage::WaitCoord => {
+                            ctx.note(k::bully_candidates_note_answer_busy(ctx.me, from))
+                        }
                     }
                 }
             }
@@ -389,20 +390,20 @@ impl Protocol for BullyCandidates {
                 if s.stage == Stage::Asking {
                     let best = s.best.map_or(from, |b| b.max(from));
                     s.best = Some(best);
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_GOT_ALIVE, &[ctx.me as u64, from as u64, best as u64]);
+                    ctx.note(k::bully_candidates_note_got_alive(ctx.me, from, best));
                 }
             }
             Msg::Coordinator(k) => {
                 if k == ctx.me {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_CROWNED, &who);
+                    ctx.note(k::bully_candidates_note_crowned(ctx.me, from));
                 } else {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_ACCEPT, &[ctx.me as u64, from as u64, k as u64]);
+                    ctx.note(k::bully_candidates_note_accept(ctx.me, from, k));
                 }
                 self.settle(s, ctx, k);
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &who);
+                    ctx.note(k::common_note_alive(ctx.me, from));
                     ctx.watch_leader(Timer::LeaderTimeout, s.elected);
                 }
             }
@@ -413,7 +414,7 @@ impl Protocol for BullyCandidates {
         match timer {
             Timer::Delta => {
                 if s.stage == Stage::Delay {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_DELTA_UP, &[ctx.me as u64]);
+                    ctx.note(k::bully_candidates_note_delta_up(ctx.me));
                     self.ask(s, ctx);
                 }
             }
@@ -422,37 +423,34 @@ impl Protocol for BullyCandidates {
                     let me_if_candidate = Some(ctx.me).filter(|&m| self.is_candidate(m));
                     match s.best.or(me_if_candidate) {
                         Some(k) if k == ctx.me => {
-                            ctx.note(&k::BULLY_CANDIDATES_NOTE_ANNOUNCE_SELF, &[ctx.me as u64, self.t_out]);
+                            ctx.note(k::bully_candidates_note_announce_self(ctx.me, self.t_out));
                             self.announce(s, ctx, k);
                         }
                         Some(k) => {
-                            ctx.note(&k::BULLY_CANDIDATES_NOTE_ANNOUNCE, &[ctx.me as u64, k as u64, self.t_out]);
+                            ctx.note(k::bully_candidates_note_announce(ctx.me, k, self.t_out));
                             self.announce(s, ctx, k);
                         }
                         None => {
-                            ctx.note(&k::BULLY_CANDIDATES_NOTE_NONE, &[ctx.me as u64, self.t_out]);
+                            ctx.note(k::bully_candidates_note_none(ctx.me, self.t_out));
                             s.stage = Stage::Idle;
                         }
                     }
                 }
                 Stage::WaitCoord => {
-                    ctx.note(&k::BULLY_CANDIDATES_NOTE_NO_COORD, &[ctx.me as u64, self.t_coord]);
+                    ctx.note(k::bully_candidates_note_no_coord(ctx.me, self.t_coord));
                     self.detect(s, ctx);
                 }
                 Stage::Idle | Stage::Delay => {}
             },
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(
-                        &k::COMMON_NOTE_SUSPECT_2,
-                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::common_note_suspect_2(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.detect(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
                 }
             }
         }
@@ -460,7 +458,7 @@ impl Protocol for BullyCandidates {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, elected: None, stage: Stage::Idle, best: None };
-        ctx.note(&k::COMMON_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::common_note_recover(ctx.me));
         self.detect(&mut s, ctx);
         s
     }

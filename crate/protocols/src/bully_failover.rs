@@ -48,8 +48,8 @@ use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
-    LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Note, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE,
+    FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
     fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
@@ -263,16 +263,13 @@ impl BullyFailover {
     /// Sends FAILOVER to the `i`-th listed node above this one, or, past the end of those,
     /// takes over (if listed) or runs a full Bully election.
     fn ask(&self, s: &mut State, ctx: &mut C, i: usize) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         // The list is the failed leader's: without a leader known to have failed, it means nothing.
         let target = s.above().nth(i);
         if let (Some(failed), Some(target)) = (s.suspected, target) {
             match i {
-                0 => ctx.note(&k::BULLY_FAILOVER_NOTE_ASK_FIRST, &[me, failed as u64, target as u64]),
-                _ => ctx.note(
-                    &k::BULLY_FAILOVER_NOTE_ASK_NEXT,
-                    &[me, s.above().nth(i - 1).unwrap_or(0) as u64, target as u64],
-                ),
+                0 => ctx.note(k::bully_failover_note_ask_first(me, failed, target)),
+                _ => ctx.note(k::bully_failover_note_ask_next(me, s.above().nth(i - 1).unwrap_or(0), target)),
             }
             s.stage = Stage::Asking(i);
             ctx.send(target, Msg::Failover(failed));
@@ -280,18 +277,18 @@ impl BullyFailover {
             return;
         }
         let why = if s.list.is_empty() || s.suspected.is_none() {
-            &k::BULLY_FAILOVER_NOTE_NO_LIST
+            k::bully_failover_note_no_list
         } else if i == 0 || s.list.contains(&ctx.me) {
-            &k::BULLY_FAILOVER_NOTE_FIRST
+            k::bully_failover_note_first
         } else {
-            &k::BULLY_FAILOVER_NOTE_LIST_SILENT
+            k::bully_failover_note_list_silent
         };
         self.elect(s, ctx, Some(why));
     }
 
     /// A Bully election from this node: ELECTION to every higher id (or leadership at once if
     /// there is none). `why` narrates it (args: me, number of higher ids, t_out).
-    fn elect(&self, s: &mut State, ctx: &mut C, why: Option<&'static Text>) {
+    fn elect(&self, s: &mut State, ctx: &mut C, why: Option<fn(NodeId, u64, u64) -> Note>) {
         if s.elected == Some(ctx.me) {
             return;
         }
@@ -300,12 +297,12 @@ impl BullyFailover {
         ctx.cancel_timer(Timer::LeaderTimeout);
         let higher = ctx.cfg.higher(ctx.me).len();
         if higher == 0 {
-            ctx.note(&k::BULLY_FAILOVER_NOTE_TOP, &[ctx.me as u64]);
+            ctx.note(k::bully_failover_note_top(ctx.me));
             self.become_leader(s, ctx);
             return;
         }
         if let Some(t) = why {
-            ctx.note(t, &[ctx.me as u64, higher as u64, self.t_out]);
+            ctx.note(t(ctx.me, higher as u64, self.t_out));
         }
         s.stage = Stage::WaitOk;
         ctx.set_timer_after(Timer::Deadline, self.t_out);
@@ -360,7 +357,7 @@ impl Protocol for BullyFailover {
             match s.elected {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
                 Some(_) => self.leader_alive(&s, ctx),
-                None => self.elect(&mut s, ctx, Some(&k::BULLY_FAILOVER_NOTE_NO_LIST)),
+                None => self.elect(&mut s, ctx, Some(k::bully_failover_note_no_list)),
             }
         }
         s
@@ -368,25 +365,24 @@ impl Protocol for BullyFailover {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.elected == Some(ctx.me) {
-            ctx.note(&k::COMMON_NOTE_START_LEADER, &[ctx.me as u64]);
+            ctx.note(k::common_note_start_leader(ctx.me));
             return;
         }
         self.detect(s, ctx);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let who = [ctx.me as u64, from as u64];
         match msg {
             Msg::Failover(failed) => {
                 ctx.send(from, Msg::Alive);
                 if s.elected == Some(ctx.me) {
-                    ctx.note(&k::BULLY_FAILOVER_NOTE_FO_LEADER, &who);
+                    ctx.note(k::bully_failover_note_fo_leader(ctx.me, from));
                     ctx.send(from, Msg::Coordinator(ctx.me, s.list.clone()));
                 } else if s.stage != Stage::Idle {
-                    ctx.note(&k::BULLY_FAILOVER_NOTE_FO_BUSY, &who);
+                    ctx.note(k::bully_failover_note_fo_busy(ctx.me, from));
                 } else {
                     let higher = ctx.cfg.higher(ctx.me).len() as u64;
-                    ctx.note(&k::BULLY_FAILOVER_NOTE_TAKE_OVER, &[ctx.me as u64, from as u64, higher]);
+                    ctx.note(k::bully_failover_note_take_over(ctx.me, from, higher));
                     s.suspected = Some(failed);
                     self.elect(s, ctx, None);
                 }
@@ -394,7 +390,7 @@ impl Protocol for BullyFailover {
             Msg::Alive => {
                 if let Stage::Asking(i) = s.stage {
                     if s.above().nth(i) == Some(from) {
-                        ctx.note(&k::BULLY_FAILOVER_NOTE_ALIVE, &[ctx.me as u64, from as u64, self.t_coord]);
+                        ctx.note(k::bully_failover_note_alive(ctx.me, from, self.t_coord));
                         s.stage = Stage::WaitCoord;
                         s.bullied_by = Some(from);
                         ctx.set_timer_after(Timer::Deadline, self.t_coord);
@@ -405,19 +401,19 @@ impl Protocol for BullyFailover {
                 if ctx.me > from {
                     ctx.send(from, Msg::Ok);
                     if s.elected == Some(ctx.me) {
-                        ctx.note(&k::COMMON_NOTE_BULLY_LEADER, &who);
+                        ctx.note(k::common_note_bully_leader(ctx.me, from));
                         ctx.send(from, Msg::Coordinator(ctx.me, s.list.clone()));
                     } else if s.stage == Stage::Idle {
-                        ctx.note(&k::COMMON_NOTE_BULLY, &who);
+                        ctx.note(k::common_note_bully(ctx.me, from));
                         self.elect(s, ctx, None);
                     } else {
-                        ctx.note(&k::BULLY_FAILOVER_NOTE_BULLY_BUSY, &who);
+                        ctx.note(k::bully_failover_note_bully_busy(ctx.me, from));
                     }
                 }
             }
             Msg::Ok => {
                 if s.stage == Stage::WaitOk {
-                    ctx.note(&k::COMMON_NOTE_OK, &who);
+                    ctx.note(k::common_note_ok(ctx.me, from));
                     s.stage = Stage::WaitCoord;
                     s.bullied_by = Some(from);
                     ctx.set_timer_after(Timer::Deadline, self.t_coord);
@@ -429,15 +425,13 @@ impl Protocol for BullyFailover {
                 let was_leader = s.elected == Some(ctx.me);
                 if k >= ctx.me || s.elected.is_none() {
                     match list.first() {
-                        Some(&first) => {
-                            ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT, &[ctx.me as u64, k as u64, first as u64])
-                        }
-                        None => ctx.note(&k::BULLY_FAILOVER_NOTE_ACCEPT_NO_LIST, &[ctx.me as u64, k as u64]),
+                        Some(&first) => ctx.note(k::bully_failover_note_accept(ctx.me, k, first)),
+                        None => ctx.note(k::bully_failover_note_accept_no_list(ctx.me, k)),
                     }
                     s.elected = Some(k);
                     s.list = list;
                 } else {
-                    ctx.note(&k::COMMON_NOTE_IGNORE, &[ctx.me as u64, k as u64]);
+                    ctx.note(k::common_note_ignore(ctx.me, k));
                 }
                 s.stage = Stage::Idle;
                 s.suspected = None;
@@ -449,7 +443,7 @@ impl Protocol for BullyFailover {
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &who);
+                    ctx.note(k::common_note_alive(ctx.me, from));
                     self.leader_alive(s, ctx);
                 }
             }
@@ -461,11 +455,11 @@ impl Protocol for BullyFailover {
             Timer::Deadline => match s.stage {
                 Stage::Asking(i) => self.ask(s, ctx, i + 1),
                 Stage::WaitOk => {
-                    ctx.note(&k::BULLY_FAILOVER_NOTE_NO_OK, &[ctx.me as u64, self.t_out]);
+                    ctx.note(k::bully_failover_note_no_ok(ctx.me, self.t_out));
                     self.become_leader(s, ctx);
                 }
                 Stage::WaitCoord => {
-                    ctx.note(&k::BULLY_FAILOVER_NOTE_NO_COORD, &[ctx.me as u64, self.t_coord]);
+                    ctx.note(k::bully_failover_note_no_coord(ctx.me, self.t_coord));
                     s.stage = Stage::Idle;
                     self.elect(s, ctx, None);
                 }
@@ -473,16 +467,13 @@ impl Protocol for BullyFailover {
             },
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(
-                        &k::COMMON_NOTE_SUSPECT_2,
-                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::common_note_suspect_2(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.detect(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
                 }
             }
         }
@@ -490,7 +481,7 @@ impl Protocol for BullyFailover {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = self.fresh(ctx, None);
-        ctx.note(&k::BULLY_FAILOVER_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::bully_failover_note_recover(ctx.me));
         self.elect(&mut s, ctx, None);
         s
     }

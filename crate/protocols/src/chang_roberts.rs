@@ -261,7 +261,7 @@ impl Protocol for ChangRoberts {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&k::CHANG_ROBERTS_NOTE_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
+        ctx.note(k::chang_roberts_note_start(ctx.me, ctx.cfg.successor(ctx.me)));
         self.start_election(s, ctx);
     }
 
@@ -269,17 +269,17 @@ impl Protocol for ChangRoberts {
         let succ = ctx.cfg.successor(ctx.me);
         match msg {
             Msg::Election { value, init } => {
-                let me = ctx.me as u64;
+                let me = ctx.me;
                 if self.suppress_initiators {
                     if matches!(s.seen_init, Some(seen) if init < seen) {
-                        ctx.note(&k::CHANG_ROBERTS_NOTE_SUPPRESS, &[me, value as u64, init as u64]);
+                        ctx.note(k::chang_roberts_note_suppress(me, value as u64, init));
                         return;
                     }
                     if let Some(seen) = s.seen_init.filter(|&seen| init > seen) {
                         // A higher initiator's round: the one this node took part in is now
                         // suppressed, so it may put its own id into this round (once).
                         if s.forwarded && value < ctx.me {
-                            ctx.note(&k::CHANG_ROBERTS_NOTE_NEW_ROUND, &[me, init as u64, seen as u64]);
+                            ctx.note(k::chang_roberts_note_new_round(me, init, seen));
                         }
                         s.forwarded = false;
                     }
@@ -287,7 +287,7 @@ impl Protocol for ChangRoberts {
                 }
                 if value == ctx.me {
                     if !s.am_coord {
-                        ctx.note(&k::CHANG_ROBERTS_NOTE_WIN, &[me]);
+                        ctx.note(k::chang_roberts_note_win(me));
                         s.am_coord = true;
                         s.elected = Some(ctx.me);
                         // The Retry timer of this node's candidacy stays armed until its own
@@ -295,18 +295,18 @@ impl Protocol for ChangRoberts {
                         // can still be lost at a crashed node.
                         ctx.send(succ, Msg::Elected(ctx.me));
                     } else {
-                        ctx.note(&k::CHANG_ROBERTS_NOTE_WIN_AGAIN, &[me]);
+                        ctx.note(k::chang_roberts_note_win_again(me));
                     }
                 } else if value > ctx.me {
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_FORWARD, &[me, value as u64, succ as u64]);
+                    ctx.note(k::chang_roberts_note_forward(me, value as u64, succ));
                     s.carried = Some(s.carried.map_or(value, |c| c.max(value)));
                     ctx.send(succ, Msg::Election { value, init });
                 } else if !s.forwarded {
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_REPLACE, &[me, value as u64]);
+                    ctx.note(k::chang_roberts_note_replace(me, value as u64));
                     self.send_own(s, init, ctx);
                 } else {
                     // Discard: this node already sent a larger id round.
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_DISCARD, &[me, value as u64]);
+                    ctx.note(k::chang_roberts_note_discard(me, value as u64));
                 }
             }
             Msg::Elected(k) => {
@@ -317,23 +317,23 @@ impl Protocol for ChangRoberts {
                 s.am_coord = k == ctx.me;
                 ctx.cancel_timer(Timer::Retry);
                 if k != ctx.me {
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_PASS_ELECTED, &[ctx.me as u64, k as u64, succ as u64]);
+                    ctx.note(k::chang_roberts_note_pass_elected(ctx.me, k, succ));
                     ctx.send(succ, Msg::Elected(k));
                     self.leader_alive(s, ctx);
                 } else {
-                    ctx.note(&k::CHANG_ROBERTS_NOTE_ELECTED_HOME, &[k as u64]);
+                    ctx.note(k::chang_roberts_note_elected_home(k));
                     ctx.arm_heartbeat(Timer::Heartbeat);
                 }
             }
             Msg::Heartbeat => {
                 if s.elected == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &[ctx.me as u64, from as u64]);
+                    ctx.note(k::common_note_alive(ctx.me, from));
                     self.leader_alive(s, ctx);
                 } else {
                     match s.elected {
-                        Some(l) if l == ctx.me => ctx.note(&k::COMMON_NOTE_BEAT_RIVAL, &[ctx.me as u64, from as u64]),
-                        Some(l) => ctx.note(&k::COMMON_NOTE_BEAT_OTHER, &[ctx.me as u64, from as u64, l as u64]),
-                        None => ctx.note(&k::COMMON_NOTE_BEAT_NO_LEADER, &[ctx.me as u64, from as u64]),
+                        Some(l) if l == ctx.me => ctx.note(k::common_note_beat_rival(ctx.me, from)),
+                        Some(l) => ctx.note(k::common_note_beat_other(ctx.me, from, l)),
+                        None => ctx.note(k::common_note_beat_no_leader(ctx.me, from)),
                     }
                 }
             }
@@ -344,17 +344,14 @@ impl Protocol for ChangRoberts {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(
-                        &k::CHANG_ROBERTS_NOTE_SUSPECT,
-                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::chang_roberts_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.start_election(s, ctx);
                 }
             }
             Timer::Retry => {
                 // Armed when this node sent its own id, cancelled when an ELECTED passes (its
                 // own coming back included): the election it joined never finished.
-                ctx.note(&k::CHANG_ROBERTS_NOTE_RETRY, &[ctx.me as u64, self.retry]);
+                ctx.note(k::chang_roberts_note_retry(ctx.me, self.retry));
                 s.am_coord = false;
                 s.forwarded = false;
                 s.seen_init = None;
@@ -362,7 +359,7 @@ impl Protocol for ChangRoberts {
             }
             Timer::Heartbeat => {
                 if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::CHANG_ROBERTS_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::chang_roberts_note_beat(ctx.me), Msg::Heartbeat);
                 }
             }
         }
@@ -370,7 +367,7 @@ impl Protocol for ChangRoberts {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = Self::fresh(ctx.me, None);
-        ctx.note(&k::CHANG_ROBERTS_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::chang_roberts_note_recover(ctx.me));
         self.start_election(&mut s, ctx);
         s
     }

@@ -190,13 +190,13 @@ impl Dht {
     /// Looks the key up again after the view changed, and says whether the answer moved.
     fn lookup(&self, s: &mut State, ctx: &mut C) {
         let found = successor(self.key, s.view.iter().copied()).expect("a view holds its own node");
-        let me = ctx.me as u64;
+        let me = ctx.me;
         if found == s.leader {
-            ctx.note(&k::DHT_NOTE_SAME, &[me, found as u64]);
+            ctx.note(k::dht_note_same(me, found));
         } else if found == ctx.me {
-            ctx.note(&k::DHT_NOTE_NOW_SELF, &[me]);
+            ctx.note(k::dht_note_now_self(me));
         } else {
-            ctx.note(&k::DHT_NOTE_NOW_OTHER, &[me, found as u64]);
+            ctx.note(k::dht_note_now_other(me, found));
         }
         s.leader = found;
     }
@@ -233,7 +233,7 @@ impl Protocol for Dht {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&k::DHT_NOTE_START, &[ctx.me as u64, s.view.len() as u64, s.leader as u64]);
+        ctx.note(k::dht_note_start(ctx.me, s.view.len() as u64, s.leader));
         self.beat(ctx);
     }
 
@@ -243,10 +243,10 @@ impl Protocol for Dht {
             ctx.set_timer_after(Timer::Silent(from), hb.timeout);
         }
         match s.view.binary_search(&from) {
-            Ok(_) => ctx.note(&k::DHT_NOTE_ALIVE, &[ctx.me as u64, from as u64]),
+            Ok(_) => ctx.note(k::dht_note_alive(ctx.me, from)),
             Err(at) => {
                 s.view.insert(at, from);
-                ctx.note(&k::DHT_NOTE_BACK, &[ctx.me as u64, from as u64, s.view.len() as u64]);
+                ctx.note(k::dht_note_back(ctx.me, from, s.view.len() as u64));
                 self.lookup(s, ctx);
             }
         }
@@ -255,16 +255,13 @@ impl Protocol for Dht {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::Heartbeat => {
-                ctx.note(&k::DHT_NOTE_BEAT, &[ctx.me as u64]);
+                ctx.note(k::dht_note_beat(ctx.me));
                 self.beat(ctx);
             }
             Timer::Silent(p) => {
                 if let Ok(at) = s.view.binary_search(&p) {
                     s.view.remove(at);
-                    ctx.note(
-                        &k::DHT_NOTE_DROP,
-                        &[ctx.me as u64, p as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::dht_note_drop(ctx.me, p, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.lookup(s, ctx);
                 }
             }
@@ -273,7 +270,7 @@ impl Protocol for Dht {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let s = self.boot(ctx);
-        ctx.note(&k::DHT_NOTE_RECOVER, &[ctx.me as u64, s.leader as u64]);
+        ctx.note(k::dht_note_recover(ctx.me, s.leader));
         self.beat(ctx);
         s
     }

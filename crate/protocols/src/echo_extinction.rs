@@ -153,14 +153,14 @@ impl EchoExtinction {
 
     /// The node's wave is complete here: echo to the father, or win.
     fn complete(&self, s: &mut State, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match s.father {
             None => {
-                ctx.note(&k::ECHO_EXTINCTION_NOTE_WIN, &[me]);
+                ctx.note(k::echo_extinction_note_win(me));
                 self.announce(s, ctx.me, ctx);
             }
             Some(f) => {
-                ctx.note(&k::ECHO_EXTINCTION_NOTE_ECHO, &[me, s.caw.unwrap_or(ctx.me) as u64, f as u64]);
+                ctx.note(k::echo_extinction_note_echo(me, s.caw.unwrap_or(ctx.me) as u64, f));
                 ctx.send(f, Msg::Wave(s.caw.unwrap_or(ctx.me)));
             }
         }
@@ -191,12 +191,12 @@ impl Protocol for EchoExtinction {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         if let Some(w) = s.caw {
-            ctx.note(&k::ECHO_EXTINCTION_NOTE_ENGAGED, &[me, w as u64]);
+            ctx.note(k::echo_extinction_note_engaged(me, w));
             return;
         }
-        ctx.note(&k::ECHO_EXTINCTION_NOTE_START, &[me]);
+        ctx.note(k::echo_extinction_note_start(me));
         s.caw = Some(ctx.me);
         s.father = None;
         s.rec = 0;
@@ -210,23 +210,23 @@ impl Protocol for EchoExtinction {
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match msg {
             Msg::Wave(r) => {
                 if s.leader.is_some() {
-                    ctx.note(&k::ECHO_EXTINCTION_NOTE_LATE, &[me, r as u64]);
+                    ctx.note(k::echo_extinction_note_late(me, r as u64));
                     return;
                 }
                 match s.caw {
                     Some(w) if r < w => {
-                        ctx.note(&k::ECHO_EXTINCTION_NOTE_EXTINCT, &[me, r as u64, w as u64]);
+                        ctx.note(k::echo_extinction_note_extinct(me, r as u64, w));
                         return;
                     }
                     Some(w) if r == w => {}
                     old => {
                         match old {
-                            Some(w) => ctx.note(&k::ECHO_EXTINCTION_NOTE_SWITCH, &[me, r as u64, w as u64]),
-                            None => ctx.note(&k::ECHO_EXTINCTION_NOTE_JOIN, &[me, r as u64, from as u64]),
+                            Some(w) => ctx.note(k::echo_extinction_note_switch(me, r, w)),
+                            None => ctx.note(k::echo_extinction_note_join(me, r, from)),
                         }
                         s.caw = Some(r);
                         s.father = Some(from);
@@ -243,15 +243,15 @@ impl Protocol for EchoExtinction {
                 if s.rec == degree {
                     self.complete(s, ctx);
                 } else {
-                    ctx.note(&k::ECHO_EXTINCTION_NOTE_COUNT, &[me, s.rec as u64, degree as u64]);
+                    ctx.note(k::echo_extinction_note_count(me, s.rec as u64, degree as u64));
                 }
             }
             Msg::Leader(l) => {
                 if s.leader.is_none() {
-                    ctx.note(&k::ECHO_EXTINCTION_NOTE_LEADER, &[me, l as u64]);
+                    ctx.note(k::echo_extinction_note_leader(me, l));
                     self.announce(s, l, ctx);
                 } else {
-                    ctx.note(&k::ECHO_EXTINCTION_NOTE_LEADER_AGAIN, &[me, l as u64, from as u64]);
+                    ctx.note(k::echo_extinction_note_leader_again(me, l, from));
                 }
             }
         }
@@ -262,7 +262,7 @@ impl Protocol for EchoExtinction {
     }
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&k::ECHO_EXTINCTION_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::echo_extinction_note_recover(ctx.me));
         Self::fresh(ctx.me)
     }
 

@@ -271,8 +271,8 @@ impl Engine {
         let parts: Vec<String> = ivs
             .iter()
             .map(|iv| match &iv.action {
-                Action::Crash(n) if followed(*n) => k::ENGINE_CRASH_FOLLOWED.fill(lang, &[*n as u64]),
-                Action::Crash(n) => k::ENGINE_CRASH_ALONE.fill(lang, &[*n as u64]),
+                Action::Crash(n) if followed(*n) => k::engine_crash_followed(*n).render(lang),
+                Action::Crash(n) => k::engine_crash_alone(*n).render(lang),
                 a => k::ENGINE_INTERVENTION_AT.format(lang, &[&iv.time, &a.describe_in(lang)]),
             })
             .collect();

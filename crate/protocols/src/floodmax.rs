@@ -189,16 +189,16 @@ impl FloodMax {
             if s.round >= self.diam {
                 s.decided = Some(s.max);
                 if s.max == ctx.me {
-                    ctx.note(&k::FLOODMAX_NOTE_LEAD, &[ctx.me as u64, self.diam as u64]);
+                    ctx.note(k::floodmax_note_lead(ctx.me, self.diam as u64));
                 } else {
-                    ctx.note(&k::FLOODMAX_NOTE_FOLLOW, &[ctx.me as u64, s.max as u64, self.diam as u64]);
+                    ctx.note(k::floodmax_note_follow(ctx.me, s.max, self.diam as u64));
                 }
                 return;
             }
             s.round += 1;
             s.heard = s.heard_next;
             s.heard_next = 0;
-            ctx.note(&k::FLOODMAX_NOTE_NEXT, &[ctx.me as u64, s.max as u64, s.round as u64]);
+            ctx.note(k::floodmax_note_next(ctx.me, s.max as u64, s.round as u64));
             self.flood(s, ctx);
         }
     }
@@ -236,14 +236,14 @@ impl Protocol for FloodMax {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&k::FLOODMAX_NOTE_START, &[ctx.me as u64, s.round as u64]);
+        ctx.note(k::floodmax_note_start(ctx.me, s.round as u64));
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let Msg::Max { value, round } = msg;
-        let me = ctx.me as u64;
+        let me = ctx.me;
         if s.out || s.decided.is_some() || (round != s.round && round != s.round + 1) {
-            ctx.note(&k::FLOODMAX_NOTE_STALE, &[me, value as u64, round as u64]);
+            ctx.note(k::floodmax_note_stale(me, value as u64, round as u64));
             return;
         }
         if round == s.round {
@@ -252,11 +252,11 @@ impl Protocol for FloodMax {
             s.heard_next += 1;
         }
         if value > s.max {
-            ctx.note(&k::FLOODMAX_NOTE_ADOPT, &[me, value as u64, from as u64]);
+            ctx.note(k::floodmax_note_adopt(me, value as u64, from));
             s.max = value;
             s.parent = Some(from);
         } else {
-            ctx.note(&k::FLOODMAX_NOTE_KEEP, &[me, value as u64, s.max as u64]);
+            ctx.note(k::floodmax_note_keep(me, value as u64, s.max as u64));
         }
         self.close_rounds(s, ctx);
     }
@@ -266,7 +266,7 @@ impl Protocol for FloodMax {
     }
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&k::FLOODMAX_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::floodmax_note_recover(ctx.me));
         State { me: ctx.me, max: ctx.me, parent: None, round: 0, heard: 0, heard_next: 0, decided: None, out: true }
     }
 

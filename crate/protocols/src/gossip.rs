@@ -239,7 +239,7 @@ impl Gossip {
         let old = s.cand.0;
         s.cand = (old + 1, ctx.me);
         s.beat = 0;
-        ctx.note(&k::GOSSIP_NOTE_STAND, &[ctx.me as u64, old + 1, old]);
+        ctx.note(k::gossip_note_stand(ctx.me, old + 1, old));
         self.fresh(s, ctx);
         self.push(s, 1, ctx);
     }
@@ -273,7 +273,7 @@ impl Protocol for Gossip {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.cand.1 == ctx.me {
-            ctx.note(&k::GOSSIP_NOTE_START_LEADER, &[ctx.me as u64, s.cand.0]);
+            ctx.note(k::gossip_note_start_leader(ctx.me, s.cand.0));
         } else {
             self.stand(s, ctx);
         }
@@ -281,43 +281,43 @@ impl Protocol for Gossip {
 
     fn on_message(&self, s: &mut State, _from: NodeId, msg: Msg, ctx: &mut C) {
         let Msg::Gossip { epoch, id, beat } = msg;
-        let me = ctx.me as u64;
+        let me = ctx.me;
         if (epoch, id) > s.cand {
             s.cand = (epoch, id);
             s.beat = beat;
-            ctx.note(&k::GOSSIP_NOTE_ADOPT, &[me, id as u64, epoch]);
+            ctx.note(k::gossip_note_adopt(me, id, epoch));
             self.fresh(s, ctx);
             if self.relay {
-                ctx.note(&k::GOSSIP_NOTE_RELAY, &[me]);
+                ctx.note(k::gossip_note_relay(me));
                 self.push(s, 2, ctx);
             }
         } else if (epoch, id) == s.cand && beat > s.beat && id != ctx.me {
             s.beat = beat;
-            ctx.note(&k::GOSSIP_NOTE_FRESH, &[me, id as u64, beat]);
+            ctx.note(k::gossip_note_fresh(me, id, beat));
             self.fresh(s, ctx);
         } else if (epoch, id) == s.cand {
-            ctx.note(&k::GOSSIP_NOTE_STALE, &[me]);
+            ctx.note(k::gossip_note_stale(me));
         } else {
-            ctx.note(&k::GOSSIP_NOTE_SMALLER, &[me, id as u64, epoch]);
+            ctx.note(k::gossip_note_smaller(me, id, epoch));
         }
     }
 
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match timer {
             Timer::Period => {
                 s.periods += 1;
                 if s.cand.1 == ctx.me {
                     s.beat += 1;
-                    ctx.note(&k::GOSSIP_NOTE_PUSH_LEADER, &[me, s.cand.0, s.beat]);
+                    ctx.note(k::gossip_note_push_leader(me, s.cand.0, s.beat));
                 } else {
-                    ctx.note(&k::GOSSIP_NOTE_PUSH, &[me, s.cand.0, s.cand.1 as u64]);
+                    ctx.note(k::gossip_note_push(me, s.cand.0, s.cand.1));
                 }
                 self.push(s, 0, ctx);
                 ctx.set_timer_after(Timer::Period, self.period);
             }
             Timer::Silence => {
-                ctx.note(&k::GOSSIP_NOTE_SILENT, &[me, s.cand.1 as u64, ctx.now - s.fresh_at]);
+                ctx.note(k::gossip_note_silent(me, s.cand.1, ctx.now - s.fresh_at));
                 self.stand(s, ctx);
             }
         }
@@ -325,7 +325,7 @@ impl Protocol for Gossip {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = crashed.clone();
-        ctx.note(&k::GOSSIP_NOTE_RECOVER, &[ctx.me as u64, s.cand.1 as u64, s.cand.0]);
+        ctx.note(k::gossip_note_recover(ctx.me, s.cand.1, s.cand.0));
         self.boot(&mut s, ctx);
         s
     }

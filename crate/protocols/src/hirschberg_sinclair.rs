@@ -356,7 +356,7 @@ impl Protocol for HirschbergSinclair {
                 Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
                 Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.leader),
                 None => {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_START, &[ctx.me as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_start(ctx.me));
                     self.begin(&mut s, ctx);
                 }
             }
@@ -366,10 +366,10 @@ impl Protocol for HirschbergSinclair {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         match s.status {
-            Status::Candidate => ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_BUSY, &[ctx.me as u64]),
-            Status::Relay => ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_BUSY_RELAY, &[ctx.me as u64]),
+            Status::Candidate => ctx.note(k::hirschberg_sinclair_note_busy(ctx.me)),
+            Status::Relay => ctx.note(k::hirschberg_sinclair_note_busy_relay(ctx.me)),
             Status::Idle => {
-                ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_START, &[ctx.me as u64]);
+                ctx.note(k::hirschberg_sinclair_note_start(ctx.me));
                 self.begin(s, ctx);
             }
         }
@@ -383,25 +383,25 @@ impl Protocol for HirschbergSinclair {
                 if self.is_current(s, round, phase) {
                     s.home[dir.index()] = true;
                     if s.home == [true; 2] {
-                        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_WIN, &[me as u64]);
+                        ctx.note(k::hirschberg_sinclair_note_win(me));
                         self.win(s, ctx);
                     } else {
-                        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_HOME_ONE, &[me as u64]);
+                        ctx.note(k::hirschberg_sinclair_note_home_one(me));
                     }
                 } else {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_STALE, &[me as u64, phase as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_stale(me, phase as u64));
                 }
             }
             Msg::Probe { id, round, phase, hops, dir } if id > me => {
                 // A larger id: pass it on, or turn it back at the radius.
                 if s.leader == Some(me) {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_STEP_DOWN, &[me as u64, id as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_step_down(me, id));
                     s.leader = None;
                     ctx.cancel_timer(Timer::Heartbeat);
                 }
                 match s.status {
                     Status::Candidate => {
-                        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_WITHDRAW, &[me as u64, id as u64]);
+                        ctx.note(k::hirschberg_sinclair_note_withdraw(me, id));
                         s.status = Status::Relay;
                     }
                     Status::Idle => s.status = Status::Relay,
@@ -409,11 +409,11 @@ impl Protocol for HirschbergSinclair {
                 }
                 let r = radius(phase);
                 if hops < r {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_RELAY, &[me as u64, id as u64, hops]);
+                    ctx.note(k::hirschberg_sinclair_note_relay(me, id, hops));
                     let to = neighbour(ctx.cfg, me, dir);
                     ctx.send(to, Msg::Probe { id, round, phase, hops: hops + 1, dir });
                 } else {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_TURN, &[me as u64, id as u64, hops]);
+                    ctx.note(k::hirschberg_sinclair_note_turn(me, id, hops));
                     let back = dir.flip();
                     ctx.send(neighbour(ctx.cfg, me, back), Msg::Reply { id, round, phase, dir: back });
                 }
@@ -423,40 +423,40 @@ impl Protocol for HirschbergSinclair {
                 match s.status {
                     Status::Idle => {
                         let text = if s.leader == Some(me) {
-                            &k::HIRSCHBERG_SINCLAIR_NOTE_LEADER_WAKE
+                            k::hirschberg_sinclair_note_leader_wake
                         } else {
-                            &k::HIRSCHBERG_SINCLAIR_NOTE_WAKE
+                            k::hirschberg_sinclair_note_wake
                         };
-                        ctx.note(text, &[me as u64, id as u64]);
+                        ctx.note(text(me, id));
                         self.begin(s, ctx);
                     }
-                    _ => ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_SWALLOW, &[me as u64, id as u64]),
+                    _ => ctx.note(k::hirschberg_sinclair_note_swallow(me, id)),
                 }
             }
             Msg::Reply { id, round, phase, dir } => {
                 if id != me {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_REPLY_PASS, &[me as u64, id as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_reply_pass(me, id));
                     ctx.send(neighbour(ctx.cfg, me, dir), Msg::Reply { id, round, phase, dir });
                 } else if self.is_current(s, round, phase) {
                     // The reply to the probe sent the other way from the one it travels.
                     s.replied[dir.flip().index()] = true;
                     if s.replied == [true; 2] {
-                        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_NEXT, &[me as u64, phase as u64, radius(phase)]);
+                        ctx.note(k::hirschberg_sinclair_note_next(me, phase as u64, radius(phase)));
                         s.phase += 1;
                         self.probe(s, ctx);
                     } else {
-                        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_HALF, &[me as u64, phase as u64, radius(phase)]);
+                        ctx.note(k::hirschberg_sinclair_note_half(me, phase as u64, radius(phase)));
                     }
                 } else {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_LATE_REPLY, &[me as u64, phase as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_late_reply(me, phase as u64));
                 }
             }
             Msg::Elected(l) => {
                 if l == me {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_ANNOUNCED, &[me as u64]);
+                    ctx.note(k::hirschberg_sinclair_note_announced(me));
                     return;
                 }
-                ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_ELECTED, &[me as u64, l as u64]);
+                ctx.note(k::hirschberg_sinclair_note_elected(me, l));
                 if s.leader == Some(me) {
                     ctx.cancel_timer(Timer::Heartbeat);
                 }
@@ -469,7 +469,7 @@ impl Protocol for HirschbergSinclair {
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &[me as u64, from as u64]);
+                    ctx.note(k::common_note_alive(me, from));
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
                 }
             }
@@ -481,21 +481,18 @@ impl Protocol for HirschbergSinclair {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(
-                        &k::HIRSCHBERG_SINCLAIR_NOTE_SUSPECT,
-                        &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::hirschberg_sinclair_note_suspect(me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(me), Msg::Heartbeat);
                 }
             }
             Timer::Retry => {
                 if s.leader.is_none() {
-                    ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_RETRY, &[me as u64, self.retry]);
+                    ctx.note(k::hirschberg_sinclair_note_retry(me, self.retry));
                     self.begin(s, ctx);
                 }
             }
@@ -512,7 +509,7 @@ impl Protocol for HirschbergSinclair {
             replied: [false; 2],
             home: [false; 2],
         };
-        ctx.note(&k::HIRSCHBERG_SINCLAIR_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::hirschberg_sinclair_note_recover(ctx.me));
         self.begin(&mut s, ctx);
         s
     }

@@ -320,8 +320,8 @@ impl Protocol for Invitation {
                 self.round(s, ctx);
                 self.arm(s, ctx);
             }
-            Status::Joining => ctx.note(&k::INVITATION_NOTE_JOINING_IDLE, &[ctx.me as u64, s.leader as u64]),
-            Status::Follower => ctx.note(&k::INVITATION_NOTE_START_FOLLOWER, &[ctx.me as u64, s.leader as u64]),
+            Status::Joining => ctx.note(k::invitation_note_joining_idle(ctx.me, s.leader)),
+            Status::Follower => ctx.note(k::invitation_note_start_follower(ctx.me, s.leader)),
         }
     }
 
@@ -335,16 +335,14 @@ impl Protocol for Invitation {
                 let me = ctx.me;
                 match s.status {
                     Status::Follower if s.leader == from => {
-                        ctx.note(&k::INVITATION_NOTE_ALIVE, &[me as u64, from as u64]);
+                        ctx.note(k::invitation_note_alive(me, from));
                         ctx.watch_leader(Timer::LeaderTimeout, Some(from));
                         ctx.send(from, Msg::Ack);
                     }
                     // A beat from the leader it is joining: GROUP is on its way.
-                    Status::Joining if s.leader == from => {
-                        ctx.note(&k::INVITATION_NOTE_JOINING_IDLE, &[me as u64, from as u64])
-                    }
+                    Status::Joining if s.leader == from => ctx.note(k::invitation_note_joining_idle(me, from)),
                     _ => {
-                        ctx.note(&k::INVITATION_NOTE_NOT_MINE, &[me as u64, from as u64, s.leader as u64]);
+                        ctx.note(k::invitation_note_not_mine(me, from, s.leader));
                         ctx.send(from, Msg::Redirect { leader: s.leader });
                     }
                 }
@@ -352,13 +350,13 @@ impl Protocol for Invitation {
             Msg::Ack => {
                 let me = ctx.me;
                 if s.status == Status::Follower {
-                    ctx.note(&k::INVITATION_NOTE_ACK_MOOT, &[me as u64, from as u64]);
+                    ctx.note(k::invitation_note_ack_moot(me, from));
                 } else if s.has(from) {
-                    ctx.note(&k::INVITATION_NOTE_ACK, &[me as u64, from as u64]);
+                    ctx.note(k::invitation_note_ack(me, from));
                     s.heard.insert(from, ctx.now);
                 } else {
                     // It answers our heartbeat, so it follows us: a list that dropped it was wrong.
-                    ctx.note(&k::INVITATION_NOTE_REDIRECT_MINE, &[me as u64, from as u64]);
+                    ctx.note(k::invitation_note_redirect_mine(me, from));
                     s.add(from, ctx.now);
                     self.settle_rounds(s, ctx);
                 }
@@ -386,7 +384,7 @@ impl Protocol for Invitation {
                 let silent: Vec<NodeId> =
                     s.heard.iter().filter(|&(_, &t)| now.saturating_sub(t) > timeout).map(|(&m, _)| m).collect();
                 if !silent.is_empty() {
-                    ctx.note(&k::INVITATION_NOTE_PRUNE, &[me as u64, silent.len() as u64, timeout]);
+                    ctx.note(k::invitation_note_prune(me, silent.len() as u64, timeout));
                     for m in silent {
                         s.remove(m);
                     }
@@ -397,9 +395,9 @@ impl Protocol for Invitation {
                     return;
                 }
                 if s.status == Status::Leader {
-                    ctx.note(&k::INVITATION_NOTE_BEAT, &[me as u64, others.len() as u64]);
+                    ctx.note(k::invitation_note_beat(me, others.len() as u64));
                 } else {
-                    ctx.note(&k::INVITATION_NOTE_BEAT_JOINING, &[me as u64, s.leader as u64, others.len() as u64]);
+                    ctx.note(k::invitation_note_beat_joining(me, s.leader, others.len() as u64));
                 }
                 for m in others {
                     ctx.send(m, Msg::Heartbeat);
@@ -409,13 +407,13 @@ impl Protocol for Invitation {
             Timer::LeaderTimeout => {
                 if s.status == Status::Follower {
                     let timeout = ctx.cfg.heartbeats.map_or(0, |h| h.timeout);
-                    ctx.note(&k::INVITATION_NOTE_SUSPECT, &[me as u64, s.leader as u64, timeout]);
+                    ctx.note(k::invitation_note_suspect(me, s.leader, timeout));
                     self.lead_alone(s, ctx);
                 }
             }
             Timer::JoinTimeout => {
                 if s.status == Status::Joining {
-                    ctx.note(&k::INVITATION_NOTE_JOIN_TIMEOUT, &[me as u64, s.leader as u64, self.join_wait]);
+                    ctx.note(k::invitation_note_join_timeout(me, s.leader, self.join_wait));
                     self.resume(s, ctx);
                 }
             }
@@ -424,7 +422,7 @@ impl Protocol for Invitation {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let mut s = Invitation::alone(ctx.me, ctx.cfg);
-        ctx.note(&k::INVITATION_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::invitation_note_recover(ctx.me));
         self.arm(&mut s, ctx);
         s
     }

@@ -281,14 +281,15 @@ impl Lease {
     fn try_store(&self, s: &mut State, ctx: &mut C) {
         let now = self.own(ctx.me, ctx.now);
         if let Some(k) = s.known.filter(|&k| k != ctx.me && now >= s.heard + self.ttl) {
-            ctx.note(&k::LEASE_NOTE_FORGET, &[ctx.me as u64, self.ttl, k as u64]);
+            ctx.note(k::lease_note_forget(ctx.me, self.ttl, k));
             s.known = None;
         }
         let mine = s.lease.is_some() || s.known == Some(ctx.me);
-        ctx.note(
-            if mine { &k::LEASE_NOTE_TRY_REFRESH } else { &k::LEASE_NOTE_TRY_CREATE },
-            &[ctx.me as u64, self.store as u64],
-        );
+        ctx.note(if mine {
+            k::lease_note_try_refresh(ctx.me, self.store)
+        } else {
+            k::lease_note_try_create(ctx.me, self.store)
+        });
         ctx.send(self.store, Msg::Cas { expect: mine.then_some(ctx.me), at: now });
         self.at_own(Timer::Try, now + self.period, ctx);
     }
@@ -296,12 +297,12 @@ impl Lease {
     fn store_answers(&self, s: &mut State, from: NodeId, expect: Option<NodeId>, at: u64, ctx: &mut C) {
         let now = self.own(ctx.me, ctx.now);
         let current = s.key.filter(|_| now < s.expires);
-        let who = [ctx.me as u64, from as u64];
         if current == expect {
-            ctx.note(
-                if expect.is_some() { &k::LEASE_S_REFRESH } else { &k::LEASE_S_CREATE },
-                &[who[0], who[1], self.ttl],
-            );
+            ctx.note(if expect.is_some() {
+                k::lease_s_refresh(ctx.me, from, self.ttl)
+            } else {
+                k::lease_s_create(ctx.me, from, self.ttl)
+            });
             s.key = Some(from);
             s.expires = now + self.ttl;
             s.granted = ctx.now;
@@ -310,9 +311,9 @@ impl Lease {
             return;
         }
         match current {
-            Some(h) if h == from => ctx.note(&k::LEASE_S_OWN, &who),
-            Some(h) => ctx.note(&k::LEASE_S_HELD, &[who[0], who[1], h as u64]),
-            None => ctx.note(&k::LEASE_S_GONE, &who),
+            Some(h) if h == from => ctx.note(k::lease_s_own(ctx.me, from)),
+            Some(h) => ctx.note(k::lease_s_held(ctx.me, from, h)),
+            None => ctx.note(k::lease_s_gone(ctx.me, from)),
         }
         ctx.send(from, Msg::Fail { holder: current });
     }
@@ -356,15 +357,15 @@ impl Protocol for Lease {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if ctx.me == self.store {
-            ctx.note(&k::LEASE_S_START, &[ctx.me as u64]);
+            ctx.note(k::lease_s_start(ctx.me));
             return;
         }
-        ctx.note(&k::LEASE_NOTE_START, &[ctx.me as u64]);
+        ctx.note(k::lease_note_start(ctx.me));
         self.try_store(s, ctx);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match msg {
             Msg::Cas { expect, at } => {
                 if ctx.me == self.store {
@@ -376,7 +377,7 @@ impl Protocol for Lease {
                 s.heard = now;
                 let end = at + self.ttl - self.margin;
                 if end <= now {
-                    ctx.note(&k::LEASE_NOTE_LATE, &[me]);
+                    ctx.note(k::lease_note_late(me));
                     return;
                 }
                 let renewed = s.lease.is_some();
@@ -386,13 +387,13 @@ impl Protocol for Lease {
                 }
                 s.known = Some(ctx.me);
                 let left = s.lease.map_or(0, |(_, until)| until - now);
-                ctx.note(if renewed { &k::LEASE_NOTE_RENEWED } else { &k::LEASE_NOTE_GRANTED }, &[me, left]);
+                ctx.note(if renewed { k::lease_note_renewed(me, left) } else { k::lease_note_granted(me, left) });
             }
             Msg::Fail { holder } => {
                 s.known = holder;
                 s.heard = self.own(ctx.me, ctx.now);
                 if holder == Some(ctx.me) {
-                    ctx.note(&k::LEASE_NOTE_OWN, &[me]);
+                    ctx.note(k::lease_note_own(me));
                     return;
                 }
                 let believed = s.lease.take().is_some();
@@ -400,10 +401,10 @@ impl Protocol for Lease {
                     ctx.cancel_timer(Timer::LeaseEnd);
                 }
                 match (believed, holder) {
-                    (true, Some(h)) => ctx.note(&k::LEASE_NOTE_DEPOSED, &[me, h as u64]),
-                    (true, None) => ctx.note(&k::LEASE_NOTE_DEPOSED_FREE, &[me]),
-                    (false, Some(h)) => ctx.note(&k::LEASE_NOTE_REFUSED, &[me, h as u64]),
-                    (false, None) => ctx.note(&k::LEASE_NOTE_REFUSED_FREE, &[me]),
+                    (true, Some(h)) => ctx.note(k::lease_note_deposed(me, h)),
+                    (true, None) => ctx.note(k::lease_note_deposed_free(me)),
+                    (false, Some(h)) => ctx.note(k::lease_note_refused(me, h)),
+                    (false, None) => ctx.note(k::lease_note_refused_free(me)),
                 }
             }
         }
@@ -416,7 +417,7 @@ impl Protocol for Lease {
             Timer::LeaseEnd => {
                 if let Some((from, until)) = s.lease {
                     if now >= until {
-                        ctx.note(&k::LEASE_NOTE_EXPIRED, &[ctx.me as u64, until - from]);
+                        ctx.note(k::lease_note_expired(ctx.me, until - from));
                         s.lease = None;
                         s.known = None;
                     } else {
@@ -427,7 +428,7 @@ impl Protocol for Lease {
             Timer::Expire => {
                 if let Some(h) = s.key {
                     if now >= s.expires {
-                        ctx.note(&k::LEASE_S_EXPIRE, &[ctx.me as u64, h as u64, self.ttl]);
+                        ctx.note(k::lease_s_expire(ctx.me, h, self.ttl));
                         s.key = None;
                     } else {
                         self.at_own(Timer::Expire, s.expires, ctx);
@@ -446,10 +447,10 @@ impl Protocol for Lease {
             if s.key.is_some() {
                 self.at_own(Timer::Expire, s.expires, ctx);
             }
-            ctx.note(&k::LEASE_S_RECOVER, &[ctx.me as u64]);
+            ctx.note(k::lease_s_recover(ctx.me));
             return s;
         }
-        ctx.note(&k::LEASE_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::lease_note_recover(ctx.me));
         ctx.set_timer(Timer::Try, 1, self.real(ctx.me, self.period).max(1));
         s
     }

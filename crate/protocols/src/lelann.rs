@@ -180,15 +180,15 @@ impl Protocol for LeLann {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if !s.electing {
-            ctx.note(&k::LELANN_NOTE_START, &[ctx.me as u64, ctx.cfg.successor(ctx.me) as u64]);
+            ctx.note(k::lelann_note_start(ctx.me, ctx.cfg.successor(ctx.me)));
             self.begin(s, ctx, s.round + 1);
         } else {
-            ctx.note(&k::LELANN_NOTE_START_BUSY, &[ctx.me as u64]);
+            ctx.note(k::lelann_note_start_busy(ctx.me));
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match msg {
             Msg::Election { id, round } if id == ctx.me => {
                 // Its own id came back: every other id has passed (FIFO). An old round's copy
@@ -196,34 +196,34 @@ impl Protocol for LeLann {
                 if s.electing && round == s.round {
                     self.decide(s, ctx);
                     let (seen, n) = (s.seen.len() as u64, ctx.cfg.n() as u64);
-                    let leader = s.leader.map_or(0, u64::from);
+                    let leader = s.leader.unwrap_or(0);
                     if seen == n {
                         match s.leader {
-                            Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_DECIDE_SELF, &[me, seen]),
-                            _ => ctx.note(&k::LELANN_NOTE_DECIDE, &[me, seen, leader]),
+                            Some(l) if l == ctx.me => ctx.note(k::lelann_note_decide_self(me, seen)),
+                            _ => ctx.note(k::lelann_note_decide(me, seen, leader)),
                         }
                     } else {
-                        ctx.note(&k::LELANN_NOTE_DECIDE_PART, &[me, seen, n]);
+                        ctx.note(k::lelann_note_decide_part(me, seen, n));
                         match s.leader {
-                            Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_PICK_SELF, &[me]),
-                            _ => ctx.note(&k::LELANN_NOTE_PICK, &[me, leader]),
+                            Some(l) if l == ctx.me => ctx.note(k::lelann_note_pick_self(me)),
+                            _ => ctx.note(k::lelann_note_pick(me, leader)),
                         }
                     }
                 } else if round != s.round {
-                    ctx.note(&k::LELANN_NOTE_OLD_ROUND, &[me, round, s.round]);
+                    ctx.note(k::lelann_note_old_round(me, round, s.round));
                 } else {
-                    ctx.note(&k::LELANN_NOTE_DONE, &[me]);
+                    ctx.note(k::lelann_note_done(me));
                 }
             }
             Msg::Election { id, round } if round < s.round => {
-                ctx.note(&k::LELANN_NOTE_STALE, &[me, id as u64, round]);
+                ctx.note(k::lelann_note_stale(me, id as u64, round));
             }
             Msg::Election { id, round } => {
                 if round > s.round {
                     match s.leader {
-                        Some(l) if l == ctx.me => ctx.note(&k::LELANN_NOTE_WOKEN_LEADER, &[me, id as u64]),
-                        Some(l) => ctx.note(&k::LELANN_NOTE_WOKEN_AGAIN, &[me, id as u64, l as u64]),
-                        None => ctx.note(&k::LELANN_NOTE_WOKEN, &[me, id as u64]),
+                        Some(l) if l == ctx.me => ctx.note(k::lelann_note_woken_leader(me, id as u64)),
+                        Some(l) => ctx.note(k::lelann_note_woken_again(me, id as u64, l)),
+                        None => ctx.note(k::lelann_note_woken(me, id as u64)),
                     }
                     self.begin(s, ctx, round);
                     if let Err(at) = s.seen.binary_search(&id) {
@@ -233,20 +233,20 @@ impl Protocol for LeLann {
                     if let Err(at) = s.seen.binary_search(&id) {
                         s.seen.insert(at, id);
                     }
-                    ctx.note(&k::LELANN_NOTE_FORWARD, &[me, id as u64, s.seen.len() as u64]);
+                    ctx.note(k::lelann_note_forward(me, id as u64, s.seen.len() as u64));
                 }
                 let succ = ctx.cfg.successor(ctx.me);
                 ctx.send(succ, Msg::Election { id, round });
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
-                    ctx.note(&k::LELANN_NOTE_ALIVE, &[me, from as u64]);
+                    ctx.note(k::lelann_note_alive(me, from));
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
                 } else {
                     match s.leader {
-                        Some(l) if l == ctx.me => ctx.note(&k::COMMON_NOTE_BEAT_RIVAL, &[me, from as u64]),
-                        Some(l) => ctx.note(&k::COMMON_NOTE_BEAT_OTHER, &[me, from as u64, l as u64]),
-                        None => ctx.note(&k::COMMON_NOTE_BEAT_NO_LEADER, &[me, from as u64]),
+                        Some(l) if l == ctx.me => ctx.note(k::common_note_beat_rival(me, from)),
+                        Some(l) => ctx.note(k::common_note_beat_other(me, from, l)),
+                        None => ctx.note(k::common_note_beat_no_leader(me, from)),
                     }
                 }
             }
@@ -257,23 +257,20 @@ impl Protocol for LeLann {
         match timer {
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
-                    ctx.note(
-                        &k::LELANN_NOTE_SUSPECT,
-                        &[ctx.me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::lelann_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.begin(s, ctx, s.round + 1);
                 }
             }
             Timer::Retry => {
                 if s.electing {
-                    ctx.note(&k::LELANN_NOTE_RETRY, &[ctx.me as u64, self.retry, s.round + 1]);
+                    ctx.note(k::lelann_note_retry(ctx.me, self.retry, s.round + 1));
                     s.electing = false;
                     self.begin(s, ctx, s.round + 1);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::LELANN_NOTE_BEAT, &[ctx.me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::lelann_note_beat(ctx.me), Msg::Heartbeat);
                 }
             }
         }
@@ -281,7 +278,7 @@ impl Protocol for LeLann {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, round: crashed.round, electing: false, seen: vec![], leader: None };
-        ctx.note(&k::LELANN_NOTE_RECOVER, &[ctx.me as u64, crashed.round + 1]);
+        ctx.note(k::lelann_note_recover(ctx.me, crashed.round + 1));
         self.begin(&mut s, ctx, crashed.round + 1);
         s
     }

@@ -342,7 +342,7 @@ impl Protocol for Paxos {
                 }
             }
             None if ctx.cfg.heartbeats.is_some() => {
-                ctx.note(&k::PAXOS_NOTE_COLD, &[ctx.me as u64]);
+                ctx.note(k::paxos_note_cold(ctx.me));
                 self.back_off(&mut s, ctx);
             }
             None => {}
@@ -352,17 +352,17 @@ impl Protocol for Paxos {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.leading() {
-            ctx.note(&k::PAXOS_NOTE_START_LEADER, &[ctx.me as u64, s.latest().0]);
+            ctx.note(k::paxos_note_start_leader(ctx.me, s.latest().0));
         } else if let Some(p) = &s.proposal {
-            ctx.note(&k::PAXOS_NOTE_START_BUSY, &[ctx.me as u64, p.ballot]);
+            ctx.note(k::paxos_note_start_busy(ctx.me, p.ballot));
         } else {
-            ctx.note(&k::PAXOS_NOTE_START, &[ctx.me as u64, s.latest().0 + 1]);
+            ctx.note(k::paxos_note_start(ctx.me, s.latest().0 + 1));
             self.propose(s, ctx);
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let (me, peer) = (ctx.me as u64, from as u64);
+        let (me, peer) = (ctx.me, from);
         let mine = |s: &State, inst: u64, ballot: u64, phase: Phase| {
             s.proposal.as_ref().is_some_and(|p| p.inst == inst && p.ballot == ballot && p.phase == phase)
         };
@@ -375,23 +375,23 @@ impl Protocol for Paxos {
                 }
                 if ballot < s.promised {
                     let promised = s.promised;
-                    ctx.note(&k::PAXOS_NOTE_REFUSE, &[me, ballot, promised]);
+                    ctx.note(k::paxos_note_refuse(me, ballot, promised));
                     return ctx.send(from, Msg::Nack { inst, ballot, promised });
                 }
                 s.promised = ballot;
                 let accepted = s.accepted.get(&inst).copied();
                 match accepted {
-                    Some((_, v)) => ctx.note(&k::PAXOS_NOTE_PROMISE_ACCEPTED, &[me, ballot, v as u64]),
-                    None => ctx.note(&k::PAXOS_NOTE_PROMISE, &[me, ballot, peer]),
+                    Some((_, v)) => ctx.note(k::paxos_note_promise_accepted(me, ballot, v)),
+                    None => ctx.note(k::paxos_note_promise(me, ballot, peer)),
                 }
                 ctx.send(from, Msg::Promise { inst, ballot, accepted });
                 if s.leading() {
-                    ctx.note(&k::PAXOS_NOTE_STEP_DOWN, &[me, latest, inst]);
+                    ctx.note(k::paxos_note_step_down(me, latest, inst));
                     self.stop_leading(s, ctx);
                     s.leader = None;
                     self.arm_detector(ctx);
                 } else if s.waiting {
-                    ctx.note(&k::PAXOS_NOTE_DEFER, &[me]);
+                    ctx.note(k::paxos_note_defer(me));
                     self.back_off(s, ctx);
                 }
             }
@@ -402,20 +402,20 @@ impl Protocol for Paxos {
                     let promised = s.promised;
                     match s.accepted.last_key_value() {
                         Some((&later, _)) if ballot >= promised => {
-                            ctx.note(&k::PAXOS_NOTE_REFUSE_OLD, &[me, ballot, later])
+                            ctx.note(k::paxos_note_refuse_old(me, ballot, later))
                         }
-                        _ => ctx.note(&k::PAXOS_NOTE_REFUSE, &[me, ballot, promised]),
+                        _ => ctx.note(k::paxos_note_refuse(me, ballot, promised)),
                     }
                     return ctx.send(from, Msg::Nack { inst, ballot, promised });
                 }
                 s.promised = ballot;
                 s.accepted.insert(inst, (ballot, value));
-                ctx.note(&k::PAXOS_NOTE_ACCEPT, &[me, value as u64, ballot]);
+                ctx.note(k::paxos_note_accept(me, value, ballot));
                 ctx.send(from, Msg::Accepted { inst, ballot });
             }
             Msg::Promise { inst, ballot, accepted } => {
                 if !mine(s, inst, ballot, Phase::Prepare) {
-                    return ctx.note(&k::PAXOS_NOTE_LATE, &[me, ballot]);
+                    return ctx.note(k::paxos_note_late(me, ballot));
                 }
                 let p = s.proposal.as_mut().expect("a proposal");
                 if !p.yes.contains(&from) {
@@ -425,25 +425,25 @@ impl Protocol for Paxos {
                     }
                 }
                 let quorum = self.quorum as u64;
-                ctx.note(&k::PAXOS_NOTE_COUNT_PROMISE, &[me, p.yes.len() as u64, quorum]);
+                ctx.note(k::paxos_note_count_promise(me, p.yes.len() as u64, quorum));
                 self.progress(s, ctx);
             }
             Msg::Accepted { inst, ballot } => {
                 if !mine(s, inst, ballot, Phase::Accept) {
-                    return ctx.note(&k::PAXOS_NOTE_LATE, &[me, ballot]);
+                    return ctx.note(k::paxos_note_late(me, ballot));
                 }
                 let p = s.proposal.as_mut().expect("a proposal");
                 if !p.yes.contains(&from) {
                     p.yes.push(from);
                 }
                 let quorum = self.quorum as u64;
-                ctx.note(&k::PAXOS_NOTE_COUNT_ACCEPT, &[me, p.yes.len() as u64, quorum]);
+                ctx.note(k::paxos_note_count_accept(me, p.yes.len() as u64, quorum));
                 self.progress(s, ctx);
             }
             Msg::Nack { inst, ballot, promised } => {
                 self.notice_ballot(s, promised);
                 if !s.proposal.as_ref().is_some_and(|p| p.inst == inst && p.ballot == ballot) {
-                    return ctx.note(&k::PAXOS_NOTE_LATE, &[me, ballot]);
+                    return ctx.note(k::paxos_note_late(me, ballot));
                 }
                 self.give_up(s, ballot, promised, ctx);
             }
@@ -453,7 +453,7 @@ impl Protocol for Paxos {
                 if inst < latest {
                     // The sender's decision is still checked against this node's record.
                     if !self.conflicts(s, inst, from, ctx) {
-                        ctx.note(&k::PAXOS_NOTE_STALE_LEADER, &[me, inst, peer]);
+                        ctx.note(k::paxos_note_stale_leader(me, inst, peer));
                     }
                     let (latest, value) = s.latest();
                     return ctx.send(from, Msg::Chosen { inst: latest, value, ballot: s.decided_by });
@@ -461,7 +461,7 @@ impl Protocol for Paxos {
                 if inst > latest || s.learned.get(&inst) != Some(&from) {
                     return self.learn(s, inst, from, ballot, ctx);
                 }
-                ctx.note(&k::PAXOS_NOTE_ALIVE, &[me, peer, inst]);
+                ctx.note(k::paxos_note_alive(me, peer, inst));
                 s.leader = Some(from);
                 if s.waiting {
                     s.waiting = false;
@@ -473,13 +473,13 @@ impl Protocol for Paxos {
     }
 
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match timer {
             Timer::LeaderTimeout => {
                 let timeout = ctx.cfg.heartbeats.map_or(0, |h| h.timeout);
                 match s.leader.filter(|&l| l != ctx.me) {
-                    Some(l) => ctx.note(&k::PAXOS_NOTE_SUSPECT, &[me, l as u64, timeout]),
-                    None => ctx.note(&k::PAXOS_NOTE_NOBODY, &[me, timeout]),
+                    Some(l) => ctx.note(k::paxos_note_suspect(me, l, timeout)),
+                    None => ctx.note(k::paxos_note_nobody(me, timeout)),
                 }
                 s.leader = None;
                 if s.proposal.is_none() {
@@ -487,12 +487,12 @@ impl Protocol for Paxos {
                 }
             }
             Timer::Backoff => {
-                ctx.note(&k::PAXOS_NOTE_RETRY, &[me]);
+                ctx.note(k::paxos_note_retry(me));
                 self.propose(s, ctx);
             }
             Timer::Deadline => {
                 if let Some(p) = s.proposal.take() {
-                    ctx.note(&k::PAXOS_NOTE_PATIENCE, &[me, self.patience, p.ballot]);
+                    ctx.note(k::paxos_note_patience(me, self.patience, p.ballot));
                     self.back_off(s, ctx);
                 }
             }
@@ -501,8 +501,7 @@ impl Protocol for Paxos {
                     let inst = s.latest().0;
                     ctx.heartbeat(
                         Timer::Heartbeat,
-                        &k::PAXOS_NOTE_BEAT,
-                        &[me, inst],
+                        k::paxos_note_beat(me, inst),
                         Msg::Heartbeat { inst, ballot: s.decided_by },
                     );
                 }
@@ -512,7 +511,7 @@ impl Protocol for Paxos {
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
         let s = State { leader: None, proposal: None, waiting: false, ..crashed.clone() };
-        ctx.note(&k::PAXOS_NOTE_RECOVER, &[ctx.me as u64, s.learned.len() as u64]);
+        ctx.note(k::paxos_note_recover(ctx.me, s.learned.len() as u64));
         self.arm_detector(ctx);
         s
     }

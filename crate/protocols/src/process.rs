@@ -360,7 +360,7 @@ impl Processes {
                 Fx::Broadcast { kind, fields } => ctx.broadcast(Msg { kind, fields, name: names[kind] }),
                 Fx::SetTimer { name, lo, hi } => ctx.set_timer(Timer(name), lo, hi),
                 Fx::CancelTimer(name) => ctx.cancel_timer(Timer(name)),
-                Fx::Note(n) => ctx.note(&n.text, &n.args),
+                Fx::Note(n) => ctx.note(n),
             }
         }
     }

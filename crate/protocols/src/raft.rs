@@ -234,7 +234,7 @@ impl Raft {
         s.leader = None;
         self.arm_election(ctx);
         if s.votes.len() as u32 >= s.quorum {
-            ctx.note(&k::RAFT_NOTE_ALONE, &[ctx.me as u64, s.term]);
+            ctx.note(k::raft_note_alone(ctx.me, s.term));
             self.become_leader(s, ctx);
             return;
         }
@@ -305,24 +305,24 @@ impl Protocol for Raft {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.role != Role::Leader {
-            ctx.note(&k::RAFT_NOTE_START, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
+            ctx.note(k::raft_note_start(ctx.me, s.term + 1, s.quorum as u64));
             self.become_candidate(s, ctx);
         } else {
-            ctx.note(&k::RAFT_NOTE_START_LEADER, &[ctx.me as u64, s.term]);
+            ctx.note(k::raft_note_start_leader(ctx.me, s.term));
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let term = msg.term();
-        let (me, peer) = (ctx.me as u64, from as u64);
+        let (me, peer) = (ctx.me, from);
         let adopted = term > s.term && msg.binding();
         if adopted {
             let rule = match s.role {
-                Role::Leader => &k::RAFT_NOTE_STEP_DOWN_TERM,
-                Role::Candidate | Role::PreCandidate => &k::RAFT_NOTE_ABANDON,
-                Role::Follower => &k::RAFT_NOTE_NEW_TERM,
+                Role::Leader => k::raft_note_step_down_term,
+                Role::Candidate | Role::PreCandidate => k::raft_note_abandon,
+                Role::Follower => k::raft_note_new_term,
             };
-            ctx.note(rule, &[me, term, s.term]);
+            ctx.note(rule(me, term, s.term));
             s.term = term;
             s.voted_for = None;
             if !matches!(msg, Msg::AppendEntries { .. }) {
@@ -333,69 +333,69 @@ impl Protocol for Raft {
         match msg {
             Msg::RequestVote { term, last_index, last_term } => {
                 if term < s.term {
-                    ctx.note(&k::RAFT_NOTE_DENY_STALE, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_deny_stale(me, peer, s.term));
                     ctx.send(from, Msg::VoteDeny { term: s.term });
                     return;
                 }
                 let up_to_date = (last_term, last_index) >= (s.last_log.1, s.last_log.0);
                 if (s.voted_for.is_none_or(|v| v == from) || self.double_vote) && up_to_date {
-                    let rule = if s.voted_for.is_some() { &k::RAFT_NOTE_GRANT_AGAIN } else { &k::RAFT_NOTE_GRANT };
-                    ctx.note(rule, &[me, peer, s.term]);
+                    let rule = if s.voted_for.is_some() { k::raft_note_grant_again } else { k::raft_note_grant };
+                    ctx.note(rule(me, peer, s.term));
                     s.voted_for = Some(from);
                     self.arm_election(ctx);
                     ctx.send(from, Msg::VoteGrant { term: s.term });
                 } else {
                     match s.voted_for {
-                        Some(v) if v == ctx.me => ctx.note(&k::RAFT_NOTE_DENY_SELF, &[me, peer, s.term]),
-                        Some(v) if v != from => ctx.note(&k::RAFT_NOTE_DENY_VOTED, &[me, peer, v as u64]),
+                        Some(v) if v == ctx.me => ctx.note(k::raft_note_deny_self(me, peer, s.term)),
+                        Some(v) if v != from => ctx.note(k::raft_note_deny_voted(me, peer, v)),
                         // Free to vote, so the candidate's log is behind.
-                        _ if last_term < s.last_log.1 => ctx.note(&k::RAFT_NOTE_DENY_LOG_TERM, &[me, peer, last_term]),
-                        _ => ctx.note(&k::RAFT_NOTE_DENY_LOG_INDEX, &[me, peer, last_index]),
+                        _ if last_term < s.last_log.1 => ctx.note(k::raft_note_deny_log_term(me, peer, last_term)),
+                        _ => ctx.note(k::raft_note_deny_log_index(me, peer, last_index)),
                     }
                     ctx.send(from, Msg::VoteDeny { term: s.term });
                 }
             }
             Msg::VoteGrant { term } => {
                 if s.role == Role::Candidate && term == s.term && !s.votes.contains(&from) {
-                    ctx.note(&k::RAFT_NOTE_VOTE, &[me, peer, term]);
+                    ctx.note(k::raft_note_vote(me, peer, term));
                     s.votes.push(from);
                     if s.votes.len() as u32 >= s.quorum {
-                        ctx.note(&k::RAFT_NOTE_WIN, &[me, s.votes.len() as u64, ctx.cfg.n() as u64]);
+                        ctx.note(k::raft_note_win(me, s.votes.len() as u64, ctx.cfg.n() as u64));
                         self.become_leader(s, ctx);
                     } else {
-                        ctx.note(&k::RAFT_NOTE_TALLY, &[me, s.votes.len() as u64, s.quorum as u64]);
+                        ctx.note(k::raft_note_tally(me, s.votes.len() as u64, s.quorum as u64));
                     }
                 } else if s.role == Role::Leader && term == s.term {
-                    ctx.note(&k::RAFT_NOTE_VOTE_LATE, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_vote_late(me, peer, s.term));
                 } else if s.role == Role::Candidate && term == s.term {
-                    ctx.note(&k::RAFT_NOTE_VOTE_AGAIN, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_vote_again(me, peer, s.term));
                 } else {
-                    ctx.note(&k::RAFT_NOTE_VOTE_IGNORED, &[me, peer, term]);
+                    ctx.note(k::raft_note_vote_ignored(me, peer, term));
                 }
             }
             Msg::VoteDeny { term } => {
                 // A refusal from a newer term was narrated as adopting it.
                 if !adopted {
                     let rule = match s.role {
-                        Role::Candidate if term == s.term => &k::RAFT_NOTE_DENIED,
-                        Role::Leader if term == s.term => &k::RAFT_NOTE_DENIED_WON,
-                        _ => &k::RAFT_NOTE_DENIED_LATE,
+                        Role::Candidate if term == s.term => k::raft_note_denied,
+                        Role::Leader if term == s.term => k::raft_note_denied_won,
+                        _ => k::raft_note_denied_late,
                     };
-                    ctx.note(rule, &[me, peer, term]);
+                    ctx.note(rule(me, peer, term));
                 }
             }
             Msg::AppendEntries { term } => {
                 if term < s.term {
-                    ctx.note(&k::RAFT_NOTE_REJECT, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_reject(me, peer, s.term));
                     ctx.send(from, Msg::AppendReject { term: s.term });
                     return;
                 }
                 let rule = match s.role {
-                    Role::Candidate | Role::PreCandidate => &k::RAFT_NOTE_YIELD,
-                    _ if s.leader == Some(from) => &k::RAFT_NOTE_HEARTBEAT_ACK,
-                    _ => &k::RAFT_NOTE_FOLLOW,
+                    Role::Candidate | Role::PreCandidate => k::raft_note_yield,
+                    _ if s.leader == Some(from) => k::raft_note_heartbeat_ack,
+                    _ => k::raft_note_follow,
                 };
-                ctx.note(rule, &[me, peer, term]);
+                ctx.note(rule(me, peer, term));
                 self.become_follower(s, ctx);
                 s.leader = Some(from);
                 self.arm_election(ctx);
@@ -404,17 +404,17 @@ impl Protocol for Raft {
             Msg::AppendAck { term } => {
                 if s.role == Role::Leader && term == s.term && !s.acks.contains(&from) {
                     s.acks.push(from);
-                    ctx.note(&k::RAFT_NOTE_ACK, &[me, peer, s.acks.len() as u64]);
+                    ctx.note(k::raft_note_ack(me, peer, s.acks.len() as u64));
                 } else if s.role == Role::Leader && term == s.term {
-                    ctx.note(&k::RAFT_NOTE_ACK_AGAIN, &[me, peer]);
+                    ctx.note(k::raft_note_ack_again(me, peer));
                 } else {
-                    ctx.note(&k::RAFT_NOTE_ACK_LATE, &[me, peer]);
+                    ctx.note(k::raft_note_ack_late(me, peer));
                 }
             }
             Msg::AppendReject { .. } => {
                 // A rejection from a newer term was narrated as adopting it.
                 if !adopted {
-                    ctx.note(&k::RAFT_NOTE_REJECT_LATE, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_reject_late(me, peer, s.term));
                 }
             }
             Msg::PreVote { term, last_index, last_term } => {
@@ -427,16 +427,16 @@ impl Protocol for Raft {
                     _ => None,
                 };
                 if term <= s.term {
-                    ctx.note(&k::RAFT_NOTE_PRE_DENY_STALE, &[me, peer, s.term]);
+                    ctx.note(k::raft_note_pre_deny_stale(me, peer, s.term));
                     ctx.send(from, Msg::PreVoteDeny { term });
                 } else if let Some(l) = leader {
-                    ctx.note(&k::RAFT_NOTE_PRE_DENY_LEADER, &[me, peer, l as u64]);
+                    ctx.note(k::raft_note_pre_deny_leader(me, peer, l));
                     ctx.send(from, Msg::PreVoteDeny { term });
                 } else if !up_to_date {
-                    ctx.note(&k::RAFT_NOTE_PRE_DENY_LOG, &[me, peer, term]);
+                    ctx.note(k::raft_note_pre_deny_log(me, peer, term));
                     ctx.send(from, Msg::PreVoteDeny { term });
                 } else {
-                    ctx.note(&k::RAFT_NOTE_PRE_GRANT, &[me, peer, term]);
+                    ctx.note(k::raft_note_pre_grant(me, peer, term));
                     ctx.send(from, Msg::PreVoteGrant { term });
                 }
             }
@@ -444,17 +444,17 @@ impl Protocol for Raft {
                 if s.role == Role::PreCandidate && term == s.term + 1 && !s.pre_votes.contains(&from) {
                     s.pre_votes.push(from);
                     if s.pre_votes.len() as u32 >= s.quorum {
-                        ctx.note(&k::RAFT_NOTE_PRE_WIN, &[me, s.pre_votes.len() as u64, term]);
+                        ctx.note(k::raft_note_pre_win(me, s.pre_votes.len() as u64, term));
                         self.become_candidate(s, ctx);
                     } else {
-                        ctx.note(&k::RAFT_NOTE_PRE_TALLY, &[me, s.pre_votes.len() as u64, s.quorum as u64]);
+                        ctx.note(k::raft_note_pre_tally(me, s.pre_votes.len() as u64, s.quorum as u64));
                     }
                 } else {
-                    ctx.note(&k::RAFT_NOTE_PRE_LATE, &[me, peer, term]);
+                    ctx.note(k::raft_note_pre_late(me, peer, term));
                 }
             }
             Msg::PreVoteDeny { term } => {
-                ctx.note(&k::RAFT_NOTE_PRE_DENIED, &[me, peer, term]);
+                ctx.note(k::raft_note_pre_denied(me, peer, term));
             }
         }
     }
@@ -464,11 +464,11 @@ impl Protocol for Raft {
             Timer::Election => {
                 if s.role != Role::Leader {
                     if self.pre_vote {
-                        ctx.note(&k::RAFT_NOTE_PRE_TIMEOUT, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
+                        ctx.note(k::raft_note_pre_timeout(ctx.me, s.term + 1, s.quorum as u64));
                     } else if s.role == Role::Candidate {
-                        ctx.note(&k::RAFT_NOTE_RETRY, &[ctx.me as u64, s.term, s.term + 1]);
+                        ctx.note(k::raft_note_retry(ctx.me, s.term, s.term + 1));
                     } else {
-                        ctx.note(&k::RAFT_NOTE_TIMEOUT, &[ctx.me as u64, s.term + 1, s.quorum as u64]);
+                        ctx.note(k::raft_note_timeout(ctx.me, s.term + 1, s.quorum as u64));
                     }
                     self.stand(s, ctx);
                 }
@@ -477,21 +477,19 @@ impl Protocol for Raft {
                 if s.role == Role::Leader {
                     ctx.heartbeat(
                         Timer::Heartbeat,
-                        &k::RAFT_NOTE_BEAT,
-                        &[ctx.me as u64, s.term],
+                        k::raft_note_beat(ctx.me, s.term),
                         Msg::AppendEntries { term: s.term },
                     );
                 }
             }
             Timer::AckCheck => {
                 if s.role == Role::Leader {
-                    let tally = [ctx.me as u64, s.acks.len() as u64, s.quorum as u64];
                     if (s.acks.len() as u32) < s.quorum {
-                        ctx.note(&k::RAFT_NOTE_LONELY, &tally);
+                        ctx.note(k::raft_note_lonely(ctx.me, s.acks.len() as u64, s.quorum as u64));
                         s.leader = None;
                         self.become_follower(s, ctx);
                     } else {
-                        ctx.note(&k::RAFT_NOTE_ACKS_OK, &tally);
+                        ctx.note(k::raft_note_acks_ok(ctx.me, s.acks.len() as u64, s.quorum as u64));
                         s.acks = vec![ctx.me];
                         ctx.set_timer_after(Timer::AckCheck, self.ack_window);
                     }
@@ -514,9 +512,9 @@ impl Protocol for Raft {
             pre_votes: vec![],
         };
         match s.voted_for {
-            Some(v) if v == s.me => ctx.note(&k::RAFT_NOTE_RECOVER_SELF, &[s.me as u64, s.term]),
-            Some(v) => ctx.note(&k::RAFT_NOTE_RECOVER_VOTED, &[s.me as u64, s.term, v as u64]),
-            None => ctx.note(&k::RAFT_NOTE_RECOVER, &[s.me as u64, s.term]),
+            Some(v) if v == s.me => ctx.note(k::raft_note_recover_self(s.me, s.term)),
+            Some(v) => ctx.note(k::raft_note_recover_voted(s.me, s.term, v)),
+            None => ctx.note(k::raft_note_recover(s.me, s.term)),
         }
         self.arm_election(ctx);
         s

@@ -22,7 +22,7 @@
 
 use crate::error::ScenarioError;
 use crate::meta::k;
-use crate::meta::{Kind, Text};
+use crate::meta::{Kind, Note, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, TimerKey, View};
 use crate::scenario::MAX_LATENCY;
 use crate::{NodeId, Time};
@@ -336,7 +336,7 @@ impl<F: Flavor> Puppet<F> {
                     s.zxid = Some(z);
                 }
                 s.line = e.line.clone();
-                ctx.note(self.says[k as usize], &[me, e.args[0], e.args[1]]);
+                ctx.note(said(*self.says[k as usize], &[me, e.args[0], e.args[1]]));
             }
             Item::Send(k) => {
                 let m = &self.script.messages[k as usize];
@@ -347,9 +347,9 @@ impl<F: Flavor> Puppet<F> {
                 if F::VOTE_KIND == Some(kind) {
                     s.vote = Some(m.to);
                 }
-                ctx.note(&F::SENT[kind], &[me, m.to as u64, m.term]);
+                ctx.note(said(F::SENT[kind], &[me, m.to as u64, m.term]));
                 if flag == 3 {
-                    ctx.note(&FLAG_NOTES[2], &[]);
+                    ctx.note(said(FLAG_NOTES[2], &[]));
                 }
             }
         }
@@ -357,9 +357,9 @@ impl<F: Flavor> Puppet<F> {
     }
 
     pub fn on_message(&self, from: NodeId, msg: &Rec<F>, ctx: &mut Ctx<Rec<F>, Timer>) {
-        ctx.note(&F::GOT[msg.kind], &[ctx.me as u64, from as u64, msg.term]);
+        ctx.note(said(F::GOT[msg.kind], &[ctx.me as u64, from as u64, msg.term]));
         if msg.flag == 1 || msg.flag == 2 {
-            ctx.note(&FLAG_NOTES[msg.flag as usize - 1], &[]);
+            ctx.note(said(FLAG_NOTES[msg.flag as usize - 1], &[]));
         }
     }
 
@@ -430,7 +430,7 @@ macro_rules! puppet_protocol {
                 self.0.init(ctx)
             }
             fn start(&self, _s: &mut Self::State, ctx: &mut $crate::protocol::Ctx<Self::Msg, Self::Timer>) {
-                ctx.note(&$crate::protocols::recorded::NO_START, &[ctx.me as u64]);
+                ctx.note($crate::protocols::recorded::no_start(ctx.me));
             }
             fn on_message(
                 &self,
@@ -467,8 +467,17 @@ macro_rules! puppet_protocol {
 }
 pub(crate) use puppet_protocol;
 
+/// A note of a recorded run: its text is chosen by the log's data at run time (the message's
+/// kind, the event's line), so it is built untyped; the texts' arguments are the tables'.
+#[allow(clippy::disallowed_methods)]
+fn said(text: Text, args: &[u64]) -> Note {
+    Note::untyped(text, args)
+}
+
 /// Narration of a `start` on a recorded run: nothing happens, the log decides.
-pub static NO_START: Text = k::RECORDED_MEMBER_0_IS_A_RECORDED;
+pub fn no_start(me: NodeId) -> Note {
+    k::recorded_member_0_is_a_recorded(me as u64)
+}
 
 mod import;
 mod script;

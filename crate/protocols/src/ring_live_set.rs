@@ -283,11 +283,11 @@ impl RingLiveSet {
         let succ = ctx.cfg.successor(ctx.me);
         let msg = Msg::Election { init: ctx.me, round: s.round, live: vec![ctx.me], seq: 0 };
         if succ == ctx.me {
-            ctx.note(&k::RING_LIVE_SET_NOTE_ALONE, &[ctx.me as u64]);
+            ctx.note(k::ring_live_set_note_alone(ctx.me));
             self.decide(s, vec![ctx.me], ctx);
             return;
         }
-        ctx.note(&k::RING_LIVE_SET_NOTE_START, &[ctx.me as u64, succ as u64]);
+        ctx.note(k::ring_live_set_note_start(ctx.me, succ));
         self.hop(s, succ, &msg, ctx);
     }
 
@@ -395,7 +395,7 @@ impl Protocol for RingLiveSet {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if s.waiting {
-            ctx.note(&k::RING_LIVE_SET_NOTE_BUSY, &[ctx.me as u64]);
+            ctx.note(k::ring_live_set_note_busy(ctx.me));
         } else {
             self.begin(s, ctx);
         }
@@ -409,17 +409,17 @@ impl Protocol for RingLiveSet {
                 if init == me {
                     if s.waiting && round == s.round {
                         let leader = *live.iter().max().expect("non-empty live set");
-                        ctx.note(&k::RING_LIVE_SET_NOTE_DECIDE, &[me as u64, live.len() as u64, leader as u64]);
+                        ctx.note(k::ring_live_set_note_decide(me, live.len() as u64, leader));
                         self.decide(s, live, ctx);
                     } else {
-                        ctx.note(&k::RING_LIVE_SET_NOTE_STALE, &[me as u64, round]);
+                        ctx.note(k::ring_live_set_note_stale(me, round));
                     }
                     return;
                 }
                 s.participant = true;
                 live.push(me);
                 let succ = ctx.cfg.successor(me);
-                ctx.note(&k::RING_LIVE_SET_NOTE_FORWARD, &[me as u64, init as u64, succ as u64]);
+                ctx.note(k::ring_live_set_note_forward(me, init, succ));
                 let msg = Msg::Election { init, round, live, seq: 0 };
                 self.hop(s, succ, &msg, ctx);
             }
@@ -427,20 +427,23 @@ impl Protocol for RingLiveSet {
                 ctx.send(from, Msg::Ack { seq });
                 if init == me {
                     if round == s.round {
-                        ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64]);
+                        ctx.note(k::ring_live_set_note_coord_home(me, leader));
                     } else {
-                        ctx.note(&k::RING_LIVE_SET_NOTE_COORD_STALE, &[me as u64, round]);
+                        ctx.note(k::ring_live_set_note_coord_stale(me, round));
                     }
                     return;
                 }
                 self.follow(s, leader, ctx);
                 let Some(p) = live.iter().position(|&x| x == me) else {
-                    ctx.note(&k::RING_LIVE_SET_NOTE_COORD_LOST, &[me as u64, leader as u64]);
+                    ctx.note(k::ring_live_set_note_coord_lost(me, leader));
                     return;
                 };
                 let next = live[(p + 1) % live.len()];
-                let text = if leader == me { &k::RING_LIVE_SET_NOTE_COORD_ME } else { &k::RING_LIVE_SET_NOTE_COORD };
-                ctx.note(text, &[me as u64, leader as u64, next as u64]);
+                ctx.note(if leader == me {
+                    k::ring_live_set_note_coord_me(me, next)
+                } else {
+                    k::ring_live_set_note_coord(me, leader, next)
+                });
                 let msg = Msg::Coordinator { leader, init, round, live: live.clone(), seq: 0 };
                 s.members = live;
                 self.hop(s, next, &msg, ctx);
@@ -449,14 +452,14 @@ impl Protocol for RingLiveSet {
                 if let Some(k) = s.pending.iter().position(|p| p.seq == seq) {
                     s.pending.remove(k);
                     ctx.cancel_timer(Timer::Ack(seq));
-                    ctx.note(&k::RING_LIVE_SET_NOTE_ACKED, &[me as u64, from as u64]);
+                    ctx.note(k::ring_live_set_note_acked(me, from));
                 } else {
-                    ctx.note(&k::RING_LIVE_SET_NOTE_LATE_ACK, &[me as u64, from as u64]);
+                    ctx.note(k::ring_live_set_note_late_ack(me, from));
                 }
             }
             Msg::Heartbeat => {
                 if s.leader == Some(from) {
-                    ctx.note(&k::COMMON_NOTE_ALIVE, &[me as u64, from as u64]);
+                    ctx.note(k::common_note_alive(me, from));
                     ctx.watch_leader(Timer::LeaderTimeout, s.leader);
                 }
             }
@@ -471,47 +474,42 @@ impl Protocol for RingLiveSet {
                 let Pending { to: skipped, msg, .. } = s.pending.remove(k);
                 match self.after_skip(me, skipped, &msg, ctx.cfg) {
                     Next::To(next) => {
-                        ctx.note(&k::RING_LIVE_SET_NOTE_SKIP, &[me as u64, skipped as u64, next as u64]);
+                        ctx.note(k::ring_live_set_note_skip(me, skipped, next));
                         self.hop(s, next, &msg, ctx);
                     }
                     Next::BackHome => match msg {
                         Msg::Election { round, live, .. } if s.waiting && round == s.round => {
-                            ctx.note(&k::RING_LIVE_SET_NOTE_ALONE, &[me as u64]);
+                            ctx.note(k::ring_live_set_note_alone(me));
                             self.decide(s, live, ctx);
                         }
-                        Msg::Election { round, .. } => ctx.note(&k::RING_LIVE_SET_NOTE_STALE, &[me as u64, round]),
-                        Msg::Coordinator { leader, .. } => {
-                            ctx.note(&k::RING_LIVE_SET_NOTE_COORD_HOME, &[me as u64, leader as u64])
-                        }
+                        Msg::Election { round, .. } => ctx.note(k::ring_live_set_note_stale(me, round)),
+                        Msg::Coordinator { leader, .. } => ctx.note(k::ring_live_set_note_coord_home(me, leader)),
                         _ => {}
                     },
                     Next::InitiatorGone(init) => {
                         let text = if matches!(msg, Msg::Coordinator { .. }) {
-                            &k::RING_LIVE_SET_NOTE_COORD_END
+                            k::ring_live_set_note_coord_end
                         } else {
-                            &k::RING_LIVE_SET_NOTE_INIT_GONE
+                            k::ring_live_set_note_init_gone
                         };
-                        ctx.note(text, &[me as u64, init as u64]);
+                        ctx.note(text(me, init));
                     }
                 }
             }
             Timer::LeaderTimeout => {
                 if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(
-                        &k::COMMON_NOTE_SUSPECT,
-                        &[me as u64, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::common_note_suspect(me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
                 if s.leader == Some(me) {
-                    ctx.heartbeat(Timer::Heartbeat, &k::COMMON_NOTE_BEAT, &[me as u64], Msg::Heartbeat);
+                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(me), Msg::Heartbeat);
                 }
             }
             Timer::Retry => {
                 if s.waiting || s.leader.is_none() {
-                    ctx.note(&k::RING_LIVE_SET_NOTE_RETRY, &[me as u64, self.retry]);
+                    ctx.note(k::ring_live_set_note_retry(me, self.retry));
                     s.waiting = false;
                     self.begin(s, ctx);
                 }
@@ -530,7 +528,7 @@ impl Protocol for RingLiveSet {
             pending: Vec::new(),
             members: Vec::new(),
         };
-        ctx.note(&k::COMMON_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::common_note_recover(ctx.me));
         self.begin(&mut s, ctx);
         s
     }

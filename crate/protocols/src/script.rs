@@ -420,7 +420,7 @@ impl Scripted {
                 Fx::Broadcast { kind, body } => ctx.broadcast(Msg { kind, body, name: names[kind] }),
                 Fx::SetTimer { name, lo, hi } => ctx.set_timer(Timer(name), lo, hi),
                 Fx::CancelTimer(name) => ctx.cancel_timer(Timer(name)),
-                Fx::Note(n) => ctx.note(&n.text, &n.args),
+                Fx::Note(n) => ctx.note(n),
             }
         }
     }

@@ -192,13 +192,13 @@ impl StableLeader {
         s.round = k;
         s.listening = false;
         if o == me {
-            ctx.note(&k::STABLE_LEADER_NOTE_LEAD, &[me as u64, k]);
+            ctx.note(k::stable_leader_note_lead(me, k));
             s.leader = Some(me);
             ctx.cancel_timer(Timer::Timeout);
             ctx.broadcast(Msg::Ok { round: k });
             ctx.arm_heartbeat(Timer::Beat);
         } else {
-            ctx.note(&k::STABLE_LEADER_NOTE_ASK, &[me as u64, k, o as u64]);
+            ctx.note(k::stable_leader_note_ask(me, k, o));
             self.demote(s, ctx);
             s.leader = None;
             ctx.send(o, Msg::Start { round: k });
@@ -246,20 +246,20 @@ impl Protocol for StableLeader {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        let (me, r) = (s.me as u64, s.round);
+        let (me, r) = (s.me, s.round);
         match s.leader {
-            Some(l) if l == s.me => ctx.note(&k::STABLE_LEADER_NOTE_START_LEADER, &[me, r]),
+            Some(l) if l == s.me => ctx.note(k::stable_leader_note_start_leader(me, r)),
             Some(l) if ctx.cfg.heartbeats.is_none() => {
-                ctx.note(&k::STABLE_LEADER_NOTE_SUSPECT_NOW, &[me, l as u64]);
+                ctx.note(k::stable_leader_note_suspect_now(me, l));
                 self.start_round(s, r + 1, ctx);
             }
-            Some(l) => ctx.note(&k::STABLE_LEADER_NOTE_STABLE, &[me, l as u64]),
+            Some(l) => ctx.note(k::stable_leader_note_stable(me, l)),
             None => {
                 let o = owner(ctx.cfg, r);
                 if o == s.me {
-                    ctx.note(&k::STABLE_LEADER_NOTE_WAIT, &[me, r]);
+                    ctx.note(k::stable_leader_note_wait(me, r));
                 } else {
-                    ctx.note(&k::STABLE_LEADER_NOTE_NUDGE, &[me, r, o as u64]);
+                    ctx.note(k::stable_leader_note_nudge(me, r, o));
                     ctx.send(o, Msg::Start { round: r });
                 }
             }
@@ -267,24 +267,25 @@ impl Protocol for StableLeader {
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let (me, peer) = (s.me as u64, from as u64);
+        let (me, peer) = (s.me, from);
         match msg {
             Msg::Ok { round } if round < s.round || (round == s.round && s.leader == Some(s.me)) => {
-                ctx.note(&k::STABLE_LEADER_NOTE_OK_STALE, &[me, peer, s.round]);
+                ctx.note(k::stable_leader_note_ok_stale(me, peer, s.round));
             }
             Msg::Ok { round } => {
                 if round > s.round {
                     let rule = if s.leader == Some(s.me) {
-                        &k::STABLE_LEADER_NOTE_DEMOTED
+                        k::stable_leader_note_demoted
                     } else {
-                        &k::STABLE_LEADER_NOTE_OK_NEWER
+                        k::stable_leader_note_ok_newer
                     };
-                    ctx.note(rule, &[me, round, peer]);
+                    ctx.note(rule(me, round, peer));
                     self.demote(s, ctx);
                 } else {
                     ctx.note(
-                        if s.leader.is_some() { &k::STABLE_LEADER_NOTE_OK } else { &k::STABLE_LEADER_NOTE_TRUST },
-                        &[me, round, peer],
+                        (if s.leader.is_some() { k::stable_leader_note_ok } else { k::stable_leader_note_trust })(
+                            me, round, peer,
+                        ),
                     );
                 }
                 s.round = round;
@@ -295,12 +296,12 @@ impl Protocol for StableLeader {
             Msg::Start { round } => {
                 let leading = s.leader == Some(s.me);
                 if round < s.round || owner(ctx.cfg, round) != s.me {
-                    ctx.note(&k::STABLE_LEADER_NOTE_START_STALE, &[me, peer, s.round]);
+                    ctx.note(k::stable_leader_note_start_stale(me, peer, s.round));
                 } else if round == s.round && leading {
-                    ctx.note(&k::STABLE_LEADER_NOTE_START_DUP, &[me, round, peer]);
+                    ctx.note(k::stable_leader_note_start_dup(me, round, peer));
                 } else {
                     // A newer round, or its own round while it does not lead it (recovered).
-                    ctx.note(&k::STABLE_LEADER_NOTE_START_GOT, &[me, round, peer]);
+                    ctx.note(k::stable_leader_note_start_got(me, round, peer));
                     self.start_round(s, round, ctx);
                 }
             }
@@ -308,27 +309,24 @@ impl Protocol for StableLeader {
     }
 
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
-        let me = s.me as u64;
+        let me = s.me;
         match timer {
             Timer::Timeout => {
                 if s.leader != Some(s.me) {
-                    ctx.note(
-                        &k::STABLE_LEADER_NOTE_TIMEOUT,
-                        &[me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)],
-                    );
+                    ctx.note(k::stable_leader_note_timeout(me, s.round, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.start_round(s, s.round + 1, ctx);
                 }
             }
             Timer::Beat => {
                 if s.leader == Some(s.me) {
-                    ctx.heartbeat(Timer::Beat, &k::STABLE_LEADER_NOTE_BEAT, &[me, s.round], Msg::Ok { round: s.round });
+                    ctx.heartbeat(Timer::Beat, k::stable_leader_note_beat(me, s.round), Msg::Ok { round: s.round });
                 }
             }
         }
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&k::STABLE_LEADER_NOTE_RECOVER, &[crashed.me as u64, crashed.round]);
+        ctx.note(k::stable_leader_note_recover(crashed.me, crashed.round));
         self.arm_timeout(ctx);
         State { me: crashed.me, round: crashed.round, leader: None, listening: true }
     }

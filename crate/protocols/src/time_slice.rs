@@ -125,24 +125,24 @@ impl Protocol for TimeSlice {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         let phase = phase_start(ctx.me, ctx.cfg.n());
-        ctx.note(&k::TIME_SLICE_NOTE_START, &[ctx.me as u64, phase]);
+        ctx.note(k::time_slice_note_start(ctx.me, phase));
         let _ = s;
     }
 
     fn on_message(&self, s: &mut State, _from: NodeId, msg: Msg, ctx: &mut C) {
         let Msg::Token(v) = msg;
-        let me = ctx.me as u64;
+        let me = ctx.me;
         if v == ctx.me {
-            ctx.note(&k::TIME_SLICE_NOTE_HOME, &[me, ctx.now]);
+            ctx.note(k::time_slice_note_home(me, ctx.now));
             s.elected = true;
             return;
         }
         if s.leader.is_some() {
-            ctx.note(&k::TIME_SLICE_NOTE_AGAIN, &[me, v as u64]);
+            ctx.note(k::time_slice_note_again(me, v as u64));
             return;
         }
         let succ = ctx.cfg.successor(ctx.me);
-        ctx.note(&k::TIME_SLICE_NOTE_RELAY, &[me, v as u64, succ as u64]);
+        ctx.note(k::time_slice_note_relay(me, v, succ));
         s.leader = Some(v);
         ctx.cancel_timer(Timer::Phase);
         ctx.send(succ, Msg::Token(v));
@@ -150,7 +150,7 @@ impl Protocol for TimeSlice {
 
     fn on_timer(&self, s: &mut State, _timer: Timer, ctx: &mut C) {
         let succ = ctx.cfg.successor(ctx.me);
-        ctx.note(&k::TIME_SLICE_NOTE_SEND, &[ctx.me as u64, succ as u64]);
+        ctx.note(k::time_slice_note_send(ctx.me, succ));
         s.leader = Some(ctx.me);
         if succ == ctx.me {
             s.elected = true;
@@ -160,7 +160,7 @@ impl Protocol for TimeSlice {
     }
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&k::TIME_SLICE_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::time_slice_note_recover(ctx.me));
         State { me: ctx.me, leader: None, elected: false }
     }
 

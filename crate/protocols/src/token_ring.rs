@@ -250,7 +250,7 @@ impl TokenRing {
     /// (every other node was skipped).
     fn pass(&self, s: &mut State, ctx: &mut C, token: Token, to: NodeId) {
         if to == ctx.me {
-            ctx.note(&k::TOKEN_RING_NOTE_KEEP, &[ctx.me as u64, self.hold]);
+            ctx.note(k::token_ring_note_keep(ctx.me, self.hold));
             s.passing = None;
             self.hold_token(s, ctx, token);
             return;
@@ -299,23 +299,23 @@ impl Protocol for TokenRing {
     }
 
     fn start(&self, _s: &mut State, ctx: &mut C) {
-        ctx.note(&k::TOKEN_RING_NOTE_START, &[ctx.me as u64]);
+        ctx.note(k::token_ring_note_start(ctx.me));
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let me = ctx.me as u64;
+        let me = ctx.me;
         match msg {
             Msg::Token(t) => {
                 // Always acknowledged, so that the sender stops retrying, even when discarded.
                 ctx.send(from, Msg::Ack(t));
                 if s.seen.is_some_and(|seen| t <= seen) {
                     let g = s.seen.map_or(0, |x| x.generation.counter);
-                    ctx.note(&k::TOKEN_RING_NOTE_STALE, &[me, from as u64, g]);
+                    ctx.note(k::token_ring_note_stale(me, from, g));
                     return;
                 }
                 if s.holding.is_some() {
                     // The newer token replaces the held one; the hold timer runs on.
-                    ctx.note(&k::TOKEN_RING_NOTE_MEET, &[me, from as u64, t.generation.counter]);
+                    ctx.note(k::token_ring_note_meet(me, from, t.generation.counter));
                     s.holding = Some(t);
                     s.seen = Some(t);
                     self.watch(ctx);
@@ -323,20 +323,20 @@ impl Protocol for TokenRing {
                 }
                 if s.passing.take().is_some() {
                     ctx.cancel_timer(Timer::AckWait);
-                    ctx.note(&k::TOKEN_RING_NOTE_TAKE_OVER_PASSING, &[me, from as u64, t.generation.counter]);
+                    ctx.note(k::token_ring_note_take_over_passing(me, from, t.generation.counter));
                 } else {
-                    ctx.note(&k::TOKEN_RING_NOTE_TAKE, &[me, from as u64, self.hold]);
+                    ctx.note(k::token_ring_note_take(me, from, self.hold));
                 }
                 self.hold_token(s, ctx, t);
             }
             Msg::Ack(t) => match s.passing {
                 Some((p, to)) if p == t && to == from => {
-                    ctx.note(&k::TOKEN_RING_NOTE_ACKED, &[me, from as u64]);
+                    ctx.note(k::token_ring_note_acked(me, from));
                     s.passing = None;
                     s.last_holder = Some(from);
                     ctx.cancel_timer(Timer::AckWait);
                 }
-                _ => ctx.note(&k::TOKEN_RING_NOTE_ACK_LATE, &[me, from as u64]),
+                _ => ctx.note(k::token_ring_note_ack_late(me, from)),
             },
         }
     }
@@ -348,7 +348,7 @@ impl Protocol for TokenRing {
                 if let Some(t) = s.holding.take() {
                     let succ = ctx.cfg.successor(me);
                     if succ != me {
-                        ctx.note(&k::TOKEN_RING_NOTE_PASS, &[me as u64, self.hold, succ as u64]);
+                        ctx.note(k::token_ring_note_pass(me, self.hold, succ));
                     }
                     self.pass(s, ctx, t, succ);
                 }
@@ -357,7 +357,7 @@ impl Protocol for TokenRing {
                 if let Some((t, to)) = s.passing.take() {
                     let next = ctx.cfg.successor(to);
                     if next != me {
-                        ctx.note(&k::TOKEN_RING_NOTE_SKIP, &[me as u64, to as u64, self.ack_wait]);
+                        ctx.note(k::token_ring_note_skip(me, to, self.ack_wait));
                     }
                     // `pass` adds a hop again: hops only need to grow.
                     self.pass(s, ctx, t, next);
@@ -365,12 +365,12 @@ impl Protocol for TokenRing {
             }
             Timer::Silence => {
                 if s.holding.is_some() || s.passing.is_some() {
-                    ctx.note(&k::TOKEN_RING_NOTE_SILENCE_BUSY, &[me as u64]);
+                    ctx.note(k::token_ring_note_silence_busy(me));
                     self.watch(ctx);
                     return;
                 }
                 let counter = s.seen.map_or(0, |t| t.generation.counter) + 1;
-                ctx.note(&k::TOKEN_RING_NOTE_REGENERATE, &[me as u64, self.wait_of(ctx.cfg, me), counter]);
+                ctx.note(k::token_ring_note_regenerate(me, self.wait_of(ctx.cfg, me), counter));
                 s.regenerated += 1;
                 let token = Token { generation: Generation { counter, origin: me }, hop: 0 };
                 self.hold_token(s, ctx, token);
@@ -380,7 +380,7 @@ impl Protocol for TokenRing {
 
     fn recover(&self, _crashed: &State, ctx: &mut C) -> State {
         let s = State { me: ctx.me, holding: None, passing: None, seen: None, last_holder: None, regenerated: 0 };
-        ctx.note(&k::TOKEN_RING_NOTE_RECOVER, &[ctx.me as u64, self.wait_of(ctx.cfg, ctx.me)]);
+        ctx.note(k::token_ring_note_recover(ctx.me, self.wait_of(ctx.cfg, ctx.me)));
         self.watch(ctx);
         s
     }

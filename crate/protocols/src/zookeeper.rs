@@ -333,22 +333,22 @@ impl Protocol for ZooKeeper {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        let me = s.me as u64;
+        let me = s.me;
         match s.phase {
             Phase::Looking => {
-                ctx.note(&k::ZOOKEEPER_NOTE_START_LOOKING, &[me, s.round, s.vote.1 as u64]);
+                ctx.note(k::zookeeper_note_start_looking(me, s.round, s.vote.1));
                 ctx.broadcast(Self::vote_msg(s));
             }
             Phase::Following => {
-                ctx.note(&k::ZOOKEEPER_NOTE_START_FOLLOWER, &[me, s.leader.map_or(0, |l| l as u64), s.round + 1]);
+                ctx.note(k::zookeeper_note_start_follower(me, s.leader.unwrap_or(0), s.round + 1));
                 self.look(s, s.round + 1, ctx);
             }
-            Phase::Prospective | Phase::Leading => ctx.note(&k::ZOOKEEPER_NOTE_START_LEADER, &[me, s.round]),
+            Phase::Prospective | Phase::Leading => ctx.note(k::zookeeper_note_start_leader(me, s.round)),
         }
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let (me, peer) = (s.me as u64, from as u64);
+        let (me, peer) = (s.me, from);
         match msg {
             Msg::Vote { leader, zxid, round } => {
                 let v = (zxid, leader);
@@ -361,10 +361,10 @@ impl Protocol for ZooKeeper {
                             s.acks.clear();
                             s.vote = v.max((s.zxid, s.me));
                             s.votes = vec![(s.me, s.vote), (from, v)];
-                            ctx.note(&k::ZOOKEEPER_NOTE_NEWER_ROUND, &[me, round, s.vote.1 as u64]);
+                            ctx.note(k::zookeeper_note_newer_round(me, round, s.vote.1));
                             ctx.broadcast(Self::vote_msg(s));
                         } else if round < s.round {
-                            ctx.note(&k::ZOOKEEPER_NOTE_OLDER_ROUND, &[me, peer, s.round]);
+                            ctx.note(k::zookeeper_note_older_round(me, peer, s.round));
                             ctx.send(from, Self::vote_msg(s));
                             return;
                         } else if v > s.vote {
@@ -373,22 +373,20 @@ impl Protocol for ZooKeeper {
                             s.vote = v;
                             s.record(s.me, v);
                             s.record(from, v);
-                            ctx.note(&k::ZOOKEEPER_NOTE_SWITCH, &[me, leader as u64, peer]);
+                            ctx.note(k::zookeeper_note_switch(me, leader, peer));
                             ctx.broadcast(Self::vote_msg(s));
                         } else {
                             s.record(from, v);
-                            ctx.note(&k::ZOOKEEPER_NOTE_KEEP, &[me, peer, leader as u64]);
+                            ctx.note(k::zookeeper_note_keep(me, peer, leader));
                         }
                         self.check_quorum(s, ctx);
                     }
-                    Phase::Following => {
-                        ctx.note(&k::ZOOKEEPER_NOTE_FOLLOWER_QUIET, &[me, peer, s.leader.map_or(0, |l| l as u64)])
-                    }
+                    Phase::Following => ctx.note(k::zookeeper_note_follower_quiet(me, peer, s.leader.unwrap_or(0))),
                     Phase::Prospective | Phase::Leading => {
                         if round > s.round {
                             // Move up to the newer round: a fresh promise to itself, and a fresh
                             // window in which its followers confirm it there.
-                            ctx.note(&k::ZOOKEEPER_NOTE_BUMP, &[me, peer, round]);
+                            ctx.note(k::zookeeper_note_bump(me, peer, round));
                             s.round = round;
                             s.promise = Some((round, s.me));
                             s.acks = vec![s.me];
@@ -396,7 +394,7 @@ impl Protocol for ZooKeeper {
                             self.arm_leader(ctx);
                             self.confirm(s, ctx);
                         } else {
-                            ctx.note(&k::ZOOKEEPER_NOTE_ANSWER, &[me, peer, s.round]);
+                            ctx.note(k::zookeeper_note_answer(me, peer, s.round));
                             ctx.send(from, Msg::Elected { round: s.round });
                         }
                     }
@@ -406,7 +404,7 @@ impl Protocol for ZooKeeper {
             Msg::Follow { round } if s.phase == Phase::Looking && round == s.round => {
                 // Decided before this node: its promise is also its vote for this node, and it
                 // counts as FOLLOW should this node win.
-                ctx.note(&k::ZOOKEEPER_NOTE_FOLLOW_EARLY, &[me, peer]);
+                ctx.note(k::zookeeper_note_follow_early(me, peer));
                 s.record(from, (s.zxid, s.me));
                 if !s.acks.contains(&from) {
                     s.acks.push(from);
@@ -416,25 +414,26 @@ impl Protocol for ZooKeeper {
             Msg::Follow { round } => {
                 if s.leads() && round == s.round {
                     if s.acks.contains(&from) {
-                        ctx.note(&k::ZOOKEEPER_NOTE_FOLLOW_AGAIN, &[me, peer]);
+                        ctx.note(k::zookeeper_note_follow_again(me, peer));
                     } else {
                         s.acks.push(from);
                         let confirmed = s.led == Some(s.round);
-                        ctx.note(
-                            if confirmed { &k::ZOOKEEPER_NOTE_ANSWERED } else { &k::ZOOKEEPER_NOTE_FOLLOWED },
-                            &[me, peer, s.acks.len() as u64],
-                        );
+                        ctx.note((if confirmed { k::zookeeper_note_answered } else { k::zookeeper_note_followed })(
+                            me,
+                            peer,
+                            s.acks.len() as u64,
+                        ));
                         self.confirm(s, ctx);
                     }
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_FOLLOW_IGNORED, &[me, peer, round]);
+                    ctx.note(k::zookeeper_note_follow_ignored(me, peer, round));
                 }
             }
         }
     }
 
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
-        let me = s.me as u64;
+        let me = s.me;
         match timer {
             Timer::Finalize => {
                 if s.phase != Phase::Looking || !s.finalizing {
@@ -443,9 +442,9 @@ impl Protocol for ZooKeeper {
                 s.finalizing = false;
                 let leader = s.vote.1;
                 if s.tally() < s.quorum {
-                    ctx.note(&k::ZOOKEEPER_NOTE_QUORUM_LOST, &[me, leader as u64]);
+                    ctx.note(k::zookeeper_note_quorum_lost(me, leader));
                 } else if leader == s.me {
-                    ctx.note(&k::ZOOKEEPER_NOTE_DECIDE_LEAD, &[me, s.round, s.quorum as u64]);
+                    ctx.note(k::zookeeper_note_decide_lead(me, s.round, s.quorum as u64));
                     ctx.cancel_timer(Timer::Retry);
                     s.phase = Phase::Prospective;
                     s.promise = Some((s.round, s.me));
@@ -454,45 +453,42 @@ impl Protocol for ZooKeeper {
                     self.arm_leader(ctx);
                     self.confirm(s, ctx);
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_DECIDE_FOLLOW, &[me, leader as u64, s.round]);
+                    ctx.note(k::zookeeper_note_decide_follow(me, leader, s.round));
                     self.join(s, leader, s.round, ctx);
                 }
             }
             Timer::Retry => {
                 if s.phase == Phase::Looking {
-                    ctx.note(&k::ZOOKEEPER_NOTE_RETRY, &[me, s.round, s.vote.1 as u64]);
+                    ctx.note(k::zookeeper_note_retry(me, s.round, s.vote.1));
                     ctx.broadcast(Self::vote_msg(s));
                     self.arm_retry(ctx);
                 }
             }
             Timer::LeaderTimeout => {
                 if let (Phase::Following, Some(l)) = (s.phase, s.leader) {
-                    ctx.note(&k::ZOOKEEPER_NOTE_SUSPECT, &[me, l as u64, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)]);
+                    ctx.note(k::zookeeper_note_suspect(me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
                     self.look(s, s.round + 1, ctx);
                 }
             }
             Timer::Ping => {
                 if s.leads() {
-                    ctx.heartbeat(Timer::Ping, &k::ZOOKEEPER_NOTE_BEAT, &[me, s.round], Msg::Ping { round: s.round });
+                    ctx.heartbeat(Timer::Ping, k::zookeeper_note_beat(me, s.round), Msg::Ping { round: s.round });
                 }
             }
             Timer::AckCheck => {
-                let tally = [me, s.acks.len() as u64, s.quorum as u64];
+                let (acks, quorum) = (s.acks.len() as u64, s.quorum as u64);
                 match s.phase {
                     Phase::Leading if s.acks.len() as u32 >= s.quorum => {
-                        ctx.note(&k::ZOOKEEPER_NOTE_WINDOW_OK, &tally);
+                        ctx.note(k::zookeeper_note_window_ok(me, acks, quorum));
                         s.acks = vec![s.me];
                         ctx.set_timer_after(Timer::AckCheck, self.ack_window);
                     }
                     Phase::Leading | Phase::Prospective => {
-                        ctx.note(
-                            if s.phase == Phase::Leading {
-                                &k::ZOOKEEPER_NOTE_LONELY
-                            } else {
-                                &k::ZOOKEEPER_NOTE_NOT_CONFIRMED
-                            },
-                            &tally,
-                        );
+                        ctx.note(if s.phase == Phase::Leading {
+                            k::zookeeper_note_lonely(me, acks, quorum)
+                        } else {
+                            k::zookeeper_note_not_confirmed(me, acks, quorum)
+                        });
                         self.look(s, s.round + 1, ctx);
                     }
                     _ => {}
@@ -506,7 +502,7 @@ impl Protocol for ZooKeeper {
         s.round = crashed.round;
         s.promise = crashed.promise;
         let round = s.round + 1;
-        ctx.note(&k::ZOOKEEPER_NOTE_RECOVER, &[s.me as u64, round]);
+        ctx.note(k::zookeeper_note_recover(s.me, round));
         self.look(&mut s, round, ctx);
         s
     }

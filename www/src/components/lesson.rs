@@ -135,9 +135,9 @@ fn computing(s: &LessonState, lang: Lang) -> Html {
     }
     let (done, runs, steps) = s.computed;
     let text = if runs > 1 {
-        k::UI_LESSON_COMPUTING_RUNS.fill(lang, &[done, runs])
+        k::ui_lesson_computing_runs(done, runs).render(lang)
     } else {
-        k::UI_LESSON_COMPUTING_STEPS.fill(lang, &[steps])
+        k::ui_lesson_computing_steps(steps).render(lang)
     };
     html! { <>
         <p class="lesson-wait" role="status" data-testid="lesson-computing">{ text }</p>

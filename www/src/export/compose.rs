@@ -24,10 +24,10 @@ pub fn caption(alg: &Algorithm, preset: Option<&str>, frame: &Frame, lang: Lang)
     if let Some(p) = preset.and_then(election_lab::presets::find) {
         lines.push(p.title.get(lang).to_string());
     }
-    lines.push(k::UI_CAPTION_STEP.fill(lang, &[frame.step, frame.time]));
+    lines.push(k::ui_caption_step(frame.step, frame.time).render(lang));
     lines.push(match frame.leaders.as_slice() {
         [] => tr(lang, k::UI_CAPTION_NO_LEADER).to_string(),
-        [one] => k::UI_CAPTION_LEADER.fill(lang, &[*one as u64]),
+        [one] => k::ui_caption_leader(*one).render(lang),
         many => format!("{} {}", tr(lang, k::UI_CAPTION_LEADERS), crate::nodes_text(many)),
     });
     lines

@@ -149,7 +149,7 @@ impl State {
                     }
                     self.load(Ok(engine), None, |e| e);
                     self.alert = None;
-                    self.notice = Some(k::UI_CHECK_NOTICE_VIOLATED.fill(self.lang, &[moves, step]));
+                    self.notice = Some(k::ui_check_notice_violated(moves, step).render(self.lang));
                     self.check = Some(Rc::new(ModelCheck {
                         status: CheckStatus::Violated { step, moves, states },
                         ..(*current).clone()

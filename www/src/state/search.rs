@@ -124,7 +124,7 @@ impl State {
                     self.load(Ok(engine), None, |e| e);
                     self.alert = None;
                     self.notice =
-                        Some(k::UI_COUNTEREXAMPLE_FOUND_AFTER_0_SCHEDULES.fill(self.lang, &[tried.schedules, step]));
+                        Some(k::ui_counterexample_found_after_0_schedules(tried.schedules, step).render(self.lang));
                     self.search = Some(Rc::new(Finding {
                         status: SearchStatus::Found { step, tried, ms, changes },
                         ..(*current).clone()

@@ -9,7 +9,9 @@
 //! readers ([`Sim::record`], [`Sim::message`], [`Sim::notes_of`]) rebuild the full values.
 
 use super::*;
-use crate::meta::Text;
+use crate::meta::{Text, MAX_ARGS};
+
+const _: () = assert!(MAX_ARGS >= 3, "a logged note keeps three arguments inline");
 
 /// One message ever sent, as read back. (Its payload is kept by the protocol's [`Machine`];
 /// [`Sim::label`] reads it.)
@@ -73,8 +75,8 @@ pub(super) struct CRec {
     sub: u8,
 }
 
-/// A narration note as logged: 16 bytes, its template interned. Arguments that do not fit 32
-/// bits are kept aside (`wide`), which no protocol needs so far.
+/// A narration note as logged: 16 bytes, its template interned. A note with more than three
+/// arguments, or one that does not fit 32 bits, is kept aside (`wide`), which few need.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CNote {
     text: u16,
@@ -152,7 +154,7 @@ pub(super) struct History {
     pub(super) timer_log: Vec<CTimer>,
     pub(super) notes: Vec<CNote>,
     /// Note arguments too wide for a [`CNote`].
-    wide: Vec<[u64; 3]>,
+    wide: Vec<[u64; MAX_ARGS]>,
     /// Interned note templates and timer names.
     texts: Vec<Text>,
     last_text: usize,
@@ -290,20 +292,36 @@ impl History {
     #[inline(always)]
     pub(super) fn push_note(&mut self, note: &Note) {
         let text = self.intern_text(note.text);
-        let narrow = note.args.map(|a| u32::try_from(a).ok());
-        let c = match narrow {
-            [Some(a), Some(b), Some(c)] => CNote { text, wide: false, args: [a, b, c] },
-            _ => {
-                self.wide.push(note.args);
-                CNote { text, wide: true, args: [self.wide.len() as u32 - 1, 0, 0] }
+        let slots = note.slots();
+        let narrow = slots[..3].iter().map(|&a| u32::try_from(a).ok());
+        let mut args = [0u32; 3];
+        let mut fits = slots[3..].iter().all(|&a| a == 0);
+        for (slot, a) in args.iter_mut().zip(narrow) {
+            match a {
+                Some(a) => *slot = a,
+                None => fits = false,
             }
+        }
+        let c = if fits {
+            CNote { text, wide: false, args }
+        } else {
+            self.wide.push(*slots);
+            CNote { text, wide: true, args: [self.wide.len() as u32 - 1, 0, 0] }
         };
         self.notes.push(c);
     }
 
     fn note(&self, c: &CNote) -> Note {
-        let args = if c.wide { self.wide[c.args[0] as usize] } else { c.args.map(u64::from) };
-        Note { text: self.texts[c.text as usize], args }
+        let args = if c.wide {
+            self.wide[c.args[0] as usize]
+        } else {
+            let mut a = [0u64; MAX_ARGS];
+            for (slot, &v) in a.iter_mut().zip(&c.args) {
+                *slot = u64::from(v);
+            }
+            a
+        };
+        Note::from_slots(self.texts[c.text as usize], args)
     }
 
     pub(super) fn push_timer(&mut self, rec: TimerRec) {

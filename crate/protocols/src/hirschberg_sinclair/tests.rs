@@ -29,7 +29,7 @@ fn survivors(s: &Typed<HirschbergSinclair>) -> Vec<u64> {
     let mut out = Vec::new();
     for n in s.records().flat_map(|r| s.notes_of(&r)) {
         if n.text == k::HIRSCHBERG_SINCLAIR_NOTE_NEXT {
-            let k = n.args[1] as usize;
+            let k = n.args()[1] as usize;
             if out.len() <= k {
                 out.resize(k + 1, 0);
             }

@@ -63,7 +63,7 @@ impl Invitation {
     pub(super) fn round(&self, s: &mut State, ctx: &mut C) {
         self.expire(s, ctx.now);
         if let Some(&(waiting, _)) = s.pending.first() {
-            ctx.note(&k::INVITATION_NOTE_ROUND_WAIT, &[ctx.me as u64, waiting as u64]);
+            ctx.note(k::invitation_note_round_wait(ctx.me, waiting));
             return;
         }
         let cfg: &Config = ctx.cfg;
@@ -73,10 +73,10 @@ impl Invitation {
             Some(i) => {
                 let to = cfg.ids[i];
                 s.cursor = i;
-                ctx.note(&k::INVITATION_NOTE_ROUND, &[ctx.me as u64, s.size(), to as u64]);
+                ctx.note(k::invitation_note_round(ctx.me, s.size(), to));
                 self.send_invite(s, ctx, to);
             }
-            None => ctx.note(&k::INVITATION_NOTE_ROUND_DONE, &[ctx.me as u64]),
+            None => ctx.note(k::invitation_note_round_done(ctx.me)),
         }
     }
 
@@ -138,27 +138,24 @@ impl Invitation {
                 s.remove(from);
                 self.expire(s, ctx.now);
                 if beats(size, from, s.size(), me) {
-                    let text = if size > s.size() {
-                        &k::INVITATION_NOTE_ACCEPT_LARGER
-                    } else {
-                        &k::INVITATION_NOTE_ACCEPT_TIE
-                    };
-                    ctx.note(text, &[me as u64, from as u64, size]);
+                    let text =
+                        if size > s.size() { k::invitation_note_accept_larger } else { k::invitation_note_accept_tie };
+                    ctx.note(text(me, from, size));
                     self.accept(s, ctx, from);
                 } else if s.invited(from) {
-                    ctx.note(&k::INVITATION_NOTE_COUNTER_PENDING, &[me as u64, from as u64, s.size()]);
+                    ctx.note(k::invitation_note_counter_pending(me, from, s.size()));
                 } else {
-                    ctx.note(&k::INVITATION_NOTE_COUNTER, &[me as u64, from as u64, s.size()]);
+                    ctx.note(k::invitation_note_counter(me, from, s.size()));
                     self.send_invite(s, ctx, from);
                     self.arm(s, ctx);
                 }
             }
             Status::Joining | Status::Follower if s.leader == from => {
-                ctx.note(&k::INVITATION_NOTE_OWN_LEADER_INVITES, &[me as u64, from as u64]);
+                ctx.note(k::invitation_note_own_leader_invites(me, from));
                 ctx.send(from, Msg::Redirect { leader: from });
             }
             Status::Joining | Status::Follower => {
-                ctx.note(&k::INVITATION_NOTE_REDIRECT_INVITE, &[me as u64, from as u64, s.leader as u64]);
+                ctx.note(k::invitation_note_redirect_invite(me, from, s.leader));
                 ctx.send(from, Msg::Redirect { leader: s.leader });
             }
         }
@@ -167,7 +164,7 @@ impl Invitation {
     pub(super) fn on_accept(&self, s: &mut State, from: NodeId, members: Vec<NodeId>, ctx: &mut C) {
         let me = ctx.me;
         if s.status != Status::Leader {
-            ctx.note(&k::INVITATION_NOTE_ACCEPT_NOT_LEADER, &[me as u64, from as u64, s.leader as u64]);
+            ctx.note(k::invitation_note_accept_not_leader(me, from, s.leader));
             ctx.send(from, Msg::Redirect { leader: s.leader });
             return;
         }
@@ -178,7 +175,7 @@ impl Invitation {
         if !joining.contains(&from) && !s.has(from) {
             joining.push(from);
         }
-        ctx.note(&k::INVITATION_NOTE_MERGE, &[me as u64, from as u64, joining.len() as u64]);
+        ctx.note(k::invitation_note_merge(me, from, joining.len() as u64));
         for &m in &joining {
             s.add(m, ctx.now);
             ctx.send(m, Msg::Group { old: from });
@@ -190,19 +187,19 @@ impl Invitation {
         let me = ctx.me;
         match s.status {
             Status::Joining if from == s.leader => {
-                ctx.note(&k::INVITATION_NOTE_JOINED, &[me as u64, from as u64]);
+                ctx.note(k::invitation_note_joined(me, from));
                 self.follow(s, ctx, from);
             }
             Status::Follower if old == s.leader || from == s.leader => {
-                ctx.note(&k::INVITATION_NOTE_MOVED, &[me as u64, from as u64, old as u64]);
+                ctx.note(k::invitation_note_moved(me, from, old));
                 self.follow(s, ctx, from);
             }
             Status::Leader if old == me => {
-                ctx.note(&k::INVITATION_NOTE_STALE_ACK, &[me as u64, from as u64]);
+                ctx.note(k::invitation_note_stale_ack(me, from));
                 ctx.send(from, Msg::Redirect { leader: me });
             }
             _ => {
-                ctx.note(&k::INVITATION_NOTE_GROUP_REFUSED, &[me as u64, from as u64, s.leader as u64]);
+                ctx.note(k::invitation_note_group_refused(me, from, s.leader));
                 ctx.send(from, Msg::Redirect { leader: s.leader });
             }
         }
@@ -214,7 +211,7 @@ impl Invitation {
         self.expire(s, ctx.now);
         match s.status {
             Status::Leader if leader == me => {
-                ctx.note(&k::INVITATION_NOTE_REDIRECT_MINE, &[me as u64, from as u64]);
+                ctx.note(k::invitation_note_redirect_mine(me, from));
                 s.add(from, ctx.now);
                 self.settle_rounds(s, ctx);
             }
@@ -225,15 +222,15 @@ impl Invitation {
                     s.remove(from);
                 }
                 if s.has(leader) || s.invited(leader) {
-                    ctx.note(&k::INVITATION_NOTE_REDIRECT_ALREADY, &[me as u64, from as u64, leader as u64]);
+                    ctx.note(k::invitation_note_redirect_already(me, from, leader));
                 } else {
-                    ctx.note(&k::INVITATION_NOTE_REDIRECT_INVITE_LEADER, &[me as u64, from as u64, leader as u64]);
+                    ctx.note(k::invitation_note_redirect_invite_leader(me, from, leader));
                     self.send_invite(s, ctx, leader);
                 }
                 self.arm(s, ctx);
             }
             Status::Joining if from == s.leader => {
-                ctx.note(&k::INVITATION_NOTE_REDIRECT_ABORT, &[me as u64, from as u64, leader as u64]);
+                ctx.note(k::invitation_note_redirect_abort(me, from, leader));
                 self.resume(s, ctx);
                 if leader != me {
                     s.remove(leader);
@@ -242,7 +239,7 @@ impl Invitation {
                 }
             }
             Status::Joining | Status::Follower => {
-                ctx.note(&k::INVITATION_NOTE_REDIRECT_MOOT, &[me as u64, from as u64]);
+                ctx.note(k::invitation_note_redirect_moot(me, from));
             }
         }
     }

@@ -35,7 +35,7 @@ impl Paxos {
         ctx.cancel_timer(Timer::Backoff);
         s.promised = ballot;
         let carried = s.accepted.get(&inst).copied();
-        ctx.note(&k::PAXOS_NOTE_PREPARE, &[ctx.me as u64, ballot, inst]);
+        ctx.note(k::paxos_note_prepare(ctx.me, ballot, inst));
         s.proposal = Some(Proposal { inst, ballot, phase: Phase::Prepare, carried, value: ctx.me, yes: vec![ctx.me] });
         ctx.set_timer_after(Timer::Deadline, self.patience);
         ctx.broadcast(Msg::Prepare { inst, ballot });
@@ -63,9 +63,9 @@ impl Paxos {
                 }
                 s.accepted.insert(inst, (ballot, value));
                 match carried {
-                    Some((_, v)) if v == me => ctx.note(&k::PAXOS_NOTE_CARRY_SELF, &[me as u64, ballot]),
-                    Some((_, v)) => ctx.note(&k::PAXOS_NOTE_CARRY, &[me as u64, v as u64, ballot]),
-                    None => ctx.note(&k::PAXOS_NOTE_PHASE2, &[me as u64, ballot]),
+                    Some((_, v)) if v == me => ctx.note(k::paxos_note_carry_self(me, ballot)),
+                    Some((_, v)) => ctx.note(k::paxos_note_carry(me, v, ballot)),
+                    None => ctx.note(k::paxos_note_phase2(me, ballot)),
                 }
                 ctx.set_timer_after(Timer::Deadline, self.patience);
                 ctx.broadcast(Msg::Accept { inst, ballot, value });
@@ -75,7 +75,7 @@ impl Paxos {
                 let (inst, ballot, value) = (p.inst, p.ballot, p.value);
                 s.proposal = None;
                 ctx.cancel_timer(Timer::Deadline);
-                ctx.note(&k::PAXOS_NOTE_CHOSEN, &[me as u64, ballot, value as u64]);
+                ctx.note(k::paxos_note_chosen(me, ballot, value));
                 ctx.broadcast(Msg::Chosen { inst, value, ballot });
                 self.learn(s, inst, value, ballot, ctx);
             }
@@ -84,8 +84,11 @@ impl Paxos {
 
     /// Abandons the ballot refused (a NACK, or its own acceptor) and backs off.
     pub(super) fn give_up(&self, s: &mut State, ballot: u64, promised: u64, ctx: &mut C) {
-        let rule = if promised > ballot { &k::PAXOS_NOTE_DUEL } else { &k::PAXOS_NOTE_OUTRUN };
-        ctx.note(rule, &[ctx.me as u64, ballot, promised]);
+        ctx.note(if promised > ballot {
+            k::paxos_note_duel(ctx.me, ballot, promised)
+        } else {
+            k::paxos_note_outrun(ctx.me, ballot)
+        });
         s.proposal = None;
         ctx.cancel_timer(Timer::Deadline);
         self.back_off(s, ctx);
@@ -96,7 +99,7 @@ impl Paxos {
     pub(super) fn conflicts(&self, s: &State, inst: u64, value: NodeId, ctx: &mut C) -> bool {
         match s.learned.get(&inst) {
             Some(&v) if v != value => {
-                ctx.note(&k::PAXOS_NOTE_CONFLICT, &[ctx.me as u64, inst, value as u64]);
+                ctx.note(k::paxos_note_conflict(ctx.me, inst, value));
                 ctx.report(CHOSEN_ONCE.id, vec![ctx.me, v, value]);
                 true
             }
@@ -106,19 +109,18 @@ impl Paxos {
 
     /// Records that `inst` chose `value`, checking it against what this node already knew.
     pub(super) fn learn(&self, s: &mut State, inst: u64, value: NodeId, ballot: u64, ctx: &mut C) {
-        let me = ctx.me as u64;
-        let args = [me, inst, value as u64];
+        let me = ctx.me;
         if self.conflicts(s, inst, value, ctx) {
             return;
         }
         if s.learned.contains_key(&inst) {
-            return ctx.note(&k::PAXOS_NOTE_KNOWN, &args);
+            return ctx.note(k::paxos_note_known(me, inst, value));
         }
         let newest = inst > s.latest().0;
         s.learned.insert(inst, value);
         self.notice_ballot(s, ballot);
         if !newest {
-            return ctx.note(&k::PAXOS_NOTE_OLD_NEWS, &args);
+            return ctx.note(k::paxos_note_old_news(me, inst, value));
         }
         s.decided_by = ballot;
         if s.proposal.as_ref().is_some_and(|p| p.inst <= inst) {
@@ -128,12 +130,12 @@ impl Paxos {
         s.waiting = false;
         ctx.cancel_timer(Timer::Backoff);
         if value == ctx.me {
-            ctx.note(&k::PAXOS_NOTE_LEARN_SELF, &args);
+            ctx.note(k::paxos_note_learn_self(me, inst));
             s.leader = Some(ctx.me);
             ctx.cancel_timer(Timer::LeaderTimeout);
             ctx.arm_heartbeat(Timer::Heartbeat);
         } else {
-            ctx.note(&k::PAXOS_NOTE_LEARN, &args);
+            ctx.note(k::paxos_note_learn(me, inst, value));
             self.stop_leading(s, ctx);
             s.leader = Some(value);
             ctx.watch_leader(Timer::LeaderTimeout, s.leader);
@@ -143,7 +145,7 @@ impl Paxos {
     /// Answers a request for an instance already decided with the latest decision.
     pub(super) fn tell_latest(&self, s: &State, to: NodeId, inst: u64, ctx: &mut C) {
         let (latest, value) = s.latest();
-        ctx.note(&k::PAXOS_NOTE_TELL, &[ctx.me as u64, inst, latest]);
+        ctx.note(k::paxos_note_tell(ctx.me, inst, latest));
         ctx.send(to, Msg::Chosen { inst: latest, value, ballot: s.decided_by });
     }
 }

@@ -156,8 +156,8 @@ fn effect(e: &Value, decl: &Decl, cfg: &Config) -> Result<Fx, String> {
                 Some(Value::Object(a)) => a,
                 Some(_) => return Err(at(".args: expected an object".into())),
             };
-            let mut a = [0u64; 3];
-            for (i, arg) in text.args().iter().enumerate().take(3) {
+            let mut a = [0u64; crate::meta::MAX_ARGS];
+            for (i, arg) in text.args().iter().enumerate().take(crate::meta::MAX_ARGS) {
                 let v = args.get(*arg).ok_or_else(|| at(format!(".args: the note `{name}` needs `{arg}`")))?;
                 a[i] = match v {
                     Value::Null => 0,
@@ -170,7 +170,9 @@ fn effect(e: &Value, decl: &Decl, cfg: &Config) -> Result<Fx, String> {
                     text.args().join(", ")
                 )));
             }
-            Ok(Fx::Note(Note { text, args: a }))
+            // A node process's narration is data read at run time: the one untyped note.
+            #[allow(clippy::disallowed_methods)]
+            Ok(Fx::Note(Note::untyped(text, &a)))
         }
         other => Err(format!("{other}: unknown effect (expected send, broadcast, set_timer, cancel_timer or note)")),
     }

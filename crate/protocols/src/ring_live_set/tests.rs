@@ -100,13 +100,13 @@ fn the_figure_n6_down_n3_starts_n5_skips_n6() {
     ];
     let want: Vec<(NodeId, NodeId, String)> = want.iter().map(|&(a, b, l)| (a, b, l.to_string())).collect();
     assert_eq!(elections, want);
-    let skips: Vec<[u64; 3]> = s
+    let skips: Vec<Vec<u64>> = s
         .records()
         .flat_map(|r| s.notes_of(&r))
         .filter(|n| n.text == k::RING_LIVE_SET_NOTE_SKIP)
-        .map(|n| n.args)
+        .map(|n| n.args().to_vec())
         .collect();
-    assert_eq!(skips, vec![[5, 6, 1]], "one skip: N5 past N6 to N1");
+    assert_eq!(skips, vec![vec![5, 6, 1]], "one skip: N5 past N6 to N1");
     let step = (1..=e.cursor())
         .find(|&k| e.narrate(k, Lang::En).unwrap().contains("skips to the next node, N1"))
         .expect("the skip is narrated");

@@ -101,8 +101,8 @@ fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
         let names: Vec<&str> = c.decl.decl.notes.iter().map(|(n, _)| n.as_str()).collect();
         return fail(format!("unknown note `{name}` (declared in `notes`: {})", names.join(", ")));
     };
-    let mut a = [0u64; 3];
-    for (i, arg) in text.args().iter().enumerate().take(3) {
+    let mut a = [0u64; crate::meta::MAX_ARGS];
+    for (i, arg) in text.args().iter().enumerate().take(crate::meta::MAX_ARGS) {
         let Some(v) = args.get(*arg) else {
             return fail(format!("note `{name}` needs the argument `{arg}`"));
         };
@@ -114,7 +114,9 @@ fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
     if let Some(extra) = args.keys().find(|k| !text.args().contains(&k.as_str())) {
         return fail(format!("note `{name}` has no argument `{extra}` (it takes: {})", text.args().join(", ")));
     }
-    c.fx.push(Fx::Note(Note { text, args: a }));
+    // A scripted algorithm's narration is data read at run time: the one untyped note.
+    #[allow(clippy::disallowed_methods)]
+    c.fx.push(Fx::Note(Note::untyped(text, &a)));
     Ok(())
 }
 

@@ -423,8 +423,9 @@ pub(crate) fn declare(
         for (name, t) in map_of(v, "notes")? {
             let field = format!("notes.{name}");
             let text = text(Some(&t), &field, &key(&format!("note.{name}")))?;
-            if text.args().len() > 3 {
-                return err(&field, format!("at most 3 named arguments, found {}", text.args().join(", ")));
+            if text.args().len() > crate::meta::MAX_ARGS {
+                let most = crate::meta::MAX_ARGS;
+                return err(&field, format!("at most {most} named arguments, found {}", text.args().join(", ")));
             }
             notes.push((name.to_string(), text));
         }

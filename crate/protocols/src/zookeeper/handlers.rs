@@ -51,7 +51,7 @@ impl ZooKeeper {
         let tally = s.tally();
         if !s.finalizing && tally >= s.quorum {
             s.finalizing = true;
-            ctx.note(&k::ZOOKEEPER_NOTE_QUORUM, &[s.me as u64, s.vote.1 as u64, tally as u64]);
+            ctx.note(k::zookeeper_note_quorum(s.me, s.vote.1, tally as u64));
             ctx.set_timer_after(Timer::Finalize, self.finalize_wait);
         }
     }
@@ -80,10 +80,11 @@ impl ZooKeeper {
             s.phase = Phase::Leading;
             s.led = Some(s.round);
             s.leader = Some(s.me);
-            ctx.note(
-                if first { &k::ZOOKEEPER_NOTE_LEADS } else { &k::ZOOKEEPER_NOTE_RECONFIRMED },
-                &[s.me as u64, s.round, s.acks.len() as u64],
-            );
+            ctx.note((if first { k::zookeeper_note_leads } else { k::zookeeper_note_reconfirmed })(
+                s.me,
+                s.round,
+                s.acks.len() as u64,
+            ));
         }
     }
 
@@ -111,44 +112,43 @@ impl ZooKeeper {
 
     /// A node claims to lead `round` (PING or ELECTED).
     pub(super) fn on_claim(&self, s: &mut State, from: NodeId, round: u64, ctx: &mut C) {
-        let (me, peer) = (s.me as u64, from as u64);
+        let (me, peer) = (s.me, from);
         match s.phase {
             Phase::Looking => {
                 if round >= s.round && s.can_promise(round, from) {
-                    ctx.note(&k::ZOOKEEPER_NOTE_JOIN, &[me, peer, round]);
+                    ctx.note(k::zookeeper_note_join(me, peer, round));
                     self.join(s, from, round, ctx);
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_CLAIM_OLD, &[me, peer, s.round]);
+                    ctx.note(k::zookeeper_note_claim_old(me, peer, s.round));
                 }
             }
             Phase::Following if s.leader == Some(from) => {
                 if round >= s.round && s.can_promise(round, from) {
-                    ctx.note(
-                        if round > s.round { &k::ZOOKEEPER_NOTE_FOLLOW_UP } else { &k::ZOOKEEPER_NOTE_PING_ACK },
-                        &[me, peer, round],
-                    );
+                    ctx.note((if round > s.round { k::zookeeper_note_follow_up } else { k::zookeeper_note_ping_ack })(
+                        me, peer, round,
+                    ));
                     s.round = round;
                     s.promise = Some((round, from));
                     ctx.send(from, Msg::Follow { round });
                     ctx.watch_leader(Timer::LeaderTimeout, Some(from));
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_STALE_PING, &[me, peer, s.round]);
+                    ctx.note(k::zookeeper_note_stale_ping(me, peer, s.round));
                 }
             }
             Phase::Following => {
                 if round > s.round {
-                    ctx.note(&k::ZOOKEEPER_NOTE_NEWER_LEADER, &[me, peer, round]);
+                    ctx.note(k::zookeeper_note_newer_leader(me, peer, round));
                     self.join(s, from, round, ctx);
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_OTHER_LEADER, &[me, peer, s.leader.map_or(0, |l| l as u64)]);
+                    ctx.note(k::zookeeper_note_other_leader(me, peer, s.leader.unwrap_or(0)));
                 }
             }
             Phase::Prospective | Phase::Leading => {
                 if round > s.round {
-                    ctx.note(&k::ZOOKEEPER_NOTE_STEP_DOWN, &[me, peer, round]);
+                    ctx.note(k::zookeeper_note_step_down(me, peer, round));
                     self.join(s, from, round, ctx);
                 } else {
-                    ctx.note(&k::ZOOKEEPER_NOTE_RIVAL, &[me, peer, round]);
+                    ctx.note(k::zookeeper_note_rival(me, peer, round));
                 }
             }
         }

@@ -24,10 +24,10 @@ pub struct Props {
 /// The bounds in the page's words.
 fn bounds_text(b: &CheckBounds, lang: Lang) -> String {
     let time = match b.horizon {
-        Some(h) => k::UI_CHECK_TIMED.fill(lang, &[h]),
+        Some(h) => k::ui_check_timed(h).render(lang),
         None => tr(lang, k::UI_CHECK_ASYNCHRONOUS).to_string(),
     };
-    format!("{}, {time}", k::UI_CHECK_BOUNDS.fill(lang, &[b.depth as u64, b.crashes as u64, b.partitions as u64]))
+    format!("{}, {time}", k::ui_check_bounds(b.depth as u64, b.crashes as u64, b.partitions as u64).render(lang))
 }
 
 /// A number input of the bounds, clamped to `0..=max`.
@@ -112,7 +112,7 @@ pub fn CheckEvery(p: &Props) -> Html {
         Some((CheckStatus::Running { states, depth }, _)) => html! {
             <div class="check-status running">
                 <p role="status" data-testid="check-status" data-status="running" data-states={states.to_string()}>
-                    { k::UI_CHECK_RUNNING.fill(lang, &[*states, *depth as u64]) }
+                    { k::ui_check_running(*states, *depth as u64).render(lang) }
                 </p>
                 <button onclick={p.on.reform(|_| Action::CancelCheck)} data-testid="check-cancel">{ tr(lang, k::UI_CANCEL) }</button>
             </div>
@@ -127,11 +127,11 @@ pub fn CheckEvery(p: &Props) -> Html {
                     ("holds", k::UI_CHECK_HOLDS.format(lang, &[states, &bounds]), *states)
                 }
                 CheckStatus::Violated { step, moves, states } => {
-                    ("violated", k::UI_CHECK_VIOLATED.fill(lang, &[*moves, *step, *states]), *states)
+                    ("violated", k::ui_check_violated(*moves, *step, *states).render(lang), *states)
                 }
-                CheckStatus::Limit { states } => ("limit", k::UI_CHECK_LIMIT.fill(lang, &[*states]), *states),
+                CheckStatus::Limit { states } => ("limit", k::ui_check_limit(*states).render(lang), *states),
                 CheckStatus::Cancelled { states } => {
-                    ("cancelled", k::UI_CHECK_CANCELLED.fill(lang, &[*states]), *states)
+                    ("cancelled", k::ui_check_cancelled(*states).render(lang), *states)
                 }
                 CheckStatus::Failed(why) => ("failed", k::UI_CHECK_FAILED.format(lang, &[why]), 0),
                 CheckStatus::Running { .. } => unreachable!("shown above"),

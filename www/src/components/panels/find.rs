@@ -21,7 +21,7 @@ pub fn button(property: &'static str, name: &str, busy: bool, lang: Lang, on: &C
 }
 
 fn counts(t: &Tried, lang: Lang) -> String {
-    k::UI_0_SCHEDULES_1_DISTINCT_STATES.fill(lang, &[t.schedules, t.states])
+    k::ui_0_schedules_1_distinct_states(t.schedules, t.states).render(lang)
 }
 
 /// Where the last search stands: progress and Cancel while it runs, then its outcome (one
@@ -32,7 +32,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
     let (class, text, tried, ms, step) = match &s.status {
         SearchStatus::Running(t) => {
             let what = if t.shrinking {
-                k::UI_VIOLATED_SHRINKING_THE_SCHEDULE_0.fill(lang, &[t.shrink_runs])
+                k::ui_violated_shrinking_the_schedule_0(t.shrink_runs).render(lang)
             } else {
                 format!("{}{name}…", tr(lang, k::UI_SEARCHING_FOR_A_COUNTEREXAMPLE_TO))
             };
@@ -54,7 +54,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
             "found",
             format!(
                 "{}{}{name}{}{}{}",
-                k::UI_COUNTEREXAMPLE_OPENED_AT_STEP_0.fill(lang, &[*step]),
+                k::ui_counterexample_opened_at_step_0(*step).render(lang),
                 tr(lang, k::UI_TEXT_6),
                 tr(lang, k::UI_TEXT_7),
                 counts(tried, lang),
@@ -70,7 +70,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
                 "{}{name}{}{}",
                 tr(lang, k::UI_NO_COUNTEREXAMPLE_TO),
                 tr(lang, k::UI_TEXT_9),
-                k::UI_NONE_FOUND_IN_0_SCHEDULES.fill(lang, &[tried.schedules, tried.states, tried.steps])
+                k::ui_none_found_in_0_schedules(tried.schedules, tried.states, tried.steps).render(lang)
             ),
             *tried,
             *ms,
