@@ -104,6 +104,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::HIRSCHBERG_SINCLAIR_FORMULA_1,
         counts: &["PROBE", "REPLY"],
         value: |n| 8 * n * (1 + ceil_log2(n)),
+        graph: None,
     }],
     properties: &[single_leader(Faults::Any)],
     presets: PRESETS,

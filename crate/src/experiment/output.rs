@@ -174,7 +174,7 @@ impl Sweep {
                             label: format!("{}: {}", theory.get(lang), f.name),
                             color: i,
                             dashed: true,
-                            points: mine.iter().map(|g| (g.nodes as f64, (f.value)(g.nodes as u64) as f64)).collect(),
+                            points: mine.iter().filter_map(|g| Some((g.nodes as f64, g.theory? as f64))).collect(),
                             band: vec![],
                         });
                     }
