@@ -98,6 +98,10 @@ const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
     ("leading", k::ROLE_NAME_LEADING),
     ("flooding", k::ROLE_NAME_FLOODING),
     ("in-wave", k::ROLE_NAME_IN_WAVE),
+    ("source", k::ROLE_NAME_SOURCE),
+    ("internal", k::ROLE_NAME_INTERNAL),
+    ("sink", k::ROLE_NAME_SINK),
+    ("pruned", k::ROLE_NAME_PRUNED),
 ];
 
 /// A role's short name in `lang`, if the role is one of [`ROLE_NAMES`].
