@@ -30,7 +30,8 @@
 //! has lost its links' state and stays silent (it never decides wrongly).
 //!
 //! The view: sources are drawn as candidates, sinks as waiting, pruned nodes as followers; the
-//! tint is the smallest value the node has seen flowing through it.
+//! tint is the smallest value the node has seen flowing through it; `out` names the links the
+//! node points along, so the canvas draws the orientation as arrows and pruned links dashed.
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
@@ -440,7 +441,11 @@ impl Protocol for YoYo {
             _ if s.outs.is_empty() && !s.ins.is_empty() => SINK,
             _ => INTERNAL,
         };
-        View { role, leader: s.leader, tint: Some(s.min), ..View::default() }
+        let out = match s.phase {
+            Phase::Setup | Phase::Lost => None,
+            _ => Some(s.outs.clone()),
+        };
+        View { role, leader: s.leader, tint: Some(s.min), out, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {

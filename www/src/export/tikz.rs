@@ -216,11 +216,17 @@ fn panel(out: &mut String, alg: &Algorithm, p: &Panel, dx: f64, lang: Lang) {
     let at = |id: u32| f.nodes.iter().position(|nd| nd.id == id).and_then(|i| p.positions.get(i).copied());
     // The network's links under everything, a spanning tree's (a node's parent) bold.
     for &(a, b) in &p.links {
-        let (Some(na), Some(nb)) = (f.nodes.get(a as usize), f.nodes.get(b as usize)) else { continue };
         let (Some(pa), Some(pb)) = (p.positions.get(a as usize), p.positions.get(b as usize)) else { continue };
-        let tree = na.view.parent == Some(nb.id) || nb.view.parent == Some(na.id);
+        let look = crate::components::canvas_parts::link_look(f, a as usize, b as usize);
         let (u, v) = edge(*pa, *pb, r);
-        let style = if tree { "el tree" } else { "el link" };
+        let style = match (look.tree, look.ab, look.ba, look.pruned) {
+            (true, ..) => "el tree",
+            (_, true, true, _) => "el link, {Stealth[length=6pt]}-{Stealth[length=6pt]}",
+            (_, true, _, _) => "el link, -{Stealth[length=6pt]}",
+            (_, _, true, _) => "el link, {Stealth[length=6pt]}-",
+            (.., true) => "el link, dash pattern=on 3pt off 2pt",
+            _ => "el link",
+        };
         let _ = writeln!(out, "\\draw[{style}] ({},{}) -- ({},{});", num(u.0), num(u.1), num(v.0), num(v.1));
     }
     let dense = f.messages.len() > 60;
@@ -347,6 +353,8 @@ pub(super) fn legend_rows(out: &mut String, alg: &Algorithm, legend: &Legend, y:
         let style = match *class {
             "graph-link" => "el link",
             "tree-link" => "el tree",
+            "oriented-link" => "el link, -{Stealth[length=6pt]}",
+            "pruned-link" => "el link, dash pattern=on 3pt off 2pt",
             _ => continue,
         };
         items.push((format!("\\draw[{style}] (-45,0) -- (45,0);"), tex(text)));
