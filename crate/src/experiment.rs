@@ -56,7 +56,9 @@
 //! * `plot`: `kind` (`"lines"`: the mean over seeds against N, with the min–max spread as a band
 //!   and the formula dashed; `"cdf"`: the cumulative distribution of the measure per line, every
 //!   run counted, so runs without a value keep a line below 1; `"bars"`: the mean per line),
-//!   `x_log`, `y_log`, `x_min`, `x_max`, `x_label`, `y_label`.
+//!   `x_log`, `y_log`, `x_min`, `x_max`, `x_label`, `y_label`, `x` (`"nodes"`, the default, or
+//!   `"diameter"`: each line's network's diameter, for a scenario with a `topology`; a `grid`
+//!   given without `rows` and `cols` is made as square as each N allows).
 //! * `reference`: figures to draw on the plot: points, e.g. a paper's,
 //!   `{"line": "150–155 ms", "x": 287, "y": 0.5, "label": "paper: median 287 ms"}`, or curves
 //!   drawn dashed, `{"label": "log₃ N", "points": [[16, 2.52], [256, 5.05]]}`.
@@ -83,6 +85,7 @@ use crate::{NodeId, Time};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+mod graph;
 mod output;
 mod runs;
 pub use runs::fault_text;
@@ -108,6 +111,8 @@ pub const READY: &[(&str, &str)] = &[
     ("gossip-convergence", include_str!("../../experiments/gossip-convergence.json")),
     ("one-partition", include_str!("../../experiments/one-partition.json")),
     ("split-brain-random-partitions", include_str!("../../experiments/split-brain-random-partitions.json")),
+    ("graphs", include_str!("../../experiments/graphs.json")),
+    ("graphs-rounds", include_str!("../../experiments/graphs-rounds.json")),
 ];
 
 /// The per-run columns, in order (`election-lab sweep` prints them as the CSV header).
@@ -492,6 +497,16 @@ pub struct PlotSpec {
     pub x_max: Option<f64>,
     pub x_label: Option<Label>,
     pub y_label: Option<Label>,
+    /// What the x axis of a `lines` plot reads.
+    pub x: XAxis,
+}
+
+/// The x axis of a `lines` plot: the node count, or the diameter of each line's network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum XAxis {
+    #[default]
+    Nodes,
+    Diameter,
 }
 
 /// Figures from elsewhere drawn on the plot: a labelled point (a paper's figure), or a curve

@@ -383,7 +383,9 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
         }
         Kind::Formula(f) => {
             let n = scenario.nodes.len() as u64;
-            let want = (f.value)(n);
+            let Some(want) = engine.algorithm().theory(f, &scenario) else {
+                return Outcome::fail(k::GRADE_REASON_FORMULA_NETWORK, vec![f.name.to_string()], at_end());
+            };
             let got: u64 = f.counts.iter().map(|k| by_kind.get(*k).copied().unwrap_or(0)).sum();
             if got != want {
                 let args =

@@ -98,6 +98,10 @@ const ROLE_NAMES: &[(&str, election_lab::meta::Text)] = &[
     ("leading", k::ROLE_NAME_LEADING),
     ("flooding", k::ROLE_NAME_FLOODING),
     ("in-wave", k::ROLE_NAME_IN_WAVE),
+    ("source", k::ROLE_NAME_SOURCE),
+    ("internal", k::ROLE_NAME_INTERNAL),
+    ("sink", k::ROLE_NAME_SINK),
+    ("pruned", k::ROLE_NAME_PRUNED),
 ];
 
 /// A role's short name in `lang`, if the role is one of [`ROLE_NAMES`].
@@ -134,16 +138,20 @@ pub struct Formula {
     pub citation: &'static str,
 }
 
+/// The algorithm's formulas evaluated on the scenario's network (its `topology`, or the
+/// algorithm's own); one that does not describe that network is left out.
 pub fn formulas(alg: &Algorithm, scenario: &Scenario, metrics: &Metrics, lang: Lang) -> Vec<Formula> {
-    let n = scenario.nodes.len() as u64;
+    let net = alg.net(scenario);
     alg.formulas
         .iter()
-        .map(|f| Formula {
-            name: f.name,
-            applies: f.applies.get(lang),
-            value: (f.value)(n),
-            counted: metrics.by_kind.iter().filter(|(k, _)| f.counts.contains(k)).map(|(_, c)| c).sum(),
-            citation: alg.citation,
+        .filter_map(|f| {
+            Some(Formula {
+                name: f.name,
+                applies: f.applies.get(lang),
+                value: f.at(&net)?,
+                counted: metrics.by_kind.iter().filter(|(k, _)| f.counts.contains(k)).map(|(_, c)| c).sum(),
+                citation: alg.citation,
+            })
         })
         .collect()
 }
@@ -182,6 +190,17 @@ mod tests {
         let fs = formulas(e.algorithm(), e.scenario(), &e.metrics(), Lang::En);
         assert_eq!(fs[0].value, 8 * 8 - 8 - 1);
         assert_eq!(fs[0].counted, fs[0].value, "the preset is the worst case");
+    }
+
+    #[test]
+    fn a_graph_formula_is_shown_for_the_runs_own_graph() {
+        let mut e = Engine::new(presets::find("floodmax-grid").unwrap().scenario()).unwrap();
+        e.run_to_end();
+        let fs = formulas(e.algorithm(), e.scenario(), &e.metrics(), Lang::En);
+        let net = e.algorithm().net(e.scenario());
+        assert_eq!((net.n, net.links, net.diameter), (16, 24, 6), "a 4×4 grid");
+        assert_eq!(fs[0].value, net.diameter * 2 * net.links);
+        assert_eq!(fs[0].counted, fs[0].value, "FloodMax sends exactly diam·2|E|");
     }
 
     #[test]

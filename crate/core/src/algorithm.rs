@@ -2,7 +2,7 @@
 //! declared once in the algorithm's own module and listed in [`crate::registry`].
 
 use crate::error::ScenarioError;
-use crate::meta::{Formula, Kind, Preset, Property, Role, Text, Topology};
+use crate::meta::{Formula, Kind, Net, Preset, Property, Role, Text, Topology};
 use crate::scenario::Scenario;
 use crate::sim::Sim;
 
@@ -47,6 +47,29 @@ impl Algorithm {
     }
     pub fn preset(&self, id: &str) -> Option<&'static Preset> {
         self.presets.iter().find(|p| p.id == id)
+    }
+
+    /// The network a run of `scenario` has: its `topology`, or else this algorithm's own
+    /// network (complete, or a ring in scenario order).
+    pub fn net(&self, scenario: &Scenario) -> Net {
+        let n = scenario.nodes.len() as u64;
+        if let Some(g) = &scenario.topology {
+            let diameter = g.diameter(n as usize).unwrap_or(0) as u64;
+            return Net { n, links: g.edges.len() as u64, diameter, given: true };
+        }
+        let (links, diameter) = match self.topology {
+            _ if n <= 1 => (0, 0),
+            Topology::Ring => (n, n - 1),
+            Topology::BidirectionalRing if n == 2 => (1, 1),
+            Topology::BidirectionalRing => (n, n / 2),
+            _ => (n * (n - 1) / 2, 1),
+        };
+        Net { n, links, diameter, given: false }
+    }
+
+    /// Formula `f`'s value on the network of `scenario`, or `None` where it does not apply.
+    pub fn theory(&self, f: &Formula, scenario: &Scenario) -> Option<u64> {
+        f.at(&self.net(scenario))
     }
 
     /// Refuses a scenario whose network this algorithm cannot run on, naming the field: a

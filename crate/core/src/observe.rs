@@ -88,10 +88,26 @@ pub struct Observers {
 #[inline(always)]
 pub fn same_view(x: &View, y: &View) -> bool {
     // Destructured so that a new View field cannot be forgotten here.
-    let View { role, leader, term, term_word, vote, tally, tally_word, group, reach, ring, lease, tint, zxid, parent } =
-        x;
+    let View {
+        role,
+        leader,
+        term,
+        term_word,
+        vote,
+        tally,
+        tally_word,
+        group,
+        reach,
+        ring,
+        lease,
+        tint,
+        zxid,
+        parent,
+        out,
+    } = x;
     *leader == y.leader
         && *parent == y.parent
+        && *out == y.out
         && *term == y.term
         && *vote == y.vote
         && *tally == y.tally
@@ -126,9 +142,11 @@ pub fn is_plain(v: &View) -> bool {
         tint,
         zxid,
         parent,
+        out,
     } = v;
     term.is_none()
         && parent.is_none()
+        && out.is_none()
         && term_word.is_none()
         && vote.is_none()
         && tally.is_none()

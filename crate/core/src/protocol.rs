@@ -484,6 +484,9 @@ pub struct View {
     /// This node's parent in a spanning tree the algorithm builds on the scenario's graph (a
     /// wave's father, the neighbour the largest id came from): the UI draws that link bold.
     pub parent: Option<NodeId>,
+    /// The neighbours its links point to, for an algorithm orienting the network's links (YO-YO):
+    /// the UI draws arrows, and a link neither end points along (both telling) as pruned.
+    pub out: Option<Vec<NodeId>>,
 }
 
 impl View {

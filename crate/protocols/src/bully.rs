@@ -70,6 +70,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::BULLY_FORMULA_1,
         counts: &["ELECTION", "OK", "COORDINATOR"],
         value: |n| (n * n).saturating_sub(n + 1),
+        graph: None,
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

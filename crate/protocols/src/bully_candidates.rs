@@ -84,6 +84,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::BULLY_CANDIDATES_FORMULA_1,
         counts: &["ELECTION", "ALIVE", "COORDINATOR"],
         value: |n| (2 * n.div_ceil(2) + n).saturating_sub(2),
+        graph: None,
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

@@ -85,6 +85,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::BULLY_FAILOVER_FORMULA_1,
         counts: &["FAILOVER", "ALIVE", "ELECTION", "OK", "COORDINATOR"],
         value: |n| n + 1,
+        graph: None,
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

@@ -91,6 +91,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::DHT_FORMULA_1,
         counts: &["HEARTBEAT"],
         value: |n| n * n.saturating_sub(1),
+        graph: None,
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

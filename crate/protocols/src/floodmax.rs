@@ -57,9 +57,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
         name: "diam·2|E|",
         applies: k::FLOODMAX_FORMULA_1,
         counts: &["MAX"],
-        // Evaluated on the complete network (diam = 1, 2|E| = N(N − 1)); on a scenario's graph
-        // the count is diam · 2|E| exactly (see the tests).
+        // On the complete network diam = 1 and 2|E| = N(N − 1).
         value: |n| n * n.saturating_sub(1),
+        graph: Some(|g| g.diameter * 2 * g.links),
     }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

@@ -70,6 +70,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::GOSSIP_FORMULA_1,
         counts: &["GOSSIP"],
         value: |n| 2 * n * ceil_log(3, n),
+        graph: None,
     }],
     properties: &[],
     presets: PRESETS,

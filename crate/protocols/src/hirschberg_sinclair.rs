@@ -104,6 +104,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::HIRSCHBERG_SINCLAIR_FORMULA_1,
         counts: &["PROBE", "REPLY"],
         value: |n| 8 * n * (1 + ceil_log2(n)),
+        graph: None,
     }],
     properties: &[single_leader(Faults::Any)],
     presets: PRESETS,
@@ -132,6 +133,20 @@ const PRESETS: &[Preset] = &[
                               {"at":0,"start":13},{"at":0,"start":5},{"at":0,"start":9},{"at":0,"start":1}]}"#,
         leaders: &[16],
         // Pins 16 candidates on a bit-reversed ring: 8, 4, 2, 1 survivors by phase.
+        golden: "3f96c8c2ee2045e6",
+    },
+    Preset {
+        id: "hs-rounds",
+        title: k::HIRSCHBERG_SINCLAIR_PRESET_HS_ROUNDS_TITLE,
+        hint: k::HIRSCHBERG_SINCLAIR_PRESET_HS_ROUNDS_HINT,
+        json: r#"{"algorithm":"hirschberg-sinclair","nodes":[16,8,12,4,14,6,10,2,15,7,11,3,13,5,9,1],"seed":425,"network":{"model":"rounds"},
+                  "schedule":[{"at":0,"start":16},{"at":0,"start":8},{"at":0,"start":12},{"at":0,"start":4},
+                              {"at":0,"start":14},{"at":0,"start":6},{"at":0,"start":10},{"at":0,"start":2},
+                              {"at":0,"start":15},{"at":0,"start":7},{"at":0,"start":11},{"at":0,"start":3},
+                              {"at":0,"start":13},{"at":0,"start":5},{"at":0,"start":9},{"at":0,"start":1}]}"#,
+        leaders: &[16],
+        // Pins Lynch's synchronous Hirschberg-Sinclair: 160 PROBE + 64 REPLY + 16 ELECTED by round 62
+        // (the same steps as hs-phases-16 with unit latency, hence the same hash).
         golden: "3f96c8c2ee2045e6",
     },
     Preset {

@@ -94,6 +94,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::INVITATION_FORMULA_1,
         counts: &["INVITE", "ACCEPT", "GROUP"],
         value: |n| 3 * n.saturating_sub(1),
+        graph: None,
     }],
     properties: &[],
     presets: PRESETS,

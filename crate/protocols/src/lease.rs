@@ -100,6 +100,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::LEASE_FORMULA_1,
         counts: &["CAS", "OK", "FAIL"],
         value: |n| 2 * n.saturating_sub(1),
+        graph: None,
     }],
     properties: &[LEASE_OVERLAP],
     presets: PRESETS,

@@ -49,7 +49,13 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
-    formulas: &[Formula { name: "N²", applies: k::LELANN_FORMULA_1, counts: &["ELECTION"], value: |n| n * n }],
+    formulas: &[Formula {
+        name: "N²",
+        applies: k::LELANN_FORMULA_1,
+        counts: &["ELECTION"],
+        value: |n| n * n,
+        graph: None,
+    }],
     properties: &[single_leader(Faults::CrashStop)],
     presets: &[Preset {
         id: "lelann-all",

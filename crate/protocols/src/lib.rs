@@ -99,6 +99,7 @@ pub mod script;
 pub mod stable_leader;
 pub mod time_slice;
 pub mod token_ring;
+pub mod yoyo;
 pub mod zookeeper;
 pub mod zookeeper_log;
 
@@ -147,5 +148,6 @@ pub static ALGORITHMS: &[&Algorithm] = &[
     &lease::ALGORITHM,
     &floodmax::ALGORITHM,
     &echo_extinction::ALGORITHM,
+    &yoyo::ALGORITHM,
     &time_slice::ALGORITHM,
 ];

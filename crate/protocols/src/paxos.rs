@@ -111,6 +111,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::PAXOS_FORMULA_1,
         counts: &["PREPARE", "PROMISE", "ACCEPT", "ACCEPTED"],
         value: |n| 4 * n.saturating_sub(1),
+        graph: None,
     }],
     properties: &[CHOSEN_ONCE, single_leader(Faults::CrashStop)],
     presets: PRESETS,

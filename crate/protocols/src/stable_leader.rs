@@ -62,6 +62,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         applies: k::STABLE_LEADER_FORMULA_1,
         counts: &["START"],
         value: |n| n.saturating_sub(2),
+        graph: None,
     }],
     properties: &[
         single_leader(Faults::CrashStop),

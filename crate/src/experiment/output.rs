@@ -142,6 +142,7 @@ impl Sweep {
         let kind = p.kind.unwrap_or(if xs.len() > 1 { ChartKind::Lines } else { ChartKind::Bars });
         let measure = Label::from_text(&self.measure.label());
         let (x_label, y_label) = match kind {
+            ChartKind::Lines if p.x == XAxis::Diameter => (Label::from_text(&k::EXPERIMENT_DIAMETER), measure),
             ChartKind::Lines => (Label::from_text(&k::EXPERIMENT_NODES_N), measure),
             ChartKind::Cdf => (measure, Label::from_text(&k::EXPERIMENT_FRACTION_OF_RUNS)),
             ChartKind::Bars if self.measure.is_flag() => (measure, Label::default()),
@@ -160,7 +161,7 @@ impl Sweep {
             match kind {
                 ChartKind::Lines => {
                     let stats: Vec<(f64, &Stats)> =
-                        mine.iter().filter_map(|g| g.stats.as_ref().map(|s| (g.nodes as f64, s))).collect();
+                        mine.iter().filter_map(|g| g.stats.as_ref().map(|s| (self.x_of(g), s))).collect();
                     series.push(Series {
                         label,
                         color: i,
@@ -174,7 +175,7 @@ impl Sweep {
                             label: format!("{}: {}", theory.get(lang), f.name),
                             color: i,
                             dashed: true,
-                            points: mine.iter().map(|g| (g.nodes as f64, (f.value)(g.nodes as u64) as f64)).collect(),
+                            points: mine.iter().filter_map(|g| Some((self.x_of(g), g.theory? as f64))).collect(),
                             band: vec![],
                         });
                     }

@@ -200,7 +200,7 @@ impl Sweep {
             seed,
             messages: m.total,
             counted,
-            theory: line.formula.map(|x| (x.value)(n as u64)),
+            theory: line.formula.and_then(|f| e.algorithm().theory(f, e.scenario())),
             end_time: e.now(),
             steps: e.cursor(),
             quiescent: e.quiescent(),

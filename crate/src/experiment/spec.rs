@@ -414,7 +414,14 @@ impl Sweep {
             sweep.title = t;
         }
         if let Some(p) = o.get("plot") {
-            let p = Obj::new(p, "plot", &["kind", "x_log", "y_log", "x_min", "x_max", "x_label", "y_label"])?;
+            let p = Obj::new(p, "plot", &["kind", "x_log", "y_log", "x_min", "x_max", "x_label", "y_label", "x"])?;
+            let x = match p.str("x")? {
+                None | Some("nodes") => XAxis::Nodes,
+                Some("diameter") => XAxis::Diameter,
+                Some(x) => {
+                    return Err(ScenarioError::new("plot.x", format!("expected nodes or diameter, found \"{x}\"")))
+                }
+            };
             let kind = match p.str("kind")? {
                 None => None,
                 Some("lines") => Some(ChartKind::Lines),
@@ -432,6 +439,7 @@ impl Sweep {
                 x_max: p.f64("x_max")?,
                 x_label: p.label("x_label")?,
                 y_label: p.label("y_label")?,
+                x,
             };
         }
         for (i, r) in o.list("reference")?.iter().enumerate() {
@@ -525,6 +533,7 @@ impl Sweep {
             let mut sv = base.clone();
             if let Some(n) = n {
                 sv["nodes"] = json!((1..=n).collect::<Vec<u32>>());
+                super::graph::size_grid(&mut sv, n as usize);
             }
             if let Some(Value::String(who)) = sv.get("initial_leader") {
                 let ids = sv

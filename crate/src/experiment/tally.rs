@@ -17,6 +17,8 @@ pub(super) struct Tally {
     end_one: u64,
     end_none: u64,
     minority_leader: u64,
+    /// The line's formula on the network of these runs (their graph has one size per N).
+    theory: Option<u64>,
 }
 
 impl Sweep {
@@ -45,6 +47,7 @@ impl Sweep {
             t.end_one += (r.leaders == 1) as u64;
             t.end_none += (r.leaders == 0) as u64;
             t.minority_leader += r.minority_leaders.is_some_and(|m| m > 0) as u64;
+            t.theory = t.theory.or(r.theory);
         }
         if self.keep_rows {
             self.rows.extend(rows);
@@ -60,7 +63,7 @@ impl Sweep {
                 nodes,
                 runs: t.runs,
                 stats: Stats::of(&mut t.values.clone()),
-                theory: self.lines[line].formula.map(|f| (f.value)(nodes as u64)),
+                theory: t.theory,
                 agreement: t.agreement,
                 ever_two: t.ever_two,
                 end_two: t.end_two,

@@ -529,7 +529,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 { for parts::group_hulls(frame, &pos[..n], r) }
                 { for parts::reach_arcs(frame, &pos[..n]) }
                 { super::hash_ring::draw(frame, props.options.lang) }
-                { for parts::graph_links(frame, &props.options.links, &pos[..n], r) }
+                { for parts::graph_links(frame, &props.options.links, &pos[..n], r, &arrow_id) }
                 { for ring_edges }
                 { for edges }
                 { for parts::vote_arrows(alg, frame, &pos[..n], r, &arrow_id) }

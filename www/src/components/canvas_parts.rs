@@ -320,19 +320,51 @@ pub fn ring_edges(pos: &[Pt], r: f64, arrow_id: &str, both: bool) -> Vec<Html> {
         .collect()
 }
 
+/// How the link between nodes `a` and `b` (positions in the frame) is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkLook {
+    /// Part of the spanning tree the algorithm builds (a node's `View::parent`): bold.
+    pub tree: bool,
+    /// Oriented from a to b, from b to a (`View::out`): arrow heads.
+    pub ab: bool,
+    pub ba: bool,
+    /// Both ends orient their links and neither points along this one: dashed.
+    pub pruned: bool,
+}
+
+/// The look of the link between the nodes at positions `a` and `b` of `frame`.
+pub fn link_look(frame: &Frame, a: usize, b: usize) -> LinkLook {
+    let (Some(na), Some(nb)) = (frame.nodes.get(a), frame.nodes.get(b)) else { return LinkLook::default() };
+    let points = |from: &election_lab::NodeFrame, to: u32| from.view.out.as_ref().map(|o| o.contains(&to));
+    let (ab, ba) = (points(na, nb.id), points(nb, na.id));
+    LinkLook {
+        tree: na.view.parent == Some(nb.id) || nb.view.parent == Some(na.id),
+        ab: ab == Some(true),
+        ba: ba == Some(true),
+        pruned: ab == Some(false) && ba == Some(false),
+    }
+}
+
 /// The scenario's network links (`topology`), under everything else but the regions: a link
-/// that is part of a spanning tree the algorithm builds (a node's `View::parent`) is drawn bold.
-pub fn graph_links(frame: &Frame, links: &[(u32, u32)], pos: &[Pt], r: f64) -> Vec<Html> {
-    let parent = |i: usize| frame.nodes.get(i).and_then(|nd| nd.view.parent);
-    let id = |i: usize| frame.nodes.get(i).map(|nd| nd.id);
+/// that is part of a spanning tree the algorithm builds (a node's `View::parent`) is drawn bold,
+/// an oriented one with its arrow head (`marker`), a pruned one dashed.
+pub fn graph_links(frame: &Frame, links: &[(u32, u32)], pos: &[Pt], r: f64, marker: &str) -> Vec<Html> {
+    let arrow = format!("url(#{marker})");
     links
         .iter()
         .filter(|&&(a, b)| (a as usize) < pos.len() && (b as usize) < pos.len())
         .map(|&(a, b)| {
             let (a, b) = (a as usize, b as usize);
-            let tree = parent(a).is_some_and(|p| Some(p) == id(b)) || parent(b).is_some_and(|p| Some(p) == id(a));
+            let look = link_look(frame, a, b);
             let (p, q) = edge(pos[a], pos[b], r);
-            html! { <line class={classes!("graph-link", tree.then_some("tree-link"))} x1={fmt(p.0)} y1={fmt(p.1)} x2={fmt(q.0)} y2={fmt(q.1)} /> }
+            let class = classes!(
+                "graph-link",
+                look.tree.then_some("tree-link"),
+                (look.ab || look.ba).then_some("oriented-link"),
+                look.pruned.then_some("pruned-link")
+            );
+            html! { <line {class} x1={fmt(p.0)} y1={fmt(p.1)} x2={fmt(q.0)} y2={fmt(q.1)}
+            marker-end={look.ab.then(|| arrow.clone())} marker-start={look.ba.then(|| arrow.clone())} /> }
         })
         .collect()
 }

@@ -68,6 +68,11 @@ pub fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&
         if any(&|n| n.view.parent.is_some()) {
             out.push(("tree-link", k::TEACH_TREE_LINK));
         }
+        // An algorithm that orients its links draws arrows, and dashes the links it prunes.
+        if any(&|n| n.view.out.is_some()) {
+            out.push(("oriented-link", k::TEACH_ORIENTED_LINK));
+            out.push(("pruned-link", k::TEACH_PRUNED_LINK));
+        }
     }
     if any(&|n| n.view.group.is_some()) {
         out.push(("group-hull", k::TEACH_BAND_A_GROUP_OR_CANDIDATE));
@@ -179,6 +184,12 @@ fn extra_icon(class: &str) -> Html {
         }
         "tree-link" => {
             html! { <line class="legend-link" x1="2" y1="12" x2="22" y2="12" stroke="var(--ink)" stroke-width="6" /> }
+        }
+        "oriented-link" => html! {
+            <path class="legend-link" d="M2 12 L20 12 M14 7 L21 12 L14 17" fill="none" stroke="var(--muted)" stroke-width="2.5" />
+        },
+        "pruned-link" => {
+            html! { <line class="legend-link" x1="2" y1="12" x2="22" y2="12" stroke="var(--line)" stroke-width="3" stroke-dasharray="5 4" /> }
         }
         "halo" => html! { <circle class="legend-halo" cx="12" cy="12" r="10" fill="#E69F00" opacity="0.35" /> },
         _ => {

@@ -25,6 +25,8 @@ pub struct Panel {
     pub positions: Vec<Pt>,
     pub lines: Vec<Line>,
     pub caption: Vec<String>,
+    /// The scenario's network links (`topology`), as positions in scenario order.
+    pub links: Vec<(u32, u32)>,
 }
 
 /// The panels of `steps` of `engine`'s run (which is left at the last of them), each captioned
@@ -40,7 +42,8 @@ pub fn panels(engine: &mut Engine, preset: Option<&str>, steps: &[u64], lang: La
             // The caption's first lines (algorithm, preset) are the strip's title.
             let all = super::caption(engine.algorithm(), preset, &frame, lang);
             let caption = all[all.len() - 2..].to_vec();
-            Panel { frame, positions, lines, caption }
+            let links = engine.scenario().topology.as_ref().map_or_else(Vec::new, |g| g.edges.clone());
+            Panel { frame, positions, lines, caption, links }
         })
         .collect()
 }
@@ -178,6 +181,8 @@ pub(super) fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
          el crashed/.style={fill=black!20, draw=black!45, line width=0.6pt, text=black!60},\n\
          el cross/.style={draw=elBad, line width=1.2pt},\n\
          el cut/.style={draw=elBad, line width=1.4pt, dash pattern=on 6pt off 3pt},\n\
+         el link/.style={draw=black!35, line width=0.6pt},\n\
+         el tree/.style={draw=black!80, line width=2pt},\n\
          el label/.style={font=\\sffamily\\scriptsize, align=center, text=black!80},\n\
          el caption/.style={font=\\sffamily\\small, align=center},\n\
          el title/.style={font=\\sffamily\\bfseries\\normalsize},\n\
@@ -209,6 +214,21 @@ fn panel(out: &mut String, alg: &Algorithm, p: &Panel, dx: f64, lang: Lang) {
         }
     }
     let at = |id: u32| f.nodes.iter().position(|nd| nd.id == id).and_then(|i| p.positions.get(i).copied());
+    // The network's links under everything, a spanning tree's (a node's parent) bold.
+    for &(a, b) in &p.links {
+        let (Some(pa), Some(pb)) = (p.positions.get(a as usize), p.positions.get(b as usize)) else { continue };
+        let look = crate::components::canvas_parts::link_look(f, a as usize, b as usize);
+        let (u, v) = edge(*pa, *pb, r);
+        let style = match (look.tree, look.ab, look.ba, look.pruned) {
+            (true, ..) => "el tree",
+            (_, true, true, _) => "el link, {Stealth[length=6pt]}-{Stealth[length=6pt]}",
+            (_, true, _, _) => "el link, -{Stealth[length=6pt]}",
+            (_, _, true, _) => "el link, {Stealth[length=6pt]}-",
+            (.., true) => "el link, dash pattern=on 3pt off 2pt",
+            _ => "el link",
+        };
+        let _ = writeln!(out, "\\draw[{style}] ({},{}) -- ({},{});", num(u.0), num(u.1), num(v.0), num(v.1));
+    }
     let dense = f.messages.len() > 60;
     for m in &f.messages {
         let (Some(a), Some(b)) = (at(m.from), at(m.to)) else { continue };
@@ -328,6 +348,16 @@ pub(super) fn legend_rows(out: &mut String, alg: &Algorithm, legend: &Legend, y:
             ),
             format!("\\textbf{{{}}} {}", tex(e.short), tex(e.name)),
         ));
+    }
+    for (class, text) in &legend.extras {
+        let style = match *class {
+            "graph-link" => "el link",
+            "tree-link" => "el tree",
+            "oriented-link" => "el link, -{Stealth[length=6pt]}",
+            "pruned-link" => "el link, dash pattern=on 3pt off 2pt",
+            _ => continue,
+        };
+        items.push((format!("\\draw[{style}] (-45,0) -- (45,0);"), tex(text)));
     }
     if let Some(w) = &legend.doomed {
         items.push(("\\draw[black!60, dash pattern=on 3pt off 2pt] (-45,0) -- (30,0); \\node[text=elBad, font=\\bfseries] at (38,0) {$\\times$};".into(), tex(w)));
@@ -512,5 +542,30 @@ pub(crate) mod tests {
         let doc = document(alg, &title, &ps, &legend(alg, &frames, false, Lang::En), true, Lang::En);
         assert!(doc.contains("\\draw[el cross]") && doc.contains("el crashed"));
         pdflatex("crashed", &doc);
+    }
+
+    #[test]
+    fn the_tikz_of_a_topology_draws_its_links_and_spanning_tree_and_compiles() {
+        let preset = election_lab::presets::find("floodmax-grid").unwrap();
+        let mut e = election_lab::Engine::new(preset.scenario()).unwrap();
+        e.run_to_end();
+        let step = e.cursor();
+        let alg = e.algorithm();
+        let ps = panels(&mut e, Some(preset.id), &[step], Lang::En);
+        let graph = e.scenario().topology.clone().unwrap();
+        assert_eq!(ps[0].links, graph.edges, "the scenario's links, each once");
+        let frames: Vec<&Frame> = ps.iter().map(|p| &p.frame).collect();
+        let l = legend(alg, &frames, true, Lang::En);
+        let doc = document(alg, &[alg.title.get(Lang::En).into()], &ps, &l, false, Lang::En);
+        let drawn = |style: &str| doc.lines().filter(|x| x.starts_with(&format!("\\draw[{style}] ("))).count();
+        // FloodMax's parents form a spanning tree: one bold link per node but the leader.
+        let children = ps[0].frame.nodes.iter().filter(|n| n.view.parent.is_some()).count();
+        assert_eq!(children, ps[0].frame.nodes.len() - 1);
+        assert_eq!(drawn("el tree"), children);
+        assert_eq!(drawn("el tree") + drawn("el link"), graph.edges.len());
+        // The legend names both lines, as the page's legend does.
+        assert!(doc.contains("\\draw[el link] (-45,0)") && doc.contains("\\draw[el tree] (-45,0)"));
+        pdflatex("topology", &doc);
+        pdflatex("topology-grey", &document(alg, &["FloodMax".into()], &ps, &l, true, Lang::En));
     }
 }

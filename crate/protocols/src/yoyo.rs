@@ -1,0 +1,462 @@
+//! **YO-YO** on any connected graph (N. Santoro, *Design and Analysis of Distributed
+//! Algorithms*, Wiley 2007, §3.8.2): minimum finding by repeated elimination on an oriented
+//! graph, with pruning. It elects the **smallest** id, as Santoro defines it.
+//!
+//! * **Setup.** At boot every node sends SETUP (its id) to every neighbour; each link is then
+//!   oriented from the smaller id to the larger. A node with only outgoing links is a *source*
+//!   (a local minimum, a candidate), one with only incoming links a *sink*, the others are
+//!   *internal*. The orientation has no cycle: ids grow along every path.
+//! * **YO- (down).** A source sends its id to every out-neighbour. An internal node waits for a
+//!   VALUE from every in-neighbour and sends the smallest it received to every out-neighbour; a
+//!   sink waits for every in-neighbour's VALUE.
+//! * **-YO (up).** A sink answers every in-neighbour with VOTE: *yes* to those that sent the
+//!   smallest value it received, *no* to the others. An internal node waits for the votes of all
+//!   its out-neighbours: if all said yes it answers as a sink would, otherwise *no* to every
+//!   in-neighbour. A source with a *no* is no longer a candidate.
+//! * **Flip.** Every link that carried a *no* is turned round, so a defeated source gets an
+//!   incoming link and is a source no more. The orientation stays acyclic, and the smallest id
+//!   is never defeated (every value it meets is larger, so it only ever hears *yes*).
+//! * **Pruning.** A node that received the same value from several in-neighbours keeps one
+//!   link (its smallest in-neighbour's) and asks the others, with its vote, to remove theirs; a
+//!   sink left with a single in-neighbour is a leaf that can teach nothing more: it asks that
+//!   link to be removed too and leaves the computation (role `pruned`).
+//! * **End.** A source whose every link has been pruned is alone in what is left of the graph:
+//!   no other candidate exists, so it is the minimum, and it floods LEADER over the whole network
+//!   (every node sends it to every neighbour once: 2|E| messages).
+//!
+//! Messages carry the iteration they belong to: a neighbour that has already started the next
+//! iteration may send its VALUE before this node has finished the last; it is kept until then.
+//! Failures are not assumed: a crashed node stops the iteration round it, and a recovered node
+//! has lost its links' state and stays silent (it never decides wrongly).
+//!
+//! The view: sources are drawn as candidates, sinks as waiting, pruned nodes as followers; the
+//! tint is the smallest value the node has seen flowing through it; `out` names the links the
+//! node points along, so the canvas draws the orientation as arrows and pruned links dashed.
+
+use crate::algorithm::Algorithm;
+use crate::error::ScenarioError;
+use crate::meta::k;
+use crate::meta::{
+    single_leader, Faults, Formula, Kind, Look, Net, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
+use crate::run;
+use crate::NodeId;
+
+#[derive(Clone, Debug)]
+pub struct YoYo;
+
+pub const ALGORITHM: Algorithm = Algorithm {
+    id: "yoyo",
+    title: k::YOYO_TITLE,
+    citation: "N. Santoro, Design and Analysis of Distributed Algorithms, Wiley, 2007, §3.8.2 (YO-YO)",
+    summary: k::YOYO_SUMMARY,
+    card: k::YOYO_CARD,
+    topology: Topology::Graph,
+    kinds: KINDS,
+    roles: &[
+        LEADER_ROLE,
+        FOLLOWER_ROLE,
+        Role::new(SOURCE, Look::Candidate, k::YOYO_ROLE_SOURCE),
+        Role::new(INTERNAL, Look::Participant, k::YOYO_ROLE_INTERNAL),
+        Role::new(SINK, Look::Waiting, k::YOYO_ROLE_SINK),
+        Role::new(PRUNED, Look::Follower, k::YOYO_ROLE_PRUNED),
+    ],
+    formulas: &[Formula {
+        name: "2|E|(2N−1)",
+        applies: k::YOYO_FORMULA_1,
+        counts: &["SETUP", "VALUE", "VOTE"],
+        value: |n| n * n.saturating_sub(1) * (2 * n).saturating_sub(1),
+        graph: Some(bound),
+    }],
+    properties: &[single_leader(Faults::CrashStop)],
+    presets: PRESETS,
+    build: run::build::<YoYo>,
+};
+
+/// SETUP on every link both ways, then at most one VALUE and one VOTE per live link in each
+/// iteration; an iteration with two sources or more defeats one, one with a single source
+/// prunes a sink, so there are at most 2N − 2 of them.
+fn bound(g: &Net) -> u64 {
+    2 * g.links * (2 * g.n).saturating_sub(1)
+}
+
+const SOURCE: &str = "source";
+const INTERNAL: &str = "internal";
+const SINK: &str = "sink";
+const PRUNED: &str = "pruned";
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        id: "yoyo-grid",
+        title: k::YOYO_PRESET_GRID_TITLE,
+        hint: k::YOYO_PRESET_GRID_HINT,
+        json: r#"{"algorithm":"yoyo","nodes":[12,3,41,7,25,9,38,16,5,30,21,44,14,2,33,19],"seed":31,"network":{"latency":[1,3]},"topology":{"generate":"grid","rows":4,"cols":4}}"#,
+        leaders: &[2],
+        // Pins six sources on a 4×4 grid: N2 alone after iteration 1, pruned bare at iteration 8.
+        golden: "6dc39a1ed395b849",
+    },
+    Preset {
+        id: "yoyo-random",
+        title: k::YOYO_PRESET_RANDOM_TITLE,
+        hint: k::YOYO_PRESET_RANDOM_HINT,
+        json: r#"{"algorithm":"yoyo","nodes":[17,4,29,11,8,23,15,2,26,9,31,6],"seed":5,"network":{"model":"rounds"},"topology":{"generate":"random","degree":3,"seed":12}}"#,
+        leaders: &[2],
+        // Pins two sources on a random graph of 12 in rounds: N11 defeated at once, N2 alone at 6.
+        golden: "132d1d024beb35c3",
+    },
+];
+
+/// Where a node is in the current iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Learning its neighbours' ids.
+    Setup,
+    /// Waiting for a VALUE from every in-neighbour.
+    Down,
+    /// Waiting for a VOTE from every out-neighbour.
+    Up,
+    /// Left the computation: every link of its pruned.
+    Out,
+    /// Knows the leader.
+    Done,
+    /// Lost its state in a crash.
+    Lost,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub me: NodeId,
+    pub phase: Phase,
+    /// The iteration (1, 2, …; 0 during setup).
+    pub iter: u32,
+    /// SETUP messages heard.
+    pub heard: u32,
+    /// Live links oriented towards this node, and away from it, ascending.
+    pub ins: Vec<NodeId>,
+    pub outs: Vec<NodeId>,
+    /// Whether it was a source when this iteration began.
+    pub source: bool,
+    /// This iteration's VALUEs: (from, value).
+    pub got: Vec<(NodeId, NodeId)>,
+    /// VALUEs of the next iteration, sent by a neighbour already in it.
+    pub early: Vec<(NodeId, NodeId)>,
+    /// This iteration's VOTEs: (from, yes, prune).
+    pub votes: Vec<(NodeId, bool, bool)>,
+    /// The smallest value of this iteration.
+    pub min: NodeId,
+    /// Links pruned at this node so far.
+    pub pruned: u32,
+    pub leader: Option<NodeId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Msg {
+    Setup,
+    Value { iter: u32, value: NodeId },
+    Vote { iter: u32, yes: bool, prune: bool },
+    Leader { id: NodeId },
+}
+
+kinds! {
+    Msg;
+    Msg::Setup => Kind::new("SETUP", "S", Visual::Data, k::YOYO_KIND_SETUP),
+    Msg::Value { .. } => Kind::new("VALUE", "V", Visual::Request, k::YOYO_KIND_VALUE),
+    Msg::Vote { .. } => Kind::new("VOTE", "Y", Visual::Answer, k::YOYO_KIND_VOTE),
+    Msg::Leader { .. } => Kind::new("LEADER", "L", Visual::Announcement, k::YOYO_KIND_LEADER),
+}
+
+impl Message for Msg {
+    fn label(&self) -> String {
+        match self {
+            Msg::Setup => "SETUP".into(),
+            Msg::Value { iter, value } => format!("VALUE({value}, i{iter})"),
+            Msg::Vote { iter, yes, prune } => {
+                format!("{}{}(i{iter})", if *yes { "YES" } else { "NO" }, if *prune { "+PRUNE" } else { "" })
+            }
+            Msg::Leader { id } => format!("LEADER({id})"),
+        }
+    }
+}
+
+/// YO-YO has no timers: its iterations are counted by the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Timer {}
+
+impl TimerKey for Timer {
+    const NAMES: &'static [&'static str] = &[];
+    fn name(&self) -> &'static str {
+        match *self {}
+    }
+}
+
+type C<'a> = Ctx<'a, Msg, Timer>;
+
+fn remove(v: &mut Vec<NodeId>, x: NodeId) {
+    v.retain(|&y| y != x);
+}
+
+fn insert(v: &mut Vec<NodeId>, x: NodeId) {
+    if let Err(i) = v.binary_search(&x) {
+        v.insert(i, x);
+    }
+}
+
+impl YoYo {
+    /// Begins the next iteration: a source sends its id down, the others wait for values.
+    fn next_iteration(&self, s: &mut State, ctx: &mut C) {
+        s.iter += 1;
+        s.got.clear();
+        s.votes.clear();
+        s.source = s.ins.is_empty();
+        let me = ctx.me as u64;
+        if s.source && s.outs.is_empty() {
+            return self.win(s, ctx);
+        }
+        if s.source {
+            s.min = s.me;
+            s.phase = Phase::Up;
+            ctx.note(&k::YOYO_NOTE_SOURCE, &[me, s.iter as u64, s.outs.len() as u64]);
+            for &to in &s.outs {
+                ctx.send(to, Msg::Value { iter: s.iter, value: s.me });
+            }
+            return;
+        }
+        s.phase = Phase::Down;
+        let early = std::mem::take(&mut s.early);
+        s.got.extend(early.into_iter().filter(|(from, _)| s.ins.contains(from)));
+        self.close_down(s, ctx);
+    }
+
+    /// Once every in-neighbour's value is in: pass the smallest down, or (a sink) vote.
+    fn close_down(&self, s: &mut State, ctx: &mut C) {
+        if s.phase != Phase::Down || s.got.len() < s.ins.len() {
+            return;
+        }
+        s.min = s.got.iter().map(|g| g.1).min().unwrap_or(s.me);
+        let me = ctx.me as u64;
+        if s.outs.is_empty() {
+            ctx.note(&k::YOYO_NOTE_SINK, &[me, s.min as u64, s.iter as u64]);
+            return self.vote(s, true, true, ctx);
+        }
+        ctx.note(&k::YOYO_NOTE_PASS, &[me, s.min as u64, s.outs.len() as u64]);
+        s.phase = Phase::Up;
+        for &to in &s.outs {
+            ctx.send(to, Msg::Value { iter: s.iter, value: s.min });
+        }
+    }
+
+    /// Once every out-neighbour has voted: flip the links that said no, drop the pruned ones,
+    /// then vote up (or, a source, go on or stop being one).
+    fn close_up(&self, s: &mut State, ctx: &mut C) {
+        if s.phase != Phase::Up || s.votes.len() < s.outs.len() {
+            return;
+        }
+        let all_yes = s.votes.iter().all(|v| v.1);
+        for (from, yes, prune) in std::mem::take(&mut s.votes) {
+            if prune {
+                remove(&mut s.outs, from);
+                s.pruned += 1;
+            } else if !yes {
+                remove(&mut s.outs, from);
+                insert(&mut s.ins, from);
+            }
+        }
+        if s.source {
+            let me = ctx.me as u64;
+            if all_yes {
+                ctx.note(&k::YOYO_NOTE_SURVIVE, &[me, s.iter as u64]);
+            } else {
+                ctx.note(&k::YOYO_NOTE_DEFEATED, &[me, s.iter as u64]);
+            }
+            return self.next_iteration(s, ctx);
+        }
+        self.vote(s, all_yes, false, ctx)
+    }
+
+    /// Answers every in-neighbour: yes to those that sent the smallest value (if `all_yes`),
+    /// no to the others; asks duplicates, and a leaf sink's last link, to be pruned. `sink`:
+    /// it had no outgoing link in this iteration (its links may have turned round since).
+    fn vote(&self, s: &mut State, all_yes: bool, sink: bool, ctx: &mut C) {
+        let mut got = std::mem::take(&mut s.got);
+        got.sort_unstable();
+        let mut kept: Vec<NodeId> = Vec::new();
+        let mut answers: Vec<(NodeId, bool, bool)> = Vec::new();
+        for &(from, value) in &got {
+            let dup = got.iter().any(|&(f, v)| v == value && f < from);
+            if !dup {
+                kept.push(from);
+            }
+            answers.push((from, all_yes && value == s.min, dup));
+        }
+        let leaf = sink && kept.len() == 1;
+        let me = ctx.me as u64;
+        for &(from, yes, dup) in &answers {
+            let prune = dup || leaf;
+            ctx.send(from, Msg::Vote { iter: s.iter, yes, prune });
+            if prune {
+                remove(&mut s.ins, from);
+                s.pruned += 1;
+                ctx.note(&k::YOYO_NOTE_PRUNE, &[me, from as u64]);
+            } else if !yes {
+                remove(&mut s.ins, from);
+                insert(&mut s.outs, from);
+                ctx.note(&k::YOYO_NOTE_FLIP, &[me, from as u64]);
+            }
+        }
+        if s.ins.is_empty() && s.outs.is_empty() {
+            ctx.note(&k::YOYO_NOTE_OUT, &[me]);
+            s.phase = Phase::Out;
+            return;
+        }
+        self.next_iteration(s, ctx);
+    }
+
+    fn win(&self, s: &mut State, ctx: &mut C) {
+        ctx.note(&k::YOYO_NOTE_WIN, &[ctx.me as u64, s.iter as u64]);
+        self.decide(s, s.me, ctx);
+    }
+
+    fn decide(&self, s: &mut State, leader: NodeId, ctx: &mut C) {
+        s.leader = Some(leader);
+        s.phase = Phase::Done;
+        for to in ctx.cfg.neighbours(ctx.me) {
+            ctx.send(to, Msg::Leader { id: leader });
+        }
+    }
+}
+
+impl Protocol for YoYo {
+    type State = State;
+    type Msg = Msg;
+    type Timer = Timer;
+    const VIEW_FIELDS: &'static [&'static str] = &["leader"];
+    const KINDS: &'static [Kind] = KINDS;
+
+    fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        ParamReader::new(params, &[])?;
+        Ok(YoYo)
+    }
+
+    /// Every node sends SETUP to every neighbour at boot.
+    fn init(&self, ctx: &mut C) -> State {
+        let mut s = State {
+            me: ctx.me,
+            phase: Phase::Setup,
+            iter: 0,
+            heard: 0,
+            ins: Vec::new(),
+            outs: Vec::new(),
+            source: false,
+            got: Vec::new(),
+            early: Vec::new(),
+            votes: Vec::new(),
+            min: ctx.me,
+            pruned: 0,
+            leader: None,
+        };
+        let neighbours = ctx.cfg.neighbours(ctx.me);
+        if neighbours.is_empty() {
+            self.win(&mut s, ctx);
+        }
+        for to in neighbours {
+            ctx.send(to, Msg::Setup);
+        }
+        s
+    }
+
+    fn start(&self, s: &mut State, ctx: &mut C) {
+        ctx.note(&k::YOYO_NOTE_START, &[ctx.me as u64, s.iter as u64]);
+    }
+
+    fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
+        let me = ctx.me as u64;
+        if s.phase == Phase::Lost {
+            return ctx.note(&k::YOYO_NOTE_LOST, &[me]);
+        }
+        match msg {
+            Msg::Leader { id } => {
+                if s.leader.is_none() {
+                    ctx.note(&k::YOYO_NOTE_LEADER, &[me, id as u64]);
+                    self.decide(s, id, ctx);
+                }
+            }
+            Msg::Setup => {
+                s.heard += 1;
+                if from < s.me {
+                    insert(&mut s.ins, from);
+                } else {
+                    insert(&mut s.outs, from);
+                }
+                if s.heard as usize >= ctx.cfg.neighbours(ctx.me).len() && s.phase == Phase::Setup {
+                    ctx.note(&k::YOYO_NOTE_ORIENTED, &[me, s.ins.len() as u64, s.outs.len() as u64]);
+                    self.next_iteration(s, ctx);
+                }
+            }
+            Msg::Value { iter, value } => {
+                if iter == s.iter && s.phase == Phase::Down && s.ins.contains(&from) {
+                    s.got.push((from, value));
+                    self.close_down(s, ctx);
+                } else if iter == s.iter + 1 {
+                    s.early.push((from, value));
+                } else {
+                    ctx.note(&k::YOYO_NOTE_STALE, &[me, from as u64]);
+                }
+            }
+            Msg::Vote { iter, yes, prune } => {
+                if iter == s.iter && s.phase == Phase::Up && s.outs.contains(&from) {
+                    s.votes.push((from, yes, prune));
+                    self.close_up(s, ctx);
+                } else {
+                    ctx.note(&k::YOYO_NOTE_STALE, &[me, from as u64]);
+                }
+            }
+        }
+    }
+
+    fn on_timer(&self, _s: &mut State, timer: Timer, _ctx: &mut C) {
+        match timer {}
+    }
+
+    fn recover(&self, crashed: &State, ctx: &mut C) -> State {
+        ctx.note(&k::YOYO_NOTE_RECOVER, &[ctx.me as u64]);
+        State {
+            phase: Phase::Lost,
+            got: Vec::new(),
+            early: Vec::new(),
+            votes: Vec::new(),
+            leader: None,
+            ..crashed.clone()
+        }
+    }
+
+    fn view(&self, s: &State) -> View {
+        let role = match s.phase {
+            Phase::Done if s.leader == Some(s.me) => LEADER,
+            Phase::Done => FOLLOWER,
+            Phase::Out | Phase::Lost => PRUNED,
+            _ if s.ins.is_empty() && !s.outs.is_empty() => SOURCE,
+            _ if s.outs.is_empty() && !s.ins.is_empty() => SINK,
+            _ => INTERNAL,
+        };
+        let out = match s.phase {
+            Phase::Setup | Phase::Lost => None,
+            _ => Some(s.outs.clone()),
+        };
+        View { role, leader: s.leader, tint: Some(s.min), out, ..View::default() }
+    }
+
+    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+        let ids = |v: &[NodeId]| v.iter().map(|i| format!("N{i}")).collect::<Vec<_>>().join(" ");
+        vec![
+            (k::INSPECT_ELECTED, fmt_node(s.leader)),
+            (k::INSPECT_ROUND, s.iter.to_string()),
+            (k::YOYO_INSPECT_IN, ids(&s.ins)),
+            (k::YOYO_INSPECT_OUT, ids(&s.outs)),
+            (k::YOYO_INSPECT_MIN, format!("N{}", s.min)),
+            (k::YOYO_INSPECT_PRUNED, s.pruned.to_string()),
+        ]
+    }
+}
