@@ -9,12 +9,17 @@
 //! shipped Sentinel mapping: the Sentinel that led the failover must be the one whose log promoted
 //! the replica every Sentinel then names as master, at the epoch Sentinel reports.
 //!
+//! Each recording must conform to its model (`election-lab conform`), and a copy of it with a
+//! term lowered or a vote cast twice must be reported at that line.
+//!
 //! These tests need Debian's etcd-server, etcd-client, zookeeper, a JRE, redis-server and
 //! redis-sentinel: `make test` installs
 //! them. Without them they fail (never skip) and say so. Each cluster is bounded by the script's
 //! own timeouts (60 s per wait) and by `timeout` around the script; a guard kills any process
 //! the script recorded in `pids` that is still alive when the test ends, however it ends.
 
+use election_lab::meta::Lang;
+use election_lab::protocols::conform;
 use election_lab::protocols::events::mapping::Mapping;
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::{Engine, Scenario};
@@ -143,6 +148,43 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
     (imp.scenario, e)
 }
 
+/// The recording conforms to its model with every rule exercised; a copy with one term (or
+/// round) lowered, and a copy with one vote cast twice in a term, are each reported at that line.
+fn conforms(scenario: &Value) {
+    let verdict = |s: &Value| conform::conform(&Scenario::from_value(s).unwrap(), None).unwrap();
+    let v = verdict(scenario);
+    assert!(v.conforms(), "{}", v.text(Lang::En));
+    assert!(v.coverage.iter().all(|(_, n)| *n > 0), "{}", v.text(Lang::En));
+    let events = scenario["params"]["events"].as_array().unwrap();
+    let lowered = (0..events.len()).find(|&i| {
+        let (e, t) = (&events[i], events[i]["term"].as_u64().unwrap_or(0));
+        t >= 1
+            && events[..i]
+                .iter()
+                .any(|x| x["node"] == e["node"] && x["term"].as_u64() >= Some(1) && x["at"].as_u64() < e["at"].as_u64())
+    });
+    let i = lowered.unwrap_or_else(|| panic!("no term to lower in {events:?}"));
+    let mut damaged = scenario.clone();
+    damaged["params"]["events"][i]["term"] = 0.into();
+    let bad = verdict(&damaged)
+        .violation
+        .unwrap_or_else(|| panic!("a lowered term at {} is not reported", events[i]["line"]));
+    assert_eq!(Value::from(bad.line.clone()), events[i]["line"], "{}", verdict(&damaged).headline(Lang::En));
+    if v.model == "raft" {
+        let msgs = scenario["params"]["messages"].as_array().unwrap();
+        let m = msgs.iter().find(|m| m["kind"] == "VOTE_GRANT").unwrap_or_else(|| panic!("no vote in {msgs:?}"));
+        let other = scenario["nodes"].as_array().unwrap().iter().find(|n| **n != m["from"] && **n != m["to"]).unwrap();
+        let mut twice = m.clone();
+        twice["to"] = other.clone();
+        let mut damaged = scenario.clone();
+        damaged["params"]["messages"].as_array_mut().unwrap().push(twice);
+        let bad =
+            verdict(&damaged).violation.unwrap_or_else(|| panic!("a second vote at {} is not reported", m["line"]));
+        assert_eq!(Value::from(bad.line.clone()), m["line"]);
+        assert_eq!(bad.rule, conform::Rule::OneVote);
+    }
+}
+
 fn word_after<'a>(status: &'a str, prefix: &str, k: usize) -> &'a str {
     let line = status.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no '{prefix}' in {status}"));
     line.split_whitespace().nth(k).unwrap()
@@ -197,6 +239,7 @@ fn etcd_leader_killed_on_a_real_cluster() {
             );
         }
         model_elects_among_survivors(&e);
+        conforms(&scenario);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -229,6 +272,7 @@ fn zookeeper_leader_killed_on_a_real_ensemble() {
         );
     }
     model_elects_among_survivors(&e);
+    conforms(&scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -265,6 +309,7 @@ fn sentinel_master_killed_on_real_sentinels() {
     assert!(votes >= 1, "{msgs:?}");
     assert!(e.violations().is_empty(), "{:?}", e.violations());
     model_elects_among_survivors(&e);
+    conforms(&imp.scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -292,5 +337,6 @@ fn etcd_leader_frozen_on_a_real_cluster() {
     assert_eq!(e.frame().leaders, vec![leader], "{}", imp.report.text());
     assert!(!e.frame().nodes.iter().find(|n| n.id == frozen).unwrap().up, "the frozen leader is drawn stopped");
     assert_eq!(imp.scenario["schedule"].as_array().unwrap().len(), 1, "{}", imp.scenario["schedule"]);
+    conforms(&imp.scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }

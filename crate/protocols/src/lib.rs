@@ -76,6 +76,7 @@ pub mod bully;
 pub mod bully_candidates;
 pub mod bully_failover;
 pub mod chang_roberts;
+pub mod conform;
 pub mod dht;
 pub mod echo_extinction;
 pub mod etcd_log;
