@@ -62,7 +62,8 @@ pub fn Banners(p: &BannersProps) -> Html {
                 <div class="banner violation" role="alert">{ v.clone() }</div>
             }} else { html!{} } }
             { for p.notice.iter().map(|n| dismiss(n, "notice", "status")) }
-            { for p.conformance.iter().map(|v| conformance_panel(v, p.lang)) }
+            // Only an import sets it, and importing is the workbench's: the player carries no panel.
+            { for p.conformance.iter().filter(|_| crate::WORKBENCH).map(|v| conformance_panel(v, p.lang)) }
         </div>
     }
 }
