@@ -9,12 +9,17 @@
 //! shipped Sentinel mapping: the Sentinel that led the failover must be the one whose log promoted
 //! the replica every Sentinel then names as master, at the epoch Sentinel reports.
 //!
+//! Each recording must conform to its model (`election-lab conform`), and a copy of it with a
+//! term lowered or a vote cast twice must be reported at that line.
+//!
 //! These tests need Debian's etcd-server, etcd-client, zookeeper, a JRE, redis-server and
 //! redis-sentinel: `make test` installs
 //! them. Without them they fail (never skip) and say so. Each cluster is bounded by the script's
 //! own timeouts (60 s per wait) and by `timeout` around the script; a guard kills any process
 //! the script recorded in `pids` that is still alive when the test ends, however it ends.
 
+use election_lab::meta::Lang;
+use election_lab::protocols::conform;
 use election_lab::protocols::events::mapping::Mapping;
 use election_lab::protocols::recorded::{self, LogFile};
 use election_lab::{Engine, Scenario};
@@ -103,7 +108,7 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
     let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
     e.run_to_end();
     // The shipped mapping reads the same election: the same leaders, terms and crashed members,
-    // the crash placed no earlier than the importer's (at its peers' first report of the loss).
+    // the crash placed where the importer places it (at its peers' first report of the loss).
     let mapped = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap().import(&logs).unwrap();
     assert!(mapped.report.damaged.is_empty(), "{}", mapped.report.text());
     let mut m = Engine::new(Scenario::from_value(&mapped.scenario).unwrap()).unwrap();
@@ -124,16 +129,23 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
     };
     let (ce, cm) = (crashes(&imp.scenario), crashes(&mapped.scenario));
     assert_eq!(ce.iter().map(|c| c.0).collect::<Vec<_>>(), cm.iter().map(|c| c.0).collect::<Vec<_>>(), "{kind}");
-    assert!(ce.iter().zip(&cm).all(|(a, b)| b.1 >= a.1), "{kind}: {ce:?} {cm:?}");
+    assert_eq!(ce, cm, "{kind}");
     // With the script's faults.jsonl, the kill is placed at its wall time: after the victim's
-    // last line (the importer's crash, 1 ms after it, minus 1) and no later than its peers' first
-    // report of the loss (the mapping's crash without it).
+    // last line and no later than its peers' first report of the loss (the crash without it),
+    // inside the interval the report names.
     let faults = std::fs::read_to_string(dir.join("faults.jsonl")).unwrap();
     let f = LogFile { name: "faults.jsonl", text: &faults };
     let stated = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap().import_with(&logs, Some(f)).unwrap();
     let cs = crashes(&stated.scenario);
     assert_eq!(cs.iter().map(|c| c.0).collect::<Vec<_>>(), ce.iter().map(|c| c.0).collect::<Vec<_>>(), "{kind}");
-    assert!(ce.iter().zip(&cs).all(|(a, s)| s.1 + 1 >= a.1), "{kind}: after the last line: {ce:?} {cs:?}");
+    let last: Vec<u64> = imp
+        .report
+        .faults
+        .iter()
+        .filter_map(|f| f.split("stopped logging at ").nth(1)?.split(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(last.len(), cs.len(), "{kind}: {:?}", imp.report.faults);
+    assert!(last.iter().zip(&cs).all(|(l, s)| s.1 + 1 >= *l), "{kind}: after the last line: {last:?} {cs:?}");
     assert!(cm.iter().zip(&cs).all(|(m, s)| s.1 <= m.1), "{kind}: before the peers saw it: {cm:?} {cs:?}");
     assert!(
         stated.report.faults.iter().any(|f| f.contains("as the events state (faults.jsonl:2)")),
@@ -141,6 +153,43 @@ fn import(kind: &str, dir: &Path, names: &[&str]) -> (Value, Engine) {
         stated.report.text()
     );
     (imp.scenario, e)
+}
+
+/// The recording conforms to its model with every rule exercised; a copy with one term (or
+/// round) lowered, and a copy with one vote cast twice in a term, are each reported at that line.
+fn conforms(scenario: &Value) {
+    let verdict = |s: &Value| conform::conform(&Scenario::from_value(s).unwrap(), None).unwrap();
+    let v = verdict(scenario);
+    assert!(v.conforms(), "{}", v.text(Lang::En));
+    assert!(v.coverage.iter().all(|(_, n)| *n > 0), "{}", v.text(Lang::En));
+    let events = scenario["params"]["events"].as_array().unwrap();
+    let lowered = (0..events.len()).find(|&i| {
+        let (e, t) = (&events[i], events[i]["term"].as_u64().unwrap_or(0));
+        t >= 1
+            && events[..i]
+                .iter()
+                .any(|x| x["node"] == e["node"] && x["term"].as_u64() >= Some(1) && x["at"].as_u64() < e["at"].as_u64())
+    });
+    let i = lowered.unwrap_or_else(|| panic!("no term to lower in {events:?}"));
+    let mut damaged = scenario.clone();
+    damaged["params"]["events"][i]["term"] = 0.into();
+    let bad = verdict(&damaged)
+        .violation
+        .unwrap_or_else(|| panic!("a lowered term at {} is not reported", events[i]["line"]));
+    assert_eq!(Value::from(bad.line.clone()), events[i]["line"], "{}", verdict(&damaged).headline(Lang::En));
+    if v.model == "raft" {
+        let msgs = scenario["params"]["messages"].as_array().unwrap();
+        let m = msgs.iter().find(|m| m["kind"] == "VOTE_GRANT").unwrap_or_else(|| panic!("no vote in {msgs:?}"));
+        let other = scenario["nodes"].as_array().unwrap().iter().find(|n| **n != m["from"] && **n != m["to"]).unwrap();
+        let mut twice = m.clone();
+        twice["to"] = other.clone();
+        let mut damaged = scenario.clone();
+        damaged["params"]["messages"].as_array_mut().unwrap().push(twice);
+        let bad =
+            verdict(&damaged).violation.unwrap_or_else(|| panic!("a second vote at {} is not reported", m["line"]));
+        assert_eq!(Value::from(bad.line.clone()), m["line"]);
+        assert_eq!(bad.rule, conform::Rule::OneVote);
+    }
 }
 
 fn word_after<'a>(status: &'a str, prefix: &str, k: usize) -> &'a str {
@@ -197,6 +246,7 @@ fn etcd_leader_killed_on_a_real_cluster() {
             );
         }
         model_elects_among_survivors(&e);
+        conforms(&scenario);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -229,6 +279,7 @@ fn zookeeper_leader_killed_on_a_real_ensemble() {
         );
     }
     model_elects_among_survivors(&e);
+    conforms(&scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -265,6 +316,7 @@ fn sentinel_master_killed_on_real_sentinels() {
     assert!(votes >= 1, "{msgs:?}");
     assert!(e.violations().is_empty(), "{:?}", e.violations());
     model_elects_among_survivors(&e);
+    conforms(&imp.scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -292,5 +344,6 @@ fn etcd_leader_frozen_on_a_real_cluster() {
     assert_eq!(e.frame().leaders, vec![leader], "{}", imp.report.text());
     assert!(!e.frame().nodes.iter().find(|n| n.id == frozen).unwrap().up, "the frozen leader is drawn stopped");
     assert_eq!(imp.scenario["schedule"].as_array().unwrap().len(), 1, "{}", imp.scenario["schedule"]);
+    conforms(&imp.scenario);
     let _ = std::fs::remove_dir_all(&dir);
 }

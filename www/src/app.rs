@@ -328,7 +328,8 @@ pub fn Lab() -> Html {
         None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
     let per_group = meta::leader_per_group(algorithm);
-    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {leaders} {violation} {per_group} {lang} on={on.clone()} /> };
+    let conformance = state.conformance.clone();
+    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
     let lab = LabView { engine: state.engine.clone(), playing: state.playing, ivs_rev: state.ivs_rev, gen: state.gen };

@@ -85,6 +85,8 @@ pub struct State {
     pub menu: Option<u32>,
     pub alert: Option<String>,
     pub notice: Option<String>,
+    /// An imported recording's conformance to its model (`protocols::conform`).
+    pub conformance: Option<Rc<election_lab::protocols::conform::Verdict>>,
     pub help: bool,
     pub share: Option<Rc<(String, String)>>,
     /// Bumped by Escape: canvases drop a gesture in progress.
@@ -165,6 +167,7 @@ impl State {
             menu: None,
             alert: None,
             notice: None,
+            conformance: None,
             help: false,
             share: None,
             cancel: 0,
@@ -596,5 +599,7 @@ impl Reducible for State {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_import;
 #[cfg(test)]
 mod tests_inputs;

@@ -101,7 +101,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         json: include_str!("recorded/etcd-leader-killed.json"),
         leaders: &[2],
         // Pins the replay of a real etcd 3.4 log: the kill, the second election and its term.
-        golden: "810f208698f8c2d1",
+        golden: "9ec3653868bfaf29",
     }],
     build: crate::run::build::<EtcdLog>,
 };

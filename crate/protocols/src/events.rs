@@ -212,6 +212,13 @@ fn id_of(v: &Value) -> Option<String> {
     }
 }
 
+/// Whether a text is an events file: its first line is this format's header.
+pub fn is_events(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let v: Option<Value> = serde_json::from_str(first).ok();
+    v.and_then(|v| Some(v.get("format")?.as_str()? == FORMAT)).unwrap_or(false)
+}
+
 /// Reads the format's text: the header and the events, or the first problem found, naming the
 /// line and the field (`events.jsonl:7: field 'term': expected a whole number, found "x"`).
 pub fn read(name: &str, text: &str) -> Result<(Header, Vec<Event>), String> {

@@ -76,12 +76,12 @@ pub mod bully;
 pub mod bully_candidates;
 pub mod bully_failover;
 pub mod chang_roberts;
+pub mod conform;
 pub mod dht;
 pub mod echo_extinction;
 pub mod etcd_log;
 pub mod floodmax;
-// Command line only for now: never compiled into the page, whose first load must not grow.
-#[cfg(not(target_arch = "wasm32"))]
+// In the page, only the workbench's Import calls it: the player's first load does not carry it.
 pub mod events;
 pub mod gossip;
 pub mod hirschberg_sinclair;

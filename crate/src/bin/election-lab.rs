@@ -34,6 +34,9 @@ mod check_cmd;
 #[path = "election-lab/swarm_cmd.rs"]
 mod swarm_cmd;
 use check_cmd::{check_model, CheckModel, CHECK_MODEL_HELP};
+#[path = "election-lab/conform_cmd.rs"]
+mod conform_cmd;
+use conform_cmd::{conform, Conform, CONFORM_HELP};
 #[path = "election-lab/import_cmd.rs"]
 mod import_cmd;
 use import_cmd::{import, Import, IMPORT_HELP};
@@ -251,6 +254,10 @@ step. Exit codes: 0 no difference, 1 the runs differ, 2 bad input.")]
     /// Read a real cluster's logs (etcd, ZooKeeper, the event format, or any log through a mapping) into a trace
     #[command(after_help = IMPORT_HELP)]
     Import(Import),
+    /// Check that a recorded run (an imported trace) conforms to its model: the first step the
+    /// model does not allow, or that every election line is one; and the coverage of its rules
+    #[command(after_help = CONFORM_HELP)]
+    Conform(Conform),
     /// Print a shell completion script
     ///
     /// For example, for bash:
@@ -503,6 +510,7 @@ fn run(cmd: Cmd) -> Result<(), Failure> {
             println(p.scenario().to_json_pretty())?;
         }
         Cmd::Import(a) => import(a)?,
+        Cmd::Conform(a) => conform(a)?,
         Cmd::Completions { shell } => {
             // Into memory first: `generate` panics on a write error, such as a closed pipe.
             let mut script = Vec::new();

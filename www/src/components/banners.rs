@@ -4,12 +4,16 @@ use crate::i18n::{tr, Lang};
 use crate::nodes_text;
 use crate::state::Action;
 use election_lab::meta::k;
+use election_lab::protocols::conform::Verdict;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct BannersProps {
     pub alert: Option<String>,
     pub notice: Option<String>,
+    /// An imported recording's conformance to its model, shown as a panel.
+    #[prop_or_default]
+    pub conformance: Option<std::rc::Rc<Verdict>>,
     /// Nodes that lead at once now (split brain when two or more).
     pub leaders: Vec<u32>,
     /// The latest violation other than split brain, described.
@@ -58,6 +62,24 @@ pub fn Banners(p: &BannersProps) -> Html {
                 <div class="banner violation" role="alert">{ v.clone() }</div>
             }} else { html!{} } }
             { for p.notice.iter().map(|n| dismiss(n, "notice", "status")) }
+            // Only an import sets it, and importing is the workbench's: the player carries no panel.
+            { for p.conformance.iter().filter(|_| crate::WORKBENCH).map(|v| conformance_panel(v, p.lang)) }
         </div>
+    }
+}
+
+/// The conformance panel: the verdict on an imported recording, and its rules' coverage.
+fn conformance_panel(v: &Verdict, lang: Lang) -> Html {
+    let class = if v.conforms() { "conforms" } else { "violation" };
+    html! {
+        <section class={classes!("banner", "conformance", class)} role="status" data-testid="conformance"
+                 aria-label={tr(lang, k::UI_CONFORMANCE)}>
+            <strong>{ tr(lang, k::UI_CONFORMANCE) }</strong>{ " " }
+            <span data-testid="conformance-verdict">{ v.headline(lang) }</span>
+            <details>
+                <summary>{ tr(lang, k::CONFORM_COVERAGE) }</summary>
+                <ul>{ for v.coverage_lines(lang).into_iter().map(|l| html! { <li>{ l }</li> }) }</ul>
+            </details>
+        </section>
     }
 }

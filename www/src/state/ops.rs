@@ -86,6 +86,8 @@ impl State {
 
     pub(super) fn replace_engine(&mut self, engine: Engine, preset: Option<&'static str>) {
         if engine.scenario() != &*self.scenario {
+            // A recording's conformance verdict is about the run it was computed on.
+            self.conformance = None;
             self.scenario = Rc::new(engine.scenario().clone());
             self.positions = Rc::new(positions(&self.scenario, &engine.frame()));
         }

@@ -1,13 +1,22 @@
 //! Real clusters' logs in the page: several files at once (the Import… picker or a drop), their
-//! kind detected (etcd or ZooKeeper), opened as a recorded run; and "Replay in the simulator",
-//! which opens compare lanes with the recorded run and its textbook model on one clock. The
-//! page's texts of this feature are here, in one place.
+//! kind detected, opened as a recorded run with its conformance to the model
+//! (`protocols::conform`); and "Replay in the simulator", which opens compare lanes with the
+//! recorded run and its textbook model on one clock. The page's texts of this feature are here,
+//! in one place.
+//!
+//! What reads the files: an events file (`election-lab-events/1`) is read as one; a mapping file
+//! given beside logs reads them; one log per member of etcd or ZooKeeper goes to its hand-written
+//! importer; anything else (a merged log, Redis Sentinel's logs) to the shipped mapping that reads
+//! the most lines of it, named in the notice. Mappings are regular expressions: the workbench
+//! carries them (feature `mappings`), the player never does.
 
 use super::State;
 use crate::i18n::{tr, Lang};
 use election_lab::meta::k;
-use election_lab::protocols::recorded::{self, LogFile};
+use election_lab::protocols::recorded::{self, Imported, LogFile};
+use election_lab::protocols::{conform, events};
 use election_lab::{registry, Engine};
+use std::rc::Rc;
 
 /// Button and hint texts of the feature.
 pub fn replay_label(l: Lang) -> &'static str {
@@ -53,20 +62,16 @@ impl State {
             let text = files.into_iter().next().map(|f| f.1).unwrap_or_default();
             return self.reduce_import(text);
         }
-        let logs = as_logs(&files);
-        let result = match recorded::detect(&logs) {
-            None => Err(tr(lang, k::UI_THESE_FILES_ARE_NEITHER_A).to_string()),
-            Some(source) => (source.import)(&logs).and_then(|imp| {
-                let e = Engine::from_trace_value(&imp.scenario).map_err(|e| e.to_string())?;
-                Ok((source, imp.report, e))
-            }),
-        };
+        let result = read_logs(&files, lang).and_then(|(system, imp)| {
+            let e = Engine::from_trace_value(&imp.scenario).map_err(|e| e.to_string())?;
+            Ok((system, imp.report, e))
+        });
         let mut summary = String::new();
-        let result = result.map(|(source, report, e)| {
+        let result = result.map(|(system, report, e)| {
             let first = report.damaged.first().map(|d| k::UI_LOGS_FIRST_DAMAGED.format(lang, &[d])).unwrap_or_default();
             summary = k::UI_LOGS_IMPORTED.format(
                 lang,
-                &[&files.len(), &source.name, &report.matched, &report.skipped, &report.damaged.len(), &first],
+                &[&files.len(), &system, &report.matched, &report.skipped, &report.damaged.len(), &first],
             );
             e
         });
@@ -74,6 +79,7 @@ impl State {
         if ok {
             self.alert = None;
             self.notice = Some(summary);
+            self.conformance = conform::conform(&self.scenario, None).ok().map(Rc::new);
         }
         ok
     }
@@ -92,8 +98,42 @@ impl State {
 
 /// One JSON file that is no cluster's log: a scenario or trace to import.
 fn is_scenario(files: &[(String, String)]) -> bool {
-    files.len() == 1 && files[0].1.trim_start().starts_with('{') && recorded::detect(&as_logs(files)).is_none()
+    files.len() == 1
+        && files[0].1.trim_start().starts_with('{')
+        && !events::is_events(&files[0].1)
+        && recorded::detect(&as_logs(files)).is_none()
 }
+
+/// The recorded run the files make, and what read them (see the module's doc).
+fn read_logs(files: &[(String, String)], lang: Lang) -> Result<(String, Imported), String> {
+    if let [(name, text)] = files {
+        if events::is_events(text) {
+            return events::import(name, text).map(|imp| (events::FORMAT.to_string(), imp));
+        }
+    }
+    #[cfg(feature = "mappings")]
+    if let Some(i) = files.iter().position(|f| Mapping::is_mapping(&f.1)) {
+        let m = Mapping::read(&files[i].1).map_err(|e| format!("{}: {e}", files[i].0))?;
+        let rest: Vec<(String, String)> = files.iter().enumerate().filter(|f| f.0 != i).map(|f| f.1.clone()).collect();
+        let system = k::UI_LOGS_MAPPING.format(lang, &[&m.system, &files[i].0]);
+        return m.import(&as_logs(&rest)).map(|imp| (system, imp));
+    }
+    let logs = as_logs(files);
+    // A merged log goes to a mapping, which reads one (the hand-written importers need one log
+    // per member).
+    if let Some(source) = recorded::detect(&logs).filter(|_| files.len() > 1 || !cfg!(feature = "mappings")) {
+        return (source.import)(&logs).map(|imp| (source.name.to_string(), imp));
+    }
+    #[cfg(feature = "mappings")]
+    if let Some((name, m)) = Mapping::best(&logs) {
+        let system = k::UI_LOGS_MAPPING.format(lang, &[&m.system, &name]);
+        return m.import(&logs).map(|imp| (system, imp));
+    }
+    Err(tr(lang, k::UI_THESE_FILES_ARE_NEITHER_A).to_string())
+}
+
+#[cfg(feature = "mappings")]
+use election_lab::protocols::events::mapping::Mapping;
 
 fn as_logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
     files.iter().map(|(name, text)| LogFile { name, text }).collect()

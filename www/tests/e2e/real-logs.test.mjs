@@ -62,7 +62,7 @@ for (const [dir, files, kind, model] of [
 test('a file that is neither a scenario nor a cluster log is refused with a clear message', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=bully-heartbeats');
   await page.getByTestId('import').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\nworld\n') }]);
-  await page.getByText(/Import failed, nothing changed: these files are neither a scenario nor an etcd or ZooKeeper log/).waitFor();
+  await page.getByText(/Import failed, nothing changed: these files are neither a scenario, an events file/).waitFor();
   assert.equal(await page.locator('svg.canvas [data-node]').count(), 6, 'the run shown is kept');
   assert.deepEqual(errors, []);
 });

@@ -184,7 +184,16 @@ pub fn import_events(
             (_, "send" | "receive") => {
                 let peer = id("peer").unwrap_or_default();
                 let msg = e.fields.get("msg").and_then(Value::as_str).unwrap_or("");
-                let kind = voc.msgs().iter().find(|(n, _)| *n == msg).map_or("", |x| x.1);
+                let mut kind = voc.msgs().iter().find(|(n, _)| *n == msg).map_or("", |x| x.1);
+                if voc == Vocabulary::Raft
+                    && e.kind == "receive"
+                    && kind == "VOTE_GRANT"
+                    && id("leader").is_some_and(|l| l != me)
+                {
+                    // An answer naming the member the peer voted for (Sentinel's "X voted for Y"):
+                    // a grant only when that is the receiver, else a refusal.
+                    kind = "VOTE_DENY";
+                }
                 let extra = id("leader").and_then(|l| l.parse::<u64>().ok()).unwrap_or(0);
                 if voc == Vocabulary::Zookeeper && e.kind == "send" {
                     // A notification sent in a new round moves its sender to that round.

@@ -178,6 +178,26 @@ impl Mapping {
         SHIPPED.iter().find(|s| s.0 == name).map(|s| s.1)
     }
 
+    /// The shipped mapping that reads the most events from these logs (its name and the
+    /// mapping), if any reads one: how the page finds which system's logs it was given.
+    pub fn best(files: &[LogFile]) -> Option<(&'static str, Mapping)> {
+        let mut best: Option<(usize, &'static str, Mapping)> = None;
+        for (name, text) in SHIPPED {
+            let Ok(m) = Mapping::read(text) else { continue };
+            let n = m.apply(files).events.len();
+            if n > 0 && best.as_ref().is_none_or(|b| n > b.0) {
+                best = Some((n, name, m));
+            }
+        }
+        best.map(|(_, name, m)| (name, m))
+    }
+
+    /// Whether a text is a mapping file (its `format` is this format's).
+    pub fn is_mapping(text: &str) -> bool {
+        let v: Option<Value> = serde_json::from_str(text).ok();
+        v.and_then(|v| Some(v.get("format")?.as_str()? == FORMAT)).unwrap_or(false)
+    }
+
     /// Applies the mapping to the logs.
     pub fn apply(&self, files: &[LogFile]) -> Applied {
         let mut coarse = false;

@@ -407,8 +407,11 @@ impl<'a> Builder<'a> {
             (e["at"].as_u64(), e["node"].as_u64(), e["line"].as_str().map(line_number))
         });
 
-        // Faults: a member that stopped logging while another saw it go is crashed 1 ms after its
-        // last line; one that logs again (a restart) recovers at its first line after that.
+        // Faults: a member that stopped logging while another saw it go is crashed when its peers
+        // first reported the lost connection (it crashed between its last line and then: a
+        // process killed after a quiet second logs nothing in that second, but its peers see the
+        // connection drop at once), or 1 ms after its last line when they reported it no later;
+        // one that logs again (a restart) recovers at its first line after that.
         let mut schedule = Vec::new();
         let end = self.lines.iter().map(|l| l.t).max().unwrap_or(t0);
         for (k, m) in &self.members {
@@ -450,12 +453,32 @@ impl<'a> Builder<'a> {
             let seen_down = carried_on;
             let never_logged = m.first == u64::MAX;
             if (seen_down && last < end) || never_logged {
-                let at = if never_logged { 0 } else { rel(last) + 1 };
+                let first_loss = self
+                    .lines
+                    .iter()
+                    .filter(|l| matches!(&l.what, What::PeerDown(p) if p == k) && l.t >= last)
+                    .min_by_key(|l| (l.t, l.file, l.line));
+                let evidence = first_loss.filter(|l| rel(l.t) > rel(last) + 1);
+                let at = match (never_logged, evidence) {
+                    (true, _) => 0,
+                    (false, Some(l)) => rel(l.t),
+                    (false, None) => rel(last) + 1,
+                };
                 schedule.push(json!({"at": at, "crash": n}));
-                self.report.faults.push(if never_logged {
-                    format!("member {n} has no log here; it is drawn crashed")
-                } else {
-                    format!("member {n} stopped logging at {} ms and the others lost it: crashed at {at} ms", rel(last))
+                self.report.faults.push(match (never_logged, evidence) {
+                    (true, _) => format!("member {n} has no log here; it is drawn crashed"),
+                    (false, Some(l)) => {
+                        let place = self.files.get(l.file).map(|f| format!("{}:{}", f.name, l.line)).unwrap_or_default();
+                        format!(
+                            "member {n} stopped logging at {} ms; its peers first reported the lost connection at {at} ms \
+                             ({place}): crashed at {at} ms (it crashed between {} and {at} ms)",
+                            rel(last),
+                            rel(last)
+                        )
+                    }
+                    (false, None) => {
+                        format!("member {n} stopped logging at {} ms and the others lost it: crashed at {at} ms", rel(last))
+                    }
                 });
             }
         }

@@ -9,7 +9,7 @@ use crate::read::Obj;
 use serde_json::Value;
 
 impl Script {
-    pub(super) fn read(params: &Params) -> Result<Script, ScenarioError> {
+    pub(crate) fn read(params: &Params) -> Result<Script, ScenarioError> {
         let value = Value::Object(params.clone());
         let o = Obj::new(&value, "params".into(), &["members", "events", "messages", "t0"])?;
         let each = |k: &str, keys: &[&str]| -> Result<Vec<Obj>, ScenarioError> {

@@ -1,0 +1,70 @@
+//! Import… of any system's logs: an events file, Redis Sentinel's logs and a merged etcd log
+//! (through the shipped mapping that reads the most lines, named in the notice), a user's own
+//! mapping beside the logs; each opens with its conformance verdict.
+
+use super::*;
+
+fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+    actions.into_iter().fold(state, |s, a| s.reduce(a))
+}
+
+fn open() -> Rc<State> {
+    Rc::new(State::open("?preset=ring-best"))
+}
+
+fn sample(dir: &str, names: &[&str]) -> Vec<(String, String)> {
+    let root = format!("{}/../crate/tests/data/real/{dir}", env!("CARGO_MANIFEST_DIR"));
+    names.iter().map(|n| (n.to_string(), std::fs::read_to_string(format!("{root}/{n}")).unwrap())).collect()
+}
+
+#[test]
+fn an_events_file_opens_with_its_verdict() {
+    let events = "{\"format\":\"election-lab-events/1\",\"system\":\"toy\",\"vocabulary\":\"raft\"}\n\
+        {\"time\":1000,\"node\":\"a\",\"kind\":\"became_candidate\",\"term\":1}\n\
+        {\"time\":1001,\"node\":\"a\",\"kind\":\"send\",\"peer\":\"b\",\"msg\":\"request_vote\",\"term\":1}\n\
+        {\"time\":1002,\"node\":\"b\",\"kind\":\"send\",\"peer\":\"a\",\"msg\":\"vote_grant\",\"term\":1}\n\
+        {\"time\":1003,\"node\":\"a\",\"kind\":\"became_leader\",\"term\":1}\n\
+        {\"time\":1003,\"node\":\"c\",\"kind\":\"became_follower\",\"term\":1}\n";
+    let s = run(open(), [Action::ImportFiles(vec![("toy.jsonl".into(), events.into())])]);
+    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert_eq!(s.scenario.algorithm, "etcd-log");
+    let v = s.conformance.as_ref().expect("a verdict");
+    assert!(v.conforms(), "{}", v.text(Lang::En));
+    // Another run replaces the verdict's.
+    let s = run(s, [Action::ImportFiles(vec![("x.txt".into(), "hello".into())])]);
+    assert!(s.conformance.is_some(), "a refused import changes nothing");
+}
+
+#[cfg(feature = "mappings")]
+#[test]
+fn sentinel_logs_and_a_merged_etcd_log_are_read_by_the_mapping_that_fits() {
+    let s = run(open(), [Action::ImportFiles(sample("sentinel", &["s1.log", "s2.log", "s3.log"]))]);
+    assert!(s.alert.is_none(), "{:?}", s.alert);
+    let notice = s.notice.as_deref().unwrap();
+    assert!(notice.contains("Redis Sentinel 7.0 (read by the mapping sentinel)"), "{notice}");
+    assert!(s.conformance.as_ref().unwrap().conforms());
+    let merged: String = sample("etcd-zap", &["a.log", "b.log", "c.log"]).into_iter().map(|f| f.1).collect();
+    let s = run(s, [Action::ImportFiles(vec![("merged.log".into(), merged)])]);
+    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.notice.as_deref().unwrap().contains("(read by the mapping etcd)"), "{:?}", s.notice);
+    let mut e = election_lab::Engine::new((*s.scenario).clone()).unwrap();
+    e.run_to_end();
+    assert_eq!(e.frame().leaders.len(), 1, "one leader at the end, not a split brain");
+    let v = s.conformance.as_ref().unwrap();
+    let model = election_lab::protocols::conform::model_of(&s.scenario.algorithm);
+    assert!(v.conforms() && Some(v.model) == model, "{}", v.text(Lang::En));
+}
+
+#[cfg(feature = "mappings")]
+#[test]
+fn a_users_mapping_beside_the_logs_reads_them() {
+    let mapping = election_lab::protocols::events::mapping::Mapping::shipped("sentinel")
+        .unwrap()
+        .replace("\"system\": \"Redis Sentinel 7.0\"", "\"system\": \"My Sentinel\"");
+    let mut files = sample("sentinel", &["s1.log", "s2.log", "s3.log"]);
+    files.insert(1, ("mine.json".into(), mapping));
+    let s = run(open(), [Action::ImportFiles(files)]);
+    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.notice.as_deref().unwrap().contains("My Sentinel (read by the mapping mine.json)"), "{:?}", s.notice);
+    assert_eq!(s.scenario.nodes, vec![1, 2, 3]);
+}
