@@ -88,6 +88,9 @@ fn main() {
             names.iter().map(|n| if is_node(en, n) { format!("{} as u64", ident(n)) } else { ident(n) }).collect();
         writeln!(out, "    /// `{key}` with its arguments ({}).", names.join(", ")).unwrap();
         writeln!(out, "    #[inline(always)]").unwrap();
+        if names.len() > 6 {
+            writeln!(out, "    #[allow(clippy::too_many_arguments)]").unwrap();
+        }
         writeln!(out, "    pub fn {name}({}) -> Note {{", params.join(", ")).unwrap();
         writeln!(out, "        Note::with{}(Text({i}), {})", names.len(), values.join(", ")).unwrap();
         out.push_str("    }\n");
@@ -100,7 +103,8 @@ fn main() {
         let params: Vec<String> = (0..n).map(|j| format!("a{j}: u64")).collect();
         let mut slots: Vec<String> = (0..n).map(|j| format!("a{j}")).collect();
         slots.resize(most, "0".to_string());
-        writeln!(out, "    #[inline(never)]\n    fn with{n}(text: Text, {}) -> Note {{", params.join(", ")).unwrap();
+        let allow = if n > 6 { "    #[allow(clippy::too_many_arguments)]\n" } else { "" };
+        writeln!(out, "    #[inline(never)]\n{allow}    fn with{n}(text: Text, {}) -> Note {{", params.join(", ")).unwrap();
         writeln!(out, "        Note {{ text, args: [{}] }}\n    }}", slots.join(", ")).unwrap();
     }
     out.push_str("}\n\n");

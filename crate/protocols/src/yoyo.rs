@@ -211,14 +211,13 @@ impl YoYo {
         s.got.clear();
         s.votes.clear();
         s.source = s.ins.is_empty();
-        let me = ctx.me as u64;
         if s.source && s.outs.is_empty() {
             return self.win(s, ctx);
         }
         if s.source {
             s.min = s.me;
             s.phase = Phase::Up;
-            ctx.note(&k::YOYO_NOTE_SOURCE, &[me, s.iter as u64, s.outs.len() as u64]);
+            ctx.note(k::yoyo_note_source(ctx.me, s.iter as u64, s.outs.len() as u64));
             for &to in &s.outs {
                 ctx.send(to, Msg::Value { iter: s.iter, value: s.me });
             }
@@ -236,12 +235,11 @@ impl YoYo {
             return;
         }
         s.min = s.got.iter().map(|g| g.1).min().unwrap_or(s.me);
-        let me = ctx.me as u64;
         if s.outs.is_empty() {
-            ctx.note(&k::YOYO_NOTE_SINK, &[me, s.min as u64, s.iter as u64]);
+            ctx.note(k::yoyo_note_sink(ctx.me, s.min as u64, s.iter as u64));
             return self.vote(s, true, true, ctx);
         }
-        ctx.note(&k::YOYO_NOTE_PASS, &[me, s.min as u64, s.outs.len() as u64]);
+        ctx.note(k::yoyo_note_pass(ctx.me, s.min as u64, s.outs.len() as u64));
         s.phase = Phase::Up;
         for &to in &s.outs {
             ctx.send(to, Msg::Value { iter: s.iter, value: s.min });
@@ -265,11 +263,10 @@ impl YoYo {
             }
         }
         if s.source {
-            let me = ctx.me as u64;
             if all_yes {
-                ctx.note(&k::YOYO_NOTE_SURVIVE, &[me, s.iter as u64]);
+                ctx.note(k::yoyo_note_survive(ctx.me, s.iter as u64));
             } else {
-                ctx.note(&k::YOYO_NOTE_DEFEATED, &[me, s.iter as u64]);
+                ctx.note(k::yoyo_note_defeated(ctx.me, s.iter as u64));
             }
             return self.next_iteration(s, ctx);
         }
@@ -292,22 +289,21 @@ impl YoYo {
             answers.push((from, all_yes && value == s.min, dup));
         }
         let leaf = sink && kept.len() == 1;
-        let me = ctx.me as u64;
         for &(from, yes, dup) in &answers {
             let prune = dup || leaf;
             ctx.send(from, Msg::Vote { iter: s.iter, yes, prune });
             if prune {
                 remove(&mut s.ins, from);
                 s.pruned += 1;
-                ctx.note(&k::YOYO_NOTE_PRUNE, &[me, from as u64]);
+                ctx.note(k::yoyo_note_prune(ctx.me, from));
             } else if !yes {
                 remove(&mut s.ins, from);
                 insert(&mut s.outs, from);
-                ctx.note(&k::YOYO_NOTE_FLIP, &[me, from as u64]);
+                ctx.note(k::yoyo_note_flip(ctx.me, from));
             }
         }
         if s.ins.is_empty() && s.outs.is_empty() {
-            ctx.note(&k::YOYO_NOTE_OUT, &[me]);
+            ctx.note(k::yoyo_note_out(ctx.me));
             s.phase = Phase::Out;
             return;
         }
@@ -315,7 +311,7 @@ impl YoYo {
     }
 
     fn win(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&k::YOYO_NOTE_WIN, &[ctx.me as u64, s.iter as u64]);
+        ctx.note(k::yoyo_note_win(ctx.me, s.iter as u64));
         self.decide(s, s.me, ctx);
     }
 
@@ -368,18 +364,17 @@ impl Protocol for YoYo {
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(&k::YOYO_NOTE_START, &[ctx.me as u64, s.iter as u64]);
+        ctx.note(k::yoyo_note_start(ctx.me, s.iter as u64));
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
-        let me = ctx.me as u64;
         if s.phase == Phase::Lost {
-            return ctx.note(&k::YOYO_NOTE_LOST, &[me]);
+            return ctx.note(k::yoyo_note_lost(ctx.me));
         }
         match msg {
             Msg::Leader { id } => {
                 if s.leader.is_none() {
-                    ctx.note(&k::YOYO_NOTE_LEADER, &[me, id as u64]);
+                    ctx.note(k::yoyo_note_leader(ctx.me, id));
                     self.decide(s, id, ctx);
                 }
             }
@@ -391,7 +386,7 @@ impl Protocol for YoYo {
                     insert(&mut s.outs, from);
                 }
                 if s.heard as usize >= ctx.cfg.neighbours(ctx.me).len() && s.phase == Phase::Setup {
-                    ctx.note(&k::YOYO_NOTE_ORIENTED, &[me, s.ins.len() as u64, s.outs.len() as u64]);
+                    ctx.note(k::yoyo_note_oriented(ctx.me, s.ins.len() as u64, s.outs.len() as u64));
                     self.next_iteration(s, ctx);
                 }
             }
@@ -402,7 +397,7 @@ impl Protocol for YoYo {
                 } else if iter == s.iter + 1 {
                     s.early.push((from, value));
                 } else {
-                    ctx.note(&k::YOYO_NOTE_STALE, &[me, from as u64]);
+                    ctx.note(k::yoyo_note_stale(ctx.me, from));
                 }
             }
             Msg::Vote { iter, yes, prune } => {
@@ -410,7 +405,7 @@ impl Protocol for YoYo {
                     s.votes.push((from, yes, prune));
                     self.close_up(s, ctx);
                 } else {
-                    ctx.note(&k::YOYO_NOTE_STALE, &[me, from as u64]);
+                    ctx.note(k::yoyo_note_stale(ctx.me, from));
                 }
             }
         }
@@ -421,7 +416,7 @@ impl Protocol for YoYo {
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
-        ctx.note(&k::YOYO_NOTE_RECOVER, &[ctx.me as u64]);
+        ctx.note(k::yoyo_note_recover(ctx.me));
         State {
             phase: Phase::Lost,
             got: Vec::new(),

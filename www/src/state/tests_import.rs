@@ -12,6 +12,7 @@ fn open() -> Rc<State> {
     Rc::new(State::open("?preset=ring-best"))
 }
 
+#[cfg(feature = "mappings")]
 fn sample(dir: &str, names: &[&str]) -> Vec<(String, String)> {
     let root = format!("{}/../crate/tests/data/real/{dir}", env!("CARGO_MANIFEST_DIR"));
     names.iter().map(|n| (n.to_string(), std::fs::read_to_string(format!("{root}/{n}")).unwrap())).collect()
