@@ -104,7 +104,8 @@ fn main() {
         let mut slots: Vec<String> = (0..n).map(|j| format!("a{j}")).collect();
         slots.resize(most, "0".to_string());
         let allow = if n > 6 { "    #[allow(clippy::too_many_arguments)]\n" } else { "" };
-        writeln!(out, "    #[inline(never)]\n{allow}    fn with{n}(text: Text, {}) -> Note {{", params.join(", ")).unwrap();
+        writeln!(out, "    #[inline(never)]\n{allow}    fn with{n}(text: Text, {}) -> Note {{", params.join(", "))
+            .unwrap();
         writeln!(out, "        Note {{ text, args: [{}] }}\n    }}", slots.join(", ")).unwrap();
     }
     out.push_str("}\n\n");

@@ -204,23 +204,6 @@ impl State {
         self.frame.step
     }
 
-    /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
-    /// flight (nothing moves on the canvas until the next event), for the playback schedule
-    /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
-    /// run, or while messages travel.
-    pub fn quiet_stretch(&self) -> Option<(f64, f64)> {
-        if self.lanes().is_some() || !self.frame.messages.is_empty() {
-            return None;
-        }
-        if self.frame.store.as_ref().is_some_and(|st| !st.writes.is_empty()) {
-            return None;
-        }
-        let mut e = self.engine_mut();
-        let next = e.next_event_time().filter(|&n| n <= e.stop_time())?;
-        let now = self.frame.time;
-        (next > now).then_some((now as f64, next as f64))
-    }
-
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
         self.engine.cell.borrow_mut()
     }
@@ -300,14 +283,13 @@ impl State {
             }
             Action::StepForward => {
                 self.playing = false;
-                if !self.step_forward() && self.lesson.is_none() {
+                if !self.step_unit() && self.lesson.is_none() {
                     self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
             Action::StepBack => {
-                let c = self.cursor();
-                self.seek(c.saturating_sub(1), false);
+                self.back_unit();
                 true
             }
             Action::Seek(s) => {

@@ -32,6 +32,52 @@ impl State {
         moved
     }
 
+    /// The quiet stretch ahead while playing one run: `(now, next event)` when no message is in
+    /// flight (nothing moves on the canvas until the next event), for the playback schedule
+    /// ([`crate::anim::advance`]) to cross quickly. `None` in compare mode, at the end of the
+    /// run, or while messages travel.
+    pub fn quiet_stretch(&self) -> Option<(f64, f64)> {
+        if self.lanes().is_some() || !self.frame.messages.is_empty() {
+            return None;
+        }
+        if self.frame.store.as_ref().is_some_and(|st| !st.writes.is_empty()) {
+            return None;
+        }
+        let mut e = self.engine_mut();
+        let next = e.next_event_time().filter(|&n| n <= e.stop_time())?;
+        let now = self.frame.time;
+        (next > now).then_some((now as f64, next as f64))
+    }
+
+    /// Forward by one step, or in the round model by one round: to the end of the round the
+    /// next event belongs to (Lynch's synchronous rounds are the unit a student steps through).
+    pub(super) fn step_unit(&mut self) -> bool {
+        let round = if self.scenario.network.rounds { self.engine_mut().next_event_time() } else { None };
+        let Some(round) = round else { return self.step_forward() };
+        let mut moved = false;
+        while self.engine_mut().next_event_time() == Some(round) && self.step_forward() {
+            moved = true;
+        }
+        moved
+    }
+
+    /// Back by one step, or in the round model to the end of the round before the cursor's.
+    pub(super) fn back_unit(&mut self) {
+        let c = self.cursor();
+        let target = if self.scenario.network.rounds {
+            let e = self.engine.get();
+            let now = e.record(c).map_or(0, |r| r.time);
+            let mut s = c;
+            while s > 0 && e.record(s).is_some_and(|r| r.time >= now) {
+                s -= 1;
+            }
+            s
+        } else {
+            c.saturating_sub(1)
+        };
+        self.seek(target, false);
+    }
+
     /// Moves the cursor (pausing); `extend`: keep the run computed ahead of it.
     pub(super) fn seek(&mut self, step: u64, extend: bool) {
         self.playing = false;

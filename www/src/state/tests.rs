@@ -661,3 +661,23 @@ fn the_log_filter_is_kept_in_the_link() {
     let s = run(Rc::new(bad), [Action::SetLogFilter(LogFilter::default())]);
     assert!(!s.query(false).contains("log="));
 }
+
+#[test]
+fn in_the_round_model_step_forward_and_back_move_a_whole_round() {
+    let s = open("?preset=floodmax-grid");
+    assert!(s.scenario.network.rounds);
+    let start = s.frame.time;
+    let s = run(s, [Action::StepForward]);
+    let (one, c1) = (s.frame.time, s.cursor());
+    assert!(one > start && c1 > 1, "one press crossed a round of many events: t {start} → {one}, step {c1}");
+    let next = s.engine_mut().next_event_time();
+    assert!(next.is_none_or(|t| t > one), "the round is over: the next event is at {next:?}");
+    let s = run(s, [Action::StepForward]);
+    assert!(s.frame.time > one);
+    // Back: to the end of the round before, exactly where the first press stopped.
+    let s = run(s, [Action::StepBack]);
+    assert_eq!((s.frame.time, s.cursor()), (one, c1));
+    // Outside the round model a step is one event.
+    let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::StepForward, Action::StepBack]);
+    assert_eq!(s.cursor(), 1);
+}
