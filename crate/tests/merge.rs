@@ -112,6 +112,15 @@ fn split_brain_random_partitions_merges_to_the_whole() {
 }
 
 #[test]
+fn graphs_merges_to_the_whole() {
+    merges_to_the_whole("graphs");
+}
+#[test]
+fn graphs_rounds_merges_to_the_whole() {
+    merges_to_the_whole("graphs-rounds");
+}
+
+#[test]
 fn every_ready_made_experiment_is_tested() {
     let src = include_str!("merge.rs");
     for (id, _) in READY {
