@@ -226,8 +226,10 @@ test('?experiment=<id>&lang=zh opens the view in Chinese, plot included', async 
 
 test('an unknown experiment is named in a notice and the simulator still works', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=ring-worst&experiment=nope');
+  // The player hands the link to the workbench, which names the experiment it does not know:
+  // wait for that notice (the loading notice comes first).
+  await page.locator('.banner.notice', { hasText: /no ready-made experiment named 'nope'/ }).waitFor();
   assert.equal(await page.getByTestId('experiments').count(), 0);
-  assert.match(await page.locator('.banner.notice').textContent(), /no ready-made experiment named 'nope'/);
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.getByTestId('step').textContent(), '1');
   assert.deepEqual(errors, []);
