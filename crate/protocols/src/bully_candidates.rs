@@ -48,7 +48,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -230,27 +230,16 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The tiebreaker δ.
-    Delta,
-    /// The current stage's deadline (ALIVE answers, or the COORDINATOR).
-    Deadline,
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// The leader's periodic HEARTBEAT broadcast.
-    Heartbeat,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["DELTA", "DEADLINE", "LEADER_TIMEOUT", "HEARTBEAT"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Delta => "DELTA",
-            Timer::Deadline => "DEADLINE",
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-        }
+timers! {
+    Timer {
+        /// The tiebreaker δ.
+        Delta => "DELTA",
+        /// The current stage's deadline (ALIVE answers, or the COORDINATOR).
+        Deadline => "DEADLINE",
+        /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
+        LeaderTimeout => "LEADER_TIMEOUT",
+        /// The leader's periodic HEARTBEAT broadcast.
+        Heartbeat => "HEARTBEAT",
     }
 }
 

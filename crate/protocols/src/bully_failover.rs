@@ -52,7 +52,7 @@ use crate::meta::{
     FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -222,26 +222,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The current stage's deadline (ALIVE, OK or COORDINATOR).
-    Deadline,
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// The leader's periodic HEARTBEAT broadcast.
-    Heartbeat,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["DEADLINE", "LEADER_TIMEOUT", "HEARTBEAT"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Deadline => "DEADLINE",
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-        }
-    }
-}
+pub use crate::timers::StageTimer as Timer;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 

@@ -56,7 +56,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -186,23 +186,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    LeaderTimeout,
-    Heartbeat,
-    Retry,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::Retry => "RETRY",
-        }
-    }
-}
+pub use crate::timers::RingTimer as Timer;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 

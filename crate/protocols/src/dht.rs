@@ -41,7 +41,7 @@ use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::NodeId;
@@ -149,21 +149,12 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The periodic HEARTBEAT broadcast.
-    Heartbeat,
-    /// No heartbeat from this peer for `heartbeats.timeout`.
-    Silent(NodeId),
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["HEARTBEAT", "PEER_TIMEOUT"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::Silent(_) => "PEER_TIMEOUT",
-        }
+timers! {
+    Timer {
+        /// The periodic HEARTBEAT broadcast.
+        Heartbeat => "HEARTBEAT",
+        /// No heartbeat from this peer for `heartbeats.timeout`.
+        Silent(NodeId) => "PEER_TIMEOUT",
     }
 }
 

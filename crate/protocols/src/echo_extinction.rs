@@ -35,7 +35,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::NodeId;
@@ -135,16 +135,7 @@ impl Message for Msg {
     }
 }
 
-/// No timers: the waves are counted by their messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &[];
-    fn name(&self) -> &'static str {
-        match *self {}
-    }
-}
+pub use crate::timers::NoTimer as Timer;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 

@@ -33,7 +33,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::NodeId;
@@ -161,16 +161,7 @@ impl Message for Msg {
     }
 }
 
-/// FloodMax has no timers: rounds are counted by the messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &[];
-    fn name(&self) -> &'static str {
-        match *self {}
-    }
-}
+pub use crate::timers::NoTimer as Timer;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 

@@ -43,7 +43,7 @@ use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -199,21 +199,12 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The next gossip period.
-    Period,
-    /// No fresh heartbeat count of the backed candidate for `silence` ticks.
-    Silence,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["PERIOD", "SILENCE"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Period => "PERIOD",
-            Timer::Silence => "SILENCE",
-        }
+timers! {
+    Timer {
+        /// The next gossip period.
+        Period => "PERIOD",
+        /// No fresh heartbeat count of the backed candidate for `silence` ticks.
+        Silence => "SILENCE",
     }
 }
 

@@ -71,7 +71,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -281,26 +281,7 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// The leader's periodic HEARTBEAT broadcast.
-    Heartbeat,
-    /// No progress in the candidate's election for `retry` ticks.
-    Retry,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::Retry => "RETRY",
-        }
-    }
-}
+pub use crate::timers::RingTimer as Timer;
 
 type C<'a> = Ctx<'a, Msg, Timer>;
 

@@ -65,7 +65,7 @@ use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -249,27 +249,16 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The next invitation round.
-    Round,
-    /// The leader's periodic HEARTBEAT to its members.
-    Heartbeat,
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// An accepted invitation not confirmed by GROUP within a round trip.
-    JoinTimeout,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["ROUND", "HEARTBEAT", "LEADER_TIMEOUT", "JOIN_TIMEOUT"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Round => "ROUND",
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::JoinTimeout => "JOIN_TIMEOUT",
-        }
+timers! {
+    Timer {
+        /// The next invitation round.
+        Round => "ROUND",
+        /// The leader's periodic HEARTBEAT to its members.
+        Heartbeat => "HEARTBEAT",
+        /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
+        LeaderTimeout => "LEADER_TIMEOUT",
+        /// An accepted invitation not confirmed by GROUP within a round trip.
+        JoinTimeout => "JOIN_TIMEOUT",
     }
 }
 

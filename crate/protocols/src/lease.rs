@@ -51,7 +51,7 @@ use crate::meta::{
     Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -195,24 +195,14 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// A competitor's next request.
-    Try,
-    /// A holder's lease runs out by its own clock.
-    LeaseEnd,
-    /// The store's key runs out by the store's clock.
-    Expire,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["TRY", "LEASE_END", "KEY_EXPIRE"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Try => "TRY",
-            Timer::LeaseEnd => "LEASE_END",
-            Timer::Expire => "KEY_EXPIRE",
-        }
+timers! {
+    Timer {
+        /// A competitor's next request.
+        Try => "TRY",
+        /// A holder's lease runs out by its own clock.
+        LeaseEnd => "LEASE_END",
+        /// The store's key runs out by the store's clock.
+        Expire => "KEY_EXPIRE",
     }
 }
 

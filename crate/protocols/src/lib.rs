@@ -69,6 +69,34 @@ macro_rules! kinds {
     };
 }
 
+/// Declares a protocol's timer keys once, each beside the name that traces and breakpoints
+/// use for it: it defines the enum and its `TimerKey` (`NAMES` in declaration order and
+/// `name()`), so that the list of names and the names given cannot drift apart.
+///
+/// ```text
+/// timers! {
+///     /// The leader's periodic HEARTBEAT broadcast.
+///     Timer { Heartbeat => "HEARTBEAT", Ack(u64) => "ACK_TIMEOUT" }
+/// }
+/// ```
+macro_rules! timers {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident $(($($field:ty),*))? => $label:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant $(($($field),*))?),*
+        }
+        impl crate::protocol::TimerKey for $name {
+            const NAMES: &'static [&'static str] = &[$($label),*];
+            fn name(&self) -> &'static str {
+                match *self {
+                    $($name::$variant { .. } => $label,)*
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 pub(crate) mod testkit;
 
@@ -98,6 +126,7 @@ pub mod ring_live_set;
 pub mod script;
 pub mod stable_leader;
 pub mod time_slice;
+pub mod timers;
 pub mod token_ring;
 pub mod yoyo;
 pub mod zookeeper;

@@ -65,7 +65,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -276,27 +276,16 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// The random wait before proposing.
-    Backoff,
-    /// The current phase's deadline (`patience`).
-    Deadline,
-    /// The leader's periodic HEARTBEAT.
-    Heartbeat,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["LEADER_TIMEOUT", "BACKOFF", "DEADLINE", "HEARTBEAT"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Backoff => "BACKOFF",
-            Timer::Deadline => "DEADLINE",
-            Timer::Heartbeat => "HEARTBEAT",
-        }
+timers! {
+    Timer {
+        /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
+        LeaderTimeout => "LEADER_TIMEOUT",
+        /// The random wait before proposing.
+        Backoff => "BACKOFF",
+        /// The current phase's deadline (`patience`).
+        Deadline => "DEADLINE",
+        /// The leader's periodic HEARTBEAT.
+        Heartbeat => "HEARTBEAT",
     }
 }
 

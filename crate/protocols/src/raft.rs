@@ -41,7 +41,7 @@ use crate::meta::{
     ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE,
 };
 use crate::protocol::{
-    fmt_node, pair, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, pair, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -166,21 +166,11 @@ kinds! {
     Msg::PreVoteDeny { .. } => Kind::new("PRE_VOTE_DENY", "P✗", Visual::Refusal, k::RAFT_KIND_PRE_VOTE_DENY),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    Election,
-    Heartbeat,
-    AckCheck,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["ELECTION_TIMEOUT", "HEARTBEAT", "ACK_CHECK"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Election => "ELECTION_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::AckCheck => "ACK_CHECK",
-        }
+timers! {
+    Timer {
+        Election => "ELECTION_TIMEOUT",
+        Heartbeat => "HEARTBEAT",
+        AckCheck => "ACK_CHECK",
     }
 }
 

@@ -23,7 +23,7 @@
 use crate::error::ScenarioError;
 use crate::meta::k;
 use crate::meta::{Kind, Note, Text};
-use crate::protocol::{Config, Ctx, Message, MessageKind, Params, TimerKey, View};
+use crate::protocol::{Config, Ctx, Message, MessageKind, Params, View};
 use crate::scenario::MAX_LATENCY;
 use crate::{NodeId, Time};
 use serde_json::{json, Value};
@@ -169,16 +169,10 @@ impl<F: Flavor> Message for Rec<F> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The member's next log line.
-    Next,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["log line"];
-    fn name(&self) -> &'static str {
-        "log line"
+timers! {
+    Timer {
+        /// The member's next log line.
+        Next => "log line",
     }
 }
 

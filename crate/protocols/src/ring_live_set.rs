@@ -59,7 +59,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -236,27 +236,16 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// Waiting for the ACK of hop `seq`.
-    Ack(u64),
-    /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
-    LeaderTimeout,
-    /// The leader's periodic HEARTBEAT broadcast.
-    Heartbeat,
-    /// The initiator's election has not finished in time.
-    Retry,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["ACK_TIMEOUT", "LEADER_TIMEOUT", "HEARTBEAT", "RETRY"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Ack(_) => "ACK_TIMEOUT",
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Heartbeat => "HEARTBEAT",
-            Timer::Retry => "RETRY",
-        }
+timers! {
+    Timer {
+        /// Waiting for the ACK of hop `seq`.
+        Ack(u64) => "ACK_TIMEOUT",
+        /// The failure detector: no heartbeat from the leader for `heartbeats.timeout`.
+        LeaderTimeout => "LEADER_TIMEOUT",
+        /// The leader's periodic HEARTBEAT broadcast.
+        Heartbeat => "HEARTBEAT",
+        /// The initiator's election has not finished in time.
+        Retry => "RETRY",
     }
 }
 

@@ -33,7 +33,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -135,21 +135,12 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// No OK of the current round for `heartbeats.timeout`.
-    Timeout,
-    /// The round leader's periodic OK.
-    Beat,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["OK_TIMEOUT", "OK"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Timeout => "OK_TIMEOUT",
-            Timer::Beat => "OK",
-        }
+timers! {
+    Timer {
+        /// No OK of the current round for `heartbeats.timeout`.
+        Timeout => "OK_TIMEOUT",
+        /// The round leader's periodic OK.
+        Beat => "OK",
     }
 }
 

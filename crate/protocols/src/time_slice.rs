@@ -24,7 +24,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -86,16 +86,10 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The start of this node's own phase.
-    Phase,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["PHASE"];
-    fn name(&self) -> &'static str {
-        "PHASE"
+timers! {
+    Timer {
+        /// The start of this node's own phase.
+        Phase => "PHASE",
     }
 }
 

@@ -67,7 +67,7 @@ use crate::meta::{
     Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -215,24 +215,14 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The holding time is over: pass the token on.
-    Hold,
-    /// No ACK for the token passed on: skip the successor.
-    AckWait,
-    /// No token seen for this node's wait: regenerate it.
-    Silence,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["HOLD", "ACK_WAIT", "SILENCE"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Hold => "HOLD",
-            Timer::AckWait => "ACK_WAIT",
-            Timer::Silence => "SILENCE",
-        }
+timers! {
+    Timer {
+        /// The holding time is over: pass the token on.
+        Hold => "HOLD",
+        /// No ACK for the token passed on: skip the successor.
+        AckWait => "ACK_WAIT",
+        /// No token seen for this node's wait: regenerate it.
+        Silence => "SILENCE",
     }
 }
 

@@ -45,7 +45,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual,
     TWO_LEADERS_IN_TERM,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, TimerKey, View, LEADING};
+use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};
 use serde_json::Value;
@@ -267,29 +267,17 @@ impl Message for Msg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Timer {
-    /// The short wait after a quorum of votes, for a better vote still in flight.
-    Finalize,
-    /// A LOOKING node repeats its vote.
-    Retry,
-    /// The follower's failure detector.
-    LeaderTimeout,
-    Ping,
-    /// The (prospective) leader's window for a quorum of FOLLOW.
-    AckCheck,
-}
-
-impl TimerKey for Timer {
-    const NAMES: &'static [&'static str] = &["FINALIZE_WAIT", "VOTE_AGAIN", "LEADER_TIMEOUT", "PING", "ACK_CHECK"];
-    fn name(&self) -> &'static str {
-        match self {
-            Timer::Finalize => "FINALIZE_WAIT",
-            Timer::Retry => "VOTE_AGAIN",
-            Timer::LeaderTimeout => "LEADER_TIMEOUT",
-            Timer::Ping => "PING",
-            Timer::AckCheck => "ACK_CHECK",
-        }
+timers! {
+    Timer {
+        /// The short wait after a quorum of votes, for a better vote still in flight.
+        Finalize => "FINALIZE_WAIT",
+        /// A LOOKING node repeats its vote.
+        Retry => "VOTE_AGAIN",
+        /// The follower's failure detector.
+        LeaderTimeout => "LEADER_TIMEOUT",
+        Ping => "PING",
+        /// The (prospective) leader's window for a quorum of FOLLOW.
+        AckCheck => "ACK_CHECK",
     }
 }
 
