@@ -20,113 +20,15 @@ pub const MAX_TICKS: u64 = 1_000_000_000_000;
 /// A protocol's own part of the scenario: the `params` object.
 pub type Params = Map<String, Value>;
 
-/// Reads a protocol's `params` by hand, naming the field on error (`params.t_out: expected a
-/// whole number, found "3"`). One reader, compiled once, serves every protocol: a serde derive
-/// per parameter struct cost each protocol its own deserializer in the wasm.
-pub struct ParamReader<'a> {
-    params: &'a Params,
-}
-
-impl<'a> ParamReader<'a> {
-    /// Refuses a field that is not in `known`, naming it.
-    pub fn new(params: &'a Params, known: &[&str]) -> Result<Self, ScenarioError> {
-        if let Some(key) = params.keys().find(|k| !known.contains(&k.as_str())) {
-            let message = match known {
-                [] => "unknown field: this algorithm has no parameters".to_string(),
-                _ => format!("unknown field `{key}`, expected one of `{}`", known.join("`, `")),
-            };
-            return Err(ScenarioError::new(format!("params.{key}"), message));
-        }
-        Ok(ParamReader { params })
-    }
-
-    /// The value of `key`, unless it is absent or `null`.
-    pub fn value(&self, key: &str) -> Option<&'a Value> {
-        self.params.get(key).filter(|v| !v.is_null())
-    }
-
-    fn wrong(key: &str, expected: &str, found: &Value) -> ScenarioError {
-        ScenarioError::new(format!("params.{key}"), format!("expected {expected}, found {found}"))
-    }
-
-    /// A whole number (ticks, a count) from 0 up.
-    pub fn uint(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
-        let n = self.value(key).map(|v| v.as_u64().ok_or_else(|| Self::wrong(key, "a whole number", v))).transpose()?;
-        Self::within_ticks(key, n.iter().copied())?;
-        Ok(n)
-    }
-
-    /// Refuses a value above [`MAX_TICKS`], naming the parameter.
-    fn within_ticks(key: &str, mut values: impl Iterator<Item = u64>) -> Result<(), ScenarioError> {
-        match values.find(|&n| n > MAX_TICKS) {
-            Some(n) => {
-                Err(ScenarioError::new(format!("params.{key}"), format!("{n} is more than the {MAX_TICKS} allowed")))
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// A node id (or any whole number below 2³²).
-    pub fn id(&self, key: &str) -> Result<Option<NodeId>, ScenarioError> {
-        let v = self.value(key);
-        v.map(|v| v.as_u64().and_then(|n| NodeId::try_from(n).ok()).ok_or_else(|| Self::wrong(key, "a node id", v)))
-            .transpose()
-    }
-
-    /// `true` or `false`; absent means `false`.
-    pub fn flag(&self, key: &str) -> Result<bool, ScenarioError> {
-        match self.params.get(key) {
-            None => Ok(false),
-            Some(v) => v.as_bool().ok_or_else(|| Self::wrong(key, "true or false", v)),
-        }
-    }
-
-    /// Two whole numbers `[a, b]`.
-    pub fn pair(&self, key: &str) -> Result<Option<[u64; 2]>, ScenarioError> {
-        let p = self
-            .value(key)
-            .map(|v| pair(v).ok_or_else(|| Self::wrong(key, "[a, b] (two whole numbers)", v)))
-            .transpose()?;
-        Self::within_ticks(key, p.iter().flatten().copied())?;
-        Ok(p)
-    }
-
-    /// A list of node ids.
-    pub fn ids(&self, key: &str) -> Result<Option<Vec<NodeId>>, ScenarioError> {
-        let v = self.value(key);
-        let read = |v: &Value| -> Option<Vec<NodeId>> {
-            v.as_array()?.iter().map(|x| x.as_u64().and_then(|n| NodeId::try_from(n).ok())).collect()
-        };
-        v.map(|v| read(v).ok_or_else(|| Self::wrong(key, "a list of node ids", v))).transpose()
-    }
-
-    /// An object's entries (`{}` when absent), each value read by `f` (the field is
-    /// `params.key.entry` when `f` refuses it with `expected`).
-    pub fn entries<T>(
-        &self,
-        key: &str,
-        expected: &str,
-        f: impl Fn(&Value) -> Option<T>,
-    ) -> Result<Vec<(&'a String, T)>, ScenarioError> {
-        let Some(v) = self.params.get(key) else { return Ok(Vec::new()) };
-        let map = v.as_object().ok_or_else(|| Self::wrong(key, "an object", v))?;
-        map.iter()
-            .map(|(k, x)| f(x).map(|t| (k, t)).ok_or_else(|| Self::wrong(&format!("{key}.{k}"), expected, x)))
-            .collect()
-    }
-}
-
-/// `[a, b]` of two whole numbers.
-pub fn pair(v: &Value) -> Option<[u64; 2]> {
-    match v.as_array()?.as_slice() {
-        [a, b] => Some([a.as_u64()?, b.as_u64()?]),
-        _ => None,
-    }
-}
+mod params;
+pub use params::{pair, ParamReader};
 
 /// A message's kind: its index in [`Protocol::KINDS`]. Implemented by the `kinds!` macro of
 /// `crate::protocols`, which declares the kinds and this index together.
 pub trait MessageKind {
+    /// The kinds this message type has, in the order `kind()` indexes them (none when they are
+    /// known only at run time, as a script's are).
+    const KINDS: &'static [Kind] = &[];
     fn kind(&self) -> usize;
 }
 
@@ -438,6 +340,18 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
             }
         }
     }
+    /// A node's first timers under heartbeats, knowing `leader` at the start: the leader arms
+    /// its `beat` for `heartbeats.interval`, a follower watches its leader with `watch`. `true`
+    /// when heartbeats run and no leader is known: the caller starts an election.
+    pub fn begin_heartbeats(&mut self, beat: T, watch: T, leader: Option<NodeId>) -> bool {
+        let Some(hb) = self.cfg.heartbeats else { return false };
+        match leader {
+            Some(l) if l == self.me => self.set_timer_after(beat, hb.interval),
+            Some(_) => self.watch_leader(watch, leader),
+            None => return true,
+        }
+        false
+    }
 }
 
 /// The protocol-independent picture of one node that observers and the UI use.
@@ -512,8 +426,9 @@ pub trait Protocol: Sized + 'static {
     type Msg: Message;
     type Timer: TimerKey;
 
-    /// Message kinds with their visual roles; `Message::kind` indexes this.
-    const KINDS: &'static [Kind];
+    /// Message kinds with their visual roles; `Message::kind` indexes this. The default is the
+    /// message type's own (`kinds!` declares them with the type).
+    const KINDS: &'static [Kind] = <Self::Msg as MessageKind>::KINDS;
     /// The [`View`] fields this protocol's views carry, by the names breakpoints use (`term`,
     /// `vote`, `leader`, `votes` for `tally`, `zxid`, `group`, `reach`): a breakpoint on another
     /// is refused. The default names them all (nothing refused).

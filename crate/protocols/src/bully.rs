@@ -164,14 +164,8 @@ impl Bully {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["t_out", "t_coord"])?;
         let lat_max = cfg.latency.1;
-        let t_out = p.uint("t_out")?.unwrap_or(2 * lat_max + 1);
-        if t_out == 0 {
-            return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
-        }
-        let t_coord = p.uint("t_coord")?.unwrap_or(3 * t_out);
-        if t_coord == 0 {
-            return Err(ScenarioError::new("params.t_coord", "must be at least 1 tick"));
-        }
+        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
         Ok(Bully { t_out, t_coord })
     }
 }
@@ -282,7 +276,6 @@ impl Protocol for Bully {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Bully::from_params(cfg, params)
@@ -296,13 +289,9 @@ impl Protocol for Bully {
             stage: Stage::Idle,
             bullied_by: None,
         };
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.elected {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => self.leader_alive(&s, ctx),
-                // Event 2: no known leader and not electing => start an election.
-                None => self.start_election(&mut s, ctx),
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.elected) {
+            // Event 2: no known leader and not electing => start an election.
+            self.start_election(&mut s, ctx);
         }
         s
     }

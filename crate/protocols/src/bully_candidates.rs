@@ -146,14 +146,8 @@ impl BullyCandidates {
             None => default_candidates(cfg),
         };
         let lat_max = cfg.latency.1;
-        let t_out = p.uint("t_out")?.unwrap_or(2 * lat_max + 1);
-        if t_out == 0 {
-            return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
-        }
-        let t_coord = p.uint("t_coord")?.unwrap_or(3 * t_out);
-        if t_coord == 0 {
-            return Err(ScenarioError::new("params.t_coord", "must be at least 1 tick"));
-        }
+        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
         let delta = p.uint("delta")?.unwrap_or(t_out + lat_max + 1);
         Ok(BullyCandidates { candidates, t_out, t_coord, delta })
     }
@@ -324,7 +318,6 @@ impl Protocol for BullyCandidates {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         BullyCandidates::from_params(cfg, params)
@@ -332,15 +325,9 @@ impl Protocol for BullyCandidates {
 
     fn init(&self, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, elected: ctx.cfg.initial_leader, stage: Stage::Idle, best: None };
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.elected {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.elected),
-                None => {
-                    ctx.note(k::bully_candidates_note_no_leader(ctx.me));
-                    self.detect(&mut s, ctx);
-                }
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.elected) {
+            ctx.note(k::bully_candidates_note_no_leader(ctx.me));
+            self.detect(&mut s, ctx);
         }
         s
     }

@@ -130,14 +130,8 @@ const PRESETS: &[Preset] = &[
 impl BullyFailover {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["t_out", "t_coord", "failover"])?;
-        let t_out = p.uint("t_out")?.unwrap_or(2 * cfg.latency.1 + 1);
-        if t_out == 0 {
-            return Err(ScenarioError::new("params.t_out", "must be at least 1 tick"));
-        }
-        let t_coord = p.uint("t_coord")?.unwrap_or(3 * t_out);
-        if t_coord == 0 {
-            return Err(ScenarioError::new("params.t_coord", "must be at least 1 tick"));
-        }
+        let t_out = p.ticks("t_out", 2 * cfg.latency.1 + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
         let failover = p.uint("failover")?.map_or(2, |n| n as usize);
         if failover == 0 {
             return Err(ScenarioError::new("params.failover", "the list needs at least 1 node"));
@@ -327,7 +321,6 @@ impl Protocol for BullyFailover {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         BullyFailover::from_params(cfg, params)
@@ -335,12 +328,8 @@ impl Protocol for BullyFailover {
 
     fn init(&self, ctx: &mut C) -> State {
         let mut s = self.fresh(ctx, ctx.cfg.initial_leader);
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.elected {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => self.leader_alive(&s, ctx),
-                None => self.elect(&mut s, ctx, Some(k::bully_failover_note_no_list)),
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.elected) {
+            self.elect(&mut s, ctx, Some(k::bully_failover_note_no_list));
         }
         s
     }

@@ -141,10 +141,7 @@ impl ChangRoberts {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["suppress_initiators", "retry"])?;
         let n = cfg.n() as Time;
-        let retry = p.uint("retry")?.unwrap_or(3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
-        if retry == 0 {
-            return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
-        }
+        let retry = p.ticks("retry", 3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
         Ok(ChangRoberts { suppress_initiators: p.flag("suppress_initiators")?, retry })
     }
 }
@@ -228,7 +225,6 @@ impl Protocol for ChangRoberts {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         ChangRoberts::from_params(cfg, params)
@@ -237,12 +233,8 @@ impl Protocol for ChangRoberts {
     fn init(&self, ctx: &mut C) -> State {
         let mut s = Self::fresh(ctx.me, ctx.cfg.initial_leader);
         s.am_coord = s.elected == Some(ctx.me);
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.elected {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => self.leader_alive(&s, ctx),
-                None => self.start_election(&mut s, ctx),
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.elected) {
+            self.start_election(&mut s, ctx);
         }
         s
     }

@@ -199,7 +199,6 @@ impl Protocol for Dht {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["key"])?;

@@ -172,7 +172,6 @@ impl Protocol for EchoExtinction {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         ParamReader::new(params, &[])?;

@@ -200,7 +200,6 @@ impl Protocol for FloodMax {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         FloodMax::from_params(cfg, params)

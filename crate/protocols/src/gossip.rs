@@ -116,10 +116,7 @@ const PRESETS: &[Preset] = &[
 impl Gossip {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["period", "fanout", "silence", "relay"])?;
-        let period = p.uint("period")?.unwrap_or(cfg.heartbeats.map_or(4, |h| h.interval));
-        if period == 0 {
-            return Err(ScenarioError::new("params.period", "must be at least 1 tick"));
-        }
+        let period = p.ticks("period", cfg.heartbeats.map_or(4, |h| h.interval))?;
         let fanout = p.uint("fanout")?.unwrap_or(2) as usize;
         if fanout == 0 {
             return Err(ScenarioError::new("params.fanout", "must be at least 1"));
@@ -250,7 +247,6 @@ impl Protocol for Gossip {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Gossip::from_params(cfg, params)

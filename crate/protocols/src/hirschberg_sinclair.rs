@@ -174,10 +174,7 @@ impl HirschbergSinclair {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["retry"])?;
         let n = cfg.n() as Time;
-        let retry = p.uint("retry")?.unwrap_or(10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout));
-        if retry == 0 {
-            return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
-        }
+        let retry = p.ticks("retry", 10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
         Ok(HirschbergSinclair { retry })
     }
 }
@@ -331,7 +328,6 @@ impl Protocol for HirschbergSinclair {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "reach"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         HirschbergSinclair::from_params(cfg, params)
@@ -347,15 +343,9 @@ impl Protocol for HirschbergSinclair {
             replied: [false; 2],
             home: [false; 2],
         };
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.leader {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.leader),
-                None => {
-                    ctx.note(k::hirschberg_sinclair_note_start(ctx.me));
-                    self.begin(&mut s, ctx);
-                }
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.leader) {
+            ctx.note(k::hirschberg_sinclair_note_start(ctx.me));
+            self.begin(&mut s, ctx);
         }
         s
     }

@@ -277,7 +277,6 @@ impl Protocol for Invitation {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Invitation::from_params(cfg, params)

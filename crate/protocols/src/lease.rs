@@ -218,10 +218,7 @@ impl Lease {
         if cfg.position(store).is_none() {
             return Err(ScenarioError::new("params.store", format!("N{store} is not one of the nodes")));
         }
-        let period = p.uint("period")?.unwrap_or(4);
-        if period == 0 {
-            return Err(ScenarioError::new("params.period", "must be at least 1 tick"));
-        }
+        let period = p.ticks("period", 4)?;
         let ttl = p.uint("ttl")?.unwrap_or(4 * (period + cfg.latency.1));
         let margin = p.uint("margin")?.unwrap_or((ttl / 10).max(1));
         if margin >= ttl {
@@ -319,7 +316,6 @@ impl Protocol for Lease {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Lease::from_params(cfg, params)

@@ -148,7 +148,6 @@ impl Protocol for LeLann {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         ParamReader::new(params, &[])?;
@@ -158,12 +157,8 @@ impl Protocol for LeLann {
 
     fn init(&self, ctx: &mut C) -> State {
         let mut s = State { me: ctx.me, round: 0, electing: false, seen: vec![], leader: ctx.cfg.initial_leader };
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.leader {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.leader),
-                None => self.begin(&mut s, ctx, 1),
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.leader) {
+            self.begin(&mut s, ctx, 1);
         }
         s
     }

@@ -54,6 +54,7 @@ macro_rules! kinds {
             }
         }
         impl crate::protocol::MessageKind for $msg {
+            const KINDS: &'static [Kind] = KINDS;
             fn kind(&self) -> usize {
                 $msg::kind(self)
             }

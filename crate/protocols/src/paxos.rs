@@ -165,10 +165,7 @@ impl Paxos {
                 format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
             ));
         }
-        let patience = p.uint("patience")?.unwrap_or(2 * lat + 1);
-        if patience == 0 {
-            return Err(ScenarioError::new("params.patience", "must be at least 1 tick"));
-        }
+        let patience = p.ticks("patience", 2 * lat + 1)?;
         let top = cfg.sorted.last().copied().unwrap_or(0) as u64;
         let mut scale = 10;
         while scale <= top {
@@ -304,7 +301,6 @@ impl Protocol for Paxos {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "votes"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Paxos::from_params(cfg, params)

@@ -73,10 +73,7 @@ impl Raft {
         }
         let interval = cfg.heartbeats.map_or(2, |h| h.interval);
         let round_trip = 2 * cfg.latency.1;
-        let ack_window = p.uint("ack_window")?.unwrap_or((3 * interval).max(interval + round_trip + 1));
-        if ack_window == 0 {
-            return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
-        }
+        let ack_window = p.ticks("ack_window", (3 * interval).max(interval + round_trip + 1))?;
         let mut logs = BTreeMap::new();
         for (key, [index, term]) in p.entries("log", "[index, term] (two whole numbers)", pair)? {
             let id: NodeId = key
@@ -250,7 +247,6 @@ impl Protocol for Raft {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         Raft::from_params(cfg, params)

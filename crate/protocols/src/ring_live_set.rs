@@ -137,16 +137,9 @@ impl RingLiveSet {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["ack_timeout", "retry"])?;
         let lat_max = cfg.latency.1;
-        let ack_timeout = p.uint("ack_timeout")?.unwrap_or(2 * lat_max + 1);
-        if ack_timeout == 0 {
-            return Err(ScenarioError::new("params.ack_timeout", "must be at least 1 tick"));
-        }
+        let ack_timeout = p.ticks("ack_timeout", 2 * lat_max + 1)?;
         let n = cfg.n() as Time;
-        let retry =
-            p.uint("retry")?.unwrap_or(2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout));
-        if retry == 0 {
-            return Err(ScenarioError::new("params.retry", "must be at least 1 tick"));
-        }
+        let retry = p.ticks("retry", 2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout))?;
         Ok(RingLiveSet { ack_timeout, retry })
     }
 }
@@ -357,7 +350,6 @@ impl Protocol for RingLiveSet {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         RingLiveSet::from_params(cfg, params)
@@ -374,12 +366,8 @@ impl Protocol for RingLiveSet {
             pending: Vec::new(),
             members: Vec::new(),
         };
-        if let Some(hb) = ctx.cfg.heartbeats {
-            match s.leader {
-                Some(l) if l == ctx.me => ctx.set_timer_after(Timer::Heartbeat, hb.interval),
-                Some(_) => ctx.watch_leader(Timer::LeaderTimeout, s.leader),
-                None => self.begin(&mut s, ctx),
-            }
+        if ctx.begin_heartbeats(Timer::Heartbeat, Timer::LeaderTimeout, s.leader) {
+            self.begin(&mut s, ctx);
         }
         s
     }

@@ -143,16 +143,10 @@ impl TokenRing {
     fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         let p = ParamReader::new(params, &["hold", "silence"])?;
         let lat = cfg.latency.1;
-        let hold = p.uint("hold")?.unwrap_or(lat + 1);
-        if hold == 0 {
-            return Err(ScenarioError::new("params.hold", "must be at least 1 tick"));
-        }
+        let hold = p.ticks("hold", lat + 1)?;
         let ack_wait = 2 * lat + 1;
         let n = cfg.n() as Time;
-        let silence = p.uint("silence")?.unwrap_or(2 * n * (hold + lat + ack_wait) + 1);
-        if silence == 0 {
-            return Err(ScenarioError::new("params.silence", "must be at least 1 tick"));
-        }
+        let silence = p.ticks("silence", 2 * n * (hold + lat + ack_wait) + 1)?;
         Ok(TokenRing { hold, silence, ack_wait })
     }
 
@@ -267,7 +261,6 @@ impl Protocol for TokenRing {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         TokenRing::from_params(cfg, params)

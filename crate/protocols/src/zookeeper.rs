@@ -293,7 +293,6 @@ impl Protocol for ZooKeeper {
     type Msg = Msg;
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes", "zxid"];
-    const KINDS: &'static [Kind] = KINDS;
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
         ZooKeeper::from_params(cfg, params)
