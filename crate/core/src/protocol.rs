@@ -6,7 +6,7 @@
 //! Only the simulator applies effects, so every run can be replayed, drawn and checked.
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Note, Text};
+use crate::meta::{k, Kind, Note, Text};
 use crate::{NodeId, Time};
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -318,6 +318,13 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
         self.broadcast(msg);
         self.arm_heartbeat(timer);
     }
+    /// The leader's heartbeat `timer` fired: [`Ctx::heartbeat`] narrated with `says(me)` while
+    /// this node is the `leader` it knows; nothing otherwise (it stopped leading).
+    pub fn heartbeat_if_leader(&mut self, leader: Option<NodeId>, timer: T, says: fn(NodeId) -> Note, msg: M) {
+        if leader == Some(self.me) {
+            self.heartbeat(timer, says(self.me), msg);
+        }
+    }
     /// Arms the leader's heartbeat `timer` for `heartbeats.interval` (nothing without heartbeats).
     pub fn arm_heartbeat(&mut self, timer: T) {
         if let Some(hb) = self.cfg.heartbeats {
@@ -339,6 +346,23 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
                 self.set_timer_after(timer, hb.timeout);
             }
         }
+    }
+    /// A HEARTBEAT from `from`: from the `leader` this node follows, it narrates that the leader
+    /// is alive and re-arms the failure detector `watch` (`true`); from anyone else, nothing.
+    pub fn leader_heartbeat(&mut self, watch: T, leader: Option<NodeId>, from: NodeId) -> bool {
+        if leader != Some(from) {
+            return false;
+        }
+        self.note(k::common_note_alive(self.me, from));
+        self.watch_leader(watch, leader);
+        true
+    }
+    /// The failure detector fired: `true` when the `leader` this node followed is another node,
+    /// narrated with `says(me, leader, heartbeats.timeout)`; `false`, and nothing said, otherwise.
+    pub fn suspect(&mut self, leader: Option<NodeId>, says: fn(NodeId, NodeId, u64) -> Note) -> bool {
+        let Some(l) = leader.filter(|&l| l != self.me) else { return false };
+        self.note(says(self.me, l, self.cfg.heartbeats.map_or(0, |h| h.timeout)));
+        true
     }
     /// A node's first timers under heartbeats, knowing `leader` at the start: the leader arms
     /// its `beat` for `heartbeats.interval`, a follower watches its leader with `watch`. `true`

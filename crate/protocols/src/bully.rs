@@ -264,11 +264,6 @@ impl Bully {
         s.elected = None;
         self.start_election(s, ctx);
     }
-
-    /// Heard from (or about) the leader: re-arm the failure detector.
-    fn leader_alive(&self, s: &State, ctx: &mut C) {
-        ctx.watch_leader(Timer::LeaderTimeout, s.elected);
-    }
 }
 
 impl Protocol for Bully {
@@ -338,17 +333,10 @@ impl Protocol for Bully {
                 }
                 s.in_elect = false;
                 s.stage = Stage::Idle;
-                ctx.cancel_timer(Timer::Deadline);
-                if was_leader && s.elected != Some(ctx.me) {
-                    ctx.cancel_timer(Timer::Heartbeat);
-                }
-                self.leader_alive(s, ctx);
+                Timer::settle(ctx, was_leader, s.elected);
             }
             Msg::Heartbeat => {
-                if s.elected == Some(from) {
-                    ctx.note(k::common_note_alive(ctx.me, from));
-                    self.leader_alive(s, ctx);
-                }
+                ctx.leader_heartbeat(Timer::LeaderTimeout, s.elected, from);
             }
         }
     }
@@ -367,16 +355,13 @@ impl Protocol for Bully {
                 }
             }
             Timer::LeaderTimeout => {
-                if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(k::common_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.elected, k::common_note_suspect) {
                     s.elected = None;
                     self.start_election(s, ctx);
                 }
             }
             Timer::Heartbeat => {
-                if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.elected, Timer::Heartbeat, k::common_note_beat, Msg::Heartbeat)
             }
         }
     }

@@ -47,9 +47,7 @@ use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
-};
+use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -379,10 +377,7 @@ impl Protocol for BullyCandidates {
                 self.settle(s, ctx, k);
             }
             Msg::Heartbeat => {
-                if s.elected == Some(from) {
-                    ctx.note(k::common_note_alive(ctx.me, from));
-                    ctx.watch_leader(Timer::LeaderTimeout, s.elected);
-                }
+                ctx.leader_heartbeat(Timer::LeaderTimeout, s.elected, from);
             }
         }
     }
@@ -420,15 +415,12 @@ impl Protocol for BullyCandidates {
                 Stage::Idle | Stage::Delay => {}
             },
             Timer::LeaderTimeout => {
-                if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(k::common_note_suspect_2(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.elected, k::common_note_suspect_2) {
                     self.detect(s, ctx);
                 }
             }
             Timer::Heartbeat => {
-                if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.elected, Timer::Heartbeat, k::common_note_beat, Msg::Heartbeat)
             }
         }
     }

@@ -305,11 +305,6 @@ impl BullyFailover {
         }
     }
 
-    /// Heard from (or about) the leader: re-arm the failure detector.
-    fn leader_alive(&self, s: &State, ctx: &mut C) {
-        ctx.watch_leader(Timer::LeaderTimeout, s.elected);
-    }
-
     fn fresh(&self, ctx: &C, elected: Option<NodeId>) -> State {
         let list = elected.map_or(Vec::new(), |l| self.list_of(ctx.cfg, l));
         State { me: ctx.me, elected, list, stage: Stage::Idle, suspected: None, bullied_by: None }
@@ -406,17 +401,10 @@ impl Protocol for BullyFailover {
                 }
                 s.stage = Stage::Idle;
                 s.suspected = None;
-                ctx.cancel_timer(Timer::Deadline);
-                if was_leader && s.elected != Some(ctx.me) {
-                    ctx.cancel_timer(Timer::Heartbeat);
-                }
-                self.leader_alive(s, ctx);
+                Timer::settle(ctx, was_leader, s.elected);
             }
             Msg::Heartbeat => {
-                if s.elected == Some(from) {
-                    ctx.note(k::common_note_alive(ctx.me, from));
-                    self.leader_alive(s, ctx);
-                }
+                ctx.leader_heartbeat(Timer::LeaderTimeout, s.elected, from);
             }
         }
     }
@@ -437,15 +425,12 @@ impl Protocol for BullyFailover {
                 Stage::Idle => {}
             },
             Timer::LeaderTimeout => {
-                if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(k::common_note_suspect_2(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.elected, k::common_note_suspect_2) {
                     self.detect(s, ctx);
                 }
             }
             Timer::Heartbeat => {
-                if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(ctx.me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.elected, Timer::Heartbeat, k::common_note_beat, Msg::Heartbeat)
             }
         }
     }

@@ -214,10 +214,6 @@ impl ChangRoberts {
         }
         self.send_own(s, me, ctx);
     }
-
-    fn leader_alive(&self, s: &State, ctx: &mut C) {
-        ctx.watch_leader(Timer::LeaderTimeout, s.elected);
-    }
 }
 
 impl Protocol for ChangRoberts {
@@ -298,17 +294,14 @@ impl Protocol for ChangRoberts {
                 if k != ctx.me {
                     ctx.note(k::chang_roberts_note_pass_elected(ctx.me, k, succ));
                     ctx.send(succ, Msg::Elected(k));
-                    self.leader_alive(s, ctx);
+                    ctx.watch_leader(Timer::LeaderTimeout, s.elected);
                 } else {
                     ctx.note(k::chang_roberts_note_elected_home(k));
                     ctx.arm_heartbeat(Timer::Heartbeat);
                 }
             }
             Msg::Heartbeat => {
-                if s.elected == Some(from) {
-                    ctx.note(k::common_note_alive(ctx.me, from));
-                    self.leader_alive(s, ctx);
-                } else {
+                if !ctx.leader_heartbeat(Timer::LeaderTimeout, s.elected, from) {
                     match s.elected {
                         Some(l) if l == ctx.me => ctx.note(k::common_note_beat_rival(ctx.me, from)),
                         Some(l) => ctx.note(k::common_note_beat_other(ctx.me, from, l)),
@@ -322,8 +315,7 @@ impl Protocol for ChangRoberts {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::LeaderTimeout => {
-                if let Some(l) = s.elected.filter(|&l| l != ctx.me) {
-                    ctx.note(k::chang_roberts_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.elected, k::chang_roberts_note_suspect) {
                     self.start_election(s, ctx);
                 }
             }
@@ -337,9 +329,7 @@ impl Protocol for ChangRoberts {
                 self.start_election(s, ctx);
             }
             Timer::Heartbeat => {
-                if s.elected == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::chang_roberts_note_beat(ctx.me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.elected, Timer::Heartbeat, k::chang_roberts_note_beat, Msg::Heartbeat)
             }
         }
     }
@@ -381,16 +371,7 @@ impl Protocol for ChangRoberts {
 #[cfg(test)]
 mod narration_tests {
     use crate::meta::Lang;
-    use crate::protocols::testkit::preset;
-    use crate::{Engine, NodeId};
-
-    /// The step where `to` receives the message labelled `label` from `from`.
-    fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {
-        let tail = format!("N{from} → N{to} {label}");
-        (1..=e.cursor())
-            .find(|&s| e.step_info(s).is_some_and(|i| i.event == "deliver" && i.text.ends_with(&tail)))
-            .unwrap_or_else(|| panic!("no delivery {tail}"))
-    }
+    use crate::protocols::testkit::{delivery, preset};
 
     #[test]
     fn n80_swallowing_a_smaller_id_says_so_with_both_ids() {

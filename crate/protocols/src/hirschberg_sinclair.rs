@@ -454,10 +454,7 @@ impl Protocol for HirschbergSinclair {
                 ctx.send(succ, Msg::Elected(l));
             }
             Msg::Heartbeat => {
-                if s.leader == Some(from) {
-                    ctx.note(k::common_note_alive(me, from));
-                    ctx.watch_leader(Timer::LeaderTimeout, s.leader);
-                }
+                ctx.leader_heartbeat(Timer::LeaderTimeout, s.leader, from);
             }
         }
     }
@@ -466,15 +463,12 @@ impl Protocol for HirschbergSinclair {
         let me = ctx.me;
         match timer {
             Timer::LeaderTimeout => {
-                if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(k::hirschberg_sinclair_note_suspect(me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.leader, k::hirschberg_sinclair_note_suspect) {
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
-                if s.leader == Some(me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.leader, Timer::Heartbeat, k::common_note_beat, Msg::Heartbeat)
             }
             Timer::Retry => {
                 if s.leader.is_none() {

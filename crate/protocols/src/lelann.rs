@@ -241,8 +241,7 @@ impl Protocol for LeLann {
     fn on_timer(&self, s: &mut State, timer: Timer, ctx: &mut C) {
         match timer {
             Timer::LeaderTimeout => {
-                if let Some(l) = s.leader.filter(|&l| l != ctx.me && !s.electing) {
-                    ctx.note(k::lelann_note_suspect(ctx.me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.leader.filter(|_| !s.electing), k::lelann_note_suspect) {
                     self.begin(s, ctx, s.round + 1);
                 }
             }
@@ -254,9 +253,7 @@ impl Protocol for LeLann {
                 }
             }
             Timer::Heartbeat => {
-                if s.leader == Some(ctx.me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::lelann_note_beat(ctx.me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.leader, Timer::Heartbeat, k::lelann_note_beat, Msg::Heartbeat)
             }
         }
     }
@@ -360,14 +357,8 @@ mod tests {
 #[cfg(test)]
 mod narration_tests {
     use crate::meta::Lang;
-    use crate::{Engine, NodeId, Scenario};
-
-    fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {
-        let tail = format!("N{from} → N{to} {label}");
-        (1..=e.cursor())
-            .find(|&s| e.step_info(s).is_some_and(|i| i.event == "deliver" && i.text.ends_with(&tail)))
-            .unwrap_or_else(|| panic!("no delivery {tail}"))
-    }
+    use crate::protocols::testkit::delivery;
+    use crate::{Engine, Scenario};
 
     #[test]
     fn a_returning_id_explains_why_the_node_knows_every_id() {

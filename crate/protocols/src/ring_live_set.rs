@@ -437,10 +437,7 @@ impl Protocol for RingLiveSet {
                 }
             }
             Msg::Heartbeat => {
-                if s.leader == Some(from) {
-                    ctx.note(k::common_note_alive(me, from));
-                    ctx.watch_leader(Timer::LeaderTimeout, s.leader);
-                }
+                ctx.leader_heartbeat(Timer::LeaderTimeout, s.leader, from);
             }
         }
     }
@@ -476,15 +473,12 @@ impl Protocol for RingLiveSet {
                 }
             }
             Timer::LeaderTimeout => {
-                if let Some(l) = s.leader.filter(|&l| l != me) {
-                    ctx.note(k::common_note_suspect(me, l, ctx.cfg.heartbeats.map_or(0, |h| h.timeout)));
+                if ctx.suspect(s.leader, k::common_note_suspect) {
                     self.begin(s, ctx);
                 }
             }
             Timer::Heartbeat => {
-                if s.leader == Some(me) {
-                    ctx.heartbeat(Timer::Heartbeat, k::common_note_beat(me), Msg::Heartbeat);
-                }
+                ctx.heartbeat_if_leader(s.leader, Timer::Heartbeat, k::common_note_beat, Msg::Heartbeat)
             }
             Timer::Retry => {
                 if s.waiting || s.leader.is_none() {

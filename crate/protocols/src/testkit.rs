@@ -49,6 +49,15 @@ pub fn sent(e: &Engine, kind: &str) -> u64 {
     e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
 }
 
+/// The step where `to` receives the message labelled `label` from `from` (the test fails when
+/// there is none).
+pub fn delivery(e: &Engine, from: NodeId, to: NodeId, label: &str) -> u64 {
+    let tail = format!("N{from} → N{to} {label}");
+    (1..=e.cursor())
+        .find(|&s| e.step_info(s).is_some_and(|i| i.event == "deliver" && i.text.ends_with(&tail)))
+        .unwrap_or_else(|| panic!("no delivery {tail}"))
+}
+
 /// A random ring of `n` distinct ids, drawn from 1..=3n.
 pub fn random_ring(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
     random_ids(r, n, 3)

@@ -1,6 +1,9 @@
 //! Timer keys that several algorithms share, declared once with `timers!`: the same timers
 //! under the same names are one type, whichever algorithm arms them.
 
+use crate::protocol::{Ctx, Message};
+use crate::NodeId;
+
 timers! {
     /// The Bully family's timers (Bully, Bully with failover).
     StageTimer {
@@ -10,6 +13,19 @@ timers! {
         LeaderTimeout => "LEADER_TIMEOUT",
         /// The leader's periodic HEARTBEAT broadcast.
         Heartbeat => "HEARTBEAT",
+    }
+}
+
+impl StageTimer {
+    /// A COORDINATOR was handled and the node left its election, now following `elected`: the
+    /// stage's deadline goes, a leader that lost its place stops beating, and the new leader
+    /// is watched.
+    pub fn settle<M: Message>(ctx: &mut Ctx<M, StageTimer>, was_leader: bool, elected: Option<NodeId>) {
+        ctx.cancel_timer(StageTimer::Deadline);
+        if was_leader && elected != Some(ctx.me) {
+            ctx.cancel_timer(StageTimer::Heartbeat);
+        }
+        ctx.watch_leader(StageTimer::LeaderTimeout, elected);
     }
 }
 
