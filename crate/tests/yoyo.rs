@@ -26,7 +26,7 @@ fn log2_ceil(n: u64) -> u64 {
 /// id); each iteration sends at most one VALUE (YO-) and one VOTE (-YO) per live link, 2|E|;
 /// there are at most ⌈log₂ N⌉ + 1 iterations: the sources thin out to one in ⌈log₂ N⌉, and
 /// the iteration with a single source prunes every link.
-fn bound(links: u64, n: u64, iterations: u64) -> u64 {
+fn bound(links: u64, iterations: u64) -> u64 {
     2 * links + 2 * links * iterations
 }
 
@@ -69,13 +69,13 @@ fn check_run(v: &Value, e: &Engine, want: NodeId) -> bool {
     assert_eq!(sent(e, "LEADER"), 2 * links, "{v}: LEADER once each way");
     assert_eq!(sent(e, "VALUE"), sent(e, "VOTE"), "{v}: every VALUE is answered by one VOTE");
     let counted = sent(e, "SETUP") + sent(e, "VALUE") + sent(e, "VOTE");
-    let published = bound(links, n, log2_ceil(n) + 1);
+    let published = bound(links, log2_ceil(n) + 1);
     assert!(counted <= published, "{v}: {counted} > 2|E| + 2|E|(⌈log₂N⌉ + 1) = {published}");
     let iterations = iterations(e, want);
     assert!(iterations <= log2_ceil(n) + 1, "{v}: {iterations} iterations > ⌈log₂N⌉ + 1");
     let alg = registry::find("yoyo").unwrap();
     assert_eq!(alg.theory(&alg.formulas[0], s), Some(published), "{v}: the formula shown is the bound");
-    n >= 8 && counted > bound(links, n, log2_ceil(n) - 1)
+    n >= 8 && counted > bound(links, log2_ceil(n) - 1)
 }
 
 #[test]
