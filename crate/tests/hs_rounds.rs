@@ -4,31 +4,13 @@
 //! from 2 to 40, and its PROBE and REPLY messages stay within the published bound
 //! 8N(1 + ⌈log₂ N⌉), which is the formula the lab shows for it.
 
+mod common;
+
+use common::graphs::{ids, run_finished as run};
+use common::sent;
 use election_lab::rng::Pcg32;
-use election_lab::{registry, Engine, NodeId, Scenario};
+use election_lab::{registry, Engine, NodeId};
 use serde_json::{json, Value};
-
-fn run(v: &Value) -> Engine {
-    let s = Scenario::from_value(v).unwrap_or_else(|e| panic!("{v}: {e}"));
-    let mut e = Engine::new(s).unwrap_or_else(|err| panic!("{v}: {err}"));
-    e.run_to_end();
-    assert!(e.quiescent(), "{v} did not finish");
-    e
-}
-
-fn sent(e: &Engine, kind: &str) -> u64 {
-    e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
-}
-
-/// `n` distinct ids from 1..=3n in random order.
-fn ids(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-    let mut ids: Vec<NodeId> = (1..=3 * n as NodeId).collect();
-    for i in (1..ids.len()).rev() {
-        ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-    }
-    ids.truncate(n);
-    ids
-}
 
 /// 8N(1 + ⌈log₂ N⌉), computed here from its definition.
 fn bound(n: u64) -> u64 {

@@ -5,6 +5,10 @@
 //! generator, with FloodMax's message count equal to diam · 2|E| and the echo's fathers a
 //! spanning tree rooted at the winner.
 
+mod common;
+
+use common::graphs::{ids, run_finished as run, topology, UNDIRECTED};
+use common::sent;
 use election_lab::rng::Pcg32;
 use election_lab::scenario::{Graph, Shape};
 use election_lab::{Engine, NodeId, Scenario};
@@ -14,45 +18,6 @@ use std::collections::BTreeSet;
 fn scenario(v: &Value) -> Scenario {
     Scenario::from_value(v).unwrap_or_else(|e| panic!("{v}: {e}"))
 }
-
-fn run(v: &Value) -> Engine {
-    let mut e = Engine::new(scenario(v)).unwrap_or_else(|err| panic!("{v}: {err}"));
-    e.run_to_end();
-    assert!(e.quiescent(), "{v} did not finish");
-    e
-}
-
-fn sent(e: &Engine, kind: &str) -> u64 {
-    e.metrics().by_kind.iter().find(|k| k.0 == kind).map_or(0, |k| k.1)
-}
-
-/// `n` distinct ids from 1..=3n in random order.
-fn ids(r: &mut Pcg32, n: usize) -> Vec<NodeId> {
-    let mut ids: Vec<NodeId> = (1..=3 * n as NodeId).collect();
-    for i in (1..ids.len()).rev() {
-        ids.swap(i, r.range_inclusive(0, i as u64) as usize);
-    }
-    ids.truncate(n);
-    ids
-}
-
-/// A random `topology` value of generator `name` for `n` nodes.
-fn topology(r: &mut Pcg32, name: &str, n: usize) -> Value {
-    match name {
-        "grid" => {
-            let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
-            let rows = divisors[r.range_inclusive(0, divisors.len() as u64 - 1) as usize];
-            json!({"generate": "grid", "rows": rows, "cols": n / rows})
-        }
-        "tree" => json!({"generate": "tree", "fanout": r.range_inclusive(1, 4).min(n as u64)}),
-        "random" => {
-            json!({"generate": "random", "degree": r.range_inclusive(1, 6).min(n as u64), "seed": r.next_u32()})
-        }
-        other => json!(other),
-    }
-}
-
-const UNDIRECTED: &[&str] = &["bidirectional-ring", "complete", "line", "star", "grid", "tree", "random"];
 
 fn graph(s: &Scenario) -> &Graph {
     s.topology.as_ref().expect("a topology")

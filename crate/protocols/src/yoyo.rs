@@ -1,28 +1,39 @@
 //! **YO-YO** on any connected graph (N. Santoro, *Design and Analysis of Distributed
-//! Algorithms*, Wiley 2007, §3.8.2): minimum finding by repeated elimination on an oriented
-//! graph, with pruning. It elects the **smallest** id, as Santoro defines it.
+//! Algorithms*, Wiley 2007, §3.8.2): extremum finding by repeated elimination on an oriented
+//! graph, with pruning. Santoro finds the minimum; the rules are symmetric in the order, and the
+//! lab runs them by default on the reversed order, so that YO-YO elects the **largest** id like
+//! every other election here. `params.order`: `"max"` (the default) or `"min"` (the textbook's
+//! orientation, electing the smallest id). Below, a value *beats* another when it is larger
+//! (`max`) or smaller (`min`).
 //!
 //! * **Setup.** At boot every node sends SETUP (its id) to every neighbour; each link is then
-//!   oriented from the smaller id to the larger. A node with only outgoing links is a *source*
-//!   (a local minimum, a candidate), one with only incoming links a *sink*, the others are
-//!   *internal*. The orientation has no cycle: ids grow along every path.
+//!   oriented from the id that beats the other to the one it beats. A node with only outgoing
+//!   links is a *source* (a local extremum, a candidate), one with only incoming links a *sink*,
+//!   the others are *internal*. The orientation has no cycle: ids get worse along every path.
 //! * **YO- (down).** A source sends its id to every out-neighbour. An internal node waits for a
-//!   VALUE from every in-neighbour and sends the smallest it received to every out-neighbour; a
+//!   VALUE from every in-neighbour and sends the best it received to every out-neighbour; a
 //!   sink waits for every in-neighbour's VALUE.
 //! * **-YO (up).** A sink answers every in-neighbour with VOTE: *yes* to those that sent the
-//!   smallest value it received, *no* to the others. An internal node waits for the votes of all
+//!   best value it received, *no* to the others. An internal node waits for the votes of all
 //!   its out-neighbours: if all said yes it answers as a sink would, otherwise *no* to every
 //!   in-neighbour. A source with a *no* is no longer a candidate.
 //! * **Flip.** Every link that carried a *no* is turned round, so a defeated source gets an
-//!   incoming link and is a source no more. The orientation stays acyclic, and the smallest id
-//!   is never defeated (every value it meets is larger, so it only ever hears *yes*).
+//!   incoming link and is a source no more. The orientation stays acyclic, and the best id is
+//!   never defeated (it beats every value it meets, so it only ever hears *yes*).
 //! * **Pruning.** A node that received the same value from several in-neighbours keeps one
-//!   link (its smallest in-neighbour's) and asks the others, with its vote, to remove theirs; a
-//!   sink left with a single in-neighbour is a leaf that can teach nothing more: it asks that
-//!   link to be removed too and leaves the computation (role `pruned`).
+//!   link (its in-neighbour with the smallest id) and asks the others, with its vote, to remove
+//!   theirs. A node left without outgoing links at the end of the -YO (a sink, or an internal
+//!   node whose every out-link was just pruned) and with a single in-neighbour is a leaf that can
+//!   teach nothing more: it asks that link to be removed too and leaves the computation (role
+//!   `pruned`). So pruning climbs a whole branch in one -YO, and an iteration that starts with a
+//!   single source prunes everything but it.
 //! * **End.** A source whose every link has been pruned is alone in what is left of the graph:
-//!   no other candidate exists, so it is the minimum, and it floods LEADER over the whole network
-//!   (every node sends it to every neighbour once: 2|E| messages).
+//!   no other candidate exists, so its id is the best, and it floods LEADER over the whole
+//!   network (every node sends it to every neighbour once: 2|E| messages).
+//!
+//! Cost (Santoro §3.8.2): SETUP is 2|E|; each iteration sends at most one VALUE and one VOTE
+//! per live link, 2|E|; the sources thin out to one in at most ⌈log₂ N⌉ iterations, and one more
+//! prunes the graph bare: SETUP + VALUE + VOTE ≤ 2|E| + 2|E|(⌈log₂ N⌉ + 1).
 //!
 //! Messages carry the iteration they belong to: a neighbour that has already started the next
 //! iteration may send its VALUE before this node has finished the last; it is kept until then.
@@ -30,7 +41,7 @@
 //! has lost its links' state and stays silent (it never decides wrongly).
 //!
 //! The view: sources are drawn as candidates, sinks as waiting, pruned nodes as followers; the
-//! tint is the smallest value the node has seen flowing through it; `out` names the links the
+//! tint is the best value the node has seen flowing through it; `out` names the links the
 //! node points along, so the canvas draws the orientation as arrows and pruned links dashed.
 
 use crate::algorithm::Algorithm;
@@ -46,7 +57,45 @@ use crate::run;
 use crate::NodeId;
 
 #[derive(Clone, Debug)]
-pub struct YoYo;
+pub struct YoYo {
+    order: Order,
+}
+
+/// Which id wins: the largest (the default) or, as in Santoro's text, the smallest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    Max,
+    Min,
+}
+
+impl Order {
+    /// Whether value `a` beats value `b`.
+    pub fn beats(self, a: NodeId, b: NodeId) -> bool {
+        match self {
+            Order::Max => a > b,
+            Order::Min => a < b,
+        }
+    }
+
+    /// The best of `values`.
+    fn best(self, values: impl Iterator<Item = NodeId>) -> Option<NodeId> {
+        match self {
+            Order::Max => values.max(),
+            Order::Min => values.min(),
+        }
+    }
+
+    fn read(p: &ParamReader) -> Result<Order, ScenarioError> {
+        match p.value("order") {
+            None => Ok(Order::Max),
+            Some(v) => match v.as_str() {
+                Some("max") => Ok(Order::Max),
+                Some("min") => Ok(Order::Min),
+                _ => Err(ScenarioError::new("params.order", format!("expected \"max\" or \"min\", found {v}"))),
+            },
+        }
+    }
+}
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "yoyo",
@@ -65,10 +114,10 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new(PRUNED, Look::Follower, k::YOYO_ROLE_PRUNED),
     ],
     formulas: &[Formula {
-        name: "2|E|(2N−1)",
+        name: "2|E|(⌈log₂N⌉+2)",
         applies: k::YOYO_FORMULA_1,
         counts: &["SETUP", "VALUE", "VOTE"],
-        value: |n| n * n.saturating_sub(1) * (2 * n).saturating_sub(1),
+        value: |n| n * n.saturating_sub(1) * (log2_ceil(n) + 2),
         graph: Some(bound),
     }],
     properties: &[single_leader(Faults::CrashStop)],
@@ -76,11 +125,15 @@ pub const ALGORITHM: Algorithm = Algorithm {
     build: run::build::<YoYo>,
 };
 
-/// SETUP on every link both ways, then at most one VALUE and one VOTE per live link in each
-/// iteration; an iteration with two sources or more defeats one, one with a single source
-/// prunes a sink, so there are at most 2N − 2 of them.
-fn bound(g: &Net) -> u64 {
-    2 * g.links * (2 * g.n).saturating_sub(1)
+/// SETUP on every link both ways (2|E|), then at most one VALUE and one VOTE per live link in
+/// each of at most ⌈log₂ N⌉ + 1 iterations (Santoro §3.8.2): 2|E| + 2|E|(⌈log₂ N⌉ + 1).
+pub fn bound(g: &Net) -> u64 {
+    2 * g.links * (log2_ceil(g.n) + 2)
+}
+
+/// ⌈log₂ n⌉ (0 for n ≤ 1).
+fn log2_ceil(n: u64) -> u64 {
+    u64::from(64 - n.saturating_sub(1).leading_zeros())
 }
 
 const SOURCE: &str = "source";
@@ -94,18 +147,18 @@ const PRESETS: &[Preset] = &[
         title: k::YOYO_PRESET_GRID_TITLE,
         hint: k::YOYO_PRESET_GRID_HINT,
         json: r#"{"algorithm":"yoyo","nodes":[12,3,41,7,25,9,38,16,5,30,21,44,14,2,33,19],"seed":31,"network":{"latency":[1,3]},"topology":{"generate":"grid","rows":4,"cols":4}}"#,
-        leaders: &[2],
-        // Pins six sources on a 4×4 grid: N2 alone after iteration 1, pruned bare at iteration 8.
-        golden: "6dc39a1ed395b849",
+        leaders: &[44],
+        // Pins six sources on a 4×4 grid: N44 alone after iteration 1, bare after iteration 2.
+        golden: "6d9d65db26ccbb97",
     },
     Preset {
         id: "yoyo-random",
         title: k::YOYO_PRESET_RANDOM_TITLE,
         hint: k::YOYO_PRESET_RANDOM_HINT,
         json: r#"{"algorithm":"yoyo","nodes":[17,4,29,11,8,23,15,2,26,9,31,6],"seed":5,"network":{"model":"rounds"},"topology":{"generate":"random","degree":3,"seed":12}}"#,
-        leaders: &[2],
-        // Pins two sources on a random graph of 12 in rounds: N11 defeated at once, N2 alone at 6.
-        golden: "132d1d024beb35c3",
+        leaders: &[31],
+        // Pins five sources on a random graph of 12 in rounds: four defeated at once, N31 bare after 2.
+        golden: "c7f2c663b804a7d4",
     },
 ];
 
@@ -145,8 +198,8 @@ pub struct State {
     pub early: Vec<(NodeId, NodeId)>,
     /// This iteration's VOTEs: (from, yes, prune).
     pub votes: Vec<(NodeId, bool, bool)>,
-    /// The smallest value of this iteration.
-    pub min: NodeId,
+    /// The best value of this iteration.
+    pub best: NodeId,
     /// Links pruned at this node so far.
     pub pruned: u32,
     pub leader: Option<NodeId>,
@@ -215,7 +268,7 @@ impl YoYo {
             return self.win(s, ctx);
         }
         if s.source {
-            s.min = s.me;
+            s.best = s.me;
             s.phase = Phase::Up;
             ctx.note(k::yoyo_note_source(ctx.me, s.iter as u64, s.outs.len() as u64));
             for &to in &s.outs {
@@ -229,20 +282,20 @@ impl YoYo {
         self.close_down(s, ctx);
     }
 
-    /// Once every in-neighbour's value is in: pass the smallest down, or (a sink) vote.
+    /// Once every in-neighbour's value is in: pass the best down, or (a sink) vote.
     fn close_down(&self, s: &mut State, ctx: &mut C) {
         if s.phase != Phase::Down || s.got.len() < s.ins.len() {
             return;
         }
-        s.min = s.got.iter().map(|g| g.1).min().unwrap_or(s.me);
+        s.best = self.order.best(s.got.iter().map(|g| g.1)).unwrap_or(s.me);
         if s.outs.is_empty() {
-            ctx.note(k::yoyo_note_sink(ctx.me, s.min as u64, s.iter as u64));
-            return self.vote(s, true, true, ctx);
+            ctx.note(k::yoyo_note_sink(ctx.me, s.best as u64, s.iter as u64));
+            return self.vote(s, true, ctx);
         }
-        ctx.note(k::yoyo_note_pass(ctx.me, s.min as u64, s.outs.len() as u64));
+        ctx.note(k::yoyo_note_pass(ctx.me, s.best as u64, s.outs.len() as u64));
         s.phase = Phase::Up;
         for &to in &s.outs {
-            ctx.send(to, Msg::Value { iter: s.iter, value: s.min });
+            ctx.send(to, Msg::Value { iter: s.iter, value: s.best });
         }
     }
 
@@ -270,13 +323,13 @@ impl YoYo {
             }
             return self.next_iteration(s, ctx);
         }
-        self.vote(s, all_yes, false, ctx)
+        self.vote(s, all_yes, ctx)
     }
 
-    /// Answers every in-neighbour: yes to those that sent the smallest value (if `all_yes`),
-    /// no to the others; asks duplicates, and a leaf sink's last link, to be pruned. `sink`:
-    /// it had no outgoing link in this iteration (its links may have turned round since).
-    fn vote(&self, s: &mut State, all_yes: bool, sink: bool, ctx: &mut C) {
+    /// Answers every in-neighbour: yes to those that sent the best value (if `all_yes`), no to
+    /// the others; asks duplicates to be pruned, and a leaf's last link: a node left with no
+    /// outgoing link (none in this iteration, or every one pruned just now) and one in-neighbour.
+    fn vote(&self, s: &mut State, all_yes: bool, ctx: &mut C) {
         let mut got = std::mem::take(&mut s.got);
         got.sort_unstable();
         let mut kept: Vec<NodeId> = Vec::new();
@@ -286,9 +339,10 @@ impl YoYo {
             if !dup {
                 kept.push(from);
             }
-            answers.push((from, all_yes && value == s.min, dup));
+            answers.push((from, all_yes && value == s.best, dup));
         }
-        let leaf = sink && kept.len() == 1;
+        // A link turned round by a no is an in-link that sent no value: then it is no leaf.
+        let leaf = s.outs.is_empty() && kept.len() == 1 && s.ins.len() == got.len();
         for &(from, yes, dup) in &answers {
             let prune = dup || leaf;
             ctx.send(from, Msg::Vote { iter: s.iter, yes, prune });
@@ -311,7 +365,12 @@ impl YoYo {
     }
 
     fn win(&self, s: &mut State, ctx: &mut C) {
-        ctx.note(k::yoyo_note_win(ctx.me, s.iter as u64));
+        // It finds itself bare at the start of an iteration: the last one was the one before.
+        let last = s.iter.saturating_sub(1) as u64;
+        ctx.note(match self.order {
+            Order::Max => k::yoyo_note_win_max(ctx.me, last),
+            Order::Min => k::yoyo_note_win_min(ctx.me, last),
+        });
         self.decide(s, s.me, ctx);
     }
 
@@ -332,8 +391,8 @@ impl Protocol for YoYo {
     const KINDS: &'static [Kind] = KINDS;
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        ParamReader::new(params, &[])?;
-        Ok(YoYo)
+        let p = ParamReader::new(params, &["order"])?;
+        Ok(YoYo { order: Order::read(&p)? })
     }
 
     /// Every node sends SETUP to every neighbour at boot.
@@ -349,7 +408,7 @@ impl Protocol for YoYo {
             got: Vec::new(),
             early: Vec::new(),
             votes: Vec::new(),
-            min: ctx.me,
+            best: ctx.me,
             pruned: 0,
             leader: None,
         };
@@ -380,13 +439,17 @@ impl Protocol for YoYo {
             }
             Msg::Setup => {
                 s.heard += 1;
-                if from < s.me {
+                if self.order.beats(from, s.me) {
                     insert(&mut s.ins, from);
                 } else {
                     insert(&mut s.outs, from);
                 }
                 if s.heard as usize >= ctx.cfg.neighbours(ctx.me).len() && s.phase == Phase::Setup {
-                    ctx.note(k::yoyo_note_oriented(ctx.me, s.ins.len() as u64, s.outs.len() as u64));
+                    let (ins, outs) = (s.ins.len() as u64, s.outs.len() as u64);
+                    ctx.note(match self.order {
+                        Order::Max => k::yoyo_note_oriented_max(ctx.me, ins, outs),
+                        Order::Min => k::yoyo_note_oriented_min(ctx.me, ins, outs),
+                    });
                     self.next_iteration(s, ctx);
                 }
             }
@@ -440,7 +503,7 @@ impl Protocol for YoYo {
             Phase::Setup | Phase::Lost => None,
             _ => Some(s.outs.clone()),
         };
-        View { role, leader: s.leader, tint: Some(s.min), out, ..View::default() }
+        View { role, leader: s.leader, tint: Some(s.best), out, ..View::default() }
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
@@ -450,7 +513,7 @@ impl Protocol for YoYo {
             (k::INSPECT_ROUND, s.iter.to_string()),
             (k::YOYO_INSPECT_IN, ids(&s.ins)),
             (k::YOYO_INSPECT_OUT, ids(&s.outs)),
-            (k::YOYO_INSPECT_MIN, format!("N{}", s.min)),
+            (k::YOYO_INSPECT_BEST, format!("N{}", s.best)),
             (k::YOYO_INSPECT_PRUNED, s.pruned.to_string()),
         ]
     }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests (each test file includes this module).
 #![allow(dead_code)]
 
+pub mod graphs;
+
 use election_lab::{Engine, NodeId, Scenario};
 use serde_json::Value;
 

@@ -1,5 +1,5 @@
 // YO-YO on the canvas: once the nodes know their neighbours' ids every link is drawn as an arrow
-// from the smaller id to the larger (turned round where a no was voted), pruned links are dashed,
+// from the larger id to the smaller, the default order (turned round where a no was voted), pruned links are dashed,
 // sources and sinks wear their looks, and the legend names arrows and dashes in both languages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-test('YO-YO on the 4×4 grid: arrows while it runs, every link pruned when N2 is alone', async () => {
+test('YO-YO on the 4×4 grid: arrows while it runs, every link pruned when N44 is alone', async () => {
   const start = await open(browser, server.url + '?preset=yoyo-grid');
   assert.equal(await start.page.locator('svg.canvas line.graph-link').count(), 24);
   assert.equal(await start.page.locator('svg.canvas line.oriented-link').count(), 0, 'no orientation before the ids are known');
@@ -26,9 +26,9 @@ test('YO-YO on the 4×4 grid: arrows while it runs, every link pruned when N2 is
   await shot(mid.page, 'yoyo-grid-mid');
 
   const end = await open(browser, server.url + '?preset=yoyo-grid&step=230');
-  assert.equal(await end.page.locator('svg.canvas line.pruned-link').count(), 24, 'N2 alone: every link pruned');
+  assert.equal(await end.page.locator('svg.canvas line.pruned-link').count(), 24, 'N44 alone: every link pruned');
   assert.equal(await end.page.locator('svg.canvas line.oriented-link').count(), 0);
-  assert.match(await end.page.getByTestId('narration').textContent(), /LEADER\(2\)/, 'N2 leads');
+  assert.match(await end.page.getByTestId('narration').textContent(), /LEADER\(44\)/, 'N44 leads');
   await shot(end.page, 'yoyo-grid-end');
 
   const zh = await open(browser, server.url + '?preset=yoyo-grid&step=80&lang=zh');
