@@ -200,6 +200,8 @@ fn seeking_without_acting_does_not_fork() {
 //     cargo test -p election-lab --test determinism golden -- --nocapture
 // which prints the current values, and say in the commit message that old traces now replay
 // differently. Never update them to silence an accidental change.
+// The behaviour they pin (seeking, forks, summary-only runs, written traces) is stated over
+// random scenarios of every algorithm in `properties.rs`.
 // ---------------------------------------------------------------------------------------------
 
 const GOLDEN_BULLY: &str = "da71ad2f04ad00ca";

@@ -216,7 +216,7 @@ impl<P: Protocol> Machine for Core<P> {
         self.proto.start(state, &mut Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base));
     }
     fn deliver(&mut self, at: At, port: &mut dyn Sink, from: NodeId, id: u64) {
-        let msg = self.payloads[(id - self.base) as usize].clone();
+        let msg = self.payload(id).expect("a message in flight keeps its payload").clone();
         let Slot { state, timers } = &mut self.slots[at.i];
         let mut ctx = Ctx::live(at.me, at.now, at.cfg, port, timers, &mut self.payloads, self.base);
         self.proto.on_message(state, from, msg, &mut ctx);

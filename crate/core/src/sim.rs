@@ -36,6 +36,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 mod fencing;
 mod history;
+mod marks;
 mod port;
 mod queue;
 mod typed;
@@ -46,6 +47,7 @@ pub use history::{Budget, MsgEntry, TimerRec};
 pub use typed::Typed;
 
 use history::{Checkpoint, History};
+use marks::Marks;
 use port::Ids;
 use queue::Queue;
 use watch::Watch;
@@ -172,17 +174,10 @@ impl Sim {
             manual_drops: BTreeSet::new(),
             obs: Observers::new(&cfg.ids, machine.kinds().len(), claimed),
             hash: crate::fnv::OFFSET_64,
-            n_msgs: 0,
-            n_timers: 0,
-            n_notes: 0,
-            n_violations: 0,
-            n_elections: 0,
-            applied_ivs: 0,
+            at: Marks::default(),
             store: Store::default(),
             tokens: vec![0; n],
             pending_writes: 0,
-            n_writes: 0,
-            n_verdicts: 0,
         };
         let mut sim = Sim {
             machine,
@@ -421,10 +416,7 @@ impl Sim {
             nodes.dedup();
             let kind = self.w.obs.token_id.expect("watched");
             let v = Violation { kind, time: self.w.now, step: self.w.steps, nodes, term: None };
-            if self.w.n_violations as usize == self.watch.violations.len() {
-                self.watch.violations.push(v);
-            }
-            self.w.n_violations += 1;
+            Marks::append(&mut self.watch.violations, &mut self.w.at.violations, || v);
         }
         self.w.obs.duplicate_tokens = dup;
     }

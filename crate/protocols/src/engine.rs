@@ -70,7 +70,8 @@ impl Engine {
     }
 
     /// Builds a run of `algorithm`, which need not be registered: the counterexample search's
-    /// tests run protocol mutants this way, which no scenario file can name.
+    /// tests run protocol mutants this way, which no scenario file can name, and an algorithm
+    /// written in a crate of its own runs so (see the guide's "Adding an algorithm").
     pub fn with_algorithm(algorithm: &'static Algorithm, scenario: Scenario) -> Result<Engine, ScenarioError> {
         algorithm.check_network(&scenario)?;
         let sim = (algorithm.build)(&scenario, algorithm.properties)?;
@@ -105,9 +106,21 @@ impl Engine {
         Engine::from_trace_in(trace, false)
     }
 
+    /// [`Engine::from_trace`] for `algorithm`, which need not be registered (an algorithm of a
+    /// crate of its own, checked by [`crate::conformance`]).
+    pub fn from_trace_with(algorithm: &'static Algorithm, trace: Trace) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_built(trace, |s| Engine::with_algorithm(algorithm, s))
+    }
+
     fn from_trace_in(trace: Trace, summary_only: bool) -> Result<Engine, ScenarioError> {
+        Engine::from_trace_built(trace, if summary_only { Engine::summary_only } else { Engine::new })
+    }
+
+    fn from_trace_built(
+        trace: Trace,
+        build: impl FnOnce(Scenario) -> Result<Engine, ScenarioError>,
+    ) -> Result<Engine, ScenarioError> {
         let prefix = if trace.bare { "" } else { "scenario" };
-        let build = if summary_only { Engine::summary_only } else { Engine::new };
         let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
         engine.until = trace.until;
         for (i, iv) in trace.interventions.into_iter().enumerate() {

@@ -106,6 +106,7 @@ pub mod bully_candidates;
 pub mod bully_failover;
 pub mod chang_roberts;
 pub mod conform;
+pub mod conformance;
 pub mod dht;
 pub mod echo_extinction;
 pub mod etcd_log;

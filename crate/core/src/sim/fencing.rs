@@ -58,7 +58,7 @@ impl Sim {
                 first = id;
             }
             let token = self.token_of(i);
-            let n = self.w.n_writes;
+            let n = self.w.at.writes;
             // A periodic value names its writer and counts writes: 5003 = N5, the store's fourth write.
             let value = value.unwrap_or(id as u64 * 1000 + (n % 1000));
             let (lo, hi) = self.net.latency;
@@ -67,7 +67,7 @@ impl Sim {
                 self.h.writes.push(WriteEntry { node: id, token, value, sent: self.w.now, arrive });
                 self.h.write_steps.push(self.w.steps);
             }
-            self.w.n_writes += 1;
+            self.w.at.writes += 1;
             self.w.pending_writes += 1;
             self.w.queue.push(arrive, Ev::Arrive(n).pack());
             self.w.hash = mix(mix(mix(self.w.hash, n), token), (value << 8) ^ arrive);
@@ -93,7 +93,7 @@ impl Sim {
     }
     /// The store's verdicts up to the cursor.
     pub fn verdicts(&self) -> &[Verdict] {
-        &self.h.verdicts[..self.w.n_verdicts as usize]
+        &self.h.verdicts[..self.w.at.verdicts as usize]
     }
     /// Writes on their way to the store at the cursor, in arrival order.
     pub fn writes_in_flight(&self) -> impl Iterator<Item = (u64, &WriteEntry)> + '_ {

@@ -324,6 +324,21 @@ impl History {
         Note::from_slots(self.texts[c.text as usize], args)
     }
 
+    /// Cuts every log at a world's marks (`steps` records): what lies beyond is a discarded
+    /// future. The checkpoints past it go too.
+    pub(super) fn cut(&mut self, steps: u64, at: &Marks) {
+        self.msgs.truncate(at.msgs.saturating_sub(self.msg_base) as usize);
+        self.recs.truncate(steps as usize);
+        self.timer_log.truncate(at.timers as usize);
+        self.notes.truncate(at.notes as usize);
+        self.writes.truncate(at.writes as usize);
+        self.write_steps.truncate(at.writes as usize);
+        self.verdicts.truncate(at.verdicts as usize);
+        self.ivs.truncate(at.ivs);
+        self.iv_marks.truncate(at.ivs);
+        self.checkpoints.retain(|c| c.w.steps <= steps);
+    }
+
     pub(super) fn push_timer(&mut self, rec: TimerRec) {
         let name = self.intern_timer(rec.name);
         self.timer_log.push(CTimer { at: rec.at.unwrap_or(Time::MAX), node: rec.node, name });
@@ -366,7 +381,7 @@ impl Sim {
             // No history: only what is in flight takes memory.
             return self.w.obs.in_flight >= self.h.budget.messages;
         }
-        self.w.steps >= self.h.budget.steps || self.w.n_msgs >= self.h.budget.messages
+        self.w.steps >= self.h.budget.steps || self.w.at.msgs >= self.h.budget.messages
     }
 
     /// The failure of the protocol's own code that stopped the run here, if it did: "the
@@ -384,7 +399,7 @@ impl Sim {
         if !self.over_budget() {
             return None;
         }
-        let (steps, msgs) = (self.w.steps, self.w.n_msgs);
+        let (steps, msgs) = (self.w.steps, self.w.at.msgs);
         if self.h.lean {
             return Some(format!(
                 "the message budget ran out: stopped after {steps} steps: {} messages in flight would outgrow memory (budget {}); lower stop.max_time or stop.max_steps",
@@ -420,14 +435,14 @@ impl Sim {
     /// step before it ends in the logs.
     pub(super) fn push_intervention(&mut self, iv: Intervention) {
         let w = &self.w;
-        self.h.iv_marks.push([w.n_msgs as u32, w.n_timers as u32, w.n_notes as u32]);
+        self.h.iv_marks.push([w.at.msgs as u32, w.at.timers as u32, w.at.notes as u32]);
         self.h.ivs.push(iv);
     }
     #[inline]
     /// Applies the interventions anchored at the current step, up to the first that is a step
     /// of its own ([`Action::is_step`]: it waits for the next step).
     pub(super) fn flush_interventions(&mut self) {
-        if self.w.applied_ivs < self.h.ivs.len() {
+        if self.w.at.ivs < self.h.ivs.len() {
             self.flush_interventions_now(false);
         }
     }
@@ -436,13 +451,13 @@ impl Sim {
     /// its own (a forced delivery or timer), which ends the flush. Returns whether it made a step.
     pub(super) fn flush_interventions_now(&mut self, step: bool) -> bool {
         let at = self.w.steps;
-        while self.w.applied_ivs < self.h.ivs.len() && self.h.ivs[self.w.applied_ivs].step == at {
-            let Intervention { time, ref action, .. } = self.h.ivs[self.w.applied_ivs];
+        while self.w.at.ivs < self.h.ivs.len() && self.h.ivs[self.w.at.ivs].step == at {
+            let Intervention { time, ref action, .. } = self.h.ivs[self.w.at.ivs];
             if action.is_step() && !step {
                 return false;
             }
             let action = action.clone();
-            self.w.applied_ivs += 1;
+            self.w.at.ivs += 1;
             // An intervention anchored later than the last event moves the clock on to its time
             // (nothing was pending in between; `apply_at` checked that).
             if time > self.w.now {
@@ -465,29 +480,6 @@ impl Sim {
         let size = self.w.obs.in_flight + self.w.active_timers + self.cfg.n() as u64;
         if self.w.steps >= last + CHECKPOINT_MIN.max(size) {
             self.h.checkpoints.push(Checkpoint { w: self.w.clone(), states: self.machine.snapshot() });
-        }
-    }
-
-    pub(super) fn truncate_future(&mut self) {
-        let w = &self.w;
-        self.h.msgs.truncate((w.n_msgs - self.h.msg_base) as usize);
-        self.machine.truncate(w.n_msgs);
-        self.h.recs.truncate(w.steps as usize);
-        self.h.timer_log.truncate(w.n_timers as usize);
-        self.h.notes.truncate(w.n_notes as usize);
-        self.watch.violations.truncate(w.n_violations as usize);
-        self.watch.elections.truncate(w.n_elections as usize);
-        self.h.writes.truncate(w.n_writes as usize);
-        self.h.write_steps.truncate(w.n_writes as usize);
-        self.h.verdicts.truncate(w.n_verdicts as usize);
-        self.h.ivs.truncate(w.applied_ivs);
-        self.h.iv_marks.truncate(w.applied_ivs);
-        let steps = w.steps;
-        self.h.checkpoints.retain(|c| c.w.steps <= steps);
-        if self.fault_at.is_some_and(|at| at > steps) {
-            // The protocol's code failed in the future just discarded.
-            self.fault_at = None;
-            self.machine.clear_fault();
         }
     }
 

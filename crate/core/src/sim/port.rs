@@ -83,7 +83,7 @@ impl Sink for Port<'_> {
             return false;
         };
         let w = &mut *self.w;
-        let id = w.n_msgs;
+        let id = w.at.msgs;
         // A fixed latency (a recorded run) draws nothing from the generator and is never lost.
         let (lost, mut deliver, drawn) = match fixed {
             Some(latency) => (false, w.now.saturating_add(latency), false),
@@ -99,7 +99,7 @@ impl Sink for Port<'_> {
             deliver = deliver.max(*last);
             *last = deliver;
         }
-        w.n_msgs += 1;
+        w.at.msgs += 1;
         if id == self.h.msgs_end() {
             self.h.msgs.push_back(CMsg::new(from, to, w.now, deliver, lost, kind));
         }
@@ -138,10 +138,10 @@ impl Sink for Port<'_> {
     }
 
     fn note(&mut self, note: Note) {
-        if !self.h.lean && self.w.n_notes as usize == self.h.notes.len() {
+        if !self.h.lean && self.w.at.notes as usize == self.h.notes.len() {
             self.h.push_note(&note);
         }
-        self.w.n_notes += 1;
+        self.w.at.notes += 1;
     }
 
     fn report(&mut self, property: &'static str, nodes: Vec<NodeId>) {
@@ -151,9 +151,9 @@ impl Sink for Port<'_> {
 
 impl Port<'_> {
     fn log_timer(&mut self, rec: TimerRec) {
-        if !self.h.lean && self.w.n_timers as usize == self.h.timer_log.len() {
+        if !self.h.lean && self.w.at.timers as usize == self.h.timer_log.len() {
             self.h.push_timer(rec);
         }
-        self.w.n_timers += 1;
+        self.w.at.timers += 1;
     }
 }

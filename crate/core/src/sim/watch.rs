@@ -45,28 +45,22 @@ impl Sim {
         let findings = &mut self.watch.findings;
         self.w.obs.update(i, view, self.w.now, self.w.steps, findings);
         for v in findings.violations.drain(..) {
-            if self.w.n_violations as usize == self.watch.violations.len() {
-                self.watch.violations.push(v);
-            }
-            self.w.n_violations += 1;
+            Marks::append(&mut self.watch.violations, &mut self.w.at.violations, || v);
         }
         if let Some(e) = findings.election.take() {
-            if self.w.n_elections as usize == self.watch.elections.len() {
-                self.watch.elections.push(e);
-            }
-            self.w.n_elections += 1;
+            Marks::append(&mut self.watch.elections, &mut self.w.at.elections, || e);
         }
     }
     /// Violations seen up to the cursor.
     pub fn violations(&self) -> &[Violation] {
-        &self.watch.violations[..self.w.n_violations as usize]
+        &self.watch.violations[..self.w.at.violations as usize]
     }
     /// Violations seen up to the head.
     pub fn all_violations(&self) -> &[Violation] {
         &self.watch.violations
     }
     pub fn elections(&self) -> &[Election] {
-        &self.watch.elections[..self.w.n_elections as usize]
+        &self.watch.elections[..self.w.at.elections as usize]
     }
     /// Elections up to the head.
     pub fn all_elections(&self) -> &[Election] {

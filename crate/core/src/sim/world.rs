@@ -80,20 +80,13 @@ pub(super) struct World {
     pub(super) manual_drops: BTreeSet<u64>,
     pub(super) obs: Observers,
     pub(super) hash: u64,
-    // How much of each log this world has produced (the logs may run further, up to the head).
-    pub(super) n_msgs: u64,
-    pub(super) n_timers: u64,
-    pub(super) n_notes: u64,
-    pub(super) n_violations: u64,
-    pub(super) n_elections: u64,
-    pub(super) applied_ivs: usize,
+    /// How much of each log this world has produced (the logs may run further, up to the head).
+    pub(super) at: Marks,
     pub(super) store: Store,
     /// Sequencer tokens per node (0: never handed one).
     pub(super) tokens: Vec<u64>,
     /// Write rounds scheduled and writes in flight.
     pub(super) pending_writes: u64,
-    pub(super) n_writes: u64,
-    pub(super) n_verdicts: u64,
 }
 
 pub(super) fn mix(h: u64, w: u64) -> u64 {
@@ -173,7 +166,7 @@ impl Sim {
             return false;
         }
         // A forced delivery or timer anchored here is this step.
-        if self.w.applied_ivs < self.h.ivs.len() && self.flush_interventions_now(true) {
+        if self.w.at.ivs < self.h.ivs.len() && self.flush_interventions_now(true) {
             return true;
         }
         let limit = limit.min(self.stop.max_time);
@@ -207,10 +200,10 @@ impl Sim {
     pub(super) fn apply_event(&mut self, ev: Ev) {
         self.w.steps += 1;
         let step = self.w.steps;
-        let msgs_start = self.w.n_msgs;
-        let timers_start = self.w.n_timers;
-        let notes_start = self.w.n_notes;
-        let writes_start = self.w.n_writes;
+        let msgs_start = self.w.at.msgs;
+        let timers_start = self.w.at.timers;
+        let notes_start = self.w.at.notes;
+        let writes_start = self.w.at.writes;
         let (kind, node, peer, aux) = match ev {
             Ev::Deliver(id) => {
                 self.w.obs.in_flight -= 1;
@@ -265,10 +258,8 @@ impl Sim {
                 } else {
                     st.rejected += 1;
                 }
-                if self.w.n_verdicts as usize == self.h.verdicts.len() {
-                    self.h.verdicts.push(Verdict { write: id, accepted, time: self.w.now });
-                }
-                self.w.n_verdicts += 1;
+                let verdict = Verdict { write: id, accepted, time: self.w.now };
+                Marks::append(&mut self.h.verdicts, &mut self.w.at.verdicts, || verdict);
                 (EventKind::Store { accepted }, w.node, 0, id)
             }
         };
@@ -310,10 +301,10 @@ impl Sim {
                 node,
                 peer,
                 aux,
-                msgs: (msgs_start, self.w.n_msgs),
-                timers: (timers_start, self.w.n_timers),
-                notes: (notes_start, self.w.n_notes),
-                writes: (writes_start, self.w.n_writes),
+                msgs: (msgs_start, self.w.at.msgs),
+                timers: (timers_start, self.w.at.timers),
+                notes: (notes_start, self.w.at.notes),
+                writes: (writes_start, self.w.at.writes),
             };
             assert_eq!(self.h.rec(step), Some(rec), "replay diverged at step {step}");
         }
@@ -451,7 +442,7 @@ impl Sim {
     }
 
     pub(super) fn in_flight_contains(&self, m: u64) -> bool {
-        if m >= self.w.n_msgs || self.w.manual_drops.contains(&m) {
+        if m >= self.w.at.msgs || self.w.manual_drops.contains(&m) {
             return false;
         }
         let Some(at) = self.h.msg(m).map(|e| e.deliver) else { return false };
