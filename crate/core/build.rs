@@ -141,7 +141,7 @@ fn main() {
         assert!(hashes.insert(h), "i18n/en.json: two keys share the hash {h:#x}; change key_hash's offset");
     }
     let (mine, theirs) = texts.split_at(player);
-    let tables: [(&str, &str, &str, fn(&str, &str, &[(String, Vec<String>)]) -> String); 4] = [
+    let tables: [(&str, &str, &str, Item); 4] = [
         ("KEY_NAMES", "&str", "The key names, sorted within each part", |k, _, _| format!("{k:?}")),
         (
             "KEY_HASHES",
@@ -178,6 +178,9 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
 }
+
+/// How one table writes a key's entry: from its name, English text and the `@args` lists.
+type Item = fn(&str, &str, &[(String, Vec<String>)]) -> String;
 
 /// The keys listed under `keys:` in `i18n/workbench.txt` (one a line; `#` starts a comment).
 fn workbench_keys(list: &str) -> std::collections::BTreeSet<&str> {
