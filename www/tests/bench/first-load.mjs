@@ -2,7 +2,8 @@
 // by `make bench`, or alone after `make build`: `cd www && node tests/bench/first-load.mjs`).
 // dist/ is served as a static host that compresses would serve it (each file's .gz written by
 // the build, sent with `Content-Encoding: gzip`), to a fresh browser context (no cache) whose network and
-// CPU are throttled through the DevTools protocol. Prints the median of RUNS (default 5) of:
+// CPU are throttled through the DevTools protocol. Prints the median of RUNS (default 5) of
+// (TOOLS=experiments,editor names the tools to time; all four by default):
 //  - the time from navigation to the first `[data-node]` of `?preset=bully-heartbeats`;
 //  - the time from clicking a workbench tool (experiments, search, import, editor) in a fresh
 //    player to its view working (the workbench fetched and compiled, the tool drawn).
@@ -106,7 +107,7 @@ for (const c of CONDITIONS) {
   const loads = [];
   for (let i = 0; i < RUNS; i++) loads.push(await firstNode(c));
   console.log(`${c.name}: first [data-node] median ${median(loads)} ms (runs: ${loads.join(', ')})`);
-  for (const tool of Object.keys(TOOLS)) {
+  for (const tool of (process.env.TOOLS || Object.keys(TOOLS).join(',')).split(',')) {
     const times = [];
     for (let i = 0; i < RUNS; i++) times.push(await clickToWorking(c, tool));
     console.log(`${c.name}: click → ${tool} working, median ${median(times)} ms (runs: ${times.join(', ')})`);
