@@ -130,7 +130,7 @@ bench: setup-test
 	cargo bench -p election-lab --locked --offline
 	cargo build --release -p election-lab --locked --offline
 	$(MAKE) --no-print-directory build
-	cd www && node tests/bench/browser.mjs
+	cd www && node tests/bench/browser.mjs && node tests/bench/first-load.mjs
 
 callgrind:
 	bash scripts/callgrind.sh

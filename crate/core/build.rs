@@ -12,6 +12,13 @@
 //! The typing rule: an argument the English template writes as `N{name}` (a node, drawn "N3")
 //! is a `NodeId`; every other argument is a number, `u64`. So a term passed where the template
 //! names a node, or a node where it names a number, does not compile without a cast.
+//!
+//! The player's texts and the workbench's: the keys listed under `keys:` in `i18n/workbench.txt`
+//! are shown only by the workbench, the worker and the command line. Their constants and typed
+//! functions exist in every build (both builds of the app type-check all its code), numbered
+//! after the player's keys so that a key has the same number in every build; their English
+//! strings, names, hashes and argument names are compiled only with the feature
+//! `workbench-texts`, which the player's build does not enable (see ARCHITECTURE.md, *Texts*).
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
@@ -26,6 +33,7 @@ fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
     let en_path = Path::new(&dir).join("../i18n/en.json");
     println!("cargo:rerun-if-changed=../i18n/en.json");
+    println!("cargo:rerun-if-changed=../i18n/workbench.txt");
     println!("cargo:rerun-if-changed=build.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
     let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));
@@ -54,6 +62,18 @@ fn main() {
     for w in texts.windows(2) {
         assert!(w[0].0 != w[1].0, "i18n/en.json: key {} twice", w[0].0);
     }
+    // The player's keys first, then the workbench's, each part sorted.
+    let list_path = Path::new(&dir).join("../i18n/workbench.txt");
+    let list = std::fs::read_to_string(&list_path).unwrap_or_else(|e| panic!("{}: {e}", list_path.display()));
+    let workbench = workbench_keys(&list);
+    for key in &workbench {
+        assert!(
+            texts.binary_search_by(|(t, _)| t.as_str().cmp(key)).is_ok(),
+            "i18n/workbench.txt: {key} is not in en.json"
+        );
+    }
+    texts.sort_by_key(|(key, _)| workbench.contains(key.as_str()));
+    let player = texts.len() - workbench.len();
     for (k, _) in &declared {
         assert!(texts.iter().any(|(t, _)| t == k), "i18n/en.json: @args names the unknown key {k}");
     }
@@ -111,38 +131,92 @@ fn main() {
     out.push_str("}\n\n");
     writeln!(out, "/// The most arguments a key of the catalog takes: the room a `Note` has.").unwrap();
     writeln!(out, "pub const MAX_ARGS: usize = {most};").unwrap();
-    writeln!(out, "/// The number of keys.\npub const KEYS_LEN: usize = {};", texts.len()).unwrap();
-    out.push_str("/// The key names, sorted (a key's index is its position).\n");
-    writeln!(out, "pub static KEY_NAMES: [&str; {}] = [", texts.len()).unwrap();
-    for (key, _) in &texts {
-        writeln!(out, "    {key:?},").unwrap();
-    }
-    out.push_str(
-        "];\n/// Each key's hash (`meta::key_hash`), by key index: how a fetched catalog finds its keys, so\n",
-    );
-    out.push_str("/// that the page does not carry the key names.\n");
-    writeln!(out, "pub static KEY_HASHES: [u32; {}] = [", texts.len()).unwrap();
+    // The tables by key index, in two parts: the player's (always compiled in) and the
+    // workbench's (only with the feature `workbench-texts`; empty without it).
+    writeln!(out, "/// The number of the player's keys; the workbench's are numbered after them.").unwrap();
+    writeln!(out, "pub const PLAYER_KEYS: usize = {player};").unwrap();
     let mut hashes = std::collections::BTreeSet::new();
     for (key, _) in &texts {
         let h = key_hash(key);
         assert!(hashes.insert(h), "i18n/en.json: two keys share the hash {h:#x}; change key_hash's offset");
-        writeln!(out, "    {h:#010x},").unwrap();
     }
-    out.push_str("];\n/// The English texts, by key index.\n");
-    writeln!(out, "pub static EN: [&str; {}] = [", texts.len()).unwrap();
-    for (_, en) in &texts {
-        writeln!(out, "    {en:?},").unwrap();
+    let (mine, theirs) = texts.split_at(player);
+    let tables: [(&str, &str, &str, Item); 4] = [
+        ("KEY_NAMES", "&str", "The key names, sorted within each part", |k, _, _| format!("{k:?}")),
+        (
+            "KEY_HASHES",
+            "u32",
+            "Each key's hash (`meta::key_hash`): how a fetched catalog finds its keys, so that the page does not carry the key names",
+            |k, _, _| format!("{:#010x}", key_hash(k)),
+        ),
+        ("EN", "&str", "The English texts", |_, en, _| format!("{en:?}")),
+        ("ARGS", "&[&str]", "Each key's argument names, in the order the code passes them", |k, en, d| {
+            format!("&{:?}", arg_names(k, en, d))
+        }),
+    ];
+    for (name, ty, doc, item) in tables {
+        for (part, keys, gated) in [("", mine, false), ("_WORKBENCH", theirs, true)] {
+            if gated {
+                writeln!(out, "#[cfg(not(feature = \"workbench-texts\"))]\nstatic {name}{part}: [{ty}; 0] = [];")
+                    .unwrap();
+                writeln!(out, "#[cfg(feature = \"workbench-texts\")]").unwrap();
+            }
+            writeln!(
+                out,
+                "/// {doc}, by key index{}.",
+                if part.is_empty() { " (the player's keys)" } else { " less PLAYER_KEYS (the workbench's keys)" }
+            )
+            .unwrap();
+            writeln!(out, "static {name}{part}: [{ty}; {}] = [", keys.len()).unwrap();
+            for (key, en) in keys {
+                writeln!(out, "    {},", item(key, en, &declared)).unwrap();
+            }
+            out.push_str("];\n");
+        }
     }
-    out.push_str("];\n/// Each key's argument names, in the order the code passes them.\n");
-    writeln!(out, "pub static ARGS: [&[&str]; {}] = [", texts.len()).unwrap();
-    for (key, en) in &texts {
-        let names = arg_names(key, en, &declared);
-        writeln!(out, "    &{names:?},").unwrap();
-    }
-    out.push_str("];\n");
+    out.push_str(CATALOG_FNS);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
 }
+
+/// How one table writes a key's entry: from its name, English text and the `@args` lists.
+type Item = fn(&str, &str, &[(String, Vec<String>)]) -> String;
+
+/// The keys listed under `keys:` in `i18n/workbench.txt` (one a line; `#` starts a comment).
+fn workbench_keys(list: &str) -> std::collections::BTreeSet<&str> {
+    let lines = list.lines().map(|l| l.split('#').next().unwrap_or("").trim());
+    lines.skip_while(|l| *l != "keys:").skip(1).filter(|l| !l.is_empty()).collect()
+}
+
+/// The catalog's lookups by key index over its two parts (an index past what this build compiled
+/// in, a workbench key in the player's build, reads as an empty text).
+const CATALOG_FNS: &str = r#"
+/// The number of keys this build knows: the player's, and the workbench's with its feature.
+pub const KEYS_LEN: usize = PLAYER_KEYS + EN_WORKBENCH.len();
+
+fn by_index<T: Copy>(player: &[T], workbench: &[T], i: usize) -> Option<T> {
+    match i.checked_sub(PLAYER_KEYS) {
+        None => player.get(i).copied(),
+        Some(j) => workbench.get(j).copied(),
+    }
+}
+fn name_of(i: usize) -> &'static str {
+    by_index(&KEY_NAMES, &KEY_NAMES_WORKBENCH, i).unwrap_or("")
+}
+fn en_of(i: usize) -> &'static str {
+    by_index(&EN, &EN_WORKBENCH, i).unwrap_or("")
+}
+fn args_of(i: usize) -> &'static [&'static str] {
+    by_index(&ARGS, &ARGS_WORKBENCH, i).unwrap_or(&[])
+}
+fn index_of_hash(h: u32) -> Option<usize> {
+    KEY_HASHES.iter().chain(KEY_HASHES_WORKBENCH.iter()).position(|&x| x == h)
+}
+fn index_of_name(name: &str) -> Option<usize> {
+    let workbench = || KEY_NAMES_WORKBENCH.binary_search(&name).ok().map(|i| PLAYER_KEYS + i);
+    KEY_NAMES.binary_search(&name).ok().or_else(workbench)
+}
+"#;
 
 /// A key's argument names in the order the code passes them: its `@args` entry, or else its
 /// placeholders in order of first appearance.

@@ -76,7 +76,7 @@ fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
     Ok(table)
 }
 
-/// FNV-1a over the key's bytes, as build.rs computes [`KEY_HASHES`] (no two keys share one).
+/// FNV-1a over the key's bytes, as build.rs computes the key hashes (no two keys share one).
 fn key_hash(key: &str) -> u32 {
     crate::fnv::fnv1a_32(key.as_bytes())
 }
@@ -86,7 +86,7 @@ fn key_hash(key: &str) -> u32 {
 /// equal a key's (one chance in 3.5 million; the catalog test refuses unknown keys anyway).
 fn key_index(key: &str) -> Option<usize> {
     let h = key_hash(key);
-    KEY_HASHES.iter().position(|&x| x == h)
+    index_of_hash(h)
 }
 
 /// Installs a language's catalog fetched at run time (the page fetches `zh.json` when Chinese
@@ -188,7 +188,7 @@ impl Text {
         if let Some(t) = self.made() {
             return t.key;
         }
-        KEY_NAMES[self.0 as usize]
+        name_of(self.0 as usize)
     }
     /// Every key of the catalog.
     pub fn all() -> impl Iterator<Item = Text> {
@@ -196,7 +196,7 @@ impl Text {
     }
     /// The key called `name`, if the catalog has it.
     pub fn find(name: &str) -> Option<Text> {
-        KEY_NAMES.binary_search(&name).ok().map(|i| Text(i as u16))
+        index_of_name(name).map(|i| Text(i as u16))
     }
     /// The names of the template's arguments, in the order the code passes them.
     pub fn args(self) -> &'static [&'static str] {
@@ -204,7 +204,7 @@ impl Text {
         if let Some(t) = self.made() {
             return t.args;
         }
-        ARGS[self.0 as usize]
+        args_of(self.0 as usize)
     }
     /// The text in `lang` (English while that language's catalog has not arrived).
     pub fn get(&self, lang: Lang) -> &'static str {
@@ -214,8 +214,8 @@ impl Text {
         }
         let i = self.0 as usize;
         match lang {
-            Lang::En => EN[i],
-            Lang::Zh => zh_table().and_then(|t| t[i]).unwrap_or(EN[i]),
+            Lang::En => en_of(i),
+            Lang::Zh => zh_table().and_then(|t| t.get(i).copied().flatten()).unwrap_or(en_of(i)),
         }
     }
     /// The text in `lang` if its catalog has this key (for the catalog tests).
@@ -225,8 +225,8 @@ impl Text {
             return Some(self.get(lang));
         }
         match lang {
-            Lang::En => Some(EN[self.0 as usize]),
-            Lang::Zh => zh_table().and_then(|t| t[self.0 as usize]),
+            Lang::En => Some(en_of(self.0 as usize)),
+            Lang::Zh => zh_table().and_then(|t| t.get(self.0 as usize).copied().flatten()),
         }
     }
     /// The template in `lang` with each `{name}` replaced by the argument at that name's

@@ -1,0 +1,117 @@
+// The first load and the workbench's tools under a weak connection (a benchmark, not a test: run
+// by `make bench`, or alone after `make build`: `cd www && node tests/bench/first-load.mjs`).
+// dist/ is served as a static host that compresses would serve it (each file's .gz written by
+// the build, sent with `Content-Encoding: gzip`), to a fresh browser context (no cache) whose network and
+// CPU are throttled through the DevTools protocol. Prints the median of RUNS (default 5) of
+// (TOOLS=experiments,editor names the tools to time; all four by default):
+//  - the time from navigation to the first `[data-node]` of `?preset=bully-heartbeats`;
+//  - the time from clicking a workbench tool (experiments, search, import, editor) in a fresh
+//    player to its view working (the workbench fetched and compiled, the tool drawn).
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, DIST } from '../e2e/harness.mjs';
+
+const RUNS = Number(process.env.RUNS || 5);
+const here = dirname(fileURLToPath(import.meta.url));
+const REAL = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real', 'etcd-zap');
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json' };
+
+const server = createServer(async (req, res) => {
+  let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+  if (path.endsWith('/')) path += 'index.html';
+  const type = TYPES[extname(path)] || 'application/octet-stream';
+  const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] || '');
+  try {
+    const body = await readFile(join(DIST, path + (gzip ? '.gz' : ''))).catch(() => null);
+    if (body) {
+      res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip', 'cache-control': 'no-store' });
+      return res.end(body);
+    }
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    res.end(await readFile(join(DIST, path)));
+  } catch {
+    res.writeHead(404);
+    res.end('not found');
+  }
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await launch();
+
+const CONDITIONS = [
+  { name: '10 Mbit/s, 40 ms, CPU 4x', down: 10e6 / 8, up: 5e6 / 8, latency: 40 },
+  { name: '1.6 Mbit/s, 150 ms, CPU 4x ("Fast 3G")', down: 1.6e6 / 8, up: 0.75e6 / 8, latency: 150 },
+];
+
+/** A fresh throttled page (new context: empty cache). */
+async function fresh(c) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions',
+    { offline: false, latency: c.latency, downloadThroughput: c.down, uploadThroughput: c.up });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { context, page };
+}
+
+/** Milliseconds from navigation to the first node drawn. */
+async function firstNode(c) {
+  const { context, page } = await fresh(c);
+  const t0 = Date.now();
+  await page.goto(url + '?preset=bully-heartbeats&lang=en');
+  await page.waitForSelector('[data-node]', { timeout: 120000 });
+  const ms = Date.now() - t0;
+  await context.close();
+  return ms;
+}
+
+const TOOLS = {
+  experiments: async (page) => {
+    await page.getByTestId('open-experiments').click();
+    await page.getByTestId('experiments').waitFor({ timeout: 180000 });
+  },
+  search: async (page) => {
+    await page.getByRole('button', { name: /^Find a counterexample/ }).first().click();
+    await page.locator('[data-testid="search"][data-status]').waitFor({ timeout: 180000 });
+  },
+  import: async (page) => {
+    await page.getByTestId('import').setInputFiles(['c.log', 'a.log', 'b.log'].map((f) => join(REAL, f)));
+    await page.getByText(/Imported 3 etcd log file/).waitFor({ timeout: 180000 });
+  },
+  editor: async (page) => {
+    await page.locator('.scenario-bar select').first().selectOption('__script__');
+    await page.getByTestId('script-editor').waitFor({ timeout: 180000 });
+  },
+};
+
+/** Milliseconds from using `tool` in a fresh player to its view working. */
+async function clickToWorking(c, tool) {
+  const { context, page } = await fresh(c);
+  await page.goto(url + (tool === 'search' ? '?preset=split-brain-bully&lang=en' : '?preset=bully-heartbeats&lang=en'));
+  await page.waitForSelector('[data-node]', { timeout: 120000 });
+  await page.waitForLoadState('networkidle');
+  const t0 = Date.now();
+  await TOOLS[tool](page);
+  const ms = Date.now() - t0;
+  await context.close();
+  return ms;
+}
+
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+for (const c of CONDITIONS) {
+  const loads = [];
+  for (let i = 0; i < RUNS; i++) loads.push(await firstNode(c));
+  console.log(`${c.name}: first [data-node] median ${median(loads)} ms (runs: ${loads.join(', ')})`);
+  for (const tool of (process.env.TOOLS || Object.keys(TOOLS).join(',')).split(',')) {
+    const times = [];
+    for (let i = 0; i < RUNS; i++) times.push(await clickToWorking(c, tool));
+    console.log(`${c.name}: click → ${tool} working, median ${median(times)} ms (runs: ${times.join(', ')})`);
+  }
+}
+await browser.close();
+await new Promise((ok) => server.close(ok));
