@@ -332,11 +332,12 @@ impl Scripted {
 
     /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
     /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
-    fn handle<A: rhai::FuncArgs + Clone>(
+    /// `args` makes the handler's arguments: once, and once more only to place an error.
+    fn handle<A: rhai::FuncArgs>(
         &self,
         h: usize,
         what: impl Fn() -> String,
-        args: A,
+        args: impl Fn() -> A,
         s: &mut State,
         ctx: &mut C,
     ) {
@@ -349,15 +350,14 @@ impl Scripted {
         // state only if the handler succeeds.
         let mut next = s.view_only();
         let mut this = s.this.clone();
-        let again = args.clone();
-        let fx = self.run(h, &what, args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
+        let fx = self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
             if !e.locate {
                 return e;
             }
             // Run it again, from the same state, with the position tracker: it fails at the
             // same operation, and the tracker saw where.
             let (mut this, mut next) = (s.this.clone(), s.view_only());
-            self.run(h, &what, again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
+            self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
         });
         let fx = fx.and_then(|(fx, _, _)| {
             next.this = this;
@@ -457,21 +457,24 @@ impl Protocol for Scripted {
             }
             return s;
         }
-        self.handle(INIT, || "init".to_string(), (), &mut s, ctx);
+        self.handle(INIT, || "init".to_string(), || (), &mut s, ctx);
         s
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        self.handle(START, || "on_start".to_string(), (), s, ctx);
+        self.handle(START, || "on_start".to_string(), || (), s, ctx);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let kind = msg.name;
-        let mut m = msg.body;
-        m.insert("kind".into(), Dynamic::from(self.kind_names[msg.kind].clone()));
         // A map passed as a `Dynamic`: given as a `Map`, the interpreter would rebuild it entry by
-        // entry.
-        let args = (from as i64, Dynamic::from_map(m));
+        // entry. Made from the message each time it is needed (an empty body, the most common,
+        // costs no copy), rather than copied up front in case of a second run.
+        let args = || {
+            let mut m = msg.body.clone();
+            m.insert("kind".into(), Dynamic::from(self.kind_names[msg.kind].clone()));
+            (from as i64, Dynamic::from_map(m))
+        };
         self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), args, s, ctx);
     }
 
@@ -479,7 +482,7 @@ impl Protocol for Scripted {
         let name = timer.0;
         let i = self.loaded.decl.timers.iter().position(|t| *t == name);
         let arg = i.map_or_else(|| Dynamic::from(name), |i| Dynamic::from(self.timer_names[i].clone()));
-        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (arg,), s, ctx);
+        self.handle(TIMER, || format!("on_timer(\"{name}\")"), || (arg.clone(),), s, ctx);
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
@@ -494,7 +497,7 @@ impl Protocol for Scripted {
         }
         let mut s = State { this: Dynamic::from_map(kept), ..self.fresh() };
         let h = if self.loaded.decl.has[RECOVER] { RECOVER } else { INIT };
-        self.handle(h, || HANDLERS[h].0.to_string(), (), &mut s, ctx);
+        self.handle(h, || HANDLERS[h].0.to_string(), || (), &mut s, ctx);
         s
     }
 
