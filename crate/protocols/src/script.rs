@@ -209,6 +209,10 @@ pub struct Scripted {
     /// made once.
     kind_names: Vec<ImmutableString>,
     timer_names: Vec<ImmutableString>,
+    /// The interpreter's scope and an effects list, kept between handler calls (empty) so that
+    /// their storage is reused.
+    scope: RefCell<Scope<'static>>,
+    spare_fx: std::cell::Cell<Vec<Fx>>,
 }
 
 /// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
@@ -250,7 +254,9 @@ impl Scripted {
         let kind_names = loaded.decl.kinds.iter().map(|k| ImmutableString::from(*k)).collect();
         let timer_names = loaded.decl.timers.iter().map(|t| ImmutableString::from(*t)).collect();
         let (params_now, fault, views) = (Rc::new(Map::new()), RefCell::new(None), view::Views::default());
-        let mut proto = Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names };
+        let (scope, spare_fx) = (RefCell::new(Scope::new()), std::cell::Cell::new(Vec::new()));
+        let mut proto =
+            Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names, scope, spare_fx };
         if proto.loaded.decl.has[CONFIGURE] {
             // `configure` sees the parameters as `this`: it fills computed defaults and refuses
             // bad values with `throw "params.t_out: must be at least 1 tick"`.
@@ -293,21 +299,26 @@ impl Scripted {
             cfg: self.cfg.clone(),
             decl: self.loaded.clone(),
             params: self.params.clone(),
-            fx: Vec::new(),
+            fx: self.spare_fx.take(),
             role: s.role,
             leader: s.leader,
             term: s.term,
             pure: true,
         };
         CALL.with(|c| *c.borrow_mut() = Some(call));
+        // One scope for every call (emptied after each), so that its storage is not made and
+        // freed again for each handler call.
         let run = |e: &Engine| {
-            e.call_fn_with_options::<Dynamic>(
+            let mut scope = self.scope.borrow_mut();
+            let out = e.call_fn_with_options::<Dynamic>(
                 CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
-                &mut Scope::new(),
+                &mut scope,
                 &self.ast,
                 HANDLERS[h].0,
                 args,
-            )
+            );
+            scope.clear();
+            out
         };
         let out = if tracked {
             LAST_POS.with(|p| p.set(Position::NONE));
@@ -412,9 +423,9 @@ impl Scripted {
         Ok(())
     }
 
-    fn apply(&self, fx: Vec<Fx>, ctx: &mut C) {
+    fn apply(&self, mut fx: Vec<Fx>, ctx: &mut C) {
         let names = &self.loaded.decl.kinds;
-        for f in fx {
+        for f in fx.drain(..) {
             match f {
                 Fx::Send { to, kind, body } => ctx.send(to, Msg { kind, body, name: names[kind] }),
                 Fx::Broadcast { kind, body } => ctx.broadcast(Msg { kind, body, name: names[kind] }),
@@ -423,6 +434,7 @@ impl Scripted {
                 Fx::Note(n) => ctx.note(n),
             }
         }
+        self.spare_fx.set(fx);
     }
 
     fn fresh(&self) -> State {
