@@ -86,9 +86,7 @@ pub fn same(a: &Dynamic, b: &Dynamic) -> bool {
     }
     if a.is_map() {
         return match (a.as_map_ref(), b.as_map_ref()) {
-            (Ok(x), Ok(y)) => {
-                x.len() == y.len() && x.iter().zip(y.iter()).all(|((k, p), (l, q))| k == l && same(p, q))
-            }
+            (Ok(x), Ok(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|((k, p), (l, q))| k == l && same(p, q)),
             _ => false,
         };
     }
