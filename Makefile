@@ -131,6 +131,7 @@ bench: setup-test
 	cargo build --release -p election-lab --locked --offline
 	$(MAKE) --no-print-directory build
 	cd www && node tests/bench/browser.mjs && node tests/bench/first-load.mjs
+	cargo test -p election-lab-www --target wasm32-unknown-unknown --profile wasm-release --locked --offline --test script_bench
 
 callgrind:
 	bash scripts/callgrind.sh

@@ -209,6 +209,10 @@ pub struct Scripted {
     /// made once.
     kind_names: Vec<ImmutableString>,
     timer_names: Vec<ImmutableString>,
+    /// The interpreter's scope and an effects list, kept between handler calls (empty) so that
+    /// their storage is reused.
+    scope: RefCell<Scope<'static>>,
+    spare_fx: std::cell::Cell<Vec<Fx>>,
 }
 
 /// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
@@ -250,7 +254,9 @@ impl Scripted {
         let kind_names = loaded.decl.kinds.iter().map(|k| ImmutableString::from(*k)).collect();
         let timer_names = loaded.decl.timers.iter().map(|t| ImmutableString::from(*t)).collect();
         let (params_now, fault, views) = (Rc::new(Map::new()), RefCell::new(None), view::Views::default());
-        let mut proto = Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names };
+        let (scope, spare_fx) = (RefCell::new(Scope::new()), std::cell::Cell::new(Vec::new()));
+        let mut proto =
+            Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names, scope, spare_fx };
         if proto.loaded.decl.has[CONFIGURE] {
             // `configure` sees the parameters as `this`: it fills computed defaults and refuses
             // bad values with `throw "params.t_out: must be at least 1 tick"`.
@@ -293,21 +299,26 @@ impl Scripted {
             cfg: self.cfg.clone(),
             decl: self.loaded.clone(),
             params: self.params.clone(),
-            fx: Vec::new(),
+            fx: self.spare_fx.take(),
             role: s.role,
             leader: s.leader,
             term: s.term,
             pure: true,
         };
         CALL.with(|c| *c.borrow_mut() = Some(call));
+        // One scope for every call (emptied after each), so that its storage is not made and
+        // freed again for each handler call.
         let run = |e: &Engine| {
-            e.call_fn_with_options::<Dynamic>(
+            let mut scope = self.scope.borrow_mut();
+            let out = e.call_fn_with_options::<Dynamic>(
                 CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
-                &mut Scope::new(),
+                &mut scope,
                 &self.ast,
                 HANDLERS[h].0,
                 args,
-            )
+            );
+            scope.clear();
+            out
         };
         let out = if tracked {
             LAST_POS.with(|p| p.set(Position::NONE));
@@ -332,11 +343,12 @@ impl Scripted {
 
     /// Runs handler `h` on node state `s` (atomically: on an error nothing changes and the
     /// fault is kept), then `view` if the script has one, then applies the effects to `ctx`.
-    fn handle<A: rhai::FuncArgs + Clone>(
+    /// `args` makes the handler's arguments: once, and once more only to place an error.
+    fn handle<A: rhai::FuncArgs>(
         &self,
         h: usize,
         what: impl Fn() -> String,
-        args: A,
+        args: impl Fn() -> A,
         s: &mut State,
         ctx: &mut C,
     ) {
@@ -349,15 +361,14 @@ impl Scripted {
         // state only if the handler succeeds.
         let mut next = s.view_only();
         let mut this = s.this.clone();
-        let again = args.clone();
-        let fx = self.run(h, &what, args, &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
+        let fx = self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
             if !e.locate {
                 return e;
             }
             // Run it again, from the same state, with the position tracker: it fails at the
             // same operation, and the tracker saw where.
             let (mut this, mut next) = (s.this.clone(), s.view_only());
-            self.run(h, &what, again, &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
+            self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
         });
         let fx = fx.and_then(|(fx, _, _)| {
             next.this = this;
@@ -412,9 +423,9 @@ impl Scripted {
         Ok(())
     }
 
-    fn apply(&self, fx: Vec<Fx>, ctx: &mut C) {
+    fn apply(&self, mut fx: Vec<Fx>, ctx: &mut C) {
         let names = &self.loaded.decl.kinds;
-        for f in fx {
+        for f in fx.drain(..) {
             match f {
                 Fx::Send { to, kind, body } => ctx.send(to, Msg { kind, body, name: names[kind] }),
                 Fx::Broadcast { kind, body } => ctx.broadcast(Msg { kind, body, name: names[kind] }),
@@ -423,6 +434,7 @@ impl Scripted {
                 Fx::Note(n) => ctx.note(n),
             }
         }
+        self.spare_fx.set(fx);
     }
 
     fn fresh(&self) -> State {
@@ -457,21 +469,24 @@ impl Protocol for Scripted {
             }
             return s;
         }
-        self.handle(INIT, || "init".to_string(), (), &mut s, ctx);
+        self.handle(INIT, || "init".to_string(), || (), &mut s, ctx);
         s
     }
 
     fn start(&self, s: &mut State, ctx: &mut C) {
-        self.handle(START, || "on_start".to_string(), (), s, ctx);
+        self.handle(START, || "on_start".to_string(), || (), s, ctx);
     }
 
     fn on_message(&self, s: &mut State, from: NodeId, msg: Msg, ctx: &mut C) {
         let kind = msg.name;
-        let mut m = msg.body;
-        m.insert("kind".into(), Dynamic::from(self.kind_names[msg.kind].clone()));
         // A map passed as a `Dynamic`: given as a `Map`, the interpreter would rebuild it entry by
-        // entry.
-        let args = (from as i64, Dynamic::from_map(m));
+        // entry. Made from the message each time it is needed (an empty body, the most common,
+        // costs no copy), rather than copied up front in case of a second run.
+        let args = || {
+            let mut m = msg.body.clone();
+            m.insert("kind".into(), Dynamic::from(self.kind_names[msg.kind].clone()));
+            (from as i64, Dynamic::from_map(m))
+        };
         self.handle(MESSAGE, || format!("on_message({kind} from N{from})"), args, s, ctx);
     }
 
@@ -479,7 +494,7 @@ impl Protocol for Scripted {
         let name = timer.0;
         let i = self.loaded.decl.timers.iter().position(|t| *t == name);
         let arg = i.map_or_else(|| Dynamic::from(name), |i| Dynamic::from(self.timer_names[i].clone()));
-        self.handle(TIMER, || format!("on_timer(\"{name}\")"), (arg,), s, ctx);
+        self.handle(TIMER, || format!("on_timer(\"{name}\")"), || (arg.clone(),), s, ctx);
     }
 
     fn recover(&self, crashed: &State, ctx: &mut C) -> State {
@@ -494,7 +509,7 @@ impl Protocol for Scripted {
         }
         let mut s = State { this: Dynamic::from_map(kept), ..self.fresh() };
         let h = if self.loaded.decl.has[RECOVER] { RECOVER } else { INIT };
-        self.handle(h, || HANDLERS[h].0.to_string(), (), &mut s, ctx);
+        self.handle(h, || HANDLERS[h].0.to_string(), || (), &mut s, ctx);
         s
     }
 

@@ -101,8 +101,9 @@ fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
         let names: Vec<&str> = c.decl.decl.notes.iter().map(|(n, _)| n.as_str()).collect();
         return fail(format!("unknown note `{name}` (declared in `notes`: {})", names.join(", ")));
     };
+    let names = text.args();
     let mut a = [0u64; crate::meta::MAX_ARGS];
-    for (i, arg) in text.args().iter().enumerate().take(crate::meta::MAX_ARGS) {
+    for (i, arg) in names.iter().enumerate().take(crate::meta::MAX_ARGS) {
         let Some(v) = args.get(*arg) else {
             return fail(format!("note `{name}` needs the argument `{arg}`"));
         };
@@ -111,8 +112,8 @@ fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
             Err(e) => return fail(e),
         };
     }
-    if let Some(extra) = args.keys().find(|k| !text.args().contains(&k.as_str())) {
-        return fail(format!("note `{name}` has no argument `{extra}` (it takes: {})", text.args().join(", ")));
+    if let Some(extra) = args.keys().find(|k| !names.contains(&k.as_str())) {
+        return fail(format!("note `{name}` has no argument `{extra}` (it takes: {})", names.join(", ")));
     }
     // A scripted algorithm's narration is data read at run time: the one untyped note.
     #[allow(clippy::disallowed_methods)]

@@ -23,8 +23,10 @@ pub fn hash_dynamic(v: &Dynamic, h: &mut dyn Hasher) {
         h.write_u8(3);
         h.write(&(c as u32).to_le_bytes());
     } else if v.is_string() {
-        let s = v.clone().into_immutable_string().unwrap_or_default();
-        hash_str(s.as_str(), h);
+        match v.as_immutable_string_ref() {
+            Ok(s) => hash_str(s.as_str(), h),
+            Err(_) => hash_str("", h),
+        }
     } else if v.is_array() {
         let a = v.read_lock::<rhai::Array>();
         let a = a.as_deref().map(|a| a.as_slice()).unwrap_or(&[]);
@@ -65,29 +67,37 @@ pub fn hash_map(m: &Map, h: &mut dyn Hasher) {
 /// entries in key order). Values of other types (function pointers and the like) are never the
 /// same, so nothing that compares them is ever taken for unchanged.
 pub fn same(a: &Dynamic, b: &Dynamic) -> bool {
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
-        return x == y;
-    }
-    if a.type_id() != b.type_id() {
-        return false;
+    // One test of `a`'s variant and a direct read of both sides: this runs after most handler
+    // calls (see `view`), so no conversion or type-name lookup on the way.
+    if a.is_int() {
+        return b.is_int() && a.as_int() == b.as_int();
     }
     if a.is_unit() {
-        return true;
+        return b.is_unit();
     }
-    if let (Some(x), Some(y)) = (a.read_lock::<rhai::ImmutableString>(), b.read_lock::<rhai::ImmutableString>()) {
-        return *x == *y;
+    if a.is_bool() {
+        return b.is_bool() && a.as_bool() == b.as_bool();
     }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
-        return x == y;
+    if a.is_string() {
+        return match (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
+            (Ok(x), Ok(y)) => *x == *y,
+            _ => false,
+        };
     }
-    if let (Some(x), Some(y)) = (a.read_lock::<Map>(), b.read_lock::<Map>()) {
-        return x.len() == y.len() && x.iter().zip(y.iter()).all(|((k, p), (l, q))| k == l && same(p, q));
+    if a.is_map() {
+        return match (a.as_map_ref(), b.as_map_ref()) {
+            (Ok(x), Ok(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|((k, p), (l, q))| k == l && same(p, q)),
+            _ => false,
+        };
     }
-    if let (Some(x), Some(y)) = (a.read_lock::<rhai::Array>(), b.read_lock::<rhai::Array>()) {
-        return x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q));
+    if a.is_array() {
+        return match (a.as_array_ref(), b.as_array_ref()) {
+            (Ok(x), Ok(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)),
+            _ => false,
+        };
     }
-    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
-        return x == y;
+    if a.is_char() {
+        return b.is_char() && a.as_char() == b.as_char();
     }
     false
 }
