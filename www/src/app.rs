@@ -291,7 +291,14 @@ pub fn Lab() -> Html {
     });
     effects::use_url_sync(&state);
     let grading = state.assignment.clone();
-    crate::worker::use_workers(state.search.clone(), state.check.clone(), state.sweep_job(), grading, state.lang, on.clone());
+    crate::worker::use_workers(
+        state.search.clone(),
+        state.check.clone(),
+        state.sweep_job(),
+        grading,
+        state.lang,
+        on.clone(),
+    );
     crate::workbench::use_workbench(state.handoff.clone(), on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());

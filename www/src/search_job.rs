@@ -266,7 +266,15 @@ mod tests {
 
     #[test]
     fn replies_read_back() {
-        let tried = Tried { schedules: 3, states: 9, steps: 100, budget_steps: 1000, shrinking: true, shrink_runs: 2, capped_mib: 64 };
+        let tried = Tried {
+            schedules: 3,
+            states: 9,
+            steps: 100,
+            budget_steps: 1000,
+            shrinking: true,
+            shrink_runs: 2,
+            capped_mib: 64,
+        };
         for r in [
             Reply::Progress(tried),
             Reply::None { tried, ms: 12.5 },

@@ -15,17 +15,27 @@ use election_lab::meta::k;
 use serde_json::Value;
 use std::rc::Rc;
 
-/// The assignments the page ships: (id, the assignment file, its skeleton, its reference
-/// script). Compiled into the workbench only.
+/// The assignments the page ships: (the assignment file, its skeleton, its reference script).
+/// Compiled into the workbench only. Each is known by the `id` its file gives.
 #[cfg(any(feature = "workbench", test))]
-pub const SHIPPED: &[(&str, &str, &str, &str)] = &[(
-    "bully",
+pub const SHIPPED: &[(&str, &str, &str)] = &[(
     include_str!("../../../crate/assignments/bully.json"),
     include_str!("../../../crate/assignments/bully_skeleton.rhai"),
     include_str!("../../../crate/scripts/bully.rhai"),
 )];
 #[cfg(not(any(feature = "workbench", test)))]
-pub const SHIPPED: &[(&str, &str, &str, &str)] = &[];
+pub const SHIPPED: &[(&str, &str, &str)] = &[];
+
+/// The `id` an assignment file gives, if it reads as JSON.
+fn id_of(text: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    Some(v.get("id")?.as_str()?.to_string())
+}
+
+/// The shipped assignment whose id is `id`.
+fn shipped(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    SHIPPED.iter().copied().find(|s| id_of(s.0).as_deref() == Some(id))
+}
 
 /// What the assignment panel asks of the reducer.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,9 +132,12 @@ fn texts(v: Option<&Value>, default: &str) -> (String, String) {
     }
 }
 
+/// An assignment's id, its title in English and 中文, and its checks.
+pub type Instructions = (String, (String, String), Vec<Item>);
+
 /// What the instructions show of an assignment file: its id, title and checks. The grader in
 /// the worker reads the file in full and names any field at fault.
-pub fn read(text: &str) -> Result<(String, (String, String), Vec<Item>), String> {
+pub fn read(text: &str) -> Result<Instructions, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     if v.get("format").and_then(Value::as_str) != Some("election-lab-assignment/1") {
         return Err("format: expected \"election-lab-assignment/1\"".into());
@@ -156,12 +169,12 @@ fn named<'a>(files: &'a [(String, String)], path: Option<&str>) -> Option<&'a St
 impl State {
     pub(super) fn assignment_apply(&mut self, action: AssignmentAction) -> bool {
         match action {
-            AssignmentAction::Open(id) => match SHIPPED.iter().find(|s| s.0 == id) {
-                Some(&(_, text, skeleton, reference)) => {
+            AssignmentAction::Open(id) => match shipped(&id) {
+                Some((text, skeleton, reference)) => {
                     self.open_assignment(text.to_string(), Some(skeleton.into()), Some(reference.into()))
                 }
                 None => {
-                    let known: Vec<&str> = SHIPPED.iter().map(|s| s.0).collect();
+                    let known: Vec<String> = SHIPPED.iter().filter_map(|s| id_of(s.0)).collect();
                     self.alert = Some(k::UI_ASSIGNMENT_UNKNOWN.format(self.lang, &[&id, &known.join(", ")]));
                     false
                 }
@@ -188,9 +201,9 @@ impl State {
         let (_, text) = files.iter().find(|(_, t)| is_assignment(t))?;
         let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
         let path = |f: &str| v.get(f).and_then(Value::as_str);
-        let shipped = SHIPPED.iter().find(|s| Some(s.0) == path("id"));
-        let skeleton = named(files, path("skeleton")).cloned().or(shipped.map(|s| s.2.to_string()));
-        let reference = named(files, path("reference")).cloned().or(shipped.map(|s| s.3.to_string()));
+        let shipped = path("id").and_then(shipped);
+        let skeleton = named(files, path("skeleton")).cloned().or(shipped.map(|s| s.1.to_string()));
+        let reference = named(files, path("reference")).cloned().or(shipped.map(|s| s.2.to_string()));
         if let (Some(name), None) = (path("reference"), &reference) {
             self.alert = Some(k::UI_ASSIGNMENT_MISSING_FILE.format(self.lang, &[&name]));
             return Some(true);
@@ -315,7 +328,7 @@ mod tests {
         assert_eq!((t.id.as_str(), t.checks.len(), t.status.clone()), ("bully", 5, GradeStatus::Ready));
         assert_eq!(t.checks.iter().map(|c| c.points).sum::<u64>(), 10);
         assert_eq!(t.title(Lang::Zh), "霸道算法");
-        assert_eq!(s.script.as_ref().unwrap().source.as_str(), SHIPPED[0].2);
+        assert_eq!(s.script.as_ref().unwrap().source.as_str(), SHIPPED[0].1);
         let s = State::open("?assignment=nope");
         assert!(s.assignment.is_none() && s.alert.as_deref().is_some_and(|a| a.contains("nope")), "{:?}", s.alert);
     }
@@ -330,7 +343,7 @@ mod tests {
         assert!(t.running());
         let job = Job::from_json(&t.job).unwrap();
         assert_eq!((job.id, job.source.as_str(), job.base.as_str()), (1, "fn init() {}", "https://lab.example/"));
-        assert_eq!(job.reference.as_deref(), Some(SHIPPED[0].3));
+        assert_eq!(job.reference.as_deref(), Some(SHIPPED[0].2));
         // Grade again while it runs: nothing new.
         s.apply(Action::Assignment(AssignmentAction::Grade(String::new())));
         assert_eq!(s.assignment.as_ref().unwrap().job_id, 1);
@@ -370,7 +383,7 @@ mod tests {
     #[test]
     fn a_dropped_assignment_file_finds_its_scripts_by_name() {
         let mut s = state();
-        let (_, text, _, _) = SHIPPED[0];
+        let (text, _, _) = SHIPPED[0];
         let other = text.replace("\"id\": \"bully\"", "\"id\": \"mine\"");
         // Without its reference beside it: named in the alert.
         assert_eq!(s.assignment_from_files(&[("a.json".into(), other.clone())]), Some(true));
