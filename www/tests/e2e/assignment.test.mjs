@@ -48,13 +48,11 @@ test('the skeleton fails, the typed answer passes, and the report is the CLI\'s'
   assert.ok(await page.locator('[data-testid=grade-check][data-passed=false]').count() >= 1);
   await shot(page, 'assignment-1280-failing');
   // A failure with a run opens it at its step.
+  assert.ok(await page.getByTestId('grade-open-failure').count() >= 1, 'a failure shows in a run');
   const open1 = page.getByTestId('grade-open-failure').first();
-  if (await open1.count()) {
-    const label = await open1.textContent();
-    const at = Number(label.match(/\d+/)[0]);
-    await open1.click();
-    await page.waitForFunction((s) => document.querySelector('[data-testid=step]')?.textContent === String(s), at);
-  }
+  const at = Number((await open1.textContent()).match(/\d+/)[0]);
+  await open1.click();
+  await page.waitForFunction((s) => document.querySelector('[data-testid=step]')?.textContent === String(s), at);
   // The answer, typed into the editor with the keyboard: everything selected, then replaced.
   const editor = page.getByTestId('script-source');
   await editor.focus();
