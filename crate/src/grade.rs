@@ -469,10 +469,24 @@ pub fn grade(
     lang: Lang,
     base: &str,
 ) -> Value {
+    grade_with(a, student, source, refs, lang, base, &mut |_| {})
+}
+
+/// [`grade`], calling `before(i)` before check `i` runs (the page's worker posts its progress so).
+pub fn grade_with(
+    a: &Assignment,
+    student: &str,
+    source: &str,
+    refs: &BTreeMap<String, BTreeMap<String, u64>>,
+    lang: Lang,
+    base: &str,
+    before: &mut dyn FnMut(usize),
+) -> Value {
     let loaded = crate::protocols::script::load(source).map(|alg| alg.id);
     let mut checks = Vec::new();
     let mut score = 0;
-    for c in &a.checks {
+    for (i, c) in a.checks.iter().enumerate() {
+        before(i);
         let o = match &loaded {
             Ok(id) => grade_one(c, id, refs),
             Err(e) => Outcome::fail(k::GRADE_REASON_LOAD, vec![e.to_string()], None),

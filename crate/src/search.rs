@@ -20,7 +20,8 @@
 //!   agreement on a live leader within T ticks after the last fault).
 //! * **States seen** counts distinct trace-hash prefixes: the hash of the history up to a step
 //!   (every event, send, timer and fault), not of the world state, so two histories reaching the
-//!   same world count twice. Capped (see [`Options::max_states`]) to bound memory.
+//!   same world count twice. They are the nodes of the tree of explored histories, bounded in
+//!   bytes (`search/memory.rs`, [`Options::max_memory`]): at the bound the search stops and says so.
 //! * **Shrinking** ([`shrink`]): drop faults, drop nodes, go back to the scenario's own latency
 //!   and seed, move faults earlier, while the property still breaks, preferring an earlier
 //!   violating step.
@@ -28,9 +29,11 @@
 //!   simulation steps is spent, so the page can run it a few milliseconds per frame, and the
 //!   same seed and step budget always give the same counterexample.
 
+mod memory;
 mod plan;
 mod shrink;
 
+pub use memory::MAX_MEMORY;
 pub use plan::{Fault, FaultSet, Found, Plan, Target, Timed};
 
 use crate::algorithm::Algorithm;
@@ -43,7 +46,8 @@ use crate::scenario::Scenario;
 use crate::sim::Budget;
 use crate::trace::Intervention;
 use crate::{NodeId, Time};
-use plan::{execute, States};
+use memory::States;
+use plan::{execute, next_order};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 
@@ -76,8 +80,10 @@ pub struct Options {
     pub until: Option<Time>,
     /// Schedules run while shrinking, at most.
     pub shrink_runs: u64,
-    /// Distinct states remembered, at most (8 bytes and a little more each).
+    /// Distinct states remembered, at most, and their memory in bytes at most (default
+    /// [`MAX_MEMORY`]): reaching either stops the search ([`Phase::Capped`]).
     pub max_states: usize,
+    pub max_memory: usize,
     /// Clusters of at most this many nodes also get the systematic exploration of delivery
     /// orders (0: never).
     pub systematic_nodes: usize,
@@ -100,6 +106,7 @@ impl Default for Options {
             until: None,
             shrink_runs: 400,
             max_states: 4_000_000,
+            max_memory: MAX_MEMORY,
             systematic_nodes: 5,
             systematic_depth: 8,
             systematic_branching: 3,
@@ -117,6 +124,8 @@ pub enum Phase {
     Found,
     /// The budget is spent without a violation.
     Exhausted,
+    /// The tree of explored histories reached its cap before the budget: see [`Search::capped`].
+    Capped,
 }
 
 /// What a search has done so far.
@@ -139,7 +148,7 @@ pub struct Progress {
 
 impl Progress {
     pub fn finished(&self) -> bool {
-        matches!(self.phase, Phase::Found | Phase::Exhausted)
+        matches!(self.phase, Phase::Found | Phase::Exhausted | Phase::Capped)
     }
 }
 
@@ -350,7 +359,7 @@ impl Search {
         Ok(Search {
             algorithm,
             rng: Pcg32::new(options.seed, 0x5ea7c4),
-            states: States::new(options.max_states),
+            states: States::new(options.max_states, options.max_memory),
             base: scenario,
             target,
             until,
@@ -375,6 +384,8 @@ impl Search {
             Phase::Shrinking
         } else if self.exhausted {
             Phase::Exhausted
+        } else if self.states.full() {
+            Phase::Capped
         } else {
             Phase::Searching
         };
@@ -383,7 +394,7 @@ impl Search {
             schedules: self.schedules,
             orders: self.orders,
             orders_exhausted: self.orders > 0 && self.next_order.is_none(),
-            states: self.states.set.len() as u64,
+            states: self.states.len() as u64,
             steps: self.steps,
             budget_steps: self.opts.budget_steps,
             shrink_runs: self.shrinking.as_ref().map_or(0, |s| s.runs),
@@ -397,6 +408,13 @@ impl Search {
     /// The shrunk counterexample, once found.
     pub fn result(&self) -> Option<&Counterexample> {
         self.result.as_ref()
+    }
+
+    /// Why the search stopped before its budget, if its tree of histories reached a cap: the
+    /// cap and what was explored.
+    pub fn capped(&self) -> Option<String> {
+        let p = self.progress();
+        (p.phase == Phase::Capped).then(|| memory::capped(&self.states, &p, &self.opts.property))
     }
 
     /// Whether `plan` breaks the property searched for, run as the search runs its schedules
@@ -531,20 +549,6 @@ impl Search {
     }
 }
 
-/// The delivery order after `order` in depth-first order, given the branching its run saw at
-/// each choice point (capped at `cap`); None when every order was tried.
-fn next_order(order: &[u32], branching: &[u32], cap: u32) -> Option<Vec<u32>> {
-    let mut o: Vec<u32> = (0..branching.len()).map(|i| order.get(i).copied().unwrap_or(0)).collect();
-    for i in (0..o.len()).rev() {
-        if o[i] + 1 < branching[i].min(cap) {
-            o.truncate(i + 1);
-            o[i] += 1;
-            return Some(o);
-        }
-    }
-    None
-}
-
 /// Reads a property id against what `algorithm` claims.
 fn target_of(algorithm: &'static Algorithm, id: &str) -> Result<Target, ScenarioError> {
     if let Some(t) = id.strip_prefix(NO_LEADER_WITHIN) {
@@ -570,26 +574,4 @@ pub fn known(algorithm: &Algorithm) -> String {
     }
     ids.push(format!("{NO_LEADER_WITHIN}T"));
     ids.join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::next_order;
-
-    /// Depth-first over a tree with branching 2 then 3: every one of the 6 orders, each once.
-    #[test]
-    fn orders_are_enumerated_depth_first_each_once() {
-        let mut seen = vec![];
-        let mut order = Some(vec![]);
-        while let Some(o) = order {
-            seen.push(o.clone());
-            order = next_order(&o, &[2, 3], 3);
-        }
-        let full: Vec<Vec<u32>> =
-            seen.iter().map(|o| (0..2).map(|i| o.get(i).copied().unwrap_or(0)).collect()).collect();
-        assert_eq!(full, vec![vec![0, 0], vec![0, 1], vec![0, 2], vec![1, 0], vec![1, 1], vec![1, 2]]);
-        // The cap limits the choices at each point.
-        assert_eq!(next_order(&[0, 1], &[5, 5], 2), Some(vec![1]));
-        assert_eq!(next_order(&[1, 1], &[5, 5], 2), None);
-    }
 }

@@ -290,7 +290,15 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
-    crate::worker::use_workers(state.search.clone(), state.check.clone(), state.sweep_job(), state.lang, on.clone());
+    let grading = state.assignment.clone();
+    crate::worker::use_workers(
+        state.search.clone(),
+        state.check.clone(),
+        state.sweep_job(),
+        grading,
+        state.lang,
+        on.clone(),
+    );
     crate::workbench::use_workbench(state.handoff.clone(), on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
@@ -439,6 +447,9 @@ pub fn Lab() -> Html {
                     <aside class="panels">
                         // Beside the canvas, so that the caption and the nodes it speaks of are seen together.
                         { lesson_panel }
+                        { for state.assignment.clone().filter(|_| crate::WORKBENCH).map(|taking| html! {
+                            <crate::components::assignment::Assignment {taking} {lang} on={on.clone()} />
+                        }) }
                         { for state.script.clone().filter(|_| crate::WORKBENCH).map(|edit| html! {
                             <ScriptEditor {edit} fault={engine.fault().map(Rc::new)} {lang} on={on.clone()} />
                         }) }

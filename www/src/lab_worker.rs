@@ -8,7 +8,9 @@
 //!
 //! Each message is a job as JSON text: a sweep's (`sweep_job`, `"kind": "sweep"`), a check of
 //! every schedule (`check_job`, `"kind": "check"`; the worker is built with the `check` feature),
-//! a figure's (`export/job.rs`, `"kind": "figure"`: the figure writers live here, not in the page)
+//! a figure's (`export/job.rs`, `"kind": "figure"`: the figure writers live here, not in the page),
+//! an assignment's grading (`grade_job`, `"kind": "grade"`; built with the `grade` feature, which
+//! brings the interpreter of users' scripts too)
 //! or else a search's (`search_job::Job`). It runs to its end inside the handler, posting progress
 //! and the result; Cancel terminates the worker from the page. A figure in Chinese first fetches
 //! the Chinese catalog (`zh.json`, beside the worker's loader) once.
@@ -34,6 +36,8 @@ fn main() {
             Ok(job) if election_lab_www::check_job::is_check(&job) => {
                 election_lab_www::check_job::run(&text, now, post)
             }
+            #[cfg(feature = "grade")]
+            Ok(job) if election_lab_www::grade_job::is_grade(&job) => election_lab_www::grade_job::run(&text, post),
             Ok(job) if election_lab_www::export::job::is_figure(&job) => {
                 let out = out.clone();
                 wasm_bindgen_futures::spawn_local(async move {

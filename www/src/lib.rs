@@ -11,6 +11,7 @@ pub mod effects;
 pub mod embed_api;
 pub mod export;
 pub mod geometry;
+pub mod grade_job;
 pub mod i18n;
 pub mod keyboard;
 pub mod lesson_io;

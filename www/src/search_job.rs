@@ -71,6 +71,9 @@ pub struct Tried {
     /// A violation was found and is being shrunk.
     pub shrinking: bool,
     pub shrink_runs: u64,
+    /// The search stopped at its memory cap for its tree of explored histories (in MiB; 0: it
+    /// did not).
+    pub capped_mib: u64,
 }
 
 /// What the worker tells the page.
@@ -103,6 +106,7 @@ impl Tried {
             budget_steps: p.budget_steps,
             shrinking: p.phase == Phase::Shrinking,
             shrink_runs: p.shrink_runs,
+            capped_mib: if p.phase == Phase::Capped { (election_lab::search::MAX_MEMORY >> 20) as u64 } else { 0 },
         }
     }
 
@@ -114,6 +118,7 @@ impl Tried {
             "budget_steps": self.budget_steps,
             "shrinking": self.shrinking,
             "shrink_runs": self.shrink_runs,
+            "capped_mib": self.capped_mib,
         })
     }
 
@@ -126,6 +131,7 @@ impl Tried {
             budget_steps: num("budget_steps"),
             shrinking: v.get("shrinking").and_then(Value::as_bool).unwrap_or(false),
             shrink_runs: num("shrink_runs"),
+            capped_mib: num("capped_mib"),
         }
     }
 }
@@ -260,7 +266,15 @@ mod tests {
 
     #[test]
     fn replies_read_back() {
-        let tried = Tried { schedules: 3, states: 9, steps: 100, budget_steps: 1000, shrinking: true, shrink_runs: 2 };
+        let tried = Tried {
+            schedules: 3,
+            states: 9,
+            steps: 100,
+            budget_steps: 1000,
+            shrinking: true,
+            shrink_runs: 2,
+            capped_mib: 64,
+        };
         for r in [
             Reply::Progress(tried),
             Reply::None { tried, ms: 12.5 },

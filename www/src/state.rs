@@ -16,6 +16,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 mod action;
+pub mod assignment;
 mod check;
 pub mod compare;
 mod debug;
@@ -135,6 +136,8 @@ pub struct State {
     pub handoff: Option<Rc<String>>,
     /// The editor of users' own algorithms, when open (workbench only).
     pub script: Option<Rc<script::ScriptEdit>>,
+    /// The assignment being taken and its grading (workbench only).
+    pub assignment: Option<Rc<assignment::Taking>>,
 }
 
 impl State {
@@ -193,6 +196,7 @@ impl State {
             furthest: 0,
             handoff: None,
             script: None,
+            assignment: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -538,6 +542,7 @@ impl State {
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
             Action::Script(a) if WB => self.script_apply(a),
+            Action::Assignment(a) if WB => self.assignment_apply(a),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
                 let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();

@@ -124,8 +124,8 @@ impl Slot {
     }
 }
 
-/// Runs the state's jobs in workers, one for each kind: the counterexample search and the check
-/// of every schedule (each started when one is asked for, terminated when it is cancelled; a
+/// Runs the state's jobs in workers, one for each kind: the counterexample search, the check
+/// of every schedule and an assignment's grading (each started when one is asked for, terminated when it is cancelled; a
 /// finished one's worker waits for the next) and the experiments view's sweep (started by Run, terminated as soon as no sweep runs:
 /// cancelled, finished, another experiment chosen, or the view left).
 #[hook]
@@ -133,6 +133,7 @@ pub fn use_workers(
     search: Option<Rc<Finding>>,
     check: Option<Rc<ModelCheck>>,
     sweep: Option<(u32, Rc<String>)>,
+    grade: Option<Rc<crate::state::assignment::Taking>>,
     lang: Lang,
     on: Callback<Action>,
 ) {
@@ -153,6 +154,14 @@ pub fn use_workers(
                 last: Want::Keep,
                 route: Route { reply: Action::SweepReply, failed: k::UI_THE_SWEEPS_WORKER_COULD_NOT },
             },
+            Slot {
+                live: None,
+                last: Want::Keep,
+                route: Route {
+                    reply: |t| Action::Assignment(crate::state::assignment::AssignmentAction::Reply(t)),
+                    failed: k::UI_GRADE_WORKER_FAILED,
+                },
+            },
         ]
     });
     let search = match search.as_deref() {
@@ -166,7 +175,12 @@ pub fn use_workers(
         _ => Want::Keep,
     };
     let sweep = sweep.map_or(Want::Stop, |(id, job)| Want::Run(id, job));
-    use_effect_with([search, check, sweep], move |wants| {
+    let grade = match grade.as_deref() {
+        Some(g) if g.running() => Want::Run(g.job_id, g.job.clone()),
+        Some(g) if g.key().2 => Want::Stop,
+        _ => Want::Keep,
+    };
+    use_effect_with([search, check, sweep, grade], move |wants| {
         // Only the workbench runs searches, checks and sweeps (the player hands them to it).
         for (slot, want) in slots.borrow_mut().iter_mut().zip(wants).filter(|_| crate::WORKBENCH) {
             slot.act(want, lang, &on);

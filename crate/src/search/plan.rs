@@ -2,14 +2,13 @@
 //! latency range it runs with, and the nodes it keeps — and running it through an [`Engine`],
 //! watching one property after every step.
 
+use super::memory::States;
 use crate::algorithm::Algorithm;
 use crate::engine::Engine;
 use crate::error::ScenarioError;
 use crate::rng::Pcg32;
 use crate::scenario::{Action, Scenario, Scheduled};
 use crate::{NodeId, Time};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A fault the search injects. A drop names no message id (ids change as soon as anything
 /// earlier changes): it drops the `k mod m`-th of the `m` messages in flight at its time.
@@ -268,41 +267,6 @@ pub struct Found {
     pub nodes: Vec<NodeId>,
 }
 
-/// A hasher for values that are hashes already (the trace hash): it passes them through.
-#[derive(Default)]
-pub struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-/// The distinct trace-hash prefixes seen, up to a cap (bounded memory).
-pub struct States {
-    pub set: HashSet<u64, BuildHasherDefault<PassThrough>>,
-    pub cap: usize,
-}
-
-impl States {
-    pub fn new(cap: usize) -> States {
-        States { set: HashSet::default(), cap }
-    }
-    fn see(&mut self, hash: u64) {
-        if self.set.len() < self.cap {
-            self.set.insert(hash);
-        }
-    }
-}
-
 /// A plan's run: the engine at the end (or at the violation), and the steps it took.
 pub struct Outcome {
     pub engine: Engine,
@@ -499,5 +463,41 @@ pub fn execute(
             let found = x.run_to(until);
             done(x, found)
         }
+    }
+}
+
+/// The delivery order after `order` in depth-first order, given the branching its run saw at
+/// each choice point (capped at `cap`); None when every order was tried.
+pub fn next_order(order: &[u32], branching: &[u32], cap: u32) -> Option<Vec<u32>> {
+    let mut o: Vec<u32> = (0..branching.len()).map(|i| order.get(i).copied().unwrap_or(0)).collect();
+    for i in (0..o.len()).rev() {
+        if o[i] + 1 < branching[i].min(cap) {
+            o.truncate(i + 1);
+            o[i] += 1;
+            return Some(o);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_order;
+
+    /// Depth-first over a tree with branching 2 then 3: every one of the 6 orders, each once.
+    #[test]
+    fn orders_are_enumerated_depth_first_each_once() {
+        let mut seen = vec![];
+        let mut order = Some(vec![]);
+        while let Some(o) = order {
+            seen.push(o.clone());
+            order = next_order(&o, &[2, 3], 3);
+        }
+        let full: Vec<Vec<u32>> =
+            seen.iter().map(|o| (0..2).map(|i| o.get(i).copied().unwrap_or(0)).collect()).collect();
+        assert_eq!(full, vec![vec![0, 0], vec![0, 1], vec![0, 2], vec![1, 0], vec![1, 1], vec![1, 2]]);
+        // The cap limits the choices at each point.
+        assert_eq!(next_order(&[0, 1], &[5, 5], 2), Some(vec![1]));
+        assert_eq!(next_order(&[1, 1], &[5, 5], 2), None);
     }
 }

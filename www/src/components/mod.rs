@@ -1,6 +1,7 @@
 //! The app's components, each in its own file. Props are cheap to compare (numbers, `Rc`s, small
 //! values, stable callbacks), so a component re-renders only when what it shows changed.
 
+pub mod assignment;
 pub mod authoring;
 pub mod banners;
 pub mod breakpoints;

@@ -139,6 +139,8 @@ pub enum Action {
     /// The editor of users' own algorithms (`state/script.rs`); in the player, opening it loads
     /// the workbench.
     Script(super::script::ScriptAction),
+    /// An assignment and its grading (`state/assignment.rs`): workbench only.
+    Assignment(super::assignment::AssignmentAction),
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).

@@ -132,7 +132,7 @@ impl State {
     pub(super) fn hand_off_link(&mut self, query: &str) {
         let ps = super::link::params(query);
         let has = |name: &str| ps.iter().any(|(k, _)| k == name);
-        if has("compare") || has("script") || (has("experiment") && !self.embed) {
+        if has("compare") || has("script") || has("assignment") || (has("experiment") && !self.embed) {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }

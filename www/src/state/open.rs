@@ -111,6 +111,7 @@ impl State {
             true => {
                 s.compare_from_link(query);
                 s.script_from_link(&link::params(query));
+                s.assignment_from_link(&link::params(query));
             }
             false => s.hand_off_link(query),
         }

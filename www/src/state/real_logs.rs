@@ -57,6 +57,9 @@ impl State {
     }
 
     pub(super) fn import_files(&mut self, files: Vec<(String, String)>) -> bool {
+        if let Some(changed) = self.assignment_from_files(&files) {
+            return changed;
+        }
         let lang = self.lang;
         if is_scenario(&files) {
             let text = files.into_iter().next().map(|f| f.1).unwrap_or_default();

@@ -150,6 +150,13 @@ pub fn from_link(value: &str) -> Result<bool, String> {
     Ok(true)
 }
 
+/// Loads a script's text so that runs of its algorithm open (a graded script's failures).
+pub(super) fn from_source(source: &str) -> Result<&'static Algorithm, Placed> {
+    let algorithm = interp::load(source)?;
+    ran(algorithm);
+    Ok(algorithm)
+}
+
 /// The templates a script starts from: the id of the built-in algorithm each one equals on its
 /// presets (none in the player).
 pub fn templates() -> impl Iterator<Item = &'static str> {

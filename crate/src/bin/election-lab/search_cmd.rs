@@ -48,6 +48,11 @@ pub(super) struct Search {
     /// With --node-cmd: how long a process may take to answer one event (default 5000)
     #[arg(long, value_name = "MS", requires = "node_cmd", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     node_timeout: Option<u64>,
+    /// The memory the search's tree of explored histories may take, in MiB: at the cap it stops
+    /// and says what it explored
+    #[arg(long, value_name = "MIB", default_value_t = (election_lab::search::MAX_MEMORY >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    max_memory: u64,
 }
 
 pub(super) const SEARCH_HELP: &str = "\
@@ -67,9 +72,11 @@ other than the scenario's.
 no-leader-within:T is broken when, T ticks after the last fault, the live nodes have not agreed
 on a live leader at any instant since that fault.
 States seen = distinct trace-hash prefixes (the hash of the history up to a step: events, sends,
-timers, faults), not world states: two histories that reach the same world count twice.
+timers, faults), not world states: two histories that reach the same world count twice. They are
+kept as a tree of explored histories within --max-memory (default 64 MiB): a search that reaches
+it stops there, and says so (capped in the JSON, with the cap and what was explored).
 Progress goes to standard error. Standard output: one JSON object {found, property, schedules,
-states, steps, orders (systematic delivery orders tried), counterexample}; counterexample is
+states, steps, orders (systematic delivery orders tried), counterexample, capped?}; counterexample is
 {step, time, nodes (those involved, e.g. the two leaders), faults_found (before shrinking),
 faults (the shrunk schedule's interventions), schedule, algorithm, seed, trace_hash, changes
 {faults {found, kept}, deferrals {found, kept}, seed? {scenario, used}, latency? {scenario, used},
@@ -113,6 +120,7 @@ pub(super) fn search(a: Search) -> Result<bool, Failure> {
         script,
         node_cmd,
         node_timeout,
+        max_memory,
     } = a;
     let file = file.as_str();
     let text = super::input::trace_text(file)?;
@@ -136,6 +144,7 @@ pub(super) fn search(a: Search) -> Result<bool, Failure> {
         budget_steps: if wall.is_some() { u64::MAX } else { budget_steps.unwrap_or(1_000_000) },
         faults_per_schedule: (1, max_faults),
         until,
+        max_memory: usize::try_from(max_memory << 20).unwrap_or(usize::MAX),
         ..Options::default()
     };
     let mut s = election_lab::search::Search::new(scenario, opts).map_err(|e| {
@@ -199,6 +208,10 @@ pub(super) fn search(a: Search) -> Result<bool, Failure> {
         None => {
             eprintln!("election-lab: search: no violation in {} schedules, {} distinct states", p.schedules, p.states);
             summary["counterexample"] = serde_json::Value::Null;
+            if let Some(why) = s.capped() {
+                eprintln!("election-lab: search: {why}");
+                summary["capped"] = serde_json::Value::String(why);
+            }
         }
     }
     println(summary)?;

@@ -71,7 +71,7 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
                 tr(lang, k::UI_NO_COUNTEREXAMPLE_TO),
                 tr(lang, k::UI_TEXT_9),
                 k::ui_none_found_in_0_schedules(tried.schedules, tried.states, tried.steps).render(lang)
-            ),
+            ) + capped(tried, lang).as_str(),
             *tried,
             *ms,
             None,
@@ -100,4 +100,12 @@ pub fn status(search: &Option<Rc<Finding>>, lang: Lang, on: &Callback<Action>) -
             { changes }
         </div>
     }
+}
+
+/// Why a search ended before its budget: its tree of explored histories reached the memory cap.
+fn capped(tried: &Tried, lang: Lang) -> String {
+    if tried.capped_mib == 0 {
+        return String::new();
+    }
+    format!(" {}", k::ui_search_capped(tried.capped_mib).render(lang))
 }
