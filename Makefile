@@ -98,6 +98,8 @@ lint:
 
 test-native:
 	cargo test --workspace --locked --offline
+	@# The worker's jobs (check, grade) compile only with the worker's features.
+	cargo test -p election-lab-www --features grade --lib --locked --offline
 
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline
