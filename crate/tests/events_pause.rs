@@ -55,10 +55,7 @@ fn status_word(after: &str, k: usize) -> String {
 /// The pause events of a recorded scenario: (node, at, paused?).
 fn pauses(imp: &Imported) -> Vec<(u64, u64, bool)> {
     let events = imp.scenario["params"]["events"].as_array().unwrap();
-    events
-        .iter()
-        .filter_map(|e| Some((e["node"].as_u64()?, e["at"].as_u64()?, e.get("paused")?.as_bool()?)))
-        .collect()
+    events.iter().filter_map(|e| Some((e["node"].as_u64()?, e["at"].as_u64()?, e.get("paused")?.as_bool()?))).collect()
 }
 
 /// What a run is, whatever file and line each event came from.
@@ -77,7 +74,8 @@ fn essence(s: &Value) -> Value {
         v.sort_by_key(|x| x.to_string());
         v
     };
-    let members: Vec<Value> = s["params"]["members"].as_array().unwrap().iter().map(|m| serde_json::json!([m["id"], m["node"]])).collect();
+    let members: Vec<Value> =
+        s["params"]["members"].as_array().unwrap().iter().map(|m| serde_json::json!([m["id"], m["node"]])).collect();
     serde_json::json!({"members": members, "schedule": s["schedule"],
                        "events": strip(&s["params"]["events"]), "messages": strip(&s["params"]["messages"])})
 }
@@ -105,7 +103,11 @@ fn a_frozen_leader_is_recognised_in_its_logs_as_a_pause_and_wakes_a_stale_leader
     assert_eq!(p.len(), 2, "{p:?}");
     assert_eq!((p[0].0, p[0].2, p[1].0, p[1].2), (frozen, true, frozen, false), "{p:?}");
     assert!(imp.scenario["schedule"].as_array().unwrap().is_empty(), "{}", imp.scenario["schedule"]);
-    assert!(imp.report.faults.iter().any(|f| f.starts_with(&format!("member {frozen} paused from"))), "{:?}", imp.report.faults);
+    assert!(
+        imp.report.faults.iter().any(|f| f.starts_with(&format!("member {frozen} paused from"))),
+        "{:?}",
+        imp.report.faults
+    );
     // It was paused from just after its last line before the silence to its first line after.
     let own: Vec<u64> = imp.scenario["params"]["events"]
         .as_array()
@@ -189,7 +191,10 @@ fn the_harness_faults_file_states_the_pause_and_the_resume() {
     assert_eq!(p.iter().map(|x| x.1).collect::<Vec<_>>(), stated, "{p:?}");
     assert!(imp.report.faults.iter().any(|f| f.contains("as the events state")), "{:?}", imp.report.faults);
     assert!(imp.scenario["schedule"].as_array().unwrap().is_empty());
-    assert_eq!(imp.report.files.iter().map(|f| f.1).sum::<usize>(), imp.report.files.iter().map(|f| f.2).sum::<usize>() + imp.report.skipped + imp.report.damaged.len());
+    assert_eq!(
+        imp.report.files.iter().map(|f| f.1).sum::<usize>(),
+        imp.report.files.iter().map(|f| f.2).sum::<usize>() + imp.report.skipped + imp.report.damaged.len()
+    );
 }
 
 #[test]
@@ -237,8 +242,14 @@ fn bad_pause_and_link_events_are_refused_by_line_and_field() {
     let head = r#"{"format": "election-lab-events/1", "system": "toy", "vocabulary": "raft"}"#;
     for (line, says) in [
         (r#"{"time": 1, "node": "a", "kind": "link_lost"}"#, "toy:2: a link_lost event needs field 'peer'"),
-        (r#"{"time": 1, "node": "a", "kind": "link_restored", "peer": "a"}"#, "toy:2: field 'peer': a link_restored event names the other end"),
-        (r#"{"time": 1, "node": "a", "kind": "pause", "term": 3}"#, "toy:2: field 'term' is not one of a pause event's"),
+        (
+            r#"{"time": 1, "node": "a", "kind": "link_restored", "peer": "a"}"#,
+            "toy:2: field 'peer': a link_restored event names the other end",
+        ),
+        (
+            r#"{"time": 1, "node": "a", "kind": "pause", "term": 3}"#,
+            "toy:2: field 'term' is not one of a pause event's",
+        ),
     ] {
         let err = events::read("toy", &format!("{head}\n{line}\n")).unwrap_err();
         assert!(err.starts_with(says), "{err}");
@@ -246,4 +257,21 @@ fn bad_pause_and_link_events_are_refused_by_line_and_field() {
     let faults = format!("{head}\n{}\n", r#"{"time": 1, "node": "a", "kind": "became_leader", "term": 1}"#);
     let err = events::read_faults("f", &faults, 1).unwrap_err();
     assert!(err.contains("pause, resume") && err.ends_with("not became_leader"), "{err}");
+}
+
+#[test]
+fn a_crash_placed_by_evidence_carries_its_interval_for_the_page() {
+    for imp in [
+        etcd_mapping().import(&logs(&data("etcd-zap"))).unwrap(),
+        (recorded::source("etcd").unwrap().import)(&logs(&data("etcd-zap"))).unwrap(),
+    ] {
+        let ev = imp.scenario["params"]["evidence"].as_array().unwrap_or_else(|| panic!("{}", imp.report.text()));
+        assert_eq!(ev.len(), 1, "{ev:?}");
+        let crash = &imp.scenario["schedule"][0];
+        assert_eq!((&ev[0]["node"], &ev[0]["to"]), (&crash["crash"], &crash["at"]));
+        assert!(ev[0]["from"].as_u64() < ev[0]["to"].as_u64(), "{ev:?}");
+        assert!(ev[0]["lost"].as_str().unwrap().contains(".log:"), "{ev:?}");
+        // The puppet reads the scenario with it.
+        engine(&imp).run_to_end();
+    }
 }

@@ -354,7 +354,11 @@ fn etcd_leader_frozen_on_a_real_cluster() {
         }
         assert!(seen_paused, "the frozen leader is drawn paused");
         assert_eq!(e.frame().leaders, vec![leader], "{}", imp.report.text());
-        assert!(imp.report.faults.iter().any(|f| f.contains(&format!("member {frozen} paused from"))), "{}", imp.report.text());
+        assert!(
+            imp.report.faults.iter().any(|f| f.contains(&format!("member {frozen} paused from"))),
+            "{}",
+            imp.report.text()
+        );
         conforms(&imp.scenario);
     }
     let _ = std::fs::remove_dir_all(&dir);

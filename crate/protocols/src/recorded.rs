@@ -229,13 +229,14 @@ impl<F: Flavor> Puppet<F> {
             if let Some(v) = e.vote.filter(|&v| v != 0) {
                 known(v, format!("params.events[{k}].vote"))?;
             }
-            let say = F::SAYS.iter().chain(PAUSE_SAYS).find(|(key, _)| *key == e.say).map(|(_, t)| t).ok_or_else(|| {
-                let keys: Vec<&str> = F::SAYS.iter().chain(PAUSE_SAYS).map(|(k, _)| *k).collect();
-                ScenarioError::new(
-                    format!("params.events[{k}].say"),
-                    format!("unknown event '{}' (expected one of: {})", e.say, keys.join(", ")),
-                )
-            })?;
+            let say =
+                F::SAYS.iter().chain(PAUSE_SAYS).find(|(key, _)| *key == e.say).map(|(_, t)| t).ok_or_else(|| {
+                    let keys: Vec<&str> = F::SAYS.iter().chain(PAUSE_SAYS).map(|(k, _)| *k).collect();
+                    ScenarioError::new(
+                        format!("params.events[{k}].say"),
+                        format!("unknown event '{}' (expected one of: {})", e.say, keys.join(", ")),
+                    )
+                })?;
             roles.push(role);
             says.push(say);
             agenda[i].push((e.at, Item::Event(k as u32)));

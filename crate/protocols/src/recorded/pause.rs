@@ -30,9 +30,51 @@ impl Builder<'_> {
         let mut pauses = stated;
         let said: Vec<Key> = pauses.iter().map(|p| p.member.clone()).collect();
         pauses.extend(recognise(&self.lines, &place).into_iter().filter(|p| !said.contains(&p.member)));
+        // Each member's last line, and its peers' first report of its loss after it: where a
+        // crash placed by that evidence happened (drawn as the interval between the two).
+        let mut ends: Vec<(Key, u64, String, u64, String)> = Vec::new();
+        for (k, m) in &self.members {
+            let Some(last) = self.lines.iter().filter(|l| &l.member == k).max_by_key(|l| (l.t, l.file, l.line)) else {
+                continue;
+            };
+            // Its last line of any kind (named when it is an election line).
+            let (t, at) = if m.last > last.t { (m.last, String::new()) } else { (last.t, place(last)) };
+            let lost = self
+                .lines
+                .iter()
+                .filter(|l| matches!(&l.what, What::PeerDown(p) if p == k) && l.t > t + 1)
+                .min_by_key(|l| (l.t, l.file, l.line));
+            if let Some(lost) = lost {
+                ends.push((k.clone(), t, at, lost.t, place(lost)));
+            }
+        }
         let mut imported = self.finish(algorithm, cuts, number)?;
         apply(&mut imported, &pauses, links);
+        evidence(&mut imported, &ends);
         Ok(imported)
+    }
+}
+
+/// The evidence interval of each crash placed at its peers' first report of the loss, for the
+/// page to draw: `params.evidence`, `{node, from, to, last, lost}` (ticks, and the two lines).
+fn evidence(imp: &mut Imported, ends: &[(Key, u64, String, u64, String)]) {
+    let sc = &mut imp.scenario;
+    let t0 = sc["params"]["t0"].as_u64().unwrap_or(0);
+    let nodes = member_nodes(sc);
+    let crashes: Vec<(u64, u64)> = sc["schedule"]
+        .as_array()
+        .map(|s| s.iter().filter_map(|x| Some((x["crash"].as_u64()?, x["at"].as_u64()?))).collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (k, last, last_at, lost, lost_at) in ends {
+        let Some(&n) = nodes.get(k) else { continue };
+        let (from, to) = (last.saturating_sub(t0), lost.saturating_sub(t0));
+        if crashes.contains(&(n, to)) {
+            out.push(json!({"node": n, "from": from, "to": to, "last": last_at, "lost": lost_at}));
+        }
+    }
+    if !out.is_empty() {
+        sc["params"]["evidence"] = Value::Array(out);
     }
 }
 
@@ -157,7 +199,9 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
     let mut added: Vec<Value> = Vec::new();
     for p in pauses {
         let Some(&n) = nodes.get(&p.member) else {
-            imp.report.notes.push(format!("{}: member '{}' is in no log here: its pause is left out", p.from_at, p.member));
+            imp.report
+                .notes
+                .push(format!("{}: member '{}' is in no log here: its pause is left out", p.from_at, p.member));
             continue;
         };
         let (from, to) = (rel(p.from), p.to.map(rel));

@@ -11,7 +11,7 @@ use serde_json::Value;
 impl Script {
     pub(crate) fn read(params: &Params) -> Result<Script, ScenarioError> {
         let value = Value::Object(params.clone());
-        let o = Obj::new(&value, "params".into(), &["members", "events", "messages", "t0"])?;
+        let o = Obj::new(&value, "params".into(), &["members", "events", "messages", "t0", "evidence"])?;
         let each = |k: &str, keys: &[&str]| -> Result<Vec<Obj>, ScenarioError> {
             let list = o.list(k)?;
             list.iter().enumerate().map(|(i, v)| Obj::new(v, format!("params.{k}[{i}]"), keys)).collect()
