@@ -275,3 +275,18 @@ fn a_crash_placed_by_evidence_carries_its_interval_for_the_page() {
         engine(&imp).run_to_end();
     }
 }
+
+#[test]
+fn the_model_replays_a_pause_as_a_crash_and_a_recovery_from_the_leader_before_it() {
+    let imp = etcd_mapping().import(&logs(&data("etcd-zap-freeze"))).unwrap();
+    let frozen = node_named(&imp, &status_word("froze ", 0));
+    let sc = Scenario::from_value(&imp.scenario).unwrap();
+    assert_eq!(sc.initial_leader, Some(frozen as u32), "the model starts from the leader that froze");
+    let model = recorded::model_scenario(&sc).unwrap();
+    let p = pauses(&imp);
+    let faults: Vec<String> = model.schedule.iter().map(|s| format!("{} {:?}", s.at, s.action)).collect();
+    assert_eq!(faults, vec![format!("{} Crash({frozen})", p[0].1), format!("{} Recover({frozen})", p[1].1)]);
+    let mut e = Engine::new(model).unwrap();
+    e.run_to_end();
+    assert_eq!(e.frame().leaders.len(), 1, "the model elects one leader");
+}

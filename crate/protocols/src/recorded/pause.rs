@@ -206,12 +206,16 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
         };
         let (from, to) = (rel(p.from), p.to.map(rel));
         let within = |at: u64| at >= from.saturating_sub(1) && to.is_none_or(|to| at <= to);
+        let before = schedule.len();
         schedule.retain(|s| {
             let at = s["at"].as_u64().unwrap_or(0);
             let mine = s["crash"] == n || s["recover"] == n || s["cut"][0] == n;
             !(mine && within(at))
         });
-        imp.report.faults.retain(|f| !(f.starts_with(&format!("member {n} ")) && !f.contains("paused")));
+        if schedule.len() < before {
+            // What was inferred from its silence is taken back with it.
+            imp.report.faults.retain(|f| !f.starts_with(&format!("member {n} ")) || f.contains("paused"));
+        }
         added.push(json!({"at": from, "node": n, "say": "paused", "paused": true, "args": [0, 0], "line": p.from_at}));
         let how = if p.stated { "as the events state" } else { "its log falls silent while another member leads" };
         match to {
@@ -263,5 +267,18 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
     let mut events = added;
     events.extend(sc["params"]["events"].as_array().cloned().unwrap_or_default());
     crate::sort::sort_by_key(&mut events, |e| (e["at"].as_u64(), e["node"].as_u64()));
+    // The model's replay starts from the leader that led just before the first fault, a pause
+    // included (the model crashes a paused member: see `model_scenario`).
+    let first = sc["schedule"].as_array().and_then(|s| s.first()).and_then(|s| s["at"].as_u64());
+    let first_pause = events.iter().filter(|e| e["paused"] == true).filter_map(|e| e["at"].as_u64()).min();
+    if let Some(first_pause) = first_pause.filter(|p| first.is_none_or(|f| *p < f)) {
+        let leading = events
+            .iter()
+            .filter(|e| e["at"].as_u64().is_some_and(|t| t <= first_pause))
+            .filter(|e| e["role"] == "leader" || e["role"] == "leading")
+            .filter_map(|e| e["node"].as_u64())
+            .last();
+        sc["initial_leader"] = json!(leading);
+    }
     sc["params"]["events"] = Value::Array(events);
 }
