@@ -347,7 +347,12 @@ fn etcd_leader_frozen_on_a_real_cluster() {
             imp.scenario["params"]["events"].as_array().unwrap().iter().filter(|e| e.get("paused").is_some()).collect();
         assert_eq!(pauses.len(), 2, "the freeze and the resume: {}", imp.report.text());
         assert!(pauses.iter().all(|p| p["node"] == frozen), "{pauses:?}");
-        assert!(imp.scenario["schedule"].as_array().unwrap().is_empty(), "no crash: {}", imp.scenario["schedule"]);
+        // No crash (a woken member may see a connection drop and come back: a cut link healed).
+        let schedule = imp.scenario["schedule"].as_array().unwrap();
+        assert!(
+            schedule.iter().all(|s| s.get("crash").is_none() && s.get("recover").is_none()),
+            "no crash: {schedule:?}"
+        );
         let mut seen_paused = false;
         while e.step() {
             seen_paused |= e.node_view(frozen).is_some_and(|v| v.paused);
