@@ -274,10 +274,10 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
     if let Some(first_pause) = first_pause.filter(|p| first.is_none_or(|f| *p < f)) {
         let leading = events
             .iter()
+            .rev()
             .filter(|e| e["at"].as_u64().is_some_and(|t| t <= first_pause))
             .filter(|e| e["role"] == "leader" || e["role"] == "leading")
-            .filter_map(|e| e["node"].as_u64())
-            .last();
+            .find_map(|e| e["node"].as_u64());
         sc["initial_leader"] = json!(leading);
     }
     sc["params"]["events"] = Value::Array(events);
