@@ -7,7 +7,9 @@
 #
 #   scripts/real-cluster.sh etcd|zookeeper|sentinel [--freeze] [--zap] [--out DIR] [--timeout SECONDS]
 #
-#   --freeze     stop the leader with SIGSTOP instead of killing it (its log simply ends)
+#   --freeze     stop the leader with SIGSTOP instead of killing it (a pause: a long GC, a stuck
+#                disk), wait for the new election, then resume it with SIGCONT: it wakes still
+#                believing it leads, at its old term, until its peers tell it otherwise
 #   --zap        etcd only: the JSON logger (--logger=zap, millisecond timestamps) instead of
 #                the default text logger (one-second timestamps)
 #   --out DIR    where to leave the logs (default: a new directory under ${TMPDIR:-/tmp})
@@ -21,7 +23,8 @@
 # In DIR: one log per member (etcd: a.log b.log c.log; zookeeper: 1.log 2.log 3.log; sentinel:
 # s1.log s2.log s3.log, the Sentinels, and redis-PORT.log for the servers),
 # status.txt (who led before, who leads after, by the cluster's own account), faults.jsonl (the
-# kill or freeze at its wall time, in the event format; etcd and zookeeper), pids, and
+# kill, or the freeze and the resume, at their wall times, in the event format; etcd and
+# zookeeper), pids, and
 # trace.json when the CLI could be run (ELECTION_LAB=path/to/election-lab, or cargo in this repo).
 
 set -euo pipefail
@@ -120,12 +123,23 @@ deadline() { echo $(($(date +%s) + timeout)); }
 # `election-lab import --mapping KIND LOGS --faults faults.jsonl`: "$1" the vocabulary, "$2" the
 # member id as the logs write it, $fault_at the wall time in ms, $what and the pid.
 write_fault() {
-  local how="SIGKILL"
-  [ "$what" = froze ] && how="SIGSTOP, never resumed: frozen, drawn as a crash"
+  local kind=crash how="SIGKILL"
+  [ "$what" = froze ] && kind=pause how="SIGSTOP: frozen, its state kept"
   {
     echo "{\"format\": \"election-lab-events/1\", \"system\": \"scripts/real-cluster.sh\", \"vocabulary\": \"$1\"}"
-    echo "{\"time\": $fault_at, \"node\": \"$2\", \"kind\": \"crash\", \"raw\": \"$what $victim (pid ${PID[$victim]}, $how)\"}"
+    echo "{\"time\": $fault_at, \"node\": \"$2\", \"kind\": \"$kind\", \"raw\": \"$what $victim (pid ${PID[$victim]}, $how)\"}"
   } >"$out/faults.jsonl"
+}
+# After a freeze, once the others have elected: SIGCONT, and the resume appended to faults.jsonl
+# ("$1" the member id as written there). The woken member logs at its old term, then steps down.
+resume_frozen() {
+  [ "$what" = froze ] || return 0
+  local at
+  at="$(date +%s%3N)"
+  kill -CONT "${PID[$victim]}"
+  echo "resumed $victim (pid ${PID[$victim]})" | tee -a "$out/status.txt"
+  echo "{\"time\": $at, \"node\": \"$1\", \"kind\": \"resume\", \"raw\": \"resumed $victim (pid ${PID[$victim]}, SIGCONT)\"}" >>"$out/faults.jsonl"
+  sleep 2
 }
 
 # ---------------------------------------------------------------- etcd
@@ -212,6 +226,7 @@ EOF
   read -r ep2 id2 term2 <<<"$second"
   k2=$(( ($(echo "$ep2" | sed 's/.*://') - base - 1) / 2 ))
   echo "after: leader ${names[$k2]} (member $id2) at term $term2" | tee -a "$out/status.txt"
+  resume_frozen "$(echo "$id1" | sed 's/^0*//')"
   sleep 1
   logs=("$out/a.log" "$out/b.log" "$out/c.log")
 fi
@@ -291,6 +306,7 @@ EOF
   done
   read -r s2 zxid2 <<<"$second"
   echo "after: leader $s2 zxid $zxid2" | tee -a "$out/status.txt"
+  resume_frozen "$victim"
   sleep 1
   logs=("$out/1.log" "$out/2.log" "$out/3.log")
 fi

@@ -104,8 +104,10 @@ pub fn same_view(x: &View, y: &View) -> bool {
         zxid,
         parent,
         out,
+        paused,
     } = x;
     *leader == y.leader
+        && *paused == y.paused
         && *parent == y.parent
         && *out == y.out
         && *term == y.term
@@ -143,8 +145,10 @@ pub fn is_plain(v: &View) -> bool {
         zxid,
         parent,
         out,
+        paused,
     } = v;
-    term.is_none()
+    !*paused
+        && term.is_none()
         && parent.is_none()
         && out.is_none()
         && term_word.is_none()

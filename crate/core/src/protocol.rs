@@ -425,6 +425,8 @@ pub struct View {
     /// The neighbours its links point to, for an algorithm orienting the network's links (YO-YO):
     /// the UI draws arrows, and a link neither end points along (both telling) as pruned.
     pub out: Option<Vec<NodeId>>,
+    /// A recorded member frozen (a stopped process, a long GC pause): it keeps its state, does nothing.
+    pub paused: bool,
 }
 
 impl View {

@@ -323,7 +323,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
     if let Some((h, e)) = timeouts {
         b.report.notes.push(format!("heartbeat {h} ms, election timeout {e} ms (from the logs): the model's Raft draws its timeouts from [{e}, {}] ms", e.saturating_mul(2)));
     }
-    b.finish(ID, true, &|_, _| None)
+    b.finish_paused(ID, true, &|_, _| None, Vec::new(), &[])
 }
 
 fn push(b: &mut Builder, t: u64, file: usize, line: usize, whats: Vec<(String, What)>) {

@@ -40,6 +40,10 @@ pub const KINDS: &[&str] = &[
     "started",
     "crash",
     "recover",
+    "pause",
+    "resume",
+    "link_lost",
+    "link_restored",
     "note",
 ];
 
@@ -336,7 +340,7 @@ fn fields_of(kind: &str) -> &'static [&'static str] {
         "vote" => &["for", "term", "zxid", "opens"],
         "tally" => &["votes", "rejections"],
         "send" | "receive" => &["peer", "msg", "term", "leader"],
-        "peer_down" | "peer_up" => &["peer"],
+        "peer_down" | "peer_up" | "link_lost" | "link_restored" => &["peer"],
         "note" => &["text"],
         _ => &[],
     }
@@ -405,12 +409,15 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
         "vote" => &["for"][..],
         "tally" => &["votes"][..],
         "send" | "receive" => &["peer", "msg"][..],
-        "peer_down" | "peer_up" => &["peer"][..],
+        "peer_down" | "peer_up" | "link_lost" | "link_restored" => &["peer"][..],
         _ => &[][..],
     } {
         if !fields.contains_key(*need) {
             return Err(format!("a {kind} event needs field '{need}'"));
         }
+    }
+    if matches!(kind, "link_lost" | "link_restored") && fields.get("peer").and_then(Value::as_str) == Some(&node) {
+        return Err(format!("field 'peer': a {kind} event names the other end of the link, not '{node}' itself"));
     }
     if voc == Vocabulary::Raft && kind == "term" {
         return Err(
@@ -446,13 +453,21 @@ pub fn import_with(name: &str, text: &str, faults: Option<LogFile>) -> Result<Im
     import_events(&files, &lines, &header, &events, &[])
 }
 
-/// Reads a faults file: the event format holding only `crash`, `recover` and `note` events, as a
-/// harness writes them when it kills or freezes a member (`scripts/real-cluster.sh` writes
-/// `faults.jsonl`); its events are given file index `file`.
+/// The kinds a faults file may hold.
+pub const FAULT_KINDS: &[&str] = &["crash", "recover", "pause", "resume", "link_lost", "link_restored", "note"];
+
+/// Reads a faults file: the event format holding only faults ([`FAULT_KINDS`]) and notes, as a
+/// harness writes them when it kills, freezes or resumes a member (`scripts/real-cluster.sh`
+/// writes `faults.jsonl`); its events are given file index `file`.
 pub fn read_faults(name: &str, text: &str, file: usize) -> Result<Vec<Event>, String> {
     let (_, events) = read(name, text)?;
-    if let Some(e) = events.iter().find(|e| !matches!(e.kind, "crash" | "recover" | "note")) {
-        return Err(format!("{name}:{}: a faults file holds crash, recover and note events, not {}", e.line, e.kind));
+    if let Some(e) = events.iter().find(|e| !FAULT_KINDS.contains(&e.kind)) {
+        return Err(format!(
+            "{name}:{}: a faults file holds {} events, not {}",
+            e.line,
+            FAULT_KINDS.join(", "),
+            e.kind
+        ));
     }
     Ok(events.into_iter().map(|e| Event { file, ..e }).collect())
 }

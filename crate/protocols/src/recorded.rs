@@ -77,6 +77,8 @@ pub struct Event {
     pub args: [u64; 2],
     /// Where the line is: `a.log:12`.
     pub line: String,
+    /// The member is paused from here (`true`) or resumes (`false`): it keeps its state.
+    pub paused: Option<bool>,
 }
 
 /// One message: sent at `sent` by `from`, received at `received` by `to`.
@@ -138,6 +140,8 @@ pub struct St {
     /// The next agenda item.
     next: usize,
     line: String,
+    /// Paused since this tick (it keeps its state and does nothing until it resumes).
+    paused: Option<Time>,
 }
 
 /// A recorded message.
@@ -177,6 +181,14 @@ timers! {
 }
 
 const FLAGS: &[&str] = &["", "clamped", "no-receive", "no-send"];
+/// Narration of a pause, a resume and a link's loss and return, whatever the flavour (a resume of
+/// a member that believes it leads is told as a stale leader's).
+const PAUSE_SAYS: &[(&str, Text)] = &[
+    ("paused", k::RECORDED_NOTE_PAUSED),
+    ("resumed", k::RECORDED_NOTE_RESUMED),
+    ("link-lost", k::RECORDED_NOTE_LINK_LOST),
+    ("link-restored", k::RECORDED_NOTE_LINK_RESTORED),
+];
 static FLAG_NOTES: [Text; 3] =
     [k::RECORDED_ITS_RECEIVERS_LOG_SHOWS_IT, k::RECORDED_NO_LOG_LINE_SHOWS_IT, k::RECORDED_NO_LOG_LINE_SHOWS_IT_2];
 
@@ -211,13 +223,14 @@ impl<F: Flavor> Puppet<F> {
             if let Some(v) = e.vote.filter(|&v| v != 0) {
                 known(v, format!("params.events[{k}].vote"))?;
             }
-            let say = F::SAYS.iter().find(|(key, _)| *key == e.say).map(|(_, t)| t).ok_or_else(|| {
-                let keys: Vec<&str> = F::SAYS.iter().map(|(k, _)| *k).collect();
-                ScenarioError::new(
-                    format!("params.events[{k}].say"),
-                    format!("unknown event '{}' (expected one of: {})", e.say, keys.join(", ")),
-                )
-            })?;
+            let say =
+                F::SAYS.iter().chain(PAUSE_SAYS).find(|(key, _)| *key == e.say).map(|(_, t)| t).ok_or_else(|| {
+                    let keys: Vec<&str> = F::SAYS.iter().chain(PAUSE_SAYS).map(|(k, _)| *k).collect();
+                    ScenarioError::new(
+                        format!("params.events[{k}].say"),
+                        format!("unknown event '{}' (expected one of: {})", e.say, keys.join(", ")),
+                    )
+                })?;
             roles.push(role);
             says.push(say);
             agenda[i].push((e.at, Item::Event(k as u32)));
@@ -299,6 +312,7 @@ impl<F: Flavor> Puppet<F> {
             zxid: None,
             next: 0,
             line: String::new(),
+            paused: None,
         };
         self.arm(&mut s, ctx);
         s
@@ -330,7 +344,20 @@ impl<F: Flavor> Puppet<F> {
                     s.zxid = Some(z);
                 }
                 s.line = e.line.clone();
-                ctx.note(said(*self.says[k as usize], &[me, e.args[0], e.args[1]]));
+                let mut say = *self.says[k as usize];
+                let mut args = [me, e.args[0], e.args[1]];
+                match e.paused {
+                    Some(true) => s.paused = Some(ctx.now),
+                    Some(false) => {
+                        args = [me, ctx.now - s.paused.take().unwrap_or(ctx.now), s.term];
+                        if s.role == crate::protocol::LEADER || s.role == crate::protocol::LEADING {
+                            // It wakes believing it still leads: a stale leader until told otherwise.
+                            say = k::RECORDED_NOTE_RESUMED_STALE_LEADER;
+                        }
+                    }
+                    None => {}
+                }
+                ctx.note(said(say, &args));
             }
             Item::Send(k) => {
                 let m = &self.script.messages[k as usize];
@@ -373,6 +400,7 @@ impl<F: Flavor> Puppet<F> {
             vote: s.vote,
             tally: s.tally,
             zxid: s.zxid,
+            paused: s.paused.is_some(),
             ..View::default()
         }
     }
@@ -391,6 +419,9 @@ impl<F: Flavor> Puppet<F> {
         out.push((k::INSPECT_ROLE, s.role.to_string()));
         out.push((k::INSPECT_TERM, s.term.to_string()));
         out.push((k::UI_LEADER, crate::protocol::fmt_node(s.leader)));
+        if let Some(at) = s.paused {
+            out.push((k::INSPECT_PAUSED_SINCE, format!("{at} ms")));
+        }
         if !s.line.is_empty() {
             out.push((k::INSPECT_LOG_LINE, s.line.clone()));
         }
@@ -474,7 +505,9 @@ pub fn no_start(me: NodeId) -> Note {
 }
 
 mod import;
+pub mod pause;
 mod script;
 mod sources;
 pub use import::*;
+pub use pause::member_nodes;
 pub use sources::*;

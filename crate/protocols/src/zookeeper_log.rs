@@ -327,7 +327,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
             tk.saturating_mul(5)
         ));
     }
-    b.finish(ID, false, &|k, _| k.parse().ok())
+    b.finish_paused(ID, false, &|k, _| k.parse().ok(), Vec::new(), &[])
 }
 
 #[cfg(test)]

@@ -410,6 +410,8 @@ pub fn node(
     let v = &node.view;
     let r = sz.node_r;
     let status = if node.up { "up" } else { "crashed" };
+    // A recorded member frozen: up, keeping its state, doing nothing (drawn with a pause sign).
+    let paused = node.up && v.paused;
     let role = if node.up { v.role } else { "crashed" };
     let onclick = {
         let (on_node, long) = (cb.on_node.clone(), cb.long_pressed.clone());
@@ -494,8 +496,8 @@ pub fn node(
     });
     html! {
         <>
-        <g class={classes!("node", status, look, selected.then_some("selected"), chosen.then_some("chosen"))} data-node={id.to_string()}
-           data-status={status} data-role={role} data-labelled={place.is_some().then_some("1")} role="button" tabindex="0" aria-label={label}
+        <g class={classes!("node", status, look, paused.then_some("paused"), selected.then_some("selected"), chosen.then_some("chosen"))} data-node={id.to_string()}
+           data-status={status} data-role={role} data-paused={paused.then_some("1")} data-labelled={place.is_some().then_some("1")} role="button" tabindex="0" aria-label={label}
            aria-pressed={chosen.then_some("true")}
            {onclick} {oncontextmenu} {onkeydown} {onpointerdown} onpointerup={release.clone()} onpointercancel={release.clone()}
            onpointerleave={release} {onpointerenter} {onfocusin}>
@@ -508,6 +510,7 @@ pub fn node(
             { if chosen { html!{ <circle class="side-ring" cx={fmt(x)} cy={fmt(y)} r={fmt(r + 16.0)} /> } } else { html!{} } }
             <circle class="disc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
             { if !node.up { html!{ <path class="cross" d={format!("M{} {}L{} {}M{} {}L{} {}", x - r*0.5, y - r*0.5, x + r*0.5, y + r*0.5, x + r*0.5, y - r*0.5, x - r*0.5, y + r*0.5)} /> } } else { html!{} } }
+            { if paused { html!{ <path class="pause-sign" d={format!("M{} {}v{}M{} {}v{}", x - r*0.3, y - r*0.75, r*0.4, x + r*0.3, y - r*0.75, r*0.4)} /> } } else { html!{} } }
             <text class="id" x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central" style={format!("font-size:{:.1}px", sz.id.min(r * 1.1).max(12.5 * sz.u))}>{ format!("N{id}") }</text>
         </g>
         // Its label lines: beside the button, not in it (its accessible name says them).

@@ -391,6 +391,9 @@ pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec
         (true, None) => tr(lang, k::UI_NO_LEADER).to_string(),
     };
     let mut sub = Vec::new();
+    if node.up && v.paused {
+        sub.push(tr(lang, k::UI_NODE_PAUSED).to_string());
+    }
     if let Some(t) = v.term {
         let t = v.term_word.map_or_else(|| format!("t{t}"), |w| format!("{} {t}", w.get(lang)));
         sub.push(format!("{t}{}", v.vote.map(|x| format!(" · {} N{x}", tr(lang, k::UI_VOTED))).unwrap_or_default()));

@@ -95,6 +95,9 @@ pub fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&
     if frame.groups.is_some() {
         out.push(("halo", k::TEACH_HALO_OR_SHADING_A_SIDE));
     }
+    if any(&|n| n.view.paused) {
+        out.push(("paused", k::TEACH_PAUSED));
+    }
     out
 }
 
@@ -192,6 +195,10 @@ fn extra_icon(class: &str) -> Html {
             html! { <line class="legend-link" x1="2" y1="12" x2="22" y2="12" stroke="var(--line)" stroke-width="3" stroke-dasharray="5 4" /> }
         }
         "halo" => html! { <circle class="legend-halo" cx="12" cy="12" r="10" fill="#E69F00" opacity="0.35" /> },
+        "paused" => html! {
+            <g class="legend-paused"><circle cx="12" cy="12" r="9" fill="var(--panel)" stroke="var(--muted)" stroke-width="2" stroke-dasharray="4 3" />
+            <path d="M9 8v8M15 8v8" stroke="var(--ink)" stroke-width="2.5" /></g>
+        },
         _ => {
             html! { <circle class="legend-doomed" cx="12" cy="12" r="7" fill="#999999" stroke="var(--bad)" stroke-width="2" stroke-dasharray="3 2" /> }
         }

@@ -1,7 +1,8 @@
 // Any system's logs in Chromium: a Redis Sentinel log set and one merged etcd log, chosen in the
 // Import… picker, read by the shipped mapping that fits (named in the notice), and the logs of a
 // system the app does not ship (crate/tests/data/fake-system/kiln.py, run here) with its own
-// mapping beside them; each stepped to the new leader, with the conformance panel's verdict.
+// mapping beside them; each stepped to the new leader, with the conformance panel's verdict. An
+// etcd leader frozen (SIGSTOP) and resumed is drawn paused, not crashed, while the others elect.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, axe } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real');
@@ -88,5 +89,27 @@ test('a system the app does not ship: its logs and its own mapping chosen togeth
   assert.ok(await stepUntil(page, async () => (await crashed()) && (await leads(page, node)())), 'the new leader is reached');
   assert.match(await verdict(page), /conforms: every one of \d+ election lines is a step of the raft model/);
   await shot(page, 'import-any-kiln');
+  assert.deepEqual(errors, []);
+});
+
+test('a frozen etcd leader: drawn paused (not crashed) while the others elect a new leader, and it conforms', async () => {
+  const { page, errors } = await open(browser, server.url);
+  const dir = join(DATA, 'etcd-zap-freeze');
+  await page.getByTestId('import').setInputFiles(['a.log', 'b.log', 'c.log'].map((f) => join(dir, f)));
+  // One log per etcd member goes to the etcd importer: the three members replace the preset's nodes.
+  await page.waitForFunction(() => document.querySelectorAll('svg.canvas [data-node]').length === 3);
+  const status = await readFile(join(dir, 'status.txt'), 'utf8');
+  const word = (prefix, k) => status.split('\n').find((l) => l.startsWith(prefix)).split(' ')[k];
+  const [frozen, leader] = [{ a: 1, b: 2, c: 3 }[word('froze ', 1)], { a: 1, b: 2, c: 3 }[word('after: ', 2)]];
+  const paused = async () => (await page.locator(`[data-node="${frozen}"][data-paused="1"]`).count()) === 1;
+  assert.ok(await stepUntil(page, async () => (await paused()) && (await leads(page, leader)())), 'the new leader is reached while the old one is paused');
+  assert.equal(await page.locator('[data-status="crashed"]').count(), 0, 'a pause is no crash');
+  assert.equal(await page.locator('.legend-extra[data-extra="paused"]').count(), 1, 'the legend names the paused look');
+  assert.match(await verdict(page), /conforms: every one of \d+ election lines is a step of the raft model/);
+  const found = await axe(page);
+  assert.deepEqual(found, [], found.join('\n'));
+  await shot(page, 'import-any-etcd-freeze');
+  // It wakes: no longer paused.
+  assert.ok(await stepUntil(page, async () => !(await paused())), 'the frozen leader resumes');
   assert.deepEqual(errors, []);
 });

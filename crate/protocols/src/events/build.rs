@@ -3,7 +3,8 @@
 //! writes the scenario; crashes and recoveries the events state outright replace the inferred ones.
 
 use super::{algorithm_of, Event, Header, Vocabulary};
-use crate::protocols::recorded::{Builder, Imported, Key, Line, LogFile, What};
+use crate::protocols::recorded::pause;
+use crate::protocols::recorded::{member_nodes as members, Builder, Imported, Key, Line, LogFile, What};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -57,8 +58,10 @@ pub fn import_events(
         info.name = m.name.clone();
         info.addr = m.addr.clone();
     }
-    // Stated faults: (node key, time, crash?, where).
+    // Stated faults: (node key, time, crash?, where); pauses (pause?) and links likewise.
     let mut stated: Vec<(Key, u64, bool, String)> = Vec::new();
+    let mut paused: Vec<(Key, u64, bool, String)> = Vec::new();
+    let mut links: Vec<pause::LinkEvent> = Vec::new();
     let mut order: Vec<&Event> = events.iter().collect();
     // Any interleaving of the same events (a merged log, sorted or not) gives the same run.
     crate::sort::sort_by_key(&mut order, |e| (e.t, e.file, e.line));
@@ -224,6 +227,14 @@ pub fn import_events(
                 let at = files.get(e.file).map(|f| format!("{}:{}", f.name, e.line)).unwrap_or_default();
                 stated.push((me.clone(), e.t, e.kind == "crash", at));
             }
+            (_, "pause" | "resume") => {
+                let at = files.get(e.file).map(|f| format!("{}:{}", f.name, e.line)).unwrap_or_default();
+                paused.push((me.clone(), e.t, e.kind == "pause", at));
+            }
+            (_, "link_lost" | "link_restored") => {
+                let at = files.get(e.file).map(|f| format!("{}:{}", f.name, e.line)).unwrap_or_default();
+                links.push((me.clone(), id("peer").unwrap_or_default(), e.t, e.kind == "link_lost", at));
+            }
             (_, "note") => {
                 let at = files.get(e.file).map(|f| format!("{}:{}", f.name, e.line)).unwrap_or_default();
                 let text = e.fields.get("text").and_then(Value::as_str).unwrap_or(&e.raw);
@@ -261,7 +272,7 @@ pub fn import_events(
     let drawn: std::collections::BTreeSet<(usize, usize)> = b.lines.iter().map(|l| (l.file, l.line)).collect();
     let mut kept: Vec<(usize, usize)> = events
         .iter()
-        .filter(|e| matches!(e.kind, "crash" | "recover" | "note") && !drawn.contains(&(e.file, e.line)))
+        .filter(|e| super::FAULT_KINDS.contains(&e.kind) && !drawn.contains(&(e.file, e.line)))
         .map(|e| (e.file, e.line))
         .collect();
     kept.sort_unstable();
@@ -279,8 +290,15 @@ pub fn import_events(
             ends.push((k.clone(), m.last, l.t, at));
         }
     }
+    // Pauses: stated ones replace those the logs show for the same member; a paused member's
+    // silence is no crash's evidence.
+    let place = |l: &Line| files.get(l.file).map(|f| format!("{}:{}", f.name, l.line)).unwrap_or_default();
+    let stated_pauses = pause::stated(&paused);
+    let recognised = pause::recognise(&b.lines, &place);
+    ends.retain(|e| !stated_pauses.iter().chain(&recognised).any(|p| p.member == e.0));
     let by_id = header.number_by_id;
-    let mut imported = b.finish(algorithm, cuts, &|k, _| if by_id { k.parse().ok() } else { None })?;
+    let number = move |k: &Key, _: &_| if by_id { k.parse().ok() } else { None };
+    let mut imported = b.finish_paused(algorithm, cuts, &number, stated_pauses, &links)?;
     for (f, _) in kept {
         if let Some(file) = imported.report.files.get_mut(f) {
             file.2 += 1;
@@ -316,14 +334,6 @@ fn apply_evidence(imp: &mut Imported, ends: &[(Key, u64, u64, String)]) {
         }
     }
     crate::sort::sort_by_key(schedule, |s| s["at"].as_u64());
-}
-
-/// Member ids and their node numbers, from a recorded scenario.
-fn members(sc: &Value) -> BTreeMap<String, u64> {
-    sc["params"]["members"]
-        .as_array()
-        .map(|ms| ms.iter().filter_map(|m| Some((m["id"].as_str()?.to_string(), m["node"].as_u64()?))).collect())
-        .unwrap_or_default()
 }
 
 /// Crashes and recoveries the events state outright: they replace what was inferred for those

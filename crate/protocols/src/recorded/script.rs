@@ -11,7 +11,7 @@ use serde_json::Value;
 impl Script {
     pub(crate) fn read(params: &Params) -> Result<Script, ScenarioError> {
         let value = Value::Object(params.clone());
-        let o = Obj::new(&value, "params".into(), &["members", "events", "messages", "t0"])?;
+        let o = Obj::new(&value, "params".into(), &["members", "events", "messages", "t0", "evidence"])?;
         let each = |k: &str, keys: &[&str]| -> Result<Vec<Obj>, ScenarioError> {
             let list = o.list(k)?;
             list.iter().enumerate().map(|(i, v)| Obj::new(v, format!("params.{k}[{i}]"), keys)).collect()
@@ -25,7 +25,7 @@ impl Script {
                 addr: string_or_empty(&m, "addr")?,
             });
         }
-        let keys = ["at", "node", "role", "term", "leader", "vote", "tally", "zxid", "say", "args", "line"];
+        let keys = ["at", "node", "role", "term", "leader", "vote", "tally", "zxid", "say", "args", "line", "paused"];
         let mut events = Vec::new();
         for e in each("events", &keys)? {
             let id = |k: &str| e.get(k).map(|v| e.id_of(k, v)).transpose();
@@ -48,6 +48,7 @@ impl Script {
                 say: e.string("say")?,
                 args: e.pair("args")?.unwrap_or([0, 0]),
                 line: string_or_empty(&e, "line")?,
+                paused: e.map.get("paused").map(|_| e.bool_or("paused", false)).transpose()?,
             });
         }
         let keys = ["from", "to", "kind", "sent", "received", "term", "extra", "flag", "line"];

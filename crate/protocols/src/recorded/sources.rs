@@ -106,11 +106,22 @@ pub fn source_of(id: &str) -> Option<&'static Source> {
 
 /// The textbook model of a recorded scenario: the same members, network, timeouts, faults and
 /// starting leader, under the algorithm the real system implements, with that algorithm's
-/// default parameters (what a compare lane of it runs).
+/// default parameters (what a compare lane of it runs). A member paused in the recording is
+/// crashed at its pause and recovered at its resume in the model, the nearest fault a textbook
+/// algorithm has (its volatile state is lost there, kept in the recording).
 pub fn model_scenario(scenario: &crate::scenario::Scenario) -> Option<crate::scenario::Scenario> {
+    use crate::scenario::{Action, Scheduled};
     let source = source_of(&scenario.algorithm)?;
     let mut s = scenario.clone();
     s.algorithm = source.model.to_string();
+    for e in s.params.get("events").and_then(Value::as_array).into_iter().flatten() {
+        let (Some(at), Some(node), Some(paused)) = (e["at"].as_u64(), e["node"].as_u64(), e["paused"].as_bool()) else {
+            continue;
+        };
+        let node = node as NodeId;
+        s.schedule.push(Scheduled { at, action: if paused { Action::Crash(node) } else { Action::Recover(node) } });
+    }
+    crate::sort::sort_by_key(&mut s.schedule, |x| x.at);
     s.params.clear();
     Some(s)
 }

@@ -70,6 +70,26 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
         }
         step += 1;
     }
+    // A recorded crash's evidence interval: from the victim's last line to its peers' first
+    // report of the loss (the importer writes it in the scenario's params).
+    let bands: Vec<Html> = engine
+        .scenario()
+        .params
+        .get("evidence")
+        .and_then(|v| v.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|b| {
+            let (node, from, to) = (b["node"].as_u64()?, b["from"].as_u64()?, b["to"].as_u64()?);
+            let &i = index.get(&(node as u32))?;
+            let (a, z) = (from.max(t0), to.min(t1));
+            (a <= z).then(|| {
+                let title = k::UI_SPACETIME_EVIDENCE.format(p.lang, &[&node, &b["last"].as_str().unwrap_or(""), &from, &b["lost"].as_str().unwrap_or(""), &to]);
+                html! { <rect class="st-evidence" data-node={node.to_string()} x={fmt(col(i) - 6.0)} width="12" y={fmt(row(a as f64))} height={fmt((row(z as f64) - row(a as f64)).max(2.0))}><title>{ title }</title></rect> }
+            })
+        })
+        .collect();
+    let legend = (!bands.is_empty()).then(|| html! { <p class="st-legend"><span class="st-evidence-key"></span>{ crate::i18n::tr(p.lang, k::UI_SPACETIME_EVIDENCE_LEGEND) }</p> });
     html! {
         <section class="panel" aria-label={crate::i18n::tr(p.lang, k::UI_SPACE_TIME_DIAGRAM)}>
             <h2>{ crate::i18n::tr(p.lang, k::UI_SPACE_TIME_DIAGRAM) }</h2>
@@ -80,10 +100,12 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
                         { if i % stride == 0 { html!{ <text class="st-head" x={fmt(col(i))} y="10" text-anchor="middle">{ format!("N{}", nd.id) }</text> } } else { html!{} } }
                     </>
                 }) }
+                { for bands }
                 { for arrows }
                 <line class="st-now" x1="0" x2={fmt(w)} y1={fmt(row(now as f64))} y2={fmt(row(now as f64))} />
                 <text class="st-time" x="2" y={fmt(row(now as f64) - 3.0)}>{ format!("t={now}") }</text>
             </svg>
+            { legend }
         </section>
     }
 }
