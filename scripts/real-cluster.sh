@@ -118,7 +118,16 @@ pick_base() {
   return 1
 }
 base="$(pick_base)"
-deadline() { echo $(($(date +%s) + timeout)); }
+# Runs "$2"... every $1 seconds until it succeeds, its output then in $found; past the timeout,
+# exits saying what did not happen: "$what within ${timeout}s".
+wait_for() {
+  local pause="$1" end=$(($(date +%s) + timeout))
+  shift
+  until found="$("$@")"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: $what within ${timeout}s (logs in $out)" >&2; exit 1; }
+    sleep "$pause"
+  done
+}
 # faults.jsonl: the kill (or freeze) as it happened, in the event format, for
 # `election-lab import --mapping KIND LOGS --faults faults.jsonl`: "$1" the vocabulary, "$2" the
 # member id as the logs write it, $fault_at the wall time in ms, $what and the pid.
@@ -199,12 +208,8 @@ for r in rows:
 sys.exit(1)
 EOF
   }
-  end=$(deadline)
-  until first="$(leader_of "$endpoints")"; do
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no etcd leader within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.2
-  done
-  read -r ep1 id1 term1 <<<"$first"
+  what="no etcd leader" wait_for 0.2 leader_of "$endpoints"
+  read -r ep1 id1 term1 <<<"$found"
   k1=$(( ($(echo "$ep1" | sed 's/.*://') - base - 1) / 2 ))
   victim="${names[$k1]}"
   echo "before: leader $victim (member $id1) at term $term1" | tee "$out/status.txt"
@@ -218,12 +223,8 @@ EOF
   write_fault raft "$(echo "$id1" | sed 's/^0*//')"
   survivors=""
   for k in 0 1 2; do [ "$k" = "$k1" ] || survivors+="${survivors:+,}http://127.0.0.1:$((base + 2 * k + 1))"; done
-  end=$(deadline)
-  until second="$(leader_of "$survivors")"; do
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no new etcd leader within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.2
-  done
-  read -r ep2 id2 term2 <<<"$second"
+  what="no new etcd leader" wait_for 0.2 leader_of "$survivors"
+  read -r ep2 id2 term2 <<<"$found"
   k2=$(( ($(echo "$ep2" | sed 's/.*://') - base - 1) / 2 ))
   echo "after: leader ${names[$k2]} (member $id2) at term $term2" | tee -a "$out/status.txt"
   resume_frozen "$(echo "$id1" | sed 's/^0*//')"
@@ -283,12 +284,8 @@ EOF
     done
     return 1
   }
-  end=$(deadline)
-  until first="$(leader_among 1 2 3)"; do
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no ZooKeeper leader within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.3
-  done
-  read -r victim zxid1 <<<"$first"
+  what="no ZooKeeper leader" wait_for 0.3 leader_among 1 2 3
+  read -r victim zxid1 <<<"$found"
   echo "before: leader $victim zxid $zxid1" | tee "$out/status.txt"
   sleep 1
   # The time is read before the signal: the peers notice a killed member's closed connections
@@ -299,12 +296,8 @@ EOF
   write_fault zookeeper "$victim"
   others=()
   for s in 1 2 3; do [ "$s" = "$victim" ] || others+=("$s"); done
-  end=$(deadline)
-  until second="$(leader_among "${others[@]}")"; do
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: no new ZooKeeper leader within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.3
-  done
-  read -r s2 zxid2 <<<"$second"
+  what="no new ZooKeeper leader" wait_for 0.3 leader_among "${others[@]}"
+  read -r s2 zxid2 <<<"$found"
   echo "after: leader $s2 zxid $zxid2" | tee -a "$out/status.txt"
   resume_frozen "$victim"
   sleep 1
@@ -356,23 +349,20 @@ if [ "$kind" = sentinel ]; then
       awk 'prev == "num-other-sentinels" { s = $0 } prev == "num-slaves" { r = $0 } { prev = $0 } END { print s + 0, r + 0 }'
   }
   # Every Sentinel knows the two others and both replicas before the master is killed.
-  end=$(deadline)
-  until [ "$(known_by 0)" = "2 2" ] && [ "$(known_by 1)" = "2 2" ] && [ "$(known_by 2)" = "2 2" ]; do
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: the Sentinels did not find each other within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.2
-  done
+  all_known() { [ "$(known_by 0)" = "2 2" ] && [ "$(known_by 1)" = "2 2" ] && [ "$(known_by 2)" = "2 2" ]; }
+  what="the Sentinels did not find each other" wait_for 0.2 all_known
   echo "before: master 127.0.0.1:$master" | tee "$out/status.txt"
   kill -KILL "${PID[r0]}"
   echo "killed redis-$master (pid ${PID[r0]})" | tee -a "$out/status.txt"
   unset 'PID[r0]'
   # Every Sentinel names the same new master.
-  end=$(deadline)
-  while :; do
+  new_master() {
+    local a b c
     a="$(master_of 0)" b="$(master_of 1)" c="$(master_of 2)"
-    [ -n "$a" ] && [ "$a" != "$master" ] && [ "$a" = "$b" ] && [ "$b" = "$c" ] && break
-    [ "$(date +%s)" -lt "$end" ] || { echo "real-cluster.sh: the Sentinels named no new master within ${timeout}s (logs in $out)" >&2; exit 1; }
-    sleep 0.2
-  done
+    [ -n "$a" ] && [ "$a" != "$master" ] && [ "$a" = "$b" ] && [ "$b" = "$c" ] && echo "$a"
+  }
+  what="the Sentinels named no new master" wait_for 0.2 new_master
+  a="$found"
   epoch="$(timeout 3 redis-cli -p "$(sentinel_port 0)" --raw sentinel master m | awk 'prev == "config-epoch" { print; exit } { prev = $0 }')"
   echo "after: master 127.0.0.1:$a config-epoch $epoch" | tee -a "$out/status.txt"
   sleep 1

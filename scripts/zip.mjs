@@ -1,30 +1,28 @@
 // A small ZIP writer and reader (PKWARE APPNOTE 6.3: local headers, a central directory, the
 // end record; no ZIP64, no encryption), enough for the SCORM packages of `make scorm` and for
 // their test to read them back. Entries are deflated (node's zlib, raw deflate) unless that does
-// not make them smaller, then stored. Every entry carries the same DOS time (1980-01-01 00:00),
-// so the same input gives the same bytes.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-
-const TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** The CRC-32 (ISO 3309, as ZIP and gzip use it) of `bytes`. */
-export function crc32(bytes) {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+// not make them smaller, then stored; the CRC-32 is zlib's too (node 20.15 or later). Every entry
+// carries the same DOS time (1980-01-01 00:00), so the same input gives the same bytes.
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 const DOS_DATE = (0 << 9) | (1 << 5) | 1; // 1980-01-01
 const DOS_TIME = 0;
 const UTF8 = 1 << 11;
+
+/** The fields a local header and its central directory entry both hold, in the same order
+ * (APPNOTE 4.3.7 and 4.3.12), written from `at`: version needed, flags, method, DOS time and
+ * date, CRC-32, compressed and uncompressed sizes, name length. */
+function writeShared(buf, at, { deflated, crc, packed, raw, name }) {
+  buf.writeUInt16LE(20, at); // version needed: 2.0 (deflate)
+  buf.writeUInt16LE(UTF8, at + 2);
+  buf.writeUInt16LE(deflated ? 8 : 0, at + 4);
+  buf.writeUInt16LE(DOS_TIME, at + 6);
+  buf.writeUInt16LE(DOS_DATE, at + 8);
+  buf.writeUInt32LE(crc, at + 10);
+  buf.writeUInt32LE(packed, at + 14);
+  buf.writeUInt32LE(raw, at + 18);
+  buf.writeUInt16LE(name, at + 22);
+}
 
 /** The ZIP file holding `entries` ([{name, data}], data a Buffer or a string), in that order. */
 export function zip(entries) {
@@ -39,30 +37,14 @@ export function zip(entries) {
     const fname = Buffer.from(name, 'utf8');
     const crc = crc32(raw);
     if (raw.length >= 0xffffffff || offset >= 0xffffffff) throw new Error(`zip: ${name} needs ZIP64, which this writer does not write`);
+    const fields = { deflated, crc, packed: body.length, raw: raw.length, name: fname.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(UTF8, 6);
-    local.writeUInt16LE(deflated ? 8 : 0, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(fname.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeShared(local, 4, fields);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
     dir.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(UTF8, 8);
-    dir.writeUInt16LE(deflated ? 8 : 0, 10);
-    dir.writeUInt16LE(DOS_TIME, 12);
-    dir.writeUInt16LE(DOS_DATE, 14);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(body.length, 20);
-    dir.writeUInt32LE(raw.length, 24);
-    dir.writeUInt16LE(fname.length, 28);
+    writeShared(dir, 6, fields);
     dir.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     dir.writeUInt32LE(offset, 42);
     locals.push(local, fname, body);

@@ -7,17 +7,9 @@
 
 use election_lab::check::{Bounds, Checker};
 use election_lab::Scenario;
-use std::time::Instant;
 
-/// User + system CPU seconds of this process, if the system says.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name (in parentheses, which may hold spaces).
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let (utime, stime): (f64, f64) = (f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?);
-    Some((utime + stime) / 100.0) // USER_HZ is 100 on Linux
-}
+#[path = "support/cpu.rs"]
+mod cpu;
 
 /// The process's peak resident memory in bytes (Linux `/proc/self/status`), if the system says.
 fn peak_rss() -> Option<u64> {
@@ -31,17 +23,13 @@ fn bench(name: &str, json: &str, property: &str, bounds: Bounds, symmetry: bool,
     let scenario = Scenario::from_json(json).expect("scenario");
     let mut all = Vec::new();
     for _ in 0..runs {
-        let (c0, t0) = (cpu_seconds(), Instant::now());
-        let mut c = Checker::new(&scenario, property, bounds.clone()).expect("check");
-        if symmetry {
-            c.symmetry().expect("a symmetric algorithm");
-        }
-        let r = c.run();
-        let wall = t0.elapsed().as_secs_f64();
-        let cpu = match (c0, cpu_seconds()) {
-            (Some(a), Some(b)) if b > a => b - a,
-            _ => wall,
-        };
+        let (r, cpu, wall) = cpu::timed(|| {
+            let mut c = Checker::new(&scenario, property, bounds.clone()).expect("check");
+            if symmetry {
+                c.symmetry().expect("a symmetric algorithm");
+            }
+            c.run()
+        });
         all.push((cpu, wall, r.states, r.transitions, r.sentence()));
     }
     all.sort_by(|a, b| a.0.total_cmp(&b.0));

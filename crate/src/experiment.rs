@@ -168,20 +168,10 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
     "minority_leader",
 ];
 
-/// A text in both languages, owned (spec texts are read from JSON).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Label {
-    pub en: String,
-    pub zh: String,
-}
+/// A text in both languages, owned (spec texts are read from JSON): the lessons' own.
+pub use crate::lesson::Bilingual as Label;
 
 impl Label {
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
-    }
     fn from_text(t: &Text) -> Label {
         Label { en: t.get(Lang::En).into(), zh: t.get(Lang::Zh).into() }
     }

@@ -4,10 +4,12 @@
 
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
+
+mod common;
 
 /// The keys `run --help` promises in `run`'s output.
 const SUMMARY_KEYS: &[&str] = &[
@@ -56,13 +58,7 @@ fn cli(args: &[&str]) -> Output {
 
 fn cli_stdin(args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::piped_cli(args);
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -504,13 +500,7 @@ fn oversized_inputs_are_refused_by_name() {
         assert!(err.contains("big.json"), "names the file: {err}");
     }
     // On standard input the CLI stops reading past the limit, so the writer may see a broken pipe.
-    let mut child = Command::new(BIN)
-        .args(["run", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::piped_cli(&["run", "-"]);
     let mut input = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         use std::io::Write;

@@ -6,20 +6,13 @@
 
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
+mod common;
 
 /// Runs the binary on `input` (its standard input), reads the first line of its output, closes
 /// the pipe, and checks that it exited with 0 and wrote nothing on standard error.
 fn head_1(args: &[&str], input: &str) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the binary");
+    let mut child = common::piped_cli(args);
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();

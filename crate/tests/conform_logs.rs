@@ -9,22 +9,12 @@ use election_lab::protocols::conform::{self, Rule, Verdict};
 use election_lab::protocols::events::mapping::Mapping;
 use election_lab::protocols::recorded::{self, Imported, LogFile};
 use election_lab::Scenario;
-use std::path::Path;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
+mod common;
+use common::real_logs;
 
-fn data(dir: &str) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(dir);
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
+const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
 
 fn import(how: &str, files: &[(String, String)]) -> Imported {
     let logs: Vec<LogFile> = files.iter().map(|(name, text)| LogFile { name, text }).collect();
@@ -53,7 +43,7 @@ const SAMPLES: &[(&str, &str, &str)] = &[
 #[test]
 fn every_committed_recording_conforms_with_every_rule_exercised() {
     for (dir, how, model) in SAMPLES {
-        let imported = import(how, &data(dir));
+        let imported = import(how, &real_logs(dir));
         let v = verdict(&imported);
         assert!(v.conforms(), "{dir} ({how}): {}", v.text(Lang::En));
         assert_eq!(v.model, *model, "{dir} ({how})");
@@ -74,7 +64,7 @@ fn every_committed_recording_conforms_with_every_rule_exercised() {
 /// candidate voting for the first before its own candidacy, which `conform` reported.
 #[test]
 fn an_answer_naming_another_candidate_is_a_refusal() {
-    let imported = import("mapping:sentinel", &data("sentinel-two-candidates"));
+    let imported = import("mapping:sentinel", &real_logs("sentinel-two-candidates"));
     let msgs = imported.scenario["params"]["messages"].as_array().unwrap();
     let kinds = |from: u64, to: u64| -> Vec<&str> {
         msgs.iter().filter(|m| m["from"] == from && m["to"] == to).map(|m| m["kind"].as_str().unwrap()).collect()
@@ -91,7 +81,7 @@ fn a_merged_log_conforms_as_the_per_member_logs_do() {
     for (dir, how) in
         [("etcd-zap", "mapping:etcd"), ("zookeeper", "mapping:zookeeper"), ("sentinel", "mapping:sentinel")]
     {
-        let files = data(dir);
+        let files = real_logs(dir);
         let merged: Vec<&str> = files.iter().flat_map(|(_, t)| t.lines()).collect();
         let one = vec![("merged.log".to_string(), merged.join("\n"))];
         let (a, b) = (verdict(&import(how, &files)), verdict(&import(how, &one)));
@@ -131,10 +121,10 @@ fn damage(
 
 #[test]
 fn a_damaged_copy_is_reported_at_the_damaged_line() {
-    let zap = data("etcd-zap");
-    let text = data("etcd-text");
-    let zk = data("zookeeper");
-    let sentinel = data("sentinel");
+    let zap = real_logs("etcd-zap");
+    let text = real_logs("etcd-text");
+    let zk = real_logs("zookeeper");
+    let sentinel = real_logs("sentinel");
     let cases = [
         // A term lowered: b becomes candidate at term 1, having been a follower at term 2.
         (
@@ -204,7 +194,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn the_cli_exits_0_when_it_conforms_3_when_not_and_2_for_bad_input() {
-    let good = temp("good.json", &(import("mapping:sentinel", &data("sentinel")).scenario.to_string() + "\n"));
+    let good = temp("good.json", &(import("mapping:sentinel", &real_logs("sentinel")).scenario.to_string() + "\n"));
     let (code, out, _) = cli(&["conform", good.to_str().unwrap(), "--model", "raft"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("conforms: every one of "), "{out}");
@@ -213,7 +203,7 @@ fn the_cli_exits_0_when_it_conforms_3_when_not_and_2_for_bad_input() {
     assert_eq!(code, 0);
     assert!(out.starts_with("符合"), "{out}");
 
-    let files = damage(&data("etcd-zap"), "b.log", 71, false, |l| l.replace("at term 3", "at term 1"));
+    let files = damage(&real_logs("etcd-zap"), "b.log", 71, false, |l| l.replace("at term 3", "at term 1"));
     let bad = temp("bad.json", &(import("etcd", &files).scenario.to_string() + "\n"));
     let (code, out, _) = cli(&["conform", bad.to_str().unwrap()]);
     assert_eq!(code, 3, "{out}");

@@ -11,17 +11,8 @@ use election_lab::{Engine, Scenario};
 use serde_json::Value;
 use std::path::Path;
 
-fn data(dir: &str) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(dir);
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
+mod common;
+use common::real_logs;
 
 fn logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
     files.iter().map(|(name, text)| LogFile { name, text }).collect()
@@ -80,7 +71,7 @@ fn essence(s: &Value) -> Value {
 #[test]
 fn the_shipped_mappings_give_the_hand_written_importers_runs() {
     for (dir, kind) in [("etcd-zap", "etcd"), ("etcd-text", "etcd"), ("zookeeper", "zookeeper")] {
-        let files = data(dir);
+        let files = real_logs(dir);
         let (h, m) = (hand(kind, &files), mapped(kind, &files));
         assert!(m.report.damaged.is_empty(), "{dir}: {:?}", m.report.damaged);
         let (mut a, mut b) = (essence(&m.scenario), essence(&h.scenario));
@@ -127,14 +118,14 @@ fn the_shipped_mappings_give_the_hand_written_importers_runs() {
         assert_eq!(first_loss, Some(lost), "{dir}");
     }
     // ZooKeeper's mapping says everything its importer says, the crash and its evidence included.
-    let files = data("zookeeper");
+    let files = real_logs("zookeeper");
     assert_eq!(mapped("zookeeper", &files).scenario, hand("zookeeper", &files).scenario);
 }
 
 #[test]
 fn the_events_a_mapping_writes_import_back_to_the_same_run() {
     for (dir, kind) in [("etcd-zap", "etcd"), ("zookeeper", "zookeeper"), ("sentinel", "sentinel")] {
-        let files = data(dir);
+        let files = real_logs(dir);
         let m = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap();
         let applied = m.apply(&logs(&files));
         let text = events::write(&applied.header, &applied.events, &logs(&files));
@@ -156,7 +147,7 @@ fn the_events_a_mapping_writes_import_back_to_the_same_run() {
 #[test]
 fn a_merged_log_sorted_or_not_gives_the_per_member_run() {
     for (dir, kind) in [("zookeeper", "zookeeper"), ("etcd-zap", "etcd")] {
-        let files = data(dir);
+        let files = real_logs(dir);
         let per_member = mapped(kind, &files);
         let lines: Vec<&str> = files.iter().flat_map(|(_, t)| t.lines()).collect();
         let concatenated = lines.join("\n");
@@ -203,7 +194,7 @@ fn status(dir: &str) -> String {
 
 #[test]
 fn the_sentinel_failover_reads_as_sentinel_reported_it() {
-    let imp = mapped("sentinel", &data("sentinel"));
+    let imp = mapped("sentinel", &real_logs("sentinel"));
     assert!(imp.report.damaged.is_empty(), "{:?}", imp.report.damaged);
     let e = run(&imp.scenario);
     // "after: master 127.0.0.1:28702 config-epoch 1", from SENTINEL commands.

@@ -28,8 +28,9 @@ use election_lab::{diff, lesson, link, presets, Engine};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
 use std::sync::OnceLock;
+
+mod common;
 
 /// A small history budget for what the fuzzer runs further: bad input must fail fast or run.
 const RUN_BUDGET: Budget = Budget { steps: 3_000, messages: 20_000 };
@@ -112,21 +113,9 @@ fn corpus() -> &'static Corpus {
             .map(|t| serde_json::from_str(t).unwrap())
             .collect();
         let specs = READY.iter().map(|(_, t)| serde_json::from_str(t).unwrap()).collect();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real");
         let logs = [("etcd", "etcd-zap"), ("etcd", "etcd-text"), ("zookeeper", "zookeeper"), ("sentinel", "sentinel")]
             .into_iter()
-            .map(|(kind, dir)| {
-                let mut files: Vec<(String, String)> = std::fs::read_dir(root.join(dir))
-                    .unwrap()
-                    .map(|e| e.unwrap().path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "log"))
-                    .map(|p| {
-                        (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
-                    })
-                    .collect();
-                files.sort();
-                (kind, files)
-            })
+            .map(|(kind, dir)| (kind, common::real_logs(dir)))
             .collect();
         let mut strings = vec![];
         for v in scenarios.iter().chain(&lessons).chain(&specs) {
@@ -377,32 +366,32 @@ fn exercise(mut e: Engine) {
 
 // ---------- one target per reader ----------
 
-#[test]
-fn fuzz_scenario() {
-    fuzz("scenario", |u| {
-        let text = mutated(&corpus().scenarios, u)?;
-        if is_long(&text) {
-            return Ok(());
-        }
-        if let Ok(e) = Engine::from_trace_json(&text) {
-            exercise(e);
+/// A whole document mutated and read as `run` reads it: a scenario or a saved trace.
+fn fuzz_document(reader: &str, docs: fn(&Corpus) -> &[Value]) {
+    fuzz(reader, |u| {
+        let text = mutated(docs(corpus()), u)?;
+        if !is_long(&text) {
+            read_and_run(&text);
         }
         Ok(())
     });
 }
 
+/// What `run` does with a file: read it as a scenario or a trace, and run what it accepts.
+fn read_and_run(text: &str) {
+    if let Ok(e) = Engine::from_trace_json(text) {
+        exercise(e);
+    }
+}
+
+#[test]
+fn fuzz_scenario() {
+    fuzz_document("scenario", |c| &c.scenarios);
+}
+
 #[test]
 fn fuzz_trace() {
-    fuzz("trace", |u| {
-        let text = mutated(&corpus().traces, u)?;
-        if is_long(&text) {
-            return Ok(());
-        }
-        if let Ok(e) = Engine::from_trace_json(&text) {
-            exercise(e);
-        }
-        Ok(())
-    });
+    fuzz_document("trace", |c| &c.traces);
 }
 
 #[test]
@@ -421,11 +410,8 @@ fn fuzz_json_lines() {
         if u.ratio(1, 3)? {
             mutate_text(&mut text, u)?;
         }
-        if text.lines().next().is_some_and(is_long) {
-            return Ok(());
-        }
-        if let Ok(e) = Engine::from_trace_json(&text) {
-            exercise(e);
+        if !text.lines().next().is_some_and(is_long) {
+            read_and_run(&text);
         }
         Ok(())
     });

@@ -8,6 +8,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -163,8 +165,7 @@ fn four_submissions_give_four_scores_with_reasons_in_both_languages() {
 
 #[test]
 fn a_bad_assignment_is_bad_input_naming_the_field() {
-    let dir = std::env::temp_dir().join(format!("election-lab-grade-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("grade-bad");
     let a = dir.join("a.json");
     std::fs::write(&a, r#"{"id":"x","checks":[{"id":"c","kind":"leaders","scenario":{"nodes":[1,2]}}]}"#).unwrap();
     let s = dir.join("s.rhai");

@@ -299,40 +299,30 @@ fn the_shard_comes_from_the_schedulers_environment() {
     let env = |vars: &'static [(&'static str, &'static str)]| {
         move |k: &str| vars.iter().find(|v| v.0 == k).map(|v| v.1.to_string())
     };
+    // An array task's environment: its id, the array's task count, lowest and highest id.
+    let task = |id: &'static str, count: &'static str, min: &'static str, max: &'static str| {
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", id),
+            ("SLURM_ARRAY_TASK_COUNT", count),
+            ("SLURM_ARRAY_TASK_MIN", min),
+            ("SLURM_ARRAY_TASK_MAX", max),
+        ];
+        move |k: &str| vars.iter().find(|v| v.0 == k).map(|v| v.1.to_string())
+    };
     let none = |_: &str| None;
     assert_eq!(parse_shard("3/8", &none), Ok((3, 8)));
     assert!(parse_shard("9/8", &none).unwrap_err().contains("K must be between 1 and N"));
-    let array = env(&[
-        ("SLURM_ARRAY_TASK_ID", "3"),
-        ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ("SLURM_ARRAY_TASK_MIN", "1"),
-        ("SLURM_ARRAY_TASK_MAX", "4"),
-    ]);
+    let array = task("3", "4", "1", "4");
     assert_eq!(parse_shard("slurm", &array), Ok((3, 4)));
     assert_eq!(parse_shard("slurm/4", &array), Ok((3, 4)));
     // A task resubmitted alone (sbatch --array=3): its count and bounds are its own.
-    let alone = env(&[
-        ("SLURM_ARRAY_TASK_ID", "3"),
-        ("SLURM_ARRAY_TASK_COUNT", "1"),
-        ("SLURM_ARRAY_TASK_MIN", "3"),
-        ("SLURM_ARRAY_TASK_MAX", "3"),
-    ]);
+    let alone = task("3", "1", "3", "3");
     assert_eq!(parse_shard("slurm/4", &alone), Ok((3, 4)));
     let e = parse_shard("slurm", &alone).unwrap_err();
     assert!(e.contains("SLURM_ARRAY_TASK_MIN is 3") && e.contains("--shard slurm/N"), "{e}");
-    let zero = env(&[
-        ("SLURM_ARRAY_TASK_ID", "0"),
-        ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ("SLURM_ARRAY_TASK_MIN", "0"),
-        ("SLURM_ARRAY_TASK_MAX", "3"),
-    ]);
+    let zero = task("0", "4", "0", "3");
     assert!(parse_shard("slurm", &zero).unwrap_err().contains("--array=1-N"));
-    let stepped = env(&[
-        ("SLURM_ARRAY_TASK_ID", "3"),
-        ("SLURM_ARRAY_TASK_COUNT", "2"),
-        ("SLURM_ARRAY_TASK_MIN", "1"),
-        ("SLURM_ARRAY_TASK_MAX", "3"),
-    ]);
+    let stepped = task("3", "2", "1", "3");
     assert!(parse_shard("slurm", &stepped).unwrap_err().contains("SLURM_ARRAY_TASK_MAX is 3"));
     let e = parse_shard("slurm", &none).unwrap_err();
     assert!(e.contains("SLURM_ARRAY_TASK_ID is not set") && e.contains("sbatch --array=1-N"), "{e}");

@@ -7,17 +7,12 @@
 use election_lab::registry;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_election-lab"))
-}
+mod common;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("election-lab-node-cmd-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::temp_dir(&format!("node-cmd-{name}"))
 }
 
 fn bully_py() -> String {
@@ -31,7 +26,7 @@ fn json(out: &Output) -> Value {
 }
 
 fn run(scenario: &Path, extra: &[&str]) -> Output {
-    bin().arg("run").arg(scenario).args(extra).output().unwrap()
+    common::cli().arg("run").arg(scenario).args(extra).output().unwrap()
 }
 
 #[test]
@@ -114,9 +109,7 @@ fn a_node_that_exits_hangs_or_writes_junk_is_named_and_nothing_is_left_running()
         ("hang", "did not answer within 2000 ms", "thinking very hard"),
         ("junk", "the process wrote `ready!`: not JSON", "it wrote nothing on its standard error"),
     ] {
-        let pids = d.join(format!("pids-{mode}"));
-        std::fs::create_dir_all(&pids).unwrap();
-        let cmd = format!("python3 {} {mode} 3 {}", d.join("broken_node.py").display(), pids.display());
+        let (pids, cmd) = broken_node(&d, mode);
         let out = run(&scenario, &["--node-cmd", &cmd, "--node-timeout", "2000"]);
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         assert_eq!(out.status.code(), Some(3), "{mode}: {err}");
@@ -129,16 +122,8 @@ fn a_node_that_exits_hangs_or_writes_junk_is_named_and_nothing_is_left_running()
         assert!(summary["halted"].as_str().is_some_and(|h| h.contains("N3")), "{mode}: {summary}");
         // Every process was started, and none is still running (the command has exited: it
         // killed and waited for them).
-        let started: Vec<String> =
-            std::fs::read_dir(&pids).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
-        assert_eq!(started.len(), 3, "{mode}: one process per node");
-        for pid in started {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            assert!(
-                !String::from_utf8_lossy(&cmdline).contains("broken_node.py"),
-                "{mode}: process {pid} is still running"
-            );
-        }
+        assert_eq!(std::fs::read_dir(&pids).unwrap().count(), 3, "{mode}: one process per node");
+        assert_eq!(still_running(&pids), Vec::<String>::new(), "{mode}: processes still running");
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -170,10 +155,29 @@ fn bad_commands_and_declarations_are_bad_input() {
 }
 
 fn search(scenario: &Path, extra: &[&str]) -> Output {
-    bin().arg("search").arg(scenario).args(["--property", "split-brain"]).args(extra).output().unwrap()
+    common::cli().arg("search").arg(scenario).args(["--property", "split-brain"]).args(extra).output().unwrap()
 }
 
 /// The processes whose command line holds `mark`.
+/// The folder where `broken_node.py` (in `d`) records its processes' ids, and the command that
+/// runs it in `mode` (exit, hang, junk) on node 3.
+fn broken_node(d: &Path, mode: &str) -> (PathBuf, String) {
+    let pids = d.join(format!("pids-{mode}"));
+    std::fs::create_dir_all(&pids).unwrap();
+    let cmd = format!("python3 {} {mode} 3 {}", d.join("broken_node.py").display(), pids.display());
+    (pids, cmd)
+}
+
+/// The recorded processes of `broken_node.py` (their ids, the files in `pids`) still running.
+fn still_running(pids: &Path) -> Vec<String> {
+    let ids = std::fs::read_dir(pids).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string());
+    ids.filter(|pid| {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&cmdline).contains("broken_node.py")
+    })
+    .collect()
+}
+
 fn running(mark: &str) -> Vec<String> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -227,19 +231,14 @@ fn a_node_that_fails_during_the_search_is_named_and_bad_input_is_refused() {
     std::fs::write(d.join("broken_node.py"), BROKEN).unwrap();
     let scenario = d.join("three.json");
     std::fs::write(&scenario, THREE).unwrap();
-    let pids = d.join("pids");
-    std::fs::create_dir_all(&pids).unwrap();
-    let cmd = format!("python3 {} exit 3 {}", d.join("broken_node.py").display(), pids.display());
+    let (pids, cmd) = broken_node(&d, "exit");
     let out = search(&scenario, &["--node-cmd", &cmd, "--budget-steps", "2000"]);
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("a node process failed during the search: N3, t=1, on start"), "{err}");
     assert!(err.contains("node gave up: no quorum in sight"), "its standard error: {err}");
     assert!(json(&out)["schedules"].as_u64().is_some(), "the search's summary is printed");
-    for pid in std::fs::read_dir(&pids).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()) {
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        assert!(!String::from_utf8_lossy(&cmdline).contains("broken_node.py"), "process {pid} is still running");
-    }
+    assert_eq!(still_running(&pids), Vec::<String>::new(), "processes still running");
     for (args, says) in [
         (vec!["--node-cmd", "no-such-program-here"], "node N1: cannot start `no-such-program-here`"),
         (vec!["--node-cmd", "2=true"], "no command for node 1"),

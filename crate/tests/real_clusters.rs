@@ -197,6 +197,14 @@ fn word_after<'a>(status: &'a str, prefix: &str, k: usize) -> &'a str {
     line.split_whitespace().nth(k).unwrap()
 }
 
+/// What every real run ends with: the model elects among the survivors, the recorded run
+/// conforms, and its folder is removed.
+fn the_run_holds_up(e: &Engine, scenario: &Value, dir: &Path) {
+    model_elects_among_survivors(e);
+    conforms(scenario);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn model_elects_among_survivors(real: &Engine) {
     let mut m = Engine::new(recorded::model_scenario(real.scenario()).unwrap()).unwrap();
     m.run_to_end();
@@ -245,9 +253,7 @@ fn etcd_leader_killed_on_a_real_cluster() {
                 "{extra:?}: {kind} {from}→{to} at term {term} matched send → receive: {msgs:?}"
             );
         }
-        model_elects_among_survivors(&e);
-        conforms(&scenario);
-        let _ = std::fs::remove_dir_all(&dir);
+        the_run_holds_up(&e, &scenario, &dir);
     }
 }
 
@@ -278,9 +284,7 @@ fn zookeeper_leader_killed_on_a_real_ensemble() {
             "a VOTE {from}→{to} of the deciding round matched send → receive: {msgs:?}"
         );
     }
-    model_elects_among_survivors(&e);
-    conforms(&scenario);
-    let _ = std::fs::remove_dir_all(&dir);
+    the_run_holds_up(&e, &scenario, &dir);
 }
 
 #[test]
@@ -315,9 +319,7 @@ fn sentinel_master_killed_on_real_sentinels() {
     let votes = msgs.iter().filter(|m| m["to"] == leader && m["kind"] == "VOTE_GRANT" && m["term"] == epoch).count();
     assert!(votes >= 1, "{msgs:?}");
     assert!(e.violations().is_empty(), "{:?}", e.violations());
-    model_elects_among_survivors(&e);
-    conforms(&imp.scenario);
-    let _ = std::fs::remove_dir_all(&dir);
+    the_run_holds_up(&e, &imp.scenario, &dir);
 }
 
 /// A frozen leader (SIGSTOP, resumed by SIGCONT once the others elected) keeps its state: the

@@ -9,17 +9,8 @@ use election_lab::{Engine, Scenario};
 use serde_json::Value;
 use std::path::Path;
 
-fn data(dir: &str) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(dir);
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
+mod common;
+use common::real_logs;
 
 fn status(dir: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(dir).join("status.txt"))
@@ -64,7 +55,7 @@ fn member_node(scenario: &Value, name: &str) -> u64 {
 #[test]
 fn etcd_samples_of_both_loggers_end_with_the_leader_and_term_the_cluster_reported() {
     for dir in ["etcd-zap", "etcd-text"] {
-        let imp = import("etcd", &data(dir)).unwrap();
+        let imp = import("etcd", &real_logs(dir)).unwrap();
         assert!(imp.report.damaged.is_empty(), "{dir}: {:?}", imp.report.damaged);
         let e = run(&imp.scenario);
         let leader = member_node(&imp.scenario, &reported_after(dir)) as u32;
@@ -108,7 +99,7 @@ fn etcd_samples_of_both_loggers_end_with_the_leader_and_term_the_cluster_reporte
 
 #[test]
 fn zookeeper_sample_ends_with_the_leader_the_ensemble_reported() {
-    let imp = import("zookeeper", &data("zookeeper")).unwrap();
+    let imp = import("zookeeper", &real_logs("zookeeper")).unwrap();
     assert!(imp.report.damaged.is_empty(), "{:?}", imp.report.damaged);
     assert!(imp.report.skipped > 0, "non-election lines are skipped and counted");
     let e = run(&imp.scenario);
@@ -141,7 +132,7 @@ fn the_presets_are_the_committed_samples_imported() {
     for (dir, kind, preset) in
         [("etcd-zap", "etcd", "etcd-leader-killed"), ("zookeeper", "zookeeper", "zookeeper-leader-killed")]
     {
-        let imp = import(kind, &data(dir)).unwrap();
+        let imp = import(kind, &real_logs(dir)).unwrap();
         let p = election_lab::presets::find(preset).unwrap();
         let committed: Value = serde_json::from_str(p.json).unwrap();
         assert_eq!(committed, imp.scenario, "{preset}: re-import {dir} to refresh it");
@@ -151,7 +142,7 @@ fn the_presets_are_the_committed_samples_imported() {
 #[test]
 fn file_order_does_not_matter() {
     for (dir, kind) in [("etcd-zap", "etcd"), ("etcd-text", "etcd"), ("zookeeper", "zookeeper")] {
-        let files = data(dir);
+        let files = real_logs(dir);
         let mut reversed = files.clone();
         reversed.reverse();
         let a = import(kind, &files).unwrap();
@@ -164,7 +155,7 @@ fn file_order_does_not_matter() {
 #[test]
 fn one_merged_log_reads_like_one_log_per_member() {
     for (dir, kind) in [("etcd-zap", "etcd"), ("zookeeper", "zookeeper")] {
-        let files = data(dir);
+        let files = real_logs(dir);
         let per_member = import(kind, &files).unwrap();
         // Merge by timestamp (both formats start their lines with a sortable time), stable.
         let mut lines: Vec<(String, String)> = Vec::new();
@@ -200,11 +191,14 @@ fn one_merged_log_reads_like_one_log_per_member() {
 /// (a line that says two things, a vote's arrival and the answer sent, is one line).
 #[test]
 fn the_report_counts_every_line_once() {
-    let mut damaged = data("etcd-zap");
+    let mut damaged = real_logs("etcd-zap");
     damaged[0].1 = damaged[0].1.replacen("became candidate at term ", "became candidate at term x", 1);
-    for (kind, files) in
-        [("etcd", data("etcd-zap")), ("etcd", data("etcd-text")), ("zookeeper", data("zookeeper")), ("etcd", damaged)]
-    {
+    for (kind, files) in [
+        ("etcd", real_logs("etcd-zap")),
+        ("etcd", real_logs("etcd-text")),
+        ("zookeeper", real_logs("zookeeper")),
+        ("etcd", damaged),
+    ] {
         let r = import(kind, &files).unwrap().report;
         let read: usize = r.files.iter().map(|f| f.1).sum();
         let used: usize = r.files.iter().map(|f| f.2).sum();
@@ -220,7 +214,7 @@ fn the_report_counts_every_line_once() {
 /// concatenation of zap logs, which name their member on every line, reads like the members' files.
 #[test]
 fn a_merged_text_log_is_refused_by_name_and_a_concatenated_zap_log_is_read() {
-    let files = data("etcd-text");
+    let files = real_logs("etcd-text");
     let concatenated: String = files.iter().map(|(_, t)| t.as_str()).collect();
     let mut sorted: Vec<&str> = concatenated.lines().collect();
     sorted.sort();
@@ -229,7 +223,7 @@ fn a_merged_text_log_is_refused_by_name_and_a_concatenated_zap_log_is_read() {
         assert!(err.starts_with("merged.log:"), "{err}");
         assert!(err.contains("several etcd members") && err.contains("--logger=zap"), "{err}");
     }
-    let zap = data("etcd-zap");
+    let zap = real_logs("etcd-zap");
     let per_member = import("etcd", &zap).unwrap();
     let concatenated: String = zap.iter().map(|(_, t)| t.as_str()).collect();
     let one = import("etcd", &[("merged.log".to_string(), concatenated)]).unwrap();
@@ -260,7 +254,7 @@ fn shift_zap(text: &str, delta: i64) -> String {
 
 #[test]
 fn a_receive_logged_before_its_send_is_clamped_and_flagged_not_dropped() {
-    let files = data("etcd-zap");
+    let files = real_logs("etcd-zap");
     let plain = import("etcd", &files).unwrap();
     assert_eq!(plain.report.clamped, 0);
     // Member b's clock runs 5 ms behind: what it logs receiving was, by its clock, before the send.
@@ -286,7 +280,7 @@ fn a_receive_logged_before_its_send_is_clamped_and_flagged_not_dropped() {
 
 #[test]
 fn damaged_lines_are_reported_with_file_and_line_and_the_rest_is_read() {
-    let mut files = data("etcd-zap");
+    let mut files = real_logs("etcd-zap");
     let a = &mut files[0].1;
     let mut lines: Vec<String> = a.lines().map(str::to_string).collect();
     // Line 5: a JSON line cut in half; line 7: a vote line with a term that is not a number.
@@ -299,9 +293,9 @@ fn damaged_lines_are_reported_with_file_and_line_and_the_rest_is_read() {
     assert!(imp.report.damaged[1].starts_with("a.log:7: "), "{:?}", imp.report.damaged);
     assert!(imp.report.text().contains("a.log:7"));
     let e = run(&imp.scenario);
-    assert_eq!(e.frame().leaders, run(&import("etcd", &data("etcd-zap")).unwrap().scenario).frame().leaders);
+    assert_eq!(e.frame().leaders, run(&import("etcd", &real_logs("etcd-zap")).unwrap().scenario).frame().leaders);
 
-    let mut zk = data("zookeeper");
+    let mut zk = real_logs("zookeeper");
     zk[1].1 = zk[1].1.replacen("n.sid:", "n.sid:x", 1);
     let imp = import("zookeeper", &zk).unwrap();
     assert_eq!(imp.report.damaged.len(), 1, "{:?}", imp.report.damaged);
@@ -338,15 +332,18 @@ fn garbage_never_panics_and_says_what_is_wrong() {
 
 #[test]
 fn the_kind_of_log_is_detected() {
-    assert_eq!(recorded::detect(&[LogFile { name: "a", text: &data("etcd-zap")[0].1 }]).unwrap().name, "etcd");
-    assert_eq!(recorded::detect(&[LogFile { name: "a", text: &data("etcd-text")[0].1 }]).unwrap().name, "etcd");
-    assert_eq!(recorded::detect(&[LogFile { name: "1", text: &data("zookeeper")[0].1 }]).unwrap().name, "zookeeper");
+    assert_eq!(recorded::detect(&[LogFile { name: "a", text: &real_logs("etcd-zap")[0].1 }]).unwrap().name, "etcd");
+    assert_eq!(recorded::detect(&[LogFile { name: "a", text: &real_logs("etcd-text")[0].1 }]).unwrap().name, "etcd");
+    assert_eq!(
+        recorded::detect(&[LogFile { name: "1", text: &real_logs("zookeeper")[0].1 }]).unwrap().name,
+        "zookeeper"
+    );
     assert!(recorded::detect(&[LogFile { name: "x", text: "hello" }]).is_none());
 }
 
 #[test]
 fn a_bad_script_names_the_field() {
-    let imp = import("zookeeper", &data("zookeeper")).unwrap();
+    let imp = import("zookeeper", &real_logs("zookeeper")).unwrap();
     let mut s = imp.scenario.clone();
     s["params"]["events"][0]["role"] = "king".into();
     let err = Engine::new(Scenario::from_value(&s).unwrap()).unwrap_err().to_string();
@@ -369,7 +366,7 @@ fn a_bad_script_names_the_field() {
 #[test]
 fn the_model_replays_the_same_faults_and_elects_among_the_same_survivors() {
     for (dir, kind) in [("etcd-zap", "etcd"), ("etcd-text", "etcd"), ("zookeeper", "zookeeper")] {
-        let imp = import(kind, &data(dir)).unwrap();
+        let imp = import(kind, &real_logs(dir)).unwrap();
         let real = run(&imp.scenario);
         let model = recorded::model_scenario(&Scenario::from_value(&imp.scenario).unwrap()).unwrap();
         assert_eq!(model.algorithm, recorded::source(kind).unwrap().model);
@@ -385,7 +382,7 @@ fn the_model_replays_the_same_faults_and_elects_among_the_same_survivors() {
 
 #[test]
 fn a_lost_connection_to_a_member_that_goes_on_logging_is_a_cut_until_restored() {
-    let mut files = data("etcd-zap");
+    let mut files = real_logs("etcd-zap");
     // Member b (node 2) loses member c (node 3) for half a second while c goes on logging.
     let c_id = "b0689b7f7eadf9aa";
     let lines = [

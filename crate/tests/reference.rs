@@ -103,16 +103,20 @@ fn bully_from_scratch_elects_the_highest_id() {
     assert!(by_hand.violations().is_empty(), "{:?}", by_hand.violations());
 }
 
+/// The worked example's crash-recovery runs: five Bully nodes led by N5, with heartbeats, the
+/// crash and recovery in `schedule`, up to `max_time`.
+fn crash_recovery(schedule: Value, max_time: u64) -> Engine {
+    engine(&json!({
+        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
+        "heartbeats": {"interval": 2, "timeout": 10}, "schedule": schedule, "stop": {"max_time": max_time},
+    }))
+}
+
 /// Crash-recovery (worked example, run iv): a recovering node below the leader starts an
 /// election, is suppressed (2 ELECTION out, 2 OK back, from N4 and N5) and learns leader N5.
 #[test]
 fn bully_recovering_lower_node_is_suppressed_and_learns_the_leader() {
-    let mut e = engine(&json!({
-        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
-        "heartbeats": {"interval": 2, "timeout": 10},
-        "schedule": [{"at": 10, "crash": 3}, {"at": 30, "recover": 3}],
-        "stop": {"max_time": 120},
-    }));
+    let mut e = crash_recovery(json!([{"at": 10, "crash": 3}, {"at": 30, "recover": 3}]), 120);
     e.run_until(29);
     assert!(!e.frame().nodes[2].up);
     let sent_before = sent_by(&e, 3);
@@ -135,12 +139,7 @@ fn sent_by(e: &Engine, id: NodeId) -> u64 {
 /// window is allowed) and everyone ends agreeing on it.
 #[test]
 fn bully_recovering_higher_node_takes_over() {
-    let mut e = engine(&json!({
-        "algorithm": "bully", "nodes": [1, 2, 3, 4, 5], "seed": 425, "initial_leader": 5,
-        "heartbeats": {"interval": 2, "timeout": 10},
-        "schedule": [{"at": 5, "crash": 5}, {"at": 80, "recover": 5}],
-        "stop": {"max_time": 200},
-    }));
+    let mut e = crash_recovery(json!([{"at": 5, "crash": 5}, {"at": 80, "recover": 5}]), 200);
     e.run_until(79);
     assert!(all_agree_on(&e, 4), "before the recovery N4 leads: {:?}", views(&e));
     e.run_to_end();

@@ -2,34 +2,42 @@
 //! (`sweep --script`): the templates are checked and measured exactly as their built-ins.
 #![cfg(feature = "script")]
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_election-lab"))
-}
+mod common;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("election-lab-script-check-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::temp_dir(&format!("script-check-{name}"))
 }
 
-fn template(name: &str) -> String {
-    format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
+/// Raft on three nodes with heartbeats, as tests/check.rs checks it.
+const RAFT_3: &str = r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#;
+
+/// Bully on nodes 1..=n whose leader n has crashed, N1 starting the election: `bully.json` in `d`.
+fn bully_leader_crashed(d: &Path, n: u32) -> PathBuf {
+    let scenario = serde_json::json!({
+        "algorithm": "bully", "nodes": (1..=n).collect::<Vec<_>>(), "initial_leader": n,
+        "schedule": [{"at": 0, "crash": n}, {"at": 0, "start": 1}],
+    });
+    common::write_file(d, "bully.json", &scenario.to_string())
 }
 
 /// `check-model FILE ARGS [--script SCRIPT]`: its exit code and JSON summary.
 fn check(file: &PathBuf, args: &[&str], script: Option<&str>) -> (Option<i32>, serde_json::Value) {
-    let mut c = bin();
+    let mut c = common::cli();
     c.arg("check-model").arg(file).args(args);
     if let Some(s) = script {
-        c.arg("--script").arg(template(s));
+        c.arg("--script").arg(common::script_template(s));
     }
     let out = c.output().unwrap();
     let v =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), v)
+}
+
+/// `check-model --property split-brain --script SCRIPT FILE`, for a script of the test's own.
+fn split_brain_with(script: &Path, file: &Path) -> std::process::Output {
+    common::cli().args(["check-model", "--property", "split-brain", "--script"]).arg(script).arg(file).output().unwrap()
 }
 
 /// The parts of a checker's summary that say what was explored and found.
@@ -44,12 +52,7 @@ fn outcome(v: &serde_json::Value) -> serde_json::Value {
 #[test]
 fn the_scripted_bully_is_checked_like_the_builtin() {
     let d = dir("bully");
-    let file = d.join("bully.json");
-    std::fs::write(
-        &file,
-        r#"{"algorithm":"bully","nodes":[1,2,3,4],"initial_leader":4,"schedule":[{"at":0,"crash":4},{"at":0,"start":1}]}"#,
-    )
-    .unwrap();
+    let file = bully_leader_crashed(&d, 4);
     for args in [
         &["--property", "split-brain"][..],
         &["--property", "split-brain", "--depth", "4", "--crashes", "1", "--partitions", "1"],
@@ -78,9 +81,7 @@ fn the_scripted_bully_is_checked_like_the_builtin() {
 #[test]
 fn the_scripted_raft_keeps_one_leader_per_term_within_the_builtins_bounds() {
     let d = dir("raft");
-    let file = d.join("raft.json");
-    std::fs::write(&file, r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#)
-        .unwrap();
+    let file = common::write_file(&d, "raft.json", RAFT_3);
     let args = ["--property", "two-leaders-in-term", "--depth", "7", "--crashes", "2", "--partitions", "1"];
     let (code, scripted) = check(&file, &args, Some("raft.rhai"));
     assert_eq!(code, Some(0), "{scripted}");
@@ -93,12 +94,10 @@ fn the_scripted_raft_keeps_one_leader_per_term_within_the_builtins_bounds() {
 #[test]
 fn a_script_that_cannot_load_is_bad_input_for_the_checker() {
     let d = dir("broken");
-    let file = d.join("bully.json");
-    std::fs::write(&file, r#"{"algorithm":"bully","nodes":[1,2,3]}"#).unwrap();
+    let file = common::write_file(&d, "bully.json", r#"{"algorithm":"bully","nodes":[1,2,3]}"#);
     let script = d.join("broken.rhai");
     std::fs::write(&script, "fn init() {\n    this.x = 1 +;\n}\n").unwrap();
-    let out =
-        bin().args(["check-model", "--property", "split-brain", "--script"]).arg(&script).arg(&file).output().unwrap();
+    let out = split_brain_with(&script, &file);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("broken.rhai: line 2, column"), "{err}");
@@ -117,10 +116,10 @@ fn a_sweep_on_the_scripted_bully_measures_what_the_builtin_does() {
     let rows = |alg: &str, script: Option<&str>| {
         let file = d.join(format!("{alg}.json"));
         std::fs::write(&file, spec(alg)).unwrap();
-        let mut c = bin();
+        let mut c = common::cli();
         c.arg("sweep").arg(&file).arg("--json");
         if let Some(s) = script {
-            c.arg("--script").arg(template(s));
+            c.arg("--script").arg(common::script_template(s));
         }
         let out = c.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -141,26 +140,20 @@ fn a_sweep_on_the_scripted_bully_measures_what_the_builtin_does() {
         }
     }
     // Without the script the spec names an unknown algorithm: bad input.
-    let out = bin().arg("sweep").arg(d.join("bully-script.json")).output().unwrap();
+    let out = common::cli().arg("sweep").arg(d.join("bully-script.json")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn a_handler_that_fails_while_checking_is_reported() {
     let d = dir("fails");
-    let file = d.join("bully.json");
-    std::fs::write(
-        &file,
-        r#"{"algorithm":"bully","nodes":[1,2,3],"initial_leader":3,"schedule":[{"at":0,"crash":3},{"at":0,"start":1}]}"#,
-    )
-    .unwrap();
-    let template = std::fs::read_to_string(template("bully.rhai")).unwrap();
+    let file = bully_leader_crashed(&d, 3);
+    let template = std::fs::read_to_string(common::script_template("bully.rhai")).unwrap();
     let from = "fn on_start() { this.start_election(); }";
     assert!(template.contains(from));
     let script = d.join("fails.rhai");
     std::fs::write(&script, template.replace(from, r#"fn on_start() { send(2, "NO_SUCH_KIND"); }"#)).unwrap();
-    let out =
-        bin().args(["check-model", "--property", "split-brain", "--script"]).arg(&script).arg(&file).output().unwrap();
+    let out = split_brain_with(&script, &file);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let why = v["handler_error"].as_str().unwrap_or_else(|| panic!("{v}"));
     assert!(why.contains("on_start") && why.contains("NO_SUCH_KIND"), "{why}");

@@ -3,33 +3,32 @@
 #![cfg(feature = "script")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_election-lab"))
-}
+mod common;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("election-lab-script-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::temp_dir(&format!("script-cli-{name}"))
 }
 
 const WORST_8: &str = r#"{"algorithm":"bully","nodes":[1,2,3,4,5,6,7,8],"seed":425,"initial_leader":8,
   "schedule":[{"at":0,"crash":8},{"at":0,"start":1},{"at":0,"start":2},{"at":0,"start":3},
               {"at":0,"start":4},{"at":0,"start":5},{"at":0,"start":6},{"at":0,"start":7}]}"#;
 
-fn template(name: &str) -> String {
-    format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 fn run(d: &Path, script: &str, extra: &[&str]) -> Output {
     let scenario = d.join("scenario.json");
     std::fs::write(&scenario, WORST_8).unwrap();
-    let mut c = bin();
+    let mut c = common::cli();
     c.arg("run").arg(&scenario).arg("--script").arg(script).args(extra);
     c.output().unwrap()
 }
+
+/// Five Bully nodes with heartbeats, where a search finds split brain.
+const BULLY_HEARTBEATS: &str = r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
+    "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#;
+
+/// Five Raft nodes from a cold start, where a search finds no two leaders in a term.
+const RAFT_COLD: &str = r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,"heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#;
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
@@ -38,9 +37,9 @@ fn json(out: &Output) -> serde_json::Value {
 #[test]
 fn run_script_gives_the_builtins_counts() {
     let d = dir("bully");
-    let scripted = run(&d, &template("bully.rhai"), &[]);
+    let scripted = run(&d, &common::script_template("bully.rhai"), &[]);
     assert!(scripted.status.success(), "{}", String::from_utf8_lossy(&scripted.stderr));
-    let builtin = bin().arg("run").arg(d.join("scenario.json")).output().unwrap();
+    let builtin = common::cli().arg("run").arg(d.join("scenario.json")).output().unwrap();
     let (a, b) = (json(&scripted), json(&builtin));
     assert_eq!(a["algorithm"], "bully-script");
     assert_eq!(a["leaders"], b["leaders"]);
@@ -48,7 +47,7 @@ fn run_script_gives_the_builtins_counts() {
     assert_eq!(a["total_messages"], 55, "N²−N−1 for N = 8 with the top id crashed");
     assert_eq!(a["halted"], serde_json::Value::Null);
     // Summary-only runs take the script too.
-    let lean = run(&d, &template("bully.rhai"), &["--no-trace"]);
+    let lean = run(&d, &common::script_template("bully.rhai"), &["--no-trace"]);
     assert_eq!(json(&lean)["total_messages"], 55);
 }
 
@@ -99,16 +98,10 @@ fn broken_scripts_are_bad_input_with_line_and_column() {
 #[test]
 fn search_script_finds_the_split_brain_of_the_scripted_bully() {
     let d = dir("search");
-    let scenario = d.join("hb.json");
-    std::fs::write(
-        &scenario,
-        r#"{"algorithm":"bully","nodes":[1,2,3,4,5],"seed":425,"initial_leader":5,
-            "heartbeats":{"interval":2,"timeout":10},"stop":{"max_time":300}}"#,
-    )
-    .unwrap();
-    let out = bin()
+    let scenario = common::write_file(&d, "hb.json", BULLY_HEARTBEATS);
+    let out = common::cli()
         .args(["search", "--property", "split-brain", "--budget-steps", "400000", "--script"])
-        .arg(template("bully.rhai"))
+        .arg(common::script_template("bully.rhai"))
         .arg(&scenario)
         .output()
         .unwrap();
@@ -122,14 +115,9 @@ fn search_script_finds_the_split_brain_of_the_scripted_bully() {
 #[test]
 fn search_script_finds_no_two_leaders_in_a_term_on_the_scripted_raft_like_the_builtin() {
     let d = dir("raft");
-    let scenario = d.join("cold.json");
-    std::fs::write(
-        &scenario,
-        r#"{"algorithm":"raft","nodes":[1,2,3,4,5],"seed":7,"heartbeats":{"interval":3,"timeout":12},"stop":{"max_time":300}}"#,
-    )
-    .unwrap();
+    let scenario = common::write_file(&d, "cold.json", RAFT_COLD);
     let search = |script: Option<String>| {
-        let mut c = bin();
+        let mut c = common::cli();
         c.args(["search", "--property", "two-leaders-in-term", "--budget-steps", "30000"]).arg(&scenario);
         if let Some(s) = script {
             c.arg("--script").arg(s);
@@ -138,7 +126,7 @@ fn search_script_finds_no_two_leaders_in_a_term_on_the_scripted_raft_like_the_bu
         assert_eq!(out.status.code(), Some(0), "no counterexample: {}", String::from_utf8_lossy(&out.stderr));
         json(&out)
     };
-    let (builtin, scripted) = (search(None), search(Some(template("raft.rhai"))));
+    let (builtin, scripted) = (search(None), search(Some(common::script_template("raft.rhai"))));
     assert_eq!(scripted["found"], false);
     for k in ["schedules", "states", "steps"] {
         assert_eq!(builtin[k], scripted[k], "{k}: the same search, schedule for schedule");

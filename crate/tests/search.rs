@@ -10,6 +10,8 @@ use election_lab::search::{FaultSet, Options, Phase, Search};
 use election_lab::{presets, Action, Engine, NodeId, Scenario};
 use std::process::Command;
 
+mod common;
+
 fn preset(id: &str) -> Scenario {
     presets::find(id).unwrap_or_else(|| panic!("preset {id}")).scenario()
 }
@@ -485,8 +487,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
 
 #[test]
 fn cli_writes_a_trace_that_run_opens_at_the_violation_and_exits_1() {
-    let dir = std::env::temp_dir().join(format!("election-lab-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("search");
     let scenario = dir.join("bully.json");
     std::fs::write(&scenario, preset("split-brain-bully").to_json()).unwrap();
     let out = dir.join("cex.json");
@@ -512,8 +513,7 @@ fn cli_writes_a_trace_that_run_opens_at_the_violation_and_exits_1() {
 
 #[test]
 fn cli_reports_no_violation_with_exit_0_and_names_bad_arguments() {
-    let dir = std::env::temp_dir().join(format!("election-lab-search-none-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("search-none");
     let scenario = dir.join("raft.json");
     std::fs::write(&scenario, preset("split-brain-raft").to_json()).unwrap();
     let path = scenario.to_str().unwrap();

@@ -7,16 +7,15 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_election-lab");
 const BULLY3: &str =
     r#"{"algorithm":"bully","nodes":[1,2,3],"seed":1,"initial_leader":3,"heartbeats":{"interval":2,"timeout":10}}"#;
 const RAFT3: &str = r#"{"algorithm":"raft","nodes":[1,2,3],"seed":1,"heartbeats":{"interval":3,"timeout":12}}"#;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("election-lab-swarm-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::temp_dir(&format!("swarm-{name}"))
 }
 
 fn run(args: &[&str]) -> Output {

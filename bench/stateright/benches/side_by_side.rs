@@ -16,33 +16,14 @@ use election_lab::check::{Bounds, Checker, Verdict};
 use election_lab::Scenario;
 use stateright::actor::Network;
 use stateright::{Checker as _, Model as _};
-use std::time::Instant;
 
 #[allow(dead_code, unused_imports, clippy::all)]
 mod raft {
     include!(concat!(env!("OUT_DIR"), "/raft.rs"));
 }
 
-/// User + system CPU seconds of this process (Linux `/proc/self/stat`; wall-clock time elsewhere).
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let (utime, stime): (f64, f64) = (f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?);
-    Some((utime + stime) / 100.0) // USER_HZ is 100 on Linux
-}
-
-/// Runs `f`, returning what it returns and the CPU seconds it took.
-fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
-    let (c0, t0) = (cpu_seconds(), Instant::now());
-    let out = f();
-    let wall = t0.elapsed().as_secs_f64();
-    let cpu = match (c0, cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => wall,
-    };
-    (out, cpu)
-}
+#[path = "../../../crate/benches/support/cpu.rs"]
+mod cpu;
 
 /// One side's median run: (states generated, unique states, CPU seconds, verdict).
 type Side = (usize, usize, f64, String);
@@ -54,7 +35,7 @@ fn median(mut runs: Vec<Side>) -> Side {
 
 fn stateright(depth: usize) -> Side {
     let model = raft::RaftModelCfg { server_count: 3, network: Network::new_unordered_nonduplicating([]) }.into_model();
-    let (checker, cpu) = timed(|| model.checker().target_max_depth(depth).threads(1).spawn_bfs().join());
+    let (checker, cpu, _) = cpu::timed(|| model.checker().target_max_depth(depth).threads(1).spawn_bfs().join());
     let verdict = match checker.discovery("Election Safety") {
         Some(_) => "Election Safety violated".to_string(),
         None => "Election Safety holds".to_string(),
@@ -68,7 +49,7 @@ fn election_lab(depth: u32) -> Side {
     )
     .expect("the scenario");
     let bounds = Bounds { crashes: 1, depth: Some(depth), ..Bounds::default() };
-    let (r, cpu) = timed(|| {
+    let (r, cpu, _) = cpu::timed(|| {
         let mut c = Checker::new(&scenario, "two-leaders-in-term", bounds).expect("the checker");
         c.unordered();
         c.run()

@@ -225,20 +225,16 @@ fn reads_clock(m: &mut dyn Machine, cfg: &Config) -> bool {
 pub(super) fn property_of(scenario: &Scenario, id: &str) -> Result<&'static Property, ScenarioError> {
     let alg = registry::find(&scenario.algorithm)
         .ok_or_else(|| ScenarioError::new("algorithm", format!("unknown algorithm '{}'", scenario.algorithm)))?;
+    /// A property the checker itself decides (no monitor of the simulator's reports it).
+    const fn reported(id: &'static str) -> Property {
+        Property { id, monitor: Monitor::Reported, ..crate::meta::single_leader(crate::meta::Faults::Any) }
+    }
+    static AGREED: Property = reported(LEADER_AGREED);
+    static EVENTUALLY: Property = reported(EVENTUALLY_AGREED);
     if id == LEADER_AGREED {
-        static AGREED: Property = Property {
-            id: LEADER_AGREED,
-            monitor: Monitor::Reported,
-            ..crate::meta::single_leader(crate::meta::Faults::Any)
-        };
         return Ok(&AGREED);
     }
     if id == EVENTUALLY_AGREED {
-        static EVENTUALLY: Property = Property {
-            id: EVENTUALLY_AGREED,
-            monitor: Monitor::Reported,
-            ..crate::meta::single_leader(crate::meta::Faults::Any)
-        };
         return Ok(&EVENTUALLY);
     }
     if let Some(p) = alg.property(id) {

@@ -6,12 +6,8 @@ use crate::meta::k;
 
 impl Sweep {
     pub(super) fn row_cells(&self, r: &Row) -> Vec<Cell> {
-        let line = &self.lines[r.line];
-        vec![
-            Cell::Str(line.label.en.clone()),
-            Cell::Str(line.algorithm.id.into()),
-            Cell::Str(line.variant.as_ref().map_or(String::new(), |v| v.en.clone())),
-            Cell::Int(r.nodes as u64),
+        let mut cells = self.line_cells(r.line, r.nodes);
+        cells.extend([
             Cell::Int(r.seed),
             Cell::Int(r.messages),
             Cell::Int(r.counted),
@@ -30,17 +26,25 @@ impl Sweep {
             Cell::Int(r.run),
             Cell::Str(r.faults.clone()),
             r.order.clone().map_or(Cell::Empty, Cell::Str),
-        ]
+        ]);
+        cells
     }
 
-    fn group_cells(&self, g: &Group) -> Vec<Cell> {
-        let line = &self.lines[g.line];
-        let st = |f: fn(&Stats) -> f64| g.stats.as_ref().map_or(Cell::Empty, |s| Cell::Num(f(s)));
+    /// The cells that say which line and node count a row or a summary row is about.
+    fn line_cells(&self, line: usize, nodes: u32) -> Vec<Cell> {
+        let line = &self.lines[line];
         vec![
             Cell::Str(line.label.en.clone()),
             Cell::Str(line.algorithm.id.into()),
             Cell::Str(line.variant.as_ref().map_or(String::new(), |v| v.en.clone())),
-            Cell::Int(g.nodes as u64),
+            Cell::Int(nodes as u64),
+        ]
+    }
+
+    fn group_cells(&self, g: &Group) -> Vec<Cell> {
+        let st = |f: fn(&Stats) -> f64| g.stats.as_ref().map_or(Cell::Empty, |s| Cell::Num(f(s)));
+        let mut cells = self.line_cells(g.line, g.nodes);
+        cells.extend([
             Cell::Int(g.runs),
             Cell::Str(self.measure.name().into()),
             Cell::Int(g.stats.as_ref().map_or(0, |s| s.n)),
@@ -58,7 +62,8 @@ impl Sweep {
             Cell::Int(g.end_one),
             Cell::Int(g.end_none),
             Cell::Int(g.minority_leader),
-        ]
+        ]);
+        cells
     }
 
     /// The header and cells of the per-run table (`summary == false`) or the summary.

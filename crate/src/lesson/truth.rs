@@ -61,29 +61,18 @@ const PHRASES: &[Phrase] = &[
 /// The claims `caption` (in `lang`) makes, sorted, without repeats.
 pub fn claims(caption: &str, lang: Lang) -> Vec<Claim> {
     let mut out = Vec::new();
-    let mut rest = caption;
-    while let Some(i) = rest.find('N') {
-        let after = &rest[i + 1..];
-        let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
-        // An id, not a word that starts with N ("Now", "N(N+1)/2").
-        let word_start = rest[..i].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
-        if !digits.is_empty() && word_start {
-            if let Ok(id) = digits.parse::<NodeId>() {
-                let tail = &after[digits.len()..];
-                let tail_zh = tail.trim_start();
-                for (l, phrase, claim) in PHRASES {
-                    let said = match l {
-                        Lang::En => tail.starts_with(phrase),
-                        _ => tail_zh.starts_with(phrase),
-                    };
-                    if *l == lang && said {
-                        out.push(claim(id));
-                        break;
-                    }
-                }
+    for (id, tail) in mentions(caption) {
+        let tail_zh = tail.trim_start();
+        for (l, phrase, claim) in PHRASES {
+            let said = match l {
+                Lang::En => tail.starts_with(phrase),
+                _ => tail_zh.starts_with(phrase),
+            };
+            if *l == lang && said {
+                out.push(claim(id));
+                break;
             }
         }
-        rest = &after[digits.len()..];
     }
     out.sort();
     out.dedup();
@@ -229,16 +218,24 @@ pub fn flights(text: &str, lang: Lang, kinds: &[&str]) -> Vec<Flight> {
 
 /// The node ids (`N7`) a text names, in order.
 fn node_ids(text: &str) -> Vec<NodeId> {
+    mentions(text).into_iter().map(|(id, _)| id).collect()
+}
+
+/// Each node id a text names (`N7`, an id, not a word that starts with N: "Now", "N(N+1)/2"),
+/// in order, with the text after it.
+fn mentions(text: &str) -> Vec<(NodeId, &str)> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find('N') {
         let after = &rest[i + 1..];
-        let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let word_start = rest[..i].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
         if word_start {
-            out.extend(digits.parse::<NodeId>().ok());
+            if let Ok(id) = after[..digits].parse::<NodeId>() {
+                out.push((id, &after[digits..]));
+            }
         }
-        rest = &after[digits.len()..];
+        rest = &after[digits..];
     }
     out
 }

@@ -32,21 +32,8 @@ pub fn measure(plan: &Plan, found: &Found, base: &Scenario) -> Measure {
 /// point's other order (back to the simulator's, or one delivery fewer deferred).
 pub fn removals(plan: &Plan) -> VecDeque<Plan> {
     let mut out = VecDeque::new();
-    for i in (0..plan.faults.len()).rev() {
-        let mut p = plan.clone();
-        p.faults.remove(i);
-        out.push_back(p);
-    }
-    for i in (0..plan.order.len()).rev().filter(|&i| plan.order[i] != 0) {
-        let mut p = plan.clone();
-        p.order[i] = 0;
-        out.push_back(p);
-        if plan.order[i] > 1 {
-            let mut p = plan.clone();
-            p.order[i] -= 1;
-            out.push_back(p);
-        }
-    }
+    push_fault_removals(plan, &mut out);
+    push_order_removals(plan, &mut out);
     out
 }
 
@@ -56,11 +43,7 @@ pub fn removals(plan: &Plan) -> VecDeque<Plan> {
 /// halfway towards the one before it (or towards tick 1).
 pub fn candidates(plan: &Plan, base: &Scenario) -> VecDeque<Plan> {
     let mut out = VecDeque::new();
-    for i in (0..plan.faults.len()).rev() {
-        let mut p = plan.clone();
-        p.faults.remove(i);
-        out.push_back(p);
-    }
+    push_fault_removals(plan, &mut out);
     if plan.nodes.len() > 2 {
         for &n in plan.nodes.iter().rev() {
             if base.initial_leader != Some(n) {
@@ -70,16 +53,7 @@ pub fn candidates(plan: &Plan, base: &Scenario) -> VecDeque<Plan> {
     }
     if plan.order.iter().any(|&c| c != 0) {
         out.push_back(Plan { order: vec![], ..plan.clone() });
-        for i in (0..plan.order.len()).rev().filter(|&i| plan.order[i] != 0) {
-            let mut p = plan.clone();
-            p.order[i] = 0;
-            out.push_back(p);
-            if plan.order[i] > 1 {
-                let mut p = plan.clone();
-                p.order[i] -= 1;
-                out.push_back(p);
-            }
-        }
+        push_order_removals(plan, &mut out);
     }
     if plan.latency != base.network.latency {
         out.push_back(Plan { latency: base.network.latency, ..plan.clone() });
@@ -97,4 +71,27 @@ pub fn candidates(plan: &Plan, base: &Scenario) -> VecDeque<Plan> {
         }
     }
     out
+}
+
+/// Each fault taken out, the last first.
+fn push_fault_removals(plan: &Plan, out: &mut VecDeque<Plan>) {
+    for i in (0..plan.faults.len()).rev() {
+        let mut p = plan.clone();
+        p.faults.remove(i);
+        out.push_back(p);
+    }
+}
+
+/// Each choice point's other order: back to the simulator's, or one delivery fewer deferred.
+fn push_order_removals(plan: &Plan, out: &mut VecDeque<Plan>) {
+    for i in (0..plan.order.len()).rev().filter(|&i| plan.order[i] != 0) {
+        let mut p = plan.clone();
+        p.order[i] = 0;
+        out.push_back(p);
+        if plan.order[i] > 1 {
+            let mut p = plan.clone();
+            p.order[i] -= 1;
+            out.push_back(p);
+        }
+    }
 }

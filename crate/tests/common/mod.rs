@@ -39,3 +39,55 @@ pub fn all_agree_on(e: &Engine, leader: NodeId) -> bool {
 pub fn violations_of<'a>(e: &'a Engine, kind: &str) -> Vec<&'a election_lab::observe::Violation> {
     e.violations().iter().filter(|v| v.kind == kind).collect()
 }
+
+/// The committed cluster logs of one folder under `tests/data/real`: (file name, text) for
+/// every `.log` file, in name order.
+pub fn real_logs(dir: &str) -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(dir);
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The CLI started on `args` with its standard input, output and error piped.
+pub fn piped_cli(args: &[&str]) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_election-lab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the binary")
+}
+
+/// The CLI as a command, to be given its arguments.
+pub fn cli() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_election-lab"))
+}
+
+/// A fresh, empty folder for one test's files: `election-lab-<name>-<pid>` in the system's
+/// temporary folder.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("election-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The path of a shipped script template (`crate/scripts/<name>`).
+pub fn script_template(name: &str) -> String {
+    format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Writes `text` to the file `name` in the folder `d`; the file's path.
+pub fn write_file(d: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let file = d.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}

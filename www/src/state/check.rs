@@ -168,11 +168,8 @@ impl State {
 mod tests {
     use super::*;
     use crate::state::Action;
-    use yew::Reducible;
 
-    fn run(s: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-        actions.into_iter().fold(s, |s, a| s.reduce(a))
-    }
+    use crate::state::tests::run;
 
     #[test]
     fn a_check_runs_reports_progress_and_is_cancelled_or_opens_its_counterexample() {

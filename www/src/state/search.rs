@@ -143,11 +143,8 @@ impl State {
 mod tests {
     use super::*;
     use crate::state::Action;
-    use yew::Reducible;
 
-    fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-        actions.into_iter().fold(state, |s, a| s.reduce(a))
-    }
+    use crate::state::tests::run;
 
     /// What the worker would post for the state's job.
     fn worker_replies(s: &State) -> Vec<String> {

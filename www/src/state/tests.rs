@@ -7,7 +7,9 @@ fn open(query: &str) -> Rc<State> {
     Rc::new(State::open(query))
 }
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
+/// The state after `actions`, each reduced in turn as the UI would send them (the other
+/// reducer tests' too).
+pub(crate) fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
     actions.into_iter().fold(state, |s, a| s.reduce(a))
 }
 

@@ -4,9 +4,7 @@
 
 use super::*;
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-    actions.into_iter().fold(state, |s, a| s.reduce(a))
-}
+use crate::state::tests::run;
 
 fn open() -> Rc<State> {
     Rc::new(State::open("?preset=ring-best"))

@@ -5,9 +5,7 @@ use super::*;
 use election_lab::sim::Budget;
 use serde_json::json;
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-    actions.into_iter().fold(state, |s, a| s.reduce(a))
-}
+use crate::state::tests::run;
 
 /// The recorded etcd run with a message received 2⁶⁴−1 ticks after it was sent, as a trace.
 fn late_message() -> String {

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { serve, launch } from '../e2e/harness.mjs';
+import { whenMain } from '../e2e/harness.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
@@ -82,10 +82,4 @@ export async function benchCheck(browser, server, depth = Number(process.env.CHE
     + `ratio page / native (wall) ${(pageS / wall).toFixed(2)}x`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await serve();
-  const browser = await launch();
-  await benchCheck(browser, server);
-  await browser.close();
-  await server.close();
-}
+await whenMain(import.meta.url, benchCheck);

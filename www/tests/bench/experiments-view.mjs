@@ -1,8 +1,7 @@
 // Benchmark of the experiments view (section 7 of browser.mjs; `node tests/bench/experiments-view.mjs`
 // runs it alone): a sweep run through the page (in its Web Worker since issue 17). Measures the
 // time from clicking Run to the plot drawn, and the frame intervals meanwhile (requestAnimationFrame).
-import { fileURLToPath } from 'node:url';
-import { serve, launch } from '../e2e/harness.mjs';
+import { whenMain } from '../e2e/harness.mjs';
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
@@ -41,10 +40,4 @@ export async function benchExperimentsView(browser, server) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await serve();
-  const browser = await launch();
-  await benchExperimentsView(browser, server);
-  await browser.close();
-  await server.close();
-}
+await whenMain(import.meta.url, benchExperimentsView);

@@ -3,8 +3,7 @@
 // Measures schedules per second in the worker (its own clock, and the page's from click to
 // result), and the frame intervals of the page meanwhile (requestAnimationFrame), to compare with
 // the native figures of `cargo bench -p election-lab --bench search`.
-import { fileURLToPath } from 'node:url';
-import { serve, launch } from '../e2e/harness.mjs';
+import { whenMain } from '../e2e/harness.mjs';
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
@@ -55,10 +54,4 @@ export async function benchSearch(browser, server) {
   await page.context().close();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await serve();
-  const browser = await launch();
-  await benchSearch(browser, server);
-  await browser.close();
-  await server.close();
-}
+await whenMain(import.meta.url, benchSearch);

@@ -4,13 +4,11 @@
 // in the inspector without touching the run, while a click still crashes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, axe } from './harness.mjs';
+import { serve, launch, open, shot, axe, step } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
 
 const VIEWS = [
   ['main page', '?preset=bully-worst-8&step=12', '[data-node]'],

@@ -4,14 +4,11 @@
 // at its violating step. Cancel stops it. The panel is axe-core clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, axe } from './harness.mjs';
+import { serve, launch, open, shot, axe, step, liveLeaders, watchWorkers } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
-const liveLeaders = (page) => page.locator('[data-node][data-role="leader"]:not([data-status="crashed"])').count();
 
 test('Raft\'s one leader per term: every schedule to depth 5 is checked, and the verdict says within which bounds', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-raft');
@@ -76,8 +73,7 @@ test('Bully\'s split brain: the shortest counterexample opens as the run at its 
 
 test('a long check shows the states it has explored, and Cancel stops it (in Chinese too)', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-raft&lang=zh');
-  const workers = [];
-  page.on('worker', (w) => workers.push(w));
+  const workers = watchWorkers(page);
   const panel = page.getByTestId('check-every');
   await panel.getByTestId('check-depth').fill('30');
   await panel.getByTestId('check-depth').dispatchEvent('change');

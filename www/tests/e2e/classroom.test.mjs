@@ -4,23 +4,11 @@
 // (English and 中文, N = 5, 8, 16, and a 640×420 embed) go to screenshots/classroom-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, toPage } from './harness.mjs';
+import { serve, launch, open, shot, drag, step } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
-
-async function drag(page, from, to) {
-  const [x1, y1] = await toPage(page, ...from);
-  const [x2, y2] = await toPage(page, ...to);
-  await page.mouse.move(x1, y1);
-  await page.mouse.down();
-  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 4 });
-  await page.mouse.move(x2, y2, { steps: 4 });
-  await page.mouse.up();
-}
 
 // Every dot whose title says it travels between the two sides: [id, doomed?, doom reason].
 const crossing = (page, re) => page.locator('g.dot').evaluateAll((els, src) => {

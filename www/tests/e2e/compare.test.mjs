@@ -1,7 +1,7 @@
 // Compare mode in a real Chromium: real clicks, a real drag in one lane, the keyboard, links.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, drag } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -20,18 +20,7 @@ const laneHtml = (page, k) => lane(page, k).evaluate((root) => {
 const tableText = (page) => page.getByTestId('compare-table').innerText();
 
 /** Drags on lane `k`'s canvas from one viewBox point (0..1000) to another. */
-async function dragIn(page, k, from, to) {
-  const box = await page.locator(`svg.canvas[data-lane="lane-${k}"]`).boundingBox();
-  const s = Math.min(box.width, box.height) / 1000;
-  const at = ([x, y]) => [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
-  const [x1, y1] = at(from);
-  const [x2, y2] = at(to);
-  await page.mouse.move(x1, y1);
-  await page.mouse.down();
-  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 4 });
-  await page.mouse.move(x2, y2, { steps: 4 });
-  await page.mouse.up();
-}
+const dragIn = (page, k, from, to) => drag(page, from, to, page.locator(`svg.canvas[data-lane="lane-${k}"]`));
 
 test('Bully and Raft on the split-brain preset: one line drawn in the Raft lane splits Bully, not Raft, at the same time; back and forth stays in sync; the link reopens the view', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=split-brain-bully');

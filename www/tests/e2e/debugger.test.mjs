@@ -4,14 +4,11 @@
 // progress and Cancel ends it (the worker is terminated).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, step, liveLeaders, watchWorkers } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
-const liveLeaders = (page) => page.locator('[data-node][data-role="leader"]:not([data-status="crashed"])').count();
 
 test('a "leaders change" breakpoint stops Play at the step where the second leader appears', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-bully');
@@ -92,8 +89,7 @@ test('Find a counterexample on Bully\'s single leader opens a run at the violati
 
 test('a long search shows its progress advancing, and Cancel stops it (in Chinese too)', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-raft&lang=zh');
-  const workers = [];
-  page.on('worker', (w) => workers.push(w));
+  const workers = watchWorkers(page);
   await page.getByRole('button', { name: '寻找反例：每个任期至多一个领导者' }).click();
   const bar = page.getByRole('progressbar', { name: '反例搜索' });
   await bar.waitFor();

@@ -2,13 +2,11 @@
 // link), the dot is drawn doomed, and the step that would have delivered it is a drop.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, step } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
 
 test('clicking a message dot drops it; the drop is recorded and shows as a drop', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=ring-worst&step=3');

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, watchWorkers } from './harness.mjs';
 
 /** Like the harness's `open`, for a link that opens the experiments view (no nodes drawn). */
 async function openView(browser, url, viewport = { width: 1280, height: 860 }) {
@@ -69,8 +69,7 @@ test('a sweep runs in a worker, shows its progress, can be cancelled, and Escape
   const { page, errors } = await open(browser, server.url + '?preset=ring-worst');
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  const workers = [];
-  page.on('worker', (w) => workers.push(w));
+  const workers = watchWorkers(page);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   assert.equal(await page.getByTestId('step').textContent(), '3');
   await page.getByTestId('open-experiments').click();

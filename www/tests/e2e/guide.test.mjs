@@ -3,12 +3,7 @@
 // guide beside it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { serve, launch, open, DIST } from './harness.mjs';
-import { buildOffline } from '../../../scripts/offline.mjs';
+import { serve, launch, open, offlineFileUrl } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -35,11 +30,8 @@ for (const [lang, name] of [['en', 'User guide'], ['zh', '用户指南']]) {
 }
 
 test('the offline file\'s help has no link to a guide it does not carry', async () => {
-  const { html } = await buildOffline(DIST);
-  const dir = await mkdtemp(join(tmpdir(), 'election-lab-offline-'));
-  const file = join(dir, 'election-lab.html');
-  await writeFile(file, html);
-  const { page, errors, context } = await open(browser, pathToFileURL(file).href + '?lang=en');
+  const url = await offlineFileUrl();
+  const { page, errors, context } = await open(browser, url + '?lang=en');
   await page.keyboard.press('?');
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('heading', { name: 'Keyboard shortcuts' }).waitFor();

@@ -1,9 +1,10 @@
 // Shared set-up for the end-to-end tests: a static server for dist/ on loopback, the system
 // Chromium driven by playwright-core, and a page wrapper that records console errors.
 import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { extname, join, normalize, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
@@ -76,14 +77,69 @@ export async function shot(page, name) {
 
 /**
  * Maps the canvas's viewBox coordinates (0..1000) to page coordinates, after scrolling the
- * canvas into view (a click on a control below it may have scrolled it away).
+ * canvas into view (a click on a control below it may have scrolled it away); `canvas`: the
+ * first one unless named.
  */
-export async function toPage(page, x, y) {
-  const canvas = page.locator('svg.canvas').first();
+export async function toPage(page, x, y, canvas = page.locator('svg.canvas').first()) {
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   const s = Math.min(box.width, box.height) / 1000;
   return [box.x + (box.width - 1000 * s) / 2 + x * s, box.y + (box.height - 1000 * s) / 2 + y * s];
+}
+
+/** Drags with the mouse on the canvas (the first one unless named) from one viewBox point
+ * (0..1000) to another, in steps, as a hand would. */
+export async function drag(page, from, to, canvas) {
+  const [x1, y1] = await toPage(page, ...from, canvas);
+  const [x2, y2] = await toPage(page, ...to, canvas);
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 4 });
+  await page.mouse.move(x2, y2, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** The single offline file (`scripts/offline.mjs`) built from dist/ and written to a fresh
+ * temporary folder: its file:// URL. */
+export async function offlineFileUrl() {
+  const { buildOffline } = await import('../../../scripts/offline.mjs');
+  const { html } = await buildOffline(DIST);
+  const file = join(await mkdtemp(join(tmpdir(), 'election-lab-offline-')), 'election-lab.html');
+  await writeFile(file, html);
+  return pathToFileURL(file).href;
+}
+
+/** The Web Workers `page` starts from now on, in order, as they start. */
+export function watchWorkers(page) {
+  const workers = [];
+  page.on('worker', (w) => workers.push(w));
+  return workers;
+}
+
+/** The step the page shows. */
+export const step = async (page) => Number(await page.getByTestId('step').textContent());
+
+/** How many nodes are drawn leading and not crashed. */
+export const liveLeaders = (page) => page.locator('[data-node][data-role="leader"]:not([data-status="crashed"])').count();
+
+/** Presses Step forward until `done()` holds, at most `max` times; whether it came to hold. */
+export async function stepUntil(page, done, max = 400) {
+  for (let i = 0; i < max; i++) {
+    if (await done()) return true;
+    await page.getByRole('button', { name: 'Step forward' }).click();
+  }
+  return done();
+}
+
+/** Runs `bench(browser, server)` when the module at `url` is the script node was started with
+ * (a browser bench run alone), on a server and browser of its own. */
+export async function whenMain(url, bench) {
+  if (process.argv[1] !== fileURLToPath(url)) return;
+  const server = await serve();
+  const browser = await launch();
+  await bench(browser, server);
+  await browser.close();
+  await server.close();
 }
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { serve, launch, open, shot, axe } from './harness.mjs';
+import { serve, launch, open, shot, axe, stepUntil } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real');
@@ -19,14 +19,6 @@ const DATA = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real');
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function stepUntil(page, done, max = 300) {
-  for (let i = 0; i < max; i++) {
-    if (await done()) return true;
-    await page.getByRole('button', { name: 'Step forward' }).click();
-  }
-  return done();
-}
 
 const leads = (page, node) => async () =>
   (await page.locator(`[data-node="${node}"][data-role="leader"]`).count()) === 1;

@@ -3,12 +3,8 @@
 // lesson embedded in a 640×420 iframe with its events, and the single offline file from file://.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { serve, launch, open, shot, DIST } from './harness.mjs';
-import { buildOffline } from '../../../scripts/offline.mjs';
+import { readFile } from 'node:fs/promises';
+import { serve, launch, open, shot, offlineFileUrl } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -192,11 +188,8 @@ test('at 1280×860 the header keeps to two rows of buttons and the step controls
 });
 
 test('the single offline file runs a lesson opened from file://', async () => {
-  const { html } = await buildOffline(DIST);
-  const dir = await mkdtemp(join(tmpdir(), 'election-lab-offline-'));
-  const file = join(dir, 'election-lab.html');
-  await writeFile(file, html);
-  const { page, errors } = await open(browser, pathToFileURL(file).href + '?lesson=bully&lang=en');
+  const url = await offlineFileUrl();
+  const { page, errors } = await open(browser, url + '?lesson=bully&lang=en');
   await page.getByTestId('lesson-caption').waitFor();
   assert.equal(await caption(page), bully.stops[0].caption.en);
   await page.locator('[data-node="7"]').click();

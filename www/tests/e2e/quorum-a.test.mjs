@@ -24,6 +24,16 @@ async function cut(page) {
   await page.waitForSelector('[data-partition]');
 }
 
+/** Opens `preset`, steps once, draws the course's partition and runs to the end (a shot of it). */
+async function partitioned(preset) {
+  const opened = await open(browser, server.url + `?preset=${preset}`);
+  await forward(opened.page);
+  await cut(opened.page);
+  await opened.page.keyboard.press('End');
+  await shot(opened.page, `${preset}-partitioned`);
+  return opened;
+}
+
 test('ZooKeeper: vote arrows converge on the largest (ZXID, SID) and a tally counts them', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=zookeeper-votes-5');
   // At boot every node votes for itself: no arrow yet, each node shows its ZXID.
@@ -48,11 +58,7 @@ test('ZooKeeper: vote arrows converge on the largest (ZXID, SID) and a tally cou
 });
 
 test('ZooKeeper: under the course partition the minority looks forever and never elects', async () => {
-  const { page, errors } = await open(browser, server.url + '?preset=split-brain-zookeeper');
-  await forward(page);
-  await cut(page);
-  await page.keyboard.press('End');
-  await shot(page, 'split-brain-zookeeper-partitioned');
+  const { page, errors } = await partitioned('split-brain-zookeeper');
   assert.deepEqual(await leaders(page), [5]);
   assert.equal(await page.getByTestId('split-brain').count(), 0);
   assert.equal(await page.locator('[role="alert"]').count(), 0);
@@ -66,11 +72,7 @@ test('ZooKeeper: under the course partition the minority looks forever and never
 });
 
 test('stable leader: the same partition splits the brain', async () => {
-  const { page, errors } = await open(browser, server.url + '?preset=split-brain-stable-leader');
-  await forward(page);
-  await cut(page);
-  await page.keyboard.press('End');
-  await shot(page, 'split-brain-stable-leader-partitioned');
+  const { page, errors } = await partitioned('split-brain-stable-leader');
   assert.deepEqual(await leaders(page), [1, 5]);
   assert.match(await page.getByTestId('split-brain').textContent(), /Split brain: N1, N5/);
   assert.deepEqual(errors, []);

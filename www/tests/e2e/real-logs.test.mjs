@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, stepUntil } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real');
@@ -14,14 +14,6 @@ const DATA = join(here, '..', '..', '..', 'crate', 'tests', 'data', 'real');
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function stepUntil(page, done, max = 200) {
-  for (let i = 0; i < max; i++) {
-    if (await done()) return true;
-    await page.getByRole('button', { name: 'Step forward' }).click();
-  }
-  return done();
-}
 
 /** The leader the cluster reported after the kill, as the script wrote it in status.txt. */
 async function reported(dir) {

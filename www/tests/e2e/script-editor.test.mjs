@@ -5,13 +5,11 @@
 // script and opens the same run in a new page. axe-core finds nothing serious with the editor open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, axe } from './harness.mjs';
+import { serve, launch, open, shot, axe, step } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const step = async (page) => Number(await page.getByTestId('step').textContent());
 
 /** Opens the editor from the picker of a fresh player on `preset`. */
 async function editor(preset, viewport) {

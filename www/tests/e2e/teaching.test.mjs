@@ -2,13 +2,12 @@
 // and every registered preset run to its end in the browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, toPage } from './harness.mjs';
+import { serve, launch, open, shot, toPage, step } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const step = async (page) => Number(await page.getByTestId('step').textContent());
 const narration = (page) => page.getByTestId('narration').textContent();
 // Live nodes drawn as leaders: role `leader`, or a protocol's own name for it (ZooKeeper's `leading`).
 const leaders = (page) => page.locator('[data-node].look-leader').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));

@@ -3,7 +3,7 @@
 // gives the same network. The editor lives in the workbench: the player hands off to it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, toPage, axe } from './harness.mjs';
+import { serve, launch, open, shot, toPage, drag, axe } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -48,16 +48,6 @@ async function openEditor(page) {
 }
 
 /** A mouse drag in the editor from one place to another (viewBox units). */
-async function drag(page, from, to) {
-  const [x0, y0] = await toPage(page, ...from);
-  const [x1, y1] = await toPage(page, ...to);
-  await page.mouse.move(x0, y0);
-  await page.mouse.down();
-  await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 4 });
-  await page.mouse.move(x1, y1, { steps: 4 });
-  await page.mouse.up();
-}
-
 /** Steps the run (→) until the clock reads round `r`. */
 async function stepToRound(page, r) {
   for (let i = 0; i < 400; i++) {

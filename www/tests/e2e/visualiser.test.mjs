@@ -1,7 +1,7 @@
 // The visualiser's acceptance, in a real Chromium with real clicks, drags and URLs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open, shot, toPage } from './harness.mjs';
+import { serve, launch, open, shot, toPage, drag, step, stepUntil } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -13,26 +13,7 @@ const canvasHtml = (page) => page.locator('svg.canvas').evaluate((root) => {
     `<${n.tagName}${[...n.attributes].map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(ser).join('')}</${n.tagName}>`;
   return ser(root);
 });
-const step = async (page) => Number(await page.getByTestId('step').textContent());
 const leaders = (page) => page.locator('[data-role="leader"]').evaluateAll((els) => els.map((e) => Number(e.dataset.node)).sort((a, b) => a - b));
-
-async function drag(page, from, to) {
-  const [x1, y1] = await toPage(page, ...from);
-  const [x2, y2] = await toPage(page, ...to);
-  await page.mouse.move(x1, y1);
-  await page.mouse.down();
-  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 4 });
-  await page.mouse.move(x2, y2, { steps: 4 });
-  await page.mouse.up();
-}
-
-async function stepUntil(page, done, max = 400) {
-  for (let i = 0; i < max; i++) {
-    if (await done()) return true;
-    await page.getByRole('button', { name: 'Step forward' }).click();
-  }
-  return done();
-}
 
 test('Bully: clicking the leader crashes it and stepping elects the next-highest id', async () => {
   const { page, errors } = await open(browser, server.url + '?preset=bully-heartbeats');

@@ -156,14 +156,7 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
         max_drift: drift,
     };
     let key = super::swarm_cmd::key(&trace.scenario, &property, &bounds, a.unordered);
-    let mut checker = Checker::new(&trace.scenario, &property, bounds).map_err(|e| {
-        let field = e.to_string();
-        if field.starts_with("property") {
-            format!("--{field}")
-        } else {
-            format!("{file}: {field}")
-        }
-    })?;
+    let mut checker = Checker::new(&trace.scenario, &property, bounds).map_err(field_error(&file))?;
     if a.unordered {
         checker.unordered();
     }
@@ -262,5 +255,18 @@ pub(super) fn check_model(a: CheckModel) -> Result<(), Failure> {
     match code {
         Some(c) => Err(Failure(c, String::new())),
         None => Ok(()),
+    }
+}
+
+/// How a refused scenario field or property reads: a property names its option (`--property`),
+/// anything else the file it came from.
+pub fn field_error<E: std::fmt::Display>(file: &str) -> impl Fn(E) -> String + '_ {
+    move |e| {
+        let field = e.to_string();
+        if field.starts_with("property") {
+            format!("--{field}")
+        } else {
+            format!("{file}: {field}")
+        }
     }
 }

@@ -147,14 +147,7 @@ pub(super) fn search(a: Search) -> Result<bool, Failure> {
         max_memory: usize::try_from(max_memory << 20).unwrap_or(usize::MAX),
         ..Options::default()
     };
-    let mut s = election_lab::search::Search::new(scenario, opts).map_err(|e| {
-        let field = e.to_string();
-        if field.starts_with("property") {
-            format!("--{field}")
-        } else {
-            format!("{file}: {field}")
-        }
-    })?;
+    let mut s = election_lab::search::Search::new(scenario, opts).map_err(super::check_cmd::field_error(file))?;
     let start = std::time::Instant::now();
     let mut last_report = start;
     let mut p = s.progress();

@@ -12,9 +12,7 @@ fn open(query: &str) -> Rc<State> {
     Rc::new(State::open(query))
 }
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-    actions.into_iter().fold(state, |s, a| s.reduce(a))
-}
+use crate::state::tests::run;
 
 fn lanes(s: &State) -> &Compare {
     s.compare().expect("compare mode")

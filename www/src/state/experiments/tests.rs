@@ -3,11 +3,8 @@
 
 use super::*;
 use crate::state::Action;
-use yew::Reducible;
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-    actions.into_iter().fold(state, |s, a| s.reduce(a))
-}
+use crate::state::tests::run;
 
 /// The view's pane (the view is shown).
 fn pane(s: &State) -> &Pane {

@@ -6,11 +6,8 @@ use super::OfferKind;
 use election_lab::diff;
 use election_lab::{Action as Intervention, Engine};
 use std::rc::Rc;
-use yew::Reducible;
 
-fn run(state: Rc<State>, actions: impl IntoIterator<Item = Action>) -> Rc<State> {
-    actions.into_iter().fold(state, |s, a| s.reduce(a))
-}
+use crate::state::tests::run;
 
 /// The default preset shown to step 60, then back to step 20, where N5 is crashed.
 fn crashed_in_the_past() -> Rc<State> {
