@@ -182,8 +182,8 @@ mod tests {
         assert_eq!(e.frame().agreement, Some(4));
         assert_eq!(e.now(), 24, "(4 − 1)·6 + 6 rounds");
         let mut r = Pcg32::new(35, 1);
-        for _ in 0..50 {
-            let n = r.range_inclusive(2, 20) as usize;
+        for _ in 0..200 {
+            let n = r.range_inclusive(2, 40) as usize;
             let ids = crate::protocols::testkit::random_ids(&mut r, n, 3);
             let e = run(&json!({"algorithm": "time-slice", "nodes": ids, "network": {"model": "rounds"}}));
             let min = *ids.iter().min().unwrap();
