@@ -13,19 +13,11 @@ use election_lab::{Engine, Scenario};
 use serde_json::Value;
 use std::path::Path;
 
+mod common;
+use common::real_logs as data;
+
 fn dir(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real").join(name)
-}
-
-fn data(name: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir(name))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
 }
 
 fn logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
