@@ -58,7 +58,7 @@ fn without_drift_leases_never_overlap_in_any_timed_schedule() {
     assert!(matches!(r.verdict, Verdict::Holds { complete: true }), "{}", r.sentence());
     assert!(r.sentence().contains("exhausted: the whole reachable space is"), "{}", r.sentence());
     assert!(r.sentence().contains("t ≤ 12, ≤ 1 partition, timed model"), "{}", r.sentence());
-    assert!(r.coverage.iter().any(|&(k, _)| k == "lease.s_expire"), "the key expired in some schedule");
+    assert!(r.coverage.iter().any(|&(k, _)| k == "lease.note.store_expire"), "the key expired in some schedule");
     let r = check(&lease(""), "lease-overlap", Bounds { partitions: 1, ..Bounds::default() }, false).unwrap();
     assert!(matches!(r.verdict, Verdict::ReadsClock), "{}", r.sentence());
 }

@@ -285,9 +285,9 @@ impl Lease {
         let current = s.key.filter(|_| now < s.expires);
         if current == expect {
             ctx.note(if expect.is_some() {
-                k::lease_s_refresh(ctx.me, from, self.ttl)
+                k::lease_note_store_refresh(ctx.me, from, self.ttl)
             } else {
-                k::lease_s_create(ctx.me, from, self.ttl)
+                k::lease_note_store_create(ctx.me, from, self.ttl)
             });
             s.key = Some(from);
             s.expires = now + self.ttl;
@@ -297,9 +297,9 @@ impl Lease {
             return;
         }
         match current {
-            Some(h) if h == from => ctx.note(k::lease_s_own(ctx.me, from)),
-            Some(h) => ctx.note(k::lease_s_held(ctx.me, from, h)),
-            None => ctx.note(k::lease_s_gone(ctx.me, from)),
+            Some(h) if h == from => ctx.note(k::lease_note_store_own(ctx.me, from)),
+            Some(h) => ctx.note(k::lease_note_store_held(ctx.me, from, h)),
+            None => ctx.note(k::lease_note_store_gone(ctx.me, from)),
         }
         ctx.send(from, Msg::Fail { holder: current });
     }
@@ -342,7 +342,7 @@ impl Protocol for Lease {
 
     fn start(&self, s: &mut State, ctx: &mut C) {
         if ctx.me == self.store {
-            ctx.note(k::lease_s_start(ctx.me));
+            ctx.note(k::lease_note_store_start(ctx.me));
             return;
         }
         ctx.note(k::lease_note_start(ctx.me));
@@ -413,7 +413,7 @@ impl Protocol for Lease {
             Timer::Expire => {
                 if let Some(h) = s.key {
                     if now >= s.expires {
-                        ctx.note(k::lease_s_expire(ctx.me, h, self.ttl));
+                        ctx.note(k::lease_note_store_expire(ctx.me, h, self.ttl));
                         s.key = None;
                     } else {
                         self.at_own(Timer::Expire, s.expires, ctx);
@@ -432,7 +432,7 @@ impl Protocol for Lease {
             if s.key.is_some() {
                 self.at_own(Timer::Expire, s.expires, ctx);
             }
-            ctx.note(k::lease_s_recover(ctx.me));
+            ctx.note(k::lease_note_store_recover(ctx.me));
             return s;
         }
         ctx.note(k::lease_note_recover(ctx.me));
