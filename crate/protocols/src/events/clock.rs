@@ -66,8 +66,9 @@ impl Placement {
         if let Some((at, t, before, bt)) = &self.first {
             out.push(format!(
                 "vector clocks: {} event(s) logged at a wall time earlier than an event that happened before them \
-                 (skewed clocks), placed after it; the first: {at} at {t} ms, after {before} at {bt} ms",
-                self.disagree
+                 (skewed clocks), placed after it; the first: {at}, logged {} ms before {before}",
+                self.disagree,
+                bt - t
             ));
         } else {
             out.push("vector clocks: wall time and happens-before agree".into());
