@@ -49,7 +49,9 @@ fn story(imp: &Imported) -> (Vec<(String, u64, u64)>, Vec<(u64, u64, String)>) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["kind"].as_str().unwrap().to_string(), m["sent"].as_u64().unwrap(), m["received"].as_u64().unwrap()))
+        .map(|m| {
+            (m["kind"].as_str().unwrap().to_string(), m["sent"].as_u64().unwrap(), m["received"].as_u64().unwrap())
+        })
         .collect();
     msgs.sort();
     let states = sc["params"]["events"]
@@ -75,7 +77,10 @@ fn clocks_place_a_receive_after_its_send_however_skewed_the_wall_clocks() {
     assert!(at("follower") > at("leader"), "{states:?}");
     // The report counts where wall time and happens-before disagree, with the first line.
     let note = imp.report.notes.iter().find(|n| n.starts_with("vector clocks:")).unwrap();
-    assert!(note.contains("3 event(s)") && note.contains("the first: skew.jsonl:4, logged 490 ms before skew.jsonl:3"), "{note}");
+    assert!(
+        note.contains("3 event(s)") && note.contains("the first: skew.jsonl:4, logged 490 ms before skew.jsonl:3"),
+        "{note}"
+    );
     assert!(!imp.report.notes.iter().any(|n| n.contains("contradicts")), "{:?}", imp.report.notes);
 }
 
@@ -127,7 +132,8 @@ fn bad_clocks_are_refused_by_line_and_field() {
 fn a_clock_that_contradicts_itself_is_named_at_its_line() {
     // b's clock forgets a's events (a's entry goes down), and a's receive does not know b's send.
     let mut lines = SKEWED.to_vec();
-    lines[6] = r#"{"time": 1030, "node": "b", "kind": "became_follower", "term": 2, "leader": "a", "vc": {"a": 1, "b": 3}}"#;
+    lines[6] =
+        r#"{"time": 1030, "node": "b", "kind": "became_follower", "term": 2, "leader": "a", "vc": {"a": 1, "b": 3}}"#;
     lines[4] = r#"{"time": 1520, "node": "a", "kind": "receive", "peer": "b", "msg": "vote_grant", "term": 2, "vc": {"a": 3}}"#;
     let imp = events::import("e.jsonl", &file(&lines)).unwrap();
     let said: Vec<&String> = imp.report.notes.iter().filter(|n| n.contains("contradicts itself")).collect();

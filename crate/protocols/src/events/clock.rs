@@ -23,9 +23,8 @@ const NAMED: usize = 10;
 /// Reads an event's `vc` field: an object of member ids to whole counts that gives the event's
 /// own member a count of 1 or more.
 pub fn read(v: &Value, node: &str) -> Result<Value, String> {
-    let o = v
-        .as_object()
-        .ok_or_else(|| format!("field 'vc': expected an object of member ids to counts, found {v}"))?;
+    let o =
+        v.as_object().ok_or_else(|| format!("field 'vc': expected an object of member ids to counts, found {v}"))?;
     if o.len() > 64 {
         return Err(format!("field 'vc': {} members; at most 64 are drawn", o.len()));
     }
@@ -110,7 +109,10 @@ pub fn place(events: &[Event], at: &dyn Fn(&Event) -> String) -> Option<(Vec<Eve
         crate::sort::sort_by_key(list, |&i| (own(i), key(i)));
         for w in list.windows(2) {
             preds[w[1]].push((w[0], false));
-            let (a, b) = (clocks[w[0]].as_ref().unwrap_or_else(|| unreachable!()), clocks[w[1]].as_ref().unwrap_or_else(|| unreachable!()));
+            let (a, b) = (
+                clocks[w[0]].as_ref().unwrap_or_else(|| unreachable!()),
+                clocks[w[1]].as_ref().unwrap_or_else(|| unreachable!()),
+            );
             if let Some((m, x)) = a.iter().find(|(m, x)| **x > count(b, m)) {
                 found.problems.push(format!(
                     "{}: member '{m}' is {} here, down from {x} at {} (member '{}')",
@@ -170,7 +172,8 @@ pub fn place(events: &[Event], at: &dyn Fn(&Event) -> String) -> Option<(Vec<Eve
             next[p].push(f);
         }
     }
-    let mut ready: BinaryHeap<Reverse<_>> = (0..events.len()).filter(|&i| waiting[i] == 0).map(|i| Reverse(key(i))).collect();
+    let mut ready: BinaryHeap<Reverse<_>> =
+        (0..events.len()).filter(|&i| waiting[i] == 0).map(|i| Reverse(key(i))).collect();
     let mut placed: Vec<Option<u64>> = vec![None; events.len()];
     let mut left: std::collections::BTreeSet<_> = (0..events.len()).map(key).collect();
     while !left.is_empty() {
@@ -180,10 +183,8 @@ pub fn place(events: &[Event], at: &dyn Fn(&Event) -> String) -> Option<(Vec<Eve
             None => left.first().map_or(0, |k| k.4),
         };
         left.remove(&key(f));
-        let t = preds[f]
-            .iter()
-            .filter_map(|&(p, cross)| placed[p].map(|t| t + cross as u64))
-            .fold(events[f].t, u64::max);
+        let t =
+            preds[f].iter().filter_map(|&(p, cross)| placed[p].map(|t| t + cross as u64)).fold(events[f].t, u64::max);
         placed[f] = Some(t);
         for &g in &next[f] {
             waiting[g] = waiting[g].saturating_sub(1);

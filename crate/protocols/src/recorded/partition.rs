@@ -77,4 +77,3 @@ pub fn recognise(
     }
     out
 }
-
