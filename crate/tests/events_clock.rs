@@ -43,7 +43,9 @@ fn unclocked(lines: &[&str]) -> Vec<String> {
 }
 
 /// Messages as (kind, sent, received), and state changes as (at, node, role).
-fn story(imp: &Imported) -> (Vec<(String, u64, u64)>, Vec<(u64, u64, String)>) {
+type Story = (Vec<(String, u64, u64)>, Vec<(u64, u64, String)>);
+
+fn story(imp: &Imported) -> Story {
     let sc = &imp.scenario;
     let mut msgs: Vec<(String, u64, u64)> = sc["params"]["messages"]
         .as_array()
