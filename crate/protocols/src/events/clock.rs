@@ -47,6 +47,14 @@ fn count(clock: &BTreeMap<String, u64>, m: &str) -> u64 {
     clock.get(m).copied().unwrap_or(0)
 }
 
+fn msg_of(e: &Event) -> Option<&str> {
+    e.fields.get("msg").and_then(Value::as_str)
+}
+
+fn term_of(e: &Event) -> Option<u64> {
+    e.fields.get("term").and_then(Value::as_u64)
+}
+
 /// What placing by the clocks found, for the import report.
 #[derive(Debug, Default, PartialEq)]
 pub struct Placement {
@@ -138,23 +146,23 @@ pub fn place(events: &[Event], at: &dyn Fn(&Event) -> String) -> Option<(Vec<Eve
         }
     }
     // A receive knows the send of its message: some send of it has a count its clock knows.
+    // The earliest send of each message (sender, receiver, kind, term), in its sender's order.
+    type Message<'e> = (&'e str, &'e str, Option<&'e str>, Option<u64>);
+    let mut first_send: BTreeMap<Message, usize> = BTreeMap::new();
+    for list in by_member.values() {
+        for &s in list.iter().filter(|&&s| events[s].kind == "send") {
+            let x = &events[s];
+            let Some(to) = x.fields.get("peer").and_then(Value::as_str) else { continue };
+            first_send.entry((&x.node, to, msg_of(x), term_of(x))).or_insert(s);
+        }
+    }
     for (r, e) in events.iter().enumerate().filter(|(r, e)| e.kind == "receive" && clocks[*r].is_some()) {
         let Some(peer) = e.fields.get("peer").and_then(Value::as_str).filter(|p| *p != e.node) else { continue };
-        let same = |k: &str, s: &Event| s.fields.get(k) == e.fields.get(k);
-        let sends: Vec<usize> = by_member.get(peer).map_or(Vec::new(), |list| {
-            list.iter()
-                .copied()
-                .filter(|&s| {
-                    let x = &events[s];
-                    x.kind == "send"
-                        && x.fields.get("peer").and_then(Value::as_str) == Some(&e.node)
-                        && same("msg", x)
-                        && same("term", x)
-                })
-                .collect()
-        });
+        let Some(&s) = first_send.get(&(peer, e.node.as_str(), msg_of(e), term_of(e))) else {
+            continue;
+        };
         let knows = clocks[r].as_ref().map_or(0, |c| count(c, peer));
-        if let Some(&s) = sends.first().filter(|_| sends.iter().all(|&s| own(s) > knows)) {
+        if own(s) > knows {
             found.problems.push(format!(
                 "{}: a receive from '{peer}' whose clock knows {knows} of its events, but its send ({}) is its event {}",
                 at(e),
@@ -183,8 +191,10 @@ pub fn place(events: &[Event], at: &dyn Fn(&Event) -> String) -> Option<(Vec<Eve
             None => left.first().map_or(0, |k| k.4),
         };
         left.remove(&key(f));
-        let t =
-            preds[f].iter().filter_map(|&(p, cross)| placed[p].map(|t| t + cross as u64)).fold(events[f].t, u64::max);
+        let t = preds[f]
+            .iter()
+            .filter_map(|&(p, cross)| placed[p].map(|t| t.saturating_add(cross as u64)))
+            .fold(events[f].t, u64::max);
         placed[f] = Some(t);
         for &g in &next[f] {
             waiting[g] = waiting[g].saturating_sub(1);
