@@ -300,7 +300,7 @@ fn mutate_text(t: &mut String, u: &mut Unstructured) -> AResult<()> {
             let mut lines: Vec<&str> = text.lines().collect();
             if !lines.is_empty() {
                 let i = u.choose_index(lines.len())?;
-                if u.arbitrary()? {
+                if u.arbitrary::<bool>()? {
                     lines.remove(i);
                 } else {
                     lines.insert(i, lines[i]);
@@ -320,7 +320,7 @@ fn mutated(docs: &[Value], u: &mut Unstructured) -> AResult<String> {
     for _ in 0..u.int_in_range(1..=4)? {
         mutate(&mut v, &copy, u)?;
     }
-    let mut text = if u.arbitrary()? { v.to_string() } else { serde_json::to_string_pretty(&v).unwrap() };
+    let mut text = if u.arbitrary::<bool>()? { v.to_string() } else { serde_json::to_string_pretty(&v).unwrap() };
     if u.ratio(1, 3)? {
         mutate_text(&mut text, u)?;
     }
@@ -534,6 +534,9 @@ fn fuzz_log_lines() {
             _ => {
                 let applied = mapping.apply(&logs);
                 let mut text = events::write(&applied.header, &applied.events, &logs);
+                if u.arbitrary::<bool>()? {
+                    text = with_clocks(&text, u)?;
+                }
                 mutate_text(&mut text, u)?;
                 Some(events::import("events.jsonl", &text))
             }
@@ -548,6 +551,31 @@ fn fuzz_log_lines() {
         let _ = recorded::detect(&logs);
         Ok(())
     });
+}
+
+/// The events with vector clocks: each member's own count going up, and a count of another
+/// member's now and then, edge numbers included (the reader places them or names the line).
+fn with_clocks(text: &str, u: &mut Unstructured) -> AResult<String> {
+    let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+        if let Some(node) = v.get("node").and_then(Value::as_str).map(str::to_string) {
+            let own = counts.entry(node.clone()).or_default();
+            *own += u.int_in_range(0..=2)?;
+            let mut vc = serde_json::json!({ node.clone(): *own });
+            if let Some(other) = counts.keys().nth(u.choose_index(counts.len())?).cloned() {
+                let edge = [0, 1, u64::MAX, counts[&other]][u.choose_index(4)?];
+                vc[other] = serde_json::json!(edge);
+            }
+            v["vc"] = vc;
+            out.push_str(&v.to_string());
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn digit_runs(s: &str) -> Vec<(usize, usize)> {

@@ -368,7 +368,7 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
     let allowed = fields_of(kind);
     let mut fields = Map::new();
     for (k, x) in o {
-        if ["time", "node", "kind", "src", "raw"].contains(&k.as_str()) {
+        if ["time", "node", "kind", "src", "raw", "vc"].contains(&k.as_str()) {
             continue;
         }
         if !allowed.contains(&k.as_str()) {
@@ -428,11 +428,15 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
     if voc == Vocabulary::Zookeeper && matches!(kind, "became_pre_candidate" | "leader" | "tally") {
         return Err(format!("kind '{kind}' is for the raft vocabulary"));
     }
+    if let Some(vc) = o.get("vc") {
+        fields.insert("vc".into(), clock::read(vc, &node)?);
+    }
     let raw = o.get("raw").and_then(Value::as_str).unwrap_or("").to_string();
     Ok(Event { t, node, kind, fields, file: 0, line: 0, raw })
 }
 
 mod build;
+pub mod clock;
 pub use build::import_events;
 
 /// Imports the format's text (one events file) as a recorded run.

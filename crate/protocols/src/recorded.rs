@@ -505,6 +505,7 @@ pub fn no_start(me: NodeId) -> Note {
 }
 
 mod import;
+pub mod partition;
 pub mod pause;
 mod script;
 mod sources;

@@ -62,6 +62,15 @@ pub fn import_events(
     let mut stated: Vec<(Key, u64, bool, String)> = Vec::new();
     let mut paused: Vec<(Key, u64, bool, String)> = Vec::new();
     let mut links: Vec<pause::LinkEvent> = Vec::new();
+    // Vector clocks, when the events carry them, place each event after those that happened
+    // before it (see [`super::clock`]); without them nothing moves.
+    let placed = super::clock::place(events, &|e: &Event| {
+        files.get(e.file).map(|f| format!("{}:{}", f.name, e.line)).unwrap_or_default()
+    });
+    if let Some((_, found)) = &placed {
+        b.report.notes.extend(found.notes());
+    }
+    let events: &[Event] = placed.as_ref().map_or(events, |p| &p.0);
     let mut order: Vec<&Event> = events.iter().collect();
     // Any interleaving of the same events (a merged log, sorted or not) gives the same run.
     crate::sort::sort_by_key(&mut order, |e| (e.t, e.file, e.line));

@@ -86,6 +86,7 @@ const CAPTURES: &[&str] = &[
     "heartbeat",
     "election",
     "tick",
+    "vc",
 ];
 
 fn regex(s: &str, at: &str) -> Result<Regex, String> {
@@ -284,6 +285,8 @@ impl Mapping {
                                     break;
                                 }
                             },
+                            // A vector clock, logged as a JSON object (refused by line if not).
+                            "vc" => serde_json::from_str(s).unwrap_or_else(|_| Value::from(s)),
                             _ => Value::from(s),
                         };
                         fields.insert(name.to_string(), v);

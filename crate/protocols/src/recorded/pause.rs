@@ -48,8 +48,16 @@ impl Builder<'_> {
                 ends.push((k.clone(), t, at, lost.t, place(lost)));
             }
         }
-        let mut imported = self.finish(algorithm, cuts, number)?;
-        apply(&mut imported, &pauses, links);
+        // A lost peer that went on logging is a partition (see `partition`), not the one-way
+        // cut `finish` would make of it.
+        let reports = super::partition::reports(&self.lines, &place);
+        let members = self.members.clone();
+        let mut imported = self.finish(algorithm, false, number)?;
+        let recognised = match cuts {
+            true => super::partition::recognise(&reports, &members, &imported, &pauses, links),
+            false => Vec::new(),
+        };
+        apply(&mut imported, &pauses, links, &recognised);
         evidence(&mut imported, &ends);
         Ok(imported)
     }
@@ -187,8 +195,8 @@ pub fn stated(events: &[(Key, u64, bool, String)]) -> Vec<Pause> {
 /// Writes the pauses and stated links into the recorded scenario: a pause is a `paused` event
 /// and a `resumed` one in the member's script (it keeps its state: no crash); a crash inferred
 /// for that member in the pause, and links cut because its peers lost it then, are taken back.
-pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
-    if pauses.is_empty() && links.is_empty() {
+pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent], recognised: &[LinkEvent]) {
+    if pauses.is_empty() && links.is_empty() && recognised.is_empty() {
         return;
     }
     let sc = &mut imp.scenario;
@@ -235,9 +243,10 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
     }
     // Stated links: both directions cut while lost; restored when none is lost any more.
     let mut lost: Vec<(u64, u64)> = Vec::new();
-    let mut sorted: Vec<&LinkEvent> = links.iter().collect();
-    crate::sort::sort_by_key(&mut sorted, |l| l.2);
-    for (m, peer, t, is_lost, at) in sorted {
+    let mut sorted: Vec<(&LinkEvent, bool)> =
+        links.iter().map(|l| (l, true)).chain(recognised.iter().map(|l| (l, false))).collect();
+    crate::sort::sort_by_key(&mut sorted, |l| l.0 .2);
+    for ((m, peer, t, is_lost, at), stated) in sorted {
         let (Some(&a), Some(&b)) = (nodes.get(m), nodes.get(peer)) else {
             imp.report.notes.push(format!("{at}: member '{m}' or '{peer}' is in no log here: the link is left out"));
             continue;
@@ -250,7 +259,13 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
             lost.push(key);
             schedule.push(json!({"at": at_ms, "cut": [a, b]}));
             schedule.push(json!({"at": at_ms, "cut": [b, a]}));
-            imp.report.faults.push(format!("link {a} ↔ {b} lost at {at_ms} ms, as the events state ({at})"));
+            imp.report.faults.push(match stated {
+                true => format!("link {a} ↔ {b} lost at {at_ms} ms, as the events state ({at})"),
+                false => format!(
+                    "link {a} ↔ {b} lost at {at_ms} ms: member {a} lost member {b}, which went on logging, \
+                     neither crashed nor paused ({at})"
+                ),
+            });
         } else if !is_lost && lost.contains(&key) {
             lost.retain(|&k| k != key);
             schedule.push(json!({"at": at_ms, "heal": true}));
@@ -258,7 +273,8 @@ pub fn apply(imp: &mut Imported, pauses: &[Pause], links: &[LinkEvent]) {
                 schedule.push(json!({"at": at_ms, "cut": [x, y]}));
                 schedule.push(json!({"at": at_ms, "cut": [y, x]}));
             }
-            imp.report.faults.push(format!("link {a} ↔ {b} restored at {at_ms} ms, as the events state ({at})"));
+            let how = if stated { "as the events state" } else { "its loser reports it back" };
+            imp.report.faults.push(format!("link {a} ↔ {b} restored at {at_ms} ms, {how} ({at})"));
         }
     }
     crate::sort::sort_by_key(&mut schedule, |s| s["at"].as_u64());
