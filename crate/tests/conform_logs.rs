@@ -38,6 +38,7 @@ const SAMPLES: &[(&str, &str, &str)] = &[
     ("zookeeper", "mapping:zookeeper", "zookeeper"),
     ("sentinel", "mapping:sentinel", "raft"),
     ("sentinel-two-candidates", "mapping:sentinel", "raft"),
+    ("sentinel-two-epochs", "mapping:sentinel", "raft"),
 ];
 
 #[test]

@@ -7,7 +7,8 @@
 //!
 //! Redis Sentinel (a master, two replicas, three Sentinels; the master killed) is read through the
 //! shipped Sentinel mapping: the Sentinel that led the failover must be the one whose log promoted
-//! the replica every Sentinel then names as master, at the epoch Sentinel reports.
+//! the replica every Sentinel then names as master, at the epoch Sentinel reports; a later
+//! failover the logs show (under load, in a later epoch) is read as Sentinel ran it.
 //!
 //! Each recording must conform to its model (`election-lab conform`), and a copy of it with a
 //! term lowered or a vote cast twice must be reported at that line.
@@ -26,6 +27,8 @@ use election_lab::{Engine, Scenario};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod common;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -299,26 +302,42 @@ fn sentinel_master_killed_on_real_sentinels() {
     assert!(imp.report.damaged.is_empty(), "{}", imp.report.text());
     let mut e = Engine::new(Scenario::from_value(&imp.scenario).unwrap()).unwrap();
     e.run_to_end();
-    // "after: master 127.0.0.1:PORT config-epoch E", from SENTINEL get-master-addr-by-name / master.
+    // "after: master 127.0.0.1:PORT config-epoch E", from SENTINEL get-master-addr-by-name / master,
+    // read when the Sentinels first agree on a new master. The logs go on a second longer: under
+    // load a later failover may start in a later epoch (the new master looked down a moment),
+    // legitimately. Whatever ran, the trace has the logs' leader per epoch, ends with the leaders
+    // whose failover had not ended, and never two leaders of one epoch.
     let master = word_after(&status, "after: ", 2);
     let epoch: u64 = word_after(&status, "after: ", 4).parse().unwrap();
-    let frame = e.frame();
-    assert_eq!(frame.leaders.len(), 1, "one Sentinel leads the failover: {}", imp.report.text());
-    let leader = frame.leaders[0];
-    let view = &frame.nodes.iter().find(|n| n.id == leader).unwrap().view;
-    assert_eq!(view.term, Some(epoch), "the leader's term is the epoch Sentinel reports");
-    let members = imp.scenario["params"]["members"].as_array().unwrap();
-    let id = members.iter().find(|m| m["node"] == leader).unwrap()["id"].as_str().unwrap().to_string();
+    let failovers = common::sentinel::check_leadership(&texts, &imp.scenario, &e);
+    // The epoch Sentinel reports was led by the Sentinel whose log promoted the master it names.
+    let reported = failovers
+        .iter()
+        .find(|f| f.elected && f.epoch == epoch)
+        .unwrap_or_else(|| panic!("a leader of epoch {epoch}: {failovers:?}\n{}", imp.report.text()));
+    assert_eq!(reported.promoted.as_deref(), Some(master), "the leader promoted {master}: {failovers:?}");
+    let leader = common::sentinel::node_of(&imp.scenario, &reported.file);
+    let id = imp.scenario["params"]["members"].as_array().unwrap().iter().find(|m| m["node"] == leader).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
         imp.report.notes.iter().any(|n| n.contains(&id) && n.contains(&format!("+promoted-slave slave {master} "))),
         "the leader promoted {master}, the master every Sentinel names: {}",
         imp.report.text()
     );
+    // With one failover (the usual run), it is the one leader at the end, in that epoch.
+    if failovers.iter().all(|f| f.epoch <= epoch) {
+        let frame = e.frame();
+        assert_eq!(frame.leaders, vec![leader], "one Sentinel leads the failover: {}", imp.report.text());
+        let view = &frame.nodes.iter().find(|n| n.id == leader).unwrap().view;
+        assert_eq!(view.term, Some(epoch), "the leader's term is the epoch Sentinel reports");
+        assert!(e.violations().is_empty(), "{:?}", e.violations());
+    }
     // A quorum (2 of 3) voted for it in that epoch: its own vote and at least one arrow in.
     let msgs = imp.scenario["params"]["messages"].as_array().unwrap();
     let votes = msgs.iter().filter(|m| m["to"] == leader && m["kind"] == "VOTE_GRANT" && m["term"] == epoch).count();
     assert!(votes >= 1, "{msgs:?}");
-    assert!(e.violations().is_empty(), "{:?}", e.violations());
     the_run_holds_up(&e, &imp.scenario, &dir);
 }
 

@@ -335,9 +335,13 @@ pub fn Lab() -> Html {
         Some(_) => (Vec::new(), None),
         None => (frame.leaders.clone(), violation_text(&engine, lang)),
     };
+    // Only an imported recording has paused members, and importing is the workbench's.
+    let stale = (crate::WORKBENCH && comparing.is_none() && state.experiments().is_none())
+        .then(|| crate::state::paused_leader_text(frame, lang))
+        .flatten();
     let per_group = meta::leader_per_group(algorithm);
     let conformance = state.conformance.clone();
-    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {violation} {per_group} {lang} on={on.clone()} /> };
+    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
     let lab = LabView { engine: state.engine.clone(), playing: state.playing, ivs_rev: state.ivs_rev, gen: state.gen };

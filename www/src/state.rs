@@ -43,7 +43,7 @@ pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
-pub use real_logs::{import_title, replay_label, replay_title};
+pub use real_logs::{import_title, paused_leader_text, replay_label, replay_title};
 pub use search::{property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.

@@ -2,7 +2,7 @@
 //!
 //! They read only each node's [`View`] (role, leader view, term, tally) and so work for every
 //! protocol: the live self-declared leaders, **split brain** (two or more live nodes believe they
-//! lead at the same time), **two leaders in one term** (term/epoch protocols), agreement (every
+//! lead at the same time, and act: a recorded member paused is not counted while paused), **two leaders in one term** (term/epoch protocols), agreement (every
 //! live node names the same live leader), election latency, and message counts. Each update costs
 //! O(log N): only the node a step touched is looked at again.
 
@@ -60,7 +60,8 @@ pub struct Observers {
     /// Per node: its cached view is plain ([`is_plain`]).
     plain: Vec<bool>,
     pub live: u32,
-    /// Live nodes that believe they are leader.
+    /// Live nodes that believe they are leader and act (a paused one, frozen, does not: it is
+    /// counted again if it resumes still leading, a stale leader).
     pub leaders: BTreeSet<NodeId>,
     /// Live nodes per named leader.
     view_counts: BTreeMap<NodeId, u32>,
@@ -236,10 +237,10 @@ impl Observers {
             return;
         }
         let id = self.ids[i];
-        let was_leader = self.views[i].as_ref().is_some_and(|v| v.is_leader());
+        let was_leader = self.views[i].as_ref().is_some_and(|v| v.is_leader() && !v.paused);
         if let Some(old) = self.views[i].take() {
             self.live -= 1;
-            if old.is_leader() {
+            if old.is_leader() && !old.paused {
                 self.leaders.remove(&id);
             }
             match old.leader {
@@ -262,7 +263,7 @@ impl Observers {
             if let Some((held, _)) = v.tally {
                 self.max_tally[i] = self.max_tally[i].max(held);
             }
-            if v.is_leader() {
+            if v.is_leader() && !v.paused {
                 self.leaders.insert(id);
                 if !was_leader {
                     if let Some(kind) = self.split_brain_id.filter(|_| self.leaders.len() >= 2) {

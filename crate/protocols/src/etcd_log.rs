@@ -180,7 +180,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
                     b.report.skipped += 1;
                     continue;
                 };
-                b.seen(&member, t);
+                b.seen_at(&member, t, f, n);
                 // Names and addresses, also in a merged log: lines naming their member carry them.
                 if let Some(info) = b.members.get_mut(&member) {
                     if let Some(n) = field("local-member-attributes").and_then(|a| {
@@ -232,7 +232,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
                 let t = if t + 999 < last_t { last_t + 1 } else { t.max(last_t + 1) };
                 last_t = t;
                 if let Some(m) = raft_member(msg) {
-                    b.seen(&m, t);
+                    b.seen_at(&m, t, f, n);
                 }
                 match raft_line(msg) {
                     Ok(Some(whats)) => push(&mut b, t, f, n, whats),
@@ -280,7 +280,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
                 b.report.skipped += 1;
                 continue;
             };
-            b.seen(&member, t);
+            b.seen_at(&member, t, f, n);
             let peer_of = |s: &str| s.split_whitespace().next().filter(|w| is_id(w)).map(str::to_string);
             let what = if let Some(r) = msg.strip_prefix("rafthttp: peer ") {
                 let p = peer_of(r);
@@ -328,7 +328,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
 
 fn push(b: &mut Builder, t: u64, file: usize, line: usize, whats: Vec<(String, What)>) {
     for (member, what) in whats {
-        b.seen(&member, t);
+        b.seen_at(&member, t, file, line);
         b.lines.push(Line { t, member, file, line, what });
     }
 }

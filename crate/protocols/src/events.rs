@@ -96,6 +96,8 @@ pub struct MemberDecl {
     /// Its first and last log line of any kind (ms since 1970), when known: a member whose log
     /// goes on after its last election line was not dead then.
     pub logged: Option<(u64, u64)>,
+    /// Where its last line is (file, line from 1), when known: a crash's evidence names it.
+    pub last_at: Option<(usize, usize)>,
 }
 
 /// The header line.
@@ -303,7 +305,7 @@ fn read_header(line: &str) -> Result<Header, String> {
                     _ => return Err(format!("header: members[{i}].logged: expected [first, last] times, found {x}")),
                 },
             };
-            members.push(MemberDecl { id, name: text("name")?, addr: text("addr")?, logged });
+            members.push(MemberDecl { id, name: text("name")?, addr: text("addr")?, logged, last_at: None });
         }
     }
     let number_by_id = match o.get("number") {

@@ -160,7 +160,7 @@ pub fn import(files: &[LogFile]) -> Result<Imported, String> {
                 b.damaged(f, n, format!("myid '{me}' is not a number"));
                 continue;
             }
-            b.seen(&me, t);
+            b.seen_at(&me, t, f, n);
             if let Some(v) = msg.strip_prefix("Created server with tickTime ") {
                 tick = v.split_whitespace().next().and_then(|x| x.parse().ok()).or(tick);
             }

@@ -16,6 +16,10 @@ pub struct BannersProps {
     pub conformance: Option<std::rc::Rc<Verdict>>,
     /// Nodes that lead at once now (split brain when two or more).
     pub leaders: Vec<u32>,
+    /// A paused member still believing it leads beside the acting leader (the stale-leader
+    /// story, not a split brain), described.
+    #[prop_or_default]
+    pub stale: Option<String>,
     /// The latest violation other than split brain, described.
     pub violation: Option<String>,
     /// The algorithm elects a leader per group by design: several leaders are no alarm.
@@ -58,7 +62,9 @@ pub fn Banners(p: &BannersProps) -> Html {
     html! {
         <div class="banners">
             { for p.alert.iter().map(|a| dismiss(a, "error", "alert")) }
-            { if p.leaders.len() >= 2 { leaders_banner(&p.leaders, p.per_group, p.lang) } else if let Some(v) = &p.violation { html!{
+            { if p.leaders.len() >= 2 { leaders_banner(&p.leaders, p.per_group, p.lang) } else if let Some(s) = &p.stale { html!{
+                <div class="banner notice" role="status" data-testid="paused-leader">{ s.clone() }</div>
+            }} else if let Some(v) = &p.violation { html!{
                 <div class="banner violation" role="alert">{ v.clone() }</div>
             }} else { html!{} } }
             { for p.notice.iter().map(|n| dismiss(n, "notice", "status")) }

@@ -141,3 +141,14 @@ use election_lab::protocols::events::mapping::Mapping;
 fn as_logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
     files.iter().map(|(name, text)| LogFile { name, text }).collect()
 }
+
+/// While a recorded member that leads is paused (a frozen process), it is no acting leader: the
+/// banner tells the stale-leader story, not a split brain ("N1 is paused and still believes it
+/// leads; N2 leads now."), when another member leads meanwhile. Two acting leaders stay a split
+/// brain; a paused leader that resumes still leading acts again, and is counted again.
+pub fn paused_leader_text(frame: &election_lab::run::Frame, lang: Lang) -> Option<String> {
+    let paused: Vec<u32> =
+        frame.nodes.iter().filter(|n| n.up && n.view.paused && n.view.is_leader()).map(|n| n.id).collect();
+    (!paused.is_empty() && frame.leaders.len() == 1)
+        .then(|| k::UI_PAUSED_LEADER.format(lang, &[&crate::nodes_text(&paused), &crate::nodes_text(&frame.leaders)]))
+}

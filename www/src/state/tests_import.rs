@@ -67,3 +67,23 @@ fn a_users_mapping_beside_the_logs_reads_them() {
     assert!(s.notice.as_deref().unwrap().contains("My Sentinel (read by the mapping mine.json)"), "{:?}", s.notice);
     assert_eq!(s.scenario.nodes, vec![1, 2, 3]);
 }
+
+/// A frozen etcd leader beside the new one: the banner tells the stale-leader story in both
+/// languages (no split brain is counted while it is paused).
+#[cfg(feature = "mappings")]
+#[test]
+fn a_paused_leader_beside_the_new_one_is_told_as_a_stale_leader() {
+    let s = run(open(), [Action::ImportFiles(sample("etcd-zap-freeze", &["a.log", "b.log", "c.log"]))]);
+    assert!(s.alert.is_none(), "{:?}", s.alert);
+    let mut e = election_lab::Engine::new((*s.scenario).clone()).unwrap();
+    let mut told = None;
+    while told.is_none() && e.step() {
+        told = paused_leader_text(&e.frame(), Lang::En).map(|en| (e.frame(), en));
+    }
+    let (frame, en) = told.expect("a paused leader beside the new one");
+    let paused = frame.nodes.iter().find(|n| n.view.paused).unwrap().id;
+    assert_eq!(en, format!("N{paused} is paused and still believes it leads; N{} leads now.", frame.leaders[0]));
+    let zh = paused_leader_text(&frame, Lang::Zh).unwrap();
+    assert!(zh.contains(&format!("N{paused}")) && zh.contains("暂停"), "{zh}");
+    assert!(e.violations().iter().all(|v| v.kind != election_lab::observe::SPLIT_BRAIN), "{:?}", e.violations());
+}

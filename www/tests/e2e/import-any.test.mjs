@@ -2,7 +2,10 @@
 // Import… picker, read by the shipped mapping that fits (named in the notice), and the logs of a
 // system the app does not ship (crate/tests/data/fake-system/kiln.py, run here) with its own
 // mapping beside them; each stepped to the new leader, with the conformance panel's verdict. An
-// etcd leader frozen (SIGSTOP) and resumed is drawn paused, not crashed, while the others elect.
+// etcd leader frozen (SIGSTOP) and resumed is drawn paused, not crashed, while the others elect,
+// told as a stale leader (not a split brain) while paused. A killed leader's crash is drawn on the
+// space-time diagram as its evidence band, its tooltip naming the victim's last line and its
+// peers' first report of the loss.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
@@ -96,6 +99,9 @@ test('a frozen etcd leader: drawn paused (not crashed) while the others elect a 
   const paused = async () => (await page.locator(`[data-node="${frozen}"][data-paused="1"]`).count()) === 1;
   assert.ok(await stepUntil(page, async () => (await paused()) && (await leads(page, leader)())), 'the new leader is reached while the old one is paused');
   assert.equal(await page.locator('[data-status="crashed"]').count(), 0, 'a pause is no crash');
+  // The stale-leader story, not a split brain: the paused member acts on nothing while paused.
+  assert.equal(await page.getByTestId('split-brain').count(), 0, 'a paused believer is no second acting leader');
+  assert.equal(await page.getByTestId('paused-leader').textContent(), `N${frozen} is paused and still believes it leads; N${leader} leads now.`);
   assert.equal(await page.locator('.legend-extra[data-extra="paused"]').count(), 1, 'the legend names the paused look');
   assert.match(await verdict(page), /conforms: every one of \d+ election lines is a step of the raft model/);
   const found = await axe(page);
@@ -103,5 +109,34 @@ test('a frozen etcd leader: drawn paused (not crashed) while the others elect a 
   await shot(page, 'import-any-etcd-freeze');
   // It wakes: no longer paused.
   assert.ok(await stepUntil(page, async () => !(await paused())), 'the frozen leader resumes');
+  assert.deepEqual(errors, []);
+});
+
+test('a killed etcd leader: the evidence band on the space-time diagram names its last line and its peers\' first report', async () => {
+  const { page, errors } = await open(browser, server.url);
+  const dir = join(DATA, 'etcd-zap');
+  await page.getByTestId('import').setInputFiles(['a.log', 'b.log', 'c.log'].map((f) => join(dir, f)));
+  await page.waitForFunction(() => document.querySelectorAll('svg.canvas [data-node]').length === 3);
+  // The step that crashes it is at the end of the band: the diagram around it shows the band.
+  const victim = page.locator('svg.canvas [data-status="crashed"]');
+  assert.ok(await stepUntil(page, async () => (await victim.count()) === 1), 'the leader is crashed');
+  const node = await victim.getAttribute('data-node');
+  const band = page.locator(`svg.spacetime rect.st-evidence[data-node="${node}"]`);
+  assert.equal(await band.count(), 1, 'the band is drawn');
+  const title = await band.locator('title').textContent();
+  const m = title.match(/^N(\d+) crashed between its last line \((\w+\.log):(\d+), (\d+) ms\) and its peers' first report of the loss \((\w+\.log):(\d+), (\d+) ms\)$/);
+  assert.ok(m, title);
+  assert.equal(m[1], node);
+  // The victim's last line is the last line of its own log (etcd members are numbered a, b, c).
+  const own = ['a.log', 'b.log', 'c.log'][Number(node) - 1];
+  const lines = (await readFile(join(dir, own), 'utf8')).split('\n');
+  const last = lines.findLastIndex((l) => l.trim() !== '') + 1;
+  assert.deepEqual([m[2], Number(m[3])], [own, last]);
+  // The first report is a peer's line about the lost connection, after it.
+  assert.notEqual(m[5], own);
+  const report = (await readFile(join(dir, m[5]), 'utf8')).split('\n')[Number(m[6]) - 1];
+  assert.match(report, /lost TCP streaming connection/);
+  assert.ok(Number(m[4]) < Number(m[7]), title);
+  assert.equal(await page.locator('.st-legend .st-evidence-key').count(), 1, 'the legend says what the band is');
   assert.deepEqual(errors, []);
 });

@@ -44,7 +44,10 @@ pub fn import_events(
         match m.logged {
             Some((first, last)) => {
                 b.seen(&m.id, first);
-                b.seen(&m.id, last);
+                match m.last_at {
+                    Some((f, l)) => b.seen_at(&m.id, last, f, l),
+                    None => b.seen(&m.id, last),
+                }
                 b.clock(first);
             }
             None => {
@@ -256,7 +259,7 @@ pub fn import_events(
         }
         b.clock(e.t);
         if !out.is_empty() {
-            b.seen(&me, e.t);
+            b.seen_at(&me, e.t, e.file, e.line);
         }
         for what in out {
             b.lines.push(Line { t: e.t, member: me.clone(), file: e.file, line: e.line, what });

@@ -213,7 +213,7 @@ impl Mapping {
             // Events, facts and times of lines that name no member wait for the file's member.
             let mut pending: Vec<(Option<String>, Event)> = Vec::new();
             let mut facts: Vec<(Option<String>, Option<String>, Option<String>)> = Vec::new();
-            let mut times: Vec<(Option<String>, u64)> = Vec::new();
+            let mut times: Vec<(Option<String>, u64, usize)> = Vec::new();
             let mut named: Vec<String> = Vec::new();
             let mut n = 0;
             for (k, raw) in file.text.lines().enumerate() {
@@ -305,7 +305,7 @@ impl Mapping {
                     }
                 }
                 start = start.min(t);
-                times.push((line_member, t));
+                times.push((line_member, t, k + 1));
             }
             read.push(n);
             // The file's member: the one member its lines name.
@@ -341,9 +341,12 @@ impl Mapping {
                     }
                 }
             }
-            for (node, t) in times {
+            for (node, t, line) in times {
                 if let Some(nd) = node.or_else(|| file_member.clone()) {
                     let m = members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() });
+                    if m.logged.is_none_or(|(_, last)| t >= last) {
+                        m.last_at = Some((f, line));
+                    }
                     m.logged = Some(m.logged.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
                 }
             }

@@ -123,6 +123,8 @@ pub struct MemberInfo {
     /// Last line of any kind (ms), and first.
     pub first: u64,
     pub last: u64,
+    /// The latest line whose place is known (time, file, line from 1): see `Builder::seen_at`.
+    pub last_at: Option<(u64, usize, usize)>,
 }
 
 /// Collects parsed lines and builds the scenario.

@@ -15,6 +15,16 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 impl Builder<'_> {
+    /// [`Builder::seen`], with where the line is (file, line from 1): a crash's evidence names
+    /// the member's last line when its place is known.
+    pub fn seen_at(&mut self, key: &str, t: u64, file: usize, line: usize) {
+        self.seen(key, t);
+        let m = self.members.get_mut(key).expect("just seen");
+        if m.last_at.is_none_or(|at| at <= (t, file, line)) {
+            m.last_at = Some((t, file, line));
+        }
+    }
+
     /// [`Builder::finish`], with the pauses the lines show written in (see the module's doc), or
     /// the `stated` ones for their members instead, and the stated `links`.
     pub fn finish_paused(
@@ -38,7 +48,16 @@ impl Builder<'_> {
                 continue;
             };
             // Its last line of any kind (named when it is an election line).
-            let (t, at) = if m.last > last.t { (m.last, String::new()) } else { (last.t, place(last)) };
+            let (t, at) = if m.last > last.t {
+                // Named when that line's place is known (a later line of unknown place: not).
+                let at = m
+                    .last_at
+                    .filter(|a| a.0 == m.last)
+                    .and_then(|(_, f, l)| Some(format!("{}:{l}", files.get(f)?.name)));
+                (m.last, at.unwrap_or_default())
+            } else {
+                (last.t, place(last))
+            };
             let lost = self
                 .lines
                 .iter()
