@@ -166,15 +166,6 @@ pub struct HirschbergSinclair {
     pub retry: Time,
 }
 
-impl HirschbergSinclair {
-    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["retry"])?;
-        let n = cfg.n() as Time;
-        let retry = p.ticks("retry", 10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
-        Ok(HirschbergSinclair { retry })
-    }
-}
-
 /// Which way round the ring a message travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -326,7 +317,10 @@ impl Protocol for HirschbergSinclair {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "reach"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        HirschbergSinclair::from_params(cfg, params)
+        let p = ParamReader::new(params, &["retry"])?;
+        let n = cfg.n() as Time;
+        let retry = p.ticks("retry", 10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
+        Ok(HirschbergSinclair { retry })
     }
 
     fn init(&self, ctx: &mut C) -> State {
