@@ -154,6 +154,18 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+
+impl Bully {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["t_out", "t_coord"])?;
+        let lat_max = cfg.latency.1;
+        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
+        Ok(Bully { t_out, t_coord })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Idle,
@@ -257,11 +269,7 @@ impl Protocol for Bully {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["t_out", "t_coord"])?;
-        let lat_max = cfg.latency.1;
-        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
-        let t_coord = p.ticks("t_coord", 3 * t_out)?;
-        Ok(Bully { t_out, t_coord })
+        Bully::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

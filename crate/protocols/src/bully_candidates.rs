@@ -113,6 +113,39 @@ const PRESETS: &[Preset] = &[
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
 impl BullyCandidates {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["candidates", "t_out", "t_coord", "delta"])?;
+        let candidates = match p.ids("candidates")? {
+            Some(mut c) => {
+                if c.is_empty() {
+                    return Err(ScenarioError::new("params.candidates", "needs at least one candidate"));
+                }
+                for (i, id) in c.iter().enumerate() {
+                    if !cfg.ids.contains(id) {
+                        return Err(ScenarioError::new(
+                            format!("params.candidates[{i}]"),
+                            format!("unknown node {id}"),
+                        ));
+                    }
+                    if c[..i].contains(id) {
+                        return Err(ScenarioError::new(
+                            format!("params.candidates[{i}]"),
+                            format!("duplicate id {id}"),
+                        ));
+                    }
+                }
+                c.sort_unstable();
+                c
+            }
+            None => default_candidates(cfg),
+        };
+        let lat_max = cfg.latency.1;
+        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
+        let delta = p.uint("delta")?.unwrap_or(t_out + lat_max + 1);
+        Ok(BullyCandidates { candidates, t_out, t_coord, delta })
+    }
+
     pub fn is_candidate(&self, id: NodeId) -> bool {
         self.candidates.binary_search(&id).is_ok()
     }
@@ -281,36 +314,7 @@ impl Protocol for BullyCandidates {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["candidates", "t_out", "t_coord", "delta"])?;
-        let candidates = match p.ids("candidates")? {
-            Some(mut c) => {
-                if c.is_empty() {
-                    return Err(ScenarioError::new("params.candidates", "needs at least one candidate"));
-                }
-                for (i, id) in c.iter().enumerate() {
-                    if !cfg.ids.contains(id) {
-                        return Err(ScenarioError::new(
-                            format!("params.candidates[{i}]"),
-                            format!("unknown node {id}"),
-                        ));
-                    }
-                    if c[..i].contains(id) {
-                        return Err(ScenarioError::new(
-                            format!("params.candidates[{i}]"),
-                            format!("duplicate id {id}"),
-                        ));
-                    }
-                }
-                c.sort_unstable();
-                c
-            }
-            None => default_candidates(cfg),
-        };
-        let lat_max = cfg.latency.1;
-        let t_out = p.ticks("t_out", 2 * lat_max + 1)?;
-        let t_coord = p.ticks("t_coord", 3 * t_out)?;
-        let delta = p.uint("delta")?.unwrap_or(t_out + lat_max + 1);
-        Ok(BullyCandidates { candidates, t_out, t_coord, delta })
+        BullyCandidates::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -127,6 +127,17 @@ const PRESETS: &[Preset] = &[
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
 impl BullyFailover {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["t_out", "t_coord", "failover"])?;
+        let t_out = p.ticks("t_out", 2 * cfg.latency.1 + 1)?;
+        let t_coord = p.ticks("t_coord", 3 * t_out)?;
+        let failover = p.uint("failover")?.map_or(2, |n| n as usize);
+        if failover == 0 {
+            return Err(ScenarioError::new("params.failover", "the list needs at least 1 node"));
+        }
+        Ok(BullyFailover { t_out, t_coord, failover })
+    }
+
     /// The failover list `leader` publishes: the `failover` ids just below it, highest first.
     pub fn list_of(&self, cfg: &Config, leader: NodeId) -> Vec<NodeId> {
         cfg.lower(leader).iter().rev().take(self.failover).copied().collect()
@@ -306,14 +317,7 @@ impl Protocol for BullyFailover {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["t_out", "t_coord", "failover"])?;
-        let t_out = p.ticks("t_out", 2 * cfg.latency.1 + 1)?;
-        let t_coord = p.ticks("t_coord", 3 * t_out)?;
-        let failover = p.uint("failover")?.map_or(2, |n| n as usize);
-        if failover == 0 {
-            return Err(ScenarioError::new("params.failover", "the list needs at least 1 node"));
-        }
-        Ok(BullyFailover { t_out, t_coord, failover })
+        BullyFailover::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

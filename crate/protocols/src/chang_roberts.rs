@@ -119,6 +119,17 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+
+impl ChangRoberts {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["suppress_initiators", "retry"])?;
+        let n = cfg.n() as Time;
+        let retry = p.ticks("retry", 3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
+        Ok(ChangRoberts { suppress_initiators: p.flag("suppress_initiators")?, retry })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub me: NodeId,
@@ -196,10 +207,7 @@ impl Protocol for ChangRoberts {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["suppress_initiators", "retry"])?;
-        let n = cfg.n() as Time;
-        let retry = p.ticks("retry", 3 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
-        Ok(ChangRoberts { suppress_initiators: p.flag("suppress_initiators")?, retry })
+        ChangRoberts::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -82,6 +82,20 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+impl FloodMax {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["diameter"])?;
+        let diam = match p.uint("diameter")? {
+            Some(0) if cfg.n() > 1 => {
+                return Err(ScenarioError::new("params.diameter", "must be at least 1 on more than one node"))
+            }
+            Some(d) => d.min(u32::MAX as u64) as u32,
+            None => diameter(cfg),
+        };
+        Ok(FloodMax { diam })
+    }
+}
+
 /// The network's diameter in hops (its graph's, or 1 on the complete network).
 pub fn diameter(cfg: &Config) -> u32 {
     let n = cfg.n();
@@ -181,15 +195,7 @@ impl Protocol for FloodMax {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["diameter"])?;
-        let diam = match p.uint("diameter")? {
-            Some(0) if cfg.n() > 1 => {
-                return Err(ScenarioError::new("params.diameter", "must be at least 1 on more than one node"))
-            }
-            Some(d) => d.min(u32::MAX as u64) as u32,
-            None => diameter(cfg),
-        };
-        Ok(FloodMax { diam })
+        FloodMax::from_params(cfg, params)
     }
 
     /// Every node starts round 1 together, at boot.

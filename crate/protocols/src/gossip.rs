@@ -105,6 +105,27 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+
+impl Gossip {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["period", "fanout", "silence", "relay"])?;
+        let period = p.ticks("period", cfg.heartbeats.map_or(4, |h| h.interval))?;
+        let fanout = p.uint("fanout")?.unwrap_or(2) as usize;
+        if fanout == 0 {
+            return Err(ScenarioError::new("params.fanout", "must be at least 1"));
+        }
+        let log2 = ceil_log(2, cfg.n() as u64);
+        let silence = match (p.uint("silence")?, cfg.heartbeats) {
+            (Some(0), _) => return Err(ScenarioError::new("params.silence", "must be at least 1 tick")),
+            (Some(t), Some(_)) => Some(t),
+            (None, Some(hb)) => Some((period * (2 * log2 + 4)).max(hb.timeout)),
+            (_, None) => None,
+        };
+        Ok(Gossip { period, fanout, silence, relay: p.flag("relay")? })
+    }
+}
+
 /// splitmix64's finaliser: a well-mixed 64-bit hash.
 fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -222,20 +243,7 @@ impl Protocol for Gossip {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["period", "fanout", "silence", "relay"])?;
-        let period = p.ticks("period", cfg.heartbeats.map_or(4, |h| h.interval))?;
-        let fanout = p.uint("fanout")?.unwrap_or(2) as usize;
-        if fanout == 0 {
-            return Err(ScenarioError::new("params.fanout", "must be at least 1"));
-        }
-        let log2 = ceil_log(2, cfg.n() as u64);
-        let silence = match (p.uint("silence")?, cfg.heartbeats) {
-            (Some(0), _) => return Err(ScenarioError::new("params.silence", "must be at least 1 tick")),
-            (Some(t), Some(_)) => Some(t),
-            (None, Some(hb)) => Some((period * (2 * log2 + 4)).max(hb.timeout)),
-            (_, None) => None,
-        };
-        Ok(Gossip { period, fanout, silence, relay: p.flag("relay")? })
+        Gossip::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -166,6 +166,15 @@ pub struct HirschbergSinclair {
     pub retry: Time,
 }
 
+impl HirschbergSinclair {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["retry"])?;
+        let n = cfg.n() as Time;
+        let retry = p.ticks("retry", 10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
+        Ok(HirschbergSinclair { retry })
+    }
+}
+
 /// Which way round the ring a message travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -317,10 +326,7 @@ impl Protocol for HirschbergSinclair {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "reach"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["retry"])?;
-        let n = cfg.n() as Time;
-        let retry = p.ticks("retry", 10 * n * cfg.latency.1 + cfg.heartbeats.map_or(0, |h| h.timeout))?;
-        Ok(HirschbergSinclair { retry })
+        HirschbergSinclair::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

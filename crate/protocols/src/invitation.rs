@@ -130,6 +130,23 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+
+impl Invitation {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["invite"])?;
+        let t = cfg.heartbeats.map_or(10, |h| h.timeout);
+        let (lo, hi) = p.pair("invite")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
+        if lo == 0 || lo > hi {
+            return Err(ScenarioError::new(
+                "params.invite",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
+        }
+        Ok(Invitation { invite: (lo, hi), join_wait: 2 * cfg.latency.1 + 1 })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Leads a group (possibly of one).
@@ -256,16 +273,7 @@ impl Protocol for Invitation {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "group"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["invite"])?;
-        let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.pair("invite")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
-        if lo == 0 || lo > hi {
-            return Err(ScenarioError::new(
-                "params.invite",
-                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
-            ));
-        }
-        Ok(Invitation { invite: (lo, hi), join_wait: 2 * cfg.latency.1 + 1 })
+        Invitation::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

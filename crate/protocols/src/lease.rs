@@ -201,6 +201,42 @@ timers! {
 type C<'a> = Ctx<'a, Msg, Timer>;
 
 impl Lease {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["store", "ttl", "period", "margin", "drift"])?;
+        if cfg.n() < 2 {
+            return Err(ScenarioError::new("nodes", "a lease election needs a store and at least one other node"));
+        }
+        let store = p.id("store")?.unwrap_or(cfg.sorted[0]);
+        if cfg.position(store).is_none() {
+            return Err(ScenarioError::new("params.store", format!("N{store} is not one of the nodes")));
+        }
+        let period = p.ticks("period", 4)?;
+        let ttl = p.uint("ttl")?.unwrap_or(4 * (period + cfg.latency.1));
+        let margin = p.uint("margin")?.unwrap_or((ttl / 10).max(1));
+        if margin >= ttl {
+            return Err(ScenarioError::new("params.margin", format!("must be below the TTL ({ttl})")));
+        }
+        if period >= ttl - margin {
+            return Err(ScenarioError::new(
+                "params.period",
+                format!("must be shorter than the TTL minus the margin ({})", ttl - margin),
+            ));
+        }
+        let mut rates = BTreeMap::new();
+        for (k, v) in p.entries("drift", "a clock rate (a number)", Value::as_f64)? {
+            let field = format!("params.drift.{k}");
+            let id: NodeId = k.parse().map_err(|_| ScenarioError::new(&field, "must name a node id"))?;
+            if cfg.position(id).is_none() {
+                return Err(ScenarioError::new(&field, format!("N{id} is not one of the nodes")));
+            }
+            if !(v > 0.0 && v <= 10.0) {
+                return Err(ScenarioError::new(&field, "a clock rate must be above 0 and at most 10"));
+            }
+            rates.insert(id, ((v * 1000.0).round() as u64).max(1));
+        }
+        Ok(Lease { store, ttl, period, margin, rates })
+    }
+
     fn rate(&self, id: NodeId) -> u64 {
         self.rates.get(&id).copied().unwrap_or(1000)
     }
@@ -274,39 +310,7 @@ impl Protocol for Lease {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["store", "ttl", "period", "margin", "drift"])?;
-        if cfg.n() < 2 {
-            return Err(ScenarioError::new("nodes", "a lease election needs a store and at least one other node"));
-        }
-        let store = p.id("store")?.unwrap_or(cfg.sorted[0]);
-        if cfg.position(store).is_none() {
-            return Err(ScenarioError::new("params.store", format!("N{store} is not one of the nodes")));
-        }
-        let period = p.ticks("period", 4)?;
-        let ttl = p.uint("ttl")?.unwrap_or(4 * (period + cfg.latency.1));
-        let margin = p.uint("margin")?.unwrap_or((ttl / 10).max(1));
-        if margin >= ttl {
-            return Err(ScenarioError::new("params.margin", format!("must be below the TTL ({ttl})")));
-        }
-        if period >= ttl - margin {
-            return Err(ScenarioError::new(
-                "params.period",
-                format!("must be shorter than the TTL minus the margin ({})", ttl - margin),
-            ));
-        }
-        let mut rates = BTreeMap::new();
-        for (k, v) in p.entries("drift", "a clock rate (a number)", Value::as_f64)? {
-            let field = format!("params.drift.{k}");
-            let id: NodeId = k.parse().map_err(|_| ScenarioError::new(&field, "must name a node id"))?;
-            if cfg.position(id).is_none() {
-                return Err(ScenarioError::new(&field, format!("N{id} is not one of the nodes")));
-            }
-            if !(v > 0.0 && v <= 10.0) {
-                return Err(ScenarioError::new(&field, "a clock rate must be above 0 and at most 10"));
-            }
-            rates.insert(id, ((v * 1000.0).round() as u64).max(1));
-        }
-        Ok(Lease { store, ttl, period, margin, rates })
+        Lease::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -148,6 +148,26 @@ const PRESETS: &[Preset] = &[
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
 impl Paxos {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let (params, forget_promise) = super::mutant(params, "forget-promise");
+        let p = ParamReader::new(&params, &["backoff", "patience"])?;
+        let lat = cfg.latency.1;
+        let (lo, hi) = p.pair("backoff")?.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
+        if lo == 0 || lo > hi {
+            return Err(ScenarioError::new(
+                "params.backoff",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
+        }
+        let patience = p.ticks("patience", 2 * lat + 1)?;
+        let top = cfg.sorted.last().copied().unwrap_or(0) as u64;
+        let mut scale = 10;
+        while scale <= top {
+            scale *= 10;
+        }
+        Ok(Paxos { backoff: (lo, hi), patience, scale, quorum: cfg.quorum(), forget_promise })
+    }
+
     fn ballot(&self, round: u64, me: NodeId) -> u64 {
         round * self.scale + me as u64
     }
@@ -277,23 +297,7 @@ impl Protocol for Paxos {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "votes"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let (params, forget_promise) = super::mutant(params, "forget-promise");
-        let p = ParamReader::new(&params, &["backoff", "patience"])?;
-        let lat = cfg.latency.1;
-        let (lo, hi) = p.pair("backoff")?.map_or((4 * lat + 2, 12 * lat + 2), |[a, b]| (a, b));
-        if lo == 0 || lo > hi {
-            return Err(ScenarioError::new(
-                "params.backoff",
-                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
-            ));
-        }
-        let patience = p.ticks("patience", 2 * lat + 1)?;
-        let top = cfg.sorted.last().copied().unwrap_or(0) as u64;
-        let mut scale = 10;
-        while scale <= top {
-            scale *= 10;
-        }
-        Ok(Paxos { backoff: (lo, hi), patience, scale, quorum: cfg.quorum(), forget_promise })
+        Paxos::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

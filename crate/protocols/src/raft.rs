@@ -59,6 +59,35 @@ pub struct Raft {
     pub pre_vote: bool,
 }
 
+impl Raft {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let (params, double_vote) = super::mutant(params, "double-vote");
+        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log", "pre_vote"])?;
+        let t = cfg.heartbeats.map_or(10, |h| h.timeout);
+        let (lo, hi) = p.pair("election_timeout")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
+        if lo == 0 || lo > hi {
+            return Err(ScenarioError::new(
+                "params.election_timeout",
+                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
+            ));
+        }
+        let interval = cfg.heartbeats.map_or(2, |h| h.interval);
+        let round_trip = 2 * cfg.latency.1;
+        let ack_window = p.ticks("ack_window", (3 * interval).max(interval + round_trip + 1))?;
+        let mut logs = BTreeMap::new();
+        for (key, [index, term]) in p.entries("log", "[index, term] (two whole numbers)", pair)? {
+            let id: NodeId = key
+                .parse()
+                .map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
+            if !cfg.ids.contains(&id) {
+                return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
+            }
+            logs.insert(id, (index, term));
+        }
+        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote, pre_vote: p.flag("pre_vote")? })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     Follower,
@@ -220,30 +249,7 @@ impl Protocol for Raft {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let (params, double_vote) = super::mutant(params, "double-vote");
-        let p = ParamReader::new(&params, &["election_timeout", "ack_window", "log", "pre_vote"])?;
-        let t = cfg.heartbeats.map_or(10, |h| h.timeout);
-        let (lo, hi) = p.pair("election_timeout")?.map_or((t, t.saturating_mul(2)), |[a, b]| (a, b));
-        if lo == 0 || lo > hi {
-            return Err(ScenarioError::new(
-                "params.election_timeout",
-                format!("expected [lo, hi] with 1 <= lo <= hi, found [{lo}, {hi}]"),
-            ));
-        }
-        let interval = cfg.heartbeats.map_or(2, |h| h.interval);
-        let round_trip = 2 * cfg.latency.1;
-        let ack_window = p.ticks("ack_window", (3 * interval).max(interval + round_trip + 1))?;
-        let mut logs = BTreeMap::new();
-        for (key, [index, term]) in p.entries("log", "[index, term] (two whole numbers)", pair)? {
-            let id: NodeId = key
-                .parse()
-                .map_err(|_| ScenarioError::new(format!("params.log.{key}"), "expected a node id as the key"))?;
-            if !cfg.ids.contains(&id) {
-                return Err(ScenarioError::new(format!("params.log.{key}"), format!("unknown node {id}")));
-            }
-            logs.insert(id, (index, term));
-        }
-        Ok(Raft { election_timeout: (lo, hi), ack_window, logs, double_vote, pre_vote: p.flag("pre_vote")? })
+        Raft::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -121,6 +121,17 @@ pub struct RingLiveSet {
     pub retry: Time,
 }
 
+impl RingLiveSet {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["ack_timeout", "retry"])?;
+        let lat_max = cfg.latency.1;
+        let ack_timeout = p.ticks("ack_timeout", 2 * lat_max + 1)?;
+        let n = cfg.n() as Time;
+        let retry = p.ticks("retry", 2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout))?;
+        Ok(RingLiveSet { ack_timeout, retry })
+    }
+}
+
 /// A message sent to the next node, waiting for its ACK.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pending {
@@ -329,12 +340,7 @@ impl Protocol for RingLiveSet {
     const VIEW_FIELDS: &'static [&'static str] = &["leader"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["ack_timeout", "retry"])?;
-        let lat_max = cfg.latency.1;
-        let ack_timeout = p.ticks("ack_timeout", 2 * lat_max + 1)?;
-        let n = cfg.n() as Time;
-        let retry = p.ticks("retry", 2 * n * (ack_timeout + lat_max) + cfg.heartbeats.map_or(0, |h| h.timeout))?;
-        Ok(RingLiveSet { ack_timeout, retry })
+        RingLiveSet::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

@@ -132,6 +132,16 @@ const PRESETS: &[Preset] = &[
 // Narration: one sentence per rule, in both languages. `{0}` is the acting node.
 
 impl TokenRing {
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let p = ParamReader::new(params, &["hold", "silence"])?;
+        let lat = cfg.latency.1;
+        let hold = p.ticks("hold", lat + 1)?;
+        let ack_wait = 2 * lat + 1;
+        let n = cfg.n() as Time;
+        let silence = p.ticks("silence", 2 * n * (hold + lat + ack_wait) + 1)?;
+        Ok(TokenRing { hold, silence, ack_wait })
+    }
+
     /// How long node `me` waits without seeing the token before it regenerates it.
     pub fn wait_of(&self, cfg: &Config, me: NodeId) -> Time {
         let rank = cfg.sorted.partition_point(|&x| x < me) as Time;
@@ -245,13 +255,7 @@ impl Protocol for TokenRing {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
 
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let p = ParamReader::new(params, &["hold", "silence"])?;
-        let lat = cfg.latency.1;
-        let hold = p.ticks("hold", lat + 1)?;
-        let ack_wait = 2 * lat + 1;
-        let n = cfg.n() as Time;
-        let silence = p.ticks("silence", 2 * n * (hold + lat + ack_wait) + 1)?;
-        Ok(TokenRing { hold, silence, ack_wait })
+        TokenRing::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {

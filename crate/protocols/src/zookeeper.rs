@@ -123,6 +123,54 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
+// Narration: one sentence per rule, in both languages. `{0}` is the acting node.
+
+impl ZooKeeper {
+    /// Reads `params` by hand: three small fields do not need a serde instantiation of their own.
+    fn from_params(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
+        let ticks = |key: &str, v: &Value| {
+            v.as_u64().ok_or_else(|| ScenarioError::new(format!("params.{key}"), "expected a whole number of ticks"))
+        };
+        let interval = cfg.heartbeats.map_or(2, |h| h.interval);
+        let mut zk = ZooKeeper {
+            finalize_wait: 2 * cfg.latency.1,
+            ack_window: (3 * interval).max(interval + 2 * cfg.latency.1 + 1),
+            zxids: BTreeMap::new(),
+        };
+        for (key, v) in params {
+            match key.as_str() {
+                "finalize_wait" => zk.finalize_wait = ticks(key, v)?,
+                "ack_window" => zk.ack_window = ticks(key, v)?,
+                "zxid" => {
+                    let map = v
+                        .as_object()
+                        .ok_or_else(|| ScenarioError::new("params.zxid", "expected an object {\"<id>\": zxid}"))?;
+                    for (id, z) in map {
+                        let at = format!("params.zxid.{id}");
+                        let node: NodeId =
+                            id.parse().map_err(|_| ScenarioError::new(at.clone(), "expected a node id as the key"))?;
+                        if !cfg.ids.contains(&node) {
+                            return Err(ScenarioError::new(at, format!("unknown node {node}")));
+                        }
+                        zk.zxids
+                            .insert(node, z.as_u64().ok_or_else(|| ScenarioError::new(at, "expected a whole number"))?);
+                    }
+                }
+                _ => {
+                    return Err(ScenarioError::new(
+                        format!("params.{key}"),
+                        "unknown field (expected zxid, finalize_wait or ack_window)",
+                    ))
+                }
+            }
+        }
+        if zk.ack_window == 0 {
+            return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
+        }
+        Ok(zk)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     Looking,
@@ -234,48 +282,8 @@ impl Protocol for ZooKeeper {
     type Timer = Timer;
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term", "vote", "votes", "zxid"];
 
-    /// Reads `params` by hand: three small fields do not need a serde instantiation of their own.
     fn new(cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        let ticks = |key: &str, v: &Value| {
-            v.as_u64().ok_or_else(|| ScenarioError::new(format!("params.{key}"), "expected a whole number of ticks"))
-        };
-        let interval = cfg.heartbeats.map_or(2, |h| h.interval);
-        let mut zk = ZooKeeper {
-            finalize_wait: 2 * cfg.latency.1,
-            ack_window: (3 * interval).max(interval + 2 * cfg.latency.1 + 1),
-            zxids: BTreeMap::new(),
-        };
-        for (key, v) in params {
-            match key.as_str() {
-                "finalize_wait" => zk.finalize_wait = ticks(key, v)?,
-                "ack_window" => zk.ack_window = ticks(key, v)?,
-                "zxid" => {
-                    let map = v
-                        .as_object()
-                        .ok_or_else(|| ScenarioError::new("params.zxid", "expected an object {\"<id>\": zxid}"))?;
-                    for (id, z) in map {
-                        let at = format!("params.zxid.{id}");
-                        let node: NodeId =
-                            id.parse().map_err(|_| ScenarioError::new(at.clone(), "expected a node id as the key"))?;
-                        if !cfg.ids.contains(&node) {
-                            return Err(ScenarioError::new(at, format!("unknown node {node}")));
-                        }
-                        zk.zxids
-                            .insert(node, z.as_u64().ok_or_else(|| ScenarioError::new(at, "expected a whole number"))?);
-                    }
-                }
-                _ => {
-                    return Err(ScenarioError::new(
-                        format!("params.{key}"),
-                        "unknown field (expected zxid, finalize_wait or ack_window)",
-                    ))
-                }
-            }
-        }
-        if zk.ack_window == 0 {
-            return Err(ScenarioError::new("params.ack_window", "must be at least 1 tick"));
-        }
-        Ok(zk)
+        ZooKeeper::from_params(cfg, params)
     }
 
     fn init(&self, ctx: &mut C) -> State {
