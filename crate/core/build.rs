@@ -28,6 +28,8 @@ use std::path::Path;
 #[allow(dead_code)]
 #[path = "src/fnv.rs"]
 mod fnv;
+#[path = "src/meta/placeholders.rs"]
+mod placeholders;
 
 fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
@@ -35,6 +37,8 @@ fn main() {
     println!("cargo:rerun-if-changed=../i18n/en.json");
     println!("cargo:rerun-if-changed=../i18n/workbench.txt");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/fnv.rs");
+    println!("cargo:rerun-if-changed=src/meta/placeholders.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
     let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));
     let mut texts: Vec<(String, String)> = Vec::new();
@@ -223,7 +227,7 @@ fn index_of_name(name: &str) -> Option<usize> {
 fn arg_names(key: &str, en: &str, declared: &[(String, Vec<String>)]) -> Vec<String> {
     match declared.iter().find(|(k, _)| k == key) {
         Some((_, names)) => names.clone(),
-        None => placeholders(en),
+        None => placeholders::placeholders(en),
     }
 }
 
@@ -274,25 +278,4 @@ impl<'de> Deserialize<'de> for Entries {
         }
         d.deserialize_map(V)
     }
-}
-
-/// The names of `{name}` placeholders, in order of first appearance.
-fn placeholders(t: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = t;
-    while let Some(at) = rest.find('{') {
-        let tail = &rest[at + 1..];
-        let len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
-        if len > 0
-            && (tail[len..].starts_with('}') || tail[len..].starts_with(':'))
-            && tail.as_bytes()[0].is_ascii_lowercase()
-        {
-            let n = &tail[..len];
-            if !out.iter().any(|o| o == n) {
-                out.push(n.to_string());
-            }
-        }
-        rest = tail;
-    }
-    out
 }

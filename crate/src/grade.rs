@@ -459,21 +459,10 @@ fn grade_one(c: &Check, id: &str, refs: &BTreeMap<String, BTreeMap<String, u64>>
 
 /// The report of a student's script `source` (named `student`): every check's points, reason
 /// and failing step in `lang`, as JSON (see the guide for its fields). `refs` is
-/// [`reference_counts`]; `base` the page's address the links point at. A script that does not
-/// load scores 0 on every check, with the loader's message (line and column).
+/// [`reference_counts`]; `base` the page's address the links point at; `before(i)` is called
+/// before check `i` runs (the page's worker posts its progress so). A script that does not load
+/// scores 0 on every check, with the loader's message (line and column).
 pub fn grade(
-    a: &Assignment,
-    student: &str,
-    source: &str,
-    refs: &BTreeMap<String, BTreeMap<String, u64>>,
-    lang: Lang,
-    base: &str,
-) -> Value {
-    grade_with(a, student, source, refs, lang, base, &mut |_| {})
-}
-
-/// [`grade`], calling `before(i)` before check `i` runs (the page's worker posts its progress so).
-pub fn grade_with(
     a: &Assignment,
     student: &str,
     source: &str,

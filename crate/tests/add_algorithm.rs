@@ -10,7 +10,9 @@
 //! second run (and CI's cache) rebuilds only the toy.
 #![cfg(unix)]
 
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+#[path = "common/markdown.rs"]
+mod markdown;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -26,32 +28,11 @@ fn chapter() -> String {
 /// The chapter's crate files (path, text) in order, and its `text` blocks.
 fn blocks(markdown: &str) -> (Vec<(String, String)>, Vec<String>) {
     let (mut files, mut texts) = (Vec::new(), Vec::new());
-    let mut pending: Option<String> = None;
-    let mut block: Option<(String, String)> = None;
-    for event in Parser::new(markdown) {
-        match event {
-            Event::Html(h) | Event::InlineHtml(h) => {
-                if let Some(name) = h.trim().strip_prefix("<!-- crate file:").and_then(|r| r.strip_suffix("-->")) {
-                    pending = Some(name.trim().to_string());
-                }
-            }
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
-                block = Some((info.to_string(), String::new()))
-            }
-            Event::Text(t) => {
-                if let Some((_, body)) = block.as_mut() {
-                    body.push_str(&t);
-                }
-            }
-            Event::End(TagEnd::CodeBlock) => {
-                let Some((info, body)) = block.take() else { continue };
-                match pending.take() {
-                    Some(name) => files.push((name, body)),
-                    None if info == "text" => texts.push(body),
-                    None => {}
-                }
-            }
-            _ => {}
+    for block in markdown::blocks(markdown, "crate file:") {
+        match block.file {
+            Some(name) => files.push((name, block.body)),
+            None if block.info == "text" => texts.push(block.body),
+            None => {}
         }
     }
     (files, texts)

@@ -2,25 +2,13 @@
 //! same argument names, and every key is used by some code (the generated constant `k::…`
 //! appears in the engine crates' or the app's sources). A key that does not exist does not compile.
 
-use election_lab::meta::{Lang, Text};
+use election_lab::meta::{placeholders, Lang, Text};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// A text's argument names, by the rule `build.rs` types the texts with.
 fn names(t: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut rest = t;
-    while let Some(at) = rest.find('{') {
-        let tail = &rest[at + 1..];
-        let len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
-        if len > 0
-            && (tail[len..].starts_with('}') || tail[len..].starts_with(':'))
-            && tail.as_bytes()[0].is_ascii_lowercase()
-        {
-            out.insert(tail[..len].to_string());
-        }
-        rest = tail;
-    }
-    out
+    placeholders(t).into_iter().collect()
 }
 
 fn root() -> PathBuf {

@@ -19,7 +19,10 @@
 //! * ARCHITECTURE.md, the one module map, lists exactly the modules the two crates declare, and
 //!   every file it names exists.
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
+#[path = "common/markdown.rs"]
+mod markdown;
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -229,38 +232,16 @@ enum Item {
 /// A chapter's files and commands, in order.
 fn items(markdown: &str) -> Vec<Item> {
     let mut out = Vec::new();
-    let mut pending_file: Option<String> = None;
-    let mut block: Option<(String, String)> = None;
-    for event in Parser::new(markdown) {
-        match event {
-            Event::Html(h) | Event::InlineHtml(h) => {
-                if let Some(name) = h.trim().strip_prefix("<!-- file:").and_then(|r| r.strip_suffix("-->")) {
-                    pending_file = Some(name.trim().to_string());
-                }
-            }
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
-                block = Some((info.to_string(), String::new()))
-            }
-            Event::Text(t) => {
-                if let Some((_, body)) = block.as_mut() {
-                    body.push_str(&t);
-                }
-            }
-            Event::End(TagEnd::CodeBlock) => {
-                let Some((info, body)) = block.take() else { continue };
-                if let Some(name) = pending_file.take() {
-                    out.push(Item::File(name, body));
-                    continue;
-                }
-                let mut words = info.split([',', ' ']).map(str::trim).filter(|w| !w.is_empty());
-                if words.next() != Some("sh") || words.any(|w| w == "ignore") {
-                    continue;
-                }
-                out.extend(commands(&body).into_iter().map(Item::Command));
-            }
-            Event::Start(Tag::Heading { level: HeadingLevel::H1, .. }) => pending_file = None,
-            _ => {}
+    for block in markdown::blocks(markdown, "file:") {
+        if let Some(name) = block.file {
+            out.push(Item::File(name, block.body));
+            continue;
         }
+        let mut words = block.info.split([',', ' ']).map(str::trim).filter(|w| !w.is_empty());
+        if words.next() != Some("sh") || words.any(|w| w == "ignore") {
+            continue;
+        }
+        out.extend(commands(&block.body).into_iter().map(Item::Command));
     }
     out
 }

@@ -127,7 +127,7 @@ pub fn run(text: &str, mut post: impl FnMut(String)) {
     };
     let lang = Lang::parse(&job.lang).unwrap_or_default();
     let total = assignment.checks.len() as u64;
-    let report = grade::grade_with(&assignment, &job.student, &job.source, &refs, lang, &job.base, &mut |i| {
+    let report = grade::grade(&assignment, &job.student, &job.source, &refs, lang, &job.base, &mut |i| {
         post(Reply::Progress { done: i as u64, total }.to_json(id))
     });
     post(Reply::Report(report).to_json(id));
@@ -173,8 +173,15 @@ mod tests {
             assert_eq!(progress, a.checks.len());
             assert!(matches!(out[0], (4, Reply::Progress { done: 0, total: 5 })), "{:?}", out[0]);
             let (4, Reply::Report(report)) = out.last().unwrap().clone() else { panic!("{:?}", out.last()) };
-            let cli =
-                grade::grade(&a, "mine.rhai", &source, &refs, election_lab::meta::Lang::En, "https://lab.example/");
+            let cli = grade::grade(
+                &a,
+                "mine.rhai",
+                &source,
+                &refs,
+                election_lab::meta::Lang::En,
+                "https://lab.example/",
+                &mut |_| {},
+            );
             assert_eq!(report, cli);
             assert_eq!(report["format"], "election-lab-grade/1");
             assert_eq!(report["score"] == report["max"], full, "{report}");

@@ -464,6 +464,8 @@ pub const PRE_CANDIDATE_ROLE: Role = Role::new("pre-candidate", Look::Candidate,
 
 mod formula;
 pub use formula::{Formula, Net};
+mod placeholders;
+pub use placeholders::placeholders;
 
 /// The faults under which a property is claimed to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -65,13 +65,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
         CANDIDATE_ROLE,
         Role::new("waiting-coord", Look::Waiting, k::BULLY_ROLE_WAITING_COORD),
     ],
-    formulas: &[Formula {
-        name: "N²−N−1",
-        applies: k::BULLY_FORMULA_1,
-        counts: &["ELECTION", "OK", "COORDINATOR"],
-        value: |n| (n * n).saturating_sub(n + 1),
-        graph: None,
-    }],
+    formulas: &[Formula::new("N²−N−1", k::BULLY_FORMULA_1, &["ELECTION", "OK", "COORDINATOR"], |n| {
+        (n * n).saturating_sub(n + 1)
+    })],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<Bully>,

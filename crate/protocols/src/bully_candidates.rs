@@ -77,13 +77,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new("asking", Look::Participant, k::BULLY_CANDIDATES_ROLE_ASKING),
         Role::new("waiting-coord", Look::Waiting, k::BULLY_CANDIDATES_ROLE_WAITING_COORD),
     ],
-    formulas: &[Formula {
-        name: "2⌈N/2⌉+N−2",
-        applies: k::BULLY_CANDIDATES_FORMULA_1,
-        counts: &["ELECTION", "ALIVE", "COORDINATOR"],
-        value: |n| (2 * n.div_ceil(2) + n).saturating_sub(2),
-        graph: None,
-    }],
+    formulas: &[Formula::new("2⌈N/2⌉+N−2", k::BULLY_CANDIDATES_FORMULA_1, &["ELECTION", "ALIVE", "COORDINATOR"], |n| {
+        (2 * n.div_ceil(2) + n).saturating_sub(2)
+    })],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<BullyCandidates>,

@@ -78,27 +78,11 @@ pub const ALGORITHM: Algorithm = Algorithm {
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, Role::new("participant", Look::Participant, k::CHANG_ROBERTS_ROLE_PARTICIPANT)],
     formulas: &[
-        Formula {
-            name: "2N",
-            applies: k::CHANG_ROBERTS_FORMULA_1,
-            counts: &["ELECTION", "ELECTED"],
-            value: |n| 2 * n,
-            graph: None,
-        },
-        Formula {
-            name: "3N−1",
-            applies: k::CHANG_ROBERTS_FORMULA_2,
-            counts: &["ELECTION", "ELECTED"],
-            value: |n| (3 * n).saturating_sub(1),
-            graph: None,
-        },
-        Formula {
-            name: "N·H_N",
-            applies: k::CHANG_ROBERTS_FORMULA_3,
-            counts: &["ELECTION"],
-            value: |n| (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64,
-            graph: None,
-        },
+        Formula::new("2N", k::CHANG_ROBERTS_FORMULA_1, &["ELECTION", "ELECTED"], |n| 2 * n),
+        Formula::new("3N−1", k::CHANG_ROBERTS_FORMULA_2, &["ELECTION", "ELECTED"], |n| (3 * n).saturating_sub(1)),
+        Formula::new("N·H_N", k::CHANG_ROBERTS_FORMULA_3, &["ELECTION"], |n| {
+            (n as f64 * (1..=n).map(|k| 1.0 / k as f64).sum::<f64>()).round() as u64
+        }),
     ],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

@@ -58,20 +58,12 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new(IN_WAVE, Look::Participant, k::ECHO_EXTINCTION_ROLE_IN_WAVE),
     ],
     formulas: &[
-        Formula {
-            name: "4|E|",
-            applies: k::ECHO_EXTINCTION_FORMULA_1,
-            counts: &["WAVE", "LEADER"],
-            value: |n| 2 * n * n.saturating_sub(1),
-            graph: Some(|g| 4 * g.links),
-        },
-        Formula {
-            name: "2k|E|+2|E|",
-            applies: k::ECHO_EXTINCTION_FORMULA_2,
-            counts: &["WAVE", "LEADER"],
-            value: |n| (n + 1) * n * n.saturating_sub(1),
-            graph: Some(|g| 2 * (g.n + 1) * g.links),
-        },
+        Formula::new("4|E|", k::ECHO_EXTINCTION_FORMULA_1, &["WAVE", "LEADER"], |n| 2 * n * n.saturating_sub(1))
+            .on_graph(|g| 4 * g.links),
+        Formula::new("2k|E|+2|E|", k::ECHO_EXTINCTION_FORMULA_2, &["WAVE", "LEADER"], |n| {
+            (n + 1) * n * n.saturating_sub(1)
+        })
+        .on_graph(|g| 2 * (g.n + 1) * g.links),
     ],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

@@ -51,14 +51,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Graph,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, Role::new(FLOODING, Look::Participant, k::FLOODMAX_ROLE_FLOODING)],
-    formulas: &[Formula {
-        name: "diam·2|E|",
-        applies: k::FLOODMAX_FORMULA_1,
-        counts: &["MAX"],
-        // On the complete network diam = 1 and 2|E| = N(N − 1).
-        value: |n| n * n.saturating_sub(1),
-        graph: Some(|g| g.diameter * 2 * g.links),
-    }],
+    // On the complete network diam = 1 and 2|E| = N(N − 1).
+    formulas: &[Formula::new("diam·2|E|", k::FLOODMAX_FORMULA_1, &["MAX"], |n| n * n.saturating_sub(1))
+        .on_graph(|g| g.diameter * 2 * g.links)],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<FloodMax>,

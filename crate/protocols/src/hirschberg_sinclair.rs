@@ -99,13 +99,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
         CANDIDATE_ROLE,
         Role::new("relay", Look::Participant, k::HIRSCHBERG_SINCLAIR_ROLE_RELAY),
     ],
-    formulas: &[Formula {
-        name: "8N(1+⌈log₂N⌉)",
-        applies: k::HIRSCHBERG_SINCLAIR_FORMULA_1,
-        counts: &["PROBE", "REPLY"],
-        value: |n| 8 * n * (1 + ceil_log2(n)),
-        graph: None,
-    }],
+    formulas: &[Formula::new("8N(1+⌈log₂N⌉)", k::HIRSCHBERG_SINCLAIR_FORMULA_1, &["PROBE", "REPLY"], |n| {
+        8 * n * (1 + ceil_log2(n))
+    })],
     properties: &[single_leader(Faults::Any)],
     presets: PRESETS,
     build: run::build::<HirschbergSinclair>,

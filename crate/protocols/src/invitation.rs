@@ -87,13 +87,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Complete,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, Role::new("joining", Look::Waiting, k::INVITATION_ROLE_JOINING)],
-    formulas: &[Formula {
-        name: "3(N−1)",
-        applies: k::INVITATION_FORMULA_1,
-        counts: &["INVITE", "ACCEPT", "GROUP"],
-        value: |n| 3 * n.saturating_sub(1),
-        graph: None,
-    }],
+    formulas: &[Formula::new("3(N−1)", k::INVITATION_FORMULA_1, &["INVITE", "ACCEPT", "GROUP"], |n| {
+        3 * n.saturating_sub(1)
+    })],
     properties: &[],
     presets: PRESETS,
     build: run::build::<Invitation>,

@@ -49,13 +49,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE],
-    formulas: &[Formula {
-        name: "N²",
-        applies: k::LELANN_FORMULA_1,
-        counts: &["ELECTION"],
-        value: |n| n * n,
-        graph: None,
-    }],
+    formulas: &[Formula::new("N²", k::LELANN_FORMULA_1, &["ELECTION"], |n| n * n)],
     properties: &[single_leader(Faults::CrashStop)],
     presets: &[Preset {
         id: "lelann-all",

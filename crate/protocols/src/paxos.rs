@@ -104,13 +104,9 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new("accepting", Look::Candidate, k::PAXOS_ROLE_ACCEPTING),
         Role::new("backing-off", Look::Waiting, k::PAXOS_ROLE_BACKING_OFF),
     ],
-    formulas: &[Formula {
-        name: "4(N−1)",
-        applies: k::PAXOS_FORMULA_1,
-        counts: &["PREPARE", "PROMISE", "ACCEPT", "ACCEPTED"],
-        value: |n| 4 * n.saturating_sub(1),
-        graph: None,
-    }],
+    formulas: &[Formula::new("4(N−1)", k::PAXOS_FORMULA_1, &["PREPARE", "PROMISE", "ACCEPT", "ACCEPTED"], |n| {
+        4 * n.saturating_sub(1)
+    })],
     properties: &[CHOSEN_ONCE, single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<Paxos>,

@@ -79,20 +79,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new("participant", Look::Participant, k::RING_LIVE_SET_ROLE_PARTICIPANT),
     ],
     formulas: &[
-        Formula {
-            name: "2N",
-            applies: k::RING_LIVE_SET_FORMULA_1,
-            counts: &["ELECTION", "COORDINATOR"],
-            value: |n| 2 * n,
-            graph: None,
-        },
-        Formula {
-            name: "4N",
-            applies: k::RING_LIVE_SET_FORMULA_2,
-            counts: &["ELECTION", "COORDINATOR", "ACK"],
-            value: |n| 4 * n,
-            graph: None,
-        },
+        Formula::new("2N", k::RING_LIVE_SET_FORMULA_1, &["ELECTION", "COORDINATOR"], |n| 2 * n),
+        Formula::new("4N", k::RING_LIVE_SET_FORMULA_2, &["ELECTION", "COORDINATOR", "ACK"], |n| 4 * n),
     ],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,

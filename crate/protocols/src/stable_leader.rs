@@ -57,13 +57,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new("waiting", Look::Waiting, k::STABLE_LEADER_ROLE_WAITING),
         Role::new("listening", Look::Participant, k::STABLE_LEADER_ROLE_LISTENING),
     ],
-    formulas: &[Formula {
-        name: "N−2",
-        applies: k::STABLE_LEADER_FORMULA_1,
-        counts: &["START"],
-        value: |n| n.saturating_sub(2),
-        graph: None,
-    }],
+    formulas: &[Formula::new("N−2", k::STABLE_LEADER_FORMULA_1, &["START"], |n| n.saturating_sub(2))],
     properties: &[
         single_leader(Faults::CrashStop),
         Property {

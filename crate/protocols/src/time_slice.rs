@@ -39,7 +39,7 @@ pub const ALGORITHM: Algorithm = Algorithm {
     topology: Topology::Ring,
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, Role::new(WAITING, Look::Waiting, k::TIME_SLICE_ROLE_WAITING)],
-    formulas: &[Formula { name: "N", applies: k::TIME_SLICE_FORMULA_1, counts: &["TOKEN"], value: |n| n, graph: None }],
+    formulas: &[Formula::new("N", k::TIME_SLICE_FORMULA_1, &["TOKEN"], |n| n)],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<TimeSlice>,

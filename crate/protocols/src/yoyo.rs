@@ -113,13 +113,10 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new(SINK, Look::Waiting, k::YOYO_ROLE_SINK),
         Role::new(PRUNED, Look::Follower, k::YOYO_ROLE_PRUNED),
     ],
-    formulas: &[Formula {
-        name: "2|E|(⌈log₂N⌉+2)",
-        applies: k::YOYO_FORMULA_1,
-        counts: &["SETUP", "VALUE", "VOTE"],
-        value: |n| n * n.saturating_sub(1) * (log2_ceil(n) + 2),
-        graph: Some(bound),
-    }],
+    formulas: &[Formula::new("2|E|(⌈log₂N⌉+2)", k::YOYO_FORMULA_1, &["SETUP", "VALUE", "VOTE"], |n| {
+        n * n.saturating_sub(1) * (log2_ceil(n) + 2)
+    })
+    .on_graph(bound)],
     properties: &[single_leader(Faults::CrashStop)],
     presets: PRESETS,
     build: run::build::<YoYo>,

@@ -82,20 +82,8 @@ pub const ALGORITHM: Algorithm = Algorithm {
         Role::new(LEADING, Look::Leader, k::ZOOKEEPER_LEADING_FOLLOWED_BY_A_QUORUM),
     ],
     formulas: &[
-        Formula {
-            name: "(N³−N)/2",
-            applies: k::ZOOKEEPER_FORMULA_1,
-            counts: &["VOTE"],
-            value: |n| (n * n * n - n) / 2,
-            graph: None,
-        },
-        Formula {
-            name: "(2N−1)(N−1)",
-            applies: k::ZOOKEEPER_FORMULA_2,
-            counts: &["VOTE"],
-            value: |n| (2 * n - 1) * n.saturating_sub(1),
-            graph: None,
-        },
+        Formula::new("(N³−N)/2", k::ZOOKEEPER_FORMULA_1, &["VOTE"], |n| (n * n * n - n) / 2),
+        Formula::new("(2N−1)(N−1)", k::ZOOKEEPER_FORMULA_2, &["VOTE"], |n| (2 * n - 1) * n.saturating_sub(1)),
     ],
     properties: &[ONE_LEADER_PER_ROUND, single_leader(Faults::CrashStop)],
     presets: PRESETS,

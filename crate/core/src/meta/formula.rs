@@ -20,6 +20,22 @@ pub struct Formula {
 }
 
 impl Formula {
+    /// A formula about the algorithm's own network (complete, or its ring) only: it does not
+    /// apply to a scenario that gives another network (`graph` is `None`).
+    pub const fn new(
+        name: &'static str,
+        applies: Text,
+        counts: &'static [&'static str],
+        value: fn(u64) -> u64,
+    ) -> Self {
+        Formula { name, applies, counts, value, graph: None }
+    }
+
+    /// The same formula, also valid on any network a scenario gives, where `graph` computes it.
+    pub const fn on_graph(self, graph: fn(&Net) -> u64) -> Self {
+        Formula { graph: Some(graph), ..self }
+    }
+
     /// Its value on network `net`, or `None` where it does not apply (a graph it does not
     /// describe): what every place that shows or compares a formula's value uses.
     pub fn at(&self, net: &Net) -> Option<u64> {

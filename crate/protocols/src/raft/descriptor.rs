@@ -12,20 +12,15 @@ pub const ALGORITHM: Algorithm = Algorithm {
     kinds: KINDS,
     roles: &[LEADER_ROLE, FOLLOWER_ROLE, CANDIDATE_ROLE, PRE_CANDIDATE_ROLE],
     formulas: &[
-        Formula {
-            name: "2(N−1)",
-            applies: k::RAFT_FORMULA_1,
-            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"],
-            value: |n| 2 * n.saturating_sub(1),
-            graph: None,
-        },
-        Formula {
-            name: "3(N−1)",
-            applies: k::RAFT_FORMULA_2,
-            counts: &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES"],
-            value: |n| 3 * n.saturating_sub(1),
-            graph: None,
-        },
+        Formula::new("2(N−1)", k::RAFT_FORMULA_1, &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY"], |n| {
+            2 * n.saturating_sub(1)
+        }),
+        Formula::new(
+            "3(N−1)",
+            k::RAFT_FORMULA_2,
+            &["REQUEST_VOTE", "VOTE_GRANT", "VOTE_DENY", "APPEND_ENTRIES"],
+            |n| 3 * n.saturating_sub(1),
+        ),
     ],
     properties: &[ONE_LEADER_PER_TERM, single_leader(Faults::CrashStop)],
     presets: PRESETS,
