@@ -146,3 +146,24 @@ fn a_link_with_a_breakpoint_named_by_its_old_label_opens_and_stops_there() {
     let mut w = Watch::new(bps, &fresh);
     assert_eq!(run_until(&mut fresh, &mut w, u64::MAX).map(|h| h.step), Some(want));
 }
+
+#[test]
+fn a_scripts_declared_fields_are_typed_under_their_names() {
+    let a = election_lab::protocols::script::load(include_str!("../scripts/raft.rhai")).unwrap();
+    let mut s = raft_split();
+    s.algorithm = a.id.to_string();
+    let mut e = Engine::new(s.clone()).unwrap();
+    e.run_to_end();
+    let fields = e.inspect(1);
+    let ids: Vec<&str> = fields.iter().map(|f| &*f.id).collect();
+    assert_eq!(ids, ["role", "term", "voted_for", "leader", "last_log", "votes", "acks"]);
+    let get = |id: &str| fields.iter().find(|f| f.id == id).unwrap();
+    assert!(matches!(get("term").value, FieldValue::Num(t) if t >= 1), "{:?}", get("term"));
+    assert!(matches!(get("voted_for").value, FieldValue::Node(_) | FieldValue::None), "{:?}", get("voted_for"));
+    assert!(matches!(get("role").value, FieldValue::Text(_)), "{:?}", get("role"));
+    assert_eq!(get("term").label.get(Lang::En), "current term");
+    // Its fields are breakpoints by name, and by the label an older breakpoint used.
+    let voted = first(&s, 1, "voted_for", |v| *v == FieldValue::Node(1)).expect("N1 votes for itself");
+    assert_eq!(hit(&s, "voted_for:1=1"), Some(voted));
+    assert_eq!(hit(&s, "voted-for:1=1"), Some(voted));
+}
