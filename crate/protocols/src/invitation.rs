@@ -62,9 +62,9 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::field::{Field, FieldValue as V};
 use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
@@ -435,7 +435,11 @@ impl Protocol for Invitation {
             Field::new("status", k::INSPECT_STATUS, V::text(status)),
             Field::new("group_leader", k::INSPECT_GROUP_LEADER, V::Node(s.leader)),
             Field::new("members", k::INSPECT_MEMBERS, V::nodes_or_none(s.members.clone())),
-            Field::new("invited", k::INSPECT_INVITED_NO_ANSWER_YET, V::nodes_or_none(s.pending.iter().map(|p| p.0).collect())),
+            Field::new(
+                "invited",
+                k::INSPECT_INVITED_NO_ANSWER_YET,
+                V::nodes_or_none(s.pending.iter().map(|p| p.0).collect()),
+            ),
             Field::new("invite_delay", k::INSPECT_INVITE_DELAY, V::worded(self.invite.0, delay)),
         ]
     }

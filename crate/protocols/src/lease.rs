@@ -46,11 +46,11 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::field::{Field, FieldValue as V};
 use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};

@@ -35,15 +35,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
     ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE,
 };
-use crate::field::{Field, FieldValue as V};
-use crate::protocol::{
-    pair, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{pair, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -534,7 +532,11 @@ impl Protocol for Raft {
             Field::new("current_term", k::INSPECT_CURRENT_TERM, V::num(s.term)),
             Field::new("voted_for", k::INSPECT_VOTED_FOR, V::node(s.voted_for)),
             Field::new("leader", k::UI_LEADER, V::node(s.leader)),
-            Field::new("last_log", k::INSPECT_LAST_LOG_INDEX_TERM, V::text(format!("{}@{}", s.last_log.0, s.last_log.1))),
+            Field::new(
+                "last_log",
+                k::INSPECT_LAST_LOG_INDEX_TERM,
+                V::text(format!("{}@{}", s.last_log.0, s.last_log.1)),
+            ),
             Field::new("votes", k::INSPECT_VOTES, V::worded(s.votes.len() as u64, votes)),
             Field::new("acks", k::INSPECT_ACKS_THIS_WINDOW, list(&s.acks)),
         ];

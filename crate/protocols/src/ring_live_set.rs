@@ -53,15 +53,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::field::{Field, FieldValue as V};
-use crate::protocol::{
-    Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -528,7 +526,11 @@ impl Protocol for RingLiveSet {
             Field::new("waiting", k::INSPECT_WAITING_FOR_OWN_ELECTION, V::Flag(s.waiting)),
             Field::new("participant", k::INSPECT_PARTICIPANT, V::Flag(s.participant)),
             Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round as u64)),
-            Field::new("waiting_for_ack", k::INSPECT_WAITING_FOR_ACK_FROM, V::nodes_or_none(s.pending.iter().map(|p| p.to).collect())),
+            Field::new(
+                "waiting_for_ack",
+                k::INSPECT_WAITING_FOR_ACK_FROM,
+                V::nodes_or_none(s.pending.iter().map(|p| p.to).collect()),
+            ),
             Field::new("last_live_set", k::INSPECT_LAST_LIVE_SET, live_set),
             Field::new("timeouts", k::INSPECT_ACK_TIMEOUT_RETRY, V::text(timeouts)),
         ]

@@ -40,12 +40,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual,
     TWO_LEADERS_IN_TERM,
 };
-use crate::field::{Field, FieldValue as V};
 use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};

@@ -142,9 +142,8 @@ mod tests {
         assert!(s.levels.is_empty(), "terms are numbers");
         assert_eq!(s.nodes.len(), e.get().scenario().nodes.len());
         // Terms never go down at a node, and some node's term rises during the run.
-        let nums = |v: &Vec<Change>| {
-            v.iter().filter_map(|c| c.2.as_ref()).map(|x| x.number().unwrap()).collect::<Vec<_>>()
-        };
+        let nums =
+            |v: &Vec<Change>| v.iter().filter_map(|c| c.2.as_ref()).map(|x| x.number().unwrap()).collect::<Vec<_>>();
         for (_, v) in &s.nodes {
             assert!(v.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "steps and times rise: {v:?}");
             assert!(nums(v).windows(2).all(|w| w[0] <= w[1]), "{v:?}");
