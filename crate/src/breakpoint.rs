@@ -18,8 +18,11 @@
 //! Fields are the node view's `term` (or what the algorithm calls it: `ballot`, `round`,
 //! `epoch`, ...), `vote`, `leader`, `votes` (a candidate's tally), `zxid`, `group`, `reach` —
 //! those the algorithm's views carry ([`crate::protocol::Protocol::VIEW_FIELDS`]) — and every
-//! key of the algorithm's inspector whose value is a number (`current-term`, with `-` or `_`
-//! for spaces). Names of kinds, roles, timers and fields are read in any ASCII case.
+//! field of the algorithm's inspector, by its id (`current_term`; see [`crate::field`]), compared
+//! as a number (a node as its id, a list as its length, a flag as 1 or 0). A name written before
+//! fields had ids, the field's English label (`current-term`, with `-` or `_` for spaces), still
+//! reads and is written back as the id. Names of kinds, roles, timers and fields are read in any
+//! ASCII case.
 //!
 //! Several breakpoints (a list) are combined with "or": the first that hits, in list order, is
 //! the one reported. Within one breakpoint, conditions joined by ` and ` must all hold at the
@@ -125,12 +128,13 @@ pub enum Field {
     Zxid,
     Group,
     Reach,
-    /// A key of the algorithm's inspector; its value is read as a number (`N5` reads as 5).
-    Inspect(&'static str),
+    /// A field of the algorithm's inspector, by its id; compared as
+    /// [`crate::field::FieldValue::number`] (a node as its id, a list as its length).
+    Inspect(String),
 }
 
 impl Field {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         match self {
             Field::Term => "term",
             Field::Vote => "vote",
@@ -218,24 +222,9 @@ impl fmt::Display for Predicate {
     }
 }
 
-/// `current term` and `current-term`, `Current_Term` name the same field (ASCII case: field names
-/// are ASCII, and Unicode case mapping would put its tables, 11 KB, into the page).
-fn same_name(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.trim().to_ascii_lowercase().replace(['-', '_'], " ");
-    norm(a) == norm(b)
-}
-
-/// The number an inspector value starts with: `7`, `N5` (5), `2 / 3 needed` (2); None for `-`.
-fn leading_number(text: &str) -> Option<i64> {
-    let t = text.trim().trim_start_matches('N');
-    let (neg, t) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t),
-    };
-    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let v: i64 = digits.parse().ok()?;
-    Some(if neg { -v } else { v })
-}
+// `current term` and `current-term`, `Current_Term` name the same field (ASCII case: field names
+// are ASCII, and Unicode case mapping would put its tables, 11 KB, into the page).
+use crate::field::same_name;
 
 /// Splits `a and b AND c` at each whole word `and` (in any case).
 fn conjuncts(text: &str) -> Vec<&str> {
@@ -383,19 +372,20 @@ impl Breakpoint {
                 "reach" => Some(Field::Reach),
                 _ => None,
             };
-            let keys = engine.inspect(node);
-            // Inspector fields are named by their English label (`voted-for`), in either language.
-            let inspected = keys.iter().find(|(k, _)| same_name(k.get(Lang::En), name));
+            let fields = engine.inspect(node);
+            // Inspector fields are named by their id (`voted_for`); a name written before fields
+            // had ids, their English label (`voted-for`), still finds them.
+            let inspected = crate::field::find(&fields, name);
             let field = match (view_field, inspected) {
                 (Some(f), _) if has.contains(&f.name()) => f,
                 // The inspector may show what the view lacks under the same name.
-                (_, Some((k, _))) => Field::Inspect(k.get(Lang::En)),
+                (_, Some(f)) => Field::Inspect(f.id.to_string()),
                 (view_field, None) => {
                     let mut list: Vec<&str> = has.to_vec();
                     if let Some(t) = term_word.filter(|_| has.contains(&"term")) {
                         list.push(t);
                     }
-                    let ks: Vec<String> = keys.iter().map(|(k, _)| k.get(Lang::En).replace(' ', "-")).collect();
+                    let ks: Vec<&str> = fields.iter().map(|f| &*f.id).collect();
                     let lacks = match view_field {
                         Some(_) => format!("{} has no {}", alg.id, name.trim()),
                         None => format!("unknown field '{}' for {}", name.trim(), alg.id),

@@ -28,7 +28,7 @@ pub mod search;
 // The layers below, at their old paths.
 pub(crate) use election_lab_core::read;
 pub use election_lab_core::{
-    algorithm, error, fnv, layout, machine, meta, observe, plot, protocol, rng, run, scenario, sim, sort, trace,
+    algorithm, error, field, fnv, layout, machine, meta, observe, plot, protocol, rng, run, scenario, sim, sort, trace,
 };
 pub use election_lab_protocols::{self as protocols, engine, presets, registry};
 

@@ -379,7 +379,7 @@ fn a_fair_loop_without_agreement_is_a_lasso() {
         fn view(&self, _: &u32) -> View {
             View { role: "follower", ..View::default() }
         }
-        fn inspect(&self, _: &u32) -> Vec<(meta::Text, String)> {
+        fn inspect(&self, _: &u32) -> Vec<election_lab::field::Field> {
             vec![]
         }
     }

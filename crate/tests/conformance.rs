@@ -92,3 +92,8 @@ fn a_wrong_golden_hash_fails_the_suite_by_name() {
         "{failure}"
     );
 }
+
+#[test]
+fn inspector_field_ids_are_stable_snake_case_and_unique() {
+    on_every_algorithm(Check::InspectorFields);
+}

@@ -120,7 +120,7 @@ fn a_frozen_leader_is_recognised_in_its_logs_as_a_pause_and_wakes_a_stale_leader
     };
     assert!(step_until(&mut e, &paused_while_other_leads), "the frozen leader is drawn paused while another leads");
     let rows = e.inspect(frozen as u32);
-    assert!(rows.iter().any(|(k, _)| k.get(Lang::En) == "paused since"), "{rows:?}");
+    assert!(rows.iter().any(|f| f.id == "paused_since" && f.label.get(Lang::En) == "paused since"), "{rows:?}");
     // Its resume says it wakes a stale leader.
     let woke = |e: &Engine| !e.frame().nodes.iter().find(|n| n.id as u64 == frozen).unwrap().view.paused;
     assert!(step_until(&mut e, &woke));

@@ -295,7 +295,7 @@ impl Protocol for DoubleVote {
     fn view(&self, s: &raft::State) -> View {
         self.0.view(s)
     }
-    fn inspect(&self, s: &raft::State) -> Vec<(election_lab::meta::Text, String)> {
+    fn inspect(&self, s: &raft::State) -> Vec<election_lab::field::Field> {
         self.0.inspect(s)
     }
 }
@@ -336,7 +336,7 @@ impl Protocol for Forgetful {
     fn view(&self, s: &paxos::State) -> View {
         self.0.view(s)
     }
-    fn inspect(&self, s: &paxos::State) -> Vec<(election_lab::meta::Text, String)> {
+    fn inspect(&self, s: &paxos::State) -> Vec<election_lab::field::Field> {
         self.0.inspect(s)
     }
 }

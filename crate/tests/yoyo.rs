@@ -32,8 +32,8 @@ fn bound(links: u64, iterations: u64) -> u64 {
 
 /// The iterations that sent messages: the leader won at the start of the one after them.
 fn iterations(e: &Engine, leader: NodeId) -> u64 {
-    let round = e.inspect(leader).into_iter().find(|(t, _)| *t == k::INSPECT_ROUND).expect("the iteration shown").1;
-    round.parse::<u64>().unwrap() - 1
+    let round = e.inspect(leader).into_iter().find(|f| f.label == k::INSPECT_ROUND).expect("the iteration shown").value;
+    round.number().expect("a number") as u64 - 1
 }
 
 /// One run of YO-YO for every generator and 200 draws each, with the scenario and its run.

@@ -99,7 +99,7 @@ pub trait Machine {
     /// [`crate::observe::is_plain`]): the check made after every handler, compiled per protocol
     /// so that the view is compared as it is built.
     fn view_is(&self, i: usize, old: &View, plain: bool) -> bool;
-    fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)>;
+    fn inspect(&self, i: usize) -> Vec<crate::field::Field>;
     /// [`Protocol::fault`].
     fn fault(&self) -> Option<String>;
     /// [`Protocol::clear_fault`].
@@ -267,7 +267,7 @@ impl<P: Protocol> Machine for Core<P> {
             flying.iter().filter_map(|&(id, from, to, doomed)| Some((from, to, self.payload(id)?, doomed))).collect();
         self.proto.live_tokens(&nodes, &flying)
     }
-    fn inspect(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
+    fn inspect(&self, i: usize) -> Vec<crate::field::Field> {
         self.proto.inspect(&self.slots[i].state)
     }
     fn fault(&self) -> Option<String> {

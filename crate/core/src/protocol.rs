@@ -486,8 +486,8 @@ pub trait Protocol: Sized + 'static {
     /// from which only durable fields may be kept.
     fn recover(&self, crashed: &Self::State, ctx: &mut Ctx<Self::Msg, Self::Timer>) -> Self::State;
     fn view(&self, s: &Self::State) -> View;
-    /// Key/value pairs for the inspector.
-    fn inspect(&self, s: &Self::State) -> Vec<(crate::meta::Text, String)>;
+    /// The inspector's fields, each with a stable id (see [`crate::field`]).
+    fn inspect(&self, s: &Self::State) -> Vec<crate::field::Field>;
     /// Why the protocol's own code cannot go on, if it cannot (a scripted algorithm's runtime
     /// error or exhausted budget, naming the node, handler, line and column): the run stops after
     /// the step it happened in, and [`crate::sim::Sim::halted`] says why.

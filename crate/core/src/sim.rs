@@ -344,7 +344,7 @@ impl Sim {
     pub fn view(&self, i: usize) -> crate::protocol::View {
         self.machine.view(i)
     }
-    pub fn inspect_node(&self, i: usize) -> Vec<(crate::meta::Text, String)> {
+    pub fn inspect_node(&self, i: usize) -> Vec<crate::field::Field> {
         self.machine.inspect(i)
     }
     pub fn labels(&self) -> Option<&[u32]> {

@@ -33,14 +33,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -379,21 +378,18 @@ impl Protocol for Bully {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let stage = match s.stage {
+            Stage::Idle => V::None,
+            Stage::WaitOk => V::text("WAIT_OK"),
+            Stage::WaitCoord => V::text("WAIT_COORD"),
+        };
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.elected)),
-            (k::INSPECT_IN_ELECTION, s.in_elect.to_string()),
-            (
-                k::INSPECT_STAGE,
-                match s.stage {
-                    Stage::Idle => "-",
-                    Stage::WaitOk => "WAIT_OK",
-                    Stage::WaitCoord => "WAIT_COORD",
-                }
-                .to_string(),
-            ),
-            (k::INSPECT_BULLIED_BY, fmt_node(s.bullied_by)),
-            (k::INSPECT_T_OUT_T_COORD, format!("{} / {}", self.t_out, self.t_coord)),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.elected)),
+            Field::new("in_election", k::INSPECT_IN_ELECTION, V::Flag(s.in_elect)),
+            Field::new("stage", k::INSPECT_STAGE, stage),
+            Field::new("bullied_by", k::INSPECT_BULLIED_BY, V::node(s.bullied_by)),
+            Field::new("timeouts", k::INSPECT_T_OUT_T_COORD, V::text(format!("{} / {}", self.t_out, self.t_coord))),
         ]
     }
 }

@@ -43,11 +43,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -442,23 +443,22 @@ impl Protocol for BullyCandidates {
         View { role, leader: s.elected, group, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let stage = match s.stage {
+            Stage::Idle => V::None,
+            Stage::Delay => V::text("waiting δ"),
+            Stage::Asking => V::text("asking the candidates"),
+            Stage::WaitCoord => V::text("WAIT_COORD"),
+        };
+        let kind = if self.is_candidate(s.me) { "candidate" } else { "ordinary" };
+        let timeouts = format!("{} / {} / {}", self.t_out, self.t_coord, self.delta);
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.elected)),
-            (k::INSPECT_KIND, if self.is_candidate(s.me) { "candidate" } else { "ordinary" }.to_string()),
-            (
-                k::INSPECT_STAGE,
-                match s.stage {
-                    Stage::Idle => "-",
-                    Stage::Delay => "waiting δ",
-                    Stage::Asking => "asking the candidates",
-                    Stage::WaitCoord => "WAIT_COORD",
-                }
-                .to_string(),
-            ),
-            (k::INSPECT_HIGHEST_ALIVE, fmt_node(s.best)),
-            (k::INSPECT_CANDIDATES, self.candidates.iter().map(|c| format!("N{c}")).collect::<Vec<_>>().join(", ")),
-            (k::INSPECT_T_OUT_T_COORD_STEP, format!("{} / {} / {}", self.t_out, self.t_coord, self.delta)),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.elected)),
+            Field::new("kind", k::INSPECT_KIND, V::text(kind)),
+            Field::new("stage", k::INSPECT_STAGE, stage),
+            Field::new("highest_alive", k::INSPECT_HIGHEST_ALIVE, V::node(s.best)),
+            Field::new("candidates", k::INSPECT_CANDIDATES, V::Nodes(self.candidates.iter().copied().collect())),
+            Field::new("timeouts", k::INSPECT_T_OUT_T_COORD_STEP, V::text(timeouts)),
         ]
     }
 }

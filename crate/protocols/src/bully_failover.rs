@@ -46,14 +46,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Note, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE,
-    FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Note, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -452,23 +451,20 @@ impl Protocol for BullyFailover {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let list: Vec<String> = s.list.iter().map(|x| format!("N{x}")).collect();
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let stage = match s.stage {
+            Stage::Idle => V::None,
+            Stage::Asking(i) => V::text(format!("asking {} for ALIVE", V::node(s.above().nth(i)).show())),
+            Stage::WaitOk => V::text("WAIT_OK"),
+            Stage::WaitCoord => V::text("WAIT_COORD"),
+        };
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.elected)),
-            (k::INSPECT_FAILOVER_LIST, if list.is_empty() { "-".to_string() } else { list.join(", ") }),
-            (
-                k::INSPECT_STAGE,
-                match s.stage {
-                    Stage::Idle => "-".to_string(),
-                    Stage::Asking(i) => format!("asking {} for ALIVE", fmt_node(s.above().nth(i))),
-                    Stage::WaitOk => "WAIT_OK".to_string(),
-                    Stage::WaitCoord => "WAIT_COORD".to_string(),
-                },
-            ),
-            (k::INSPECT_SUSPECTED_LEADER, fmt_node(s.suspected)),
-            (k::INSPECT_ANSWERED_BY, fmt_node(s.bullied_by)),
-            (k::INSPECT_T_OUT_T_COORD, format!("{} / {}", self.t_out, self.t_coord)),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.elected)),
+            Field::new("failover_list", k::INSPECT_FAILOVER_LIST, V::nodes_or_none(s.list.iter().copied().collect())),
+            Field::new("stage", k::INSPECT_STAGE, stage),
+            Field::new("suspected_leader", k::INSPECT_SUSPECTED_LEADER, V::node(s.suspected)),
+            Field::new("answered_by", k::INSPECT_ANSWERED_BY, V::node(s.bullied_by)),
+            Field::new("timeouts", k::INSPECT_T_OUT_T_COORD, V::text(format!("{} / {}", self.t_out, self.t_coord))),
         ]
     }
 }

@@ -50,14 +50,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -338,16 +337,14 @@ impl Protocol for ChangRoberts {
         View { role, leader: s.elected, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let initiator = if self.suppress_initiators { V::node(s.seen_init) } else { V::text("(suppression off)") };
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.elected)),
-            (k::INSPECT_SENT_OWN_ID, s.forwarded.to_string()),
-            (k::INSPECT_COORDINATOR, s.am_coord.to_string()),
-            (k::INSPECT_LARGEST_ID_CARRIED, fmt_node(s.carried)),
-            (
-                k::INSPECT_HIGHEST_INITIATOR_SEEN,
-                if self.suppress_initiators { fmt_node(s.seen_init) } else { "(suppression off)".into() },
-            ),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.elected)),
+            Field::new("sent_own_id", k::INSPECT_SENT_OWN_ID, V::Flag(s.forwarded)),
+            Field::new("coordinator", k::INSPECT_COORDINATOR, V::Flag(s.am_coord)),
+            Field::new("largest_id_carried", k::INSPECT_LARGEST_ID_CARRIED, V::node(s.carried)),
+            Field::new("highest_initiator_seen", k::INSPECT_HIGHEST_INITIATOR_SEEN, initiator),
         ]
     }
 }

@@ -21,6 +21,7 @@ use election_lab_core::scenario::{Action, Scenario};
 use serde_json::{json, Value};
 use std::fmt;
 
+mod fields;
 mod random;
 pub use random::random_scenario;
 
@@ -47,6 +48,8 @@ pub enum Check {
     Narration,
     /// The view fields and timers declared are the ones runs show.
     DeclaredFields,
+    /// The inspector's field ids are snake_case, unique at a node and name one label each.
+    InspectorFields,
 }
 
 impl Check {
@@ -62,6 +65,7 @@ impl Check {
         Check::Formulas,
         Check::Narration,
         Check::DeclaredFields,
+        Check::InspectorFields,
     ];
 
     /// The check's name, as a failure shows it.
@@ -77,6 +81,7 @@ impl Check {
             Check::Formulas => "formulas",
             Check::Narration => "narration",
             Check::DeclaredFields => "declared-fields",
+            Check::InspectorFields => "inspector-fields",
         }
     }
 
@@ -86,7 +91,12 @@ impl Check {
         !registry::is_recorded(algorithm.id)
             || matches!(
                 self,
-                Check::GoldenPresets | Check::SameTrace | Check::Seeking | Check::Forks | Check::Narration
+                Check::GoldenPresets
+                    | Check::SameTrace
+                    | Check::Seeking
+                    | Check::Forks
+                    | Check::Narration
+                    | Check::InspectorFields
             )
     }
 }
@@ -154,6 +164,7 @@ pub fn check_one(algorithm: &'static Algorithm, check: Check, options: &Options)
         Check::Formulas => formulas(algorithm),
         Check::Narration => narration(algorithm),
         Check::DeclaredFields => random::declared_fields(algorithm),
+        Check::InspectorFields => fields::inspector_fields(algorithm),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let what =

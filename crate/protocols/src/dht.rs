@@ -38,9 +38,10 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
-use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 use serde_json::Value;
@@ -263,13 +264,13 @@ impl Protocol for Dht {
         View { role, leader: Some(s.leader), ring: Some((position(s.me as u64), self.key)), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let at = |p: u32| format!("{p:#010x} ({:.1}°)", p as f64 * 360.0 / 4_294_967_296.0);
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let at = |p: u32| V::worded(p.into(), format!("{p:#010x} ({:.1}°)", p as f64 * 360.0 / 4_294_967_296.0));
         vec![
-            (k::INSPECT_RING_POSITION, at(position(s.me as u64))),
-            (k::INSPECT_KEY_POSITION, at(self.key)),
-            (k::INSPECT_VIEW, s.view.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
-            (k::INSPECT_KEYS_SUCCESSOR, fmt_node(Some(s.leader))),
+            Field::new("ring_position", k::INSPECT_RING_POSITION, at(position(s.me as u64))),
+            Field::new("key_position", k::INSPECT_KEY_POSITION, at(self.key)),
+            Field::new("view", k::INSPECT_VIEW, V::Nodes(s.view.iter().copied().collect())),
+            Field::new("keys_successor", k::INSPECT_KEYS_SUCCESSOR, V::Node(s.leader)),
         ]
     }
 }

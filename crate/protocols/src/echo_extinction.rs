@@ -29,14 +29,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -260,12 +259,12 @@ impl Protocol for EchoExtinction {
         View { role, leader: s.leader, tint: s.caw, parent: s.father, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.leader)),
-            (k::INSPECT_WAVE, fmt_node(s.caw)),
-            (k::INSPECT_PARENT, fmt_node(s.father)),
-            (k::INSPECT_REPLIES, s.rec.to_string()),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.leader)),
+            Field::new("wave", k::INSPECT_WAVE, V::node(s.caw)),
+            Field::new("parent", k::INSPECT_PARENT, V::node(s.father)),
+            Field::new("replies", k::INSPECT_REPLIES, V::num(s.rec as u64)),
         ]
     }
 }

@@ -250,7 +250,7 @@ impl Engine {
     pub fn metrics(&self) -> Metrics {
         self.sim.metrics()
     }
-    pub fn inspect(&self, id: NodeId) -> Vec<(crate::meta::Text, String)> {
+    pub fn inspect(&self, id: NodeId) -> Vec<crate::field::Field> {
         self.sim.idx(id).map_or_else(Vec::new, |i| self.sim.inspect_node(i))
     }
     /// Node `id`'s view at the cursor (None: no such node); cheaper than a whole [`Frame`]. A

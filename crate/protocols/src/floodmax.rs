@@ -28,11 +28,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -262,12 +263,12 @@ impl Protocol for FloodMax {
         View { role, leader: s.decided, tint: Some(s.max), parent: s.parent, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.decided)),
-            (k::INSPECT_LARGEST_ID_SEEN, format!("N{}", s.max)),
-            (k::INSPECT_ROUND, format!("{} / {}", s.round, self.diam)),
-            (k::INSPECT_PARENT, fmt_node(s.parent)),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.decided)),
+            Field::new("largest_id_seen", k::INSPECT_LARGEST_ID_SEEN, V::Node(s.max)),
+            Field::new("round", k::INSPECT_ROUND, V::worded(s.round as u64, format!("{} / {}", s.round, self.diam))),
+            Field::new("parent", k::INSPECT_PARENT, V::node(s.parent)),
         ]
     }
 }

@@ -41,6 +41,7 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
 use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
@@ -324,21 +325,19 @@ impl Protocol for Gossip {
         }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let silence = self.silence.map_or("off".to_string(), |t| t.to_string());
+        let settings = format!("{} / {} / {}", self.period, self.fanout, silence);
         vec![
-            (k::INSPECT_CANDIDATE_EPOCH_ID, format!("({}, N{})", s.cand.0, s.cand.1)),
-            (k::INSPECT_HEARTBEAT_COUNT, s.beat.to_string()),
-            (k::INSPECT_FRESH_NEWS_AT, format!("t={}", s.fresh_at)),
-            (k::INSPECT_PERIODS_GOSSIPED, s.periods.to_string()),
-            (
-                k::INSPECT_PERIOD_FANOUT_SILENCE,
-                format!(
-                    "{} / {} / {}",
-                    self.period,
-                    self.fanout,
-                    self.silence.map_or("off".to_string(), |t| t.to_string())
-                ),
+            Field::new(
+                "candidate",
+                k::INSPECT_CANDIDATE_EPOCH_ID,
+                V::worded(s.cand.0 as u64, format!("({}, N{})", s.cand.0, s.cand.1)),
             ),
+            Field::new("heartbeat_count", k::INSPECT_HEARTBEAT_COUNT, V::num(s.beat as u64)),
+            Field::new("fresh_news_at", k::INSPECT_FRESH_NEWS_AT, V::worded(s.fresh_at, format!("t={}", s.fresh_at))),
+            Field::new("periods_gossiped", k::INSPECT_PERIODS_GOSSIPED, V::num(s.periods as u64)),
+            Field::new("settings", k::INSPECT_PERIOD_FANOUT_SILENCE, V::text(settings)),
         ]
     }
 }

@@ -65,14 +65,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -500,25 +499,24 @@ impl Protocol for HirschbergSinclair {
         View { role, leader: s.leader, reach, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let side =
-            |b: [bool; 2]| format!("cw {} / ccw {}", if b[0] { "yes" } else { "no" }, if b[1] { "yes" } else { "no" });
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let side = |b: [bool; 2]| {
+            V::text(format!("cw {} / ccw {}", if b[0] { "yes" } else { "no" }, if b[1] { "yes" } else { "no" }))
+        };
+        let status = match s.status {
+            Status::Idle => V::None,
+            Status::Candidate => V::text("candidate"),
+            Status::Relay => V::text("relay (out of the running)"),
+        };
+        let phase = V::worded(s.phase as u64, format!("{} / {}", s.phase, radius(s.phase)));
         vec![
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (
-                k::INSPECT_STATUS,
-                match s.status {
-                    Status::Idle => "-",
-                    Status::Candidate => "candidate",
-                    Status::Relay => "relay (out of the running)",
-                }
-                .to_string(),
-            ),
-            (k::INSPECT_PHASE_RADIUS, format!("{} / {}", s.phase, radius(s.phase))),
-            (k::INSPECT_REPLIES, side(s.replied)),
-            (k::INSPECT_PROBES_HOME, side(s.home)),
-            (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
-            (k::INSPECT_RETRY, self.retry.to_string()),
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new("status", k::INSPECT_STATUS, status),
+            Field::new("phase", k::INSPECT_PHASE_RADIUS, phase),
+            Field::new("replies", k::INSPECT_REPLIES, side(s.replied)),
+            Field::new("probes_home", k::INSPECT_PROBES_HOME, side(s.home)),
+            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round as u64)),
+            Field::new("retry", k::INSPECT_RETRY, V::num(self.retry as u64)),
         ]
     }
 }

@@ -62,9 +62,10 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
-use crate::meta::{Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::meta::{Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -419,28 +420,23 @@ impl Protocol for Invitation {
         View { role, leader: Some(s.leader), group: Some(s.leader), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let list = |v: &[NodeId]| {
-            if v.is_empty() {
-                "-".to_string()
-            } else {
-                v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")
-            }
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let status = match s.status {
+            Status::Leader => "leader",
+            Status::Joining => "joining",
+            Status::Follower => "member",
         };
+        let delay = format!("{}..{}", self.invite.0, self.invite.1);
         vec![
-            (
-                k::INSPECT_STATUS,
-                match s.status {
-                    Status::Leader => "leader",
-                    Status::Joining => "joining",
-                    Status::Follower => "member",
-                }
-                .to_string(),
+            Field::new("status", k::INSPECT_STATUS, V::text(status)),
+            Field::new("group_leader", k::INSPECT_GROUP_LEADER, V::Node(s.leader)),
+            Field::new("members", k::INSPECT_MEMBERS, V::nodes_or_none(s.members.clone())),
+            Field::new(
+                "invited",
+                k::INSPECT_INVITED_NO_ANSWER_YET,
+                V::nodes_or_none(s.pending.iter().map(|p| p.0).collect()),
             ),
-            (k::INSPECT_GROUP_LEADER, fmt_node(Some(s.leader))),
-            (k::INSPECT_MEMBERS, list(&s.members)),
-            (k::INSPECT_INVITED_NO_ANSWER_YET, list(&s.pending.iter().map(|p| p.0).collect::<Vec<_>>())),
-            (k::INSPECT_INVITE_DELAY, format!("{}..{}", self.invite.0, self.invite.1)),
+            Field::new("invite_delay", k::INSPECT_INVITE_DELAY, V::worded(self.invite.0, delay)),
         ]
     }
 }

@@ -46,9 +46,10 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+    Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
 use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
@@ -450,21 +451,21 @@ impl Protocol for Lease {
         }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let mut out = vec![(k::INSPECT_CLOCK_RATE, format!("×{:.3}", self.rate(s.me) as f64 / 1000.0))];
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let rate = V::text(format!("×{:.3}", self.rate(s.me) as f64 / 1000.0));
+        let mut out = vec![Field::new("clock_rate", k::INSPECT_CLOCK_RATE, rate)];
         if s.me == self.store {
-            out.push((
-                k::UI_KEY,
-                s.key.map_or("free".to_string(), |k| format!("N{k}, expires at {} (store clock)", s.expires)),
-            ));
+            let key = s.key.map_or(V::text("free"), |k| {
+                V::worded(k.into(), format!("N{k}, expires at {} (store clock)", s.expires))
+            });
+            out.push(Field::new("key", k::UI_KEY, key));
         } else {
-            out.push((
-                k::INSPECT_LEASE_OWN_CLOCK,
-                s.lease.map_or("-".to_string(), |(a, b)| format!("from {a} until {b}")),
-            ));
-            out.push((k::INSPECT_HOLDER_LAST_NAMED_BY_THE_STORE, fmt_node(s.known)));
+            let lease = s.lease.map_or(V::None, |(a, b)| V::worded(b, format!("from {a} until {b}")));
+            out.push(Field::new("lease", k::INSPECT_LEASE_OWN_CLOCK, lease));
+            out.push(Field::new("holder_named_by_store", k::INSPECT_HOLDER_LAST_NAMED_BY_THE_STORE, V::node(s.known)));
         }
-        out.push((k::INSPECT_TTL_PERIOD_MARGIN, format!("{} / {} / {}", self.ttl, self.period, self.margin)));
+        let settings = format!("{} / {} / {}", self.ttl, self.period, self.margin);
+        out.push(Field::new("settings", k::INSPECT_TTL_PERIOD_MARGIN, V::text(settings)));
         out
     }
 }

@@ -30,13 +30,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -270,13 +269,13 @@ impl Protocol for LeLann {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         let seen = s.seen.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
         vec![
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (k::INSPECT_ELECTING, s.electing.to_string()),
-            (k::INSPECT_ROUND, s.round.to_string()),
-            (k::INSPECT_IDS_SEEN, if seen.is_empty() { "-".into() } else { seen }),
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new("electing", k::INSPECT_ELECTING, V::Flag(s.electing)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("ids_seen", k::INSPECT_IDS_SEEN, if seen.is_empty() { V::None } else { V::Text(seen) }),
         ]
     }
 }

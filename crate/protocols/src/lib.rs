@@ -17,7 +17,8 @@
 
 // The core's modules, at the paths the algorithms have always used (`crate::protocol::Ctx`).
 pub(crate) use election_lab_core::{
-    algorithm, error, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace, NodeId, Time,
+    algorithm, error, field, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace, NodeId,
+    Time,
 };
 #[cfg(test)]
 pub(crate) use election_lab_core::{rng, Action, Scenario};

@@ -59,12 +59,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -512,26 +513,26 @@ impl Protocol for Paxos {
         View { role, leader: s.leader, term, term_word: Some(&BALLOT), tally, tally_word, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         let next = s.latest().0 + 1;
         let chosen = s.learned.iter().map(|(i, v)| format!("i{i}→N{v}")).collect::<Vec<_>>().join(", ");
-        let proposal = s.proposal.as_ref().map_or("-".to_string(), |p| {
+        let proposal = s.proposal.as_ref().map_or(V::None, |p| {
             let phase = if p.phase == Phase::Prepare { "1 (promises)" } else { "2 (acceptances)" };
-            let yes = p.yes.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
-            format!("b{} for N{}, phase {phase}: {yes}", p.ballot, p.value)
+            let yes = V::Nodes(p.yes.iter().copied().collect()).show();
+            V::worded(p.ballot as u64, format!("b{} for N{}, phase {phase}: {yes}", p.ballot, p.value))
         });
+        let ballot = |b| V::worded(b as u64, format!("b{b}"));
+        let accepted = s.accepted.get(&next).map_or(V::None, |(b, v)| V::worded(*b as u64, format!("b{b}: N{v}")));
+        let settings = format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience);
         vec![
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (k::INSPECT_CHOSEN, if chosen.is_empty() { "-".to_string() } else { chosen }),
-            (k::INSPECT_NEXT_INSTANCE, next.to_string()),
-            (k::INSPECT_DECIDED_BY_BALLOT, format!("b{}", s.decided_by)),
-            (k::INSPECT_PROMISED, format!("b{}", s.promised)),
-            (
-                k::INSPECT_ACCEPTED_NEXT_INSTANCE,
-                s.accepted.get(&next).map_or("-".to_string(), |(b, v)| format!("b{b}: N{v}")),
-            ),
-            (k::INSPECT_PROPOSAL, proposal),
-            (k::INSPECT_BACKOFF_PATIENCE, format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience)),
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new("chosen", k::INSPECT_CHOSEN, if chosen.is_empty() { V::None } else { V::Text(chosen) }),
+            Field::new("next_instance", k::INSPECT_NEXT_INSTANCE, V::num(next as u64)),
+            Field::new("decided_by_ballot", k::INSPECT_DECIDED_BY_BALLOT, ballot(s.decided_by)),
+            Field::new("promised", k::INSPECT_PROMISED, ballot(s.promised)),
+            Field::new("accepted_next", k::INSPECT_ACCEPTED_NEXT_INSTANCE, accepted),
+            Field::new("proposal", k::INSPECT_PROPOSAL, proposal),
+            Field::new("settings", k::INSPECT_BACKOFF_PATIENCE, V::text(settings)),
         ]
     }
 }

@@ -33,7 +33,7 @@ pub mod wire;
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Property, Text};
+use crate::meta::{Kind, Property};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, View, FOLLOWER};
 use crate::protocols::script::{self, load::ParamValue, Timer};
 use crate::scenario::Scenario;
@@ -167,12 +167,12 @@ pub struct State {
     pub leader: Option<NodeId>,
     pub term: Option<u64>,
     pub vote: Option<NodeId>,
-    /// Declared fields, as the inspector shows them.
-    pub fields: Vec<String>,
+    /// Declared fields, typed as the process gave them.
+    pub fields: Vec<crate::field::FieldValue>,
 }
 
 /// What a state's value is made of (all but [`State::at`]).
-type Key<'a> = (u32, &'a str, Option<NodeId>, Option<u64>, Option<NodeId>, &'a [String]);
+type Key<'a> = (u32, &'a str, Option<NodeId>, Option<u64>, Option<NodeId>, &'a [crate::field::FieldValue]);
 
 impl State {
     fn key(&self) -> Key<'_> {
@@ -276,7 +276,7 @@ pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, S
 
 impl Processes {
     fn fresh(&self, handled: u32, at: u32) -> State {
-        let fields = vec!["-".to_string(); self.cluster.decl.fields.len()];
+        let fields = vec![crate::field::FieldValue::None; self.cluster.decl.fields.len()];
         State { handled, at, role: FOLLOWER, leader: None, term: None, vote: None, fields }
     }
 
@@ -427,8 +427,13 @@ impl Protocol for Processes {
         View { role: s.role, leader: s.leader, term: s.term, vote: s.vote, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        self.cluster.decl.fields.iter().zip(&s.fields).map(|(f, v)| (f.label, v.clone())).collect()
+    fn inspect(&self, s: &State) -> Vec<crate::field::Field> {
+        let field = |(f, v): (&script::load::Field, &crate::field::FieldValue)| crate::field::Field {
+            id: f.name.clone().into(),
+            label: f.label,
+            value: v.clone(),
+        };
+        self.cluster.decl.fields.iter().zip(&s.fields).map(field).collect()
     }
 
     fn fault(&self) -> Option<String> {

@@ -35,14 +35,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Preset, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Preset, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE, LEADER_ROLE,
     ONE_LEADER_PER_TERM, PRE_CANDIDATE_ROLE,
 };
-use crate::protocol::{
-    fmt_node, pair, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{pair, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -521,26 +520,29 @@ impl Protocol for Raft {
         View { role, leader: s.leader, term: Some(s.term), vote: s.voted_for, tally, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let list = |v: &[NodeId]| v.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ");
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let role = match s.role {
+            Role::PreCandidate => "pre-candidate".to_string(),
+            r => format!("{r:?}").to_ascii_lowercase(),
+        };
+        let list = |v: &[NodeId]| V::Nodes(v.to_vec());
+        let votes = format!("{} / {} needed: {}", s.votes.len(), s.quorum, V::Nodes(s.votes.clone()).show());
         let mut rows = vec![
-            (
-                k::INSPECT_ROLE,
-                match s.role {
-                    Role::PreCandidate => "pre-candidate".to_string(),
-                    r => format!("{r:?}").to_ascii_lowercase(),
-                },
+            Field::new("role", k::INSPECT_ROLE, V::Text(role)),
+            Field::new("current_term", k::INSPECT_CURRENT_TERM, V::num(s.term)),
+            Field::new("voted_for", k::INSPECT_VOTED_FOR, V::node(s.voted_for)),
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new(
+                "last_log",
+                k::INSPECT_LAST_LOG_INDEX_TERM,
+                V::text(format!("{}@{}", s.last_log.0, s.last_log.1)),
             ),
-            (k::INSPECT_CURRENT_TERM, s.term.to_string()),
-            (k::INSPECT_VOTED_FOR, fmt_node(s.voted_for)),
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (k::INSPECT_LAST_LOG_INDEX_TERM, format!("{}@{}", s.last_log.0, s.last_log.1)),
-            (k::INSPECT_VOTES, format!("{} / {} needed: {}", s.votes.len(), s.quorum, list(&s.votes))),
-            (k::INSPECT_ACKS_THIS_WINDOW, list(&s.acks)),
+            Field::new("votes", k::INSPECT_VOTES, V::worded(s.votes.len() as u64, votes)),
+            Field::new("acks", k::INSPECT_ACKS_THIS_WINDOW, list(&s.acks)),
         ];
         // Only where pre-votes are asked: every other run's rows (and exports) stay as they were.
         if self.pre_vote {
-            rows.push((k::INSPECT_PRE_VOTES, list(&s.pre_votes)));
+            rows.push(Field::new("pre_votes", k::INSPECT_PRE_VOTES, list(&s.pre_votes)));
         }
         rows
     }

@@ -21,6 +21,7 @@
 //! kind makes which recorded algorithm and which textbook algorithm replays it.
 
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Kind, Note, Text};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, View};
@@ -405,25 +406,27 @@ impl<F: Flavor> Puppet<F> {
         }
     }
 
-    pub fn inspect(&self, s: &St) -> Vec<(Text, String)> {
+    pub fn inspect(&self, s: &St) -> Vec<Field> {
         let mut out = Vec::new();
         if let Some(m) = self.script.members.iter().find(|m| m.node == s.me) {
-            for (key, value) in
-                [(k::INSPECT_NAME, &m.name), (k::INSPECT_MEMBER_ID, &m.id), (k::INSPECT_ADDRESS, &m.addr)]
-            {
+            for (id, key, value) in [
+                ("name", k::INSPECT_NAME, &m.name),
+                ("member_id", k::INSPECT_MEMBER_ID, &m.id),
+                ("address", k::INSPECT_ADDRESS, &m.addr),
+            ] {
                 if !value.is_empty() {
-                    out.push((key, value.clone()));
+                    out.push(Field::new(id, key, V::Text(value.clone())));
                 }
             }
         }
-        out.push((k::INSPECT_ROLE, s.role.to_string()));
-        out.push((k::INSPECT_TERM, s.term.to_string()));
-        out.push((k::UI_LEADER, crate::protocol::fmt_node(s.leader)));
+        out.push(Field::new("role", k::INSPECT_ROLE, V::text(s.role.to_string())));
+        out.push(Field::new("term", k::INSPECT_TERM, V::num(s.term)));
+        out.push(Field::new("leader", k::UI_LEADER, V::node(s.leader)));
         if let Some(at) = s.paused {
-            out.push((k::INSPECT_PAUSED_SINCE, format!("{at} ms")));
+            out.push(Field::new("paused_since", k::INSPECT_PAUSED_SINCE, V::worded(at, format!("{at} ms"))));
         }
         if !s.line.is_empty() {
-            out.push((k::INSPECT_LOG_LINE, s.line.clone()));
+            out.push(Field::new("log_line", k::INSPECT_LOG_LINE, V::Text(s.line.clone())));
         }
         out
     }
@@ -484,7 +487,7 @@ macro_rules! puppet_protocol {
             fn view(&self, s: &Self::State) -> $crate::protocol::View {
                 self.0.view(s)
             }
-            fn inspect(&self, s: &Self::State) -> Vec<(Text, String)> {
+            fn inspect(&self, s: &Self::State) -> Vec<$crate::field::Field> {
                 self.0.inspect(s)
             }
         }

@@ -53,14 +53,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -507,19 +506,21 @@ impl Protocol for RingLiveSet {
         View { role, leader: s.leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let waiting_for = s.pending.iter().map(|p| format!("N{}", p.to)).collect::<Vec<_>>().join(", ");
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        let live_set = if s.members.is_empty() { V::None } else { V::text(format!("{{{}}}", fmt_ids(&s.members))) };
+        let timeouts = format!("{} / {}", self.ack_timeout, self.retry);
         vec![
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (k::INSPECT_WAITING_FOR_OWN_ELECTION, s.waiting.to_string()),
-            (k::INSPECT_PARTICIPANT, s.participant.to_string()),
-            (k::INSPECT_ELECTION_NUMBER, s.round.to_string()),
-            (k::INSPECT_WAITING_FOR_ACK_FROM, if waiting_for.is_empty() { "-".into() } else { waiting_for }),
-            (
-                k::INSPECT_LAST_LIVE_SET,
-                if s.members.is_empty() { "-".into() } else { format!("{{{}}}", fmt_ids(&s.members)) },
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new("waiting", k::INSPECT_WAITING_FOR_OWN_ELECTION, V::Flag(s.waiting)),
+            Field::new("participant", k::INSPECT_PARTICIPANT, V::Flag(s.participant)),
+            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round as u64)),
+            Field::new(
+                "waiting_for_ack",
+                k::INSPECT_WAITING_FOR_ACK_FROM,
+                V::nodes_or_none(s.pending.iter().map(|p| p.to).collect()),
             ),
-            (k::INSPECT_ACK_TIMEOUT_RETRY, format!("{} / {}", self.ack_timeout, self.retry)),
+            Field::new("last_live_set", k::INSPECT_LAST_LIVE_SET, live_set),
+            Field::new("timeouts", k::INSPECT_ACK_TIMEOUT_RETRY, V::text(timeouts)),
         ]
     }
 }

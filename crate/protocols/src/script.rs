@@ -26,7 +26,7 @@ pub mod value;
 mod view;
 
 use crate::error::ScenarioError;
-use crate::meta::{Kind, Property, Text};
+use crate::meta::{Kind, Property};
 use crate::protocol::{Config, Ctx, Message, MessageKind, Params, Protocol, TimerKey, View, FOLLOWER};
 use crate::scenario::Scenario;
 use crate::sim::Sim;
@@ -517,14 +517,14 @@ impl Protocol for Scripted {
         View { role: s.role, leader: s.leader, term: s.term, vote: s.vote, tally: s.tally, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<crate::field::Field> {
         let this = s.this.read_lock::<Map>();
-        self.loaded
-            .decl
-            .fields
-            .iter()
-            .map(|f| (f.label, value::show(this.as_ref().and_then(|m| m.get(f.name.as_str())), f.show)))
-            .collect()
+        let field = |f: &load::Field| crate::field::Field {
+            id: f.name.clone().into(),
+            label: f.label,
+            value: value::typed(this.as_ref().and_then(|m| m.get(f.name.as_str())), f.show),
+        };
+        self.loaded.decl.fields.iter().map(field).collect()
     }
 
     fn fault(&self) -> Option<String> {

@@ -28,12 +28,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -326,11 +327,11 @@ impl Protocol for StableLeader {
         View { role, leader: s.leader, term: Some(s.round), term_word: Some(&ROUND), ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         vec![
-            (k::INSPECT_ROUND, s.round.to_string()),
-            (k::INSPECT_TRUSTS, fmt_node(s.leader)),
-            (k::INSPECT_LISTENING, s.listening.to_string()),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("trusts", k::INSPECT_TRUSTS, V::node(s.leader)),
+            Field::new("listening", k::INSPECT_LISTENING, V::Flag(s.listening)),
         ]
     }
 }

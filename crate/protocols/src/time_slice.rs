@@ -19,11 +19,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -164,8 +165,8 @@ impl Protocol for TimeSlice {
         View { role, leader, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        vec![(k::INSPECT_ELECTED, fmt_node(s.leader.filter(|&l| l != s.me || s.elected)))]
+    fn inspect(&self, s: &State) -> Vec<Field> {
+        vec![Field::new("elected", k::INSPECT_ELECTED, V::node(s.leader.filter(|&l| l != s.me || s.elected)))]
     }
 }
 

@@ -62,11 +62,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -418,19 +419,20 @@ impl Protocol for TokenRing {
         Some(out)
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         let token = |t: Option<Token>| {
-            t.map_or("-".to_string(), |t| {
-                format!("gen {}·N{}, hop {}", t.generation.counter, t.generation.origin, t.hop)
+            t.map_or(V::None, |t| {
+                let g = t.generation;
+                V::worded(g.counter as u64, format!("gen {}·N{}, hop {}", g.counter, g.origin, t.hop))
             })
         };
         vec![
-            (k::INSPECT_HOLDING, token(s.holding)),
-            (k::INSPECT_PASSING_TO, fmt_node(s.passing.map(|p| p.1))),
-            (k::INSPECT_NEWEST_TOKEN_SEEN, token(s.seen)),
-            (k::INSPECT_LAST_HOLDER_SEEN, fmt_node(s.last_holder)),
-            (k::INSPECT_REGENERATIONS, s.regenerated.to_string()),
-            (k::INSPECT_HOLD_SILENCE_STEP, format!("{} / {}", self.hold, self.silence)),
+            Field::new("holding", k::INSPECT_HOLDING, token(s.holding)),
+            Field::new("passing_to", k::INSPECT_PASSING_TO, V::node(s.passing.map(|p| p.1))),
+            Field::new("newest_token_seen", k::INSPECT_NEWEST_TOKEN_SEEN, token(s.seen)),
+            Field::new("last_holder_seen", k::INSPECT_LAST_HOLDER_SEEN, V::node(s.last_holder)),
+            Field::new("regenerations", k::INSPECT_REGENERATIONS, V::num(s.regenerated as u64)),
+            Field::new("settings", k::INSPECT_HOLD_SILENCE_STEP, V::text(format!("{} / {}", self.hold, self.silence))),
         ]
     }
 }

@@ -46,13 +46,12 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
-    single_leader, Faults, Formula, Kind, Look, Net, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
+    single_leader, Faults, Formula, Kind, Look, Net, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
-};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -503,15 +502,14 @@ impl Protocol for YoYo {
         View { role, leader: s.leader, tint: Some(s.best), out, ..View::default() }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
-        let ids = |v: &[NodeId]| v.iter().map(|i| format!("N{i}")).collect::<Vec<_>>().join(" ");
+    fn inspect(&self, s: &State) -> Vec<Field> {
         vec![
-            (k::INSPECT_ELECTED, fmt_node(s.leader)),
-            (k::INSPECT_ROUND, s.iter.to_string()),
-            (k::YOYO_INSPECT_IN, ids(&s.ins)),
-            (k::YOYO_INSPECT_OUT, ids(&s.outs)),
-            (k::YOYO_INSPECT_BEST, format!("N{}", s.best)),
-            (k::YOYO_INSPECT_PRUNED, s.pruned.to_string()),
+            Field::new("elected", k::INSPECT_ELECTED, V::node(s.leader)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.iter as u64)),
+            Field::new("links_in", k::YOYO_INSPECT_IN, V::Nodes(s.ins.clone())),
+            Field::new("links_out", k::YOYO_INSPECT_OUT, V::Nodes(s.outs.clone())),
+            Field::new("best", k::YOYO_INSPECT_BEST, V::Node(s.best)),
+            Field::new("links_pruned", k::YOYO_INSPECT_PRUNED, V::num(s.pruned as u64)),
         ]
     }
 }

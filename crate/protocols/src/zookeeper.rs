@@ -40,12 +40,13 @@
 
 use crate::algorithm::Algorithm;
 use crate::error::ScenarioError;
+use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual,
     TWO_LEADERS_IN_TERM,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, Params, Protocol, View, LEADING};
+use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};
 use serde_json::Value;
@@ -503,17 +504,19 @@ impl Protocol for ZooKeeper {
         }
     }
 
-    fn inspect(&self, s: &State) -> Vec<(Text, String)> {
+    fn inspect(&self, s: &State) -> Vec<Field> {
         let votes = s.votes.iter().map(|(n, v)| format!("N{n}→N{}", v.1)).collect::<Vec<_>>().join(", ");
+        let vote = V::worded(s.vote.0, format!("({}, N{})", s.vote.0, s.vote.1));
+        let promised = s.promise.map_or(V::None, |(r, l)| V::text(format!("N{l} in round {r}")));
         vec![
-            (k::INSPECT_STATE, format!("{:?}", s.phase).to_ascii_uppercase()),
-            (k::INSPECT_ZXID, s.zxid.to_string()),
-            (k::INSPECT_ROUND, s.round.to_string()),
-            (k::INSPECT_VOTE_ZXID_SID, format!("({}, N{})", s.vote.0, s.vote.1)),
-            (k::INSPECT_VOTES_HELD, votes),
-            (k::INSPECT_PROMISED, s.promise.map_or("-".into(), |(r, l)| format!("N{l} in round {r}"))),
-            (k::UI_LEADER, fmt_node(s.leader)),
-            (k::INSPECT_FOLLOW_THIS_WINDOW, s.acks.iter().map(|x| format!("N{x}")).collect::<Vec<_>>().join(", ")),
+            Field::new("state", k::INSPECT_STATE, V::Text(format!("{:?}", s.phase).to_ascii_uppercase())),
+            Field::new("zxid", k::INSPECT_ZXID, V::num(s.zxid)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("vote", k::INSPECT_VOTE_ZXID_SID, vote),
+            Field::new("votes_held", k::INSPECT_VOTES_HELD, V::worded(s.votes.len() as u64, votes)),
+            Field::new("promised", k::INSPECT_PROMISED, promised),
+            Field::new("leader", k::UI_LEADER, V::node(s.leader)),
+            Field::new("follow", k::INSPECT_FOLLOW_THIS_WINDOW, V::Nodes(s.acks.iter().copied().collect())),
         ]
     }
 }

@@ -62,8 +62,8 @@ fn value_of(engine: &Engine, node: NodeId, field: &Field) -> Option<i64> {
     if engine.is_up(node) != Some(true) {
         return None;
     }
-    if let Field::Inspect(key) = field {
-        return engine.inspect(node).iter().find(|(k, _)| k.get(Lang::En) == *key).and_then(|(_, v)| leading_number(v));
+    if let Field::Inspect(id) = field {
+        return engine.inspect(node).iter().find(|f| f.id == id.as_str()).and_then(|f| f.value.number());
     }
     let v = engine.node_view(node)?;
     let x = match field {

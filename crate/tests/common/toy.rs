@@ -57,7 +57,7 @@ impl Protocol for Toy {
     fn view(&self, _: &u32) -> View {
         View { role: "follower", ..View::default() }
     }
-    fn inspect(&self, _: &u32) -> Vec<(meta::Text, String)> {
+    fn inspect(&self, _: &u32) -> Vec<election_lab::field::Field> {
         vec![]
     }
     fn symmetry(&self, cfg: &Config) -> Option<Vec<u64>> {

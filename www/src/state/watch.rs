@@ -1,9 +1,10 @@
-//! Watch: one per-node value of the inspector (term, vote, role, round, ballot — whatever the
-//! algorithm's inspector shows) sampled over the computed run, for the sparklines drawn under
-//! the space-time diagram.
+//! Watch: one per-node field of the inspector (term, vote, role, round, ballot — whatever the
+//! algorithm's inspector shows), named by its id and sampled typed over the computed run, for
+//! the sparklines drawn under the space-time diagram.
 
 use super::EngineRef;
-use election_lab::meta::{Lang, Text};
+use election_lab::field::FieldValue;
+use election_lab::meta::Text;
 use election_lab::sim::EventKind;
 use election_lab::{NodeId, Time};
 
@@ -11,44 +12,47 @@ use election_lab::{NodeId, Time};
 /// and at each step where it changed, so that the value shown at a step is the inspector's there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
-    /// The inspector's name of the value (its English text identifies it).
+    /// The field's id.
+    pub id: String,
+    /// The field's label.
     pub key: Text,
     /// The time of the last computed step (the width of the sparklines).
     pub end: Time,
     /// Per node: `(step, time, value)` at step 0 and at every step where the value changed
     /// (None: it has no such value then).
     pub nodes: Vec<(NodeId, Vec<Change>)>,
-    /// Every value a non-numeric series takes, in order of first appearance (empty when every
-    /// value is a number).
+    /// Every value a non-numeric series takes, as shown, in order of first appearance (empty
+    /// when every value is a number).
     pub levels: Vec<String>,
 }
 
 /// A node's value from a step on.
-pub type Change = (u64, Time, Option<String>);
+pub type Change = (u64, Time, Option<FieldValue>);
 
 /// The value of a node's changes at `step`: the last change at or before it.
-pub fn value_at(changes: &[Change], step: u64) -> Option<&str> {
+pub fn value_at(changes: &[Change], step: u64) -> Option<&FieldValue> {
     let i = changes.partition_point(|c| c.0 <= step).checked_sub(1)?;
-    changes[i].2.as_deref()
+    changes[i].2.as_ref()
 }
 
 impl Series {
     /// A sample's height in [0, 1]: numbers scaled between the least and the greatest, other
     /// values by their level.
-    pub fn height(&self, v: &str) -> Option<f64> {
+    pub fn height(&self, v: &FieldValue) -> Option<f64> {
         if self.levels.is_empty() {
             let (lo, hi) = self.range()?;
-            let x: f64 = v.trim().parse().ok()?;
+            let x = v.number()? as f64;
             return Some(if hi > lo { (x - lo) / (hi - lo) } else { 0.5 });
         }
-        let i = self.levels.iter().position(|l| l == v)?;
+        let shown = v.show();
+        let i = self.levels.iter().position(|l| *l == shown)?;
         Some(if self.levels.len() > 1 { i as f64 / (self.levels.len() - 1) as f64 } else { 0.5 })
     }
 
     /// The least and greatest number taken, when every value is a number.
     pub fn range(&self) -> Option<(f64, f64)> {
         let all = self.nodes.iter().flat_map(|(_, v)| v.iter().filter_map(|c| c.2.as_ref()));
-        let nums: Vec<f64> = all.filter_map(|v| v.trim().parse().ok()).collect();
+        let nums: Vec<f64> = all.filter_map(|v| Some(v.number()? as f64)).collect();
         let lo = nums.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = nums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (!nums.is_empty()).then_some((lo, hi))
@@ -56,24 +60,24 @@ impl Series {
 }
 
 impl EngineRef {
-    /// The values the inspector shows for a node of this run (their names).
-    pub fn watchable(&self) -> Vec<Text> {
+    /// The fields the inspector shows for a node of this run: their ids and labels.
+    pub fn watchable(&self) -> Vec<(String, Text)> {
         let e = self.get();
         let Some(&first) = e.scenario().nodes.first() else { return vec![] };
-        e.inspect(first).into_iter().map(|(k, _)| k).collect()
+        e.inspect(first).into_iter().map(|f| (f.id.into_owned(), f.label)).collect()
     }
 
-    /// Value `key` of every node over the computed run, at every step (the cursor is put back).
+    /// Field `id` of every node over the computed run, at every step (the cursor is put back).
     /// The run is walked forward once; a step reads only the node its event ran at (a
     /// delivery, a drop, a timer), other steps and interventions every node.
-    pub fn series(&self, key: &str) -> Option<Series> {
-        let key = self.watchable().into_iter().find(|k| k.get(Lang::En) == key)?;
+    pub fn series(&self, id: &str) -> Option<Series> {
+        let (id, key) = self.watchable().into_iter().find(|(i, _)| i == id)?;
         let mut e = self.cell.borrow_mut();
         let (cursor, head) = (e.cursor(), e.head());
         let ids = e.scenario().nodes.clone();
         let ivs: Vec<u64> = e.interventions().iter().map(|iv| iv.step).collect();
         let read =
-            |e: &election_lab::Engine, id: NodeId| e.inspect(id).into_iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+            |e: &election_lab::Engine, node: NodeId| e.inspect(node).into_iter().find(|f| f.id == id).map(|f| f.value);
         e.seek(0);
         let mut nodes: Vec<(NodeId, Vec<Change>)> =
             ids.iter().map(|&id| (id, vec![(0, e.now(), read(&e, id))])).collect();
@@ -102,20 +106,22 @@ impl EngineRef {
         e.seek(cursor);
         let mut levels: Vec<String> = Vec::new();
         let values = || nodes.iter().flat_map(|(_, v)| v.iter().filter_map(|c| c.2.as_ref()));
-        if !values().all(|v| v.trim().parse::<f64>().is_ok()) {
+        if !values().all(|v| matches!(v, FieldValue::Num(_))) {
             for v in values() {
-                if !levels.contains(v) {
-                    levels.push(v.clone());
+                let shown = v.show();
+                if !levels.contains(&shown) {
+                    levels.push(shown);
                 }
             }
         }
-        Some(Series { key, end, nodes, levels })
+        Some(Series { id, key, end, nodes, levels })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use election_lab::meta::Lang;
     use election_lab::{presets, Engine};
 
     fn raft() -> EngineRef {
@@ -130,23 +136,22 @@ mod tests {
     fn a_numeric_value_is_sampled_over_the_run_and_the_cursor_stays() {
         let e = raft();
         let keys = e.watchable();
-        let key = *keys.iter().find(|k| k.get(Lang::En).contains("term")).expect("Raft's inspector shows the term");
-        let s = e.series(key.get(Lang::En)).expect("a series");
+        assert!(keys.iter().any(|(id, k)| id == "current_term" && k.get(Lang::En) == "current term"), "{keys:?}");
+        let s = e.series("current_term").expect("a series");
         assert_eq!(e.get().cursor(), 40);
         assert!(s.levels.is_empty(), "terms are numbers");
         assert_eq!(s.nodes.len(), e.get().scenario().nodes.len());
         // Terms never go down at a node, and some node's term rises during the run.
-        let nums = |v: &Vec<Change>| {
-            v.iter().filter_map(|c| c.2.as_ref()).map(|x| x.parse::<u64>().unwrap()).collect::<Vec<_>>()
-        };
+        let nums =
+            |v: &Vec<Change>| v.iter().filter_map(|c| c.2.as_ref()).map(|x| x.number().unwrap()).collect::<Vec<_>>();
         for (_, v) in &s.nodes {
             assert!(v.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "steps and times rise: {v:?}");
             assert!(nums(v).windows(2).all(|w| w[0] <= w[1]), "{v:?}");
         }
         assert!(s.nodes.iter().any(|(_, v)| nums(v).first() < nums(v).last()));
         let (lo, hi) = s.range().unwrap();
-        assert_eq!(s.height(&hi.to_string()), Some(1.0));
-        assert_eq!(s.height(&lo.to_string()), Some(0.0));
+        assert_eq!(s.height(&FieldValue::Num(hi as i64)), Some(1.0));
+        assert_eq!(s.height(&FieldValue::Num(lo as i64)), Some(0.0));
     }
 
     /// At every step of the run (with a crash and a recovery made by hand in it), the value the
@@ -165,15 +170,14 @@ mod tests {
         assert!(head > 400, "the run goes on after the recovery: {head}");
         assert_eq!(e.interventions().len(), 2);
         let e = EngineRef::new(e);
-        for name in ["term", "role", "voted for"] {
-            let key = e.watchable().into_iter().find(|k| k.get(Lang::En).contains(name)).expect("Raft shows it");
-            let s = e.series(key.get(Lang::En)).unwrap();
+        for name in ["current_term", "role", "voted_for"] {
+            let s = e.series(name).expect("Raft shows it");
             let mut run = e.cell.borrow_mut();
             for step in 0..=head {
                 run.seek(step);
                 for (id, changes) in &s.nodes {
-                    let shown = run.inspect(*id).into_iter().find(|(k, _)| *k == key).map(|x| x.1);
-                    assert_eq!(value_at(changes, step), shown.as_deref(), "N{id} {name} at step {step}");
+                    let shown = run.inspect(*id).into_iter().find(|f| f.id == name).map(|f| f.value);
+                    assert_eq!(value_at(changes, step), shown.as_ref(), "N{id} {name} at step {step}");
                 }
             }
         }
@@ -182,11 +186,9 @@ mod tests {
     #[test]
     fn a_word_value_has_levels_and_an_unknown_key_none() {
         let e = raft();
-        let key =
-            *e.watchable().iter().find(|k| k.get(Lang::En).contains("role")).expect("Raft's inspector shows the role");
-        let s = e.series(key.get(Lang::En)).unwrap();
+        let s = e.series("role").expect("Raft's inspector shows the role");
         assert!(s.levels.len() >= 2, "{:?}", s.levels);
-        assert_eq!(s.height(&s.levels[0]), Some(0.0));
+        assert_eq!(s.height(&FieldValue::Text(s.levels[0].clone())), Some(0.0));
         assert!(e.series("no such value").is_none());
     }
 }

@@ -53,9 +53,10 @@ test('a second trace imported is compared with the current run, the divergence m
 test('the watch panel follows a value of the inspector on every node, with the cursor', async () => {
   const { page, errors } = await open(browser, `${server.url}?preset=raft-cold&step=120`);
   const select = page.getByTestId('watch-key');
-  const options = await select.locator('option').evaluateAll((os) => os.map((o) => o.value));
-  const term = options.find((o) => /term/.test(o));
-  assert.ok(term, `the inspector's values are offered: ${options}`);
+  // Options name fields by their id (the value) and label (the text).
+  const options = await select.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+  const [term, label] = options.find(([id]) => id === 'current_term') ?? [];
+  assert.equal(label, 'current term', `the inspector's fields are offered: ${options}`);
   await select.selectOption(term);
   const rows = page.locator('[data-node-watch]');
   assert.equal(await rows.count(), await page.locator('[data-node]').count());
@@ -63,9 +64,9 @@ test('the watch panel follows a value of the inspector on every node, with the c
   const id = await first.getAttribute('data-node-watch');
   // The value at the cursor is the inspector's.
   await page.locator(`[data-node="${id}"]`).hover();
-  const shown = await page.locator('.panel dl.kv dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]').innerText();
+  const shown = await page.locator(`.panel dl.kv dt[data-field="${term}"]`).first().locator('xpath=following-sibling::dd[1]').innerText();
   assert.equal(await first.getAttribute('data-value'), shown);
-  assert.match(await first.getAttribute('aria-label'), new RegExp(`N${id} · ${term}: ${shown}`));
+  assert.match(await first.getAttribute('aria-label'), new RegExp(`N${id} · ${label}: ${shown}`));
   assert.ok(await first.locator('path.spark-line').getAttribute('d'));
   assert.equal(await page.locator('.spark-legend').count(), 1);
   await page.getByTestId('watch').screenshot({ path: join(dirname(fileURLToPath(import.meta.url)), 'screenshots', 'watch.png') });

@@ -6,8 +6,8 @@
 //! * one line per step: `step, time, event, ...` as [`Engine::trace_line`], plus `state` — the
 //!   nodes whose state the step changed, each with `up, role, leader`, its term (named as the
 //!   algorithm names it: `term`, `ballot`, `round`, ...), `vote`, `votes`, `zxid`, `group` where
-//!   it has them, and `inspect` (the inspector's values) — and `violations`, those that began at
-//!   that step;
+//!   it has them, and `fields` (the inspector's fields by id, typed: see
+//!   `election_lab_core::field`) — and `violations`, those that began at that step;
 //! * after step k's line, a line `{"intervention_at_step": k, ...}` per intervention applied
 //!   there (the last one carries the `state` it changed);
 //! * a last line `{"summary": ...}`.
@@ -16,7 +16,8 @@
 //! first that disagrees is named (`line 57: event differs from the re-run: "kind" is "OK" here,
 //! "ELECTION" in the re-run`). A file cut short (`head -n 100`) is still read; lines written
 //! before the per-node state existed (no `state`, no `violations`, interventions without
-//! `time`) are still read.
+//! `time`) are still read, and so are nodes' states written before fields had ids (`inspect`:
+//! English labels to shown values, in place of `fields`; not compared).
 
 use super::Engine;
 use crate::error::ScenarioError;
@@ -50,11 +51,11 @@ pub fn node_state(e: &Engine, id: NodeId) -> Value {
         o.insert("group".into(), json!(x));
     }
     // Filled by inserts: collecting into a map compiles a sort of its own into the page.
-    let mut inspect = Map::new();
-    for (k, v) in e.inspect(id) {
-        inspect.insert(k.get(Lang::En).to_string(), json!(v));
+    let mut fields = Map::new();
+    for f in e.inspect(id) {
+        fields.insert(f.id.into_owned(), f.value.json());
     }
-    o.insert("inspect".into(), Value::Object(inspect));
+    o.insert("fields".into(), Value::Object(fields));
     Value::Object(o)
 }
 
@@ -289,6 +290,8 @@ fn difference(file: &Value, rerun: &Value, path: &str) -> Option<String> {
                 let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 match f.get(k) {
                     None if path.is_empty() && (k == "state" || k == "violations") => {}
+                    // A node's state written before fields had ids: `inspect` in their place.
+                    None if k == "fields" && f.contains_key("inspect") => {}
                     // Intervention lines of the first writer had no time.
                     None if path.is_empty() && k == "time" && r.contains_key("intervention_at_step") => {}
                     None => return Some(format!("\"{p}\" is missing here, {} in the re-run", short(Some(rv)))),
@@ -299,7 +302,8 @@ fn difference(file: &Value, rerun: &Value, path: &str) -> Option<String> {
                     }
                 }
             }
-            f.keys().find(|k| !r.contains_key(*k)).map(|k| {
+            let old_inspect = |k: &str| k == "inspect" && r.contains_key("fields");
+            f.keys().find(|k| !r.contains_key(*k) && !old_inspect(k)).map(|k| {
                 let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 format!("\"{p}\" is {} here, missing in the re-run", short(f.get(k)))
             })

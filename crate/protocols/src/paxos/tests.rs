@@ -250,9 +250,7 @@ fn a_crashed_leader_is_replaced_in_the_next_instance() {
     assert_eq!(f.leaders.len(), 1);
     assert_eq!(f.agreement, Some(f.leaders[0]));
     assert!(
-        e.inspect(f.leaders[0])
-            .iter()
-            .any(|(k, v)| k.get(crate::meta::Lang::En) == "chosen" && v.starts_with("i1→N5, i2→N")),
+        e.inspect(f.leaders[0]).iter().any(|f| f.id == "chosen" && f.shown().starts_with("i1→N5, i2→N")),
         "{:?}",
         e.inspect(f.leaders[0])
     );

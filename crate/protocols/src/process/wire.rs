@@ -29,8 +29,8 @@ pub struct Update {
     pub leader: Option<Option<NodeId>>,
     pub term: Option<Option<u64>>,
     pub vote: Option<Option<NodeId>>,
-    /// Declared fields (by index in the declaration), as the inspector shows them.
-    pub fields: Vec<(usize, String)>,
+    /// Declared fields (by index in the declaration), typed.
+    pub fields: Vec<(usize, crate::field::FieldValue)>,
 }
 
 /// One answer: its effects and the change of the node's view.
@@ -219,13 +219,20 @@ fn state(s: &Map<String, Value>, decl: &Decl, cfg: &Config) -> Result<Update, St
                         names.join(", ")
                     ));
                 };
-                let shown = match (v, decl.fields[i].show) {
-                    (Value::Null, _) => "-".to_string(),
-                    (Value::Number(n), crate::protocols::script::value::Show::Node) => format!("N{n}"),
-                    (Value::String(s), _) => s.clone(),
-                    (v, _) => v.to_string(),
+                use crate::field::FieldValue as V;
+                let node = |n: &serde_json::Number| n.as_u64().and_then(|n| NodeId::try_from(n).ok());
+                let typed = match (v, decl.fields[i].show) {
+                    (Value::Null, _) => V::None,
+                    (Value::Number(n), crate::protocols::script::value::Show::Node) if node(n).is_some() => {
+                        V::node(node(n))
+                    }
+                    (Value::Number(n), crate::protocols::script::value::Show::Node) => V::Text(format!("N{n}")),
+                    (Value::Number(n), _) if n.as_i64().is_some() => V::Num(n.as_i64().unwrap_or_default()),
+                    (Value::Bool(b), _) => V::Flag(*b),
+                    (Value::String(s), _) => V::Text(s.clone()),
+                    (v, _) => V::Text(v.to_string()),
                 };
-                u.fields.push((i, shown));
+                u.fields.push((i, typed));
             }
         }
     }

@@ -2,6 +2,7 @@
 //! hashes the same natively and in wasm, today and after an upgrade of the interpreter), read
 //! as node ids and numbers, and shown in the inspector.
 
+use crate::NodeId;
 use rhai::{Dynamic, Map};
 use std::fmt::Display;
 use std::hash::Hasher;
@@ -171,6 +172,24 @@ pub fn show(v: Option<&Dynamic>, how: Show) -> String {
         (Show::Node, Ok(i)) => format!("N{i}"),
         _ => v.to_string(),
     }
+}
+
+/// A declared field's value, typed: `()` (or absent) as no value, an integer as a node (`show:
+/// node`) or a number, a boolean as a flag, an array of integers shown as nodes as a list of
+/// nodes; anything else as Rhai writes it ([`show`]), so that the inspector shows what it did.
+pub fn typed(v: Option<&Dynamic>, how: Show) -> crate::field::FieldValue {
+    use crate::field::FieldValue as V;
+    let Some(d) = v.filter(|d| !d.is_unit()) else { return V::None };
+    if let Ok(i) = d.as_int() {
+        return match how {
+            Show::Node => NodeId::try_from(i).map_or_else(|_| V::Text(show(v, how)), V::Node),
+            Show::Plain => V::Num(i),
+        };
+    }
+    if let Ok(b) = d.as_bool() {
+        return V::Flag(b);
+    }
+    V::Text(show(v, how))
 }
 
 /// The display of a declared state field.

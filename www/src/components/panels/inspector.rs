@@ -11,7 +11,7 @@ use yew::prelude::*;
 pub struct Inspected {
     pub id: u32,
     pub up: bool,
-    pub rows: Vec<(election_lab::meta::Text, String)>,
+    pub rows: Vec<election_lab::field::Field>,
 }
 
 impl Inspected {
@@ -74,7 +74,7 @@ pub fn Inspector(p: &InspectorProps) -> Html {
             html! {
                 <>
                     <p><b>{ format!("N{id}") }</b>{ if node.up { tr(l, k::UI_UP) } else { tr(l, k::UI_CRASHED_STATE_KEPT_FOR_RECOVERY) } }</p>
-                    <dl class="kv">{ for node.rows.iter().map(|(key, v)| html!{ <><dt>{ tr(l, *key) }</dt><dd>{ value(v, l) }</dd></> }) }</dl>
+                    <dl class="kv">{ for node.rows.iter().map(|f| html!{ <><dt data-field={f.id.clone()}>{ tr(l, f.label) }</dt><dd>{ value(&f.shown(), l) }</dd></> }) }</dl>
                     <div class="row">
                         <button onclick={p.on.reform(move |_| Action::NodeClick(id))}>{ if node.up { tr(l, k::UI_CRASH) } else { tr(l, k::UI_RECOVER) } }</button>
                         <button onclick={p.on.reform(move |_| Action::Act(Intervention::Start(id)))} disabled={!node.up}>{ tr(l, k::UI_START_ELECTION_HERE) }</button>

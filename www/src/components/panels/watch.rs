@@ -33,7 +33,7 @@ fn sparkline(s: &Series, values: &[Change], now: Time) -> Html {
     let mut d = String::new();
     let mut last: Option<f64> = None;
     for (_, t, v) in values {
-        let Some(h) = v.as_deref().and_then(|v| s.height(v)) else {
+        let Some(h) = v.as_ref().and_then(|v| s.height(v)) else {
             if last.is_some() {
                 d.push_str(&format!(" H{}", fmt(x(*t))));
             }
@@ -59,26 +59,27 @@ fn sparkline(s: &Series, values: &[Change], now: Time) -> Html {
 
 /// The value shown at the cursor's step (the inspector's there).
 fn at(values: &[Change], step: u64) -> String {
-    value_at(values, step).unwrap_or("—").to_string()
+    value_at(values, step).map_or_else(|| "—".to_string(), |v| v.show())
 }
 
 #[function_component]
 pub fn Watch(p: &WatchProps) -> Html {
     let l = p.lang;
-    let key = use_state(|| None::<election_lab::meta::Text>);
+    // The chosen field's id.
+    let key = use_state(|| None::<String>);
     let keys = use_memo(p.run.0, {
         let engine = p.engine.clone();
         move |_| engine.watchable()
     });
-    let series = use_memo((p.run, *key), {
+    let series = use_memo((p.run, (*key).clone()), {
         let engine = p.engine.clone();
-        move |(_, k)| k.and_then(|k| engine.series(k.get(election_lab::meta::Lang::En)))
+        move |(_, k)| k.as_deref().and_then(|k| engine.series(k))
     });
     let onchange = {
         let (key, keys) = (key.clone(), keys.clone());
         Callback::from(move |e: Event| {
             let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
-            key.set(keys.iter().copied().find(|k| k.get(election_lab::meta::Lang::En) == v));
+            key.set(keys.iter().any(|(id, _)| *id == v).then_some(v));
         })
     };
     let body = match &*series {
@@ -120,7 +121,7 @@ pub fn Watch(p: &WatchProps) -> Html {
             <label>{ tr(l, k::UI_VALUE) }
                 <select {onchange} data-testid="watch-key">
                     <option value="" selected={key.is_none()}>{ tr(l, k::UI_NONE_2) }</option>
-                    { for keys.iter().map(|k| html!{ <option value={k.get(election_lab::meta::Lang::En)} selected={*key == Some(*k)}>{ k.get(l) }</option> }) }
+                    { for keys.iter().map(|(id, k)| html!{ <option value={id.clone()} selected={key.as_deref() == Some(id.as_str())}>{ k.get(l) }</option> }) }
                 </select>
             </label>
             { body }
