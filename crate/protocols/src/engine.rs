@@ -202,6 +202,17 @@ impl Engine {
     pub fn seek(&mut self, step: u64) {
         self.sim.seek(step)
     }
+    /// [`Engine::seek`] in slices of at most `budget` steps: true once the cursor is at
+    /// `step` (or the run ended before it); until then the cursor stays (see
+    /// [`Sim::seek_some`]).
+    pub fn seek_some(&mut self, step: u64, budget: u64) -> bool {
+        self.sim.seek_some(step, budget)
+    }
+    /// Computes the run ahead, toward step `step`, for at most `budget` steps without moving
+    /// the cursor: true once the head reaches it or the run ends (see [`Sim::advance_some`]).
+    pub fn advance_some(&mut self, step: u64, budget: u64) -> bool {
+        self.sim.advance_some(step, budget)
+    }
     /// Applies an intervention at the cursor (forking if the cursor is in the past).
     pub fn apply(&mut self, action: Action) -> Result<(), ScenarioError> {
         self.sim.apply(action)
