@@ -32,6 +32,7 @@ mod ops;
 mod real_logs;
 pub mod script;
 mod search;
+mod slices;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
@@ -138,6 +139,16 @@ pub struct State {
     pub script: Option<Rc<script::ScriptEdit>>,
     /// The assignment being taken and its grading (workbench only).
     pub assignment: Option<Rc<assignment::Taking>>,
+    /// What a scripted run is being computed toward, in slices between frames (`slices.rs`).
+    computing: Option<slices::Goal>,
+    /// Steps per engine call in those slices (follows how long the last call took).
+    slice: u64,
+    /// Slices worked so far (the page schedules the next one when this changes).
+    pub slices: u64,
+    /// The run computed to its end in slices: `(gen, ivs_rev, head)` then.
+    ended: Option<(u64, u64, u64)>,
+    /// A script was just run: once computed, a failure is shown at its step.
+    show_fault: bool,
 }
 
 impl State {
@@ -197,6 +208,11 @@ impl State {
             handoff: None,
             script: None,
             assignment: None,
+            computing: None,
+            slice: 1,
+            slices: 0,
+            show_fault: false,
+            ended: None,
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -302,7 +318,7 @@ impl State {
             }
             Action::Home => self.apply(Action::Seek(0)),
             Action::End => {
-                let head = self.engine.get().head();
+                let head = self.end_step();
                 self.apply(Action::Seek(head))
             }
             Action::Reset => {
@@ -334,6 +350,7 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
+            Action::Compute => self.compute(),
             Action::NodeClick(id) => {
                 self.menu = None;
                 self.peek = None;

@@ -208,6 +208,10 @@ impl Engine {
     pub fn seek_some(&mut self, step: u64, budget: u64) -> bool {
         self.sim.seek_some(step, budget)
     }
+    /// The step the last slice of work stopped at (progress of [`Engine::seek_some`]).
+    pub fn work_step(&self) -> Option<u64> {
+        self.sim.work_step()
+    }
     /// Computes the run ahead, toward step `step`, for at most `budget` steps without moving
     /// the cursor: true once the head reaches it or the run ends (see [`Sim::advance_some`]).
     pub fn advance_some(&mut self, step: u64, budget: u64) -> bool {
@@ -361,6 +365,11 @@ impl Engine {
     /// algorithm's runtime error or exhausted budget: see [`crate::protocol::Protocol::fault`]).
     pub fn fault(&self) -> Option<String> {
         self.sim.fault()
+    }
+    /// The step at which the algorithm's own code failed, wherever the cursor is (see
+    /// [`Engine::fault`], which answers at the cursor).
+    pub fn fault_step(&self) -> Option<u64> {
+        self.sim.fault_step()
     }
     /// Whether the history budget stopped the run at its head (wherever the cursor is).
     pub fn head_at_budget(&self) -> bool {

@@ -89,6 +89,16 @@ impl Sim {
         done
     }
 
+    /// The step the last slice of work stopped at, if it is kept.
+    pub fn work_step(&self) -> Option<u64> {
+        self.h.work.as_ref().map(|c| c.w.steps)
+    }
+
+    /// The step at which the protocol's own code failed, wherever the cursor is.
+    pub fn fault_step(&self) -> Option<u64> {
+        self.fault_at
+    }
+
     /// Takes a checkpoint at least every `steps` steps, or every world size (nodes, messages in
     /// flight and timers) if that is more, instead of every 256 steps: a slow algorithm's seek
     /// replays fewer steps, for the memory of more checkpoints.
