@@ -306,7 +306,7 @@ pub fn Lab() -> Html {
     let quiet = if state.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
     let computing = state.computing();
-    effects::use_compute(computing.is_some(), state.slices, on.clone());
+    effects::use_compute(computing.is_some(), state.sl.count, on.clone());
     keyboard::use_shortcuts(state.embed, state.present, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =

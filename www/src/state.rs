@@ -139,16 +139,8 @@ pub struct State {
     pub script: Option<Rc<script::ScriptEdit>>,
     /// The assignment being taken and its grading (workbench only).
     pub assignment: Option<Rc<assignment::Taking>>,
-    /// What a scripted run is being computed toward, in slices between frames (`slices.rs`).
-    computing: Option<slices::Goal>,
-    /// Steps per engine call in those slices (follows how long the last call took).
-    slice: u64,
-    /// Slices worked so far (the page schedules the next one when this changes).
-    pub slices: u64,
-    /// The run computed to its end in slices: `(gen, ivs_rev, head)` then.
-    ended: Option<(u64, u64, u64)>,
-    /// A script was just run: once computed, a failure is shown at its step.
-    show_fault: bool,
+    /// A scripted run's computing in slices between frames (`slices.rs`).
+    pub sl: slices::Slicing,
 }
 
 impl State {
@@ -208,11 +200,7 @@ impl State {
             handoff: None,
             script: None,
             assignment: None,
-            computing: None,
-            slice: 1,
-            slices: 0,
-            show_fault: false,
-            ended: None,
+            sl: Default::default(),
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();

@@ -25,7 +25,7 @@ impl State {
 
     pub(super) fn step_forward(&mut self) -> bool {
         // A step asked for replaces a seek on its way (a scripted run's: `slices.rs`).
-        self.computing = None;
+        self.sl.goal = None;
         let (moved, short) = {
             let mut e = self.engine_mut();
             let moved = e.step();
@@ -112,7 +112,7 @@ impl State {
 
     pub(super) fn act(&mut self, action: Intervention) {
         let kept = self.future_kept();
-        self.computing = None;
+        self.sl.goal = None;
         let result = self.engine_mut().apply(action);
         match result {
             Ok(()) => {
@@ -157,7 +157,7 @@ impl State {
         self.watch = None;
         self.offer = None;
         self.furthest = 0;
-        self.computing = None;
+        self.sl.goal = None;
         self.extend();
     }
 

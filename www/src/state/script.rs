@@ -251,7 +251,7 @@ impl State {
         self.alert = None;
         if self.sliced() {
             // Computed in slices: a failure is shown at its step once reached (`slices.rs`).
-            self.show_fault = true;
+            self.sl.show_fault = true;
             if cursor > 0 {
                 self.seek_later(cursor);
             }

@@ -16,6 +16,21 @@ pub enum Goal {
     Ahead(u64),
 }
 
+/// A scripted run's computing in slices.
+#[derive(Clone, Debug, Default)]
+pub struct Slicing {
+    /// What it works toward.
+    pub(super) goal: Option<Goal>,
+    /// Steps per engine call (follows how long the last call took).
+    slice: u64,
+    /// Slices worked so far (the page schedules the next one when this changes).
+    pub count: u64,
+    /// A script was just run: once computed, a failure is shown at its step.
+    pub(super) show_fault: bool,
+    /// The run computed to its end: `(gen, ivs_rev, head)` then.
+    ended: Option<(u64, u64, u64)>,
+}
+
 /// How long one slice may take before the page yields (milliseconds of the page's clock).
 pub(super) const SLICE_MS: f64 = 12.0;
 /// The most steps one engine call may make.
@@ -54,12 +69,12 @@ impl State {
 
     /// Sends the cursor to `step` in slices (see [`State::compute`]).
     pub(super) fn seek_later(&mut self, step: u64) {
-        self.computing = Some(Goal::Seek(step));
+        self.sl.goal = Some(Goal::Seek(step));
     }
 
     /// The run ahead of the cursor, in slices, unless the cursor is on its way somewhere.
     pub(super) fn extend_later(&mut self) {
-        if matches!(self.computing, Some(Goal::Seek(_))) {
+        if matches!(self.sl.goal, Some(Goal::Seek(_))) {
             return;
         }
         let (cursor, head) = {
@@ -67,19 +82,19 @@ impl State {
             (e.cursor(), e.head())
         };
         // A run already computed to its end has nothing more ahead until it changes.
-        let ended = self.ended == Some((self.gen, self.ivs_rev, head));
-        self.computing = (head < cursor + LOOKAHEAD && !ended).then_some(Goal::Ahead(cursor + LOOKAHEAD));
+        let ended = self.sl.ended == Some((self.gen, self.ivs_rev, head));
+        self.sl.goal = (head < cursor + LOOKAHEAD && !ended).then_some(Goal::Ahead(cursor + LOOKAHEAD));
     }
 
     /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
     /// changed. The number of steps per engine call follows how long the last one took.
     pub(super) fn compute(&mut self) -> bool {
-        let Some(goal) = self.computing else { return false };
-        self.slices = self.slices.wrapping_add(1);
+        let Some(goal) = self.sl.goal else { return false };
+        self.sl.count = self.sl.count.wrapping_add(1);
         let start = now_ms();
         let done = loop {
             let t0 = now_ms();
-            let budget = self.slice.clamp(1, MAX_STEPS);
+            let budget = self.sl.slice.clamp(1, MAX_STEPS);
             let done = {
                 let mut e = self.engine_mut();
                 match goal {
@@ -88,7 +103,7 @@ impl State {
                 }
             };
             let took = now_ms() - t0;
-            self.slice = if took < SLICE_MS / 4.0 {
+            self.sl.slice = if took < SLICE_MS / 4.0 {
                 (budget * 2).min(MAX_STEPS)
             } else if took > SLICE_MS {
                 (budget / 2).max(1)
@@ -100,21 +115,21 @@ impl State {
             }
         };
         if done {
-            self.computing = None;
+            self.sl.goal = None;
             if let Goal::Ahead(step) = goal {
                 let head = self.engine.get().head();
                 if head < step {
-                    self.ended = Some((self.gen, self.ivs_rev, head));
+                    self.sl.ended = Some((self.gen, self.ivs_rev, head));
                 }
             }
             if let Goal::Seek(_) = goal {
                 self.extend_later();
-            } else if std::mem::take(&mut self.show_fault) {
+            } else if std::mem::take(&mut self.sl.show_fault) {
                 // A script just run that failed is shown at its failing step.
                 let failed = self.engine.get().fault_step();
                 if let Some(step) = failed {
                     self.notice = None;
-                    self.computing = Some(Goal::Seek(step));
+                    self.sl.goal = Some(Goal::Seek(step));
                 }
             }
         }
@@ -123,7 +138,7 @@ impl State {
 
     /// What the page is computing, for its status line: the goal and the step reached.
     pub fn computing(&self) -> Option<u64> {
-        let goal = self.computing?;
+        let goal = self.sl.goal?;
         let e = self.engine.get();
         Some(match goal {
             // How far the work toward the step got (the step itself when near).
@@ -135,7 +150,7 @@ impl State {
     /// Works every slice to its end (tests).
     #[cfg(test)]
     pub(super) fn settle(&mut self) {
-        while self.computing.is_some() {
+        while self.sl.goal.is_some() {
             if self.compute() {
                 self.refresh();
             }
@@ -164,26 +179,26 @@ mod tests {
     fn a_scripted_run_is_computed_by_compute_actions_and_moves_the_cursor_when_ready() {
         let mut s = scripted();
         assert!(s.sliced());
-        assert_eq!(s.computing, Some(Goal::Ahead(LOOKAHEAD)), "the run ahead is left to the slices");
+        assert_eq!(s.sl.goal, Some(Goal::Ahead(LOOKAHEAD)), "the run ahead is left to the slices");
         assert_eq!(s.engine.get().head(), 0);
         s.settle();
         let head = s.engine.get().head();
-        assert!(head > 8 && s.computing.is_none(), "computed to the end ({head} steps)");
+        assert!(head > 8 && s.sl.goal.is_none(), "computed to the end ({head} steps)");
         // A seek waits for its slices: the cursor stays until then, and other actions work.
         s.apply(Action::Seek(head - 2));
-        assert_eq!(s.computing, Some(Goal::Seek(head - 2)));
+        assert_eq!(s.sl.goal, Some(Goal::Seek(head - 2)));
         assert!(!s.apply(Action::Pause));
         assert_eq!(s.engine.get().cursor(), 0);
         assert!(s.apply(Action::Compute));
         s.refresh();
         assert_eq!(s.cursor(), head - 2);
-        assert!(!matches!(s.computing, Some(Goal::Seek(_))));
+        assert!(!matches!(s.sl.goal, Some(Goal::Seek(_))));
         // A step asked for meanwhile replaces the seek.
         s.apply(Action::Seek(3));
         s.apply(Action::StepForward);
         s.refresh();
         assert_eq!(s.cursor(), head - 1);
-        assert!(!matches!(s.computing, Some(Goal::Seek(_))));
+        assert!(!matches!(s.sl.goal, Some(Goal::Seek(_))));
         // End goes to the end, however far computing at once would have gone.
         s.apply(Action::Home);
         s.settle();
@@ -196,7 +211,7 @@ mod tests {
     fn a_builtin_run_is_computed_at_once() {
         let p = presets::find("bully-worst-8").unwrap();
         let s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
-        assert!(!s.sliced() && s.computing.is_none());
+        assert!(!s.sliced() && s.sl.goal.is_none());
         assert!(s.engine.get().head() > 8);
     }
 }
