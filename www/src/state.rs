@@ -338,7 +338,7 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
-            Action::Compute => self.compute(),
+            Action::Compute if WB => self.compute(),
             Action::NodeClick(id) => {
                 self.menu = None;
                 self.peek = None;

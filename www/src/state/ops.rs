@@ -191,7 +191,8 @@ impl State {
         }
         let mut changed = false;
         // A scripted run's steps may be slow: a frame makes what fits in a slice.
-        let (sliced, start) = (self.sliced(), super::slices::now_ms());
+        let sliced = self.sliced();
+        let start = if sliced { super::slices::now_ms() } else { 0.0 };
         loop {
             if sliced && changed && super::slices::now_ms() - start >= super::slices::SLICE_MS {
                 break;
