@@ -305,6 +305,8 @@ pub fn Lab() -> Html {
     let now = state.lanes().map_or(state.frame.time, |c| c.time);
     let quiet = if state.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
+    let computing = state.computing();
+    effects::use_compute(computing.is_some(), state.sl.count, on.clone());
     keyboard::use_shortcuts(state.embed, state.present, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
@@ -324,8 +326,14 @@ pub fn Lab() -> Html {
     let algorithm = meta::algorithm_of(&state.scenario);
     let comparing = state.lanes();
     let (step, time) = comparing.map_or((frame.step, frame.time), |c| (c.time, c.time));
+    // A scripted run computed in slices says how far it got (`state/slices.rs`).
+    let computing =
+        computing.map(|step| html! { <p class="computing" role="status">{ k::ui_computing(step).render(lang) }</p> });
     let controls = html! {
+        <>
         <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} rounds={state.scenario.network.rounds} {lang} on={on.clone()} />
+        { for computing }
+        </>
     };
     let engine = state.engine.get();
     // In compare mode each lane shows its own split brain; the banners keep alerts and notices.

@@ -248,3 +248,13 @@ pub fn use_play_loop(
         move || frames.borrow_mut().stop()
     });
 }
+
+/// Schedules the next slice of a scripted run's computing (`state/slices.rs`) after the browser
+/// has had its turn (a zero timeout: input and drawing go first), while there is one to do.
+#[hook]
+pub fn use_compute(computing: bool, slices: u64, on: Callback<Action>) {
+    use_effect_with((computing, slices), move |&(computing, _)| {
+        let timeout = computing.then(|| gloo_timers::callback::Timeout::new(0, move || on.emit(Action::Compute)));
+        move || drop(timeout)
+    });
+}

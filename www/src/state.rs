@@ -32,6 +32,7 @@ mod ops;
 mod real_logs;
 pub mod script;
 mod search;
+mod slices;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
@@ -138,6 +139,8 @@ pub struct State {
     pub script: Option<Rc<script::ScriptEdit>>,
     /// The assignment being taken and its grading (workbench only).
     pub assignment: Option<Rc<assignment::Taking>>,
+    /// A scripted run's computing in slices between frames (`slices.rs`).
+    pub sl: slices::Slicing,
 }
 
 impl State {
@@ -197,6 +200,7 @@ impl State {
             handoff: None,
             script: None,
             assignment: None,
+            sl: Default::default(),
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
         s.extend();
@@ -302,7 +306,7 @@ impl State {
             }
             Action::Home => self.apply(Action::Seek(0)),
             Action::End => {
-                let head = self.engine.get().head();
+                let head = self.end_step();
                 self.apply(Action::Seek(head))
             }
             Action::Reset => {
@@ -334,6 +338,7 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
+            Action::Compute if WB => self.compute(),
             Action::NodeClick(id) => {
                 self.menu = None;
                 self.peek = None;

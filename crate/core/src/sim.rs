@@ -39,6 +39,7 @@ mod history;
 mod marks;
 mod port;
 mod queue;
+mod slices;
 mod typed;
 mod watch;
 mod world;

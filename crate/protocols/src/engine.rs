@@ -202,6 +202,21 @@ impl Engine {
     pub fn seek(&mut self, step: u64) {
         self.sim.seek(step)
     }
+    /// [`Engine::seek`] in slices of at most `budget` steps: true once the cursor is at
+    /// `step` (or the run ended before it); until then the cursor stays (see
+    /// [`Sim::seek_some`]).
+    pub fn seek_some(&mut self, step: u64, budget: u64) -> bool {
+        self.sim.seek_some(step, budget)
+    }
+    /// The step the last slice of work stopped at (progress of [`Engine::seek_some`]).
+    pub fn work_step(&self) -> Option<u64> {
+        self.sim.work_step()
+    }
+    /// Computes the run ahead, toward step `step`, for at most `budget` steps without moving
+    /// the cursor: true once the head reaches it or the run ends (see [`Sim::advance_some`]).
+    pub fn advance_some(&mut self, step: u64, budget: u64) -> bool {
+        self.sim.advance_some(step, budget)
+    }
     /// Applies an intervention at the cursor (forking if the cursor is in the past).
     pub fn apply(&mut self, action: Action) -> Result<(), ScenarioError> {
         self.sim.apply(action)
@@ -350,6 +365,11 @@ impl Engine {
     /// algorithm's runtime error or exhausted budget: see [`crate::protocol::Protocol::fault`]).
     pub fn fault(&self) -> Option<String> {
         self.sim.fault()
+    }
+    /// The step at which the algorithm's own code failed, wherever the cursor is (see
+    /// [`Engine::fault`], which answers at the cursor).
+    pub fn fault_step(&self) -> Option<u64> {
+        self.sim.fault_step()
     }
     /// Whether the history budget stopped the run at its head (wherever the cursor is).
     pub fn head_at_budget(&self) -> bool {

@@ -215,6 +215,9 @@ pub struct Scripted {
     spare_fx: std::cell::Cell<Vec<Fx>>,
 }
 
+/// Smallest number of steps between a scripted run's checkpoints (the built-ins' is 256).
+pub const CHECKPOINT_SPACING: u64 = 32;
+
 /// The descriptor's `build`: the scenario's `algorithm` names a loaded script.
 pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, ScenarioError> {
     let Some(loaded) = find(&scenario.algorithm) else {
@@ -222,7 +225,10 @@ pub fn build(scenario: &Scenario, claimed: &'static [Property]) -> Result<Sim, S
     };
     let cfg = scenario.config();
     let proto = Scripted::new_from(loaded, &cfg, &scenario.params)?;
-    Ok(Sim::new(proto, cfg, scenario, claimed))
+    let mut sim = Sim::new(proto, cfg, scenario, claimed);
+    // A script's steps may each be slow: seeking replays fewer of them.
+    sim.set_checkpoint_spacing(CHECKPOINT_SPACING);
+    Ok(sim)
 }
 
 type C<'a> = Ctx<'a, Msg, Timer>;

@@ -20,6 +20,8 @@ pub enum Action {
     Slower,
     /// The animation clock reached virtual time `t`: apply every event up to it.
     PlayTo(f64),
+    /// One slice of the computing of a scripted run (`state/slices.rs`).
+    Compute,
     /// Click on a node: crash it if up, recover it if crashed.
     NodeClick(u32),
     NodeMenu(u32),

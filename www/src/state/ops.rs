@@ -12,6 +12,9 @@ use std::rc::Rc;
 impl State {
     /// Computes the run ahead of the cursor (for the scrubber), then returns to the cursor.
     pub(super) fn extend(&mut self) {
+        if self.sliced() {
+            return self.extend_later();
+        }
         let mut e = self.engine_mut();
         let c = e.cursor();
         if e.head() < c + LOOKAHEAD {
@@ -21,6 +24,8 @@ impl State {
     }
 
     pub(super) fn step_forward(&mut self) -> bool {
+        // A step asked for replaces a seek on its way (a scripted run's: `slices.rs`).
+        self.sl.goal = None;
         let (moved, short) = {
             let mut e = self.engine_mut();
             let moved = e.step();
@@ -81,6 +86,9 @@ impl State {
     /// Moves the cursor (pausing); `extend`: keep the run computed ahead of it.
     pub(super) fn seek(&mut self, step: u64, extend: bool) {
         self.playing = false;
+        if self.sliced() && step != self.engine.get().cursor() {
+            return self.seek_later(step);
+        }
         let short = {
             let mut e = self.engine_mut();
             e.seek(step);
@@ -104,6 +112,7 @@ impl State {
 
     pub(super) fn act(&mut self, action: Intervention) {
         let kept = self.future_kept();
+        self.sl.goal = None;
         let result = self.engine_mut().apply(action);
         match result {
             Ok(()) => {
@@ -148,6 +157,7 @@ impl State {
         self.watch = None;
         self.offer = None;
         self.furthest = 0;
+        self.sl.goal = None;
         self.extend();
     }
 
@@ -180,7 +190,13 @@ impl State {
             return false;
         }
         let mut changed = false;
+        // A scripted run's steps may be slow: a frame makes what fits in a slice.
+        let sliced = self.sliced();
+        let start = if sliced { super::slices::now_ms() } else { 0.0 };
         loop {
+            if sliced && changed && super::slices::now_ms() - start >= super::slices::SLICE_MS {
+                break;
+            }
             let next = {
                 let mut e = self.engine_mut();
                 e.next_event_time().map(|n| (n, n <= e.stop_time()))

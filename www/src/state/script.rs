@@ -76,6 +76,10 @@ mod interp {
     pub fn source_of(id: &str) -> Option<String> {
         script::find(id).map(|l| l.source.clone())
     }
+
+    pub fn is_script(id: &str) -> bool {
+        script::find(id).is_some()
+    }
 }
 
 /// The player has no interpreter: it hands the editor and scripts' links to the workbench.
@@ -91,6 +95,9 @@ mod interp {
     }
     pub fn source_of(_: &str) -> Option<String> {
         None
+    }
+    pub fn is_script(_: &str) -> bool {
+        false
     }
 }
 
@@ -114,6 +121,11 @@ pub fn offered() -> Vec<&'static Algorithm> {
     let mut all = election_lab::registry::all().to_vec();
     RAN.with(|r| all.extend(r.borrow().iter().filter_map(|a| election_lab::registry::find(a.id))));
     all
+}
+
+/// Whether a script runs the algorithm `id` (its run is computed in slices: `slices.rs`).
+pub(super) fn is_script(id: &str) -> bool {
+    interp::is_script(id)
 }
 
 /// The `&script=…` part of a link to `engine`'s run when a script runs it (else empty).
@@ -237,6 +249,15 @@ impl State {
             return false;
         }
         self.alert = None;
+        if self.sliced() {
+            // Computed in slices: a failure is shown at its step once reached (`slices.rs`).
+            self.sl.show_fault = true;
+            if cursor > 0 {
+                self.seek_later(cursor);
+            }
+            self.notice = Some(tr(lang, k::UI_SCRIPT_RUNNING).into());
+            return true;
+        }
         let failed = {
             let mut e = self.engine_mut();
             let head = e.head();
@@ -358,6 +379,8 @@ mod tests {
         let source = template("bully").unwrap().1.replace("fn on_start() {", "fn on_start() {\n    loop { }");
         s.apply(Action::Script(ScriptAction::Edit(source)));
         assert!(s.apply(Action::Script(ScriptAction::Run)));
+        // Computed in slices (each Compute action one), then shown at the failing step.
+        s.settle();
         let why = s.engine.get().fault().expect("the run stopped");
         assert!(why.contains("budget") && why.contains("on_start") && why.contains("line"), "{why}");
         assert_eq!(s.notice, None);
@@ -366,6 +389,7 @@ mod tests {
         drop(e);
         // The run so far is still there to step through.
         s.apply(Action::Seek(0));
+        s.settle();
         assert_eq!(s.cursor(), 0);
     }
 

@@ -3,6 +3,7 @@
 // the invariants panel; a syntax error is underlined at its line and column; an endless loop stops
 // the run at its step with the handler and line named, and the page goes on; the link carries the
 // script and opens the same run in a new page. axe-core finds nothing serious with the editor open.
+// A slow but valid script is computed in slices: the page answers clicks while it computes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, open, shot, axe, step } from './harness.mjs';
@@ -84,6 +85,30 @@ test('a syntax error is underlined at its line; an endless loop stops the run at
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelector('[data-testid=step]')?.textContent === '0');
   assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a slow script is computed in slices: the page answers a click meanwhile and the run ends as usual', async () => {
+  const { page, errors, context } = await editor('bully-worst-8');
+  const template = await page.getByTestId('script-source').inputValue();
+  // Every message costs the handler a long loop, within its budget of operations.
+  const slow = template.replace('fn on_message(from, msg) {', 'fn on_message(from, msg) {\n    let i = 0;\n    while i < 150000 { i += 1; }');
+  assert.notEqual(slow, template);
+  await run(page, slow);
+  const computing = page.locator('p.computing');
+  await computing.waitFor();
+  assert.match(await computing.textContent(), /^Computing the run… step \d+/);
+  // While it computes, the language switch takes effect: the status itself is now in Chinese.
+  await page.getByTestId('lang').click();
+  await page.waitForFunction(() => /正在计算运行/.test(document.querySelector('p.computing')?.textContent ?? ''));
+  await page.getByTestId('lang').click();
+  await page.waitForFunction(() => /^Computing/.test(document.querySelector('p.computing')?.textContent ?? ''));
+  // End goes to the end once it is computed, with the one leader the template elects.
+  await page.keyboard.press('End');
+  await computing.waitFor({ state: 'detached', timeout: 120000 });
+  await page.waitForFunction(() => document.querySelector('.invariants li[data-property="split-brain"]')?.className === 'ok');
+  assert.ok(Number(await step(page)) > 8, 'the run went on');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -166,12 +166,23 @@ pub(super) struct History {
     /// Per write: the step that issued it.
     pub(super) write_steps: Vec<u64>,
     pub(super) checkpoints: Vec<Checkpoint>,
+    /// The world a slice of work stopped at ([`Sim::seek_some`], [`Sim::advance_some`]).
+    pub(super) work: Option<Checkpoint>,
+    /// Smallest number of steps between checkpoints (0: [`CHECKPOINT_MIN`]).
+    pub(super) spacing: u64,
     pub(super) writes: Vec<WriteEntry>,
     pub(super) verdicts: Vec<Verdict>,
     pub(super) budget: Budget,
 }
 
 impl History {
+    fn spacing(&self) -> u64 {
+        if self.spacing == 0 {
+            CHECKPOINT_MIN
+        } else {
+            self.spacing
+        }
+    }
     /// Message `id`, if it is still kept.
     #[inline]
     pub(super) fn msg(&self, id: u64) -> Option<&CMsg> {
@@ -337,6 +348,9 @@ impl History {
         self.ivs.truncate(at.ivs);
         self.iv_marks.truncate(at.ivs);
         self.checkpoints.retain(|c| c.w.steps <= steps);
+        if self.work.as_ref().is_some_and(|c| c.w.steps >= steps) {
+            self.work = None;
+        }
     }
 
     pub(super) fn push_timer(&mut self, rec: TimerRec) {
@@ -478,7 +492,7 @@ impl Sim {
         }
         let last = self.h.checkpoints.last().map_or(0, |c| c.w.steps);
         let size = self.w.obs.in_flight + self.w.active_timers + self.cfg.n() as u64;
-        if self.w.steps >= last + CHECKPOINT_MIN.max(size) {
+        if self.w.steps >= last + self.h.spacing().max(size) {
             self.h.checkpoints.push(Checkpoint { w: self.w.clone(), states: self.machine.snapshot() });
         }
     }
@@ -490,7 +504,7 @@ impl Sim {
             while self.w.steps < target && self.step() {}
         } else if target != self.w.steps {
             let forward_gap = target.saturating_sub(self.w.steps);
-            if target < self.w.steps || forward_gap > CHECKPOINT_MIN {
+            if target < self.w.steps || forward_gap > self.h.spacing() {
                 let k = self.h.checkpoints.partition_point(|c| c.w.steps <= target);
                 let cp = &self.h.checkpoints[k.max(1) - 1];
                 if target < self.w.steps || cp.w.steps > self.w.steps {

@@ -1,0 +1,117 @@
+//! A run computed in slices (`Engine::advance_some`, `Engine::seek_some`: what the page does for
+//! a scripted algorithm, between frames) is the run computed at once: the cursor stays put
+//! until the step asked for is ready, and every step reached, the head and the trace hash are
+//! the same as with `Engine::seek`, with faults made in between too.
+#![cfg(feature = "script")]
+
+use election_lab::protocols::script;
+use election_lab::{presets, Action, Engine};
+
+const BULLY: &str = include_str!("../scripts/bully.rhai");
+const RAFT: &str = include_str!("../scripts/raft.rhai");
+
+/// What a cursor shows, compared between the two ways of getting there.
+fn at(e: &Engine) -> (u64, u64, u64, Vec<u32>, String) {
+    (e.cursor(), e.now(), e.trace_hash(), e.leaders(), e.summary().to_string())
+}
+
+fn scenarios() -> Vec<(&'static str, election_lab::Scenario)> {
+    let bully = script::load(BULLY).unwrap();
+    let raft = script::load(RAFT).unwrap();
+    let mut out = Vec::new();
+    for (preset, id) in [("bully-worst-8", Some(bully.id)), ("bully-worst-8", None), ("raft-cold", Some(raft.id))] {
+        let mut s = presets::find(preset).unwrap_or_else(|| panic!("{preset}")).scenario();
+        if let Some(id) = id {
+            s.algorithm = id.to_string();
+        }
+        out.push((preset, s));
+    }
+    out
+}
+
+/// Slices `advance_some` until done, checking that the cursor never moves; returns the slices.
+fn advance(e: &mut Engine, target: u64, budget: u64) -> u32 {
+    let cursor = at(e);
+    let mut slices = 0;
+    while !e.advance_some(target, budget) {
+        slices += 1;
+        assert_eq!(at(e), cursor, "computing ahead moved the cursor");
+        assert!(slices < 100_000, "no end");
+    }
+    assert_eq!(at(e), cursor, "computing ahead moved the cursor");
+    slices
+}
+
+fn seek(e: &mut Engine, target: u64, budget: u64) {
+    let cursor = at(e);
+    let mut slices = 0;
+    while !e.seek_some(target, budget) {
+        slices += 1;
+        assert_eq!(at(e), cursor, "the cursor moved before its step was ready");
+        assert!(slices < 100_000, "no end");
+    }
+}
+
+#[test]
+fn a_run_computed_in_slices_is_the_run_computed_at_once() {
+    for (preset, scenario) in scenarios() {
+        let mut whole = Engine::new(scenario.clone()).unwrap();
+        whole.run_to_end();
+        let (head, hash) = (whole.head(), whole.trace_hash());
+        assert!(head > 40, "{preset}: a run long enough to slice ({head} steps)");
+        for budget in [1, 3, 64] {
+            let mut e = Engine::new(scenario.clone()).unwrap();
+            let slices = advance(&mut e, u64::MAX, budget);
+            assert!(slices as u64 >= head / budget, "{preset}: {slices} slices of {budget}");
+            assert_eq!((e.cursor(), e.head()), (0, head), "{preset}: the whole run computed, the cursor at 0");
+            // Back and forth, each step reached in slices equals the step reached at once.
+            for target in [head, 7, head / 2, 1, head - 3, 0, head / 3 + 5] {
+                seek(&mut e, target, budget);
+                whole.seek(target);
+                assert_eq!(at(&e), at(&whole), "{preset}: step {target}, slices of {budget}");
+            }
+            seek(&mut e, head, budget);
+            assert_eq!(e.trace_hash(), hash, "{preset}");
+        }
+    }
+}
+
+#[test]
+fn a_fault_made_while_the_run_is_computed_ahead_is_kept() {
+    for (preset, scenario) in scenarios() {
+        let mut e = Engine::new(scenario.clone()).unwrap();
+        let mut whole = Engine::new(scenario).unwrap();
+        advance(&mut e, 30, 4);
+        seek(&mut e, 12, 4);
+        // The work slot (past the cursor) is a future the crash discards.
+        e.apply(Action::Crash(1)).unwrap();
+        advance(&mut e, u64::MAX, 5);
+        seek(&mut e, 20, 2);
+        whole.seek(30);
+        whole.seek(12);
+        whole.apply(Action::Crash(1)).unwrap();
+        whole.run_to_end();
+        whole.seek(20);
+        assert_eq!(at(&e), at(&whole), "{preset}");
+        assert_eq!(e.head(), whole.head(), "{preset}");
+        let head = e.head();
+        seek(&mut e, head, 7);
+        whole.seek(whole.head());
+        assert_eq!(at(&e), at(&whole), "{preset}");
+    }
+}
+
+#[test]
+fn a_scripted_run_keeps_denser_checkpoints() {
+    let (_, scripted) = &scenarios()[0];
+    let (_, builtin) = &scenarios()[1];
+    let count = |s: &election_lab::Scenario| {
+        let mut e = Engine::new(s.clone()).unwrap();
+        e.run_to_end();
+        (e.head(), e.sim().checkpoint_count())
+    };
+    let ((h1, c1), (h2, c2)) = (count(scripted), count(builtin));
+    assert_eq!(h1, h2, "the template's run is the built-in's");
+    // One every 32 steps (or world size), against one every 256, plus the first.
+    assert!(c1 as u64 >= h1 / 64 && c1 > c2, "scripted {c1} checkpoints, built-in {c2}, over {h1} steps");
+}

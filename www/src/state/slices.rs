@@ -1,0 +1,217 @@
+//! A scripted run is computed in slices between frames, so that a slow script (each handler
+//! within its budget, but many operations a step) never keeps the page busy: moving the cursor
+//! and computing the run ahead of it become a goal that [`Action::Compute`] works toward a few
+//! steps at a time (the engine's `seek_some` and `advance_some`, which move the cursor only once
+//! the step is ready), the page yielding to the browser in between (`effects::use_compute`).
+//! Every other action still works meanwhile. The built-in algorithms compute at once, as before.
+
+use super::{State, LOOKAHEAD};
+
+/// What the slices work toward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The cursor to this step.
+    Seek(u64),
+    /// The run computed up to this step, the cursor staying.
+    Ahead(u64),
+}
+
+/// A scripted run's computing in slices.
+#[derive(Clone, Debug, Default)]
+pub struct Slicing {
+    /// What it works toward.
+    pub(super) goal: Option<Goal>,
+    /// Steps per engine call (follows how long the last call took).
+    slice: u64,
+    /// Slices worked so far (the page schedules the next one when this changes).
+    pub count: u64,
+    /// A script was just run: once computed, a failure is shown at its step.
+    pub(super) show_fault: bool,
+    /// The run computed to its end: `(gen, ivs_rev, head)` then.
+    ended: Option<(u64, u64, u64)>,
+}
+
+/// How long one slice may take before the page yields (milliseconds of the page's clock).
+pub(super) const SLICE_MS: f64 = 12.0;
+/// The most steps one engine call may make.
+const MAX_STEPS: u64 = 4096;
+
+/// The page's clock (0 outside a browser: a slice then runs to its goal).
+pub(super) fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}
+
+impl State {
+    /// Whether the run shown is computed in slices: a script's, shown alone (workbench only).
+    pub(super) fn sliced(&self) -> bool {
+        cfg!(any(feature = "workbench", test))
+            && self.lanes().is_none()
+            && super::script::is_script(self.engine.get().algorithm().id)
+    }
+
+    /// Where End goes: the head, or for a run computed in slices the head that computing at
+    /// once would have reached (the run ahead of the cursor, [`LOOKAHEAD`] steps).
+    pub(super) fn end_step(&self) -> u64 {
+        let e = self.engine.get();
+        if self.sliced() {
+            e.head().max(e.cursor() + LOOKAHEAD)
+        } else {
+            e.head()
+        }
+    }
+
+    /// Sends the cursor to `step` in slices (see [`State::compute`]).
+    pub(super) fn seek_later(&mut self, step: u64) {
+        self.sl.goal = Some(Goal::Seek(step));
+    }
+
+    /// The run ahead of the cursor, in slices, unless the cursor is on its way somewhere.
+    pub(super) fn extend_later(&mut self) {
+        if matches!(self.sl.goal, Some(Goal::Seek(_))) {
+            return;
+        }
+        let (cursor, head) = {
+            let e = self.engine.get();
+            (e.cursor(), e.head())
+        };
+        // A run already computed to its end has nothing more ahead until it changes.
+        let ended = self.sl.ended == Some((self.gen, self.ivs_rev, head));
+        self.sl.goal = (head < cursor + LOOKAHEAD && !ended).then_some(Goal::Ahead(cursor + LOOKAHEAD));
+    }
+
+    /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
+    /// changed. The number of steps per engine call follows how long the last one took.
+    pub(super) fn compute(&mut self) -> bool {
+        let Some(goal) = self.sl.goal else { return false };
+        self.sl.count = self.sl.count.wrapping_add(1);
+        let start = now_ms();
+        let done = loop {
+            let t0 = now_ms();
+            let budget = self.sl.slice.clamp(1, MAX_STEPS);
+            let done = {
+                let mut e = self.engine_mut();
+                match goal {
+                    Goal::Seek(step) => e.seek_some(step, budget),
+                    Goal::Ahead(step) => e.advance_some(step, budget),
+                }
+            };
+            let took = now_ms() - t0;
+            self.sl.slice = if took < SLICE_MS / 4.0 {
+                (budget * 2).min(MAX_STEPS)
+            } else if took > SLICE_MS {
+                (budget / 2).max(1)
+            } else {
+                budget
+            };
+            if done || now_ms() - start >= SLICE_MS {
+                break done;
+            }
+        };
+        if done {
+            self.sl.goal = None;
+            if let Goal::Ahead(step) = goal {
+                let head = self.engine.get().head();
+                if head < step {
+                    self.sl.ended = Some((self.gen, self.ivs_rev, head));
+                }
+            }
+            if let Goal::Seek(_) = goal {
+                self.extend_later();
+            } else if std::mem::take(&mut self.sl.show_fault) {
+                // A script just run that failed is shown at its failing step.
+                let failed = self.engine.get().fault_step();
+                if let Some(step) = failed {
+                    self.notice = None;
+                    self.sl.goal = Some(Goal::Seek(step));
+                }
+            }
+        }
+        true
+    }
+
+    /// What the page is computing, for its status line: the goal and the step reached.
+    pub fn computing(&self) -> Option<u64> {
+        let goal = self.sl.goal?;
+        let e = self.engine.get();
+        Some(match goal {
+            // How far the work toward the step got (the step itself when near).
+            Goal::Seek(step) => e.work_step().filter(|&w| w <= step).unwrap_or(e.cursor()),
+            Goal::Ahead(_) => e.head(),
+        })
+    }
+
+    /// Works every slice to its end (tests).
+    #[cfg(test)]
+    pub(super) fn settle(&mut self) {
+        while self.sl.goal.is_some() {
+            if self.compute() {
+                self.refresh();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::script::ScriptAction;
+    use crate::state::Action;
+    use election_lab::{presets, Engine};
+
+    /// A state on the Bully template's run of `bully-worst-8` (a script: computed in slices).
+    fn scripted() -> State {
+        let p = presets::find("bully-worst-8").unwrap();
+        let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        s.apply(Action::Script(ScriptAction::Open));
+        assert!(s.apply(Action::Script(ScriptAction::Run)));
+        s.refresh();
+        s
+    }
+
+    #[test]
+    fn a_scripted_run_is_computed_by_compute_actions_and_moves_the_cursor_when_ready() {
+        let mut s = scripted();
+        assert!(s.sliced());
+        assert_eq!(s.sl.goal, Some(Goal::Ahead(LOOKAHEAD)), "the run ahead is left to the slices");
+        assert_eq!(s.engine.get().head(), 0);
+        s.settle();
+        let head = s.engine.get().head();
+        assert!(head > 8 && s.sl.goal.is_none(), "computed to the end ({head} steps)");
+        // A seek waits for its slices: the cursor stays until then, and other actions work.
+        s.apply(Action::Seek(head - 2));
+        assert_eq!(s.sl.goal, Some(Goal::Seek(head - 2)));
+        assert!(!s.apply(Action::Pause));
+        assert_eq!(s.engine.get().cursor(), 0);
+        assert!(s.apply(Action::Compute));
+        s.refresh();
+        assert_eq!(s.cursor(), head - 2);
+        assert!(!matches!(s.sl.goal, Some(Goal::Seek(_))));
+        // A step asked for meanwhile replaces the seek.
+        s.apply(Action::Seek(3));
+        s.apply(Action::StepForward);
+        s.refresh();
+        assert_eq!(s.cursor(), head - 1);
+        assert!(!matches!(s.sl.goal, Some(Goal::Seek(_))));
+        // End goes to the end, however far computing at once would have gone.
+        s.apply(Action::Home);
+        s.settle();
+        s.apply(Action::End);
+        s.settle();
+        assert_eq!(s.cursor(), head);
+    }
+
+    #[test]
+    fn a_builtin_run_is_computed_at_once() {
+        let p = presets::find("bully-worst-8").unwrap();
+        let s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        assert!(!s.sliced() && s.sl.goal.is_none());
+        assert!(s.engine.get().head() > 8);
+    }
+}
