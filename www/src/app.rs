@@ -157,7 +157,11 @@ fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
 
 #[function_component]
 pub fn Lab() -> Html {
-    let state = use_reducer(|| State::open_in(&effects::location_query(), effects::browser_lang().as_deref()));
+    let state = use_reducer(|| {
+        let s = State::open_in(&effects::location_query(), effects::browser_lang().as_deref());
+        crate::probe::mark("lab:state");
+        s
+    });
     let on: Callback<Action> = state.dispatcher().to_callback();
     // The compare lane whose narration is shown: the one last pointed at or focused.
     let lane_focus = use_state_eq(|| 0usize);
@@ -237,6 +241,7 @@ pub fn Lab() -> Html {
         // A coarse pointer (a phone, a tablet): the narration names taps, not keys.
         let on = on.clone();
         use_effect_with((), move |_| {
+            crate::probe::mark("lab:rendered");
             let coarse = web_sys::window()
                 .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
                 .is_some_and(|m| m.matches());
@@ -290,6 +295,7 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
+    let painted = effects::use_painted();
     let grading = state.assignment.clone();
     crate::worker::use_workers(
         state.search.clone(),
@@ -466,6 +472,8 @@ pub fn Lab() -> Html {
                             <ScriptEditor {edit} fault={engine.fault().map(Rc::new)} {lang} on={on.clone()} />
                         }) }
                         { if *recording && crate::WORKBENCH { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
+                        // The panels come with the second frame: the first one shows the nodes.
+                        if painted { <>
                         <Invariants ..checks />
                         <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
@@ -473,6 +481,7 @@ pub fn Lab() -> Html {
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
                         <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} {lang} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
+                        </> }
                     </aside>
                 </div>
             };

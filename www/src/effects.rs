@@ -24,6 +24,27 @@ pub fn browser_lang() -> Option<String> {
     window().navigator().language()
 }
 
+/// False until the page has painted its first frame, then true. What that frame does not need
+/// (the side panels) is drawn after it, so that the nodes appear sooner. A frame callback runs
+/// before its frame is painted, so the switch waits for a timeout queued from it; a second
+/// timeout stands in where frames do not come (a hidden tab, an off-screen frame).
+#[hook]
+pub fn use_painted() -> bool {
+    let painted = use_state_eq(|| false);
+    {
+        let painted = painted.clone();
+        use_effect_with((), move |_| {
+            let p = painted.clone();
+            let after = wasm_bindgen::closure::Closure::once_into_js(move || {
+                gloo_timers::callback::Timeout::new(0, move || p.set(true)).forget();
+            });
+            let _ = window().request_animation_frame(after.unchecked_ref());
+            gloo_timers::callback::Timeout::new(250, move || painted.set(true)).forget();
+        });
+    }
+    *painted
+}
+
 /// Keeps `<html lang>` and the document title in the page's language.
 #[hook]
 pub fn use_document_lang(lang: crate::i18n::Lang) {

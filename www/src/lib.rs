@@ -100,6 +100,7 @@ fn install_panic_hook() {
 }
 
 pub fn start() {
+    probe::mark("lab:start");
     install_panic_hook();
     let app = yew::Renderer::<app::Lab>::new().render();
     workbench::keep(Box::new(move || app.destroy()));

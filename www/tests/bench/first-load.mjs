@@ -3,7 +3,7 @@
 // dist/ is served as a static host that compresses would serve it (each file's .gz written by
 // the build, sent with `Content-Encoding: gzip`), to a fresh browser context (no cache) whose network and
 // CPU are throttled through the DevTools protocol. Prints the median of RUNS (default 5) of
-// (TOOLS=experiments,editor names the tools to time; all four by default):
+// (TOOLS=experiments,editor names the tools to time, TOOLS=none none; all four by default):
 //  - the time from navigation to the first `[data-node]` of `?preset=bully-heartbeats`;
 //  - the time from clicking a workbench tool (experiments, search, import, editor) in a fresh
 //    player to its view working (the workbench fetched and compiled, the tool drawn).
@@ -59,15 +59,95 @@ async function fresh(c) {
   return { context, page };
 }
 
-/** Milliseconds from navigation to the first node drawn. */
+/** Times in the page, in ms from its navigation start: when wasm compilation was asked for and
+ *  resolved (whichever of `WebAssembly`'s entry points the loader used) and when the first
+ *  `[data-node]` was inserted. Installed before the page's own scripts run. */
+function probe() {
+  const t = (window.__firstLoad = {});
+  for (const name of ['instantiateStreaming', 'instantiate', 'compileStreaming', 'compile']) {
+    const f = WebAssembly[name];
+    if (!f) continue;
+    WebAssembly[name] = function (...args) {
+      t[name] ??= performance.now();
+      const p = f.apply(this, args);
+      p.then(() => { t[name + 'Done'] ??= performance.now(); }, () => {});
+      return p;
+    };
+  }
+  new MutationObserver((_, o) => {
+    if (document.querySelector('[data-node]')) {
+      t.node = performance.now();
+      o.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** Where the time to the first node went (ms from navigation start), read from the page: the
+ *  resources' timings, the wasm's compilation, the app's marks (`probe::mark`), the node. */
+async function breakdown(page) {
+  return page.evaluate(() => {
+    const t = window.__firstLoad;
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    const find = (re) => res.find((r) => re.test(r.name));
+    const wasm = find(/election-lab-www[^/]*\.wasm/);
+    const js = find(/election-lab-www[^/]*\.js/);
+    const mark = (n) => performance.getEntriesByName(n)[0]?.startTime;
+    const asked = t.instantiateStreaming ?? t.instantiate ?? t.compileStreaming ?? t.compile;
+    const done = t.instantiateStreamingDone ?? t.instantiateDone ?? t.compileStreamingDone ?? t.compileDone;
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+    return {
+      html: nav.responseEnd,
+      js: js?.responseEnd,
+      wasmStart: wasm?.startTime,
+      wasmEnd: wasm?.responseEnd,
+      compileAsked: asked,
+      compiled: done,
+      streaming: t.instantiateStreaming !== undefined || t.compileStreaming !== undefined,
+      start: mark('lab:start'),
+      state: mark('lab:state'),
+      rendered: mark('lab:rendered'),
+      node: t.node,
+      fcp,
+    };
+  });
+}
+
+/** Milliseconds from navigation to the first node drawn, and where they went. */
 async function firstNode(c) {
   const { context, page } = await fresh(c);
+  await page.addInitScript(probe);
   const t0 = Date.now();
   await page.goto(url + '?preset=bully-heartbeats&lang=en');
   await page.waitForSelector('[data-node]', { timeout: 120000 });
   const ms = Date.now() - t0;
+  const parts = await breakdown(page);
   await context.close();
-  return ms;
+  return { ms, parts };
+}
+
+/** The median of each phase over the runs, one line. */
+function phases(runs) {
+  const m = (f) => median(runs.map((r) => f(r.parts)).filter((x) => Number.isFinite(x))).toFixed(0);
+  return [
+    `HTML ${m((p) => p.html)}`,
+    `glue JS ${m((p) => p.js)}`,
+    `wasm requested ${m((p) => p.wasmStart)}`,
+    `wasm downloaded ${m((p) => p.wasmEnd)}`,
+    `compile asked ${m((p) => p.compileAsked)} (${runs[0].parts.streaming ? 'streaming' : 'NOT streaming'})`,
+    `compiled+instantiated ${m((p) => p.compiled)}`,
+    `start() ${m((p) => p.start)}`,
+    `state built ${m((p) => p.state)}`,
+    `first render committed ${m((p) => p.rendered)}`,
+    `[data-node] in the DOM ${m((p) => p.node)}`,
+    `first contentful paint ${m((p) => p.fcp)}`,
+    `| download after the wasm's request ${m((p) => p.wasmEnd - p.wasmStart)}`,
+    `compile after the download ${m((p) => p.compiled - p.wasmEnd)}`,
+    `instantiated → start ${m((p) => p.start - p.compiled)}`,
+    `state ${m((p) => p.state - p.start)}`,
+    `render ${m((p) => p.rendered - p.state)}`,
+    `render → paint ${m((p) => p.fcp - p.rendered)}`,
+  ].join(', ');
 }
 
 const TOOLS = {
@@ -106,8 +186,10 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 for (const c of CONDITIONS) {
   const loads = [];
   for (let i = 0; i < RUNS; i++) loads.push(await firstNode(c));
-  console.log(`${c.name}: first [data-node] median ${median(loads)} ms (runs: ${loads.join(', ')})`);
-  for (const tool of (process.env.TOOLS || Object.keys(TOOLS).join(',')).split(',')) {
+  const ms = loads.map((l) => l.ms);
+  console.log(`${c.name}: first [data-node] median ${median(ms)} ms (runs: ${ms.join(', ')})`);
+  console.log(`  in the page, ms from navigation start (medians): ${phases(loads)}`);
+  for (const tool of (process.env.TOOLS || Object.keys(TOOLS).join(',')).split(',').filter((t) => TOOLS[t])) {
     const times = [];
     for (let i = 0; i < RUNS; i++) times.push(await clickToWorking(c, tool));
     console.log(`${c.name}: click → ${tool} working, median ${median(times)} ms (runs: ${times.join(', ')})`);

@@ -59,6 +59,8 @@ export async function open(browser, url, viewport = { width: 1280, height: 860 }
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.waitForSelector('[data-node]');
+  // The panels beside the canvas are drawn one frame after the first paint: wait for them.
+  await page.waitForFunction(() => !document.querySelector('aside.panels') || document.querySelector('aside.panels .log'));
   // A link the player hands to the workbench (compare lanes): wait until the workbench has
   // replaced it (its bindings, which alone export `sweep_csv`, are the page's) and has drawn.
   if (/[?&]compare=/.test(url)) {
