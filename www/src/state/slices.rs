@@ -138,7 +138,8 @@ impl State {
 
     /// What the page is computing, for its status line: the goal and the step reached.
     pub fn computing(&self) -> Option<u64> {
-        let goal = self.sl.goal?;
+        // The player computes nothing in slices: nothing of this in its first load.
+        let goal = self.sl.goal.filter(|_| crate::WORKBENCH)?;
         let e = self.engine.get();
         Some(match goal {
             // How far the work toward the step got (the step itself when near).
