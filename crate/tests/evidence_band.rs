@@ -51,7 +51,7 @@ fn the_band_names_the_victims_last_line_and_its_peers_first_report() {
         for lang in [Lang::En, Lang::Zh] {
             let title =
                 k::UI_SPACETIME_EVIDENCE.format(lang, &[&node, &b["last"].as_str().unwrap(), &from, &lost, &to]);
-            assert!(title.contains(&format!("{}", b["last"].as_str().unwrap())), "{preset}: {title}");
+            assert!(title.contains(b["last"].as_str().unwrap()), "{preset}: {title}");
             assert!(title.contains(lost), "{preset}: {title}");
             assert!(!title.contains("(,") && !title.contains("（,") && !title.contains("(，"), "{preset}: {title}");
         }

@@ -17,7 +17,8 @@ pub struct BannersProps {
     /// Nodes that lead at once now (split brain when two or more).
     pub leaders: Vec<u32>,
     /// A paused member still believing it leads beside the acting leader (the stale-leader
-    /// story, not a split brain), described.
+    /// story, not a split brain), described. Only imported recordings have paused members, and
+    /// importing is the workbench's: the player leaves this banner out.
     #[prop_or_default]
     pub stale: Option<String>,
     /// The latest violation other than split brain, described.
@@ -62,7 +63,7 @@ pub fn Banners(p: &BannersProps) -> Html {
     html! {
         <div class="banners">
             { for p.alert.iter().map(|a| dismiss(a, "error", "alert")) }
-            { if p.leaders.len() >= 2 { leaders_banner(&p.leaders, p.per_group, p.lang) } else if let Some(s) = &p.stale { html!{
+            { if p.leaders.len() >= 2 { leaders_banner(&p.leaders, p.per_group, p.lang) } else if let Some(s) = p.stale.as_ref().filter(|_| crate::WORKBENCH) { html!{
                 <div class="banner notice" role="status" data-testid="paused-leader">{ s.clone() }</div>
             }} else if let Some(v) = &p.violation { html!{
                 <div class="banner violation" role="alert">{ v.clone() }</div>
