@@ -225,6 +225,13 @@ async fn stepping_redraws_only_what_changed() {
     election_lab_www::mount(root.clone());
     settle().await;
     let count = || ["editor", "scenario-bar", "markers", "help", "canvas", "controls"].map(renders);
+    // The side panels (the editor among them) come one frame after the first paint.
+    for _ in 0..100 {
+        if renders("editor") > 0 {
+            break;
+        }
+        settle().await;
+    }
     let before = count();
     let forward = root.query_selector("button[aria-label=\"Step forward\"]").unwrap().expect("step button");
     for _ in 0..3 {
