@@ -317,7 +317,11 @@ mod tests {
         let mut s = bully_state();
         s.apply(Action::Script(ScriptAction::Open));
         let template = template("bully").unwrap().1;
-        let buggy = template.replace("let up = higher();", "let up = [];");
+        // Under an id of its own: scripts are registered for the whole process, and the tests
+        // running beside this one open the template's id.
+        let buggy = template
+            .replace("let up = higher();", "let up = [];")
+            .replace("id: \"bully-script\"", "id: \"bully-buggy\"");
         assert_ne!(buggy, template);
         for (source, split) in [(template.to_string(), false), (buggy, true)] {
             s.apply(Action::Script(ScriptAction::Edit(source)));
@@ -376,7 +380,11 @@ mod tests {
     fn an_endless_loop_stops_the_run_at_its_step_and_the_page_goes_on() {
         let mut s = bully_state();
         s.apply(Action::Script(ScriptAction::Open));
-        let source = template("bully").unwrap().1.replace("fn on_start() {", "fn on_start() {\n    loop { }");
+        let source = template("bully")
+            .unwrap()
+            .1
+            .replace("fn on_start() {", "fn on_start() {\n    loop { }")
+            .replace("id: \"bully-script\"", "id: \"bully-endless\"");
         s.apply(Action::Script(ScriptAction::Edit(source)));
         assert!(s.apply(Action::Script(ScriptAction::Run)));
         // Computed in slices (each Compute action one), then shown at the failing step.
