@@ -457,7 +457,7 @@ impl Protocol for BullyCandidates {
             Field::new("kind", k::INSPECT_KIND, V::text(kind)),
             Field::new("stage", k::INSPECT_STAGE, stage),
             Field::new("highest_alive", k::INSPECT_HIGHEST_ALIVE, V::node(s.best)),
-            Field::new("candidates", k::INSPECT_CANDIDATES, V::Nodes(self.candidates.iter().copied().collect())),
+            Field::new("candidates", k::INSPECT_CANDIDATES, V::Nodes(self.candidates.to_vec())),
             Field::new("timeouts", k::INSPECT_T_OUT_T_COORD_STEP, V::text(timeouts)),
         ]
     }

@@ -460,7 +460,7 @@ impl Protocol for BullyFailover {
         };
         vec![
             Field::new("elected", k::INSPECT_ELECTED, V::node(s.elected)),
-            Field::new("failover_list", k::INSPECT_FAILOVER_LIST, V::nodes_or_none(s.list.iter().copied().collect())),
+            Field::new("failover_list", k::INSPECT_FAILOVER_LIST, V::nodes_or_none(s.list.to_vec())),
             Field::new("stage", k::INSPECT_STAGE, stage),
             Field::new("suspected_leader", k::INSPECT_SUSPECTED_LEADER, V::node(s.suspected)),
             Field::new("answered_by", k::INSPECT_ANSWERED_BY, V::node(s.bullied_by)),

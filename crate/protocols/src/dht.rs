@@ -269,7 +269,7 @@ impl Protocol for Dht {
         vec![
             Field::new("ring_position", k::INSPECT_RING_POSITION, at(position(s.me as u64))),
             Field::new("key_position", k::INSPECT_KEY_POSITION, at(self.key)),
-            Field::new("view", k::INSPECT_VIEW, V::Nodes(s.view.iter().copied().collect())),
+            Field::new("view", k::INSPECT_VIEW, V::Nodes(s.view.to_vec())),
             Field::new("keys_successor", k::INSPECT_KEYS_SUCCESSOR, V::Node(s.leader)),
         ]
     }

@@ -332,11 +332,11 @@ impl Protocol for Gossip {
             Field::new(
                 "candidate",
                 k::INSPECT_CANDIDATE_EPOCH_ID,
-                V::worded(s.cand.0 as u64, format!("({}, N{})", s.cand.0, s.cand.1)),
+                V::worded(s.cand.0, format!("({}, N{})", s.cand.0, s.cand.1)),
             ),
-            Field::new("heartbeat_count", k::INSPECT_HEARTBEAT_COUNT, V::num(s.beat as u64)),
+            Field::new("heartbeat_count", k::INSPECT_HEARTBEAT_COUNT, V::num(s.beat)),
             Field::new("fresh_news_at", k::INSPECT_FRESH_NEWS_AT, V::worded(s.fresh_at, format!("t={}", s.fresh_at))),
-            Field::new("periods_gossiped", k::INSPECT_PERIODS_GOSSIPED, V::num(s.periods as u64)),
+            Field::new("periods_gossiped", k::INSPECT_PERIODS_GOSSIPED, V::num(s.periods)),
             Field::new("settings", k::INSPECT_PERIOD_FANOUT_SILENCE, V::text(settings)),
         ]
     }

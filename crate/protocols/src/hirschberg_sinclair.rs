@@ -515,8 +515,8 @@ impl Protocol for HirschbergSinclair {
             Field::new("phase", k::INSPECT_PHASE_RADIUS, phase),
             Field::new("replies", k::INSPECT_REPLIES, side(s.replied)),
             Field::new("probes_home", k::INSPECT_PROBES_HOME, side(s.home)),
-            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round as u64)),
-            Field::new("retry", k::INSPECT_RETRY, V::num(self.retry as u64)),
+            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round)),
+            Field::new("retry", k::INSPECT_RETRY, V::num(self.retry)),
         ]
     }
 }

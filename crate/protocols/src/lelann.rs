@@ -274,7 +274,7 @@ impl Protocol for LeLann {
         vec![
             Field::new("leader", k::UI_LEADER, V::node(s.leader)),
             Field::new("electing", k::INSPECT_ELECTING, V::Flag(s.electing)),
-            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round)),
             Field::new("ids_seen", k::INSPECT_IDS_SEEN, if seen.is_empty() { V::None } else { V::Text(seen) }),
         ]
     }

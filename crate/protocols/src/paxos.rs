@@ -518,16 +518,16 @@ impl Protocol for Paxos {
         let chosen = s.learned.iter().map(|(i, v)| format!("i{i}→N{v}")).collect::<Vec<_>>().join(", ");
         let proposal = s.proposal.as_ref().map_or(V::None, |p| {
             let phase = if p.phase == Phase::Prepare { "1 (promises)" } else { "2 (acceptances)" };
-            let yes = V::Nodes(p.yes.iter().copied().collect()).show();
-            V::worded(p.ballot as u64, format!("b{} for N{}, phase {phase}: {yes}", p.ballot, p.value))
+            let yes = V::Nodes(p.yes.to_vec()).show();
+            V::worded(p.ballot, format!("b{} for N{}, phase {phase}: {yes}", p.ballot, p.value))
         });
-        let ballot = |b| V::worded(b as u64, format!("b{b}"));
-        let accepted = s.accepted.get(&next).map_or(V::None, |(b, v)| V::worded(*b as u64, format!("b{b}: N{v}")));
+        let ballot = |b| V::worded(b, format!("b{b}"));
+        let accepted = s.accepted.get(&next).map_or(V::None, |(b, v)| V::worded(*b, format!("b{b}: N{v}")));
         let settings = format!("{}–{} / {}", self.backoff.0, self.backoff.1, self.patience);
         vec![
             Field::new("leader", k::UI_LEADER, V::node(s.leader)),
             Field::new("chosen", k::INSPECT_CHOSEN, if chosen.is_empty() { V::None } else { V::Text(chosen) }),
-            Field::new("next_instance", k::INSPECT_NEXT_INSTANCE, V::num(next as u64)),
+            Field::new("next_instance", k::INSPECT_NEXT_INSTANCE, V::num(next)),
             Field::new("decided_by_ballot", k::INSPECT_DECIDED_BY_BALLOT, ballot(s.decided_by)),
             Field::new("promised", k::INSPECT_PROMISED, ballot(s.promised)),
             Field::new("accepted_next", k::INSPECT_ACCEPTED_NEXT_INSTANCE, accepted),

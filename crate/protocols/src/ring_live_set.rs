@@ -513,7 +513,7 @@ impl Protocol for RingLiveSet {
             Field::new("leader", k::UI_LEADER, V::node(s.leader)),
             Field::new("waiting", k::INSPECT_WAITING_FOR_OWN_ELECTION, V::Flag(s.waiting)),
             Field::new("participant", k::INSPECT_PARTICIPANT, V::Flag(s.participant)),
-            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round as u64)),
+            Field::new("election_number", k::INSPECT_ELECTION_NUMBER, V::num(s.round)),
             Field::new(
                 "waiting_for_ack",
                 k::INSPECT_WAITING_FOR_ACK_FROM,

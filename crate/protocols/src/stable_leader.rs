@@ -329,7 +329,7 @@ impl Protocol for StableLeader {
 
     fn inspect(&self, s: &State) -> Vec<Field> {
         vec![
-            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round)),
             Field::new("trusts", k::INSPECT_TRUSTS, V::node(s.leader)),
             Field::new("listening", k::INSPECT_LISTENING, V::Flag(s.listening)),
         ]

@@ -423,7 +423,7 @@ impl Protocol for TokenRing {
         let token = |t: Option<Token>| {
             t.map_or(V::None, |t| {
                 let g = t.generation;
-                V::worded(g.counter as u64, format!("gen {}·N{}, hop {}", g.counter, g.origin, t.hop))
+                V::worded(g.counter, format!("gen {}·N{}, hop {}", g.counter, g.origin, t.hop))
             })
         };
         vec![
@@ -431,7 +431,7 @@ impl Protocol for TokenRing {
             Field::new("passing_to", k::INSPECT_PASSING_TO, V::node(s.passing.map(|p| p.1))),
             Field::new("newest_token_seen", k::INSPECT_NEWEST_TOKEN_SEEN, token(s.seen)),
             Field::new("last_holder_seen", k::INSPECT_LAST_HOLDER_SEEN, V::node(s.last_holder)),
-            Field::new("regenerations", k::INSPECT_REGENERATIONS, V::num(s.regenerated as u64)),
+            Field::new("regenerations", k::INSPECT_REGENERATIONS, V::num(s.regenerated)),
             Field::new("settings", k::INSPECT_HOLD_SILENCE_STEP, V::text(format!("{} / {}", self.hold, self.silence))),
         ]
     }

@@ -511,12 +511,12 @@ impl Protocol for ZooKeeper {
         vec![
             Field::new("state", k::INSPECT_STATE, V::Text(format!("{:?}", s.phase).to_ascii_uppercase())),
             Field::new("zxid", k::INSPECT_ZXID, V::num(s.zxid)),
-            Field::new("round", k::INSPECT_ROUND, V::num(s.round as u64)),
+            Field::new("round", k::INSPECT_ROUND, V::num(s.round)),
             Field::new("vote", k::INSPECT_VOTE_ZXID_SID, vote),
             Field::new("votes_held", k::INSPECT_VOTES_HELD, V::worded(s.votes.len() as u64, votes)),
             Field::new("promised", k::INSPECT_PROMISED, promised),
             Field::new("leader", k::UI_LEADER, V::node(s.leader)),
-            Field::new("follow", k::INSPECT_FOLLOW_THIS_WINDOW, V::Nodes(s.acks.iter().copied().collect())),
+            Field::new("follow", k::INSPECT_FOLLOW_THIS_WINDOW, V::Nodes(s.acks.to_vec())),
         ]
     }
 }
