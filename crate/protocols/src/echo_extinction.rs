@@ -35,7 +35,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::NodeId;
@@ -265,7 +265,9 @@ impl Protocol for EchoExtinction {
             (None, Some(w)) if w == s.me => CANDIDATE,
             (None, Some(_)) => IN_WAVE,
         };
-        View { role, leader: s.leader, tint: s.caw, parent: s.father, ..View::default() }
+        View { role, leader: s.leader, ..View::default() }
+            .with(s.caw.map(Decoration::Tint))
+            .with(s.father.map(Decoration::Parent))
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {

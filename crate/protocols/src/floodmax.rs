@@ -32,7 +32,9 @@ use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::NodeId;
 
@@ -264,7 +266,9 @@ impl Protocol for FloodMax {
             Some(_) => FOLLOWER,
             None => FLOODING,
         };
-        View { role, leader: s.decided, tint: Some(s.max), parent: s.parent, ..View::default() }
+        View { role, leader: s.decided, ..View::default() }
+            .with(Decoration::Tint(s.max))
+            .with(s.parent.map(Decoration::Parent))
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {

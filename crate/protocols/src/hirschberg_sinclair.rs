@@ -71,7 +71,7 @@ use crate::meta::{
     LEADER_ROLE,
 };
 use crate::protocol::{
-    fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
+    fmt_node, Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
 };
 use crate::run;
 use crate::{NodeId, Time};
@@ -501,7 +501,7 @@ impl Protocol for HirschbergSinclair {
             Status::Relay => ("relay", None),
             Status::Idle => (FOLLOWER, None),
         };
-        View { role, leader: s.leader, reach, ..View::default() }
+        View { role, leader: s.leader, ..View::default() }.with(reach.map(Decoration::Reach))
     }
 
     fn inspect(&self, s: &State) -> Vec<(Text, String)> {
