@@ -114,8 +114,17 @@ pub const MAX_DECORATIONS: usize = 3;
 
 /// A view's decorations, held inline (views are built per node after every step: no
 /// allocation), filled from the front, in the order the algorithm added them.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decorations([Option<Decoration>; MAX_DECORATIONS]);
+
+impl Default for Decorations {
+    /// Written out rather than derived: the array's derived default is a loop the compiler
+    /// does not fold into a plain view, which costs every step a comparison and a drop.
+    #[inline(always)]
+    fn default() -> Self {
+        Decorations([None, None, None])
+    }
+}
 
 impl Decorations {
     /// None at all (the slots fill from the front, so the first decides).
