@@ -269,13 +269,13 @@ fn echo_with_extinction_elects_the_largest_initiator_and_its_fathers_span_the_gr
 fn assert_tree(e: &Engine, root: NodeId, v: &Value) {
     let f = e.frame();
     let cfg = e.scenario().config();
-    let parent = |id: NodeId| f.nodes.iter().find(|x| x.id == id).and_then(|x| x.view.parent);
+    let parent = |id: NodeId| f.nodes.iter().find(|x| x.id == id).and_then(|x| x.view.parent());
     assert_eq!(parent(root), None, "{v}: the root has no parent");
     for node in &f.nodes {
         if node.id == root {
             continue;
         }
-        let p = node.view.parent.unwrap_or_else(|| panic!("{v}: N{} has no parent", node.id));
+        let p = node.view.parent().unwrap_or_else(|| panic!("{v}: N{} has no parent", node.id));
         assert!(cfg.neighbours(node.id).contains(&p), "{v}: N{}'s parent N{p} is a neighbour", node.id);
         let mut seen = BTreeSet::new();
         let mut at = node.id;

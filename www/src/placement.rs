@@ -1,6 +1,6 @@
 //! Where the nodes stand on the canvas: where the scenario's `topology` puts them (its positions,
 //! or its generator's: a grid as a grid, a tree in layers), else round a circle in scenario order, on the hash ring in the
-//! order of their hashes (consistent-hashing algorithms, `View.ring`), or round the store set
+//! order of their hashes (consistent-hashing algorithms, `Decoration::HashRing`), or round the store set
 //! apart at the centre (`Topology::WithResource`). The reducer and the drawings both read it.
 //!
 //! Hashes cluster, and discs on a circle must not overlap, so hash-ring nodes are placed by
@@ -39,7 +39,7 @@ pub fn point(deg: f64, radius: f64) -> Pt {
 /// Drawn angles (degrees) per node in frame order, and the key's, when every node is on a ring.
 pub fn angles(frame: &Frame) -> Option<(Vec<f64>, f64)> {
     let n = frame.nodes.len();
-    let rings: Vec<(u32, u32)> = frame.nodes.iter().map(|nd| nd.view.ring).collect::<Option<_>>()?;
+    let rings: Vec<(u32, u32)> = frame.nodes.iter().map(|nd| nd.view.hash_ring()).collect::<Option<_>>()?;
     let key = degrees(rings.first()?.1);
     // Clockwise order of the true angles.
     let mut order: Vec<usize> = (0..n).collect();

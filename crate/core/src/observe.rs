@@ -89,37 +89,13 @@ pub struct Observers {
 #[inline(always)]
 pub fn same_view(x: &View, y: &View) -> bool {
     // Destructured so that a new View field cannot be forgotten here.
-    let View {
-        role,
-        leader,
-        term,
-        term_word,
-        vote,
-        tally,
-        tally_word,
-        group,
-        reach,
-        ring,
-        lease,
-        tint,
-        zxid,
-        parent,
-        out,
-        paused,
-    } = x;
+    let View { role, leader, term, term_word, vote, tally, tally_word, paused, decorations } = x;
     *leader == y.leader
         && *paused == y.paused
-        && *parent == y.parent
-        && *out == y.out
         && *term == y.term
         && *vote == y.vote
         && *tally == y.tally
-        && *group == y.group
-        && *reach == y.reach
-        && *ring == y.ring
-        && *lease == y.lease
-        && *tint == y.tint
-        && *zxid == y.zxid
+        && *decorations == y.decorations
         && *term_word == y.term_word
         && *tally_word == y.tally_word
         && (std::ptr::eq(*role, y.role) || *role == y.role)
@@ -130,38 +106,14 @@ pub fn same_view(x: &View, y: &View) -> bool {
 #[inline(always)]
 pub fn is_plain(v: &View) -> bool {
     // Destructured so that a new View field cannot be forgotten here.
-    let View {
-        role: _,
-        leader: _,
-        term,
-        term_word,
-        vote,
-        tally,
-        tally_word,
-        group,
-        reach,
-        ring,
-        lease,
-        tint,
-        zxid,
-        parent,
-        out,
-        paused,
-    } = v;
+    let View { role: _, leader: _, term, term_word, vote, tally, tally_word, paused, decorations } = v;
     !*paused
         && term.is_none()
-        && parent.is_none()
-        && out.is_none()
         && term_word.is_none()
         && vote.is_none()
         && tally.is_none()
         && tally_word.is_none()
-        && group.is_none()
-        && reach.is_none()
-        && ring.is_none()
-        && lease.is_none()
-        && tint.is_none()
-        && zxid.is_none()
+        && decorations.is_empty()
 }
 
 /// [`same_view`] against a cached view `y` whose plainness ([`is_plain`]) is known. Where `x` is

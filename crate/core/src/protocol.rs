@@ -6,7 +6,7 @@
 //! Only the simulator applies effects, so every run can be replayed, drawn and checked.
 
 use crate::error::ScenarioError;
-use crate::meta::{k, Kind, Note, Text};
+use crate::meta::{k, Kind, Note};
 use crate::{NodeId, Time};
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -21,7 +21,9 @@ pub const MAX_TICKS: u64 = 1_000_000_000_000;
 pub type Params = Map<String, Value>;
 
 mod params;
+mod view;
 pub use params::{pair, ParamReader};
+pub use view::{Decoration, DecorationKind, Decorations, View, MAX_DECORATIONS};
 
 /// A message's kind: its index in [`Protocol::KINDS`]. Implemented by the `kinds!` macro of
 /// `crate::protocols`, which declares the kinds and this index together.
@@ -375,63 +377,6 @@ impl<'a, M: Message, T: TimerKey> Ctx<'a, M, T> {
             None => return true,
         }
         false
-    }
-}
-
-/// The protocol-independent picture of one node that observers and the UI use.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct View {
-    /// `"leader"` (or ZooKeeper's `"leading"`) means the node believes it is the leader. Others: `"follower"`, `"candidate"`,
-    /// or a protocol role such as `"waiting-ok"`.
-    pub role: &'static str,
-    /// Who this node believes leads (itself included), if anyone.
-    pub leader: Option<NodeId>,
-    /// Term or epoch, for protocols that have one.
-    pub term: Option<u64>,
-    /// What `term` counts, when it is not a Raft-style term (a ballot, a round, an epoch): the
-    /// UI writes "ballot 7" instead of "t7".
-    pub term_word: Option<&'static Text>,
-    /// Whom this node voted for in its current term.
-    pub vote: Option<NodeId>,
-    /// A candidate's tally: (votes held, votes needed).
-    pub tally: Option<(u32, u32)>,
-    /// What `tally` counts, when it is not votes (Paxos: promises, then acceptances): the UI
-    /// writes "promises 2 / 3" instead of "votes 2 / 3", so that the label names what the
-    /// narration counts.
-    pub tally_word: Option<&'static Text>,
-    /// The group this node belongs to, named by its group leader (group-merging algorithms such
-    /// as Invitation): the UI draws a coloured hull round each group.
-    pub group: Option<NodeId>,
-    /// How far this node's current probe reaches, in hops each way along the ring (probing ring
-    /// algorithms such as Hirschberg-Sinclair): the UI draws it as an arc.
-    pub reach: Option<u32>,
-    /// Where this node and the key it looks up sit on a hash ring, as positions in `[0, 2^32)`
-    /// (consistent-hashing algorithms such as the DHT election): the UI places the nodes round
-    /// the circle in hash order and marks the key.
-    pub ring: Option<(u32, u32)>,
-    /// A lease this node holds or keeps: `(from, until, ticks)` — the real times (simulator
-    /// ticks) it runs from and until, and its length in this node's own clock ticks (lease
-    /// algorithms): the UI draws a bar draining from `from` to `until`.
-    pub lease: Option<(Time, Time, u32)>,
-    /// The id whose colour this node wears (gossip: the candidate it backs), so that a value
-    /// spreading through the cluster shows as a spreading colour: the UI rings the node with it.
-    pub tint: Option<NodeId>,
-    /// The node's data version that votes compare before ids (ZooKeeper's ZXID, the last
-    /// transaction it has seen): the UI writes it under the node.
-    pub zxid: Option<u64>,
-    /// This node's parent in a spanning tree the algorithm builds on the scenario's graph (a
-    /// wave's father, the neighbour the largest id came from): the UI draws that link bold.
-    pub parent: Option<NodeId>,
-    /// The neighbours its links point to, for an algorithm orienting the network's links (YO-YO):
-    /// the UI draws arrows, and a link neither end points along (both telling) as pruned.
-    pub out: Option<Vec<NodeId>>,
-    /// A recorded member frozen (a stopped process, a long GC pause): it keeps its state, does nothing.
-    pub paused: bool,
-}
-
-impl View {
-    pub fn is_leader(&self) -> bool {
-        self.role == LEADER || self.role == LEADING
     }
 }
 

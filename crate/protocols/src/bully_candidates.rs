@@ -48,7 +48,7 @@ use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -440,7 +440,7 @@ impl Protocol for BullyCandidates {
         };
         // The candidates form one group, named by the highest of them: the UI draws its hull.
         let group = self.candidates.last().copied().filter(|_| self.is_candidate(s.me));
-        View { role, leader: s.elected, group, ..View::default() }
+        View { role, leader: s.elected, ..View::default() }.with(group.map(Decoration::Group))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

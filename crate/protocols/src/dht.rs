@@ -41,7 +41,7 @@ use crate::error::ScenarioError;
 use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{single_leader, Faults, Formula, Kind, Preset, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 use serde_json::Value;
@@ -261,7 +261,8 @@ impl Protocol for Dht {
 
     fn view(&self, s: &State) -> View {
         let role = if s.leader == s.me { LEADER } else { FOLLOWER };
-        View { role, leader: Some(s.leader), ring: Some((position(s.me as u64), self.key)), ..View::default() }
+        View { role, leader: Some(s.leader), ..View::default() }
+            .with(Decoration::HashRing { at: position(s.me as u64), key: self.key })
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -35,7 +35,9 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{
+    Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::NodeId;
 
@@ -256,7 +258,9 @@ impl Protocol for EchoExtinction {
             (None, Some(w)) if w == s.me => CANDIDATE,
             (None, Some(_)) => IN_WAVE,
         };
-        View { role, leader: s.leader, tint: s.caw, parent: s.father, ..View::default() }
+        View { role, leader: s.leader, ..View::default() }
+            .with(s.caw.map(Decoration::Tint))
+            .with(s.father.map(Decoration::Parent))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -33,7 +33,7 @@ use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -260,7 +260,9 @@ impl Protocol for FloodMax {
             Some(_) => FOLLOWER,
             None => FLOODING,
         };
-        View { role, leader: s.decided, tint: Some(s.max), parent: s.parent, ..View::default() }
+        View { role, leader: s.decided, ..View::default() }
+            .with(Decoration::Tint(s.max))
+            .with(s.parent.map(Decoration::Parent))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -44,7 +44,7 @@ use crate::error::ScenarioError;
 use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Preset, Text, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -315,14 +315,8 @@ impl Protocol for Gossip {
 
     fn view(&self, s: &State) -> View {
         let role = if s.cand.1 == s.me { LEADER } else { FOLLOWER };
-        View {
-            role,
-            leader: Some(s.cand.1),
-            term: Some(s.cand.0),
-            term_word: Some(&EPOCH),
-            tint: Some(s.cand.1),
-            ..View::default()
-        }
+        View { role, leader: Some(s.cand.1), term: Some(s.cand.0), term_word: Some(&EPOCH), ..View::default() }
+            .with(Decoration::Tint(s.cand.1))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -71,7 +71,9 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Preset, Role, Topology, Visual, CANDIDATE_ROLE, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER};
+use crate::protocol::{
+    Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, CANDIDATE, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 
@@ -496,7 +498,7 @@ impl Protocol for HirschbergSinclair {
             Status::Relay => ("relay", None),
             Status::Idle => (FOLLOWER, None),
         };
-        View { role, leader: s.leader, reach, ..View::default() }
+        View { role, leader: s.leader, ..View::default() }.with(reach.map(Decoration::Reach))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -52,7 +52,7 @@
 //!
 //! **What it claims: no safety property.** Several leaders at once is Invitation's normal state,
 //! not a fault: at the start, after a crash, and on each side of a partition, every group has
-//! its own leader (the UI draws each group as a hull, from `View.group`). What the algorithm
+//! its own leader (the UI draws each group as a hull, from its `Decoration::Group`). What the algorithm
 //! promises is progress — once the network is whole again and quiet, the groups merge into one
 //! with one leader that every live node names. That is a liveness property, which the safety
 //! sweeps cannot check; this module's tests check it over many random runs.
@@ -65,7 +65,7 @@ use crate::error::ScenarioError;
 use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Formula, Kind, Look, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE};
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::{NodeId, Time};
 use std::collections::BTreeMap;
@@ -417,7 +417,7 @@ impl Protocol for Invitation {
             Status::Joining => "joining",
             Status::Follower => FOLLOWER,
         };
-        View { role, leader: Some(s.leader), group: Some(s.leader), ..View::default() }
+        View { role, leader: Some(s.leader), ..View::default() }.with(Decoration::Group(s.leader))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -51,7 +51,9 @@ use crate::meta::k;
 use crate::meta::{
     Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{fmt_node, Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{
+    fmt_node, Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::{NodeId, Time};
 use serde_json::Value;
@@ -437,16 +439,21 @@ impl Protocol for Lease {
 
     fn view(&self, s: &State) -> View {
         if s.me == self.store {
-            let lease = s.key.map(|_| (s.granted, self.real(s.me, s.expires), self.ttl as u32));
-            return View { role: STORE, leader: s.key, lease, ..View::default() };
+            let lease = s.key.map(|_| Decoration::Lease {
+                from: s.granted,
+                until: self.real(s.me, s.expires),
+                ticks: self.ttl as u32,
+            });
+            return View { role: STORE, leader: s.key, ..View::default() }.with(lease);
         }
         match s.lease {
-            Some((from, until)) => View {
-                role: LEADER,
-                leader: Some(s.me),
-                lease: Some((self.real(s.me, from), self.real(s.me, until), (until - from) as u32)),
-                ..View::default()
-            },
+            Some((from, until)) => {
+                View { role: LEADER, leader: Some(s.me), ..View::default() }.with(Decoration::Lease {
+                    from: self.real(s.me, from),
+                    until: self.real(s.me, until),
+                    ticks: (until - from) as u32,
+                })
+            }
             None => View { role: FOLLOWER, leader: s.known.filter(|&k| k != s.me), ..View::default() },
         }
     }

@@ -24,7 +24,7 @@ use crate::error::ScenarioError;
 use crate::field::{Field, FieldValue as V};
 use crate::meta::k;
 use crate::meta::{Kind, Note, Text};
-use crate::protocol::{Config, Ctx, Message, MessageKind, Params, View};
+use crate::protocol::{Config, Ctx, Decoration, Message, MessageKind, Params, View};
 use crate::scenario::MAX_LATENCY;
 use crate::{NodeId, Time};
 use serde_json::{json, Value};
@@ -400,10 +400,10 @@ impl<F: Flavor> Puppet<F> {
             term_word: F::TERM_WORD,
             vote: s.vote,
             tally: s.tally,
-            zxid: s.zxid,
             paused: s.paused.is_some(),
             ..View::default()
         }
+        .with(s.zxid.map(Decoration::Zxid))
     }
 
     pub fn inspect(&self, s: &St) -> Vec<Field> {

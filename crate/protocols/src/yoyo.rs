@@ -51,7 +51,9 @@ use crate::meta::k;
 use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Net, Preset, Role, Topology, Visual, FOLLOWER_ROLE, LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER};
+use crate::protocol::{
+    Config, Ctx, Decoration, Message, ParamReader, Params, Protocol, TimerKey, View, FOLLOWER, LEADER,
+};
 use crate::run;
 use crate::NodeId;
 
@@ -497,9 +499,9 @@ impl Protocol for YoYo {
         };
         let out = match s.phase {
             Phase::Setup | Phase::Lost => None,
-            _ => Some(s.outs.clone()),
+            _ => Some(Decoration::Out(s.outs.clone())),
         };
-        View { role, leader: s.leader, tint: Some(s.best), out, ..View::default() }
+        View { role, leader: s.leader, ..View::default() }.with(Decoration::Tint(s.best)).with(out)
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

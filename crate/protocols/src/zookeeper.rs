@@ -46,7 +46,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual,
     TWO_LEADERS_IN_TERM,
 };
-use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, LEADING};
+use crate::protocol::{Config, Ctx, Decoration, Message, Params, Protocol, View, LEADING};
 use crate::run;
 use crate::{NodeId, Time};
 use serde_json::Value;
@@ -492,16 +492,8 @@ impl Protocol for ZooKeeper {
             Phase::Prospective => ("prospective", None, s.round, Some((s.acks.len() as u32, s.quorum))),
             Phase::Leading => (LEADING, Some(s.me), s.led.unwrap_or(s.round), None),
         };
-        View {
-            role,
-            leader,
-            term: Some(term),
-            term_word: Some(&ROUND),
-            vote: Some(s.vote.1),
-            tally,
-            zxid: Some(s.zxid),
-            ..View::default()
-        }
+        View { role, leader, term: Some(term), term_word: Some(&ROUND), vote: Some(s.vote.1), tally, ..View::default() }
+            .with(Decoration::Zxid(s.zxid))
     }
 
     fn inspect(&self, s: &State) -> Vec<Field> {

@@ -71,9 +71,9 @@ fn value_of(engine: &Engine, node: NodeId, field: &Field) -> Option<i64> {
         Field::Vote => v.vote.map(u64::from),
         Field::Leader => v.leader.map(u64::from),
         Field::Votes => v.tally.map(|t| u64::from(t.0)),
-        Field::Zxid => v.zxid,
-        Field::Group => v.group.map(u64::from),
-        Field::Reach => v.reach.map(u64::from),
+        Field::Zxid => v.zxid(),
+        Field::Group => v.group().map(u64::from),
+        Field::Reach => v.reach().map(u64::from),
         Field::Inspect(_) => None,
     };
     x.map(|x| x.min(i64::MAX as u64) as i64)

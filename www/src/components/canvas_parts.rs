@@ -207,7 +207,7 @@ pub fn halos(frame: &Frame, pos: &[Pt], r: f64, no_lines: bool) -> Vec<Html> {
 pub fn group_hulls(frame: &Frame, pos: &[Pt], r: f64) -> Vec<Html> {
     let mut groups: Vec<(u32, Vec<Pt>)> = Vec::new();
     for (i, node) in frame.nodes.iter().enumerate().take(pos.len()) {
-        let Some(g) = node.view.group.filter(|_| node.up) else { continue };
+        let Some(g) = node.view.group().filter(|_| node.up) else { continue };
         match groups.iter_mut().find(|(id, _)| *id == g) {
             Some((_, pts)) => pts.push(pos[i]),
             None => groups.push((g, vec![pos[i]])),
@@ -240,7 +240,7 @@ pub fn reach_arcs(frame: &Frame, pos: &[Pt]) -> Vec<Html> {
         .enumerate()
         .take(n)
         .filter_map(|(i, node)| {
-            let k = node.view.reach.filter(|_| node.up)? as usize;
+            let k = node.view.reach().filter(|_| node.up)? as usize;
             let rad = layout::radius(n) * (1.10 + 0.05 * (level % 4) as f64);
             level += 1;
             let span = k.min(n / 2);
@@ -335,10 +335,10 @@ pub struct LinkLook {
 /// The look of the link between the nodes at positions `a` and `b` of `frame`.
 pub fn link_look(frame: &Frame, a: usize, b: usize) -> LinkLook {
     let (Some(na), Some(nb)) = (frame.nodes.get(a), frame.nodes.get(b)) else { return LinkLook::default() };
-    let points = |from: &election_lab::NodeFrame, to: u32| from.view.out.as_ref().map(|o| o.contains(&to));
+    let points = |from: &election_lab::NodeFrame, to: u32| from.view.out().map(|o| o.contains(&to));
     let (ab, ba) = (points(na, nb.id), points(nb, na.id));
     LinkLook {
-        tree: na.view.parent == Some(nb.id) || nb.view.parent == Some(na.id),
+        tree: na.view.parent() == Some(nb.id) || nb.view.parent() == Some(na.id),
         ab: ab == Some(true),
         ba: ba == Some(true),
         pruned: ab == Some(false) && ba == Some(false),
@@ -502,7 +502,7 @@ pub fn node(
            {onclick} {oncontextmenu} {onkeydown} {onpointerdown} onpointerup={release.clone()} onpointercancel={release.clone()}
            onpointerleave={release} {onpointerenter} {onfocusin}>
             // The colour of the value it holds (gossip: the candidate it backs).
-            { match v.tint.filter(|_| node.up) {
+            { match v.tint().filter(|_| node.up) {
                 Some(t) => html!{ <circle class="tint" data-tint={t.to_string()} cx={fmt(x)} cy={fmt(y)} r={fmt(r + 9.0)} stroke={tint_colour(t)} /> },
                 None => html!{},
             } }

@@ -1,4 +1,4 @@
-//! The hash ring of consistent-hashing algorithms (`View.ring`): nodes placed round the circle
+//! The hash ring of consistent-hashing algorithms (`Decoration::HashRing`): nodes placed round the circle
 //! in the order of their hash positions, the key marked where it falls between them, and an arc
 //! from the key clockwise to every node that believes it leads.
 //!
@@ -69,7 +69,7 @@ mod tests {
             let (a, key) = angles(&f).unwrap();
             let true_order = {
                 let mut o: Vec<usize> = (0..ids.len()).collect();
-                o.sort_unstable_by_key(|&i| f.nodes[i].view.ring.unwrap().0);
+                o.sort_unstable_by_key(|&i| f.nodes[i].view.hash_ring().unwrap().0);
                 o
             };
             let drawn: Vec<f64> = true_order.iter().map(|&i| a[i]).collect();

@@ -402,7 +402,7 @@ pub fn node_texts(alg: &Algorithm, lang: Lang, node: &NodeFrame) -> (String, Vec
         let word = v.tally_word.map_or_else(|| tr(lang, k::UI_VOTES), |w| w.get(lang));
         sub.push(format!("{word} {held} / {need}"));
     }
-    let zxid = v.zxid.map(|z| format!("zxid {z}"));
+    let zxid = v.zxid().map(|z| format!("zxid {z}"));
     if node.up && v.role != "leader" && v.role != "follower" {
         let role = crate::meta::role_label(alg, v.role, lang);
         sub.push(zxid.as_ref().map_or(role.clone(), |z| format!("{role} · {z}")));

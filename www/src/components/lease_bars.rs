@@ -1,4 +1,4 @@
-//! Leases (`View.lease`): a bar per node that drains from the real time its lease began to the
+//! Leases (`Decoration::Lease`): a bar per node that drains from the real time its lease began to the
 //! real time its own clock ends it, labelled with the node's own ticks left. A node whose clock
 //! runs slow drains slower than the store's bar beside it, which is what drift looks like.
 //! Also the store's place: with `Topology::WithResource`, the node whose role looks like a store
@@ -13,7 +13,7 @@ use yew::prelude::*;
 /// Where node `nd`'s bar goes (its centre and width), if it holds a lease: on the side of its
 /// disc facing the centre, clear of the disc.
 fn place(nd: &election_lab::NodeFrame, (x, y): Pt, r: f64) -> Option<(Pt, f64)> {
-    nd.view.lease?;
+    nd.view.lease()?;
     let (dx, dy) = (layout::CENTRE - x, layout::CENTRE - y);
     let len = dx.hypot(dy);
     let (ux, uy) = if len < 1.0 { (0.0, 1.0) } else { (dx / len, dy / len) };
@@ -45,7 +45,7 @@ pub fn bars(frame: &Frame, pos: &[Pt], r: f64, lang: crate::i18n::Lang) -> Vec<H
         .zip(pos)
         .filter(|(nd, _)| nd.up)
         .filter_map(|(nd, &p)| {
-            let (from, until, ticks) = nd.view.lease?;
+            let (from, until, ticks) = nd.view.lease()?;
             let span = until.saturating_sub(from).max(1) as f64;
             let left = (until.saturating_sub(now) as f64 / span).clamp(0.0, 1.0);
             let ((cx, cy), w) = place(nd, p, r)?;

@@ -6,6 +6,7 @@ use crate::i18n::{tr, Lang};
 use crate::meta::{kind_colour, kind_shape, look_class};
 use crate::state::Action;
 use election_lab::meta::{k, Text};
+use election_lab::protocol::DecorationKind;
 use election_lab::Algorithm;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -58,6 +59,28 @@ pub fn kind_swatch(a: &Algorithm, kind: &str) -> Html {
     }
 }
 
+/// The legend's lines of a decoration kind present in the frame, as (class, text): one drawing
+/// per kind, whatever algorithm produces it. The links' own (a tree link, oriented and pruned
+/// links) only where the scenario's links are drawn. The hash ring, the lease bars and the zxid
+/// label name themselves where they are drawn (the key's mark, the bar's ticks, "zxid 3").
+fn decoration_lines(kind: DecorationKind, links: bool) -> &'static [(&'static str, Text)] {
+    match kind {
+        DecorationKind::Parent if links => &[("tree-link", k::TEACH_TREE_LINK)],
+        // An algorithm that orients its links draws arrows, and dashes the links it prunes.
+        DecorationKind::Out if links => {
+            &[("oriented-link", k::TEACH_ORIENTED_LINK), ("pruned-link", k::TEACH_PRUNED_LINK)]
+        }
+        DecorationKind::Group => &[("group-hull", k::TEACH_BAND_A_GROUP_OR_CANDIDATE)],
+        DecorationKind::Tint => &[("tint", k::TEACH_COLOURED_RING_THE_VALUE_A)],
+        DecorationKind::Reach => &[("reach-arc", k::TEACH_ARC_HOW_FAR_A_CANDIDATES)],
+        DecorationKind::Parent
+        | DecorationKind::Out
+        | DecorationKind::HashRing
+        | DecorationKind::Lease
+        | DecorationKind::Zxid => &[],
+    }
+}
+
 /// The extras a frame draws besides nodes and dots, each as (class, its legend text), `links`
 /// when the scenario gives a network graph; the exported picture's legend lists them too.
 pub fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&'static str, Text)> {
@@ -65,23 +88,11 @@ pub fn extras(a: &Algorithm, frame: &election_lab::Frame, links: bool) -> Vec<(&
     let any = |f: &dyn Fn(&election_lab::NodeFrame) -> bool| frame.nodes.iter().any(|n| n.up && f(n));
     if links {
         out.push(("graph-link", k::TEACH_GRAPH_LINK));
-        if any(&|n| n.view.parent.is_some()) {
-            out.push(("tree-link", k::TEACH_TREE_LINK));
+    }
+    for kind in DecorationKind::ALL {
+        if any(&|n| n.view.has(kind)) {
+            out.extend_from_slice(decoration_lines(kind, links));
         }
-        // An algorithm that orients its links draws arrows, and dashes the links it prunes.
-        if any(&|n| n.view.out.is_some()) {
-            out.push(("oriented-link", k::TEACH_ORIENTED_LINK));
-            out.push(("pruned-link", k::TEACH_PRUNED_LINK));
-        }
-    }
-    if any(&|n| n.view.group.is_some()) {
-        out.push(("group-hull", k::TEACH_BAND_A_GROUP_OR_CANDIDATE));
-    }
-    if any(&|n| n.view.tint.is_some()) {
-        out.push(("tint", k::TEACH_COLOURED_RING_THE_VALUE_A));
-    }
-    if any(&|n| n.view.reach.is_some()) {
-        out.push(("reach-arc", k::TEACH_ARC_HOW_FAR_A_CANDIDATES));
     }
     // Vote arrows are drawn from campaigning nodes to another node they vote for.
     let campaigning = |n: &election_lab::NodeFrame| {

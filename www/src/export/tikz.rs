@@ -559,7 +559,7 @@ pub(crate) mod tests {
         let doc = document(alg, &[alg.title.get(Lang::En).into()], &ps, &l, false, Lang::En);
         let drawn = |style: &str| doc.lines().filter(|x| x.starts_with(&format!("\\draw[{style}] ("))).count();
         // FloodMax's parents form a spanning tree: one bold link per node but the leader.
-        let children = ps[0].frame.nodes.iter().filter(|n| n.view.parent.is_some()).count();
+        let children = ps[0].frame.nodes.iter().filter(|n| n.view.parent().is_some()).count();
         assert_eq!(children, ps[0].frame.nodes.len() - 1);
         assert_eq!(drawn("el tree"), children);
         assert_eq!(drawn("el tree") + drawn("el link"), graph.edges.len());

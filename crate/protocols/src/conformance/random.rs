@@ -106,9 +106,9 @@ pub(super) fn declared_fields(a: &'static Algorithm) -> Result<(), String> {
                     ("vote", w.vote.is_some()),
                     ("leader", w.leader.is_some()),
                     ("votes", w.tally.is_some()),
-                    ("zxid", w.zxid.is_some()),
-                    ("group", w.group.is_some()),
-                    ("reach", w.reach.is_some()),
+                    ("zxid", w.zxid().is_some()),
+                    ("group", w.group().is_some()),
+                    ("reach", w.reach().is_some()),
                 ];
                 fields.extend(has.iter().filter(|x| x.1).map(|x| x.0));
             }

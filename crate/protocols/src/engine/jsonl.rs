@@ -44,10 +44,10 @@ pub fn node_state(e: &Engine, id: NodeId) -> Value {
     if let Some((held, needed)) = v.tally {
         o.insert("votes".into(), json!([held, needed]));
     }
-    if let Some(x) = v.zxid {
+    if let Some(x) = v.zxid() {
         o.insert("zxid".into(), json!(x));
     }
-    if let Some(x) = v.group {
+    if let Some(x) = v.group() {
         o.insert("group".into(), json!(x));
     }
     // Filled by inserts: collecting into a map compiles a sort of its own into the page.

@@ -146,12 +146,12 @@ fn the_view_reach_is_the_candidates_radius_and_doubles() {
         let f = e.frame();
         for nf in &f.nodes {
             if nf.view.role == "candidate" {
-                let r = nf.view.reach.expect("a candidate has a reach");
+                let r = nf.view.reach().expect("a candidate has a reach");
                 assert!(r.is_power_of_two() && r <= 32, "N{}: reach {r}", nf.id);
             } else {
-                assert_eq!(nf.view.reach, None);
+                assert_eq!(nf.view.reach(), None);
             }
-            if let Some(r) = nf.view.reach.filter(|_| nf.id == 16) {
+            if let Some(r) = nf.view.reach().filter(|_| nf.id == 16) {
                 if reach_of_16.last() != Some(&r) {
                     reach_of_16.push(r);
                 }

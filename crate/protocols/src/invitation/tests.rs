@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 /// (node, group leader) of every live node.
 fn groups(e: &Engine) -> Vec<(NodeId, NodeId)> {
-    e.frame().nodes.iter().filter(|n| n.up).map(|n| (n.id, n.view.group.unwrap())).collect()
+    e.frame().nodes.iter().filter(|n| n.up).map(|n| (n.id, n.view.group().unwrap())).collect()
 }
 
 #[test]

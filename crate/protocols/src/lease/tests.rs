@@ -194,7 +194,7 @@ fn only_the_side_with_the_store_can_lead() {
 fn lease_bars_drain_in_each_nodes_own_clock() {
     let mut e = engine(&json!({"algorithm": "lease", "nodes": [1, 2, 3], "seed": 2, "initial_leader": 3,
                                   "params": {"ttl": 40, "period": 4, "margin": 4, "drift": {"3": 0.5}}, "stop": {"max_time": 30}}));
-    let at = |e: &Engine, id: u32| e.frame().nodes.into_iter().find(|n| n.id == id).unwrap().view.lease;
+    let at = |e: &Engine, id: u32| e.frame().nodes.into_iter().find(|n| n.id == id).unwrap().view.lease();
     assert_eq!(at(&e, 3), Some((0, 72, 36)), "36 of N3's ticks last 72 real ticks at half speed");
     assert_eq!(at(&e, 1), Some((0, 40, 40)), "the store's key: 40 store ticks");
     e.run_to_end();
