@@ -43,7 +43,6 @@ pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
-pub use real_logs::{import_title, replay_label, replay_title};
 pub use search::{property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
@@ -62,6 +61,8 @@ pub struct State {
     pub embed: bool,
     /// The presenter view (`?present=1`): the canvas and the words large, side panels hidden.
     pub present: bool,
+    /// The watch panel's value (an inspector label): drawn by the workbench (`state/watch.rs`).
+    pub watching: Option<election_lab::meta::Text>,
     pub scenario: Rc<Scenario>,
     pub positions: Rc<Vec<Pt>>,
     pub frame: Rc<Frame>,
@@ -154,6 +155,7 @@ impl State {
             preset,
             embed,
             present: false,
+            watching: None,
             positions: Rc::new(Vec::new()),
             lines: Rc::new(Vec::new()),
             drops: Rc::new(Vec::new()),
@@ -541,6 +543,10 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::Watch(key) if WB || key.is_none() => {
+                self.watching = key;
+                false
+            }
             Action::Script(a) if WB => self.script_apply(a),
             Action::Assignment(a) if WB => self.assignment_apply(a),
             Action::Escape => {

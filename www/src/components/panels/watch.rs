@@ -1,12 +1,13 @@
 //! The watch panel, under the space-time diagram: one value of the inspector (term, vote, role,
 //! round, ballot, ...) chosen from a list, drawn for every node as a small sparkline over the
-//! computed run, with the cursor.
+//! computed run, with the cursor. The player offers the values; choosing one loads the
+//! workbench, which samples and draws them (the player's build leaves that code out).
 
 use super::super::fmt;
 use crate::i18n::{tr, Lang};
 use crate::state::watch::{value_at, Change, Series};
-use crate::state::EngineRef;
-use election_lab::meta::k;
+use crate::state::{Action, EngineRef};
+use election_lab::meta::{k, Text};
 use election_lab::Time;
 use yew::prelude::*;
 
@@ -19,7 +20,10 @@ pub struct WatchProps {
     pub time: Time,
     /// The cursor's step: the value shown is the one there.
     pub step: u64,
+    /// The value chosen (`State::watching`).
+    pub watching: Option<Text>,
     pub lang: Lang,
+    pub on: Callback<Action>,
 }
 
 const W: f64 = 200.0;
@@ -65,20 +69,21 @@ fn at(values: &[Change], step: u64) -> String {
 #[function_component]
 pub fn Watch(p: &WatchProps) -> Html {
     let l = p.lang;
-    let key = use_state(|| None::<election_lab::meta::Text>);
+    let key = p.watching;
     let keys = use_memo(p.run.0, {
         let engine = p.engine.clone();
         move |_| engine.watchable()
     });
-    let series = use_memo((p.run, *key), {
+    let series = use_memo((p.run, key), {
         let engine = p.engine.clone();
-        move |(_, k)| k.and_then(|k| engine.series(k.get(election_lab::meta::Lang::En)))
+        // Only the workbench samples a series: in the player, choosing a value hands off.
+        move |(_, k)| k.filter(|_| crate::WORKBENCH).and_then(|k| engine.series(k.get(election_lab::meta::Lang::En)))
     });
     let onchange = {
-        let (key, keys) = (key.clone(), keys.clone());
+        let (on, keys) = (p.on.clone(), keys.clone());
         Callback::from(move |e: Event| {
             let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
-            key.set(keys.iter().copied().find(|k| k.get(election_lab::meta::Lang::En) == v));
+            on.emit(Action::Watch(keys.iter().copied().find(|k| k.get(election_lab::meta::Lang::En) == v)));
         })
     };
     let body = match &*series {
@@ -120,7 +125,7 @@ pub fn Watch(p: &WatchProps) -> Html {
             <label>{ tr(l, k::UI_VALUE) }
                 <select {onchange} data-testid="watch-key">
                     <option value="" selected={key.is_none()}>{ tr(l, k::UI_NONE_2) }</option>
-                    { for keys.iter().map(|k| html!{ <option value={k.get(election_lab::meta::Lang::En)} selected={*key == Some(*k)}>{ k.get(l) }</option> }) }
+                    { for keys.iter().map(|k| html!{ <option value={k.get(election_lab::meta::Lang::En)} selected={key.is_some_and(|w| w.get(election_lab::meta::Lang::En) == k.get(election_lab::meta::Lang::En))}>{ k.get(l) }</option> }) }
                 </select>
             </label>
             { body }
