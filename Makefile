@@ -100,6 +100,8 @@ test-native:
 	cargo test --workspace --locked --offline
 	@# The worker's jobs (check, grade) compile only with the worker's features.
 	cargo test -p election-lab-www --features grade --lib --locked --offline
+	@# The core alone has the player's texts only: a workbench text there reads as a marker.
+	cargo test -p election-lab-core --lib --locked --offline meta::
 
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline

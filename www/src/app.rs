@@ -479,7 +479,7 @@ pub fn Lab() -> Html {
                         <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
                         <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} hide_future={in_lesson} on={on.clone()} />
                         <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} {lang} />
+                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} watching={state.watching.clone()} {lang} on={on.clone()} />
                         <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
                         </> }
                     </aside>

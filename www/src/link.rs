@@ -52,6 +52,29 @@ pub fn encode(v: &str) -> String {
 }
 
 /// Reads a link. `Ok(None)` when the query names no scenario (show the default).
+/// The trace a link carries (`t=`, or an old link's `trace=`), as text.
+pub fn trace_text(ps: &[(String, String)]) -> Result<Option<String>, String> {
+    let get = |k: &str| ps.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+    Ok(match (get("t"), get("trace")) {
+        (Some(t), _) => Some(unpack(t)?),
+        (None, Some(t)) => {
+            let bytes = b64_decode(t).map_err(|e| format!("link: trace is damaged ({e})"))?;
+            Some(String::from_utf8(bytes).map_err(|_| "link: trace is damaged (not UTF-8 text)".to_string())?)
+        }
+        (None, None) => None,
+    })
+}
+
+/// A trace's text as a run: the exported JSON (or a bare scenario) in both builds, and in the
+/// workbench also the JSON Lines of `run --trace`, whose reader the player leaves out (it hands
+/// such a text to the workbench).
+pub fn trace_engine(text: &str) -> Result<Engine, election_lab::ScenarioError> {
+    match crate::WORKBENCH {
+        true => Engine::from_trace_json(text),
+        false => Engine::from_trace(election_lab::trace::Trace::from_json(text)?),
+    }
+}
+
 pub fn read(query: &str) -> Result<Option<Link>, String> {
     let ps = params(query);
     let get = |k: &str| ps.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
@@ -79,16 +102,14 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
             return Ok(None);
         }
     }
-    let text = match (get("t"), get("trace")) {
-        (Some(t), _) => Some(unpack(t)?),
-        (None, Some(t)) => {
-            let bytes = b64_decode(t).map_err(|e| format!("link: trace is damaged ({e})"))?;
-            Some(String::from_utf8(bytes).map_err(|_| "link: trace is damaged (not UTF-8 text)".to_string())?)
-        }
-        (None, None) => None,
-    };
+    let text = trace_text(&ps)?;
+    // The JSON Lines of `run --trace` are read by the workbench only: the player hands such a
+    // link to it (`State::hand_off_link`) and opens nothing here.
+    if text.as_deref().is_some_and(|t| !crate::WORKBENCH && election_lab::engine::is_jsonl(t)) {
+        return Ok(None);
+    }
     let (mut engine, preset) = if let Some(text) = text {
-        (Engine::from_trace_json(&text).map_err(|e| format!("link: {e}"))?, None)
+        (trace_engine(&text).map_err(|e| format!("link: {e}"))?, None)
     } else if let Some(id) = get("preset") {
         let p = presets::find(id).ok_or_else(|| format!("link: no preset named '{id}'"))?;
         (Engine::new(p.scenario()).map_err(|e| format!("link: {e}"))?, Some(p.id))

@@ -44,7 +44,7 @@ pub use derived::{lines_at, positions, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
-pub use real_logs::{import_title, paused_leader_text, replay_label, replay_title};
+pub use real_logs::paused_leader_text;
 pub use search::{property_name, Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
@@ -63,6 +63,8 @@ pub struct State {
     pub embed: bool,
     /// The presenter view (`?present=1`): the canvas and the words large, side panels hidden.
     pub present: bool,
+    /// The watch panel's value (an inspector label): drawn by the workbench (`state/watch.rs`).
+    pub watching: Option<String>,
     pub scenario: Rc<Scenario>,
     pub positions: Rc<Vec<Pt>>,
     pub frame: Rc<Frame>,
@@ -157,6 +159,7 @@ impl State {
             preset,
             embed,
             present: false,
+            watching: None,
             positions: Rc::new(Vec::new()),
             lines: Rc::new(Vec::new()),
             drops: Rc::new(Vec::new()),
@@ -243,17 +246,7 @@ impl State {
         // prefixes "Step N:" itself.
         let cursor = engine.cursor();
         self.furthest = self.furthest.max(cursor);
-        let step_text = match cursor {
-            0 => None,
-            c => engine.narrate(c, self.lang),
-        };
-        let narration = match (step_text, engine.narrate_interventions(cursor, self.lang)) {
-            (Some(a), Some(b)) => format!("{a}{}{b}", if self.lang == Lang::Zh { "" } else { " " }),
-            (Some(a), None) => a,
-            (None, Some(b)) => b,
-            (None, None) if self.touch => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_TAP_2).to_string(),
-            (None, None) => tr(self.lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS_2).to_string(),
-        };
+        let narration = derived::narration(&engine, cursor, self.lang, self.touch);
         if *self.narration != narration {
             self.narration = Rc::new(narration);
         }
@@ -546,6 +539,10 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::Watch(key) if WB || key.is_none() => {
+                self.watching = key;
+                false
+            }
             Action::Script(a) if WB => self.script_apply(a),
             Action::Assignment(a) if WB => self.assignment_apply(a),
             Action::Escape => {

@@ -588,4 +588,13 @@ mod tests {
         let filled: Vec<usize> = table.iter().enumerate().filter(|(_, t)| t.is_some()).map(|(i, _)| i).collect();
         assert_eq!(filled, vec![reset], "only the known key is installed");
     }
+
+    #[test]
+    fn a_workbench_text_reads_as_a_marker_where_its_texts_are_compiled_out() {
+        // `cargo test -p election-lab-core` builds the player's texts; the workspace, every text.
+        let first_workbench_key = Text(PLAYER_KEYS as u16);
+        let missing = first_workbench_key.get(Lang::En) == NOT_IN_PLAYER;
+        assert_eq!(missing, !cfg!(feature = "workbench-texts"), "{}", first_workbench_key.get(Lang::En));
+        assert!(Text::all().all(|t| t.get(Lang::En) != NOT_IN_PLAYER && t.get(Lang::Zh) != NOT_IN_PLAYER));
+    }
 }

@@ -105,7 +105,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
                 <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
                     <option value="" selected={p.preset.is_none()} disabled=true>{ custom }</option>
                     <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
-                        <option value={PICKER_VALUE} selected={compare_preset}>{ SPLIT_BRAIN.title.get(l) }</option>
+                        <option value={PICKER_VALUE} selected={compare_preset}>{ tr(l, k::COMPARE_TITLE) }</option>
                     </optgroup>
                     { for groups }
                     <optgroup label={tr(l, k::UI_SCRIPT_YOUR_ALGORITHM)}>
@@ -131,11 +131,11 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             { if one { html!{ <>
                 <button onclick={p.request.reform(|_| Request::Export)}>{ tr(l, k::UI_EXPORT_TRACE) }</button>
                 <super::picture::PictureExport request={p.request.clone()} lang={p.lang} />
-                <label class="file-button" title={crate::state::import_title(l)}>{ tr(l, k::UI_IMPORT) }
+                <label class="file-button" title={tr(l, k::UI_IMPORT_A_SCENARIO_OR_TRACE)}>{ tr(l, k::UI_IMPORT) }
                     <input type="file" multiple=true accept=".json,.log,.txt,application/json,text/plain" onchange={onfile} aria-label={tr(l, k::UI_IMPORT_SCENARIO_OR_TRACE)} data-testid="import" />
                 </label>
                 { if p.recorded { html!{
-                    <button onclick={p.on.reform(|_| Action::ReplayModel)} data-testid="replay-model" title={crate::state::replay_title(l)}>{ crate::state::replay_label(l) }</button>
+                    <button onclick={p.on.reform(|_| Action::ReplayModel)} data-testid="replay-model" title={tr(l, k::UI_THE_TEXTBOOK_ALGORITHM_ON_THE)}>{ tr(l, k::UI_REPLAY_IN_THE_SIMULATOR) }</button>
                 } } else { html!{} } }
             </> } } else { html!{} } }
             <button onclick={p.on.reform(|_| Action::ToggleExperiments)} data-testid="open-experiments"

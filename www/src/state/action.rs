@@ -141,6 +141,9 @@ pub enum Action {
     /// The editor of users' own algorithms (`state/script.rs`); in the player, opening it loads
     /// the workbench.
     Script(super::script::ScriptAction),
+    /// The watch panel's value (an inspector field's id), or none; in the player, choosing one loads
+    /// the workbench, which draws its sparklines (`state/watch.rs`).
+    Watch(Option<String>),
     /// An assignment and its grading (`state/assignment.rs`): workbench only.
     Assignment(super::assignment::AssignmentAction),
 }

@@ -2,6 +2,8 @@
 //! the drops of the current tick.
 
 use crate::geometry::Line;
+use crate::i18n::tr;
+use election_lab::meta::{k, Lang};
 use election_lab::{Action as Intervention, Engine};
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
@@ -76,4 +78,20 @@ pub(super) fn recent_drops(engine: &Engine) -> Vec<DropMark> {
         }
     }
     out
+}
+
+/// The cursor's step in plain words: the step's own sentence, then what was done at it (a crash,
+/// a line, ...); before the first step, how to begin (by tap or by key).
+pub(super) fn narration(engine: &Engine, cursor: u64, lang: Lang, touch: bool) -> String {
+    let step_text = match cursor {
+        0 => None,
+        c => engine.narrate(c, lang),
+    };
+    match (step_text, engine.narrate_interventions(cursor, lang)) {
+        (Some(a), Some(b)) => format!("{a}{}{b}", if lang == Lang::Zh { "" } else { " " }),
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        (None, None) if touch => tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_TAP_2).to_string(),
+        (None, None) => tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS_2).to_string(),
+    }
 }

@@ -19,6 +19,8 @@ pub const PICKER: &str = "picker";
 pub const FORK: &str = "fork";
 /// The network editor (`components/topology_editor.rs`).
 pub const TOPOLOGY: &str = "topology";
+/// The watch panel's sparklines of an inspector value.
+pub const WATCH: &str = "watch";
 /// The editor of users' own algorithms ("Write your own…").
 pub const SCRIPT: &str = "script";
 /// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
@@ -41,7 +43,11 @@ pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<St
             json!({ "property": p, "crashes": b.crashes, "partitions": b.partitions, "depth": b.depth, "horizon": b.horizon }),
         ),
         Action::OpenTool(tool) => (*tool, Value::Null),
+        // A trace's text the player does not read (JSON Lines), read by the workbench.
+        Action::Import(text) => (IMPORT, json!({ "text": text })),
         Action::Script(super::script::ScriptAction::Open) => (SCRIPT, Value::Null),
+        // By the field's id (a text key's name would bring the catalog's names table into the player).
+        Action::Watch(Some(id)) => (WATCH, json!({ "value": id })),
         _ => return None,
     };
     let mut v = json!({ "open": open, "query": query });
@@ -92,11 +98,17 @@ pub fn arrival(text: &str) -> Option<Arrival> {
         COMPARE_PRESET => a.actions.push(Action::ComparePreset),
         PICKER => a.actions.push(Action::TogglePicker),
         SCRIPT => a.actions.push(Action::Script(super::script::ScriptAction::Open)),
+        WATCH => {
+            a.actions.push(Action::Watch(Some(v.get("value")?.as_str()?.to_string())));
+        }
         FORK => {
             a.actions.push(Action::Offered(Rc::new(Offer::from_value(v.get("offer")?)?)));
             a.actions.push(Action::Fork);
         }
-        IMPORT => a.import = true,
+        IMPORT => match v.get("text").and_then(Value::as_str) {
+            Some(text) => a.actions.push(Action::Import(text.to_string())),
+            None => a.import = true,
+        },
         RECORD => a.record = true,
         TOPOLOGY => a.edit = true,
         LINK => {}
@@ -132,7 +144,9 @@ impl State {
     pub(super) fn hand_off_link(&mut self, query: &str) {
         let ps = super::link::params(query);
         let has = |name: &str| ps.iter().any(|(k, _)| k == name);
-        if has("compare") || has("script") || has("assignment") || (has("experiment") && !self.embed) {
+        // A trace as JSON Lines: the player leaves their reader to the workbench.
+        let lines = || super::link::trace_text(&ps).ok().flatten().is_some_and(|t| election_lab::engine::is_jsonl(&t));
+        if has("compare") || has("script") || has("assignment") || (has("experiment") && !self.embed) || lines() {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }
@@ -201,6 +215,10 @@ mod tests {
         assert_eq!(a.actions, vec![Action::Offered(Rc::new(offer)), Action::Fork]);
         let a = arrival(&handoff(&Action::OpenTool(IMPORT), q, None).unwrap()).unwrap();
         assert!(a.import && !a.record && a.actions.is_empty());
+        // A trace as JSON Lines, pasted in the player, is read by the workbench.
+        let lines = "{\"election_lab_trace\": 1}\n{\"step\": 1}".to_string();
+        let a = arrival(&handoff(&Action::Import(lines.clone()), q, None).unwrap()).unwrap();
+        assert!(!a.import && a.actions == vec![Action::Import(lines)]);
         let a = arrival(&handoff(&Action::OpenTool(RECORD), q, None).unwrap()).unwrap();
         assert!(a.record && !a.import && a.actions.is_empty());
         let a = arrival(&handoff(&Action::OpenTool(TOPOLOGY), q, None).unwrap()).unwrap();

@@ -157,8 +157,12 @@ impl State {
 
     /// A scenario or trace as JSON text.
     pub(super) fn reduce_import(&mut self, text: String) -> bool {
+        if !crate::WORKBENCH && election_lab::engine::is_jsonl(&text) {
+            // The JSON Lines of `run --trace` (pasted in the scenario editor): the workbench reads them.
+            return self.hand_off(super::Action::Import(text));
+        }
         let (kept, nodes) = (self.run_kept(), self.scenario.nodes.clone());
-        let result = Engine::from_trace_json(&text).map_err(|e| e.to_string());
+        let result = link::trace_engine(&text).map_err(|e| e.to_string());
         let lang = self.lang;
         let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED_NOTHING_CHANGED.format(lang, &[&e]));
         if ok {

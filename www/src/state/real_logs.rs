@@ -18,19 +18,6 @@ use election_lab::protocols::{conform, events};
 use election_lab::{registry, Engine};
 use std::rc::Rc;
 
-/// Button and hint texts of the feature.
-pub fn replay_label(l: Lang) -> &'static str {
-    tr(l, k::UI_REPLAY_IN_THE_SIMULATOR)
-}
-
-pub fn replay_title(l: Lang) -> &'static str {
-    tr(l, k::UI_THE_TEXTBOOK_ALGORITHM_ON_THE)
-}
-
-pub fn import_title(l: Lang) -> &'static str {
-    tr(l, k::UI_IMPORT_A_SCENARIO_OR_TRACE)
-}
-
 impl State {
     /// Several files: one JSON scenario or trace is imported as before; logs are read by the
     /// importer of their kind. A file the browser could not read is refused by name.

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { writeFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,13 +52,23 @@ test('a second trace imported is compared with the current run, the divergence m
 
 test('the watch panel follows a value of the inspector on every node, with the cursor', async () => {
   const { page, errors } = await open(browser, `${server.url}?preset=raft-cold&step=120`);
+  // The player offers the values; the sparklines are the workbench's, loaded when one is chosen
+  // (its wasm held back until the page has said that it loads).
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/, async (route) => { await held; await route.continue(); });
   const select = page.getByTestId('watch-key');
   // Options name fields by their id (the value) and label (the text).
   const options = await select.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
   const [term, label] = options.find(([id]) => id === 'current_term') ?? [];
   assert.equal(label, 'current term', `the inspector's fields are offered: ${options}`);
   await select.selectOption(term);
+  await page.locator('.banner.notice', { hasText: 'Loading the workbench' }).waitFor();
+  release();
   const rows = page.locator('[data-node-watch]');
+  await rows.first().waitFor();
+  assert.equal(await page.getByTestId('step').textContent(), '120', 'the same run at the same step');
+  assert.equal(await page.getByTestId('watch-key').inputValue(), term);
   assert.equal(await rows.count(), await page.locator('[data-node]').count());
   const first = rows.first();
   const id = await first.getAttribute('data-node-watch');
@@ -73,6 +83,28 @@ test('the watch panel follows a value of the inspector on every node, with the c
   await page.keyboard.press('l');
   await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
   assert.match(await page.getByTestId('watch').innerText(), /跟踪/);
+  assert.deepEqual(errors, []);
+});
+
+test('a JSON Lines trace pasted in the player is read by the workbench, through its loading step', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'jsonl-'));
+  const [scenario, out] = [join(dir, 'ring.json'), join(dir, 'ring.jsonl')];
+  await writeFile(scenario, cli('preset', 'ring-best'));
+  cli('run', scenario, '--trace', out);
+  const lines = await readFile(out, 'utf8');
+  const header = JSON.parse(lines.split('\n')[0]);
+  const { page, errors } = await open(browser, `${server.url}?preset=bully-heartbeats`);
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.locator('summary', { hasText: 'Scenario / trace JSON' }).click();
+  await page.getByLabel('Scenario JSON').fill(lines);
+  await page.getByRole('button', { name: 'Load this JSON' }).click();
+  await page.locator('.banner.notice', { hasText: 'Loading the workbench' }).waitFor();
+  release();
+  await page.locator('.banner.notice', { hasText: 'Imported.' }).waitFor();
+  assert.equal(await page.getByTestId('step').textContent(), String(header.step));
+  assert.equal(await page.locator('[data-node]').count(), header.scenario.nodes.length);
   assert.deepEqual(errors, []);
 });
 

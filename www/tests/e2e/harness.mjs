@@ -53,6 +53,7 @@ export async function launch() {
  *  more of the browser context's (a touch screen: `{ hasTouch: true, isMobile: true }`). */
 export async function open(browser, url, viewport = { width: 1280, height: 860 }, options = {}) {
   const context = await browser.newContext({ viewport, ...options });
+  await context.addInitScript(watchMissingTexts);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -70,6 +71,37 @@ export async function open(browser, url, viewport = { width: 1280, height: 860 }
   // A Chinese page shows English until its catalog (zh.json) has arrived: wait for the switch.
   if (/[?&]lang=zh/.test(url)) await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   return { page, errors, context };
+}
+
+/** What a text of the workbench reads as in the player, which is built without them
+ *  (`NOT_IN_PLAYER` of crate/core/build.rs). */
+export const NOT_IN_PLAYER = '\u27e6?\u27e7';
+
+/** Run in every page before its scripts: a text, a label or a tooltip that reads as
+ *  `NOT_IN_PLAYER` is a console error, which the tests fail on (the player shows a key listed in
+ *  crate/i18n/workbench.txt). Independent of that file's list of sources. */
+function watchMissingTexts() {
+  const marker = '\u27e6?\u27e7';
+  const shown = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    const attrs = el ? ['aria-label', 'title', 'placeholder'].map((a) => el.getAttribute(a) || '') : [];
+    return [node.textContent || '', ...attrs].some((t) => t.includes(marker));
+  };
+  const report = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    console.error(`a workbench text shown by the player (crate/i18n/workbench.txt): ${(el?.outerHTML || '').slice(0, 300)}`);
+  };
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      const nodes = r.type === 'childList' ? [...r.addedNodes] : [r.target];
+      const hit = nodes.find(shown);
+      if (hit) return report(hit);
+    }
+  });
+  observer.observe(document, {
+    subtree: true, childList: true, characterData: true,
+    attributes: true, attributeFilter: ['aria-label', 'title', 'placeholder'],
+  });
 }
 
 export async function shot(page, name) {

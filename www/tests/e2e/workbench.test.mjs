@@ -3,7 +3,7 @@
 // run; a workbench that cannot be loaded is named in an alert and the player goes on.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, open } from './harness.mjs';
+import { serve, launch, open, NOT_IN_PLAYER } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -64,5 +64,24 @@ test('a workbench that cannot be loaded is named, and the player goes on', async
   await page.getByTestId('open-experiments').click();
   await page.getByTestId('experiments').waitFor();
   assert.deepEqual(errors.filter((e) => !/404|Failed to load resource/.test(e)), []);
+  await context.close();
+});
+
+test('a workbench text shown by the player is an error in every test (the guard can fail)', async () => {
+  // The player is built without the workbench's texts (crate/i18n/workbench.txt): such a key
+  // reads as a marker there, and every page the tests open reports the marker as a console error.
+  const { page, errors, context } = await open(browser, server.url + '?preset=bully-heartbeats');
+  assert.deepEqual(errors, []);
+  const reported = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('workbench text'));
+  await page.evaluate((marker) => {
+    const p = document.createElement('p');
+    p.textContent = `Loading ${marker}`;
+    document.querySelector('main').append(p);
+  }, NOT_IN_PLAYER);
+  await reported;
+  assert.equal(errors.length, 1, errors.join('\n'));
+  const title = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('workbench text'));
+  await page.evaluate((marker) => document.querySelector('[data-node]').setAttribute('aria-label', marker), NOT_IN_PLAYER);
+  await title;
   await context.close();
 });

@@ -1,11 +1,12 @@
 //! The watch panel, under the space-time diagram: one value of the inspector (term, vote, role,
 //! round, ballot, ...) chosen from a list, drawn for every node as a small sparkline over the
-//! computed run, with the cursor.
+//! computed run, with the cursor. The player offers the values; choosing one loads the
+//! workbench, which samples and draws them (the player's build leaves that code out).
 
 use super::super::fmt;
 use crate::i18n::{tr, Lang};
 use crate::state::watch::{value_at, Change, Series};
-use crate::state::EngineRef;
+use crate::state::{Action, EngineRef};
 use election_lab::meta::k;
 use election_lab::Time;
 use yew::prelude::*;
@@ -19,7 +20,10 @@ pub struct WatchProps {
     pub time: Time,
     /// The cursor's step: the value shown is the one there.
     pub step: u64,
+    /// The chosen field's id (`State::watching`).
+    pub watching: Option<String>,
     pub lang: Lang,
+    pub on: Callback<Action>,
 }
 
 const W: f64 = 200.0;
@@ -65,21 +69,21 @@ fn at(values: &[Change], step: u64) -> String {
 #[function_component]
 pub fn Watch(p: &WatchProps) -> Html {
     let l = p.lang;
-    // The chosen field's id.
-    let key = use_state(|| None::<String>);
+    let key = p.watching.clone();
     let keys = use_memo(p.run.0, {
         let engine = p.engine.clone();
         move |_| engine.watchable()
     });
-    let series = use_memo((p.run, (*key).clone()), {
+    let series = use_memo((p.run, key.clone()), {
         let engine = p.engine.clone();
-        move |(_, k)| k.as_deref().and_then(|k| engine.series(k))
+        // Only the workbench samples a series: in the player, choosing a value hands off.
+        move |(_, k)| k.as_deref().filter(|_| crate::WORKBENCH).and_then(|k| engine.series(k))
     });
     let onchange = {
-        let (key, keys) = (key.clone(), keys.clone());
+        let (on, keys) = (p.on.clone(), keys.clone());
         Callback::from(move |e: Event| {
             let v = e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
-            key.set(keys.iter().any(|(id, _)| *id == v).then_some(v));
+            on.emit(Action::Watch(keys.iter().any(|(id, _)| *id == v).then_some(v)));
         })
     };
     let body = match &*series {
