@@ -3,8 +3,10 @@
 //! (and an export written before ids, with `inspect` labels, still read), and a link carrying
 //! an old breakpoint.
 
+mod common;
+
+use common::jsonl::{lines, text};
 use election_lab::breakpoint::{run_until, Breakpoint, Watch};
-use election_lab::engine::Stop;
 use election_lab::field::FieldValue;
 use election_lab::meta::Lang;
 use election_lab::{link, presets, Engine, Scenario};
@@ -64,20 +66,6 @@ fn a_breakpoint_names_a_field_by_id_or_by_its_old_label_and_is_written_back_by_i
     let e = Engine::new(s).unwrap();
     let err = Breakpoint::parse("no_such:1>=1", &e).unwrap_err();
     assert!(err.contains("inspector: role, current_term, voted_for"), "{err}");
-}
-
-fn lines(e: &mut Engine) -> Vec<Value> {
-    let mut out = vec![];
-    e.trace_lines::<()>(&mut |v| {
-        out.push(v);
-        Ok::<(), Stop<()>>(())
-    })
-    .unwrap();
-    out
-}
-
-fn text(lines: &[Value]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[test]

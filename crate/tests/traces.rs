@@ -3,7 +3,9 @@
 //! line named; `diff` finds the first divergence of two runs, found here by a plain scan.
 
 use election_lab::diff::{diff, Cause};
-use election_lab::engine::Stop;
+mod common;
+
+use common::jsonl::{lines, text};
 use election_lab::{presets, Action, Engine, Scenario};
 use serde_json::{json, Value};
 
@@ -19,20 +21,6 @@ fn bully_split() -> Scenario {
 
 fn raft_split() -> Scenario {
     with_schedule("split-brain-raft", json!([{"at": 20, "partition": [[1, 2], [3, 4, 5]]}]))
-}
-
-fn lines(e: &mut Engine) -> Vec<Value> {
-    let mut out = vec![];
-    e.trace_lines::<()>(&mut |v| {
-        out.push(v);
-        Ok::<(), Stop<()>>(())
-    })
-    .unwrap();
-    out
-}
-
-fn text(lines: &[Value]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod graphs;
+pub mod jsonl;
 pub mod sentinel;
 
 use election_lab::{Engine, NodeId, Scenario};
