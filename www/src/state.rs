@@ -40,12 +40,12 @@ pub use check::{CheckBounds, CheckStatus, Coverage, ModelCheck};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
-pub use derived::{lines_at, positions, DropMark, EngineRef};
+pub use derived::{lines_at, positions, property_name, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
 pub use real_logs::paused_leader_text;
-pub use search::{property_name, Finding, SearchStatus};
+pub use search::{Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;

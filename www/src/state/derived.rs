@@ -95,3 +95,13 @@ pub(super) fn narration(engine: &Engine, cursor: u64, lang: Lang, touch: bool) -
         (None, None) => tr(lang, k::UI_NOTHING_HAS_HAPPENED_YET_PRESS_2).to_string(),
     }
 }
+
+/// A property's name in `lang` on `algorithm`: the invariants panel's, and the search's
+/// findings' (`Finding::name`). The player shows it, so its texts are the player's.
+pub fn property_name(algorithm: &str, property: &str, lang: Lang) -> &'static str {
+    match election_lab::registry::find(algorithm).and_then(|a| a.property(property)) {
+        Some(p) => p.title.get(lang),
+        None if property == election_lab::meta::SPLIT_BRAIN => tr(lang, k::UI_TWO_LEADERS_AT_ONCE),
+        None => tr(lang, k::UI_THIS_PROPERTY),
+    }
+}

@@ -3,11 +3,10 @@
 //! job, reads the worker's replies (`crate::search_job::Reply`, as text) and, when a
 //! counterexample comes back, opens its trace as the new run at the violating step.
 
-use super::State;
-use crate::i18n::{tr, Lang};
+use super::{property_name, State};
+use crate::i18n::Lang;
 use crate::search_job::{Job, Reply, Tried};
 use election_lab::meta::k;
-use election_lab::meta::SPLIT_BRAIN;
 use election_lab::{registry, Engine};
 use std::rc::Rc;
 
@@ -60,15 +59,6 @@ impl Finding {
     /// start a job or stop the worker.
     pub fn key(&self) -> (u32, bool, bool) {
         (self.id, self.running(), matches!(self.status, SearchStatus::Cancelled(_)))
-    }
-}
-
-/// A property's name in `lang` on `algorithm` (see [`Finding::name`]).
-pub fn property_name(algorithm: &str, property: &str, lang: Lang) -> &'static str {
-    match registry::find(algorithm).and_then(|a| a.property(property)) {
-        Some(p) => p.title.get(lang),
-        None if property == SPLIT_BRAIN => tr(lang, k::UI_TWO_LEADERS_AT_ONCE),
-        None => tr(lang, k::UI_THIS_PROPERTY),
     }
 }
 
@@ -143,6 +133,7 @@ impl State {
 mod tests {
     use super::*;
     use crate::state::Action;
+    use election_lab::meta::SPLIT_BRAIN;
 
     use crate::state::tests::run;
 
