@@ -8,8 +8,9 @@
 //! the event's fields: `node`, `term`, `leader`, `for`, `peer`, `zxid`, `votes`, `rejections`,
 //! `text`; `set` gives fixed ones, such as a message's `msg`). Two more kinds of rule say facts,
 //! not events: `member` (the member's `name` and `addr`) and `setting` (`heartbeat`, `election`
-//! or ZooKeeper's `tick`). A line without a `node` belongs to its file's member: the one member
-//! the file's lines name. What a pattern cannot say is a named option, not code: `coarse` (a
+//! or ZooKeeper's `tick`). A line without a `node` belongs to the member its `process` capture
+//! was seen with on a line that named one (a process id most loggers write on every line), else
+//! to its file's member: the one member the file's lines name. What a pattern cannot say is a named option, not code: `coarse` (a
 //! line format whose times are whole seconds, placed 1 ms apart after the file's last finer time).
 
 use super::{Event, Header, MemberDecl, Vocabulary, KINDS};
@@ -47,6 +48,10 @@ struct Rule {
     re: Regex,
     set: Map<String, Value>,
 }
+
+/// A `member` rule's fact, waiting for its file's end: the line's member and process as named,
+/// then the member's `name` and `addr`.
+type Fact = (Option<String>, Option<String>, Option<String>, Option<String>);
 
 /// What a mapping made of the logs: the events' header and events, the lines read per file, the
 /// lines refused (file, line, why) and notes for the report.
@@ -87,6 +92,7 @@ const CAPTURES: &[&str] = &[
     "election",
     "tick",
     "vc",
+    "process",
 ];
 
 fn regex(s: &str, at: &str) -> Result<Regex, String> {
@@ -211,10 +217,12 @@ impl Mapping {
         for (f, file) in files.iter().enumerate() {
             let mut last_t = 0u64;
             // Events, facts and times of lines that name no member wait for the file's member.
-            let mut pending: Vec<(Option<String>, Event)> = Vec::new();
-            let mut facts: Vec<(Option<String>, Option<String>, Option<String>)> = Vec::new();
-            let mut times: Vec<(Option<String>, u64, usize)> = Vec::new();
+            let mut pending: Vec<(Option<String>, Option<String>, Event)> = Vec::new();
+            let mut facts: Vec<Fact> = Vec::new();
+            let mut times: Vec<(Option<String>, Option<String>, u64, usize)> = Vec::new();
             let mut named: Vec<String> = Vec::new();
+            // The member each logging process was seen naming (its first), for lines that name none.
+            let mut processes: BTreeMap<String, String> = BTreeMap::new();
             let mut n = 0;
             for (k, raw) in file.text.lines().enumerate() {
                 n += 1;
@@ -239,6 +247,7 @@ impl Mapping {
                     last_t = last_t.max(t);
                 }
                 let line_node = caps.name("node").map(|m| m.as_str().to_string());
+                let process = caps.name("process").map(|m| m.as_str().to_string());
                 let mut line_member = line_node.clone();
                 for rule in &self.rules {
                     let Some(c) = rule.re.captures(line) else { continue };
@@ -248,11 +257,14 @@ impl Mapping {
                             named.push(nd.clone());
                         }
                         line_member.get_or_insert_with(|| nd.clone());
+                        if let Some(p) = &process {
+                            processes.entry(p.clone()).or_insert_with(|| nd.clone());
+                        }
                     }
                     let text = |k: &str| c.name(k).map(|m| m.as_str().to_string());
                     match rule.kind {
                         "member" => {
-                            facts.push((node, text("name"), text("addr")));
+                            facts.push((node, process.clone(), text("name"), text("addr")));
                             continue;
                         }
                         "setting" => {
@@ -276,7 +288,9 @@ impl Mapping {
                         let Some(m) = c.name(name) else { continue };
                         let s = m.as_str();
                         let v = match name {
-                            "time" | "node" | "name" | "addr" | "heartbeat" | "election" | "tick" => continue,
+                            "time" | "node" | "name" | "addr" | "heartbeat" | "election" | "tick" | "process" => {
+                                continue
+                            }
                             "term" | "zxid" | "votes" | "rejections" => match number(s) {
                                 Some(x) => Value::from(x),
                                 None => {
@@ -301,17 +315,20 @@ impl Mapping {
                         raw: line.to_string(),
                     };
                     if whole {
-                        pending.push((node, e));
+                        pending.push((node, process.clone(), e));
                     }
                 }
                 start = start.min(t);
-                times.push((line_member, t, k + 1));
+                times.push((line_member, process, t, k + 1));
             }
             read.push(n);
             // The file's member: the one member its lines name.
             let file_member = if named.len() == 1 { named.first().cloned() } else { None };
-            for (node, mut e) in pending {
-                match node.or_else(|| file_member.clone()) {
+            let owner = |node: Option<String>, process: Option<String>| {
+                node.or_else(|| processes.get(&process?).cloned()).or_else(|| file_member.clone())
+            };
+            for (node, process, mut e) in pending {
+                match owner(node, process) {
                     Some(nd) => {
                         e.node = nd;
                         match super::read_event(&e.to_json(""), self.vocabulary) {
@@ -330,8 +347,8 @@ impl Mapping {
                     m.name = stem.split('.').next().unwrap_or(stem).to_string();
                 }
             }
-            for (node, name, addr) in facts {
-                if let Some(nd) = node.or_else(|| file_member.clone()) {
+            for (node, process, name, addr) in facts {
+                if let Some(nd) = owner(node, process) {
                     let m = members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() });
                     if let Some(x) = name {
                         m.name = x;
@@ -341,8 +358,8 @@ impl Mapping {
                     }
                 }
             }
-            for (node, t, line) in times {
-                if let Some(nd) = node.or_else(|| file_member.clone()) {
+            for (node, process, t, line) in times {
+                if let Some(nd) = owner(node, process) {
                     let m = members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() });
                     if m.logged.is_none_or(|(_, last)| t >= last) {
                         m.last_at = Some((f, line));
