@@ -114,8 +114,22 @@ pub const MAX_DECORATIONS: usize = 3;
 
 /// A view's decorations, held inline (views are built per node after every step: no
 /// allocation), filled from the front, in the order the algorithm added them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct Decorations([Option<Decoration>; MAX_DECORATIONS]);
+
+/// Slot by slot, but two undecorated lists (most views) are equal at their first slot: the slots
+/// fill from the front, so an empty first slot means an empty list. Views are compared after
+/// every handler.
+impl PartialEq for Decorations {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0[0], &other.0[0]) {
+            (None, None) => true,
+            (None, Some(_)) | (Some(_), None) => false,
+            (Some(_), Some(_)) => self.0 == other.0,
+        }
+    }
+}
 
 impl Default for Decorations {
     /// Written out rather than derived: the array's derived default is a loop the compiler
@@ -213,5 +227,23 @@ impl View {
     /// [`Decoration::Zxid`]'s version.
     pub fn zxid(&self) -> Option<u64> {
         self.find(|d| if let Decoration::Zxid(x) = d { Some(*x) } else { None })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decorations_are_equal_exactly_when_their_lists_are() {
+        let plain = View::default;
+        let group = |g| View::default().with(Decoration::Group(g));
+        assert_eq!(plain().decorations, plain().decorations);
+        assert_ne!(plain().decorations, group(1).decorations);
+        assert_ne!(group(1).decorations, plain().decorations);
+        assert_ne!(group(1).decorations, group(2).decorations);
+        assert_eq!(group(1).with(Decoration::Reach(3)).decorations, group(1).with(Decoration::Reach(3)).decorations);
+        assert_ne!(group(1).with(Decoration::Reach(3)).decorations, group(1).with(Decoration::Reach(4)).decorations);
+        assert_ne!(group(1).with(Decoration::Reach(3)).decorations, group(1).decorations);
     }
 }
