@@ -61,6 +61,9 @@ pub struct Applied {
     pub read: Vec<usize>,
     pub damaged: Vec<(usize, usize, String)>,
     pub notes: Vec<String>,
+    /// Files that cannot be read faithfully at all, each with why (their lines are left out):
+    /// an import of them is refused.
+    pub refused: Vec<String>,
 }
 
 /// A mapping, read and compiled.
@@ -214,8 +217,10 @@ impl Mapping {
         let mut read = Vec::new();
         let mut members: BTreeMap<String, MemberDecl> = BTreeMap::new();
         let mut timeouts: Option<(u64, u64)> = None;
+        let mut refused = Vec::new();
         for (f, file) in files.iter().enumerate() {
             let mut last_t = 0u64;
+            let mut file_coarse = false;
             // Events, facts and times of lines that name no member wait for the file's member.
             let mut pending: Vec<(Option<String>, Option<String>, Event)> = Vec::new();
             let mut facts: Vec<Fact> = Vec::new();
@@ -241,6 +246,7 @@ impl Mapping {
                 };
                 if fmt.coarse {
                     coarse = true;
+                    file_coarse = true;
                     t = if t + 999 < last_t { last_t + 1 } else { t.max(last_t + 1) };
                     last_t = t;
                 } else {
@@ -322,6 +328,17 @@ impl Mapping {
                 times.push((line_member, process, t, k + 1));
             }
             read.push(n);
+            if file_coarse && named.len() > 1 {
+                // Whole seconds, placed 1 ms apart after the file's last finer time, order one
+                // member's lines; several members' in one file would be ordered by where each
+                // line happens to stand, which can invent a split brain.
+                refused.push(format!(
+                    "{}: its lines of {} members carry whole seconds only, so their order across members cannot be known: import each member's own log",
+                    file.name,
+                    named.len()
+                ));
+                continue;
+            }
             // The file's member: the one member its lines name.
             let file_member = if named.len() == 1 { named.first().cloned() } else { None };
             let owner = |node: Option<String>, process: Option<String>| {
@@ -380,7 +397,7 @@ impl Mapping {
         if coarse {
             notes.push("some lines carry whole seconds only: they are placed 1 ms apart after their file's last finer time, so their times are approximate".to_string());
         }
-        Applied { header, events, read, damaged, notes }
+        Applied { header, events, read, damaged, notes, refused }
     }
 
     /// The logs imported through the mapping, as a recorded run.
@@ -396,6 +413,9 @@ impl Mapping {
             return Err(format!("the logs are {total} bytes; at most {} are read", recorded::MAX_INPUT));
         }
         let mut a = self.apply(files);
+        if let Some(why) = a.refused.first() {
+            return Err(why.clone());
+        }
         let mut all = files.to_vec();
         if let Some(f) = faults {
             a.events.extend(super::read_faults(f.name, f.text, files.len())?);
