@@ -1,8 +1,8 @@
 //! The app's state as a reducer: [`State`] + [`Action`] + `impl Reducible`.
 //!
 //! Reducing is pure: no DOM, no clock, no browser call (effects live in `effects`), so it is
-//! unit-tested natively. The engine lives in the state behind a shared cell; every change to it
-//! bumps `rev`, and what the components draw (frame, metrics, lines, markers, ...) is derived once
+//! unit-tested natively. The engine lives outside the cloned state, in a store (`store.rs`) the
+//! state refers to with the revision it saw; every change to it bumps the revision, and what the components draw (frame, metrics, lines, markers, ...) is derived once
 //! per change here, in `refresh`, into `Rc`s that are cheap to compare as props.
 
 use crate::geometry::{Line, Pt};
@@ -33,6 +33,7 @@ mod real_logs;
 pub mod script;
 mod search;
 mod slices;
+mod store;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
@@ -40,12 +41,13 @@ pub use check::{CheckBounds, CheckStatus, Coverage, ModelCheck};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
-pub use derived::{lines_at, positions, property_name, DropMark, EngineRef};
+pub use derived::{lines_at, positions, property_name, DropMark};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
 pub use real_logs::paused_leader_text;
 pub use search::{Finding, SearchStatus};
+pub use store::EngineRef;
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
 pub const LOOKAHEAD: u64 = 20_000;
@@ -215,18 +217,19 @@ impl State {
         self.frame.step
     }
 
+    /// The engine, to change: only through the newest state (`store.rs`).
     fn engine_mut(&self) -> std::cell::RefMut<'_, Engine> {
-        self.engine.cell.borrow_mut()
+        self.engine.get_mut()
     }
 
     /// Re-derives what is drawn from the engine, after any change to it.
     fn refresh(&mut self) {
-        self.engine.rev += 1;
+        self.engine.bump();
         if self.lanes().is_some() {
             // The lanes re-derive themselves as they change.
             return;
         }
-        let engine = self.engine.cell.borrow();
+        let engine = self.engine.get();
         self.frame = Rc::new(engine.frame());
         self.metrics = Rc::new(engine.metrics());
         let was = std::mem::replace(&mut self.head, engine.head());
@@ -568,6 +571,7 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        debug_assert!(self.engine.is_current(), "an action reduced on a state another has replaced");
         if let Action::PlayTo(t) = action {
             // Most animation frames apply no event: keep the state (no re-render).
             let due = self.compare_due(t).unwrap_or_else(|| {

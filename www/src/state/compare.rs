@@ -12,8 +12,9 @@
 //! The lane running the scenario's own algorithm is the *anchor*: its interventions (with their
 //! steps and times) are what a link carries, and the other lanes replay them by time.
 
-use super::derived::{lines_at, recent_drops, DropMark, EngineRef};
+use super::derived::{lines_at, recent_drops, DropMark};
 use super::positions;
+use super::EngineRef;
 use crate::geometry::{Line, Pt};
 use crate::markers::{self, Marker};
 use election_lab::meta::k;
@@ -192,7 +193,7 @@ impl Lane {
         if live && self.frame.step == self.engine.get().cursor() {
             return;
         }
-        self.engine.rev += 1;
+        self.engine.bump();
         let e = self.engine.get();
         let mut frame = e.frame();
         // Drawn at the shared time (a message in flight sits where it is at that tick).
@@ -321,7 +322,7 @@ impl Compare {
     pub fn go_to(&mut self, t: Time) {
         let t = t.min(self.stop_time());
         for lane in &mut self.lanes {
-            let mut e = lane.engine.cell.borrow_mut();
+            let mut e = lane.engine.get_mut();
             seek_time(&mut e, t);
             let c = e.cursor();
             if e.head() < c + LOOKAHEAD / 2 {
@@ -338,7 +339,7 @@ impl Compare {
         self.lanes
             .iter()
             .filter_map(|l| {
-                let mut e = l.engine.cell.borrow_mut();
+                let mut e = l.engine.get_mut();
                 e.next_event_time().filter(|&n| n <= e.stop_time())
             })
             .min()
@@ -356,7 +357,7 @@ impl Compare {
     /// Applies `action` to every lane at the shared time.
     pub fn act(&mut self, action: Intervention) -> Result<(), String> {
         for lane in &mut self.lanes {
-            lane.engine.cell.borrow_mut().apply_at(action.clone(), self.time).map_err(|e| e.to_string())?;
+            lane.engine.get_mut().apply_at(action.clone(), self.time).map_err(|e| e.to_string())?;
         }
         self.go_to(self.time);
         Ok(())

@@ -1,35 +1,10 @@
-//! What the state shares and derives: the engine cell, node positions, lines as of the cursor,
+//! What the state derives: node positions, lines as of the cursor,
 //! the drops of the current tick.
 
 use crate::geometry::Line;
 use crate::i18n::tr;
 use election_lab::meta::{k, Lang};
 use election_lab::{Action as Intervention, Engine};
-use std::cell::{Ref, RefCell};
-use std::rc::Rc;
-
-/// The engine, shared by successive states, with the revision it was at when handed out.
-/// Two refs are equal while nothing changed the engine.
-#[derive(Clone)]
-pub struct EngineRef {
-    pub(super) cell: Rc<RefCell<Engine>>,
-    pub rev: u64,
-}
-
-impl PartialEq for EngineRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.cell, &other.cell) && self.rev == other.rev
-    }
-}
-
-impl EngineRef {
-    pub fn new(engine: Engine) -> Self {
-        EngineRef { cell: Rc::new(RefCell::new(engine)), rev: 0 }
-    }
-    pub fn get(&self) -> Ref<'_, Engine> {
-        self.cell.borrow()
-    }
-}
 
 /// A message dropped during the cursor's tick: (from, to, kind).
 /// A message dropped this tick: (from, to, kind, why).

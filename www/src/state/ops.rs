@@ -6,7 +6,6 @@ use crate::i18n::tr;
 use election_lab::meta::k;
 use election_lab::trace::{Entry, Trace};
 use election_lab::{Action as Intervention, Engine};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 impl State {
@@ -146,7 +145,7 @@ impl State {
             self.scenario = Rc::new(engine.scenario().clone());
             self.positions = Rc::new(positions(&self.scenario, &engine.frame()));
         }
-        self.engine = EngineRef { cell: Rc::new(RefCell::new(engine)), rev: self.engine.rev };
+        self.engine = EngineRef::at(engine, self.engine.rev);
         self.gen += 1;
         self.ivs_rev += 1;
         self.preset = preset;

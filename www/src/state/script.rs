@@ -348,7 +348,7 @@ mod tests {
                 .lanes
                 .iter()
                 .map(|l| {
-                    let mut e = l.engine.cell.borrow_mut();
+                    let mut e = l.engine.get_mut();
                     e.run_to_end();
                     (e.interventions().len(), e.leaders(), e.metrics().total, e.trace_hash())
                 })

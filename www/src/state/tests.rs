@@ -518,7 +518,7 @@ fn split_brain_with_breakpoint() -> Rc<State> {
 /// The first step after `from` whose leaders differ from the step before it, found by seeking
 /// step by step (independently of the breakpoint module's watch).
 fn first_leader_change(s: &Rc<State>, from: u64) -> u64 {
-    let mut e = s.engine.cell.borrow_mut();
+    let mut e = s.engine.get_mut();
     let back = e.cursor();
     e.seek(from);
     let mut before = e.leaders();
@@ -621,8 +621,7 @@ fn the_json_lines_of_run_trace_import_with_the_same_hash_and_breakpoints() {
     let src = run(src, [Action::Seek(120)]);
     let mut text = String::new();
     src.engine
-        .cell
-        .borrow_mut()
+        .get_mut()
         .trace_lines::<()>(&mut |line| {
             text.push_str(&line.to_string());
             text.push('\n');

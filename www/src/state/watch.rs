@@ -72,7 +72,7 @@ impl EngineRef {
     /// delivery, a drop, a timer), other steps and interventions every node.
     pub fn series(&self, id: &str) -> Option<Series> {
         let (id, key) = self.watchable().into_iter().find(|(i, _)| i == id)?;
-        let mut e = self.cell.borrow_mut();
+        let mut e = self.get_mut();
         let (cursor, head) = (e.cursor(), e.head());
         let ids = e.scenario().nodes.clone();
         let ivs: Vec<u64> = e.interventions().iter().map(|iv| iv.step).collect();
@@ -172,7 +172,7 @@ mod tests {
         let e = EngineRef::new(e);
         for name in ["current_term", "role", "voted_for"] {
             let s = e.series(name).expect("Raft shows it");
-            let mut run = e.cell.borrow_mut();
+            let mut run = e.get_mut();
             for step in 0..=head {
                 run.seek(step);
                 for (id, changes) in &s.nodes {

@@ -5,7 +5,6 @@ use super::{parse_ids, preset_lanes, preset_scenario, same_world, Compare, SPLIT
 use crate::geometry::{self, Pt};
 use crate::i18n::tr;
 use crate::link;
-use crate::state::derived::EngineRef;
 use crate::state::{Action, Mode, State};
 use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Algorithm, Scenario, Time};
@@ -118,8 +117,7 @@ impl State {
     /// Back to one run: the anchor lane's, with its faults, at the shared time.
     pub(in crate::state) fn close_compare(&mut self) {
         let Some(c) = self.take_lanes() else { return };
-        let cell = c.anchor().engine.cell.clone();
-        self.engine = EngineRef { cell, rev: self.engine.rev };
+        self.engine = c.anchor().engine.newest();
         self.scenario = c.scenario.clone();
         self.positions = c.positions.clone();
         self.gen += 1;

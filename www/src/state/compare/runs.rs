@@ -54,8 +54,8 @@ fn horizon(lanes: &[Lane]) -> Time {
 
 /// The first divergence of two lanes up to tick `h` (each lane's cursor is put back).
 pub fn divergence(a: &Lane, b: &Lane, h: Time) -> Option<Diverged> {
-    let mut ea = a.engine.cell.borrow_mut();
-    let mut eb = b.engine.cell.borrow_mut();
+    let mut ea = a.engine.get_mut();
+    let mut eb = b.engine.get_mut();
     let (ca, cb) = (ea.cursor(), eb.cursor());
     seek_time(&mut ea, h);
     seek_time(&mut eb, h);
