@@ -65,13 +65,13 @@ impl Gestures {
 pub fn canvas_of(state: &State, lane: &'static str, dots: &Dots, gestures: &Gestures) -> Html {
     let algorithm = meta::algorithm_of(&state.scenario);
     let drawn = (state.frame.clone(), state.positions.clone(), state.lines.clone(), state.drops.clone());
-    draw(state, algorithm, lane, drawn, state.menu, dots, gestures)
+    draw(state, algorithm, lane, drawn, state.selection.menu, dots, gestures)
 }
 
 /// The canvas of compare lane `k`.
 fn lane_canvas(state: &State, c: &Compare, k: usize, dots: &Dots, gestures: &Gestures) -> Html {
     let l = &c.lanes[k];
-    let menu = state.menu.filter(|_| c.menu_lane == k);
+    let menu = state.selection.menu.filter(|_| c.menu_lane == k);
     draw(
         state,
         l.algorithm,
@@ -100,12 +100,12 @@ fn draw(
         two_way: algorithm.topology == election_lab::meta::Topology::BidirectionalRing,
         lang: state.lang,
         title: algorithm.title.get(state.lang).into(),
-        selected: state.selected,
+        selected: state.selection.selected,
         menu,
-        animate: state.playing,
+        animate: state.playback.playing,
         cancel: state.cancel,
         bare: state.lanes().is_some(),
-        chosen: state.side.clone(),
+        chosen: state.selection.side.clone(),
         present: state.present,
         links: Rc::new(state.scenario.topology.as_ref().map(|g| g.edges.clone()).unwrap_or_default()),
     };
@@ -309,15 +309,15 @@ pub fn Lab() -> Html {
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.lanes().map_or(state.frame.time, |c| c.time);
-    let quiet = if state.playing { state.quiet_stretch() } else { None };
-    effects::use_play_loop(state.playing, state.speed, now, quiet, on.clone(), dots.clone());
+    let quiet = if state.playback.playing { state.quiet_stretch() } else { None };
+    effects::use_play_loop(state.playback.playing, state.playback.speed, now, quiet, on.clone(), dots.clone());
     let computing = state.computing();
     effects::use_compute(computing.is_some(), state.sl.count, on.clone());
     keyboard::use_shortcuts(state.embed, state.present, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
         state.lanes().map_or((state.frame.clone(), state.head), |c| (c.anchor().frame.clone(), c.end));
-    crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playing, on.clone());
+    crate::embed_api::use_embed_api(state.embed, api_frame, api_head, state.playback.playing, on.clone());
 
     let lang = state.lang;
     // An algorithm that can ask a pre-vote (it declares the PRE_VOTE kind) offers the switch:
@@ -337,7 +337,7 @@ pub fn Lab() -> Html {
         computing.map(|step| html! { <p class="computing" role="status">{ k::ui_computing(step).render(lang) }</p> });
     let controls = html! {
         <>
-        <Controls {step} {time} playing={state.playing} speed={state.speed} embed={state.embed} compare={comparing.is_some()} rounds={state.scenario.network.rounds} {lang} on={on.clone()} />
+        <Controls {step} {time} playing={state.playback.playing} speed={state.playback.speed} embed={state.embed} compare={comparing.is_some()} rounds={state.scenario.network.rounds} {lang} on={on.clone()} />
         { for computing }
         </>
     };
@@ -356,15 +356,20 @@ pub fn Lab() -> Html {
     let per_group = meta::leader_per_group(algorithm);
     let conformance = state.conformance.clone();
     let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
-    let card = html! { <CardDialog open={state.card} {algorithm} {lang} on={on.clone()} /> };
+    let card = html! { <CardDialog open={state.dialogs.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
-    let lab = LabView { engine: state.engine.clone(), playing: state.playing, ivs_rev: state.ivs_rev, gen: state.gen };
+    let lab = LabView {
+        engine: state.engine.clone(),
+        playing: state.playback.playing,
+        ivs_rev: state.ivs_rev,
+        gen: state.gen,
+    };
     let open_courses = {
         let c = courses.clone();
         Callback::from(move |_| c.set(true))
     };
     let lesson_panel = html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} touch={state.touch} on_courses={open_courses.clone()} /> };
-    let side_bar = side_bar(&state.side, lang, &on);
+    let side_bar = side_bar(&state.selection.side, lang, &on);
     let narration =
         html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
     if state.embed && comparing.is_none() {
@@ -446,7 +451,7 @@ pub fn Lab() -> Html {
             checks.on = on.clone();
             checks.search = state.search.clone().filter(|_| crate::WORKBENCH);
             checks.check = state.check.clone().filter(|_| crate::WORKBENCH);
-            let inspected = state.peek.or(state.selected).and_then(|id| Inspected::of(&engine, id));
+            let inspected = state.selection.peek.or(state.selection.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {
                 <div class="main">
@@ -528,7 +533,7 @@ pub fn Lab() -> Html {
             </header>
         },
     };
-    let picker = match state.picker && crate::WORKBENCH {
+    let picker = match state.dialogs.picker && crate::WORKBENCH {
         true => {
             html! { <Picker scenario={comparing.map_or(state.scenario.clone(), |c| c.scenario.clone())} chosen={cmp::first_choice(&state)} comparing={comparing.is_some()} {lang} on={on.clone()} /> }
         }
@@ -554,8 +559,8 @@ pub fn Lab() -> Html {
                 { banners }
                 { body }
             </main>
-            <ShareDialog share={state.share.clone()} {lang} on={on.clone()} />
-            <HelpDialog open={state.help} {lang} on={on.clone()} />
+            <ShareDialog share={state.dialogs.share.clone()} {lang} on={on.clone()} />
+            <HelpDialog open={state.dialogs.help} {lang} on={on.clone()} />
             { if *courses { html! { <CourseDialog progress={lesson.progress.clone()} {lang} on_close={{ let c = courses.clone(); Callback::from(move |_| c.set(false)) }} on_reset={lesson.dispatcher().to_callback().reform(|_| LessonAction::ResetProgress)} /> } } else { html! {} } }
             { card }
             { picker }

@@ -208,10 +208,14 @@ pub fn use_lesson(
         use_effect_with(lesson.seq, move |_| outbox.iter().for_each(|a| on.emit(a.clone())));
     }
     {
-        let lab =
-            LabView { engine: state.engine.clone(), playing: state.playing, ivs_rev: state.ivs_rev, gen: state.gen };
+        let lab = LabView {
+            engine: state.engine.clone(),
+            playing: state.playback.playing,
+            ivs_rev: state.ivs_rev,
+            gen: state.gen,
+        };
         let to = lesson.dispatcher();
-        use_effect_with((state.gen, state.ivs_rev, state.frame.step, state.playing), move |_| {
+        use_effect_with((state.gen, state.ivs_rev, state.frame.step, state.playback.playing), move |_| {
             to.dispatch(LessonAction::Observe(lab))
         });
     }

@@ -21,6 +21,7 @@ mod check;
 pub mod compare;
 mod debug;
 mod derived;
+pub mod dialogs;
 pub mod experiments;
 mod fork;
 pub mod handoff;
@@ -29,9 +30,11 @@ pub mod limits;
 mod mode;
 mod open;
 mod ops;
+pub mod playback;
 mod real_logs;
 pub mod script;
 mod search;
+pub mod selection;
 mod slices;
 mod store;
 pub mod topo_edit;
@@ -42,11 +45,14 @@ pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, property_name, DropMark};
+pub use dialogs::DialogAction;
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
+pub use playback::PlaybackAction;
 pub use real_logs::paused_leader_text;
 pub use search::{Finding, SearchStatus};
+pub use selection::SelectionAction;
 pub use store::EngineRef;
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
@@ -79,22 +85,15 @@ pub struct State {
     pub head: u64,
     pub markers: Rc<Vec<Marker>>,
     markers_key: (u64, u64, u64, Lang),
-    pub playing: bool,
-    pub speed: f64,
-    pub selected: Option<u32>,
-    /// The node shown in the inspector by hover, focus or long press (else the selected one).
-    pub peek: Option<u32>,
-    /// Nodes chosen for one side of a keyboard partition, not yet cut off.
-    pub side: Rc<Vec<u32>>,
+    pub playback: playback::Playback,
+    pub selection: selection::Selection,
+    pub dialogs: dialogs::Dialogs,
     /// Used by touch: the narration names gestures instead of keys.
     pub touch: bool,
-    pub menu: Option<u32>,
     pub alert: Option<String>,
     pub notice: Option<String>,
     /// An imported recording's conformance to its model (`protocols::conform`).
     pub conformance: Option<Rc<election_lab::protocols::conform::Verdict>>,
-    pub help: bool,
-    pub share: Option<Rc<(String, String)>>,
     /// Bumped by Escape: canvases drop a gesture in progress.
     pub cancel: u32,
     pub lang: Lang,
@@ -104,24 +103,17 @@ pub struct State {
     pub pending_lang: Option<Lang>,
     /// The cursor's step explained in plain words.
     pub narration: Rc<String>,
-    pub card: bool,
     /// Interventions taken back by Undo, most recent last.
     pub redo: Rc<Vec<Recorded>>,
     /// In an embed, what the link opened: Reset goes back there (its step and interventions).
     pub origin: Option<Rc<String>>,
     /// One run, compare or experiments, with that mode's own state (see `mode.rs`).
     pub mode: Mode,
-    /// The compare picker is open (over one run or the lanes: it is how compare mode starts).
-    pub picker: bool,
     /// The experiment the experiments view shows or opens on: the last one chosen (an id of
     /// `experiment::READY`).
     pub experiment: &'static str,
     /// Sweeps asked for on this page (numbers their jobs).
     sweeps: u32,
-    /// The last breakpoint hit Play (or next / previous hit) stopped at.
-    pub hit: Option<Rc<election_lab::breakpoint::Hit>>,
-    /// Watching for hits while playing (set when Play starts, with breakpoints).
-    watch: Option<Rc<std::cell::RefCell<election_lab::breakpoint::Watch>>>,
     /// Why the breakpoint last typed was not added.
     pub bp_error: Option<Rc<String>>,
     /// What the event log shows.
@@ -135,8 +127,6 @@ pub struct State {
     /// A run kept when another replaced it (a future discarded by acting in the past, or the
     /// run shown before an import), offered for comparison.
     pub offer: Option<Rc<Offer>>,
-    /// The furthest step shown since the run last changed: acting before it discards a future.
-    furthest: u64,
     /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
     pub handoff: Option<Rc<String>>,
     /// The editor of users' own algorithms, when open (workbench only).
@@ -169,39 +159,29 @@ impl State {
             head: 0,
             markers: Rc::new(Vec::new()),
             markers_key: (u64::MAX, 0, 0, Lang::En),
-            playing: false,
-            speed: 2.0,
-            selected: None,
-            peek: None,
-            side: Rc::new(Vec::new()),
             touch: false,
-            menu: None,
+            playback: Default::default(),
+            selection: Default::default(),
+            dialogs: Default::default(),
             alert: None,
             notice: None,
             conformance: None,
-            help: false,
-            share: None,
             cancel: 0,
             lang: Lang::En,
             lang_chosen: false,
             pending_lang: None,
             narration: Rc::new(String::new()),
-            card: false,
             redo: Rc::new(Vec::new()),
             origin: None,
             mode: Mode::Single,
-            picker: false,
             experiment: election_lab::experiment::READY[0].0,
             sweeps: 0,
-            hit: None,
-            watch: None,
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
             search: None,
             check: None,
             lesson: None,
             offer: None,
-            furthest: 0,
             handoff: None,
             script: None,
             assignment: None,
@@ -248,7 +228,7 @@ impl State {
         // The step's own sentence, then what was done at it (a crash, a line, ...). The panel
         // prefixes "Step N:" itself.
         let cursor = engine.cursor();
-        self.furthest = self.furthest.max(cursor);
+        self.playback.reduce(PlaybackAction::Shown(cursor));
         let narration = derived::narration(&engine, cursor, self.lang, self.touch);
         if *self.narration != narration {
             self.narration = Rc::new(narration);
@@ -271,22 +251,19 @@ impl State {
     fn single_apply(&mut self, action: Action) -> bool {
         match action {
             Action::TogglePlay => {
-                if self.playing {
-                    self.playing = false;
+                if self.playback.playing {
+                    self.playback.reduce(PlaybackAction::Pause);
                 } else if self.at_end() && self.lesson.is_none() {
                     self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
-                    self.playing = true;
+                    self.playback.reduce(PlaybackAction::Play);
                     self.start_watch();
                 }
                 false
             }
-            Action::Pause => {
-                self.playing = false;
-                false
-            }
+            Action::Pause => self.single_apply(Action::Playback(PlaybackAction::Pause)),
             Action::StepForward => {
-                self.playing = false;
+                self.playback.playing = false;
                 if !self.step_unit() && self.lesson.is_none() {
                     self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
@@ -321,39 +298,33 @@ impl State {
                 });
                 self.load(result, self.preset, |e| e)
             }
-            Action::Speed(s) => {
-                self.speed = s;
+            Action::Speed(s) => self.single_apply(Action::Playback(PlaybackAction::Speed(s))),
+            Action::Faster => self.single_apply(Action::Playback(PlaybackAction::Faster)),
+            Action::Slower => self.single_apply(Action::Playback(PlaybackAction::Slower)),
+            Action::Playback(a) => {
+                self.playback.reduce(a);
                 false
             }
-            Action::Faster => {
-                self.speed = SPEEDS.iter().copied().find(|&s| s > self.speed + 1e-9).unwrap_or(self.speed);
+            Action::Selection(a) => {
+                self.selection.reduce(a);
                 false
             }
-            Action::Slower => {
-                self.speed = SPEEDS.iter().rev().copied().find(|&s| s < self.speed - 1e-9).unwrap_or(self.speed);
+            Action::Dialog(a) => {
+                self.dialogs.reduce(a);
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
             Action::Compute if WB => self.compute(),
             Action::NodeClick(id) => {
-                self.menu = None;
-                self.peek = None;
-                self.selected = Some(id);
+                self.selection.reduce(SelectionAction::Select(id));
                 let up = self.engine.get().is_up(id).unwrap_or(false);
                 self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
                 true
             }
-            Action::NodeMenu(id) => {
-                self.selected = Some(id);
-                self.menu = if self.menu == Some(id) { None } else { Some(id) };
-                false
-            }
-            Action::CloseMenu => {
-                self.menu = None;
-                false
-            }
+            Action::NodeMenu(id) => self.single_apply(Action::Selection(SelectionAction::Menu(id))),
+            Action::CloseMenu => self.single_apply(Action::Selection(SelectionAction::CloseMenu)),
             Action::Act(a) => {
-                self.menu = None;
+                self.selection.reduce(SelectionAction::CloseMenu);
                 self.act(a);
                 true
             }
@@ -390,26 +361,16 @@ impl State {
                 true
             }
             Action::ShowShare { title, text } => {
-                self.share = Some(Rc::new((title, text)));
-                false
+                self.single_apply(Action::Dialog(DialogAction::ShowShare { title, text }))
             }
-            Action::CloseShare => {
-                self.share = None;
-                false
-            }
+            Action::CloseShare => self.single_apply(Action::Dialog(DialogAction::CloseShare)),
             Action::Dismiss => {
                 self.alert = None;
                 self.notice = None;
                 false
             }
-            Action::ToggleHelp => {
-                self.help = !self.help;
-                false
-            }
-            Action::ToggleCard => {
-                self.card = !self.card;
-                false
-            }
+            Action::ToggleHelp => self.single_apply(Action::Dialog(DialogAction::ToggleHelp)),
+            Action::ToggleCard => self.single_apply(Action::Dialog(DialogAction::ToggleCard)),
             Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
                 self.pending_lang = Some(lang);
                 self.lang_chosen = true;
@@ -450,17 +411,14 @@ impl State {
                 self.close_compare();
                 true
             }
-            Action::TogglePicker if WB => {
-                self.picker = !self.picker;
-                false
-            }
+            Action::TogglePicker if WB => self.single_apply(Action::Dialog(DialogAction::TogglePicker)),
             Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments if WB => {
                 // Paused first, as the pause button does (compare lanes redraw at the clock).
-                let changed = self.playing && self.apply(Action::Pause);
-                self.picker = false;
-                self.menu = None;
+                let changed = self.playback.playing && self.apply(Action::Pause);
+                self.dialogs.reduce(DialogAction::ClosePicker);
+                self.selection.reduce(SelectionAction::CloseMenu);
                 self.open_experiments(self.experiment);
                 changed
             }
@@ -478,26 +436,9 @@ impl State {
             | Action::RunSweep
             | Action::CancelSweep
             | Action::SweepReply(_) => false,
-            Action::Peek(id) => {
-                self.peek = Some(id);
-                false
-            }
-            Action::ToggleSide(id) => {
-                let mut side = (*self.side).clone();
-                match side.iter().position(|&x| x == id) {
-                    Some(i) => {
-                        side.remove(i);
-                    }
-                    None => side.push(id),
-                }
-                self.side = Rc::new(side);
-                self.menu = None;
-                false
-            }
-            Action::ClearSide => {
-                self.side = Rc::new(Vec::new());
-                false
-            }
+            Action::Peek(id) => self.single_apply(Action::Selection(SelectionAction::Peek(id))),
+            Action::ToggleSide(id) => self.single_apply(Action::Selection(SelectionAction::ToggleSide(id))),
+            Action::ClearSide => self.single_apply(Action::Selection(SelectionAction::ClearSide)),
             Action::CommitSide => self.commit_side(),
             Action::SetTouch(touch) => {
                 self.touch = touch;
@@ -550,13 +491,9 @@ impl State {
             Action::Assignment(a) if WB => self.assignment_apply(a),
             Action::Escape => {
                 // With nothing open to close, Escape leaves the presenter view.
-                let open = self.picker || self.card || self.help || self.share.is_some() || self.menu.is_some();
-                self.present &= open;
-                self.picker = false;
-                self.card = false;
-                self.help = false;
-                self.share = None;
-                self.menu = None;
+                self.present &= self.dialogs.open() || self.selection.menu.is_some();
+                self.dialogs.reduce(DialogAction::CloseAll);
+                self.selection.reduce(SelectionAction::CloseMenu);
                 self.cancel = self.cancel.wrapping_add(1);
                 false
             }
@@ -578,7 +515,7 @@ impl Reducible for State {
                 let mut e = self.engine_mut();
                 e.next_event_time().is_none_or(|n| n > e.stop_time() || n as f64 <= t)
             });
-            if !self.playing || !due {
+            if !self.playback.playing || !due {
                 return self;
             }
         }

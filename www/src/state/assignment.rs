@@ -240,7 +240,7 @@ impl State {
         let template = super::script::templates().next().unwrap_or("");
         let source = skeleton.unwrap_or_else(|| self.script.as_ref().map_or_else(String::new, |s| (*s.source).clone()));
         self.script = Some(Rc::new(ScriptEdit { source: Rc::new(source), template, error: None }));
-        self.picker = false;
+        self.dialogs.picker = false;
         self.alert = None;
         true
     }

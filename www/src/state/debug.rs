@@ -92,7 +92,7 @@ impl State {
     /// Starts watching for hits from the cursor on (Play was pressed); none without breakpoints.
     pub(super) fn start_watch(&mut self) {
         let bps = self.parsed_breakpoints();
-        self.watch = (!bps.is_empty()).then(|| {
+        self.playback.watch = (!bps.is_empty()).then(|| {
             let e = self.engine.get();
             Rc::new(std::cell::RefCell::new(Watch::new(bps, &e)))
         });
@@ -100,7 +100,7 @@ impl State {
 
     /// After a step of Play: stops there if a breakpoint hit.
     pub(super) fn check_watch(&mut self) -> bool {
-        let Some(w) = self.watch.clone() else { return false };
+        let Some(w) = self.playback.watch.clone() else { return false };
         let hit = w.borrow_mut().check(&self.engine.get());
         match hit {
             Some(h) => {
@@ -112,12 +112,12 @@ impl State {
     }
 
     fn stop_at(&mut self, h: Hit) {
-        self.playing = false;
-        self.watch = None;
+        self.playback.playing = false;
+        self.playback.watch = None;
         if let Some(n) = h.nodes.first() {
-            self.selected = Some(*n);
+            self.selection.selected = Some(*n);
         }
-        self.hit = Some(Rc::new(h));
+        self.playback.hit = Some(Rc::new(h));
     }
 
     pub(super) fn add_breakpoint(&mut self, text: &str) -> bool {
@@ -139,7 +139,7 @@ impl State {
                 e.set_until(until);
                 drop(e);
                 self.bp_error = None;
-                self.watch = None;
+                self.playback.watch = None;
                 true
             }
             Err(why) => {
@@ -158,10 +158,10 @@ impl State {
         let gone = until.remove(i);
         e.set_until(until);
         drop(e);
-        if self.hit.as_ref().is_some_and(|h| h.breakpoint == gone) {
-            self.hit = None;
+        if self.playback.hit.as_ref().is_some_and(|h| h.breakpoint == gone) {
+            self.playback.hit = None;
         }
-        self.watch = None;
+        self.playback.watch = None;
         true
     }
 
@@ -172,7 +172,7 @@ impl State {
             self.notice = Some(self.no_breakpoints().into());
             return false;
         }
-        self.playing = false;
+        self.playback.playing = false;
         let found = {
             let mut e = self.engine_mut();
             let start = e.cursor();
@@ -202,7 +202,7 @@ impl State {
             self.notice = Some(self.no_breakpoints().into());
             return false;
         }
-        self.playing = false;
+        self.playback.playing = false;
         let found = breakpoint::previous_hit(&mut self.engine_mut(), &bps);
         match found {
             Some(h) => self.stop_at(h),
@@ -219,7 +219,7 @@ impl State {
 
     /// The hit shown, if the cursor still stands on its step.
     pub fn hit_here(&self) -> Option<&Hit> {
-        self.hit.as_deref().filter(|h| h.step == self.cursor())
+        self.playback.hit.as_deref().filter(|h| h.step == self.cursor())
     }
 }
 

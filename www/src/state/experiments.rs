@@ -239,7 +239,7 @@ impl State {
             }
             Action::ToggleExperiments | Action::CloseExperiments => self.leave_experiments(),
             // The view's own dialogs close first; then Escape goes back to the simulator.
-            Action::Escape if !(self.help || self.share.is_some()) => self.leave_experiments(),
+            Action::Escape if !(self.dialogs.help || self.dialogs.share.is_some()) => self.leave_experiments(),
             // A run of the table opens in the lab.
             Action::OpenRun(text) => {
                 self.leave_experiments();

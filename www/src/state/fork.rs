@@ -56,7 +56,7 @@ impl State {
     /// have seen (the part computed ahead only for the scrubber does not count).
     pub(super) fn future_kept(&self) -> Option<Offer> {
         let e = self.engine.get();
-        let (at, seen) = (e.cursor(), self.furthest);
+        let (at, seen) = (e.cursor(), self.playback.furthest);
         if self.lanes().is_some() || at >= seen {
             return None;
         }

@@ -133,7 +133,7 @@ impl State {
         }
         let query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
         let Some(text) = handoff(&action, &query, self.offer.as_deref()) else { return false };
-        let changed = self.playing && self.apply(Action::Pause);
+        let changed = self.playback.playing && self.apply(Action::Pause);
         self.handoff = Some(Rc::new(text));
         self.notice = Some(tr(self.lang, k::UI_LOADING_THE_WORKBENCH).to_string());
         changed

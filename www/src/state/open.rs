@@ -17,7 +17,7 @@ impl State {
             Some(c) => link::write_compare(&c.algorithms(), &c.anchor().engine.get(), self.preset, c.time, embed),
             None => link::write(&self.engine.get(), self.preset, embed) + self.log_filter.query().as_str(),
         };
-        if let Some(id) = self.selected {
+        if let Some(id) = self.selection.selected {
             q.push_str(&format!("&sel={id}"));
         }
         if self.lang_chosen {
@@ -39,14 +39,14 @@ impl State {
     pub fn url_key(&self) -> UrlKey {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
         // made), not at every tick: four lanes change at almost every animation frame.
-        let rev = match (self.lanes(), self.playing) {
+        let rev = match (self.lanes(), self.playback.playing) {
             (Some(c), true) => c.faults_len() as u64,
             _ => self.engine.rev,
         };
         (
             self.gen,
             rev,
-            self.selected,
+            self.selection.selected,
             self.pending_lang.unwrap_or(self.lang),
             self.experiments().map(|p| p.id),
             self.lesson.clone(),
@@ -115,7 +115,7 @@ impl State {
             }
             false => s.hand_off_link(query),
         }
-        s.selected = link::params(query)
+        s.selection.selected = link::params(query)
             .iter()
             .find(|(k, _)| k == "sel")
             .and_then(|(_, v)| v.parse::<u32>().ok())

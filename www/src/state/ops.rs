@@ -1,6 +1,6 @@
 //! The engine operations the reducer is made of: stepping, seeking, acting, replacing the run.
 
-use super::{positions, Action, EngineRef, State, LOOKAHEAD};
+use super::{positions, Action, EngineRef, PlaybackAction, SelectionAction, State, LOOKAHEAD};
 use crate::geometry::{self, Line, Pt};
 use crate::i18n::tr;
 use election_lab::meta::k;
@@ -84,7 +84,7 @@ impl State {
 
     /// Moves the cursor (pausing); `extend`: keep the run computed ahead of it.
     pub(super) fn seek(&mut self, step: u64, extend: bool) {
-        self.playing = false;
+        self.playback.playing = false;
         if self.sliced() && step != self.engine.get().cursor() {
             return self.seek_later(step);
         }
@@ -117,7 +117,7 @@ impl State {
             Ok(()) => {
                 // The future discarded is kept, to fork; the new one has not been shown yet.
                 self.offer = kept.map(Rc::new);
-                self.furthest = self.engine.get().cursor();
+                self.playback.furthest = self.engine.get().cursor();
                 self.ivs_rev += 1;
                 self.redo = Rc::new(Vec::new());
                 self.extend();
@@ -149,13 +149,9 @@ impl State {
         self.gen += 1;
         self.ivs_rev += 1;
         self.preset = preset;
-        self.selected = None;
-        self.menu = None;
-        self.playing = false;
-        self.hit = None;
-        self.watch = None;
+        self.selection.reduce(SelectionAction::NewRun);
+        self.playback.reduce(PlaybackAction::NewRun);
         self.offer = None;
-        self.furthest = 0;
         self.sl.goal = None;
         self.extend();
     }
@@ -185,7 +181,7 @@ impl State {
 
     /// Applies every event up to virtual time `t`; returns whether anything changed.
     pub(super) fn play_to(&mut self, t: f64) -> bool {
-        if !self.playing {
+        if !self.playback.playing {
             return false;
         }
         let mut changed = false;
@@ -212,7 +208,7 @@ impl State {
                 }
                 Some((_, true)) => break,
                 _ => {
-                    self.playing = false;
+                    self.playback.playing = false;
                     // During a lesson its panel says what happens next.
                     if self.lesson.is_none() {
                         self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
@@ -245,9 +241,9 @@ impl State {
         };
         match Engine::from_trace(trace) {
             Ok(engine) => {
-                let (preset, selected, redo) = (self.preset, self.selected, self.redo.clone());
+                let (preset, selected, redo) = (self.preset, self.selection.selected, self.redo.clone());
                 self.replace_engine(engine, preset);
-                self.selected = selected;
+                self.selection.selected = selected;
                 let mut redo = (*redo).clone();
                 redo.push(last);
                 self.redo = Rc::new(redo);
@@ -300,7 +296,7 @@ impl State {
         };
         type Placed = Vec<(u32, Pt)>;
         let (chosen, others): (Placed, Placed) =
-            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.side.contains(id));
+            ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.selection.side.contains(id));
         if chosen.is_empty() || others.is_empty() {
             self.notice = Some(tr(self.lang, k::UI_CHOOSE_ONE_SIDE_FIRST_SOME).into());
             return false;
@@ -308,7 +304,7 @@ impl State {
         let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
         match crate::geometry::separating_line(&pts(&chosen), &pts(&others)) {
             Some(line) => {
-                self.side = Rc::new(Vec::new());
+                self.selection.side = Rc::new(Vec::new());
                 let mut next = (*lines).clone();
                 next.push(line);
                 self.apply(Action::SetLines(next))

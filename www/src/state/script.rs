@@ -188,7 +188,7 @@ impl State {
     pub(super) fn script_apply(&mut self, action: ScriptAction) -> bool {
         match action {
             ScriptAction::Open => {
-                self.picker = false;
+                self.dialogs.picker = false;
                 let running = interp::source_of(self.engine.get().algorithm().id);
                 let first = interp::templates().first().copied().unwrap_or(("", ""));
                 let edit = match (running, self.script.take()) {

@@ -42,8 +42,8 @@ fn a_bad_link_falls_back_with_an_alert() {
 
 #[test]
 fn the_selection_is_read_from_the_link() {
-    assert_eq!(open("?preset=bully-heartbeats&sel=80").selected, Some(80));
-    assert_eq!(open("?preset=bully-heartbeats&sel=7").selected, None, "not a node of this scenario");
+    assert_eq!(open("?preset=bully-heartbeats&sel=80").selection.selected, Some(80));
+    assert_eq!(open("?preset=bully-heartbeats&sel=7").selection.selected, None, "not a node of this scenario");
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn step_back_and_seek_move_the_cursor_and_the_frame() {
 fn clicking_a_node_crashes_then_recovers_it() {
     let s = run(open("?preset=bully-heartbeats"), [Action::NodeClick(80)]);
     assert_eq!(role(&s, 80), "crashed");
-    assert_eq!(s.selected, Some(80));
+    assert_eq!(s.selection.selected, Some(80));
     assert_eq!(s.interventions.len(), 1);
     assert!(s.query(false).contains("t=1."), "an intervention makes the link a (compressed) trace");
     assert!(s.markers.iter().any(|m| m.class == "fault" && m.title.starts_with("you: ")));
@@ -118,11 +118,11 @@ fn raft_keeps_one_leader_across_the_same_line() {
 #[test]
 fn loading_a_preset_replaces_the_engine_and_clears_the_selection() {
     let s = run(open("?preset=bully-heartbeats"), [Action::NodeMenu(80), Action::StepForward]);
-    assert_eq!((s.selected, s.menu), (Some(80), Some(80)));
+    assert_eq!((s.selection.selected, s.selection.menu), (Some(80), Some(80)));
     let gen = s.gen;
     let s = s.reduce(Action::LoadPreset("ring-best".into()));
     assert_eq!(s.preset, Some("ring-best"));
-    assert_eq!((s.selected, s.menu, s.cursor()), (None, None, 0));
+    assert_eq!((s.selection.selected, s.selection.menu, s.cursor()), (None, None, 0));
     assert!(s.gen > gen);
     assert_eq!(s.engine.get().algorithm().topology, election_lab::meta::Topology::Ring);
     let s = s.reduce(Action::LoadPreset("nope".into()));
@@ -189,7 +189,7 @@ fn playing_steps_only_when_an_event_is_due() {
     let paused = s.clone().reduce(Action::PlayTo(100.0));
     assert!(Rc::ptr_eq(&paused, &s), "paused: animation frames change nothing");
     let s = s.reduce(Action::TogglePlay);
-    assert!(s.playing);
+    assert!(s.playback.playing);
     let next = s.engine.get().record(1).map(|r| r.time).expect("a first event");
     let early = s.clone().reduce(Action::PlayTo(next as f64 - 0.5));
     assert!(Rc::ptr_eq(&early, &s), "no event due: same state, no re-render");
@@ -197,27 +197,27 @@ fn playing_steps_only_when_an_event_is_due() {
     assert!(later.cursor() >= 1);
     assert!(later.frame.time <= next);
     let paused = later.reduce(Action::TogglePlay);
-    assert!(!paused.playing);
+    assert!(!paused.playback.playing);
 }
 
 #[test]
 fn playing_to_the_end_pauses_with_a_notice() {
     let s = run(open("?preset=ring-best"), [Action::TogglePlay, Action::PlayTo(1e9)]);
-    assert!(!s.playing);
+    assert!(!s.playback.playing);
     assert_eq!(s.notice.as_deref(), Some("The run has ended."));
     let s = run(s, [Action::TogglePlay]);
-    assert!(!s.playing, "nothing left to play");
+    assert!(!s.playback.playing, "nothing left to play");
     assert!(s.notice.as_deref().unwrap().starts_with("The run has ended: nothing left to play."));
 }
 
 #[test]
 fn speed_keys_walk_the_list_and_stop_at_its_ends() {
     let s = run(open(""), [Action::Faster, Action::Faster]);
-    assert_eq!(s.speed, 10.0);
+    assert_eq!(s.playback.speed, 10.0);
     let s = run(s, [Action::Faster, Action::Faster]);
-    assert_eq!(s.speed, 30.0);
+    assert_eq!(s.playback.speed, 30.0);
     let s = run(s, (0..9).map(|_| Action::Slower));
-    assert_eq!(s.speed, 0.5);
+    assert_eq!(s.playback.speed, 0.5);
 }
 
 #[test]
@@ -226,10 +226,10 @@ fn escape_closes_dialogs_and_menus() {
         open(""),
         [Action::ToggleHelp, Action::NodeMenu(3), Action::ShowShare { title: "Link".into(), text: "x".into() }],
     );
-    assert!(s.help && s.menu.is_some() && s.share.is_some());
+    assert!(s.dialogs.help && s.selection.menu.is_some() && s.dialogs.share.is_some());
     let c = s.cancel;
     let s = s.reduce(Action::Escape);
-    assert!(!s.help && s.menu.is_none() && s.share.is_none());
+    assert!(!s.dialogs.help && s.selection.menu.is_none() && s.dialogs.share.is_none());
     assert_ne!(s.cancel, c);
 }
 
@@ -333,16 +333,16 @@ fn an_unknown_experiment_in_a_link_is_named_and_the_simulator_opens() {
 #[test]
 fn while_the_experiments_view_is_open_the_simulator_keys_wait() {
     let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::TogglePlay]);
-    assert!(s.playing);
+    assert!(s.playback.playing);
     let s = run(s, [Action::ToggleExperiments]);
     assert!(s.experiments().is_some());
-    assert!(!s.playing, "opening the view pauses the run");
+    assert!(!s.playback.playing, "opening the view pauses the run");
     let s = run(s, [Action::StepForward, Action::TogglePlay, Action::Reset, Action::NodeClick(1), Action::ToggleCard]);
     assert_eq!(s.cursor(), 1, "the hidden simulator did not move");
-    assert!(!s.playing && !s.card && s.interventions.is_empty());
+    assert!(!s.playback.playing && !s.dialogs.card && s.interventions.is_empty());
     // The help opens over the view; Escape closes it first, then the view.
     let s = run(s, [Action::ToggleHelp, Action::Escape]);
-    assert!(!s.help && s.experiments().is_some());
+    assert!(!s.dialogs.help && s.experiments().is_some());
     let s = run(s, [Action::ToggleLang, Action::ToggleExperiments]);
     assert!(s.experiments().is_none());
     assert_eq!(s.lang, Lang::Zh);
@@ -365,9 +365,9 @@ fn a_keyboard_partition_cuts_the_chosen_nodes_off_with_one_line() {
             [Action::ToggleSide(chosen[0]), Action::ToggleSide(ids[ids.len() / 2]), Action::ToggleSide(chosen[1])],
         );
         let s = run(s, [Action::ToggleSide(ids[ids.len() / 2])]);
-        assert_eq!(*s.side, chosen.to_vec(), "{preset}: P toggles");
+        assert_eq!(*s.selection.side, chosen.to_vec(), "{preset}: P toggles");
         let s = run(s, [Action::CommitSide]);
-        assert!(s.side.is_empty());
+        assert!(s.selection.side.is_empty());
         assert_eq!(s.lines.len(), 1, "{preset}: one line, as if drawn");
         // The groups the engine was given: the chosen nodes, and everyone else.
         let groups = s.frame.groups.clone().expect("a partition");
@@ -395,7 +395,7 @@ fn nodes_no_line_separates_are_named_and_nothing_changes() {
     assert_eq!(s.engine.rev, rev);
     let notice = s.notice.clone().unwrap();
     assert!(notice.contains(&format!("N{}, N{}", ids[0], ids[4])), "{notice}");
-    assert_eq!(s.side.len(), 2, "the choice is kept, to be changed");
+    assert_eq!(s.selection.side.len(), 2, "the choice is kept, to be changed");
     let s = run(s, [Action::ClearSide, Action::CommitSide]);
     assert!(s.notice.clone().unwrap().starts_with("Choose one side first"));
 }
@@ -406,13 +406,13 @@ fn peeking_at_a_node_changes_nothing_in_the_run() {
     let (rev, q) = (s.engine.rev, s.query(false));
     let peeked = s.scenario.nodes[1];
     let s = run(s, [Action::Peek(peeked)]);
-    assert_eq!(s.peek, Some(peeked));
+    assert_eq!(s.selection.peek, Some(peeked));
     assert_eq!((s.engine.rev, s.query(false), s.cursor()), (rev, q, 5));
     assert!(s.interventions.is_empty());
     // A click crashes, and the inspector follows the clicked node.
     let id = s.scenario.nodes[2];
     let s = run(s, [Action::NodeClick(id)]);
-    assert_eq!((s.peek, s.selected, role(&s, id)), (None, Some(id), "crashed"));
+    assert_eq!((s.selection.peek, s.selection.selected, role(&s, id)), (None, Some(id), "crashed"));
 }
 
 #[test]
@@ -460,8 +460,8 @@ fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
 fn play_until_past(mut s: Rc<State>, step: u64) -> (Rc<State>, f64) {
     let dt = 1.0 / 60.0;
     let (mut t, mut wall) = (s.frame.time as f64, 0.0);
-    while s.cursor() <= step && s.playing {
-        t = crate::anim::advance(t, dt, s.speed, s.quiet_stretch());
+    while s.cursor() <= step && s.playback.playing {
+        t = crate::anim::advance(t, dt, s.playback.speed, s.quiet_stretch());
         s = s.reduce(Action::PlayTo(t));
         wall += dt;
         assert!(wall < 600.0, "never got past step {step}");
@@ -483,7 +483,7 @@ fn a_crash_then_play_does_not_sit_through_the_silent_timeout() {
     // Every later quiet stretch of the run plays as quickly: walk the whole run, measuring the
     // wall time spent with no message in flight between two steps.
     let mut s = s;
-    while s.playing {
+    while s.playback.playing {
         let before = s.cursor();
         let quiet = s.quiet_stretch();
         let (next, wall) = play_until_past(s, before);
@@ -542,12 +542,12 @@ fn play_stops_at_the_step_where_the_second_leader_appears() {
     assert_eq!(s.engine.get().until(), ["leaders-change"]);
     let want = first_leader_change(&s, s.cursor());
     let s = run(s, [Action::Speed(30.0), Action::TogglePlay, Action::PlayTo(1e9)]);
-    assert!(!s.playing, "Play stopped at the hit");
+    assert!(!s.playback.playing, "Play stopped at the hit");
     assert_eq!(s.cursor(), want);
     let hit = s.hit_here().expect("the hit is shown");
     assert_eq!(hit.breakpoint, "leaders-change");
     assert_eq!(s.frame.leaders.len(), 2, "split brain: {:?}", s.frame.leaders);
-    assert_eq!(s.selected, hit.nodes.first().copied(), "the node that hit is highlighted");
+    assert_eq!(s.selection.selected, hit.nodes.first().copied(), "the node that hit is highlighted");
     assert!(hit_text(hit, crate::i18n::Lang::En).contains(&format!("step {want}")));
     assert!(hit_text(hit, crate::i18n::Lang::Zh).contains(&format!("第 {want} 步")));
     // Play again: it goes on from the hit (the hit itself does not stop it again).

@@ -94,7 +94,7 @@ fn the_presenter_view_opens_from_its_link_keeps_it_and_escape_leaves_it_after_th
     assert!(s.query(false).ends_with("&present=1"), "{}", s.query(false));
     // Escape closes an open menu first, then leaves the view.
     let s = run(s, [Action::NodeMenu(1), Action::Escape]);
-    assert!(s.present && s.menu.is_none());
+    assert!(s.present && s.selection.menu.is_none());
     let s = run(s, [Action::Escape]);
     assert!(!s.present && !s.query(false).contains("present"));
     let s = run(s, [Action::TogglePresent]);

@@ -58,9 +58,9 @@ impl State {
         c.lang = self.lang;
         c.refresh();
         self.set_lanes(c);
-        self.playing = false;
-        self.picker = false;
-        self.menu = None;
+        self.playback.playing = false;
+        self.dialogs.picker = false;
+        self.selection.menu = None;
         self.redo = Rc::default();
         self.gen += 1;
         true
@@ -122,8 +122,8 @@ impl State {
         self.positions = c.positions.clone();
         self.gen += 1;
         self.ivs_rev += 1;
-        self.menu = None;
-        self.playing = false;
+        self.selection.menu = None;
+        self.playback.playing = false;
         self.redo = Rc::default();
         self.extend();
     }
@@ -154,34 +154,34 @@ impl State {
         let mut fault = None;
         match action {
             Action::StepForward => {
-                self.playing = false;
+                self.playback.playing = false;
                 match c.next_tick() {
                     Some(t) => c.go_to(t),
                     None => self.notice = Some(ended(self.lang)),
                 }
             }
             Action::StepBack => {
-                self.playing = false;
+                self.playback.playing = false;
                 if let Some(t) = c.prev_tick() {
                     c.go_to(t);
                 }
             }
             Action::Seek(t) => {
-                self.playing = false;
+                self.playback.playing = false;
                 c.go_to(t);
             }
             Action::End => {
-                self.playing = false;
+                self.playback.playing = false;
                 let end = c.end;
                 c.go_to(end);
             }
             Action::PlayTo(t) => {
-                if !self.playing {
+                if !self.playback.playing {
                     return Ok(false);
                 }
                 match c.next_tick() {
                     None => {
-                        self.playing = false;
+                        self.playback.playing = false;
                         self.notice = Some(ended(self.lang));
                         c.refresh();
                     }
@@ -194,8 +194,8 @@ impl State {
                 }
             }
             // Paused: every lane is drawn at the shared time again.
-            Action::Pause | Action::TogglePlay if self.playing => {
-                self.playing = false;
+            Action::Pause | Action::TogglePlay if self.playback.playing => {
+                self.playback.playing = false;
                 c.refresh();
             }
             Action::Reset => {
@@ -213,14 +213,14 @@ impl State {
                 }
             }
             Action::NodeClick(id) => {
-                self.menu = None;
-                self.selected = Some(id);
+                self.selection.menu = None;
+                self.selection.selected = Some(id);
                 let up = c.anchor().engine.get().is_up(id).unwrap_or(false);
                 fault = Some(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
             }
             Action::LaneMenu(k, id) => {
-                self.selected = Some(id);
-                self.menu = if self.menu == Some(id) && c.menu_lane == k { None } else { Some(id) };
+                self.selection.selected = Some(id);
+                self.selection.menu = if self.selection.menu == Some(id) && c.menu_lane == k { None } else { Some(id) };
                 c.menu_lane = k;
                 return Ok(false);
             }
@@ -229,7 +229,7 @@ impl State {
                 return Ok(false);
             }
             Action::Act(a) => {
-                self.menu = None;
+                self.selection.menu = None;
                 fault = Some(a);
             }
             Action::SetLines(lines) => {

@@ -129,7 +129,7 @@ fn one_step_moves_the_clock_to_the_next_tick_of_any_lane() {
 #[test]
 fn playing_moves_every_lane_on_one_clock() {
     let mut s = run(open("?compare=bully,raft&preset=split-brain-bully"), [Action::TogglePlay]);
-    assert!(s.playing);
+    assert!(s.playback.playing);
     let key = s.url_key();
     for i in 1..=61 {
         s = s.reduce(Action::PlayTo(i as f64 * 0.5));

@@ -6,7 +6,7 @@ use crate::state::State;
 use election_lab::lesson::{check, course, Checked};
 
 fn view(s: &State) -> LabView {
-    LabView { engine: s.engine.clone(), playing: s.playing, ivs_rev: s.ivs_rev, gen: s.gen }
+    LabView { engine: s.engine.clone(), playing: s.playback.playing, ivs_rev: s.ivs_rev, gen: s.gen }
 }
 
 struct Page {
@@ -43,7 +43,7 @@ impl Page {
         for a in self.player.outbox.clone().iter() {
             self.lab = self.lab.clone().reduce(a.clone());
         }
-        if !self.lab.playing {
+        if !self.lab.playback.playing {
             self.clock = self.lab.frame.time as f64;
         }
     }
@@ -60,7 +60,7 @@ impl Page {
                 self.player = self.player.clone().reduce(LessonAction::Compute(COMPUTE_SLICE));
                 continue;
             }
-            if self.lab.playing {
+            if self.lab.playback.playing {
                 // A few ticks at a time (the page's frames do the same; an overshoot is sought back).
                 self.clock = self.clock.max(self.lab.frame.time as f64) + 7.0;
                 self.lab = self.lab.clone().reduce(Action::PlayTo(self.clock));
@@ -202,7 +202,7 @@ fn the_run_ended_notice_is_left_to_the_lesson_panel() {
     for a in [Action::SetLessonLink(Some("bully".into())), Action::TogglePlay, Action::PlayTo(1e9)] {
         lab = lab.reduce(a);
     }
-    assert!(!lab.playing, "the run played to its end");
+    assert!(!lab.playback.playing, "the run played to its end");
     for a in [Action::StepForward, Action::TogglePlay] {
         lab = lab.reduce(a);
         assert_eq!(lab.notice, None, "no 'The run has ended' while a lesson is open");
