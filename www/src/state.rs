@@ -592,3 +592,5 @@ mod tests;
 mod tests_import;
 #[cfg(test)]
 mod tests_inputs;
+#[cfg(test)]
+mod tests_slices;
