@@ -115,3 +115,93 @@ fn a_scripted_run_keeps_denser_checkpoints() {
     // One every 32 steps (or world size), against one every 256, plus the first.
     assert!(c1 as u64 >= h1 / 64 && c1 > c2, "scripted {c1} checkpoints, built-in {c2}, over {h1} steps");
 }
+
+/// Faults made on a run, as the page carries them to a script's run (by time) or a link (by
+/// step): a crash early, a partition and a crash late, a recovery.
+fn faulted(scenario: &election_lab::Scenario) -> Engine {
+    let mut e = Engine::new(scenario.clone()).unwrap();
+    e.seek(5);
+    e.apply(Action::Crash(1)).unwrap();
+    e.run_to_end();
+    let late = e.head() * 3 / 4;
+    e.seek(late);
+    let last = *scenario.nodes.last().unwrap();
+    e.apply(Action::Crash(last)).unwrap();
+    e.seek(late + 6);
+    e.apply(Action::Recover(1)).unwrap();
+    e
+}
+
+/// Slices `replay_some` until done, with `budget` steps each; returns the slices.
+fn replay(e: &mut Engine, job: &mut election_lab::engine::Replay, budget: u64) -> u64 {
+    let mut slices = 0;
+    while !e.replay_some(job, budget).unwrap() {
+        slices += 1;
+        assert!(!job.done() && slices < 100_000, "no end");
+    }
+    assert!(job.done());
+    slices
+}
+
+#[test]
+fn faults_replayed_by_time_in_slices_give_the_run_replayed_at_once() {
+    for (preset, scenario) in scenarios() {
+        let faults = faulted(&scenario).interventions().to_vec();
+        assert_eq!(faults.len(), 3, "{preset}");
+        let mut whole = Engine::new(scenario.clone()).unwrap();
+        whole.replay_by_time(&faults).unwrap();
+        let mut many = 0;
+        for budget in [1, 3, 64] {
+            let mut e = Engine::new(scenario.clone()).unwrap();
+            let slices = replay(&mut e, &mut election_lab::engine::Replay::by_time(&faults), budget);
+            many = many.max(slices);
+            assert_eq!(at(&e), at(&whole), "{preset}: slices of {budget}");
+            assert_eq!(e.interventions(), whole.interventions(), "{preset}: slices of {budget}");
+            e.run_to_end();
+            let mut w = Engine::new(scenario.clone()).unwrap();
+            w.replay_by_time(&faults).unwrap();
+            w.run_to_end();
+            assert_eq!((at(&e), e.head()), (at(&w), w.head()), "{preset}: slices of {budget}, to the end");
+        }
+        assert!(many as u64 > whole.cursor() / 2, "{preset}: {many} slices of one step to {}", whole.cursor());
+    }
+}
+
+#[test]
+fn a_trace_replayed_in_slices_opens_at_the_step_the_trace_opens_at() {
+    for (preset, scenario) in scenarios() {
+        let source = faulted(&scenario);
+        let head = source.head();
+        for step in [None, Some(3), Some(head - 2), Some(head + 50)] {
+            let mut value = source.trace_value();
+            match step {
+                Some(s) => value["step"] = s.into(),
+                None => drop(value.as_object_mut().unwrap().remove("step")),
+            }
+            let trace = election_lab::trace::Trace::from_value(&value).unwrap();
+            let whole = Engine::from_trace(trace.clone()).unwrap();
+            for budget in [1, 3, 64] {
+                let (mut e, mut job) = Engine::from_trace_later(trace.clone()).unwrap();
+                assert!(e.interventions().is_empty() && e.cursor() == 0, "nothing done before the slices");
+                replay(&mut e, &mut job, budget);
+                assert_eq!(at(&e), at(&whole), "{preset}: step {step:?}, slices of {budget}");
+                assert_eq!(e.interventions(), whole.interventions(), "{preset}");
+            }
+        }
+        // An intervention past the run's end is named, in slices as at once.
+        let mut value = source.trace_value();
+        value["interventions"][2]["step"] = (head + 500).into();
+        let trace = election_lab::trace::Trace::from_value(&value).unwrap();
+        let at_once = Engine::from_trace(trace.clone()).unwrap_err().to_string();
+        let (mut e, mut job) = Engine::from_trace_later(trace).unwrap();
+        let sliced = loop {
+            match e.replay_some(&mut job, 4) {
+                Ok(true) => panic!("{preset}: replayed past the end"),
+                Ok(false) => {}
+                Err(err) => break err.to_string(),
+            }
+        };
+        assert_eq!(sliced, at_once, "{preset}");
+        assert!(sliced.contains("interventions[2].step"), "{sliced}");
+    }
+}

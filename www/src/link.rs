@@ -26,6 +26,7 @@
 //! writes the same links. Nothing here touches the DOM, so it is
 //! tested natively; a bad link yields an error message naming what is wrong.
 
+use election_lab::engine::Replay;
 pub use election_lab::link::{b64_decode, b64_encode, MAX_PAYLOAD};
 use election_lab::link::{pack, unpack};
 use election_lab::{presets, Engine};
@@ -76,6 +77,22 @@ pub fn trace_engine(text: &str) -> Result<Engine, election_lab::ScenarioError> {
 }
 
 pub fn read(query: &str) -> Result<Option<Link>, String> {
+    Ok(read_in(query, false)?.map(|(link, _)| link))
+}
+
+/// [`read`], except that a script's run (whose steps may each be slow) is only built: its
+/// interventions and the step asked for are the [`Replay`] returned, to be done in slices
+/// (`state/slices.rs`). Another link's run is read at once, as [`read`] does.
+pub fn read_later(query: &str) -> Result<Option<(Link, Option<Replay>)>, String> {
+    read_in(query, crate::WORKBENCH)
+}
+
+/// What a link says when the step it asked for is past the end of its run.
+pub fn past_end(asked: u64, last: u64) -> String {
+    format!("link: step {asked} is past the end of this run; showing its last step, {last}")
+}
+
+fn read_in(query: &str, later: bool) -> Result<Option<(Link, Option<Replay>)>, String> {
     let ps = params(query);
     let get = |k: &str| ps.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
     let embed = matches!(get("embed"), Some("1" | "true" | ""));
@@ -108,8 +125,16 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
     if text.as_deref().is_some_and(|t| !crate::WORKBENCH && election_lab::engine::is_jsonl(t)) {
         return Ok(None);
     }
+    let mut job = None;
     let (mut engine, preset) = if let Some(text) = text {
-        (trace_engine(&text).map_err(|e| format!("link: {e}"))?, None)
+        match later_engine(&text, later) {
+            Some(built) => {
+                let (engine, replay) = built.map_err(|e| format!("link: {e}"))?;
+                job = Some(replay.then_seek(step));
+                (engine, None)
+            }
+            None => (trace_engine(&text).map_err(|e| format!("link: {e}"))?, None),
+        }
     } else if let Some(id) = get("preset") {
         let p = presets::find(id).ok_or_else(|| format!("link: no preset named '{id}'"))?;
         (Engine::new(p.scenario()).map_err(|e| format!("link: {e}"))?, Some(p.id))
@@ -135,14 +160,23 @@ pub fn read(query: &str) -> Result<Option<Link>, String> {
         }
         engine.set_until(kept);
     }
-    if let Some(s) = step {
+    if let Some(s) = step.filter(|_| job.is_none()) {
         engine.seek(s);
         if engine.cursor() != s {
-            clamped =
-                Some(format!("link: step {s} is past the end of this run; showing its last step, {}", engine.cursor()));
+            clamped = Some(past_end(s, engine.cursor()));
         }
     }
-    Ok(Some(Link { engine, preset, embed, clamped }))
+    Ok(Some((Link { engine, preset, embed, clamped }, job)))
+}
+
+/// A script's run from a trace's text, built with its interventions left to do (`later`, a
+/// trace in JSON whose algorithm a script runs); `None` for any other.
+fn later_engine(text: &str, later: bool) -> Option<Result<(Engine, Replay), election_lab::ScenarioError>> {
+    if !later || election_lab::engine::is_jsonl(text) {
+        return None;
+    }
+    let trace = election_lab::trace::Trace::from_json(text).ok()?;
+    crate::state::script::runs_script(&trace.scenario.algorithm).then(|| Engine::from_trace_later(trace))
 }
 
 /// The query string for the engine's current state.

@@ -533,3 +533,5 @@ mod tests;
 mod tests_import;
 #[cfg(test)]
 mod tests_inputs;
+#[cfg(test)]
+mod tests_slices;

@@ -290,8 +290,14 @@ impl State {
             // Errors were the grader's to report; a script that does not load has no link.
             let _ = super::script::from_source(&t.graded);
         }
-        match crate::link::read(query) {
-            Ok(Some(l)) => {
+        match crate::link::read_later(query) {
+            Ok(Some((l, Some(job)))) => {
+                // A script's run: rebuilt in slices, then shown at its step (`slices.rs`).
+                self.rebuild_later(l.engine, job, super::slices::Then::Link(None));
+                self.alert = None;
+                true
+            }
+            Ok(Some((l, None))) => {
                 let step = l.engine.cursor();
                 let ok = self.load(Ok(l.engine), None, |e| e);
                 if ok {

@@ -86,9 +86,34 @@ impl State {
             let p = presets::find(presets::DEFAULT).expect("default preset");
             (Engine::new(p.scenario()).expect("valid preset"), Some(p.id))
         };
-        let (engine, preset, embed, alert) = match link::read(query) {
-            Ok(Some(l)) => match super::limits::refusal(l.engine.scenario().nodes.len(), Lang::En) {
-                None => (l.engine, l.preset, l.embed, l.clamped),
+        // A script's run is rebuilt in slices (`slices.rs`), a fresh run of its scenario shown
+        // meanwhile; compare mode reads the link again for its lanes, at once.
+        let compare = link::params(query).iter().any(|(k, _)| k == "compare");
+        let read = match compare {
+            true => link::read(query).map(|l| l.map(|l| (l, None))),
+            false => link::read_later(query),
+        };
+        let mut later = None;
+        let (engine, preset, embed, alert) = match read {
+            Ok(Some((l, job))) => match super::limits::refusal(l.engine.scenario().nodes.len(), Lang::En) {
+                None => {
+                    let shown = match job {
+                        Some(job) => match Engine::new(l.engine.scenario().clone()) {
+                            Ok(shown) => {
+                                later = Some((l.engine, job));
+                                shown
+                            }
+                            // (Not seen: the scenario was just built.) Then at once.
+                            Err(_) => {
+                                let (mut engine, mut job) = (l.engine, job);
+                                let _ = engine.replay_some(&mut job, u64::MAX);
+                                engine
+                            }
+                        },
+                        None => l.engine,
+                    };
+                    (shown, l.preset, l.embed, l.clamped)
+                }
                 Some(why) => {
                     let (e, p) = default();
                     (e, p, l.embed, Some(why))
@@ -107,6 +132,10 @@ impl State {
         };
         let mut s = State::new(engine, preset, embed);
         s.alert = alert;
+        if let Some((engine, job)) = later {
+            let asked = link::params(query).iter().find(|(k, _)| k == "step").and_then(|(_, v)| v.trim().parse().ok());
+            s.rebuild_later(engine, job, super::slices::Then::Link(asked));
+        }
         match crate::WORKBENCH {
             true => {
                 s.compare_from_link(query);

@@ -6,8 +6,10 @@
 //! feature (and in the unit tests): the player's first load has no interpreter, and its
 //! "Write your own…" hands off to the workbench.
 
+use super::slices::Then;
 use super::State;
 use crate::i18n::tr;
+use election_lab::engine::Replay;
 use election_lab::meta::k;
 use election_lab::{Algorithm, Engine};
 use std::rc::Rc;
@@ -128,6 +130,12 @@ pub(super) fn is_script(id: &str) -> bool {
     interp::is_script(id)
 }
 
+/// Whether a script runs the algorithm `id`, for the link reader (a script's run is rebuilt in
+/// slices).
+pub fn runs_script(id: &str) -> bool {
+    interp::is_script(id)
+}
+
 /// The `&script=…` part of a link to `engine`'s run when a script runs it (else empty).
 pub fn link_part(engine: &Engine) -> String {
     link_part_of(engine.algorithm().id)
@@ -237,25 +245,28 @@ impl State {
         let (cursor, faults) = (self.cursor(), self.engine.get().interventions().to_vec());
         // The scenario's parameters were the previous algorithm's: kept if the script reads
         // them, else the script's defaults.
-        let result = Engine::new(scenario.clone())
-            .or_else(|_| {
-                scenario.params.clear();
-                Engine::new(scenario)
-            })
-            .and_then(|mut e| e.replay_by_time(&faults).map(|_| e))
-            .map_err(|e| e.to_string());
+        let built = Engine::new(scenario.clone()).or_else(|_| {
+            scenario.params.clear();
+            Engine::new(scenario)
+        });
+        // A script's steps may be slow: its faults are put back in slices, the run shown
+        // staying until it is ready (`slices.rs`).
+        let later = cfg!(any(feature = "workbench", test)) && self.lanes().is_none();
+        let built = match built {
+            Ok(engine) if later => {
+                self.rebuild_later(engine, Replay::by_time(&faults), Then::Script(cursor));
+                return true;
+            }
+            built => built,
+        };
+        let result = built.and_then(|mut e| e.replay_by_time(&faults).map(|_| e)).map_err(|e| e.to_string());
         let lang = self.lang;
         if !self.load(result, None, |e| k::UI_SCRIPT_NOT_RUN.format(lang, &[&e])) {
             return false;
         }
         self.alert = None;
         if self.sliced() {
-            // Computed in slices: a failure is shown at its step once reached (`slices.rs`).
-            self.sl.show_fault = true;
-            if cursor > 0 {
-                self.seek_later(cursor);
-            }
-            self.notice = Some(tr(lang, k::UI_SCRIPT_RUNNING).into());
+            self.script_ran(cursor);
             return true;
         }
         let failed = {

@@ -6,6 +6,12 @@
 //! Every other action still works meanwhile. The built-in algorithms compute at once, as before.
 
 use super::{State, LOOKAHEAD};
+use crate::i18n::tr;
+use election_lab::engine::Replay;
+use election_lab::meta::k;
+use election_lab::Engine;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// What the slices work toward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +35,51 @@ pub struct Slicing {
     pub(super) show_fault: bool,
     /// The run computed to its end: `(gen, ivs_rev, head)` then.
     ended: Option<(u64, u64, u64)>,
+    /// A scripted run being rebuilt before it replaces the run shown.
+    pub(super) pending: Option<Rc<Pending>>,
+}
+
+/// A scripted run being rebuilt in slices (its faults, or a link's interventions, put back
+/// with `Engine::replay_some`) before it replaces the run shown, which stays meanwhile: a
+/// script's Run keeps the faults drawn, a graded failure or a link opens its run at its step.
+#[derive(Debug)]
+pub(super) struct Pending {
+    /// The run being rebuilt (taken out when it is ready).
+    engine: RefCell<Option<Engine>>,
+    job: RefCell<Replay>,
+    /// The run shown when it started: another one opened meanwhile cancels it.
+    gen: u64,
+    then: Then,
+}
+
+/// What is done once the run is rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Then {
+    /// A script's Run: back to this step (the cursor's when Run was pressed), or to the
+    /// failing step if the script stopped the run.
+    Script(u64),
+    /// A link's or a graded failure's run, at the step the link asked for (if it did).
+    Link(Option<u64>),
 }
 
 /// How long one slice may take before the page yields (milliseconds of the page's clock).
 pub(super) const SLICE_MS: f64 = 12.0;
 /// The most steps one engine call may make.
 const MAX_STEPS: u64 = 4096;
+
+#[cfg(test)]
+std::thread_local! {
+    /// Tests: a slice is one engine call, as when each takes longer than [`SLICE_MS`] (natively
+    /// the clock stands still, and a slice would run to its goal).
+    pub(super) static ONE_CALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn one_call() -> bool {
+    #[cfg(test)]
+    return ONE_CALL.with(|o| o.get());
+    #[cfg(not(test))]
+    false
+}
 
 /// The page's clock (0 outside a browser: a slice then runs to its goal).
 pub(super) fn now_ms() -> f64 {
@@ -86,34 +131,109 @@ impl State {
         self.sl.goal = (head < cursor + LOOKAHEAD && !ended).then_some(Goal::Ahead(cursor + LOOKAHEAD));
     }
 
-    /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
-    /// changed. The number of steps per engine call follows how long the last one took.
-    pub(super) fn compute(&mut self) -> bool {
-        let Some(goal) = self.sl.goal else { return false };
-        self.sl.count = self.sl.count.wrapping_add(1);
+    /// Rebuilds `engine`'s run in slices (`job`: the interventions still to put on it) before
+    /// it replaces the run shown; `then` says what follows.
+    pub(super) fn rebuild_later(&mut self, engine: Engine, job: Replay, then: Then) {
+        let engine = RefCell::new(Some(engine));
+        let p = Rc::new(Pending { engine, job: RefCell::new(job), gen: self.gen, then });
+        self.sl.pending = Some(p.clone());
+        // A first slice at once: a quick run is ready before the page draws again.
+        self.rebuild(p);
+    }
+
+    /// One slice of about [`SLICE_MS`]: calls `work` with a budget of steps until it is done
+    /// or the time is up, the budget following how long the last call took; true when done.
+    fn slice_of(slice: &mut u64, mut work: impl FnMut(u64) -> bool) -> bool {
         let start = now_ms();
-        let done = loop {
+        loop {
             let t0 = now_ms();
-            let budget = self.sl.slice.clamp(1, MAX_STEPS);
-            let done = {
-                let mut e = self.engine_mut();
-                match goal {
-                    Goal::Seek(step) => e.seek_some(step, budget),
-                    Goal::Ahead(step) => e.advance_some(step, budget),
-                }
-            };
+            let budget = (*slice).clamp(1, MAX_STEPS);
+            let done = work(budget);
             let took = now_ms() - t0;
-            self.sl.slice = if took < SLICE_MS / 4.0 {
+            *slice = if took < SLICE_MS / 4.0 {
                 (budget * 2).min(MAX_STEPS)
             } else if took > SLICE_MS {
                 (budget / 2).max(1)
             } else {
                 budget
             };
-            if done || now_ms() - start >= SLICE_MS {
+            if done || now_ms() - start >= SLICE_MS || one_call() {
                 break done;
             }
-        };
+        }
+    }
+
+    /// One slice of rebuilding the pending run; once it is ready it replaces the run shown.
+    fn rebuild(&mut self, p: Rc<Pending>) -> bool {
+        self.sl.count = self.sl.count.wrapping_add(1);
+        if p.gen != self.gen {
+            // Another run was opened meanwhile: this one is not wanted any more.
+            self.sl.pending = None;
+            return false;
+        }
+        let mut failed = None;
+        let done = State::slice_of(&mut self.sl.slice, |budget| {
+            let mut engine = p.engine.borrow_mut();
+            match engine.as_mut().expect("pending").replay_some(&mut p.job.borrow_mut(), budget) {
+                Ok(done) => done,
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    true
+                }
+            }
+        });
+        if !done {
+            return false;
+        }
+        self.sl.pending = None;
+        let engine = p.engine.borrow_mut().take().expect("pending");
+        let result = failed.map_or(Ok(engine), Err);
+        let lang = self.lang;
+        match p.then {
+            Then::Script(cursor) => {
+                if self.load(result, None, |e| k::UI_SCRIPT_NOT_RUN.format(lang, &[&e])) {
+                    self.alert = None;
+                    self.script_ran(cursor);
+                }
+            }
+            Then::Link(asked) => {
+                if self.load(result, None, |e| format!("link: {e}")) {
+                    let last = self.engine.get().cursor();
+                    if let Some(asked) = asked.filter(|&s| s != last) {
+                        self.alert = Some(crate::link::past_end(asked, last));
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// A script's run is in place (computed in slices from here): its failure, if any, is
+    /// shown at its step once reached, else the cursor goes back to `cursor`.
+    pub(super) fn script_ran(&mut self, cursor: u64) {
+        self.sl.show_fault = true;
+        if cursor > 0 {
+            self.seek_later(cursor);
+        }
+        self.notice = Some(tr(self.lang, k::UI_SCRIPT_RUNNING).into());
+    }
+
+    /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
+    /// changed. The number of steps per engine call follows how long the last one took.
+    pub(super) fn compute(&mut self) -> bool {
+        if let Some(p) = self.sl.pending.clone() {
+            return self.rebuild(p);
+        }
+        let Some(goal) = self.sl.goal else { return false };
+        self.sl.count = self.sl.count.wrapping_add(1);
+        let cell = self.engine.cell.clone();
+        let done = State::slice_of(&mut self.sl.slice, |budget| {
+            let mut e = cell.borrow_mut();
+            match goal {
+                Goal::Seek(step) => e.seek_some(step, budget),
+                Goal::Ahead(step) => e.advance_some(step, budget),
+            }
+        });
         if done {
             self.sl.goal = None;
             if let Goal::Ahead(step) = goal {
@@ -139,7 +259,13 @@ impl State {
     /// What the page is computing, for its status line: the goal and the step reached.
     pub fn computing(&self) -> Option<u64> {
         // The player computes nothing in slices: nothing of this in its first load.
-        let goal = self.sl.goal.filter(|_| crate::WORKBENCH)?;
+        if !crate::WORKBENCH {
+            return None;
+        }
+        if let Some(p) = &self.sl.pending {
+            return p.engine.borrow().as_ref().map(|e| e.cursor());
+        }
+        let goal = self.sl.goal?;
         let e = self.engine.get();
         Some(match goal {
             // How far the work toward the step got (the step itself when near).
@@ -151,7 +277,7 @@ impl State {
     /// Works every slice to its end (tests).
     #[cfg(test)]
     pub(super) fn settle(&mut self) {
-        while self.sl.goal.is_some() {
+        while self.sl.goal.is_some() || self.sl.pending.is_some() {
             if self.compute() {
                 self.refresh();
             }

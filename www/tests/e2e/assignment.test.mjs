@@ -126,3 +126,29 @@ test('at 375 px, and a host page hears the report by postMessage', async () => {
   assert.deepEqual(phone.errors, []);
   await phone.context.close();
 });
+
+test('a slow script\'s failure opens in slices: the page answers meanwhile and lands at the failing step', async () => {
+  const { page, errors, context } = await open(browser, `${server.url}?assignment=bully`);
+  await page.getByTestId('script-editor').waitFor();
+  // The skeleton, each message costing its handler a long loop (within its budget).
+  const skeleton = await page.getByTestId('script-source').inputValue();
+  const slow = skeleton.replace('fn on_message(from, msg) {', 'fn on_message(from, msg) {\n    let i = 0;\n    while i < 100000 { i += 1; }');
+  assert.notEqual(slow, skeleton);
+  await page.getByTestId('script-source').fill(slow);
+  await page.getByTestId('assignment-grade').click();
+  await page.getByTestId('grade-score').waitFor({ timeout: 300_000 });
+  const failure = page.getByTestId('grade-open-failure').first();
+  await failure.waitFor();
+  const at = Number((await failure.textContent()).match(/\d+/)[0]);
+  await failure.click();
+  // The language switch takes effect while the run is rebuilt (or at once if it is quick).
+  await page.getByTestId('lang').click();
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+  await page.getByTestId('lang').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForFunction((s) => document.querySelector('[data-testid=step]')?.textContent === String(s), at, { timeout: 120_000 });
+  await page.locator('p.computing').waitFor({ state: 'detached', timeout: 120_000 });
+  assert.equal(await page.locator('[data-testid=step]').textContent(), String(at), 'it stays at the failing step');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

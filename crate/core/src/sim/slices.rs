@@ -7,6 +7,7 @@
 
 use super::history::Checkpoint;
 use super::Sim;
+use crate::Time;
 
 impl Sim {
     fn here(&self) -> Checkpoint {
@@ -87,6 +88,19 @@ impl Sim {
         self.h.work = Some(self.here());
         self.load(cursor);
         done
+    }
+
+    /// [`Sim::run_until`] for at most `budget` steps, at the cursor (which moves): true once no
+    /// event at or before tick `t` is left, or the run can go no further. Calls until true make
+    /// the same steps as one `run_until(t)`: how a run's faults are replayed by time in slices.
+    pub fn run_until_some(&mut self, t: Time, budget: u64) -> bool {
+        for _ in 0..budget {
+            if !self.step_within(t) {
+                self.flush_interventions();
+                return true;
+            }
+        }
+        false
     }
 
     /// The step the last slice of work stopped at, if it is kept.

@@ -1,0 +1,168 @@
+//! Putting a run's interventions back in place in slices: [`Replay`] is the work left (the
+//! interventions not yet applied, then the step to stand at), and [`Engine::replay_some`] does at
+//! most a given number of steps of it per call. A page that opens a slow algorithm's run (a
+//! script whose handlers each take many operations) with faults late in it calls it between
+//! frames and stays responsive. Calls until it is done apply the same interventions after the
+//! same steps as [`Engine::replay_by_time`] or [`Engine::from_trace`] (which are this job done in
+//! one call), so the run, its hash and its summary are the same.
+
+use super::Engine;
+use crate::error::ScenarioError;
+use crate::scenario::{Action, Scenario};
+use crate::trace::{Intervention, Trace};
+
+/// The interventions still to put on a run, each anchored by step (a trace's) or by virtual
+/// time (faults carried over from another run), and the step to stand at once they are in.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// (index in the list it was read from, for error paths; step or time; action).
+    ivs: Vec<(usize, Anchor, Action)>,
+    next: usize,
+    /// The next one's run up to its time has begun (it goes on even once the clock is there:
+    /// more events may fall at that very tick).
+    running: bool,
+    then: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Anchor {
+    /// At this step, at this time if given (a trace's entry).
+    Step(u64, Option<crate::Time>),
+    /// Once every event up to this time has run.
+    Time(crate::Time),
+}
+
+impl Replay {
+    /// Interventions recorded on another run, applied by virtual time (see
+    /// [`Engine::replay_by_time`]; those that name the other run's messages or timers are left
+    /// out).
+    pub fn by_time(interventions: &[Intervention]) -> Replay {
+        let ivs = interventions
+            .iter()
+            .enumerate()
+            .filter(|(_, iv)| {
+                !matches!(iv.action, Action::Drop(_) | Action::Defer(_) | Action::Deliver(_) | Action::Fire { .. })
+            })
+            .map(|(i, iv)| (i, Anchor::Time(iv.time), iv.action.clone()))
+            .collect();
+        Replay { ivs, next: 0, running: false, then: None }
+    }
+
+    /// Then stand at step `step` (or the run's last step before it).
+    pub fn then_seek(mut self, step: Option<u64>) -> Replay {
+        self.then = step;
+        self
+    }
+
+    /// Whether nothing is left to do.
+    pub fn done(&self) -> bool {
+        self.next >= self.ivs.len() && self.then.is_none()
+    }
+}
+
+impl Engine {
+    /// A trace's run, built but with none of its interventions applied yet: they, and the seek
+    /// to the trace's step, are the [`Replay`] returned.
+    pub fn from_trace_later(trace: Trace) -> Result<(Engine, Replay), ScenarioError> {
+        Engine::from_trace_later_with(trace, Engine::new)
+    }
+
+    pub(super) fn from_trace_later_with(
+        trace: Trace,
+        build: impl FnOnce(Scenario) -> Result<Engine, ScenarioError>,
+    ) -> Result<(Engine, Replay), ScenarioError> {
+        let prefix = if trace.bare { "" } else { "scenario" };
+        let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
+        engine.until = trace.until;
+        let ivs = trace
+            .interventions
+            .into_iter()
+            .enumerate()
+            .map(|(i, iv)| (i, Anchor::Step(iv.step, iv.time), iv.action))
+            .collect::<Vec<_>>();
+        // No step asked for: where the last intervention leaves the cursor.
+        let last = ivs.last().map_or(0, |(_, a, _)| match a {
+            Anchor::Step(s, _) => *s,
+            Anchor::Time(_) => 0,
+        });
+        Ok((engine, Replay { ivs, next: 0, running: false, then: Some(trace.step.unwrap_or(last)) }))
+    }
+
+    /// Does at most `budget` steps of `replay`'s work: `Ok(true)` once every intervention is in
+    /// place and the cursor stands where asked; an intervention that cannot be applied is an
+    /// error naming it, as [`Engine::from_trace`] and [`Engine::replay_by_time`] say it.
+    pub fn replay_some(&mut self, replay: &mut Replay, budget: u64) -> Result<bool, ScenarioError> {
+        let mut left = budget;
+        while replay.next < replay.ivs.len() {
+            let (i, anchor, ref action) = replay.ivs[replay.next];
+            let path = format!("interventions[{i}]");
+            match anchor {
+                Anchor::Time(time) => {
+                    replay.running |= time > self.now();
+                    if replay.running && !self.spend(&mut left, |e, n| e.sim.run_until_some(time, n)) {
+                        return Ok(false);
+                    }
+                    replay.running = false;
+                    // This run may be past the time already (its events fell differently):
+                    // then the intervention lands at its current time.
+                    let at = time.max(self.now());
+                    self.sim.apply_at(action.clone(), Some(at)).map_err(|e| ScenarioError::new(path, e.to_string()))?;
+                }
+                Anchor::Step(step, time) => {
+                    if !self.seek_within(step, &mut left) {
+                        return Ok(false);
+                    }
+                    if self.cursor() != step {
+                        return Err(ScenarioError::new(
+                            format!("{path}.step"),
+                            format!("the run ends at step {}, before step {step}", self.cursor()),
+                        ));
+                    }
+                    self.sim.apply_at(action.clone(), time).map_err(|e| ScenarioError::new(path, e.to_string()))?;
+                }
+            }
+            replay.next += 1;
+        }
+        if let Some(step) = replay.then {
+            if !self.seek_within(step, &mut left) {
+                return Ok(false);
+            }
+            replay.then = None;
+        }
+        Ok(true)
+    }
+
+    /// [`Engine::seek`] to `step` for at most `*left` steps forward (a step behind the cursor
+    /// is sought at once: it replays from a checkpoint, a bounded number of steps); whether it
+    /// got there or the run went no further.
+    fn seek_within(&mut self, step: u64, left: &mut u64) -> bool {
+        if step <= self.cursor() || self.cursor() < self.head() {
+            // Behind the cursor, or a history already computed: what `seek` does.
+            if step > self.cursor() && step - self.cursor() > *left {
+                return self.spend(left, |e, n| e.seek_some(step, n));
+            }
+            self.seek(step);
+            return true;
+        }
+        self.spend(left, |e, n| {
+            let mut done = 0;
+            while done < n && e.cursor() < step && e.step() {
+                done += 1;
+            }
+            if done < n {
+                // There, or no step left: `seek` ends by applying what is anchored here.
+                let c = e.cursor();
+                e.seek(c);
+            }
+            done < n
+        })
+    }
+
+    /// Runs `work` with the steps left, then counts those it made (the cursor's moves) off.
+    fn spend(&mut self, left: &mut u64, work: impl FnOnce(&mut Engine, u64) -> bool) -> bool {
+        let before = self.cursor();
+        let done = work(self, *left);
+        *left = left.saturating_sub(self.cursor().saturating_sub(before).max(1));
+        done
+    }
+}
