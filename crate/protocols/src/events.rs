@@ -13,8 +13,8 @@
 //!
 //! [`mapping`] turns any text log into this format with regular expressions (native only).
 
+use super::recorded::systems::{etcd as etcd_log, zookeeper as zookeeper_log};
 use super::recorded::{Imported, LogFile};
-use super::{etcd_log, zookeeper_log};
 use serde_json::{json, Map, Value};
 
 #[cfg(feature = "mappings")]
@@ -432,7 +432,9 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
                 .into(),
         );
     }
-    if voc == Vocabulary::Zookeeper && matches!(kind, "became_pre_candidate" | "leader" | "tally" | "timeout" | "higher_term") {
+    if voc == Vocabulary::Zookeeper
+        && matches!(kind, "became_pre_candidate" | "leader" | "tally" | "timeout" | "higher_term")
+    {
         return Err(format!("kind '{kind}' is for the raft vocabulary"));
     }
     if let Some(vc) = o.get("vc") {
