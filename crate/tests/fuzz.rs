@@ -525,12 +525,11 @@ fn fuzz_log_lines() {
             *text = lines.join("\n") + "\n";
         }
         let logs: Vec<LogFile> = files.iter().map(|(name, text)| LogFile { name, text }).collect();
-        // One reader a case: the hand-written importer (Sentinel has none), the shipped mapping,
-        // or the events the mapping wrote, mutated in their turn.
+        // One reader a case: the shipped mapping, or the events the mapping wrote, mutated in
+        // their turn.
         let mapping = Mapping::read(Mapping::shipped(kind).unwrap()).unwrap();
-        let imported = match u.int_in_range(0..=2)? {
-            0 => recorded::source(kind).ok().map(|s| (s.import)(&logs)),
-            1 => Some(mapping.import(&logs)),
+        let imported = match u.int_in_range(0..=1)? {
+            0 => Some(mapping.import(&logs)),
             _ => {
                 let applied = mapping.apply(&logs);
                 let mut text = events::write(&applied.header, &applied.events, &logs);

@@ -21,8 +21,8 @@ use crate::scenario::{Action, Scenario};
 use crate::NodeId;
 use std::collections::BTreeMap;
 
+use super::recorded::systems::{etcd as etcd_log, zookeeper as zookeeper_log};
 use super::recorded::{Event, Msg, Script};
-use super::{etcd_log, zookeeper_log};
 
 /// One rule of a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,8 +13,8 @@
 //!
 //! [`mapping`] turns any text log into this format with regular expressions (native only).
 
+use super::recorded::systems::{etcd as etcd_log, zookeeper as zookeeper_log};
 use super::recorded::{Imported, LogFile};
-use super::{etcd_log, zookeeper_log};
 use serde_json::{json, Map, Value};
 
 #[cfg(feature = "mappings")]
@@ -33,6 +33,8 @@ pub const KINDS: &[&str] = &[
     "leader",
     "vote",
     "tally",
+    "timeout",
+    "higher_term",
     "send",
     "receive",
     "peer_down",
@@ -341,6 +343,8 @@ fn fields_of(kind: &str) -> &'static [&'static str] {
         "leader" => &["leader", "term"],
         "vote" => &["for", "term", "zxid", "opens"],
         "tally" => &["votes", "rejections"],
+        "timeout" => &["term"],
+        "higher_term" => &["peer", "term"],
         "send" | "receive" => &["peer", "msg", "term", "leader"],
         "peer_down" | "peer_up" | "link_lost" | "link_restored" => &["peer"],
         "note" => &["text"],
@@ -411,6 +415,7 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
         "vote" => &["for"][..],
         "tally" => &["votes"][..],
         "send" | "receive" => &["peer", "msg"][..],
+        "higher_term" => &["peer", "term"][..],
         "peer_down" | "peer_up" | "link_lost" | "link_restored" => &["peer"][..],
         _ => &[][..],
     } {
@@ -427,7 +432,9 @@ pub fn read_event(v: &Value, voc: Vocabulary) -> Result<Event, String> {
                 .into(),
         );
     }
-    if voc == Vocabulary::Zookeeper && matches!(kind, "became_pre_candidate" | "leader" | "tally") {
+    if voc == Vocabulary::Zookeeper
+        && matches!(kind, "became_pre_candidate" | "leader" | "tally" | "timeout" | "higher_term")
+    {
         return Err(format!("kind '{kind}' is for the raft vocabulary"));
     }
     if let Some(vc) = o.get("vc") {

@@ -110,7 +110,6 @@ pub mod conform;
 pub mod conformance;
 pub mod dht;
 pub mod echo_extinction;
-pub mod etcd_log;
 pub mod floodmax;
 // In the page, only the workbench's Import calls it: the player's first load does not carry it.
 pub mod events;
@@ -133,7 +132,6 @@ pub mod timers;
 pub mod token_ring;
 pub mod yoyo;
 pub mod zookeeper;
-pub mod zookeeper_log;
 
 /// The hidden parameter naming a deliberately broken variant of an algorithm (a *mutant*), for
 /// the tests that show the exhaustive checker catches it: Raft's `"double-vote"` (a node grants
@@ -158,7 +156,7 @@ pub(crate) fn mutant<'a>(
 
 /// Recorded runs: real clusters' elections read from their logs (see [`recorded`]). They run
 /// like any algorithm, but are not offered in the picker, experiments or generic sweeps.
-pub static RECORDED: &[&Algorithm] = &[&etcd_log::ALGORITHM, &zookeeper_log::ALGORITHM];
+pub static RECORDED: &[&Algorithm] = &[&recorded::systems::etcd::ALGORITHM, &recorded::systems::zookeeper::ALGORITHM];
 
 /// Every algorithm, in the order the UI offers them.
 pub static ALGORITHMS: &[&Algorithm] = &[

@@ -1,7 +1,8 @@
 //! Recorded runs: an election read from a real cluster's logs, replayed as it happened.
 //!
 //! A recorded run is a scenario of a *puppet* protocol ([`Puppet`]) whose `params` hold a script
-//! made by an importer ([`super::etcd_log`], [`super::zookeeper_log`]) from the log lines: per
+//! made from the log lines by a mapping ([`super::events::mapping`], the shipped ones listed in
+//! [`SOURCES`]) through the event format ([`super::events`]): per
 //! member, timed events (became candidate at term 3, LOOKING, FOLLOWING, ...) and messages (kind,
 //! sender, receiver, the times the two logs show). The puppet does exactly what the script says:
 //! each event is a step at its logged time, each message is sent at its logged send time and
@@ -11,14 +12,15 @@
 //! vote, tally), so the split-brain and two-leaders-in-a-term monitors run on the real run, and
 //! every step is narrated from the line that caused it.
 //!
-//! The importers share [`Builder`]: records per member in, matched messages (a send in one log
+//! The event format's import uses [`Builder`]: records per member in, matched messages (a send in one log
 //! and its receive in another become one arrow, the nearest in time with the same sender,
 //! receiver, kind and term, as ShiViz does), crashes and the scenario JSON out, with a
 //! [`Report`] of what was read, skipped and damaged.
 //!
 //! Recorded algorithms are not in [`super::ALGORITHMS`] (the picker, experiments and the generic
 //! sweeps have nothing to do with them) but in [`super::RECORDED`]; [`SOURCES`] says which log
-//! kind makes which recorded algorithm and which textbook algorithm replays it.
+//! kind makes which recorded algorithm ([`systems`]: etcd's and ZooKeeper's puppets) and which
+//! textbook algorithm replays it.
 
 use crate::error::ScenarioError;
 use crate::field::{Field, FieldValue as V};
@@ -512,6 +514,7 @@ pub mod partition;
 pub mod pause;
 mod script;
 mod sources;
+pub mod systems;
 pub use import::*;
 pub use pause::member_nodes;
 pub use sources::*;

@@ -5,10 +5,10 @@
 //! in one place.
 //!
 //! What reads the files: an events file (`election-lab-events/1`) is read as one; a mapping file
-//! given beside logs reads them; one log per member of etcd or ZooKeeper goes to its hand-written
-//! importer; anything else (a merged log, Redis Sentinel's logs) to the shipped mapping that reads
-//! the most lines of it, named in the notice. Mappings are regular expressions: the workbench
-//! carries them (feature `mappings`), the player never does.
+//! given beside logs reads them; any other logs (etcd's, ZooKeeper's, Redis Sentinel's, per
+//! member or merged) go to the shipped mapping that reads the most lines of them, named in the
+//! notice. Mappings are regular expressions: the workbench carries them (feature `mappings`), the
+//! player never does.
 
 use super::State;
 use crate::i18n::{tr, Lang};
@@ -91,7 +91,18 @@ fn is_scenario(files: &[(String, String)]) -> bool {
     files.len() == 1
         && files[0].1.trim_start().starts_with('{')
         && !events::is_events(&files[0].1)
-        && recorded::detect(&as_logs(files)).is_none()
+        && !is_log(&files[0].1)
+}
+
+/// Whether a text is a log a shipped mapping reads (etcd's JSON logger writes JSON lines).
+#[cfg(feature = "mappings")]
+fn is_log(text: &str) -> bool {
+    recorded::detect(&[LogFile { name: "", text }]).is_some()
+}
+
+#[cfg(not(feature = "mappings"))]
+fn is_log(_: &str) -> bool {
+    false
 }
 
 /// The recorded run the files make, and what read them (see the module's doc).
@@ -108,16 +119,10 @@ fn read_logs(files: &[(String, String)], lang: Lang) -> Result<(String, Imported
         let system = k::UI_LOGS_MAPPING.format(lang, &[&m.system, &files[i].0]);
         return m.import(&as_logs(&rest)).map(|imp| (system, imp));
     }
-    let logs = as_logs(files);
-    // A merged log goes to a mapping, which reads one (the hand-written importers need one log
-    // per member).
-    if let Some(source) = recorded::detect(&logs).filter(|_| files.len() > 1 || !cfg!(feature = "mappings")) {
-        return (source.import)(&logs).map(|imp| (source.name.to_string(), imp));
-    }
     #[cfg(feature = "mappings")]
-    if let Some((name, m)) = Mapping::best(&logs) {
+    if let Some((name, m)) = Mapping::best(&as_logs(files)) {
         let system = k::UI_LOGS_MAPPING.format(lang, &[&m.system, &name]);
-        return m.import(&logs).map(|imp| (system, imp));
+        return m.import(&as_logs(files)).map(|imp| (system, imp));
     }
     Err(tr(lang, k::UI_THESE_FILES_ARE_NEITHER_A).to_string())
 }
@@ -125,6 +130,7 @@ fn read_logs(files: &[(String, String)], lang: Lang) -> Result<(String, Imported
 #[cfg(feature = "mappings")]
 use election_lab::protocols::events::mapping::Mapping;
 
+#[cfg(feature = "mappings")]
 fn as_logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
     files.iter().map(|(name, text)| LogFile { name, text }).collect()
 }

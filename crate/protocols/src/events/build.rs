@@ -19,6 +19,8 @@ struct Memory {
     term: Option<u64>,
     vote: Option<Key>,
     leader: Option<Key>,
+    /// The last leader it knew, kept when it forgets it (a "lost leader" names it).
+    known: Option<Key>,
     /// The round of the last notification sent (zookeeper).
     sent_round: Option<u64>,
 }
@@ -122,7 +124,9 @@ pub fn import_events(
                 let l = id("leader");
                 let (say, named) = match &l {
                     Some(l) => ("elected", Some(l.clone())),
-                    None => ("lost", mem.leader.clone()),
+                    // The leader it lost: the last it knew (a step down to follower may
+                    // have forgotten it just before).
+                    None => ("lost", mem.leader.clone().or_else(|| mem.known.clone())),
                 };
                 let mut w = state(None, term, say, [0, t]);
                 if let What::State { leader, arg_member, .. } = &mut w {
@@ -130,6 +134,14 @@ pub fn import_events(
                     *arg_member = named.map(|k| (0, k));
                 }
                 mem.leader = l;
+                out.push(w);
+            }
+            (Vocabulary::Raft, "timeout") => out.push(state(None, None, "starting", [t.saturating_add(1), 0])),
+            (Vocabulary::Raft, "higher_term") => {
+                let mut w = state(None, None, "higher", [0, u("term").unwrap_or(0)]);
+                if let What::State { arg_member, .. } = &mut w {
+                    *arg_member = id("peer").map(|p| (0, p));
+                }
                 out.push(w);
             }
             (Vocabulary::Raft, "vote") => {
@@ -254,8 +266,12 @@ pub fn import_events(
             }
             (v, k) => return Err(format!("kind '{k}' is not in the {} vocabulary", v.name())),
         }
-        if let Some(term) = u("term") {
+        // A higher term seen in a request is the peer's, not yet the member's.
+        if let Some(term) = u("term").filter(|_| e.kind != "higher_term") {
             mem.term = Some(term);
+        }
+        if let Some(l) = &mem.leader {
+            mem.known = Some(l.clone());
         }
         b.clock(e.t);
         if !out.is_empty() {

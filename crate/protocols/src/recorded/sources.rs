@@ -1,5 +1,6 @@
-//! Where recorded runs come from: the timestamp reader the log parsers share, the log sources
-//! (etcd, ZooKeeper) with their detection, and the textbook model a recorded run replays in.
+//! Where recorded runs come from: the timestamp reader the log mappings share, the log sources
+//! (the shipped mappings: etcd, ZooKeeper, Redis Sentinel) with their detection, and the textbook
+//! model a recorded run replays in.
 
 use super::*;
 
@@ -58,32 +59,20 @@ pub fn parse_stamp(s: &str) -> Option<(u64, bool)> {
     Some((ms, precise))
 }
 
-/// Which recorded algorithm a kind of log makes, and which textbook algorithm replays it.
+/// A kind of log the app reads with a shipped mapping (`events::mapping::SHIPPED`, the same
+/// names), the recorded algorithm its run is drawn by, and the textbook algorithm that replays it.
 pub struct Source {
-    /// `etcd`, `zookeeper`: the CLI's `import` argument.
+    /// `etcd`, `zookeeper`, `sentinel`: the shipped mapping's name, the CLI's `import` argument.
     pub name: &'static str,
     pub algorithm: &'static str,
     pub model: &'static str,
-    pub import: fn(&[LogFile]) -> Result<Imported, String>,
-    /// Whether a text looks like this kind of log.
-    pub detect: fn(&str) -> bool,
 }
 
 pub static SOURCES: &[Source] = &[
-    Source {
-        name: "etcd",
-        algorithm: super::super::etcd_log::ID,
-        model: super::super::etcd_log::MODEL,
-        import: super::super::etcd_log::import,
-        detect: super::super::etcd_log::detect,
-    },
-    Source {
-        name: "zookeeper",
-        algorithm: super::super::zookeeper_log::ID,
-        model: super::super::zookeeper_log::MODEL,
-        import: super::super::zookeeper_log::import,
-        detect: super::super::zookeeper_log::detect,
-    },
+    Source { name: "etcd", algorithm: systems::etcd::ID, model: systems::etcd::MODEL },
+    Source { name: "zookeeper", algorithm: systems::zookeeper::ID, model: systems::zookeeper::MODEL },
+    // Sentinel's vote per epoch is drawn in Raft's words, by etcd's puppet.
+    Source { name: "sentinel", algorithm: systems::etcd::ID, model: systems::etcd::MODEL },
 ];
 
 /// The source named `name`, or an error naming the known ones.
@@ -94,12 +83,29 @@ pub fn source(name: &str) -> Result<&'static Source, String> {
     })
 }
 
-/// The source whose logs these texts look like (the first file that any source recognises).
-pub fn detect(files: &[LogFile]) -> Option<&'static Source> {
-    files.iter().find_map(|f| SOURCES.iter().find(|s| (s.detect)(f.text)))
+#[cfg(feature = "mappings")]
+impl Source {
+    /// Its shipped mapping, read.
+    pub fn mapping(&self) -> crate::protocols::events::mapping::Mapping {
+        use crate::protocols::events::mapping::Mapping;
+        let text = Mapping::shipped(self.name).expect("every source has a shipped mapping");
+        Mapping::read(text).expect("a shipped mapping reads")
+    }
+
+    /// Logs of this kind, read through its shipped mapping.
+    pub fn import(&self, files: &[LogFile]) -> Result<Imported, String> {
+        self.mapping().import(files)
+    }
 }
 
-/// The source that made recorded algorithm `id`, if it is one.
+/// The source whose shipped mapping reads the most events from these logs, if any reads one.
+#[cfg(feature = "mappings")]
+pub fn detect(files: &[LogFile]) -> Option<&'static Source> {
+    let (name, _) = crate::protocols::events::mapping::Mapping::best(files)?;
+    source(name).ok()
+}
+
+/// The first source that made recorded algorithm `id`, if it is one.
 pub fn source_of(id: &str) -> Option<&'static Source> {
     SOURCES.iter().find(|s| s.algorithm == id)
 }

@@ -1,14 +1,16 @@
-//! `election-lab import KIND LOG...` (a hand-written importer: etcd, zookeeper), `import events
-//! FILE` (the event format, `election-lab-events/1`) and `import --mapping MAPPING LOG...` (any
-//! text log through a mapping of regular expressions, shipped or the user's own): each writes the
-//! recorded run's trace and a report of what was read (see the guide's "Any system's election").
+//! `election-lab import KIND LOG...` (KIND: a shipped mapping, etcd, zookeeper or sentinel: the
+//! same as `--mapping KIND`), `import events FILE` (the event format, `election-lab-events/1`) and
+//! `import --mapping MAPPING LOG...` (any text log through a mapping of regular expressions,
+//! shipped or the user's own): each writes the recorded run's trace and a report of what was read
+//! (see the guide's "Any system's election").
 
 use super::*;
 use election_lab::protocols::events::{self, mapping::Mapping};
 
 pub(super) const IMPORT_HELP: &str = "\
-KIND is etcd (3.4: the default text logger or --logger=zap) or zookeeper (3.8, log4j pattern
-'%d{ISO8601} [myid:%X{myid}] %-5p [%t] %c{1} - %m%n'), or events: one file of the event format
+KIND is etcd (3.4: the default text logger or --logger=zap), zookeeper (3.8, log4j pattern
+'%d{ISO8601} [myid:%X{myid}] %-5p [%t] %c{1} - %m%n') or sentinel (Redis Sentinel 7.0), each read
+by its shipped mapping (the same as --mapping KIND), or events: one file of the event format
 (election-lab-events/1, JSON Lines: a header, then one event per line). With --mapping, there is
 no KIND: every argument is a log, read through the mapping (a shipped one: etcd, zookeeper,
 sentinel; or a mapping file, election-lab-mapping/1), and --events OUT also writes the events the
@@ -20,7 +22,7 @@ scripts/real-cluster.sh makes such logs from real 3-member clusters.";
 
 #[derive(clap::Args)]
 pub(super) struct Import {
-    /// The kind of logs (etcd, zookeeper or events) then the files; with --mapping, only the logs
+    /// The kind of logs (etcd, zookeeper, sentinel or events) then the files; with --mapping, only the logs
     #[arg(value_name = "KIND LOG", required = true, num_args = 1..)]
     args: Vec<String>,
     /// Read the logs through this mapping: etcd, zookeeper, sentinel, or a mapping file (JSON)
@@ -29,13 +31,13 @@ pub(super) struct Import {
     /// With --mapping: also write the events the mapping produced (election-lab-events/1) to OUT
     #[arg(long, value_name = "OUT.jsonl", requires = "mapping")]
     events: Option<String>,
-    /// With --mapping or events: the faults a harness wrote (crash, recover, note events), placed as stated
+    /// The faults a harness wrote (crash, recover, pause, resume, note events), placed as stated
     #[arg(long, value_name = "FAULTS.jsonl")]
     faults: Option<String>,
     /// Write the trace to OUT instead of standard output
     #[arg(short = 'o', long = "out", value_name = "OUT.json")]
     out: Option<String>,
-    /// Also write the model's scenario (Raft for etcd, fast leader election for ZooKeeper) to FILE
+    /// Also write the model's scenario (Raft for etcd and Sentinel, fast leader election for ZooKeeper) to FILE
     #[arg(long, value_name = "FILE")]
     model: Option<String>,
 }
@@ -89,15 +91,11 @@ pub(super) fn import(a: Import) -> Result<(), Failure> {
             events::import_with(files[0].name, files[0].text, faults)?
         }
         (Some(kind), None) => {
-            if faults.is_some() {
-                return Err("--faults is read with --mapping or with events, not by the etcd and zookeeper importers"
-                    .to_string()
-                    .into());
-            }
+            // `import etcd LOG...` is `import --mapping etcd LOG...`: the shipped mapping.
             let source = recorded::source(kind).map_err(|_| {
                 format!("unknown log kind '{kind}' (expected one of: {}, events; or --mapping)", kinds())
             })?;
-            (source.import)(&files)?
+            source.mapping().import_with(&files, faults)?
         }
         (None, None) => unreachable!("a kind without --mapping"),
     };
