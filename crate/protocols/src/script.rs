@@ -40,7 +40,7 @@ use std::sync::Arc;
 use value::{hash_dynamic, hash_map};
 
 pub use error::ScriptError;
-use interp::{compiled, with_engine, Call, Fx, CALL, LAST_POS, TRACKER};
+use interp::{compiled, with_engine, Call, Fx, Kept, CALL, LAST_POS, TRACKER};
 pub use load::{find, load};
 
 /// The handlers a script may define, with their number of arguments.
@@ -213,6 +213,8 @@ pub struct Scripted {
     /// their storage is reused.
     scope: RefCell<Scope<'static>>,
     spare_fx: std::cell::Cell<Vec<Fx>>,
+    /// The interpreter state and function-resolution cache the handlers run with.
+    kept: RefCell<Kept>,
 }
 
 /// Smallest number of steps between a scripted run's checkpoints (the built-ins' is 256).
@@ -261,8 +263,20 @@ impl Scripted {
         let timer_names = loaded.decl.timers.iter().map(|t| ImmutableString::from(*t)).collect();
         let (params_now, fault, views) = (Rc::new(Map::new()), RefCell::new(None), view::Views::default());
         let (scope, spare_fx) = (RefCell::new(Scope::new()), std::cell::Cell::new(Vec::new()));
-        let mut proto =
-            Scripted { loaded, ast, cfg, params: params_now, fault, views, kind_names, timer_names, scope, spare_fx };
+        let kept = RefCell::new(Kept::new(&ast));
+        let mut proto = Scripted {
+            loaded,
+            ast,
+            cfg,
+            params: params_now,
+            fault,
+            views,
+            kind_names,
+            timer_names,
+            scope,
+            spare_fx,
+            kept,
+        };
         if proto.loaded.decl.has[CONFIGURE] {
             // `configure` sees the parameters as `this`: it fills computed defaults and refuses
             // bad values with `throw "params.t_out: must be at least 1 tick"`.
@@ -314,24 +328,23 @@ impl Scripted {
         CALL.with(|c| *c.borrow_mut() = Some(call));
         // One scope for every call (emptied after each), so that its storage is not made and
         // freed again for each handler call.
-        let run = |e: &Engine| {
-            let mut scope = self.scope.borrow_mut();
-            let out = e.call_fn_with_options::<Dynamic>(
-                CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
-                &mut scope,
-                &self.ast,
-                HANDLERS[h].0,
-                args,
-            );
-            scope.clear();
-            out
-        };
+        let mut scope = self.scope.borrow_mut();
         let out = if tracked {
             LAST_POS.with(|p| p.set(Position::NONE));
-            TRACKER.with(run)
+            TRACKER.with(|e: &Engine| {
+                e.call_fn_with_options::<Dynamic>(
+                    CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this),
+                    &mut scope,
+                    &self.ast,
+                    HANDLERS[h].0,
+                    args,
+                )
+            })
         } else {
-            with_engine(run)
+            self.kept.borrow_mut().call(&mut scope, HANDLERS[h].0, this, args)
         };
+        scope.clear();
+        drop(scope);
         let call = CALL.with(|c| c.borrow_mut().take()).expect("the call set above");
         let out = out.map_err(|e| {
             let mut err = ScriptError::runtime(&what(), &e);

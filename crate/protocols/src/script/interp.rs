@@ -7,7 +7,8 @@ use super::{ScriptError, LIMITS};
 use crate::meta::Note;
 use crate::protocol::Config;
 use crate::{NodeId, Time};
-use rhai::{Dynamic, Engine, EvalAltResult, Map, Position, AST};
+use rhai::{Caches, Dynamic, Engine, EvalAltResult, EvalContext, FuncArgs, GlobalRuntimeState, Map, Position, Scope};
+use rhai::{StaticVec, AST};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -39,6 +40,14 @@ pub(super) struct Call {
 
 thread_local! {
     pub(super) static ENGINE: Engine = new_engine();
+    /// The interpreter that runs handlers through [`Kept`]: [`ENGINE`]'s functions and budgets,
+    /// and two more call levels for the two that its entry counts before a handler's body (so
+    /// that a handler may nest calls exactly as deep as through `call_fn`).
+    static RUNNER: Engine = {
+        let mut e = new_engine();
+        e.set_max_call_levels(LIMITS.call_levels + 2);
+        e
+    };
     /// The same interpreter with a tracker of the position being evaluated, to re-run a handler
     /// that ran out of its budget and name the line where it did.
     pub(super) static TRACKER: Engine = tracking_engine();
@@ -261,6 +270,55 @@ fn set_timer(name: &str, lo: i64, hi: i64) -> Res<()> {
         c.fx.push(Fx::SetTimer { name, lo, hi });
         Ok(())
     })
+}
+
+/// The interpreter state one script's handlers run with, kept from call to call: the script's
+/// functions (`global.lib`) and the function-resolution cache. Rhai's `call_fn` makes both anew
+/// for every call, so each function a handler calls was looked up again in every handler.
+/// Kept per script (the cache's entries point into its functions and [`RUNNER`]'s).
+pub(super) struct Kept {
+    global: GlobalRuntimeState,
+    caches: Caches,
+}
+
+impl Kept {
+    pub(super) fn new(ast: &AST) -> Kept {
+        let mut global = RUNNER.with(|e| e.new_global_runtime_state());
+        global.lib.push(ast.shared_lib().clone());
+        Kept { global, caches: Caches::new() }
+    }
+
+    /// Calls the script's function `name` with `this` bound (as a method call, the way
+    /// `call_fn_with_options` binds it) and `args`, with a fresh budget: what
+    /// `call_fn_with_options` does, without rebuilding the interpreter state. The arguments are
+    /// moved in, not copied.
+    pub(super) fn call(
+        &mut self,
+        scope: &mut Scope<'static>,
+        name: &str,
+        this: &mut Dynamic,
+        args: impl FuncArgs,
+    ) -> Res<Dynamic> {
+        let mut values = StaticVec::<Dynamic>::new();
+        args.parse(&mut values);
+        // What a call may have left: the budget used, and (only after an error) the nesting.
+        let global = &mut self.global;
+        (global.num_operations, global.level, global.source) = (0, 0, None);
+        global.lib.truncate(1);
+        let out = RUNNER.with(|e| {
+            let mut refs: StaticVec<&mut Dynamic> = std::iter::once(this).chain(values.iter_mut()).collect();
+            EvalContext::new(e, global, &mut self.caches, scope, None).call_fn_raw(name, true, true, &mut refs)
+        });
+        out.or_else(|e| match *e {
+            EvalAltResult::Exit(v, ..) => Ok(v),
+            _ => Err(e),
+        })
+        .map_err(|e| match *e {
+            // As `call_fn` reports it: the error itself, not "in function `name`".
+            EvalAltResult::ErrorInFunctionCall(f, _, inner, _) if f == name => inner,
+            _ => e,
+        })
+    }
 }
 
 /// The compiled script of `loaded` on this thread.
