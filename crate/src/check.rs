@@ -245,7 +245,7 @@ impl Report {
                         "{}: violated: a fair schedule never agrees on a leader: {how} ({} unique states, {bounds}){}",
                         self.property,
                         self.states,
-                        if c.replayed { "" } else { " — NOT reproduced by the replay" }
+                        not_reproduced(c)
                     );
                 }
                 Verdict::Holds { complete: true } => {
@@ -265,18 +265,7 @@ impl Report {
         }
         if self.sometimes {
             match &self.verdict {
-                Verdict::Violated(c) => {
-                    return format!(
-                        "{}: witnessed after {} moves (a shortest path; {} unique states{up} explored, {bounds}): step {} t={} leader {:?}{}",
-                        self.property,
-                        c.moves.len(),
-                        self.states,
-                        c.step,
-                        c.time,
-                        c.nodes,
-                        if c.replayed { "" } else { " — NOT reproduced by the replay" }
-                    )
-                }
+                Verdict::Violated(c) => return self.found(c, "witnessed", "path", "leader", up, &bounds),
                 Verdict::Holds { complete } => {
                     return format!(
                         "{}: never: none of {}{} unique states{up} has it ({bounds}, {time})",
@@ -308,17 +297,32 @@ impl Report {
                 "{}: not checked: the algorithm's handlers read the clock (a move gave another state at another time), which the asynchronous time model cannot give",
                 self.property
             ),
-            Verdict::Violated(c) => format!(
-                "{}: violated after {} moves (a shortest schedule; {} unique states{up} explored, {bounds}): step {} t={} nodes {:?}{}",
-                self.property,
-                c.moves.len(),
-                self.states,
-                c.step,
-                c.time,
-                c.nodes,
-                if c.replayed { "" } else { " — NOT reproduced by the replay" }
-            ),
+            Verdict::Violated(c) => self.found(c, "violated", "schedule", "nodes", up, &bounds),
         }
+    }
+
+    /// The sentence of a counterexample (`what`: violated) or of a *sometimes* witness
+    /// (witnessed): its moves, where it shows, and whether the replay reproduced it.
+    fn found(&self, c: &Counterexample, what: &str, path: &str, who: &str, up: &str, bounds: &str) -> String {
+        format!(
+            "{}: {what} after {} moves (a shortest {path}; {} unique states{up} explored, {bounds}): step {} t={} {who} {:?}{}",
+            self.property,
+            c.moves.len(),
+            self.states,
+            c.step,
+            c.time,
+            c.nodes,
+            not_reproduced(c)
+        )
+    }
+}
+
+/// What a sentence adds when the replay did not show the counterexample (it must).
+fn not_reproduced(c: &Counterexample) -> &'static str {
+    if c.replayed {
+        ""
+    } else {
+        " — NOT reproduced by the replay"
     }
 }
 

@@ -99,23 +99,15 @@ fn damage(
     insert: bool,
     edit: impl Fn(&str) -> String,
 ) -> Vec<(String, String)> {
-    files
-        .iter()
-        .map(|(name, text)| {
-            if name != file {
-                return (name.clone(), text.clone());
-            }
-            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-            let new = edit(&lines[line - 1]);
-            assert_ne!(new, lines[line - 1], "{file}:{line} was not changed");
-            if insert {
-                lines.insert(line, new);
-            } else {
-                lines[line - 1] = new;
-            }
-            (name.clone(), lines.join("\n") + "\n")
-        })
-        .collect()
+    common::edit_log(files, file, |lines| {
+        let new = edit(&lines[line - 1]);
+        assert_ne!(new, lines[line - 1], "{file}:{line} was not changed");
+        if insert {
+            lines.insert(line, new);
+        } else {
+            lines[line - 1] = new;
+        }
+    })
 }
 
 #[test]

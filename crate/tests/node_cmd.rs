@@ -145,11 +145,7 @@ fn bad_commands_and_declarations_are_bad_input() {
         (vec!["--node-cmd", "python3 'unclosed"], "is not closed"),
         (vec!["--node-cmd", bully.as_str(), "--node-cmd", other.as_str()], "every node runs the same algorithm"),
     ] {
-        let out = run(&scenario, &args);
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(says), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+        common::assert_refused(&run(&scenario, &args), says, &format!("{args:?}"));
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -245,11 +241,7 @@ fn a_node_that_fails_during_the_search_is_named_and_bad_input_is_refused() {
         (vec!["--node-cmd", "true", "--script", "x.rhai"], "cannot be used with"),
         (vec!["--node-timeout", "10"], "--node-cmd"),
     ] {
-        let out = search(&scenario, &args);
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(says), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+        common::assert_refused(&search(&scenario, &args), says, &format!("{args:?}"));
     }
     std::fs::remove_dir_all(&d).unwrap();
 }

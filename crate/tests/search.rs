@@ -8,6 +8,7 @@ use election_lab::protocols::{paxos, raft};
 use election_lab::run;
 use election_lab::search::{FaultSet, Options, Phase, Search};
 use election_lab::{presets, Action, Engine, NodeId, Scenario};
+use std::marker::PhantomData;
 use std::process::Command;
 
 mod common;
@@ -259,89 +260,78 @@ fn small_clusters_get_every_delivery_order_up_to_the_depth() {
 // ----- mutants: protocols with a bug the search must catch; not registered, so no scenario
 // file or link can reach them, and the real protocols stay as they are -----
 
-/// Raft whose nodes forget their vote whenever asked again in the same term.
-struct DoubleVote(raft::Raft);
+/// A real protocol `P` carrying bug `B`, which changes a node's state as each message arrives;
+/// the rest is `P`'s own.
+struct Mutant<P, B>(P, PhantomData<B>);
 
-type RaftCtx<'a> = Ctx<'a, raft::Msg, raft::Timer>;
+/// A mutant's bug: what it does to the state of a node that `msg` arrives at.
+trait Bug<P: Protocol>: 'static {
+    fn before(s: &mut P::State, msg: &P::Msg);
+}
 
-impl Protocol for DoubleVote {
-    type State = raft::State;
-    type Msg = raft::Msg;
-    type Timer = raft::Timer;
-    const KINDS: &'static [election_lab::meta::Kind] = raft::KINDS;
+type CtxOf<'a, P> = Ctx<'a, <P as Protocol>::Msg, <P as Protocol>::Timer>;
+
+impl<P: Protocol, B: Bug<P>> Protocol for Mutant<P, B> {
+    type State = P::State;
+    type Msg = P::Msg;
+    type Timer = P::Timer;
+    const KINDS: &'static [election_lab::meta::Kind] = P::KINDS;
     fn new(cfg: &Config, params: &Params) -> Result<Self, election_lab::ScenarioError> {
-        raft::Raft::new(cfg, params).map(DoubleVote)
+        P::new(cfg, params).map(|p| Mutant(p, PhantomData))
     }
-    fn init(&self, ctx: &mut RaftCtx) -> raft::State {
+    fn init(&self, ctx: &mut CtxOf<P>) -> P::State {
         self.0.init(ctx)
     }
-    fn start(&self, s: &mut raft::State, ctx: &mut RaftCtx) {
+    fn start(&self, s: &mut P::State, ctx: &mut CtxOf<P>) {
         self.0.start(s, ctx)
     }
-    fn on_message(&self, s: &mut raft::State, from: NodeId, msg: raft::Msg, ctx: &mut RaftCtx) {
+    fn on_message(&self, s: &mut P::State, from: NodeId, msg: P::Msg, ctx: &mut CtxOf<P>) {
+        B::before(s, &msg);
+        self.0.on_message(s, from, msg, ctx)
+    }
+    fn on_timer(&self, s: &mut P::State, timer: P::Timer, ctx: &mut CtxOf<P>) {
+        self.0.on_timer(s, timer, ctx)
+    }
+    fn recover(&self, crashed: &P::State, ctx: &mut CtxOf<P>) -> P::State {
+        self.0.recover(crashed, ctx)
+    }
+    fn view(&self, s: &P::State) -> View {
+        self.0.view(s)
+    }
+    fn inspect(&self, s: &P::State) -> Vec<election_lab::field::Field> {
+        self.0.inspect(s)
+    }
+}
+
+/// Raft whose nodes forget their vote whenever asked again in the same term.
+struct DoubleVote;
+
+impl Bug<raft::Raft> for DoubleVote {
+    fn before(s: &mut raft::State, msg: &raft::Msg) {
         if let raft::Msg::RequestVote { term, .. } = msg {
-            if term == s.term && s.voted_for != Some(s.me) {
+            if *term == s.term && s.voted_for != Some(s.me) {
                 s.voted_for = None; // the bug: a second vote in the same term
             }
         }
-        self.0.on_message(s, from, msg, ctx)
-    }
-    fn on_timer(&self, s: &mut raft::State, timer: raft::Timer, ctx: &mut RaftCtx) {
-        self.0.on_timer(s, timer, ctx)
-    }
-    fn recover(&self, crashed: &raft::State, ctx: &mut RaftCtx) -> raft::State {
-        self.0.recover(crashed, ctx)
-    }
-    fn view(&self, s: &raft::State) -> View {
-        self.0.view(s)
-    }
-    fn inspect(&self, s: &raft::State) -> Vec<election_lab::field::Field> {
-        self.0.inspect(s)
     }
 }
 
-static RAFT_DOUBLE_VOTE: Algorithm = Algorithm { build: run::build::<DoubleVote>, ..raft::ALGORITHM };
+static RAFT_DOUBLE_VOTE: Algorithm =
+    Algorithm { build: run::build::<Mutant<raft::Raft, DoubleVote>>, ..raft::ALGORITHM };
 
 /// Paxos whose acceptors forget their promise when an ACCEPT arrives.
-struct Forgetful(paxos::Paxos);
+struct Forgetful;
 
-type PaxosCtx<'a> = Ctx<'a, paxos::Msg, paxos::Timer>;
-
-impl Protocol for Forgetful {
-    type State = paxos::State;
-    type Msg = paxos::Msg;
-    type Timer = paxos::Timer;
-    const KINDS: &'static [election_lab::meta::Kind] = paxos::KINDS;
-    fn new(cfg: &Config, params: &Params) -> Result<Self, election_lab::ScenarioError> {
-        paxos::Paxos::new(cfg, params).map(Forgetful)
-    }
-    fn init(&self, ctx: &mut PaxosCtx) -> paxos::State {
-        self.0.init(ctx)
-    }
-    fn start(&self, s: &mut paxos::State, ctx: &mut PaxosCtx) {
-        self.0.start(s, ctx)
-    }
-    fn on_message(&self, s: &mut paxos::State, from: NodeId, msg: paxos::Msg, ctx: &mut PaxosCtx) {
+impl Bug<paxos::Paxos> for Forgetful {
+    fn before(s: &mut paxos::State, msg: &paxos::Msg) {
         if let paxos::Msg::Accept { .. } = msg {
             s.promised = 0; // the bug: the promise is not kept
         }
-        self.0.on_message(s, from, msg, ctx)
-    }
-    fn on_timer(&self, s: &mut paxos::State, timer: paxos::Timer, ctx: &mut PaxosCtx) {
-        self.0.on_timer(s, timer, ctx)
-    }
-    fn recover(&self, crashed: &paxos::State, ctx: &mut PaxosCtx) -> paxos::State {
-        self.0.recover(crashed, ctx)
-    }
-    fn view(&self, s: &paxos::State) -> View {
-        self.0.view(s)
-    }
-    fn inspect(&self, s: &paxos::State) -> Vec<election_lab::field::Field> {
-        self.0.inspect(s)
     }
 }
 
-static PAXOS_FORGETFUL: Algorithm = Algorithm { build: run::build::<Forgetful>, ..paxos::ALGORITHM };
+static PAXOS_FORGETFUL: Algorithm =
+    Algorithm { build: run::build::<Mutant<paxos::Paxos, Forgetful>>, ..paxos::ALGORITHM };
 
 /// The search finds the mutant's bug, and the same search on the real protocol finds nothing.
 fn catches(mutant: &'static Algorithm, preset_id: &str, property: &str) {

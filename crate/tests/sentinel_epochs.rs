@@ -76,19 +76,11 @@ fn a_second_failover_in_a_later_epoch_reads_as_sentinel_ran_it() {
 /// The logs with `line` added to `file` after its last line that contains `after`, stamped with
 /// that line's prefix (pid, role and time).
 fn add_after(files: &[(String, String)], file: &str, after: &str, line: &str) -> Vec<(String, String)> {
-    files
-        .iter()
-        .map(|(name, text)| {
-            if name != file {
-                return (name.clone(), text.clone());
-            }
-            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-            let i = lines.iter().rposition(|l| l.contains(after)).unwrap_or_else(|| panic!("{after} in {file}"));
-            let prefix = lines[i].split_whitespace().take(5).collect::<Vec<_>>().join(" ");
-            lines.insert(i + 1, format!("{prefix} # {line}"));
-            (name.clone(), lines.join("\n") + "\n")
-        })
-        .collect()
+    common::edit_log(files, file, |lines| {
+        let i = lines.iter().rposition(|l| l.contains(after)).unwrap_or_else(|| panic!("{after} in {file}"));
+        let prefix = lines[i].split_whitespace().take(5).collect::<Vec<_>>().join(" ");
+        lines.insert(i + 1, format!("{prefix} # {line}"));
+    })
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! violating step) or what was proved within the bounds. The checker's code and the state hashing
 //! it needs are therefore in the worker's wasm only, never in the page's first load.
 
+use crate::search_job::{error_reply, kind_of, message_of, reply_of, unknown_kind};
 use serde_json::{json, Value};
 
 /// Unique states the page's check keeps at most (about 64 bytes each in the worker's memory).
@@ -62,7 +63,7 @@ impl Job {
 
 /// Whether the JSON value is a check job (the worker's dispatch).
 pub fn is_check(job: &Value) -> bool {
-    job.get("kind").and_then(Value::as_str) == Some("check")
+    kind_of(job) == Some("check")
 }
 
 /// What the worker tells the page.
@@ -97,7 +98,7 @@ impl Reply {
                 json!({"id": id, "kind": "violated", "trace": trace, "step": step, "moves": moves, "states": states})
             }
             Reply::Limit { states } => json!({"id": id, "kind": "limit", "states": states}),
-            Reply::Error(message) => json!({"id": id, "kind": "error", "message": message}),
+            Reply::Error(message) => error_reply(id, message),
             Reply::Coverage { fired, never } => json!({"id": id, "kind": "coverage", "fired": fired, "never": never}),
         }
         .to_string()
@@ -105,10 +106,9 @@ impl Reply {
 
     /// The job's id and the reply; text that is not a reply is an error naming why.
     pub fn from_json(text: &str) -> Result<(u32, Reply), String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
-        let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+        let (id, v) = reply_of(text)?;
         let num = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
-        let reply = match v.get("kind").and_then(Value::as_str) {
+        let reply = match kind_of(&v) {
             Some("progress") => Reply::Progress { states: num("states"), depth: num("depth") as u32 },
             Some("holds") => Reply::Holds {
                 states: num("states"),
@@ -121,7 +121,7 @@ impl Reply {
                 states: num("states"),
             },
             Some("limit") => Reply::Limit { states: num("states") },
-            Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
+            Some("error") => Reply::Error(message_of(&v)),
             Some("coverage") => {
                 let list = |k: &str| v.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
                 let fired = list("fired")
@@ -131,7 +131,7 @@ impl Reply {
                 let never = list("never").iter().filter_map(|k| k.as_str().map(str::to_string)).collect();
                 Reply::Coverage { fired, never }
             }
-            other => return Err(format!("reply: unknown kind {other:?}")),
+            other => return Err(unknown_kind(other)),
         };
         Ok((id, reply))
     }

@@ -6,6 +6,7 @@
 //! with the engine's own grader (`election_lab::grade`, what `election-lab grade` runs), so the
 //! report is the CLI's `election-lab-grade/1`, the same JSON for the same script.
 
+use crate::search_job::{error_reply, kind_of, message_of, reply_of, unknown_kind};
 use serde_json::{json, Value};
 
 /// What the page asks the worker for.
@@ -59,7 +60,7 @@ impl Job {
 
 /// Whether the JSON value is a grading job (the worker's dispatch).
 pub fn is_grade(job: &Value) -> bool {
-    job.get("kind").and_then(Value::as_str) == Some("grade")
+    kind_of(job) == Some("grade")
 }
 
 /// What the worker tells the page.
@@ -79,21 +80,20 @@ impl Reply {
         match self {
             Reply::Progress { done, total } => json!({"id": id, "kind": "progress", "done": done, "total": total}),
             Reply::Report(r) => json!({"id": id, "kind": "report", "report": r}),
-            Reply::Error(m) => json!({"id": id, "kind": "error", "message": m}),
+            Reply::Error(m) => error_reply(id, m),
         }
         .to_string()
     }
 
     /// The job's id and the reply; text that is not a reply is an error naming why.
     pub fn from_json(text: &str) -> Result<(u32, Reply), String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
-        let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+        let (id, v) = reply_of(text)?;
         let num = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
-        let reply = match v.get("kind").and_then(Value::as_str) {
+        let reply = match kind_of(&v) {
             Some("progress") => Reply::Progress { done: num("done"), total: num("total") },
             Some("report") => Reply::Report(v.get("report").cloned().ok_or("reply: no 'report'")?),
-            Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
-            other => return Err(format!("reply: unknown kind {other:?}")),
+            Some("error") => Reply::Error(message_of(&v)),
+            other => return Err(unknown_kind(other)),
         };
         Ok((id, reply))
     }

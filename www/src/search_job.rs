@@ -139,7 +139,37 @@ impl Tried {
 /// An error reply from the page's own side (the worker could not start): cheaper than going
 /// through [`Reply::to_json`], which the first load would then carry.
 pub fn error_json(message: &str) -> String {
-    json!({"id": 0, "kind": "error", "message": message}).to_string()
+    error_reply(0, message).to_string()
+}
+
+// Every job's replies (the search's, the sweep's, the check's, the grading's) are
+// `{"id": …, "kind": …, …}` and end in the same error reply: their envelope is read here once.
+
+/// An error reply: the job `id` was refused or failed, and why.
+pub(crate) fn error_reply(id: u32, message: &str) -> Value {
+    json!({"id": id, "kind": "error", "message": message})
+}
+
+/// A reply's text as JSON, with the id of the job it answers; or why it is not a reply.
+pub(crate) fn reply_of(text: &str) -> Result<(u32, Value), String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
+    let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+    Ok((id, v))
+}
+
+/// What a job or a reply says it is (`"progress"`, `"error"`, a job's `"sweep"`, …).
+pub(crate) fn kind_of(v: &Value) -> Option<&str> {
+    v.get("kind").and_then(Value::as_str)
+}
+
+/// An error reply's message.
+pub(crate) fn message_of(v: &Value) -> String {
+    v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()
+}
+
+/// Why a reply of this kind is not one of the job's.
+pub(crate) fn unknown_kind(kind: Option<&str>) -> String {
+    format!("reply: unknown kind {kind:?}")
 }
 
 impl Reply {
@@ -151,18 +181,17 @@ impl Reply {
                 json!({"id": id, "kind": "found", "trace": trace, "step": step, "tried": tried.to_value(), "ms": ms})
             }
             Reply::None { tried, ms } => json!({"id": id, "kind": "none", "tried": tried.to_value(), "ms": ms}),
-            Reply::Error(message) => json!({"id": id, "kind": "error", "message": message}),
+            Reply::Error(message) => error_reply(id, message),
         }
         .to_string()
     }
 
     /// The job's id and the reply; text that is not a reply is an error naming why.
     pub fn from_json(text: &str) -> Result<(u32, Reply), String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
-        let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+        let (id, v) = reply_of(text)?;
         let tried = Tried::from_value(v.get("tried").unwrap_or(&Value::Null));
         let ms = v.get("ms").and_then(Value::as_f64).unwrap_or(0.0);
-        let reply = match v.get("kind").and_then(Value::as_str) {
+        let reply = match kind_of(&v) {
             Some("progress") => Reply::Progress(tried),
             Some("found") => Reply::Found {
                 trace: v.get("trace").cloned().ok_or("reply: no 'trace'")?,
@@ -171,8 +200,8 @@ impl Reply {
                 ms,
             },
             Some("none") => Reply::None { tried, ms },
-            Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
-            other => return Err(format!("reply: unknown kind {other:?}")),
+            Some("error") => Reply::Error(message_of(&v)),
+            other => return Err(unknown_kind(other)),
         };
         Ok((id, reply))
     }

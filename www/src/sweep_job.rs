@@ -6,13 +6,12 @@
 //! spec and [`Sweep::adopt`]s the rows: its plot, table and CSVs are then those of a sweep run on
 //! the page (or by `election-lab sweep`), byte for byte, since each run is deterministic.
 
+use crate::search_job::{error_reply, kind_of, message_of, reply_of, unknown_kind, PROGRESS_EVERY_MS};
 use election_lab::experiment::{Row, Sweep};
 use serde_json::{json, Value};
 
 /// What a sweep's job says it is (a search's job has no `kind`).
 pub const KIND: &str = "sweep";
-/// Progress is posted at most this often (milliseconds of the worker's clock).
-pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
 /// The job's text: the spec as JSON, numbered so that replies to an earlier job are ignored.
 pub fn job_json(id: u32, spec: &Value) -> String {
@@ -21,7 +20,7 @@ pub fn job_json(id: u32, spec: &Value) -> String {
 
 /// Whether a job's text is a sweep's (else it is a search's).
 pub fn is_sweep(job: &Value) -> bool {
-    job.get("kind").and_then(Value::as_str) == Some(KIND)
+    kind_of(job) == Some(KIND)
 }
 
 /// What the worker tells the page.
@@ -107,17 +106,16 @@ impl Reply {
             Reply::Done { rows, ms } => {
                 json!({"id": id, "kind": "done", "rows": rows.iter().map(row_value).collect::<Vec<_>>(), "ms": ms})
             }
-            Reply::Error(message) => json!({"id": id, "kind": "error", "message": message}),
+            Reply::Error(message) => error_reply(id, message),
         }
         .to_string()
     }
 
     /// The job's id and the reply; text that is not a reply is an error naming why.
     pub fn from_json(text: &str) -> Result<(u32, Reply), String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("reply: {e}"))?;
-        let id = v.get("id").and_then(Value::as_u64).and_then(|i| u32::try_from(i).ok()).ok_or("reply: no 'id'")?;
+        let (id, v) = reply_of(text)?;
         let num = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
-        let reply = match v.get("kind").and_then(Value::as_str) {
+        let reply = match kind_of(&v) {
             Some("progress") => Reply::Progress { done: num("done"), total: num("total") },
             Some("done") => {
                 let rows = v.get("rows").and_then(Value::as_array).ok_or("reply: no 'rows'")?;
@@ -127,8 +125,8 @@ impl Reply {
                 }
                 Reply::Done { rows: read, ms: v.get("ms").and_then(Value::as_f64).unwrap_or(0.0) }
             }
-            Some("error") => Reply::Error(v.get("message").and_then(Value::as_str).unwrap_or("?").to_string()),
-            other => return Err(format!("reply: unknown kind {other:?}")),
+            Some("error") => Reply::Error(message_of(&v)),
+            other => return Err(unknown_kind(other)),
         };
         Ok((id, reply))
     }

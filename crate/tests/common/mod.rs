@@ -56,6 +56,26 @@ pub fn real_logs(dir: &str) -> Vec<(String, String)> {
     out
 }
 
+/// `files` (as [`real_logs`] reads them) with the lines of `file` changed by `edit`: the way the
+/// tests damage or extend one member's log.
+pub fn edit_log(files: &[(String, String)], file: &str, edit: impl Fn(&mut Vec<String>)) -> Vec<(String, String)> {
+    let one = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        edit(&mut lines);
+        lines.join("\n") + "\n"
+    };
+    files.iter().map(|(name, text)| (name.clone(), if name == file { one(text) } else { text.clone() })).collect()
+}
+
+/// The CLI refused its input as bad: exit 2, nothing on standard output, and a message that
+/// says `says` (`case` names the call in a failure).
+pub fn assert_refused(out: &std::process::Output, says: &str, case: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{case}: {err}");
+    assert!(err.contains(says), "{case}: {err}");
+    assert!(out.stdout.is_empty(), "{case}");
+}
+
 /// The CLI started on `args` with its standard input, output and error piped.
 pub fn piped_cli(args: &[&str]) -> std::process::Child {
     use std::process::{Command, Stdio};

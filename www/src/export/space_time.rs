@@ -3,7 +3,7 @@
 //! [`super::tikz`], compiled by the same plain `pdflatex`.
 
 use super::legend::{Entry, Legend};
-use super::tikz::{cjk, finish, legend_rows, num, preamble, tex};
+use super::tikz::{begin, cjk, finish, legend_rows, num, tex};
 use crate::i18n::Lang;
 use election_lab::Engine;
 use std::fmt::Write;
@@ -83,16 +83,7 @@ pub fn space_time(engine: &Engine, title: &[String], grey: bool, lang: Lang) -> 
         ..Legend::default()
     };
     let chinese = title.iter().any(|t| cjk(t));
-    let mut s = preamble(alg, grey, chinese);
-    s.push_str("\\pagestyle{empty}\n\\newsavebox{\\elfigure}\n\\begin{document}\n");
-    if chinese {
-        s.push_str("\\begin{CJK}{UTF8}{gbsn}\n");
-    }
-    s.push_str("\\begin{lrbox}{\\elfigure}\n\\begin{tikzpicture}[x=0.008cm, y=-0.008cm]\n");
-    for (i, t) in title.iter().enumerate() {
-        let style = if i == 0 { "el title" } else { "el caption" };
-        let _ = writeln!(s, "\\node[{style}, anchor=west] at (0,{}) {{{}}};", num(-110.0 + i as f64 * 55.0), tex(t));
-    }
+    let mut s = begin(alg, title, grey, chinese);
     s.push_str(&body);
     legend_rows(&mut s, alg, &legend, 940.0, 1000.0);
     finish(&mut s, chinese);

@@ -140,7 +140,7 @@ fn look_style(look: Option<NodeLook>) -> &'static str {
 }
 
 /// The preamble: colours (greys when `grey`), a style per node look and per message kind.
-pub(super) fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
+fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
     let mut s = String::from(
         "% Election Lab: a figure for LaTeX notes. Compiles with pdflatex and TikZ alone (Debian:\n\
          % texlive-latex-base, texlive-pictures); the page is cropped to the picture. In your notes:\n\
@@ -198,6 +198,22 @@ pub(super) fn preamble(alg: &Algorithm, grey: bool, chinese: bool) -> String {
         );
     }
     s.push_str("}\n");
+    s
+}
+
+/// The beginning of a document up to its picture's first lines, `title` (the counterpart of
+/// [`finish`]): the preamble, the page, the picture's box and the title's lines.
+pub(super) fn begin(alg: &Algorithm, title: &[String], grey: bool, chinese: bool) -> String {
+    let mut s = preamble(alg, grey, chinese);
+    s.push_str("\\pagestyle{empty}\n\\newsavebox{\\elfigure}\n\\begin{document}\n");
+    if chinese {
+        s.push_str("\\begin{CJK}{UTF8}{gbsn}\n");
+    }
+    s.push_str("\\begin{lrbox}{\\elfigure}\n\\begin{tikzpicture}[x=0.008cm, y=-0.008cm]\n");
+    for (i, t) in title.iter().enumerate() {
+        let style = if i == 0 { "el title" } else { "el caption" };
+        let _ = writeln!(s, "\\node[{style}, anchor=west] at (0,{}) {{{}}};", num(-110.0 + i as f64 * 55.0), tex(t));
+    }
     s
 }
 
@@ -407,16 +423,7 @@ pub fn document(
 ) -> String {
     let chinese = title.iter().chain(panels.iter().flat_map(|p| &p.caption)).any(|t| cjk(t))
         || legend.roles.iter().any(|r| cjk(&r.name));
-    let mut s = preamble(alg, grey, chinese);
-    s.push_str("\\pagestyle{empty}\n\\newsavebox{\\elfigure}\n\\begin{document}\n");
-    if chinese {
-        s.push_str("\\begin{CJK}{UTF8}{gbsn}\n");
-    }
-    s.push_str("\\begin{lrbox}{\\elfigure}\n\\begin{tikzpicture}[x=0.008cm, y=-0.008cm]\n");
-    for (i, t) in title.iter().enumerate() {
-        let style = if i == 0 { "el title" } else { "el caption" };
-        let _ = writeln!(s, "\\node[{style}, anchor=west] at (0,{}) {{{}}};", num(-110.0 + i as f64 * 55.0), tex(t));
-    }
+    let mut s = begin(alg, title, grey, chinese);
     for (i, p) in panels.iter().enumerate() {
         panel(&mut s, alg, p, i as f64 * 1100.0, lang);
     }
