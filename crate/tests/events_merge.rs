@@ -44,7 +44,8 @@ fn orders(n: usize) -> Vec<Vec<usize>> {
 fn unplaced(s: &str) -> String {
     let mut out = String::new();
     for word in s.split_inclusive(|c: char| c.is_whitespace() || "()[],;\"".contains(c)) {
-        let (body, end) = word.split_at(word.trim_end_matches(|c: char| c.is_whitespace() || "()[],;\"".contains(c)).len());
+        let (body, end) =
+            word.split_at(word.trim_end_matches(|c: char| c.is_whitespace() || "()[],;\"".contains(c)).len());
         let placed = body.rsplit_once(':').is_some_and(|(file, line)| {
             file.ends_with(".log") && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
         });
@@ -59,7 +60,10 @@ fn unplaced(s: &str) -> String {
 fn essence(v: &Value) -> Value {
     match v {
         Value::Object(o) => Value::Object(
-            o.iter().filter(|(k, _)| !matches!(k.as_str(), "line" | "src" | "file")).map(|(k, x)| (k.clone(), essence(x))).collect(),
+            o.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "line" | "src" | "file"))
+                .map(|(k, x)| (k.clone(), essence(x)))
+                .collect(),
         ),
         Value::Array(a) => Value::Array(a.iter().map(essence).collect()),
         Value::String(s) => Value::from(unplaced(s)),

@@ -12,6 +12,7 @@
 //! was seen with on a line that named one (a process id most loggers write on every line), else
 //! to its file's member: the one member the file's lines name. What a pattern cannot say is a named option, not code: `coarse` (a
 //! line format whose times are whole seconds, placed 1 ms apart after the file's last finer time).
+//! A file that is members' logs concatenated is read as those files ([`super::merge`]).
 
 use super::merge::{self, Scanned};
 use super::{Event, Header, MemberDecl, Vocabulary, KINDS};
