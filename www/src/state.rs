@@ -44,7 +44,7 @@ pub use derived::{lines_at, positions, property_name, DropMark, EngineRef};
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
-pub use real_logs::paused_leader_text;
+pub use real_logs::{paused_leader_text, stale_term_text};
 pub use search::{Finding, SearchStatus};
 
 /// How far ahead of the cursor the run is computed, for the scrubber and its markers.
