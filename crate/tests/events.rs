@@ -359,13 +359,21 @@ fn stated_crashes_replace_the_inferred_ones() {
 }
 
 /// etcd's default text logger writes whole seconds on its raft lines: one member's lines keep
-/// their order, several members' in one file cannot be ordered, so such a file is refused by
-/// name (read anyway, it showed two leaders and a split brain that never happened).
+/// their order, several members' interleaved in one file cannot be ordered, so such a file is
+/// refused by name (read anyway, it showed two leaders and a split brain that never happened).
+/// Concatenated, each member's lines stand together and read as its own log (`events_merge.rs`).
 #[test]
 fn a_merged_log_of_whole_seconds_is_refused_by_name() {
     let files = real_logs("etcd-text");
     assert!(mapped("etcd", &files).report.damaged.is_empty(), "each member's own log reads");
-    let merged: Vec<&str> = files.iter().flat_map(|(_, t)| t.lines()).collect();
+    // One line of each member in turn, each member's own lines in their order.
+    let mut turns: Vec<std::str::Lines> = files.iter().map(|(_, t)| t.lines()).collect();
+    let mut merged = Vec::new();
+    while turns.iter().map(|l| l.clone().count()).sum::<usize>() > 0 {
+        for l in turns.iter_mut() {
+            merged.extend(l.next());
+        }
+    }
     let m = Mapping::read(Mapping::shipped("etcd").unwrap()).unwrap();
     let Err(err) = m.import(&logs(&[("merged.log".to_string(), merged.join("\n"))])) else { panic!("refused") };
     assert!(err.starts_with("merged.log: ") && err.contains("3 members") && err.contains("whole seconds"), "{err}");

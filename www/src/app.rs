@@ -353,6 +353,13 @@ pub fn Lab() -> Html {
     let stale = (crate::WORKBENCH && comparing.is_none() && state.experiments().is_none())
         .then(|| crate::state::paused_leader_text(frame, lang))
         .flatten();
+    // A recording's leaders of different epochs at once: a stale leader, told as such, not a split brain.
+    let imported = election_lab::registry::is_recorded(algorithm.id);
+    let epochs = (crate::WORKBENCH && imported && comparing.is_none() && state.experiments().is_none())
+        .then(|| crate::state::stale_term_text(frame, lang))
+        .flatten();
+    let leaders = if epochs.is_some() { Vec::new() } else { leaders };
+    let stale = epochs.or(stale);
     let per_group = meta::leader_per_group(algorithm);
     let conformance = state.conformance.clone();
     let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };

@@ -50,7 +50,7 @@ pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use mode::{Lab, Mode};
 pub use playback::PlaybackAction;
-pub use real_logs::paused_leader_text;
+pub use real_logs::{paused_leader_text, stale_term_text};
 pub use search::{Finding, SearchStatus};
 pub use selection::SelectionAction;
 pub use store::EngineRef;

@@ -19,6 +19,8 @@ use serde_json::{json, Map, Value};
 
 #[cfg(feature = "mappings")]
 pub mod mapping;
+#[cfg(feature = "mappings")]
+mod merge;
 
 /// The format's name and version, the header's `format`.
 pub const FORMAT: &str = "election-lab-events/1";

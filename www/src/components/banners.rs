@@ -16,9 +16,10 @@ pub struct BannersProps {
     pub conformance: Option<std::rc::Rc<Verdict>>,
     /// Nodes that lead at once now (split brain when two or more).
     pub leaders: Vec<u32>,
-    /// A paused member still believing it leads beside the acting leader (the stale-leader
-    /// story, not a split brain), described. Only imported recordings have paused members, and
-    /// importing is the workbench's: the player leaves this banner out.
+    /// A paused member still believing it leads beside the acting leader, or a leader of an
+    /// older epoch beside the newer epoch's (the stale-leader story, not a split brain),
+    /// described. Only imported recordings have them, and importing is the workbench's: the
+    /// player leaves this banner out.
     #[prop_or_default]
     pub stale: Option<String>,
     /// The latest violation other than split brain, described.

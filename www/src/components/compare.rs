@@ -40,7 +40,13 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
         Some(r) => super::fork::role_name(r.roles[k], lang),
         None => lane.algorithm.title.get(lang),
     };
-    let status = if row.leaders.len() >= 2 {
+    // A recorded lane's leaders of different epochs at once: a stale leader, not a split brain.
+    let stale = (crate::WORKBENCH && election_lab::registry::is_recorded(lane.algorithm.id))
+        .then(|| crate::state::stale_term_text(&lane.frame, lang))
+        .flatten();
+    let status = if let Some(s) = stale {
+        html! { <p class="lane-leaders" data-testid="stale-term">{ s }</p> }
+    } else if row.leaders.len() >= 2 {
         leaders_banner(&row.leaders, crate::meta::leader_per_group(lane.algorithm), lang)
     } else {
         let who = match row.leaders.first() {

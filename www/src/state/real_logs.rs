@@ -145,3 +145,28 @@ pub fn paused_leader_text(frame: &election_lab::run::Frame, lang: Lang) -> Optio
     (!paused.is_empty() && frame.leaders.len() == 1)
         .then(|| k::UI_PAUSED_LEADER.format(lang, &[&crate::nodes_text(&paused), &crate::nodes_text(&frame.leaders)]))
 }
+
+/// Recorded members each acting as leader of a *different* term at once: the older ones lead a
+/// stale term (a Sentinel still running epoch 1's failover after epoch 2's leader was elected:
+/// it ends only with `+failover-end` or an abort), which is not two leaders of one term — the
+/// monitor of one leader per term does not flag it, and the banner says what it is instead of
+/// "split brain" ("N2 still leads the older epoch 1…; N1 leads epoch 2"). Leaders of one term
+/// stay a split brain.
+pub fn stale_term_text(frame: &election_lab::run::Frame, lang: Lang) -> Option<String> {
+    let mut led: Vec<(u64, u32)> = Vec::new();
+    for &l in &frame.leaders {
+        led.push((frame.nodes.iter().find(|n| n.id == l)?.view.term?, l));
+    }
+    led.sort_unstable();
+    let (newest, leader) = *led.last()?;
+    let stale = &led[..led.len() - 1];
+    if stale.is_empty() || stale.iter().any(|s| s.0 == newest) || led.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None;
+    }
+    let nodes: Vec<u32> = stale.iter().map(|s| s.1).collect();
+    let terms: Vec<String> = stale.iter().map(|s| s.0.to_string()).collect();
+    Some(k::UI_STALE_TERM_LEADER.format(
+        lang,
+        &[&crate::nodes_text(&nodes), &terms.join(", "), &crate::nodes_text(&[leader]), &newest.to_string()],
+    ))
+}

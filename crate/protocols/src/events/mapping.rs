@@ -12,7 +12,9 @@
 //! was seen with on a line that named one (a process id most loggers write on every line), else
 //! to its file's member: the one member the file's lines name. What a pattern cannot say is a named option, not code: `coarse` (a
 //! line format whose times are whole seconds, placed 1 ms apart after the file's last finer time).
+//! A file that is members' logs concatenated is read as those files ([`super::merge`]).
 
+use super::merge::{self, Scanned};
 use super::{Event, Header, MemberDecl, Vocabulary, KINDS};
 use crate::protocols::recorded::{self, Imported, LogFile};
 use regex::Regex;
@@ -48,10 +50,6 @@ struct Rule {
     re: Regex,
     set: Map<String, Value>,
 }
-
-/// A `member` rule's fact, waiting for its file's end: the line's member and process as named,
-/// then the member's `name` and `addr`.
-type Fact = (Option<String>, Option<String>, Option<String>, Option<String>);
 
 /// What a mapping made of the logs: the events' header and events, the lines read per file, the
 /// lines refused (file, line, why) and notes for the report.
@@ -210,194 +208,241 @@ impl Mapping {
 
     /// Applies the mapping to the logs.
     pub fn apply(&self, files: &[LogFile]) -> Applied {
-        let mut coarse = false;
-        let mut start = u64::MAX;
-        let mut events = Vec::new();
-        let mut damaged = Vec::new();
-        let mut read = Vec::new();
+        let mut a = Applied {
+            header: Header {
+                system: self.system.clone(),
+                vocabulary: self.vocabulary,
+                members: Vec::new(),
+                number_by_id: self.number_by_id,
+                timeouts: None,
+                start: None,
+            },
+            events: Vec::new(),
+            read: Vec::new(),
+            damaged: Vec::new(),
+            notes: Vec::new(),
+            refused: Vec::new(),
+        };
         let mut members: BTreeMap<String, MemberDecl> = BTreeMap::new();
-        let mut timeouts: Option<(u64, u64)> = None;
-        let mut refused = Vec::new();
+        let mut coarse = false;
         for (f, file) in files.iter().enumerate() {
-            let mut last_t = 0u64;
-            let mut file_coarse = false;
-            // Events, facts and times of lines that name no member wait for the file's member.
-            let mut pending: Vec<(Option<String>, Option<String>, Event)> = Vec::new();
-            let mut facts: Vec<Fact> = Vec::new();
-            let mut times: Vec<(Option<String>, Option<String>, u64, usize)> = Vec::new();
-            let mut named: Vec<String> = Vec::new();
             // The member each logging process was seen naming (its first), for lines that name none.
             let mut processes: BTreeMap<String, String> = BTreeMap::new();
-            let mut n = 0;
-            for (k, raw) in file.text.lines().enumerate() {
-                n += 1;
-                if raw.len() > recorded::MAX_LINE {
-                    damaged.push((f, k + 1, "line too long".to_string()));
-                    continue;
-                }
-                let line = raw.trim_end();
-                let Some((fmt, caps)) = self.lines.iter().find_map(|l| l.re.captures(line).map(|c| (l, c))) else {
-                    continue;
-                };
-                let stamp = caps.name("time").map_or("", |m| m.as_str());
-                let Some(mut t) = fmt.time.read(stamp) else {
-                    damaged.push((f, k + 1, format!("a time '{stamp}' that is not a time")));
-                    continue;
-                };
-                if fmt.coarse {
-                    coarse = true;
-                    file_coarse = true;
-                    t = if t + 999 < last_t { last_t + 1 } else { t.max(last_t + 1) };
-                    last_t = t;
-                } else {
-                    last_t = last_t.max(t);
-                }
-                let line_node = caps.name("node").map(|m| m.as_str().to_string());
-                let process = caps.name("process").map(|m| m.as_str().to_string());
-                let mut line_member = line_node.clone();
-                for rule in &self.rules {
-                    let Some(c) = rule.re.captures(line) else { continue };
-                    let node = c.name("node").map(|m| m.as_str().to_string()).or_else(|| line_node.clone());
-                    if let Some(nd) = &node {
-                        if !named.contains(nd) {
-                            named.push(nd.clone());
-                        }
-                        line_member.get_or_insert_with(|| nd.clone());
-                        if let Some(p) = &process {
-                            processes.entry(p.clone()).or_insert_with(|| nd.clone());
-                        }
-                    }
-                    let text = |k: &str| c.name(k).map(|m| m.as_str().to_string());
-                    match rule.kind {
-                        "member" => {
-                            facts.push((node, process.clone(), text("name"), text("addr")));
-                            continue;
-                        }
-                        "setting" => {
-                            let ms = |k: &str| text(k).and_then(|v| duration_ms(&v));
-                            if let Some(tick) = ms("tick") {
-                                timeouts = Some((tick, tick.saturating_mul(5)));
-                            }
-                            if let Some(h) = ms("heartbeat") {
-                                timeouts = Some((h, timeouts.map_or(1000, |x| x.1)));
-                            }
-                            if let Some(e) = ms("election") {
-                                timeouts = Some((timeouts.map_or(100, |x| x.0), e));
-                            }
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    let mut fields = rule.set.clone();
-                    let mut whole = true;
-                    for name in rule.re.capture_names().flatten() {
-                        let Some(m) = c.name(name) else { continue };
-                        let s = m.as_str();
-                        let v = match name {
-                            "time" | "node" | "name" | "addr" | "heartbeat" | "election" | "tick" | "process" => {
-                                continue
-                            }
-                            "term" | "zxid" | "votes" | "rejections" => match number(s) {
-                                Some(x) => Value::from(x),
-                                None => {
-                                    damaged.push((f, k + 1, format!("{name} '{s}' is not a number")));
-                                    whole = false;
-                                    break;
-                                }
-                            },
-                            // A vector clock, logged as a JSON object (refused by line if not).
-                            "vc" => serde_json::from_str(s).unwrap_or_else(|_| Value::from(s)),
-                            _ => Value::from(s),
-                        };
-                        fields.insert(name.to_string(), v);
-                    }
-                    let e = Event {
-                        t,
-                        node: String::new(),
-                        kind: rule.kind,
-                        fields,
-                        file: f,
-                        line: k + 1,
-                        raw: line.to_string(),
-                    };
-                    if whole {
-                        pending.push((node, process.clone(), e));
-                    }
-                }
-                start = start.min(t);
-                times.push((line_member, process, t, k + 1));
+            let lines = self.scan(f, file.text, &mut a, &mut processes);
+            coarse |= lines.iter().any(|l| l.coarse);
+            let parts = merge::parts(&lines);
+            let whole = parts.len() == 1;
+            let mut lines = lines.into_iter();
+            for part in parts {
+                let part: Vec<Scanned> = lines.by_ref().take(part.len()).collect();
+                self.read_part(f, file.name, whole, part, &processes, &mut a, &mut members);
             }
-            read.push(n);
-            if file_coarse && named.len() > 1 {
-                // Whole seconds, placed 1 ms apart after the file's last finer time, order one
-                // member's lines; several members' in one file would be ordered by where each
-                // line happens to stand, which can invent a split brain.
-                refused.push(format!(
-                    "{}: its lines of {} members carry whole seconds only, so their order across members cannot be known: import each member's own log",
-                    file.name,
-                    named.len()
-                ));
+        }
+        a.header.members = members.into_values().collect();
+        if coarse {
+            a.notes.push("some lines carry whole seconds only: they are placed 1 ms apart after their member's last finer time, so their times are approximate".to_string());
+        }
+        a
+    }
+
+    /// A file's lines as the mapping reads them, before their times are placed and their members
+    /// known; what cannot be read is refused by line, settings are taken at once.
+    fn scan(&self, f: usize, text: &str, a: &mut Applied, processes: &mut BTreeMap<String, String>) -> Vec<Scanned> {
+        let mut out = Vec::new();
+        let mut n = 0;
+        for (k, raw) in text.lines().enumerate() {
+            n += 1;
+            if raw.len() > recorded::MAX_LINE {
+                a.damaged.push((f, k + 1, "line too long".to_string()));
                 continue;
             }
-            // The file's member: the one member its lines name.
-            let file_member = if named.len() == 1 { named.first().cloned() } else { None };
-            let owner = |node: Option<String>, process: Option<String>| {
-                node.or_else(|| processes.get(&process?).cloned()).or_else(|| file_member.clone())
+            let line = raw.trim_end();
+            let Some((fmt, caps)) = self.lines.iter().find_map(|l| l.re.captures(line).map(|c| (l, c))) else {
+                continue;
             };
-            for (node, process, mut e) in pending {
-                match owner(node, process) {
-                    Some(nd) => {
-                        e.node = nd;
-                        match super::read_event(&e.to_json(""), self.vocabulary) {
-                            Ok(_) => events.push(e),
-                            Err(why) => damaged.push((f, e.line, why)),
+            let stamp = caps.name("time").map_or("", |m| m.as_str());
+            let Some(t) = fmt.time.read(stamp) else {
+                a.damaged.push((f, k + 1, format!("a time '{stamp}' that is not a time")));
+                continue;
+            };
+            let line_node = caps.name("node").map(|m| m.as_str().to_string());
+            let process = caps.name("process").map(|m| m.as_str().to_string());
+            let mut s = Scanned {
+                line: k + 1,
+                t,
+                coarse: fmt.coarse,
+                member: line_node.clone(),
+                names: Vec::new(),
+                process: process.clone(),
+                events: Vec::new(),
+                facts: Vec::new(),
+            };
+            for rule in &self.rules {
+                let Some(c) = rule.re.captures(line) else { continue };
+                let node = c.name("node").map(|m| m.as_str().to_string()).or_else(|| line_node.clone());
+                if let Some(nd) = &node {
+                    s.names.push(nd.clone());
+                    s.member.get_or_insert_with(|| nd.clone());
+                    if let Some(p) = &process {
+                        processes.entry(p.clone()).or_insert_with(|| nd.clone());
+                    }
+                }
+                let text = |k: &str| c.name(k).map(|m| m.as_str().to_string());
+                match rule.kind {
+                    "member" => {
+                        s.facts.push((node, text("name"), text("addr")));
+                        continue;
+                    }
+                    "setting" => {
+                        let ms = |k: &str| text(k).and_then(|v| duration_ms(&v));
+                        let timeouts = &mut a.header.timeouts;
+                        if let Some(tick) = ms("tick") {
+                            *timeouts = Some((tick, tick.saturating_mul(5)));
                         }
+                        if let Some(h) = ms("heartbeat") {
+                            *timeouts = Some((h, timeouts.map_or(1000, |x| x.1)));
+                        }
+                        if let Some(e) = ms("election") {
+                            *timeouts = Some((timeouts.map_or(100, |x| x.0), e));
+                        }
+                        continue;
                     }
-                    None => damaged.push((f, e.line, "a line that names no member, in a file of several".into())),
+                    _ => {}
+                }
+                let mut fields = rule.set.clone();
+                let mut whole = true;
+                for name in rule.re.capture_names().flatten() {
+                    let Some(m) = c.name(name) else { continue };
+                    let s = m.as_str();
+                    let v = match name {
+                        "time" | "node" | "name" | "addr" | "heartbeat" | "election" | "tick" | "process" => continue,
+                        "term" | "zxid" | "votes" | "rejections" => match number(s) {
+                            Some(x) => Value::from(x),
+                            None => {
+                                a.damaged.push((f, k + 1, format!("{name} '{s}' is not a number")));
+                                whole = false;
+                                break;
+                            }
+                        },
+                        // A vector clock, logged as a JSON object (refused by line if not).
+                        "vc" => serde_json::from_str(s).unwrap_or_else(|_| Value::from(s)),
+                        _ => Value::from(s),
+                    };
+                    fields.insert(name.to_string(), v);
+                }
+                let e = Event {
+                    t,
+                    node: String::new(),
+                    kind: rule.kind,
+                    fields,
+                    file: f,
+                    line: k + 1,
+                    raw: line.to_string(),
+                };
+                if whole {
+                    s.events.push((node, e));
                 }
             }
-            if let Some(nd) = file_member.as_ref().filter(|_| self.name_from_file) {
-                let m =
-                    members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd.clone(), ..Default::default() });
-                if m.name.is_empty() {
-                    let stem = file.name.rsplit('/').next().unwrap_or(file.name);
-                    m.name = stem.split('.').next().unwrap_or(stem).to_string();
-                }
-            }
-            for (node, process, name, addr) in facts {
-                if let Some(nd) = owner(node, process) {
-                    let m = members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() });
-                    if let Some(x) = name {
-                        m.name = x;
-                    }
-                    if let Some(x) = addr {
-                        m.addr = x;
-                    }
-                }
-            }
-            for (node, process, t, line) in times {
-                if let Some(nd) = owner(node, process) {
-                    let m = members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() });
-                    if m.logged.is_none_or(|(_, last)| t >= last) {
-                        m.last_at = Some((f, line));
-                    }
-                    m.logged = Some(m.logged.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
-                }
-            }
+            out.push(s);
         }
-        let header = Header {
-            system: self.system.clone(),
-            vocabulary: self.vocabulary,
-            members: members.into_values().collect(),
-            number_by_id: self.number_by_id,
-            timeouts,
-            start: (start != u64::MAX).then_some(start),
+        a.read.push(n);
+        out
+    }
+
+    /// Reads one member's log (a file, or one member's part of a concatenated file): places its
+    /// whole-second lines after its last finer time, and gives the lines that name no member to
+    /// the member their process named, else to the one member the part names.
+    #[allow(clippy::too_many_arguments)]
+    fn read_part(
+        &self,
+        f: usize,
+        file: &str,
+        whole: bool,
+        lines: Vec<Scanned>,
+        processes: &BTreeMap<String, String>,
+        a: &mut Applied,
+        members: &mut BTreeMap<String, MemberDecl>,
+    ) {
+        let mut last_t = 0u64;
+        let mut coarse = false;
+        let mut named: Vec<String> = Vec::new();
+        let mut pending = Vec::new();
+        let mut facts = Vec::new();
+        let mut times = Vec::new();
+        for l in lines {
+            let mut t = l.t;
+            if l.coarse {
+                coarse = true;
+                t = if t + 999 < last_t { last_t + 1 } else { t.max(last_t + 1) };
+                last_t = t;
+            } else {
+                last_t = last_t.max(t);
+            }
+            for nd in l.names {
+                if !named.contains(&nd) {
+                    named.push(nd);
+                }
+            }
+            for (node, mut e) in l.events {
+                e.t = t;
+                pending.push((node, l.process.clone(), e));
+            }
+            facts.extend(l.facts.into_iter().map(|(node, name, addr)| (node, l.process.clone(), name, addr)));
+            a.header.start = Some(a.header.start.map_or(t, |s| s.min(t)));
+            times.push((l.member, l.process, t, l.line));
+        }
+        if coarse && named.len() > 1 {
+            // Whole seconds, placed 1 ms apart after the last finer time, order one member's
+            // lines; several members' interleaved in one file would be ordered by where each
+            // line happens to stand, which can invent a split brain.
+            a.refused.push(format!(
+                "{file}: its lines of {} members carry whole seconds only and interleave, so their order across members cannot be known: concatenate the members' logs (cat a.log b.log …) or import each member's own log",
+                named.len()
+            ));
+            return;
+        }
+        // The part's member: the one member its lines name.
+        let part_member = if named.len() == 1 { named.first().cloned() } else { None };
+        let owner = |node: Option<String>, process: Option<String>| {
+            node.or_else(|| processes.get(&process?).cloned()).or_else(|| part_member.clone())
         };
-        let mut notes = Vec::new();
-        if coarse {
-            notes.push("some lines carry whole seconds only: they are placed 1 ms apart after their file's last finer time, so their times are approximate".to_string());
+        for (node, process, mut e) in pending {
+            match owner(node, process) {
+                Some(nd) => {
+                    e.node = nd;
+                    match super::read_event(&e.to_json(""), self.vocabulary) {
+                        Ok(_) => a.events.push(e),
+                        Err(why) => a.damaged.push((f, e.line, why)),
+                    }
+                }
+                None => a.damaged.push((f, e.line, "a line that names no member, in a file of several".into())),
+            }
         }
-        Applied { header, events, read, damaged, notes, refused }
+        if let Some(nd) = part_member.clone().filter(|_| self.name_from_file && whole) {
+            let m = decl(members, nd);
+            if m.name.is_empty() {
+                let stem = file.rsplit('/').next().unwrap_or(file);
+                m.name = stem.split('.').next().unwrap_or(stem).to_string();
+            }
+        }
+        for (node, process, name, addr) in facts {
+            if let Some(m) = owner(node, process).map(|nd| decl(members, nd)) {
+                if let Some(x) = name {
+                    m.name = x;
+                }
+                if let Some(x) = addr {
+                    m.addr = x;
+                }
+            }
+        }
+        for (node, process, t, line) in times {
+            if let Some(m) = owner(node, process).map(|nd| decl(members, nd)) {
+                if m.logged.is_none_or(|(_, last)| t >= last) {
+                    m.last_at = Some((f, line));
+                }
+                m.logged = Some(m.logged.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
+            }
+        }
     }
 
     /// The logs imported through the mapping, as a recorded run.
@@ -426,6 +471,11 @@ impl Mapping {
         imported.report.notes.extend(a.notes);
         Ok(imported)
     }
+}
+
+/// A member's declaration, added if new.
+fn decl(members: &mut BTreeMap<String, MemberDecl>, nd: String) -> &mut MemberDecl {
+    members.entry(nd.clone()).or_insert_with(|| MemberDecl { id: nd, ..Default::default() })
 }
 
 /// A whole number, decimal or `0x` hexadecimal.
