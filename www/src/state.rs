@@ -206,7 +206,7 @@ impl State {
             sl: Default::default(),
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
-        s.extend();
+        s.extend_first();
         s.refresh();
         s
     }
@@ -331,7 +331,7 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
-            Action::Compute if WB => self.compute(),
+            Action::Compute => self.compute(),
             Action::NodeClick(id) => {
                 self.menu = None;
                 self.peek = None;
