@@ -276,8 +276,7 @@ pub fn use_play_loop(
 #[hook]
 pub fn use_compute(computing: bool, slices: u64, on: Callback<Action>) {
     use_effect_with((computing, slices), move |&(computing, _)| {
-        let timeout = computing
-            .then(|| gloo_timers::callback::Timeout::new(0, move || on.emit(Action::Compute)));
+        let timeout = computing.then(|| gloo_timers::callback::Timeout::new(0, move || on.emit(Action::Compute)));
         move || drop(timeout)
     });
 }
