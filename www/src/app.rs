@@ -312,7 +312,8 @@ pub fn Lab() -> Html {
     let quiet = if state.playback.playing { state.quiet_stretch() } else { None };
     effects::use_play_loop(state.playback.playing, state.playback.speed, now, quiet, on.clone(), dots.clone());
     let computing = state.computing();
-    effects::use_compute(computing.is_some(), state.sl.count, on.clone());
+    // The first slice waits for the first frame (the nodes first, then the run ahead of them).
+    effects::use_compute(painted && state.computes(), state.sl.count, on.clone());
     keyboard::use_shortcuts(state.embed, state.present, on.clone());
     // In compare mode the host hears the shared time (and the anchor lane's step and leaders).
     let (api_frame, api_head) =
@@ -523,7 +524,7 @@ pub fn Lab() -> Html {
                     (false, true) => tr(lang, k::UI_COMPARE_2),
                     (false, false) => tr(lang, k::UI_LEADER_ELECTION_STEP_BY_STEP),
                 } }{ subtitle }</span></h1>
-                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} lesson={lesson_head} pre_vote={pre_vote} touch={state.touch} {lang} on={on.clone()} request={request.clone()} />
+                <ScenarioBar preset={state.preset} {comparing} runs={state.lanes().is_some_and(|c| c.runs.is_some())} experiments={state.experiments().is_some()} recorded={election_lab::registry::is_recorded(&state.scenario.algorithm)} lesson={lesson_head} pre_vote={pre_vote} touch={state.touch} {painted} {lang} on={on.clone()} request={request.clone()} />
                 // One compact group, under the title on wide screens (see extras.css).
                 <div class="top-lessons" role="group" aria-label={tr(lang, k::UI_LESSONS)}>
                     <button class="lessons-button" data-testid="lessons" onclick={open_courses.reform(|_: MouseEvent| ())}>{ tr(lang, k::UI_LESSONS) }</button>

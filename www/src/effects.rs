@@ -270,13 +270,13 @@ pub fn use_play_loop(
     });
 }
 
-/// Schedules the next slice of a scripted run's computing (`state/slices.rs`) after the browser
-/// has had its turn (a zero timeout: input and drawing go first), while there is one to do.
+/// Schedules the next slice of computing (`state/slices.rs`: a scripted run's, or the run ahead
+/// of the cursor when the page opens) after the browser has had its turn (a zero timeout: input
+/// and drawing go first), while there is one to do.
 #[hook]
 pub fn use_compute(computing: bool, slices: u64, on: Callback<Action>) {
     use_effect_with((computing, slices), move |&(computing, _)| {
-        let timeout = (crate::WORKBENCH && computing)
-            .then(|| gloo_timers::callback::Timeout::new(0, move || on.emit(Action::Compute)));
+        let timeout = computing.then(|| gloo_timers::callback::Timeout::new(0, move || on.emit(Action::Compute)));
         move || drop(timeout)
     });
 }

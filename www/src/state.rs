@@ -188,7 +188,7 @@ impl State {
             sl: Default::default(),
         };
         s.positions = Rc::new(positions(&s.scenario, &s.frame));
-        s.extend();
+        s.extend_first();
         s.refresh();
         s
     }
@@ -314,7 +314,7 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
-            Action::Compute if WB => self.compute(),
+            Action::Compute => self.compute(),
             Action::NodeClick(id) => {
                 self.selection.reduce(SelectionAction::Select(id));
                 let up = self.engine.get().is_up(id).unwrap_or(false);

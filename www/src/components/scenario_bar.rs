@@ -36,6 +36,10 @@ pub struct ScenarioBarProps {
     /// The page is used by touch: the hint names taps, not clicks.
     #[prop_or_default]
     pub touch: bool,
+    /// The page's first frame is painted: until then the preset list holds only the preset shown
+    /// (its 120-odd options follow a frame later, `effects::use_painted`).
+    #[prop_or(true)]
+    pub painted: bool,
     pub lang: Lang,
     pub on: Callback<Action>,
     pub request: Callback<Request>,
@@ -90,11 +94,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     if p.experiments {
         return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };
     }
-    // Presets grouped by algorithm, in registry order; real clusters' recorded runs last.
-    let groups = election_lab::registry::all().iter().chain(election_lab::registry::recorded()).map(|a| {
+    // Presets grouped by algorithm, in registry order; real clusters' recorded runs last. Before
+    // the first paint, only the group of the preset shown, with that preset alone.
+    let groups = election_lab::registry::all().iter().chain(election_lab::registry::recorded()).filter(|a| p.painted || a.presets.iter().any(|x| p.preset == Some(x.id))).map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
-                { for a.presets.iter().map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
+                { for a.presets.iter().filter(|x| p.painted || p.preset == Some(x.id)).map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
             </optgroup>
         }
     });
@@ -102,7 +107,9 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     html! { <>
         <div class="scenario-bar">
             <label>{ tr(l, k::UI_PRESET) }
-                <select {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
+                // Made anew with the whole list (a key of its own), so that the option selected is
+                // the preset's from the start, not patched into place.
+                <select key={if p.painted { "all" } else { "one" }} {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
                     <option value="" selected={p.preset.is_none()} disabled=true>{ custom }</option>
                     <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
                         <option value={PICKER_VALUE} selected={compare_preset}>{ tr(l, k::COMPARE_TITLE) }</option>

@@ -3,7 +3,10 @@
 //! and computing the run ahead of it become a goal that [`Action::Compute`] works toward a few
 //! steps at a time (the engine's `seek_some` and `advance_some`, which move the cursor only once
 //! the step is ready), the page yielding to the browser in between (`effects::use_compute`).
-//! Every other action still works meanwhile. The built-in algorithms compute at once, as before.
+//! Every other action still works meanwhile. The built-in algorithms compute at once, as before,
+//! except when the page opens: then only [`FIRST_WINDOW`] steps ahead are computed before the
+//! first frame, and the rest of [`LOOKAHEAD`] in slices once it is painted (the scrubber and its
+//! markers fill in meanwhile; the run and its markers are the same as computed at once).
 
 use super::{State, LOOKAHEAD};
 use crate::i18n::tr;
@@ -64,6 +67,8 @@ pub(super) enum Then {
 
 /// How long one slice may take before the page yields (milliseconds of the page's clock).
 pub(super) const SLICE_MS: f64 = 12.0;
+/// The steps computed ahead of the cursor before the page's first frame (`State::new`).
+pub const FIRST_WINDOW: u64 = 1_000;
 /// The most steps one engine call may make.
 const MAX_STEPS: u64 = 4096;
 
@@ -104,12 +109,35 @@ impl State {
     /// Where End goes: the head, or for a run computed in slices the head that computing at
     /// once would have reached (the run ahead of the cursor, [`LOOKAHEAD`] steps).
     pub(super) fn end_step(&self) -> u64 {
-        let e = self.engine.get();
         if self.sliced() {
-            e.head().max(e.cursor() + LOOKAHEAD)
-        } else {
-            e.head()
+            let e = self.engine.get();
+            return e.head().max(e.cursor() + LOOKAHEAD);
         }
+        let mut e = self.engine_mut();
+        if let Some(Goal::Ahead(step)) = self.sl.goal {
+            // The run ahead still computing since the page opened: End goes where it ends.
+            e.advance_some(step, u64::MAX);
+        }
+        e.head()
+    }
+
+    /// When the page opens: [`FIRST_WINDOW`] steps ahead at once, the rest of [`LOOKAHEAD`]
+    /// left to the slices (`effects::use_compute`, after the first frame).
+    pub(super) fn extend_first(&mut self) {
+        if !self.sliced() {
+            let mut e = self.engine_mut();
+            let c = e.cursor();
+            if e.head() < c + FIRST_WINDOW {
+                e.seek(c + FIRST_WINDOW);
+                e.seek(c);
+            }
+        }
+        self.extend_later();
+    }
+
+    /// Whether slices of computing are due (the page schedules them).
+    pub fn computes(&self) -> bool {
+        self.sl.goal.is_some()
     }
 
     /// Sends the cursor to `step` in slices (see [`State::compute`]).
@@ -265,7 +293,8 @@ impl State {
         if let Some(p) = &self.sl.pending {
             return p.engine.borrow().as_ref().map(|e| e.cursor());
         }
-        let goal = self.sl.goal?;
+        // Only a script's run says so (a built-in's first slices are quick).
+        let goal = self.sl.goal.filter(|_| self.sliced())?;
         let e = self.engine.get();
         Some(match goal {
             // How far the work toward the step got (the step itself when near).
@@ -337,8 +366,35 @@ mod tests {
     #[test]
     fn a_builtin_run_is_computed_at_once() {
         let p = presets::find("bully-worst-8").unwrap();
-        let s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        s.settle();
         assert!(!s.sliced() && s.sl.goal.is_none());
         assert!(s.engine.get().head() > 8);
+        // Once opened, a change computes at once.
+        s.apply(Action::NodeClick(3));
+        assert!(s.sl.goal.is_none());
+    }
+
+    /// The page opens on a window of the run, the rest in slices: once computed, the same run
+    /// (head, trace hash) and the same markers as computing it all at once.
+    #[test]
+    fn a_run_opened_in_slices_ends_as_computed_at_once() {
+        for p in presets::all() {
+            let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+            assert!(s.engine.get().head() <= FIRST_WINDOW, "{}: only the first window before the frame", p.id);
+            s.settle();
+            let mut once = Engine::new(p.scenario()).unwrap();
+            crate::state::limits::cap(&mut once);
+            once.seek(LOOKAHEAD);
+            once.seek(0);
+            let expected = crate::markers::compute(&once, s.lang);
+            assert_eq!(*s.markers, expected, "{}", p.id);
+            let mut e = s.engine_mut();
+            assert_eq!((e.head(), e.cursor()), (once.head(), 0), "{}", p.id);
+            let head = once.head();
+            e.seek(head);
+            once.seek(head);
+            assert_eq!(e.trace_hash(), once.trace_hash(), "{}", p.id);
+        }
     }
 }
