@@ -185,8 +185,9 @@ fn a_merged_log_sorted_or_not_gives_the_per_member_run() {
                 // Every ZooKeeper line names its server: nothing is lost in the merge.
                 assert_eq!(e(&merged.scenario), e(&per_member.scenario), "{dir} {how}");
             } else {
-                // etcd's zap lines about a peer's connection do not name their member: in a merged
-                // log they are refused by line, and the election itself is the same.
+                // etcd's zap lines about a peer's connection do not name their member: in an
+                // interleaved merge they are refused by line, and the election itself is the same
+                // (concatenated, they go with the log they stand in: `events_merge.rs`).
                 assert_eq!(e(&merged.scenario)["events"], e(&per_member.scenario)["events"], "{dir} {how}");
                 assert!(merged.report.damaged.iter().all(|d| d.contains("names no member")), "{dir} {how}");
             }

@@ -233,8 +233,8 @@ impl Mapping {
             let parts = merge::parts(&lines);
             let whole = parts.len() == 1;
             let mut lines = lines.into_iter();
-            for part in parts {
-                let part: Vec<Scanned> = lines.by_ref().take(part.len()).collect();
+            for len in parts {
+                let part: Vec<Scanned> = lines.by_ref().take(len).collect();
                 self.read_part(f, file.name, whole, part, &processes, &mut a, &mut members);
             }
         }

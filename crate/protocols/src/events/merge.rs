@@ -5,7 +5,6 @@
 //! lines interleave (a merge sorted by time, or dealt line by line) the file stays one piece.
 
 use super::Event;
-use std::ops::Range;
 
 /// One line a mapping matched, before its time is placed and its member known: the line number,
 /// the time as written (whole seconds for a `coarse` format), the member the line names (its
@@ -22,10 +21,11 @@ pub(super) struct Scanned {
     pub facts: Vec<(Option<String>, Option<String>, Option<String>)>,
 }
 
-/// The pieces of a file to read as files of their own (indices into its matched lines): one per
-/// member when each member's named lines stand together, else the whole file.
-pub(super) fn parts(lines: &[Scanned]) -> Vec<Range<usize>> {
-    let whole = vec![0..lines.len()];
+/// The pieces of a file to read as files of their own, in order, by how many of its matched
+/// lines each holds: one per member when each member's named lines stand together, else the
+/// whole file.
+pub(super) fn parts(lines: &[Scanned]) -> Vec<usize> {
+    let whole = vec![lines.len()];
     // Each member's named lines: (member, first, last), in the order they stand.
     let mut runs: Vec<(&str, usize, usize)> = Vec::new();
     for (i, l) in lines.iter().enumerate() {
@@ -51,7 +51,7 @@ pub(super) fn parts(lines: &[Scanned]) -> Vec<Range<usize>> {
         starts.push(cut(lines, from, w[0].2, w[1].1));
     }
     starts.push(lines.len());
-    starts.windows(2).map(|w| w[0]..w[1]).collect()
+    starts.windows(2).map(|w| w[1] - w[0]).collect()
 }
 
 /// Where the next member's log begins, between the last named line of one run (`last`) and the
