@@ -98,12 +98,18 @@ for line in sys.stdin:
 const THREE: &str = r#"{"algorithm":"any","nodes":[1,2,3],"seed":1,
   "schedule":[{"at":0,"start":1},{"at":1,"start":3},{"at":2,"start":2}]}"#;
 
-#[test]
-fn a_node_that_exits_hangs_or_writes_junk_is_named_and_nothing_is_left_running() {
-    let d = dir("broken");
+/// A fresh folder `name` holding the broken node's script and the three-node scenario (its path).
+fn broken_three(name: &str) -> (PathBuf, PathBuf) {
+    let d = dir(name);
     std::fs::write(d.join("broken_node.py"), BROKEN).unwrap();
     let scenario = d.join("three.json");
     std::fs::write(&scenario, THREE).unwrap();
+    (d, scenario)
+}
+
+#[test]
+fn a_node_that_exits_hangs_or_writes_junk_is_named_and_nothing_is_left_running() {
+    let (d, scenario) = broken_three("broken");
     for (mode, says, stderr) in [
         ("exit", "the process exited (exit status: 7)", "node gave up: no quorum in sight"),
         ("hang", "did not answer within 2000 ms", "thinking very hard"),
@@ -223,10 +229,7 @@ fn the_search_finds_the_builtins_counterexample_on_the_python_bully() {
 
 #[test]
 fn a_node_that_fails_during_the_search_is_named_and_bad_input_is_refused() {
-    let d = dir("search-broken");
-    std::fs::write(d.join("broken_node.py"), BROKEN).unwrap();
-    let scenario = d.join("three.json");
-    std::fs::write(&scenario, THREE).unwrap();
+    let (d, scenario) = broken_three("search-broken");
     let (pids, cmd) = broken_node(&d, "exit");
     let out = search(&scenario, &["--node-cmd", &cmd, "--budget-steps", "2000"]);
     let err = String::from_utf8_lossy(&out.stderr).to_string();

@@ -3,7 +3,7 @@
 //! [`super::tikz`], compiled by the same plain `pdflatex`.
 
 use super::legend::{Entry, Legend};
-use super::tikz::{begin, cjk, finish, legend_rows, num, tex};
+use super::tikz::{begin, cjk, finish, legend_rows, num};
 use crate::i18n::Lang;
 use election_lab::Engine;
 use std::fmt::Write;
@@ -95,6 +95,7 @@ mod tests {
     use super::*;
     use crate::export::legend::tests::first;
     use crate::export::tikz::tests::pdflatex;
+    use crate::export::tikz::tex;
 
     #[test]
     fn the_space_time_diagram_as_tikz_compiles_with_pdflatex() {
