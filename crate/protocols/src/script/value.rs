@@ -81,7 +81,8 @@ pub fn same(a: &Dynamic, b: &Dynamic) -> bool {
     }
     if a.is_string() {
         return match (a.as_immutable_string_ref(), b.as_immutable_string_ref()) {
-            (Ok(x), Ok(y)) => *x == *y,
+            // Most strings of a state are the script's literals, shared: no need to read them.
+            (Ok(x), Ok(y)) => x.ptr_eq(&y) || *x == *y,
             _ => false,
         };
     }
