@@ -331,7 +331,8 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
-            Action::Compute => self.compute(),
+            Action::Compute if WB => self.compute(),
+            Action::Compute => self.compute_ahead(),
             Action::NodeClick(id) => {
                 self.menu = None;
                 self.peek = None;

@@ -38,6 +38,8 @@ pub struct Slicing {
 pub(super) const SLICE_MS: f64 = 12.0;
 /// The steps computed ahead of the cursor before the page's first frame (`State::new`).
 pub const FIRST_WINDOW: u64 = 1_000;
+/// The steps of one slice of the run ahead, in the player (a built-in's: a few milliseconds).
+const AHEAD_STEPS: u64 = 2_000;
 /// The most steps one engine call may make.
 const MAX_STEPS: u64 = 4096;
 
@@ -93,6 +95,17 @@ impl State {
     /// Whether slices of computing are due (the page schedules them).
     pub fn computes(&self) -> bool {
         self.sl.goal.is_some()
+    }
+
+    /// One slice of the run ahead, in the player (no script there, so no seek in slices and no
+    /// clock: a fixed number of steps); returns whether the engine changed.
+    pub(super) fn compute_ahead(&mut self) -> bool {
+        let Some(Goal::Ahead(step)) = self.sl.goal else { return false };
+        self.sl.count = self.sl.count.wrapping_add(1);
+        if self.engine_mut().advance_some(step, AHEAD_STEPS) {
+            self.sl.goal = None;
+        }
+        true
     }
 
     /// Sends the cursor to `step` in slices (see [`State::compute`]).
