@@ -261,6 +261,23 @@ mod tests {
         assert!(s.sl.goal.is_none());
     }
 
+    /// The player's fixed slices (`Action::Compute` there) end where the workbench's do.
+    #[test]
+    fn the_players_slices_of_the_run_ahead_end_as_computed_at_once() {
+        let p = presets::find("dht-split-brain").unwrap();
+        let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        assert!(s.engine.get().head() <= FIRST_WINDOW, "the first window only, before the first frame");
+        while s.compute_ahead() {
+            s.refresh();
+        }
+        let mut once = Engine::new(p.scenario()).unwrap();
+        crate::state::limits::cap(&mut once);
+        once.seek(LOOKAHEAD);
+        once.seek(0);
+        assert_eq!((s.engine.get().head(), s.cursor()), (once.head(), 0));
+        assert_eq!(*s.markers, crate::markers::compute(&once, s.lang));
+    }
+
     /// The page opens on a window of the run, the rest in slices: once computed, the same run
     /// (head, trace hash) and the same markers as computing it all at once.
     #[test]
