@@ -6,8 +6,9 @@
 // hash of their content in their names, and what names them is rewritten to match — the glue's
 // URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
 // `no-cache`, as the page itself is), and the workbench's loader in index.html. index.html's
-// comments (whole lines: `<!-- … -->` and `// …`) are left out of the page as it is served: they
-// are for its readers here, and every reader of the page would download them (about 550 B gzip).
+// comments (whole lines: `<!-- … -->` and `// …`), indentation and empty lines are left out of
+// the page as it is served: they are for its readers here, and every reader of the page would
+// download them (about 610 B gzip).
 //
 //   node scripts/hashnames.mjs STAGING_DIR
 import { readFile, writeFile, rm, stat } from 'node:fs/promises';
@@ -55,6 +56,6 @@ for (const bin of ['election-lab-workbench', 'lab-worker']) {
   }
   named.push(newGlue, newWasm);
 }
-page = page.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '');
+page = page.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '').replace(/^[ \t]+/gm, '').replace(/\n\n+/g, '\n');
 await writeFile(join(stage, 'index.html'), page);
 console.log(`hashnames: ${named.join(', ')}`);

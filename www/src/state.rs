@@ -314,7 +314,8 @@ impl State {
                 false
             }
             Action::PlayTo(t) => self.play_to(t),
-            Action::Compute => self.compute(),
+            Action::Compute if WB => self.compute(),
+            Action::Compute => self.compute_ahead(),
             Action::NodeClick(id) => {
                 self.selection.reduce(SelectionAction::Select(id));
                 let up = self.engine.get().is_up(id).unwrap_or(false);

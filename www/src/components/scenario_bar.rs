@@ -96,10 +96,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     }
     // Presets grouped by algorithm, in registry order; real clusters' recorded runs last. Before
     // the first paint, only the group of the preset shown, with that preset alone.
-    let groups = election_lab::registry::all().iter().chain(election_lab::registry::recorded()).filter(|a| p.painted || a.presets.iter().any(|x| p.preset == Some(x.id))).map(|a| {
+    let listed = |id: &str| p.painted || p.preset == Some(id);
+    let algorithms = election_lab::registry::all().iter().chain(election_lab::registry::recorded());
+    let groups = algorithms.filter(|a| a.presets.iter().any(|x| listed(x.id))).map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
-                { for a.presets.iter().filter(|x| p.painted || p.preset == Some(x.id)).map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
+                { for a.presets.iter().filter(|x| listed(x.id)).map(|x| html!{ <option value={x.id} selected={!compare_preset && p.preset == Some(x.id)}>{ x.title.get(l) }</option> }) }
             </optgroup>
         }
     });

@@ -69,6 +69,8 @@ pub(super) enum Then {
 pub(super) const SLICE_MS: f64 = 12.0;
 /// The steps computed ahead of the cursor before the page's first frame (`State::new`).
 pub const FIRST_WINDOW: u64 = 1_000;
+/// The steps of one slice of the run ahead, in the player (a built-in's: a few milliseconds).
+const AHEAD_STEPS: u64 = 2_000;
 /// The most steps one engine call may make.
 const MAX_STEPS: u64 = 4096;
 
@@ -138,6 +140,17 @@ impl State {
     /// Whether slices of computing are due (the page schedules them).
     pub fn computes(&self) -> bool {
         self.sl.goal.is_some()
+    }
+
+    /// One slice of the run ahead, in the player (no script there, so no seek in slices and no
+    /// clock: a fixed number of steps); returns whether the engine changed.
+    pub(super) fn compute_ahead(&mut self) -> bool {
+        let Some(Goal::Ahead(step)) = self.sl.goal else { return false };
+        self.sl.count = self.sl.count.wrapping_add(1);
+        if self.engine_mut().advance_some(step, AHEAD_STEPS) {
+            self.sl.goal = None;
+        }
+        true
     }
 
     /// Sends the cursor to `step` in slices (see [`State::compute`]).
@@ -373,6 +386,23 @@ mod tests {
         // Once opened, a change computes at once.
         s.apply(Action::NodeClick(3));
         assert!(s.sl.goal.is_none());
+    }
+
+    /// The player's fixed slices (`Action::Compute` there) end where the workbench's do.
+    #[test]
+    fn the_players_slices_of_the_run_ahead_end_as_computed_at_once() {
+        let p = presets::find("dht-split-brain").unwrap();
+        let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
+        assert!(s.engine.get().head() <= FIRST_WINDOW, "the first window only, before the first frame");
+        while s.compute_ahead() {
+            s.refresh();
+        }
+        let mut once = Engine::new(p.scenario()).unwrap();
+        crate::state::limits::cap(&mut once);
+        once.seek(LOOKAHEAD);
+        once.seek(0);
+        assert_eq!((s.engine.get().head(), s.cursor()), (once.head(), 0));
+        assert_eq!(*s.markers, crate::markers::compute(&once, s.lang));
     }
 
     /// The page opens on a window of the run, the rest in slices: once computed, the same run
