@@ -495,7 +495,6 @@ macro_rules! puppet_protocol {
         }
     };
 }
-pub(crate) use puppet_protocol;
 
 /// A note of a recorded run: its text is chosen by the log's data at run time (the message's
 /// kind, the event's line), so it is built untyped; the texts' arguments are the tables'.

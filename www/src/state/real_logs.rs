@@ -13,7 +13,7 @@
 use super::State;
 use crate::i18n::{tr, Lang};
 use election_lab::meta::k;
-use election_lab::protocols::recorded::{self, Imported, LogFile};
+use election_lab::protocols::recorded::{self, Imported};
 use election_lab::protocols::{conform, events};
 use election_lab::{registry, Engine};
 use std::rc::Rc;
@@ -129,6 +129,8 @@ fn read_logs(files: &[(String, String)], lang: Lang) -> Result<(String, Imported
 
 #[cfg(feature = "mappings")]
 use election_lab::protocols::events::mapping::Mapping;
+#[cfg(feature = "mappings")]
+use election_lab::protocols::recorded::LogFile;
 
 #[cfg(feature = "mappings")]
 fn as_logs(files: &[(String, String)]) -> Vec<LogFile<'_>> {
