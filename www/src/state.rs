@@ -245,6 +245,20 @@ impl State {
         }
     }
 
+    /// The concerns' own reducers, none of which changes the engine.
+    fn playback_reduce(&mut self, action: PlaybackAction) -> bool {
+        self.playback.reduce(action);
+        false
+    }
+    fn selection_reduce(&mut self, action: SelectionAction) -> bool {
+        self.selection.reduce(action);
+        false
+    }
+    fn dialogs_reduce(&mut self, action: DialogAction) -> bool {
+        self.dialogs.reduce(action);
+        false
+    }
+
     /// The one-run reducer, which also holds what every mode shares (the language, the dialogs,
     /// the search); compare mode and the experiments view hand it what is not their own.
     /// Returns whether the engine (or the selection) changed.
@@ -261,7 +275,7 @@ impl State {
                 }
                 false
             }
-            Action::Pause => self.single_apply(Action::Playback(PlaybackAction::Pause)),
+            Action::Pause => self.playback_reduce(PlaybackAction::Pause),
             Action::StepForward => {
                 self.playback.playing = false;
                 if !self.step_unit() && self.lesson.is_none() {
@@ -298,21 +312,12 @@ impl State {
                 });
                 self.load(result, self.preset, |e| e)
             }
-            Action::Speed(s) => self.single_apply(Action::Playback(PlaybackAction::Speed(s))),
-            Action::Faster => self.single_apply(Action::Playback(PlaybackAction::Faster)),
-            Action::Slower => self.single_apply(Action::Playback(PlaybackAction::Slower)),
-            Action::Playback(a) => {
-                self.playback.reduce(a);
-                false
-            }
-            Action::Selection(a) => {
-                self.selection.reduce(a);
-                false
-            }
-            Action::Dialog(a) => {
-                self.dialogs.reduce(a);
-                false
-            }
+            Action::Speed(s) => self.playback_reduce(PlaybackAction::Speed(s)),
+            Action::Faster => self.playback_reduce(PlaybackAction::Faster),
+            Action::Slower => self.playback_reduce(PlaybackAction::Slower),
+            Action::Playback(a) => self.playback_reduce(a),
+            Action::Selection(a) => self.selection_reduce(a),
+            Action::Dialog(a) => self.dialogs_reduce(a),
             Action::PlayTo(t) => self.play_to(t),
             Action::Compute if WB => self.compute(),
             Action::Compute => self.compute_ahead(),
@@ -322,8 +327,8 @@ impl State {
                 self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
                 true
             }
-            Action::NodeMenu(id) => self.single_apply(Action::Selection(SelectionAction::Menu(id))),
-            Action::CloseMenu => self.single_apply(Action::Selection(SelectionAction::CloseMenu)),
+            Action::NodeMenu(id) => self.selection_reduce(SelectionAction::Menu(id)),
+            Action::CloseMenu => self.selection_reduce(SelectionAction::CloseMenu),
             Action::Act(a) => {
                 self.selection.reduce(SelectionAction::CloseMenu);
                 self.act(a);
@@ -361,17 +366,15 @@ impl State {
                 self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
-            Action::ShowShare { title, text } => {
-                self.single_apply(Action::Dialog(DialogAction::ShowShare { title, text }))
-            }
-            Action::CloseShare => self.single_apply(Action::Dialog(DialogAction::CloseShare)),
+            Action::ShowShare { title, text } => self.dialogs_reduce(DialogAction::ShowShare { title, text }),
+            Action::CloseShare => self.dialogs_reduce(DialogAction::CloseShare),
             Action::Dismiss => {
                 self.alert = None;
                 self.notice = None;
                 false
             }
-            Action::ToggleHelp => self.single_apply(Action::Dialog(DialogAction::ToggleHelp)),
-            Action::ToggleCard => self.single_apply(Action::Dialog(DialogAction::ToggleCard)),
+            Action::ToggleHelp => self.dialogs_reduce(DialogAction::ToggleHelp),
+            Action::ToggleCard => self.dialogs_reduce(DialogAction::ToggleCard),
             Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
                 self.pending_lang = Some(lang);
                 self.lang_chosen = true;
@@ -412,7 +415,7 @@ impl State {
                 self.close_compare();
                 true
             }
-            Action::TogglePicker if WB => self.single_apply(Action::Dialog(DialogAction::TogglePicker)),
+            Action::TogglePicker if WB => self.dialogs_reduce(DialogAction::TogglePicker),
             Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments if WB => {
@@ -437,9 +440,9 @@ impl State {
             | Action::RunSweep
             | Action::CancelSweep
             | Action::SweepReply(_) => false,
-            Action::Peek(id) => self.single_apply(Action::Selection(SelectionAction::Peek(id))),
-            Action::ToggleSide(id) => self.single_apply(Action::Selection(SelectionAction::ToggleSide(id))),
-            Action::ClearSide => self.single_apply(Action::Selection(SelectionAction::ClearSide)),
+            Action::Peek(id) => self.selection_reduce(SelectionAction::Peek(id)),
+            Action::ToggleSide(id) => self.selection_reduce(SelectionAction::ToggleSide(id)),
+            Action::ClearSide => self.selection_reduce(SelectionAction::ClearSide),
             Action::CommitSide => self.commit_side(),
             Action::SetTouch(touch) => {
                 self.touch = touch;
