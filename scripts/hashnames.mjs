@@ -5,8 +5,8 @@
 // scripts/snippets.mjs, before the copies are compressed): each binary's glue and wasm get a
 // hash of their content in their names, and what names them is rewritten to match — the glue's
 // URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
-// `no-cache`, as the page itself is), and the workbench's loader in index.html. index.html's
-// comments (whole lines: `<!-- … -->` and `// …`), indentation and empty lines are left out of
+// `no-cache`, as the page itself is), and the workbench's loader in index.html; so does picture
+// export's DOM side (`export_dom.js`), named in index.html. index.html's comments (whole lines: `<!-- … -->` and `// …`), indentation and empty lines are left out of
 // the page as it is served: they are for its readers here, and every reader of the page would
 // download them (about 610 B gzip).
 //
@@ -55,6 +55,16 @@ for (const bin of ['election-lab-workbench', 'lab-worker']) {
     page = swap(page, `'${bin}_bg.wasm'`, `'${newWasm}'`, 'index.html');
   }
   named.push(newGlue, newWasm);
+}
+// Picture export's DOM side (copied by Trunk, fetched by the page on the first figure).
+{
+  const file = 'export_dom.js';
+  const text = await readFile(join(stage, file));
+  const newName = `export_dom-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.js`;
+  await writeFile(join(stage, newName), text);
+  await rm(join(stage, file));
+  page = swap(page, `'${file}'`, `'${newName}'`, 'index.html');
+  named.push(newName);
 }
 page = page.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '').replace(/^[ \t]+/gm, '').replace(/\n\n+/g, '\n');
 await writeFile(join(stage, 'index.html'), page);

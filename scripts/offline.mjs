@@ -49,9 +49,10 @@ export async function buildOffline(dist) {
   const glueFile = must(loader[0].match(/from '\.\/([^']+\.js)'/), 'the wasm-bindgen glue')[1];
   const wasmFile = must(loader[0].match(/module_or_path: '\.\/([^']+\.wasm)'/), 'the wasm')[1];
   let glue = await readFile(join(dist, glueFile), 'utf8');
-  // Each snippet import ('./snippets/…/x.js') becomes an import of that snippet's data: URL.
-  const snippetImports = [...glue.matchAll(/from '\.\/(snippets\/[^']+\.js)'/g)];
-  for (const [text, file] of snippetImports) {
+  // Each snippet import ('./snippets/…/x.js', in either quotes: wasm-bindgen also writes
+  // `import * as import1 from "…"`) becomes an import of that snippet's data: URL.
+  const snippetImports = [...glue.matchAll(/from (['"])\.\/(snippets\/[^'"]+\.js)\1/g)];
+  for (const [text, , file] of snippetImports) {
     const code = await readFile(join(dist, file), 'utf8');
     glue = glue.replace(text, () => `from '${dataUrl('text/javascript', code)}'`);
   }

@@ -217,7 +217,7 @@ pub fn Lab() -> Html {
                     None => effects::read_files(files, state.dispatcher().to_callback().reform(Action::ImportBytes)),
                 }
             }
-            Request::Picture(options) => crate::export::picture(&state, "lab", options),
+            Request::Picture(options) => crate::export::picture(&state, "lab", options, export_failed(&state)),
             Request::Animation(options, range, delay) => crate::export::animation(
                 &state,
                 "lab",
@@ -225,14 +225,16 @@ pub fn Lab() -> Html {
                 range,
                 delay,
                 state.dispatcher().to_callback().reform(Action::Seek),
+                export_failed(&state),
             ),
-            Request::SpaceTimeTikz(scheme) => crate::export::space_time_tikz(&state, scheme),
+            Request::SpaceTimeTikz(scheme) => crate::export::space_time_tikz(&state, scheme, export_failed(&state)),
             Request::Strip(options, steps) => crate::export::strip(
                 &state,
                 "lab",
                 options,
                 &steps,
                 state.dispatcher().to_callback().reform(Action::Seek),
+                export_failed(&state),
             ),
         })
     };
@@ -574,4 +576,9 @@ pub fn Lab() -> Html {
             { picker }
         </div>
     }
+}
+
+/// Where a failed load of picture export's DOM side is reported (an alert; the page goes on).
+fn export_failed(state: &UseReducerHandle<State>) -> Callback<String> {
+    state.dispatcher().to_callback().reform(Action::ExportFailed)
 }

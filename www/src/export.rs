@@ -11,8 +11,9 @@
 //! browser's cascade does the rest, then takes them off again. A PNG is the same SVG drawn into
 //! an `<img>`, then onto a `<canvas>` at the chosen width, then `toBlob`.
 //!
-//! The page does only what needs its DOM: it grabs the drawing of each step asked for (`export.js`,
-//! smaller there than as wasm) and saves the file. Everything a figure says and how it is laid
+//! The page does only what needs its DOM: it grabs the drawing of each step asked for (`export_dom.js`,
+//! smaller there than as wasm, fetched on the first figure through `export.js`: not part of the
+//! first load; a failed fetch is said in an alert and the page goes on) and saves the file. Everything a figure says and how it is laid
 //! out — [`caption`], [`legend`], [`compose`], the strip, greyscale, TikZ — runs in the page's
 //! Web Worker (`export/job.rs`), which rebuilds the run from its trace: none of it is in the first
 //! load. Those parts are pure and tested natively.
@@ -128,12 +129,14 @@ impl Look {
     }
 }
 
-// ----- the DOM side (src/export.js) -----
+// ----- the DOM side (src/export_dom.js, loaded by src/export.js) -----
 
 #[wasm_bindgen(module = "/src/export.js")]
 extern "C" {
+    /// Resolves once the DOM side (`export_dom.js`) is loaded; rejects naming what failed.
+    fn ready() -> js_sys::Promise;
     /// Grabs the canvas of `lane` for the next figure: [markup, background, ink, muted, bad,
-    /// font, leader, candidate, waiting, node, line, crashed], kept in `export.js` until the
+    /// font, leader, candidate, waiting, node, line, crashed], kept in `export_dom.js` until the
     /// figure's job is posted; false without the canvas.
     #[wasm_bindgen(js_name = grabFor)]
     fn grab_for(lane: &str, scheme: &str) -> bool;
@@ -141,6 +144,26 @@ extern "C" {
     /// makes is offered as a download.
     #[wasm_bindgen(js_name = postFigure)]
     fn post_figure(loader: &str, job: &str);
+}
+
+/// Loads the DOM side if it is not yet; a failed load is reported to `failed` (false).
+async fn loaded(failed: &yew::Callback<String>) -> bool {
+    match wasm_bindgen_futures::JsFuture::from(ready()).await {
+        Ok(_) => true,
+        Err(e) => {
+            failed.emit(crate::workbench::why(e));
+            false
+        }
+    }
+}
+
+/// Runs `then` once the DOM side is loaded.
+fn when_loaded(failed: yew::Callback<String>, then: impl FnOnce() + 'static) {
+    wasm_bindgen_futures::spawn_local(async move {
+        if loaded(&failed).await {
+            then();
+        }
+    });
 }
 
 /// Waits `ms` milliseconds (lets the page draw).
@@ -198,6 +221,7 @@ fn job(state: &State, what: What, options: Options, steps: Vec<u64>) -> Job {
 
 /// Moves the page through `steps` with `seek` (each is drawn exactly as on screen), grabs each
 /// drawing, returns the page to where it was, and hands the job to the worker.
+#[allow(clippy::too_many_arguments)]
 fn grab_steps(
     state: &State,
     lane: &'static str,
@@ -206,11 +230,15 @@ fn grab_steps(
     steps: Vec<u64>,
     delay_ms: u32,
     seek: yew::Callback<u64>,
+    failed: yew::Callback<String>,
 ) {
     let cursor = state.frame.step;
     let mut job = job(state, what, options, Vec::new());
     job.delay_ms = delay_ms;
     wasm_bindgen_futures::spawn_local(async move {
+        if !loaded(&failed).await {
+            return;
+        }
         for step in steps {
             seek.emit(step);
             // Let the page draw the step before grabbing it.
@@ -235,15 +263,23 @@ pub fn animation(
     range: (Option<u64>, Option<u64>),
     delay_ms: u32,
     seek: yew::Callback<u64>,
+    failed: yew::Callback<String>,
 ) {
     let (from, to) = frame_range(state.frame.step, state.head, range.0, range.1);
-    grab_steps(state, lane, What::Animation, options, (from..=to).collect(), delay_ms, seek);
+    grab_steps(state, lane, What::Animation, options, (from..=to).collect(), delay_ms, seek, failed);
 }
 
 /// Exports `steps` of the canvas of `lane` side by side as one picture (a figure strip), or as
 /// TikZ. `steps` is the list typed in the menu; a part that is not a step number is named on
 /// its input.
-pub fn strip(state: &State, lane: &'static str, options: Options, steps: &str, seek: yew::Callback<u64>) {
+pub fn strip(
+    state: &State,
+    lane: &'static str,
+    options: Options,
+    steps: &str,
+    seek: yew::Callback<u64>,
+    failed: yew::Callback<String>,
+) {
     let input = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector("[data-testid=\"strip-steps\"]").ok().flatten())
@@ -262,28 +298,37 @@ pub fn strip(state: &State, lane: &'static str, options: Options, steps: &str, s
         i.set_custom_validity("");
     }
     match options.format {
-        Format::Tikz => post(job(state, What::Tikz, options, steps)),
-        _ => grab_steps(state, lane, What::Strip, options, steps, 0, seek),
+        Format::Tikz => {
+            let job = job(state, What::Tikz, options, steps);
+            when_loaded(failed, move || post(job));
+        }
+        _ => grab_steps(state, lane, What::Strip, options, steps, 0, seek, failed),
     }
 }
 
 /// The space-time diagram of the last [`space_time::SPAN`] ticks up to the step shown, as TikZ.
-pub fn space_time_tikz(state: &State, scheme: Scheme) {
+pub fn space_time_tikz(state: &State, scheme: Scheme, failed: yew::Callback<String>) {
     let options = Options { format: Format::Tikz, width: WIDTHS[1], scheme, shape: Shape::Slide };
-    post(job(state, What::SpaceTime, options, vec![state.frame.step]));
+    let job = job(state, What::SpaceTime, options, vec![state.frame.step]);
+    when_loaded(failed, move || post(job));
 }
 
 /// Exports the canvas of `lane` as the picture `options` asks for, and offers it as a download.
-pub fn picture(state: &State, lane: &str, options: Options) {
+/// The first figure waits for the DOM side to load; a failed load is reported to `failed`.
+pub fn picture(state: &State, lane: &'static str, options: Options, failed: yew::Callback<String>) {
     let step = state.frame.step;
     if options.format == Format::Tikz {
-        return post(job(state, What::Tikz, options, vec![step]));
+        let job = job(state, What::Tikz, options, vec![step]);
+        return when_loaded(failed, move || post(job));
     }
-    if !grab(lane, options.scheme) {
-        web_sys::console::error_1(&"Export picture: the canvas was not found".into());
-        return;
-    }
-    post(job(state, What::Picture, options, vec![step]));
+    let job = job(state, What::Picture, options, vec![step]);
+    when_loaded(failed, move || {
+        if !grab(lane, options.scheme) {
+            web_sys::console::error_1(&"Export picture: the canvas was not found".into());
+            return;
+        }
+        post(job);
+    });
 }
 
 #[cfg(test)]

@@ -487,6 +487,10 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::ExportFailed(why) => {
+                self.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
+                false
+            }
             Action::Watch(key) if WB || key.is_none() => {
                 self.watching = key;
                 false

@@ -61,7 +61,7 @@ pub fn arrived() -> Option<(Arrival, Vec<web_sys::File>)> {
 }
 
 /// What a rejected promise said, in one line.
-fn why(e: JsValue) -> String {
+pub(crate) fn why(e: JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map_or_else(|| e.as_string().unwrap_or_else(|| format!("{e:?}")), |e| e.message().into())
 }

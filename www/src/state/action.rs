@@ -144,6 +144,8 @@ pub enum Action {
     Offered(std::rc::Rc<super::fork::Offer>),
     /// The workbench could not be loaded: why. The player goes on.
     WorkbenchFailed(String),
+    /// Picture export's DOM side (`export_dom.js`) could not be loaded: why. The page goes on.
+    ExportFailed(String),
     /// The editor of users' own algorithms (`state/script.rs`); in the player, opening it loads
     /// the workbench.
     Script(super::script::ScriptAction),

@@ -79,6 +79,8 @@ pub fn arrival(text: &str) -> Option<Arrival> {
             a.actions.push(id.map_or(Action::ToggleExperiments, Action::PickExperiment));
         }
         SEARCH => a.actions.push(Action::FindCounterexample(v.get("property")?.as_str()?.to_string())),
+        // The player's "Check every schedule…": the workbench opens with the form.
+        CHECK if v.get("property").is_none() => {}
         CHECK => {
             let n = |key: &str| v.get(key).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
             let bounds = super::CheckBounds {
@@ -221,6 +223,8 @@ mod tests {
         assert!(!a.import && a.actions == vec![Action::Import(lines)]);
         let a = arrival(&handoff(&Action::OpenTool(RECORD), q, None).unwrap()).unwrap();
         assert!(a.record && !a.import && a.actions.is_empty());
+        let a = arrival(&handoff(&Action::OpenTool(CHECK), q, None).unwrap()).unwrap();
+        assert_eq!((a.query.as_str(), a.actions.len()), (q, 0), "the form is opened, no check started");
         let a = arrival(&handoff(&Action::OpenTool(TOPOLOGY), q, None).unwrap()).unwrap();
         assert!(a.edit && !a.record && a.actions.is_empty());
         let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition", None).unwrap()).unwrap();

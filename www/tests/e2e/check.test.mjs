@@ -10,12 +10,23 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
+/** In the player, "Check every schedule…" is one button: it hands the run to the workbench
+ *  (loaded then, not part of the first load), where the form is. */
+async function openForm(page) {
+  assert.equal(await page.getByTestId('check-depth').count(), 0, 'the player draws no form');
+  await page.getByTestId('check-open').click();
+  await page.getByTestId('check-depth').waitFor({ timeout: 60000 });
+}
+
 test('Raft\'s one leader per term: every schedule to depth 5 is checked, and the verdict says within which bounds', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-raft');
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await page.waitForLoadState('networkidle');
   assert.ok(!fetched.some((p) => p.includes('lab-worker')), 'the worker is not part of the first load');
+  assert.ok(!fetched.some((p) => p.includes('election-lab-workbench')), 'nor is the workbench');
+  await openForm(page);
+  assert.ok(fetched.some((p) => /election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/.test(p)), 'the workbench was fetched when the form was asked for');
   const panel = page.getByTestId('check-every');
   await panel.getByTestId('check-depth').fill('5');
   await panel.getByTestId('check-depth').dispatchEvent('change');
@@ -49,6 +60,7 @@ test('Raft\'s one leader per term: every schedule to depth 5 is checked, and the
 test('Bully\'s split brain: the shortest counterexample opens as the run at its violating step', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-bully');
   assert.equal(await liveLeaders(page), 1);
+  await openForm(page);
   const panel = page.getByTestId('check-every');
   await panel.getByTestId('check-property').selectOption('split-brain');
   // Keyboard: focus the button and press Enter.
@@ -74,6 +86,7 @@ test('Bully\'s split brain: the shortest counterexample opens as the run at its 
 test('a long check shows the states it has explored, and Cancel stops it (in Chinese too)', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=split-brain-raft&lang=zh');
   const workers = watchWorkers(page);
+  await openForm(page);
   const panel = page.getByTestId('check-every');
   await panel.getByTestId('check-depth').fill('30');
   await panel.getByTestId('check-depth').dispatchEvent('change');

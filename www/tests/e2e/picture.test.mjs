@@ -285,3 +285,35 @@ test('A Chinese page\'s figure is captioned and its legend written in Chinese (t
   assert.ok(!/>step \d+ · t = /.test(text), 'no English caption line');
   assert.deepEqual(errors, []);
 });
+
+// Picture export's DOM side (export_dom.js) is not part of the first load: it is fetched on the
+// first figure. A failed fetch is named in an alert, the run goes on, and the next figure tries
+// again.
+test('Export picture loads its DOM side on the first figure; a failed load is named and the page goes on', async () => {
+  const { page, errors, context } = await open(browser, server.url + '?preset=ring-worst&step=3');
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.waitForLoadState('networkidle');
+  const dom = /export_dom-[0-9a-f]{16}\.js$/;
+  assert.ok(!fetched.some((p) => dom.test(p)), 'export_dom.js is not part of the first load');
+  await page.route(dom, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const summary = page.locator('summary', { hasText: 'Export picture…' });
+  const menu = page.getByRole('group', { name: 'Export picture' });
+  await summary.click();
+  await menu.waitFor();
+  await page.getByRole('button', { name: 'Download SVG' }).click();
+  const alert = page.locator('.banner.error', { hasText: 'Picture export could not be loaded' });
+  await alert.waitFor();
+  // The page still runs: a step forward is taken.
+  const before = Number(await page.getByTestId('step').textContent());
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await page.waitForFunction((b) => Number(document.querySelector('[data-testid=step]')?.textContent) === b + 1, before);
+  // Asking again tries again (here it loads) and the file is made.
+  await page.unroute(dom);
+  if (!(await menu.isVisible())) await summary.click();
+  const svg = await download(page, 'Download SVG');
+  assert.equal(svg.file, `election-lab-ring-worst-step${before + 1}.svg`);
+  assert.ok(fetched.filter((p) => dom.test(p)).length >= 2, 'fetched on the first figure, and again after the failure');
+  assert.deepEqual(errors.filter((e) => !/404|Failed to load resource|dynamically imported module/.test(e)), []);
+  await context.close();
+});

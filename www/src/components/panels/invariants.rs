@@ -193,6 +193,24 @@ fn checkable(c: &Checks) -> std::rc::Rc<Vec<(&'static str, &'static str)>> {
     std::rc::Rc::new(out)
 }
 
+/// "Check every schedule": its form in the workbench, where checks run; in the player, one button
+/// that hands the run to the workbench with the form (the form's code is left out of the player).
+fn check_every(c: &Checks, busy: bool) -> Html {
+    let lang = c.lang;
+    if crate::WORKBENCH {
+        return html! {
+            <check_every::CheckEvery properties={checkable(c)} check={c.check.clone()} {busy} {lang} on={c.on.clone()} />
+        };
+    }
+    let open = c.on.reform(|_| crate::state::Action::OpenTool(crate::state::handoff::CHECK));
+    html! {
+        <section class="check-every" aria-label={tr(lang, k::UI_CHECK_TITLE)} data-testid="check-every">
+            <h3>{ tr(lang, k::UI_CHECK_TITLE) }</h3>
+            <button class="find" onclick={open} data-testid="check-open">{ tr(lang, k::UI_CHECK_OPEN) }</button>
+        </section>
+    }
+}
+
 #[function_component]
 pub fn Invariants(c: &Checks) -> Html {
     crate::probe::rendered("invariants");
@@ -222,7 +240,7 @@ pub fn Invariants(c: &Checks) -> Html {
             </ul>
             <p class="invariants-key" data-testid="invariants-key">{ tr(lang, k::UI_INVARIANTS_KEY) }</p>
             { find::status(&c.search, lang, &c.on) }
-            <check_every::CheckEvery properties={checkable(c)} check={c.check.clone()} {busy} {lang} on={c.on.clone()} />
+            { check_every(c, busy) }
         </section>
     }
 }
