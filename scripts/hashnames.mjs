@@ -6,8 +6,8 @@
 // hash of their content in their names, and what names them is rewritten to match — the glue's
 // URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
 // `no-cache`, as the page itself is), and the workbench's loader in index.html; so does picture
-// export's DOM side (`export_dom.js`), named in index.html. index.html's comments (whole lines: `<!-- … -->` and `// …`), indentation and empty lines are left out of
-// the page as it is served: they are for its readers here, and every reader of the page would
+// export's DOM side (`export_dom.js`), named in index.html. index.html's comments (whole lines: `<!-- … -->` and `// …`),
+// indentation and empty lines are left out of the page as it is served: they are for its readers here, and every reader of the page would
 // download them (about 610 B gzip).
 //
 //   node scripts/hashnames.mjs STAGING_DIR
