@@ -593,4 +593,4 @@ mod tests_import;
 #[cfg(test)]
 mod tests_inputs;
 #[cfg(test)]
-mod tests_slices;
+mod slices_tests;
