@@ -172,7 +172,7 @@ fn read_in(query: &str, later: bool) -> Result<Option<(Link, Option<Replay>)>, S
 /// A script's run from a trace's text, built with its interventions left to do (`later`, a
 /// trace in JSON whose algorithm a script runs); `None` for any other.
 fn later_engine(text: &str, later: bool) -> Option<Result<(Engine, Replay), election_lab::ScenarioError>> {
-    if !later || election_lab::engine::is_jsonl(text) {
+    if !crate::WORKBENCH || !later || election_lab::engine::is_jsonl(text) {
         return None;
     }
     let trace = election_lab::trace::Trace::from_json(text).ok()?;

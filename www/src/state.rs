@@ -536,10 +536,10 @@ impl Reducible for State {
 }
 
 #[cfg(test)]
+mod slices_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_import;
 #[cfg(test)]
 mod tests_inputs;
-#[cfg(test)]
-mod tests_slices;

@@ -122,8 +122,25 @@ impl Engine {
         trace: Trace,
         build: impl FnOnce(Scenario) -> Result<Engine, ScenarioError>,
     ) -> Result<Engine, ScenarioError> {
-        let (mut engine, mut replay) = Engine::from_trace_later_with(trace, build)?;
-        engine.replay_some(&mut replay, u64::MAX)?;
+        // The same work as `from_trace_later` and `replay_some` (`engine/replay.rs`, which
+        // `crate/tests/slices.rs` checks against this), kept in one go here: the player's first
+        // load has none of the slices' code.
+        let prefix = if trace.bare { "" } else { "scenario" };
+        let mut engine = build(trace.scenario).map_err(|e| e.within(prefix))?;
+        engine.until = trace.until;
+        for (i, iv) in trace.interventions.into_iter().enumerate() {
+            let path = format!("interventions[{i}]");
+            engine.seek(iv.step);
+            if engine.cursor() != iv.step {
+                return Err(ScenarioError::new(
+                    format!("{path}.step"),
+                    format!("the run ends at step {}, before step {}", engine.cursor(), iv.step),
+                ));
+            }
+            engine.sim.apply_at(iv.action, iv.time).map_err(|e| ScenarioError::new(path, e.to_string()))?;
+        }
+        let target = trace.step.unwrap_or(engine.cursor());
+        engine.seek(target);
         Ok(engine)
     }
 
@@ -132,7 +149,21 @@ impl Engine {
     /// Message drops, deferrals, forced deliveries and forced timers name messages and timers of the other run and are skipped. Used to put the same drawn
     /// faults on several algorithms.
     pub fn replay_by_time(&mut self, interventions: &[Intervention]) -> Result<(), ScenarioError> {
-        self.replay_some(&mut Replay::by_time(interventions), u64::MAX).map(|_| ())
+        for (i, iv) in interventions.iter().enumerate() {
+            if matches!(iv.action, Action::Drop(_) | Action::Defer(_) | Action::Deliver(_) | Action::Fire { .. }) {
+                continue;
+            }
+            if iv.time > self.now() {
+                self.run_until(iv.time);
+            }
+            // This run may be past the time already (its events fell differently): then the
+            // intervention lands at its current time.
+            let at = iv.time.max(self.now());
+            self.sim
+                .apply_at(iv.action.clone(), Some(at))
+                .map_err(|e| ScenarioError::new(format!("interventions[{i}]"), e.to_string()))?;
+        }
+        Ok(())
     }
 
     /// The trace as the UI and CLI export it: scenario + interventions + the cursor.

@@ -89,7 +89,7 @@ impl State {
         // A script's run is rebuilt in slices (`slices.rs`), a fresh run of its scenario shown
         // meanwhile; compare mode reads the link again for its lanes, at once.
         let compare = link::params(query).iter().any(|(k, _)| k == "compare");
-        let read = match compare {
+        let read = match compare || !crate::WORKBENCH {
             true => link::read(query).map(|l| l.map(|l| (l, None))),
             false => link::read_later(query),
         };

@@ -11,9 +11,14 @@ use crate::i18n::Lang;
 use election_lab::{presets, Action as Intervention, Engine};
 use std::rc::Rc;
 
+/// The algorithm of `bully-worst-8`, whose template and assignment these tests take.
+fn builtin() -> String {
+    presets::find("bully-worst-8").unwrap().scenario().algorithm
+}
+
 /// The Bully template under an id of its own, each message costing its handler a loop.
 fn slow_bully(id: &str) -> String {
-    let template = election_lab::protocols::script::TEMPLATES.iter().find(|t| t.0 == "bully").unwrap().1;
+    let template = election_lab::protocols::script::TEMPLATES.iter().find(|t| t.0 == builtin()).unwrap().1;
     let slow = template
         .replace(
             "fn on_message(from, msg) {",
@@ -58,14 +63,19 @@ fn run_puts_a_late_fault_back_in_slices_and_ends_as_at_once() {
     let p = presets::find("bully-worst-8").unwrap();
     let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
     let late = s.engine.get().head() * 3 / 4;
-    let leader = *s.scenario.nodes.iter().max().unwrap();
+    // The leader the built-in elects, crashed late in its election.
+    let leader = {
+        let mut e = Engine::new(p.scenario()).unwrap();
+        e.run_to_end();
+        e.leaders()[0]
+    };
     s.apply(Action::Seek(late));
     s.apply(Action::Act(Intervention::Crash(leader)));
     s.apply(Action::Script(ScriptAction::Open));
     s.apply(Action::Script(ScriptAction::Edit(slow_bully("bully-slow-run"))));
     ONE_CALL.with(|o| o.set(true));
     assert!(s.apply(Action::Script(ScriptAction::Run)));
-    let slices = compute_while_checking(&mut s, "bully");
+    let slices = compute_while_checking(&mut s, &builtin());
     ONE_CALL.with(|o| o.set(false));
     assert!(slices > 4, "rebuilt in {slices} slices");
     s.settle();
@@ -117,13 +127,13 @@ fn a_graded_failure_of_a_slow_script_opens_in_slices_at_its_step() {
     );
     let p = presets::find("bully-worst-8").unwrap();
     let mut s = State::new(Engine::new(p.scenario()).unwrap(), Some(p.id), false);
-    s.apply(Action::Assignment(AssignmentAction::Open("bully".into())));
+    s.apply(Action::Assignment(AssignmentAction::Open(builtin())));
     let t = Rc::make_mut(s.assignment.as_mut().unwrap());
     t.graded = source.into();
     t.status = GradeStatus::Done(Rc::new(serde_json::json!({"checks": [{"passed": false, "link": query}]})));
     ONE_CALL.with(|o| o.set(true));
     assert!(s.apply(Action::Assignment(AssignmentAction::OpenFailure(0))));
-    let slices = compute_while_checking(&mut s, "bully");
+    let slices = compute_while_checking(&mut s, &builtin());
     ONE_CALL.with(|o| o.set(false));
     assert!(slices > 4, "rebuilt in {slices} slices");
     assert_eq!(s.alert, None);
