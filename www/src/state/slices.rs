@@ -267,9 +267,9 @@ impl State {
         }
         let Some(goal) = self.sl.goal else { return false };
         self.sl.count = self.sl.count.wrapping_add(1);
-        let cell = self.engine.cell.clone();
+        let engine = self.engine.clone();
         let done = State::slice_of(&mut self.sl.slice, |budget| {
-            let mut e = cell.borrow_mut();
+            let mut e = engine.get_mut();
             match goal {
                 Goal::Seek(step) => e.seek_some(step, budget),
                 Goal::Ahead(step) => e.advance_some(step, budget),
