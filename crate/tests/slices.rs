@@ -163,7 +163,7 @@ fn faults_replayed_by_time_in_slices_give_the_run_replayed_at_once() {
             w.run_to_end();
             assert_eq!((at(&e), e.head()), (at(&w), w.head()), "{preset}: slices of {budget}, to the end");
         }
-        assert!(many as u64 > whole.cursor() / 2, "{preset}: {many} slices of one step to {}", whole.cursor());
+        assert!(many > whole.cursor() / 2, "{preset}: {many} slices of one step to {}", whole.cursor());
     }
 }
 
