@@ -95,11 +95,14 @@ lint:
 	@# cargo fmt sees only the modules it can reach from a crate root; rustfmt reads every tracked file.
 	rustfmt --check --edition 2021 $$(git ls-files '*.rs')
 	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
+	cargo clippy -p election-lab-www --features workbench,grade --all-targets --locked --offline -- -D warnings
 
 test-native:
 	cargo test --workspace --locked --offline
-	@# The worker's jobs (check, grade) compile only with the worker's features.
+	@# The worker's jobs (check, grade) compile only with the worker's features; the workbench's
+	@# own state (the editor, slices, log mappings) only with its feature.
 	cargo test -p election-lab-www --features grade --lib --locked --offline
+	cargo test -p election-lab-www --features workbench,grade --lib --locked --offline
 	@# The core alone has the player's texts only: a workbench text there reads as a marker.
 	cargo test -p election-lab-core --lib --locked --offline meta::
 
