@@ -139,7 +139,7 @@ impl State {
 
     /// Whether slices of computing are due (the page schedules them).
     pub fn computes(&self) -> bool {
-        self.sl.goal.is_some()
+        self.sl.goal.is_some() || self.sl.pending.is_some()
     }
 
     /// One slice of the run ahead, in the player (no script there, so no seek in slices and no

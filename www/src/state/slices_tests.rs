@@ -42,6 +42,7 @@ fn compute_while_checking(s: &mut State, shown: &str) -> u32 {
     while s.sl.pending.is_some() {
         assert_eq!(s.engine.get().algorithm().id, shown, "the run shown stays meanwhile");
         assert!(s.computing().is_some(), "the status line shows");
+        assert!(s.computes(), "the page schedules the next slice");
         // The language switch takes effect, Pause and a step of the run shown work.
         let lang = s.lang;
         s.apply(Action::ToggleLang);
