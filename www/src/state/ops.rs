@@ -167,6 +167,7 @@ impl State {
         match result.and_then(|e| super::limits::admit(e, lang)) {
             Ok(e) => {
                 self.replace_engine(e, preset);
+                self.fresh_slices();
                 self.redo = Rc::new(Vec::new());
                 true
             }

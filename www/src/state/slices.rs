@@ -153,6 +153,12 @@ impl State {
         true
     }
 
+    /// Another run: its steps per engine call are learnt anew (a built-in's run ahead grows
+    /// them to thousands, which one slow script's call must not inherit).
+    pub(super) fn fresh_slices(&mut self) {
+        self.sl.slice = 0;
+    }
+
     /// Sends the cursor to `step` in slices (see [`State::compute`]).
     pub(super) fn seek_later(&mut self, step: u64) {
         self.sl.goal = Some(Goal::Seek(step));
@@ -175,6 +181,7 @@ impl State {
     /// Rebuilds `engine`'s run in slices (`job`: the interventions still to put on it) before
     /// it replaces the run shown; `then` says what follows.
     pub(super) fn rebuild_later(&mut self, engine: Engine, job: Replay, then: Then) {
+        self.fresh_slices();
         let engine = RefCell::new(Some(engine));
         let p = Rc::new(Pending { engine, job: RefCell::new(job), gen: self.gen, then });
         self.sl.pending = Some(p.clone());
