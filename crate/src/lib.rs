@@ -28,9 +28,21 @@ pub mod search;
 // The layers below, at their old paths.
 pub(crate) use election_lab_core::read;
 pub use election_lab_core::{
-    algorithm, error, field, fnv, layout, machine, meta, observe, plot, protocol, rng, run, scenario, sim, sort, trace,
+    algorithm, error, field, fnv, layout, machine, meta, observe, plot, protocol, rng, run, scenario, sort, trace,
 };
 pub use election_lab_protocols::{self as protocols, engine, presets, registry};
+
+/// The simulator's records and limits, as the [`Engine`] hands them out (a step's record and
+/// event, why a message is dropped, a message's entry, the fenced store, the history budget).
+/// The simulator itself is not here: above the protocols crate a run is reached only through
+/// the [`Engine`], so this does not compile:
+///
+/// ```compile_fail
+/// use election_lab::sim::Sim;
+/// ```
+pub mod sim {
+    pub use election_lab_core::sim::{Budget, DropReason, EventKind, MsgEntry, Rec, Store, WriteEntry};
+}
 
 pub use election_lab_core::{parse_json, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time};
 pub use election_lab_protocols::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};

@@ -56,16 +56,13 @@ fn fewer_faults_give_fewer_states() {
 /// `len`, each replayed from the start in the simulator; whether one breaks `property`.
 fn brute_force_breaks(s: &Scenario, property: &str, len: usize) -> bool {
     fn choices(e: &Engine) -> Vec<Action> {
-        let sim = e.sim();
-        let mut out: Vec<Action> = sim.in_flight().map(|(id, _)| Action::Deliver(id)).collect();
-        for (i, &node) in sim.cfg.ids.iter().enumerate() {
-            if !sim.is_up(i) {
+        let mut out: Vec<Action> = e.in_flight().map(|(id, _)| Action::Deliver(id)).collect();
+        for &node in &e.scenario().nodes {
+            if e.is_up(node) != Some(true) {
                 continue;
             }
-            let mut t = Vec::new();
-            sim.machine().timers(i, &mut t);
-            for (tok, _) in t {
-                out.push(Action::Fire { node, timer: sim.machine().timer_key(i, tok).unwrap() });
+            for (_, timer) in e.timers_at(node) {
+                out.push(Action::Fire { node, timer });
             }
         }
         out

@@ -1,8 +1,8 @@
 //! The shape of the code, checked: the engine's crates depend only downward (Cargo enforces the
 //! rest: an upward import does not compile); what Cargo cannot say — no code outside the
-//! protocols crate names an algorithm (everything else reads the registry's descriptors), the
-//! app's modules (`www/src`, one crate) import each other without a circle, and no source file
-//! is above 600 lines.
+//! protocols crate names an algorithm (everything else reads the registry's descriptors) or
+//! reaches the simulator behind the `Engine`, the app's modules (`www/src`, one crate) import
+//! each other without a circle, and no source file is above 600 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -90,6 +90,39 @@ fn no_code_outside_the_protocols_names_an_algorithm() {
         }
     }
     assert!(named.is_empty(), "read the registry instead: {named:?}");
+}
+
+/// What in `code` reaches the simulator itself: the type `Sim` named (not in a comment), or a
+/// descriptor's `build` called, which returns one.
+fn reaches_the_simulator(code: &str) -> Vec<&'static str> {
+    let code: Vec<&str> = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+    let code = code.join("\n");
+    let named = code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == "Sim");
+    let built = code.contains(".build)(");
+    [(named, "names `Sim`"), (built, "calls a descriptor's `build`")].into_iter().filter(|f| f.0).map(|f| f.1).collect()
+}
+
+/// Above the protocols crate a run is reached only through the `Engine`, which owns its
+/// simulator: no file of the tools, their tests and benchmarks, or the app names the `Sim` type
+/// or builds one. Cargo cannot say it: the core's `Sim` is public for the protocols crate.
+#[test]
+fn nothing_above_the_protocols_reaches_the_simulator() {
+    assert_eq!(reaches_the_simulator("use election_lab_core::sim::{Budget, Sim};"), ["names `Sim`"]);
+    assert_eq!(reaches_the_simulator("let s = (a.build)(&s, a.properties)?;"), ["calls a descriptor's `build`"]);
+    assert!(reaches_the_simulator("// a comment on the Sim\nlet sim = Simple;").is_empty());
+    let mut files = Vec::new();
+    for dir in ["crate/src", "crate/tests", "crate/benches", "www/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "the walk found the sources: {}", files.len());
+    let mut found = Vec::new();
+    // This file names what it looks for.
+    for f in files.iter().filter(|f| !f.ends_with("tests/layers.rs")) {
+        for what in reaches_the_simulator(&std::fs::read_to_string(f).unwrap()) {
+            found.push(format!("{} {what}", f.strip_prefix(root()).unwrap().display()));
+        }
+    }
+    assert!(found.is_empty(), "read the run through the `Engine` instead: {found:?}");
 }
 
 /// The module path of a file of `www/src` (`state/compare.rs` → `["state", "compare"]`,

@@ -108,7 +108,7 @@ fn a_scripted_run_keeps_denser_checkpoints() {
     let count = |s: &election_lab::Scenario| {
         let mut e = Engine::new(s.clone()).unwrap();
         e.run_to_end();
-        (e.head(), e.sim().checkpoint_count())
+        (e.head(), e.checkpoint_count())
     };
     let ((h1, c1), (h2, c2)) = (count(scripted), count(builtin));
     assert_eq!(h1, h2, "the template's run is the built-in's");

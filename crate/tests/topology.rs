@@ -170,7 +170,7 @@ fn in_rounds_a_message_arrives_in_the_next_round_and_the_frame_counts_rounds() {
     e.run_to_end();
     let sent_total = e.metrics().total;
     for id in 0..sent_total {
-        let m = e.sim().message(id).unwrap();
+        let m = e.message(id).unwrap();
         assert_eq!(m.deliver, m.sent + 1, "{m:?}");
     }
     assert_eq!(e.frame().round, Some(4), "diam 4: decided at the start of round 4");

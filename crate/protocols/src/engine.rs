@@ -20,11 +20,22 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 mod jsonl;
+mod moves;
 mod replay;
 pub use jsonl::{header_line, is_jsonl, node_state, Stop};
 pub use replay::Replay;
 
 /// A running scenario of any registered algorithm.
+///
+/// The engine owns its simulator ([`Sim`]) and hands out only what its callers need (see
+/// `engine/moves.rs` for what the checker's replay reads): above this crate, nothing reaches the
+/// simulator itself, so this does not compile:
+///
+/// ```compile_fail
+/// fn world(e: &election_lab_protocols::Engine) {
+///     let _ = e.sim();
+/// }
+/// ```
 pub struct Engine {
     algorithm: &'static Algorithm,
     scenario: Scenario,
@@ -337,10 +348,6 @@ impl Engine {
     /// Elections up to the head (for timeline markers).
     pub fn all_elections(&self) -> &[Election] {
         self.sim.all_elections()
-    }
-    /// The run itself (its world, machine and logs, read-only).
-    pub fn sim(&self) -> &Sim {
-        &self.sim
     }
     /// Tick of the next event, if any (within the scenario's stop time or not).
     pub fn next_event_time(&mut self) -> Option<Time> {

@@ -295,9 +295,7 @@ impl Checker {
             }
             schedule.push(s.action.clone());
         }
-        alg.check_network(scenario)?;
-        let sim = (alg.build)(scenario, alg.properties)?;
-        let (mut m, cfg) = sim.into_machine();
+        let (mut m, cfg) = Engine::with_algorithm(alg, scenario.clone())?.into_machine();
         if bounds.horizon.is_none() && reads_clock(&mut *m, &cfg) {
             return Err(ScenarioError::new(
                 "algorithm",

@@ -40,13 +40,12 @@ pub(super) fn replay_at(
     }
     let mut e = Engine::new(s).expect("the scenario was built once already");
     let find = |e: &Engine, from: NodeId, to: NodeId, payload: u64| -> Option<u64> {
-        let sim = e.sim();
-        sim.in_flight()
-            .filter(|(id, m)| m.from == from && m.to == to && !sim.is_manually_dropped(*id))
+        e.in_flight()
+            .filter(|(id, m)| m.from == from && m.to == to && !e.is_manually_dropped(*id))
             .map(|(id, _)| id)
             .filter(|&id| {
                 let mut h = Fnv64::default();
-                sim.machine().hash_payload(id, &mut h);
+                e.hash_payload(id, &mut h);
                 h.finish() == payload
             })
             .min()
@@ -57,14 +56,7 @@ pub(super) fn replay_at(
             Move::Deliver { from, to, payload } => find(&e, from, to, payload).map(Action::Deliver),
             Move::Lose { from, to, payload } => find(&e, from, to, payload).map(Action::Drop),
             Move::Fire { node, key } => {
-                let sim = e.sim();
-                let i = sim.idx(node).expect("a node");
-                let mut t = Vec::new();
-                sim.machine().timers(i, &mut t);
-                t.iter()
-                    .find(|&&(_, k)| k == key)
-                    .and_then(|&(tok, _)| sim.machine().timer_key(i, tok))
-                    .map(|timer| Action::Fire { node, timer })
+                e.timers_at(node).into_iter().find(|(k, _)| *k == key).map(|(_, timer)| Action::Fire { node, timer })
             }
             Move::Crash(n) => Some(Action::Crash(n)),
             Move::Recover(n) => Some(Action::Recover(n)),
@@ -110,11 +102,11 @@ pub(super) fn replay_at(
     }
     let mut hit = e.violations().iter().find(|v| v.kind == property).cloned();
     if property == LEADER_AGREED {
-        let sim = e.sim();
-        let live: Vec<usize> = (0..sim.cfg.n()).filter(|&i| sim.is_up(i)).collect();
-        let named: Vec<Option<NodeId>> = live.iter().map(|&i| sim.view(i).leader).collect();
+        let nodes = &e.scenario().nodes;
+        let live: Vec<NodeId> = nodes.iter().copied().filter(|&n| e.is_up(n) == Some(true)).collect();
+        let named: Vec<Option<NodeId>> = live.iter().map(|&n| e.protocol_view(n).and_then(|v| v.leader)).collect();
         if let Some(Some(l)) = named.first().copied() {
-            let live_leader = sim.idx(l).is_some_and(|li| sim.is_up(li));
+            let live_leader = e.is_up(l) == Some(true);
             if live_leader && named.iter().all(|&x| x == Some(l)) {
                 hit = Some(crate::observe::Violation {
                     kind: LEADER_AGREED,
@@ -129,9 +121,13 @@ pub(super) fn replay_at(
     if hit.is_none() && property == SPLIT_BRAIN && e.algorithm().property(SPLIT_BRAIN).is_none() {
         // Not a property the algorithm claims, so no monitor of the run watches it: read the
         // live leaders where the schedule ends.
-        let sim = e.sim();
-        let leaders: Vec<NodeId> =
-            (0..sim.cfg.n()).filter(|&i| sim.is_up(i) && sim.view(i).is_leader()).map(|i| sim.cfg.ids[i]).collect();
+        let leaders: Vec<NodeId> = e
+            .scenario()
+            .nodes
+            .iter()
+            .copied()
+            .filter(|&n| e.is_up(n) == Some(true) && e.protocol_view(n).is_some_and(|v| v.is_leader()))
+            .collect();
         if leaders.len() >= 2 {
             hit = Some(crate::observe::Violation {
                 kind: SPLIT_BRAIN,
