@@ -34,7 +34,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -204,12 +204,8 @@ impl Protocol for StableLeader {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        match params.keys().next() {
-            Some(key) => {
-                Err(ScenarioError::new(format!("params.{key}"), "unknown field: this algorithm has no parameters"))
-            }
-            None => Ok(StableLeader),
-        }
+        ParamReader::new(params, &[])?;
+        Ok(StableLeader)
     }
 
     fn init(&self, ctx: &mut C) -> State {
