@@ -413,7 +413,7 @@ impl Do {
                     Who::Id(id) => vec![*id],
                     Who::Max => vec![max],
                     Who::Min => vec![sorted[0]],
-                    Who::Random => vec![nodes[rng.range_inclusive(0, nodes.len() as u64 - 1) as usize]],
+                    Who::Random => vec![rng.pick(nodes)],
                     Who::All => sorted,
                     Who::Others => sorted[..sorted.len() - 1].to_vec(),
                     Who::Leader => leader.into_iter().collect(),

@@ -38,7 +38,7 @@ fn run_acting(e: &mut Engine, r: &mut Pcg32) {
     for t in times {
         e.run_until(t);
         let nodes = e.scenario().nodes.clone();
-        let node = nodes[r.range_inclusive(0, nodes.len() as u64 - 1) as usize];
+        let node = r.pick(&nodes);
         let action = match (r.range_inclusive(0, 2), e.is_up(node) == Some(true)) {
             (_, false) => Action::Recover(node),
             (0, true) => Action::Crash(node),

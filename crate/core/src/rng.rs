@@ -73,6 +73,12 @@ impl Pcg32 {
         }
     }
 
+    /// One of `items`, uniformly: the draw of `range_inclusive(0, len − 1)`, so it draws nothing
+    /// from a single item. Panics on an empty slice.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.range_inclusive(0, items.len() as u64 - 1) as usize]
+    }
+
     /// True with probability `p`. Draws nothing when `p` is 0 or 1.
     pub fn chance(&mut self, p: f64) -> bool {
         if p <= 0.0 {

@@ -281,7 +281,7 @@ mod tests {
     use super::{key_position, position, successor, Dht, State, ALGORITHM};
     use crate::meta::Lang;
     use crate::protocols::testkit::preset;
-    use crate::protocols::testkit::{random_ring as ring, sent, sim_of};
+    use crate::protocols::testkit::{random_faults, random_ring as ring, random_sides, sent, sim_of};
     use crate::rng::Pcg32;
     use crate::sim::Typed;
     use crate::{Action, Engine, NodeId, Scenario};
@@ -346,22 +346,15 @@ mod tests {
             let interval = r.range_inclusive(2, 4);
             let hi = r.range_inclusive(1, 3);
             let timeout = interval + 2 * hi + r.range_inclusive(1, 6);
-            let mut schedule = Vec::new();
-            let mut t = 0;
-            for _ in 0..r.range_inclusive(2, 6) {
-                t += r.range_inclusive(5, 30);
-                let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-                schedule.push(match r.range_inclusive(0, 4) {
+            let (mut schedule, t) = random_faults(&mut r, &ids, 2..=6, 5..=30, |r, t, node| {
+                Some(match r.range_inclusive(0, 4) {
                     0 => json!({"at": t, "crash": node}),
                     1 => json!({"at": t, "recover": node}),
                     2 => json!({"at": t, "isolate": node}),
                     3 if node != ids[0] => json!({"at": t, "cut": [node, ids[0]]}),
-                    _ => {
-                        let (a, b): (Vec<NodeId>, Vec<NodeId>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
-                        json!({"at": t, "partition": [a, b]})
-                    }
-                });
-            }
+                    _ => json!({"at": t, "partition": random_sides(r, &ids)}),
+                })
+            });
             schedule.push(json!({"at": t + 5, "heal": true}));
             let end = t + 5 + timeout + 2 * interval + hi;
             let v = json!({"algorithm": "dht", "nodes": ids, "seed": seed, "params": {"key": random_key(&mut r)},

@@ -341,7 +341,7 @@ mod tests {
     use super::*;
     use crate::meta::Lang;
     use crate::protocols::testkit::run;
-    use crate::protocols::testkit::{sent, sim_of};
+    use crate::protocols::testkit::{random_faults, sent, sim_of};
     use crate::rng::Pcg32;
     use crate::Engine;
     use serde_json::{json, Value};
@@ -426,14 +426,10 @@ mod tests {
             let mut r = Pcg32::new(seed, 1987);
             let n = r.range_inclusive(3, 12);
             let ids: Vec<u64> = (1..=n).map(|k| 5 * k - r.range_inclusive(0, 4)).collect();
-            let mut schedule = vec![];
-            let mut t = 0;
-            for _ in 0..r.range_inclusive(1, 8) {
-                t += r.range_inclusive(1, 30);
-                let node = ids[r.range_inclusive(0, n - 1) as usize];
-                let what = ["crash", "recover", "start"][r.range_inclusive(0, 2) as usize];
-                schedule.push(json!({"at": t, what: node}));
-            }
+            let (schedule, t) = random_faults(&mut r, &ids, 1..=8, 1..=30, |r, t, node| {
+                let what = r.pick(&["crash", "recover", "start"]);
+                Some(json!({"at": t, what: node}))
+            });
             let leader = if r.range_inclusive(0, 1) == 0 { Value::Null } else { json!(ids[0]) };
             let v = json!({"algorithm": "gossip", "nodes": ids, "seed": seed, "initial_leader": leader,
                            "network": {"latency": [1, r.range_inclusive(1, 3)]}, "heartbeats": {"interval": 3, "timeout": 10},

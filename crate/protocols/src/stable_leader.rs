@@ -34,7 +34,7 @@ use crate::meta::{
     single_leader, Faults, Formula, Kind, Look, Monitor, Preset, Property, Role, Text, Topology, Visual, FOLLOWER_ROLE,
     LEADER_ROLE,
 };
-use crate::protocol::{Config, Ctx, Message, Params, Protocol, View, FOLLOWER, LEADER};
+use crate::protocol::{Config, Ctx, Message, ParamReader, Params, Protocol, View, FOLLOWER, LEADER};
 use crate::run;
 use crate::NodeId;
 
@@ -204,12 +204,8 @@ impl Protocol for StableLeader {
     const VIEW_FIELDS: &'static [&'static str] = &["leader", "term"];
 
     fn new(_cfg: &Config, params: &Params) -> Result<Self, ScenarioError> {
-        match params.keys().next() {
-            Some(key) => {
-                Err(ScenarioError::new(format!("params.{key}"), "unknown field: this algorithm has no parameters"))
-            }
-            None => Ok(StableLeader),
-        }
+        ParamReader::new(params, &[])?;
+        Ok(StableLeader)
     }
 
     fn init(&self, ctx: &mut C) -> State {
@@ -340,8 +336,8 @@ impl Protocol for StableLeader {
 mod tests {
     use super::LEADER_DEMOTED;
     use crate::meta::Lang;
-    use crate::protocols::testkit::sent;
     use crate::protocols::testkit::{engine, preset_json as preset};
+    use crate::protocols::testkit::{random_faults, sent};
     use crate::rng::Pcg32;
     use crate::{Action, Engine, NodeId, Scenario};
     use serde_json::{json, Value};
@@ -376,22 +372,16 @@ mod tests {
             let mut r = Pcg32::new(seed, 91);
             let n = r.range_inclusive(3, 8) as usize;
             let ids = crate::protocols::testkit::random_ring(&mut r, n);
-            let leader = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+            let leader = r.pick(&ids);
             let interval = r.range_inclusive(1, 4);
             let timeout = interval + 2 + r.range_inclusive(1, 8);
-            let mut sched = vec![];
-            let mut t = 0;
-            for _ in 0..r.range_inclusive(2, 12) {
-                t += r.range_inclusive(1, 25);
-                let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-                if node != leader {
-                    sched.push(match r.range_inclusive(0, 2) {
-                        0 => json!({"at": t, "crash": node}),
-                        1 => json!({"at": t, "recover": node}),
-                        _ => json!({"at": t, "start": node}),
-                    });
-                }
-            }
+            let (sched, t) = random_faults(&mut r, &ids, 2..=12, 1..=25, |r, t, node| {
+                (node != leader).then(|| match r.range_inclusive(0, 2) {
+                    0 => json!({"at": t, "crash": node}),
+                    1 => json!({"at": t, "recover": node}),
+                    _ => json!({"at": t, "start": node}),
+                })
+            });
             let v = json!({"algorithm": "stable-leader", "nodes": ids, "seed": seed, "initial_leader": leader,
                            "heartbeats": {"interval": interval, "timeout": timeout}, "schedule": sched,
                            "stop": {"max_time": t + 60}});

@@ -6,6 +6,7 @@ use crate::rng::Pcg32;
 use crate::sim::Typed;
 use crate::{presets, Engine, NodeId, Scenario};
 use serde_json::Value;
+use std::ops::RangeInclusive;
 
 /// An engine for scenario `v`, not run yet (a bad scenario fails the test, naming it).
 pub fn engine(v: &Value) -> Engine {
@@ -79,4 +80,31 @@ pub fn sim_of<P: Protocol>(v: &Value, claimed: &'static [Property]) -> Typed<P> 
     let cfg = s.config();
     let proto = P::new(&cfg, &s.params).unwrap();
     Typed::new(proto, cfg, &s, claimed)
+}
+
+/// A random fault schedule over `ids`, as the property tests draw it: how many events (drawn from
+/// `events`), then for each one the ticks since the last (drawn from `gaps`), the node it befalls
+/// (drawn from `ids`) and what `fault(r, t, node)` makes of it (`None`: nothing that time). The
+/// schedule, and the last event's time.
+pub fn random_faults<T: Copy>(
+    r: &mut Pcg32,
+    ids: &[T],
+    events: RangeInclusive<u64>,
+    gaps: RangeInclusive<u64>,
+    mut fault: impl FnMut(&mut Pcg32, u64, T) -> Option<Value>,
+) -> (Vec<Value>, u64) {
+    let mut schedule = Vec::new();
+    let mut t = 0;
+    for _ in 0..r.range_inclusive(*events.start(), *events.end()) {
+        t += r.range_inclusive(*gaps.start(), *gaps.end());
+        let node = r.pick(ids);
+        schedule.extend(fault(r, t, node));
+    }
+    (schedule, t)
+}
+
+/// The two sides of a random partition of `ids` (a coin for each), as a `partition` event's value.
+pub fn random_sides<T: Copy + Into<Value>>(r: &mut Pcg32, ids: &[T]) -> Value {
+    let (a, b): (Vec<T>, Vec<T>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
+    Value::Array(vec![a.into(), b.into()])
 }

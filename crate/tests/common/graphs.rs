@@ -24,7 +24,7 @@ pub fn topology(r: &mut Pcg32, name: &str, n: usize) -> Value {
     match name {
         "grid" => {
             let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
-            let rows = divisors[r.range_inclusive(0, divisors.len() as u64 - 1) as usize];
+            let rows = r.pick(&divisors);
             json!({"generate": "grid", "rows": rows, "cols": n / rows})
         }
         "tree" => json!({"generate": "tree", "fanout": r.range_inclusive(1, 4).min(n as u64)}),

@@ -62,7 +62,7 @@ fn the_highest_live_candidate_wins() {
         let mut schedule = vec![json!({"at": 0, "crash": max})];
         schedule.extend(crashed.iter().map(|c| json!({"at": 0, "crash": c})));
         for _ in 0..detectors {
-            let d = live[r.range_inclusive(0, live.len() as u64 - 1) as usize];
+            let d = r.pick(&live);
             schedule.push(json!({"at": r.range_inclusive(1, 6), "start": d}));
         }
         let v = json!({"algorithm": "bully-candidates", "nodes": ids, "seed": trial, "initial_leader": max,
@@ -131,7 +131,7 @@ fn scattered(seeds: u64, latency: [u64; 2], window: u64, delta: Option<u64>) -> 
         let mut starters: Vec<NodeId> = Vec::new();
         let k = (r.range_inclusive(2, 4) as usize).min(n - 1);
         while starters.len() < k {
-            let d = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+            let d = r.pick(&ids);
             if d != max && !starters.contains(&d) {
                 starters.push(d);
                 schedule.push(json!({"at": 1 + r.range_inclusive(0, window), "start": d}));

@@ -63,7 +63,7 @@ fn with_the_next_in_line_alive_it_always_beats_bully() {
         let live: Vec<NodeId> = sorted[..n - 1].iter().copied().filter(|x| !crashed.contains(x)).collect();
         // Mostly a node below the next in line notices; sometimes the next in line itself,
         // where Bully is already as cheap (one ELECTION to the crashed leader, then COORDINATOR).
-        let detector = live[r.range_inclusive(0, live.len() as u64 - 1) as usize];
+        let detector = r.pick(&live);
         let latency = if trial % 2 == 0 { [1, 1] } else { [1, 4] };
         let v = scenario(&ids, &crashed, detector, trial, latency, json!({}));
         let f = run(&v);
@@ -131,7 +131,7 @@ fn the_highest_live_node_of_the_list_leads() {
         if live.is_empty() {
             continue;
         }
-        let detector = live[r.range_inclusive(0, live.len() as u64 - 1) as usize];
+        let detector = r.pick(&live);
         let v = scenario(&ids, &crashed, detector, trial, [1, 3], json!({"failover": len}));
         let e = run(&v);
         let list: Vec<NodeId> = sorted[..n - 1].iter().rev().take(len).copied().collect();

@@ -45,7 +45,7 @@ pub fn random_scenario(algorithm: &Algorithm, faults: Faults, seed: u64) -> Valu
     let mut crashed: Vec<NodeId> = Vec::new();
     for _ in 0..r.range_inclusive(1, 8) {
         t += r.range_inclusive(1, 40);
-        let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+        let node = r.pick(&ids);
         let pick = r.range_inclusive(0, 7);
         if !any {
             // Crash-stop: crash (leaving at least one node up) or start.
@@ -67,7 +67,7 @@ pub fn random_scenario(algorithm: &Algorithm, faults: Faults, seed: u64) -> Valu
             4 => schedule.push(json!({"at": t, "heal": true})),
             5 => schedule.push(json!({"at": t, "isolate": node})),
             6 => {
-                let other = ids[r.range_inclusive(0, n as u64 - 1) as usize];
+                let other = r.pick(&ids);
                 if other != node {
                     schedule.push(json!({"at": t, "cut": [node, other]}));
                 }

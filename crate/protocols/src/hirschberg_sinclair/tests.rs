@@ -1,7 +1,7 @@
 use super::{ceil_log2, HirschbergSinclair};
 use crate::meta::k;
 use crate::protocols::testkit::run_finished as run;
-use crate::protocols::testkit::{random_ring as ring, sent, sim_of};
+use crate::protocols::testkit::{random_faults, random_ring as ring, random_sides, sent, sim_of};
 use crate::rng::Pcg32;
 use crate::sim::Typed;
 use crate::{Engine, NodeId, Scenario};
@@ -127,7 +127,7 @@ fn any_set_of_starters_elects_the_maximum() {
         let ids = ring(&mut r, n);
         let mut starters: Vec<NodeId> = ids.iter().copied().filter(|_| r.range_inclusive(0, 3) == 0).collect();
         if starters.is_empty() {
-            starters.push(ids[r.range_inclusive(0, n as u64 - 1) as usize]);
+            starters.push(r.pick(&ids));
         }
         let e = run(&scenario(&ids, &starters, trial, [1, 3]));
         let max = *ids.iter().max().unwrap();
@@ -192,29 +192,21 @@ fn no_split_brain_under_chaos_whoever_leads_at_first() {
     for seed in 0..300 {
         let n = r.range_inclusive(2, 9) as usize;
         let ids = ring(&mut r, n);
-        let pick = |r: &mut Pcg32| ids[r.range_inclusive(0, n as u64 - 1) as usize];
-        let mut schedule = vec![];
-        let mut t = 0;
-        for _ in 0..r.range_inclusive(1, 10) {
-            t += r.range_inclusive(1, 40);
-            let x = pick(&mut r);
-            schedule.push(match r.range_inclusive(0, 6) {
+        let (schedule, t) = random_faults(&mut r, &ids, 1..=10, 1..=40, |r, t, x| {
+            Some(match r.range_inclusive(0, 6) {
                 0 => json!({"at": t, "crash": x}),
                 1 => json!({"at": t, "recover": x}),
-                2 => {
-                    let (a, b): (Vec<NodeId>, Vec<NodeId>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
-                    json!({"at": t, "partition": [a, b]})
-                }
+                2 => json!({"at": t, "partition": random_sides(r, &ids)}),
                 3 => json!({"at": t, "heal": true}),
                 4 => {
                     let at = ids.iter().position(|&y| y == x).unwrap() + r.range_inclusive(1, n as u64 - 1) as usize;
                     json!({"at": t, "cut": [x, ids[at % n]]})
                 }
                 _ => json!({"at": t, "start": x}),
-            });
-        }
+            })
+        });
         let lo = r.range_inclusive(1, 3);
-        let v = json!({"algorithm": "hirschberg-sinclair", "nodes": ids, "seed": seed, "initial_leader": pick(&mut r),
+        let v = json!({"algorithm": "hirschberg-sinclair", "nodes": ids, "seed": seed, "initial_leader": r.pick(&ids),
                            "network": {"latency": [lo, lo + r.range_inclusive(0, 4)], "loss": r.range_inclusive(0, 8) as f64 / 100.0,
                                        "fifo": r.range_inclusive(0, 2) != 0},
                            "heartbeats": {"interval": 3, "timeout": 20}, "schedule": schedule, "stop": {"max_time": t + 300}});

@@ -1,6 +1,6 @@
 use super::ALGORITHM;
-use crate::protocols::testkit::sent;
 use crate::protocols::testkit::{engine, preset_engine as preset};
+use crate::protocols::testkit::{random_faults, random_sides, sent};
 use crate::rng::Pcg32;
 use crate::{Engine, NodeId, Scenario};
 use serde_json::{json, Value};
@@ -78,28 +78,18 @@ fn after_healing_every_run_settles_into_one_group() {
         let hi = lo + r.range_inclusive(0, 4);
         let interval = r.range_inclusive(2, 5);
         let timeout = interval + 2 * hi + r.range_inclusive(2, 8);
-        let mut schedule = Vec::new();
-        let mut t = 0;
-        for _ in 0..r.range_inclusive(0, 10) {
-            t += r.range_inclusive(1, 40);
-            let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-            match r.range_inclusive(0, 6) {
-                0 => schedule.push(json!({"at": t, "crash": node})),
-                1 => schedule.push(json!({"at": t, "recover": node})),
-                2 | 3 => {
-                    let (a, b): (Vec<NodeId>, Vec<NodeId>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
-                    schedule.push(json!({"at": t, "partition": [a, b]}));
-                }
-                4 => schedule.push(json!({"at": t, "isolate": node})),
+        let (mut schedule, t) =
+            random_faults(&mut r, &ids, 0..=10, 1..=40, |r, t, node| match r.range_inclusive(0, 6) {
+                0 => Some(json!({"at": t, "crash": node})),
+                1 => Some(json!({"at": t, "recover": node})),
+                2 | 3 => Some(json!({"at": t, "partition": random_sides(r, &ids)})),
+                4 => Some(json!({"at": t, "isolate": node})),
                 5 => {
-                    let other = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-                    if other != node {
-                        schedule.push(json!({"at": t, "cut": [node, other]}));
-                    }
+                    let other = r.pick(&ids);
+                    (other != node).then(|| json!({"at": t, "cut": [node, other]}))
                 }
-                _ => schedule.push(json!({"at": t, "start": node})),
-            }
-        }
+                _ => Some(json!({"at": t, "start": node})),
+            });
         let heal = t + 1;
         schedule.push(json!({"at": heal, "heal": true}));
         for &id in &ids {

@@ -1,9 +1,9 @@
 use super::{Lease, ALGORITHM};
 use crate::meta::Lang;
 use crate::protocols::testkit::{engine, preset};
-use crate::protocols::testkit::{random_ring as ring, sent};
+use crate::protocols::testkit::{random_faults, random_ring as ring, random_sides, sent};
 use crate::rng::Pcg32;
-use crate::{Action, Engine, NodeId, Scenario};
+use crate::{Action, Engine, Scenario};
 use serde_json::{json, Value};
 
 fn overlaps(e: &Engine) -> usize {
@@ -86,26 +86,19 @@ fn without_drift_leases_never_overlap() {
         let ttl = r.range_inclusive(8, 40);
         let margin = r.range_inclusive(1, ttl / 3);
         let period = r.range_inclusive(1, ttl - margin - 1);
-        let mut schedule = Vec::new();
-        let mut t = 0;
-        for _ in 0..r.range_inclusive(2, 10) {
-            t += r.range_inclusive(1, 30);
-            let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-            schedule.push(match r.range_inclusive(0, 5) {
+        let (schedule, t) = random_faults(&mut r, &ids, 2..=10, 1..=30, |r, t, node| {
+            Some(match r.range_inclusive(0, 5) {
                 0 | 1 => json!({"at": t, "crash": node}),
                 2 => json!({"at": t, "recover": node}),
                 3 => json!({"at": t, "isolate": node}),
                 4 => json!({"at": t, "heal": true}),
-                _ => {
-                    let (a, b): (Vec<NodeId>, Vec<NodeId>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
-                    json!({"at": t, "partition": [a, b]})
-                }
-            });
-        }
+                _ => json!({"at": t, "partition": random_sides(r, &ids)}),
+            })
+        });
         let first = if r.range_inclusive(0, 1) == 0 { Value::Null } else { json!(ids[0]) };
         let v = json!({"algorithm": "lease", "nodes": ids, "seed": seed, "initial_leader": first,
                            "network": {"latency": [lo, hi], "loss": 0.05, "fifo": r.range_inclusive(0, 1) == 0},
-                           "params": {"store": ids[r.range_inclusive(0, n as u64 - 1) as usize], "ttl": ttl, "period": period, "margin": margin},
+                           "params": {"store": r.pick(&ids), "ttl": ttl, "period": period, "margin": margin},
                            "schedule": schedule, "stop": {"max_time": t + 150}});
         let mut e = engine(&v);
         e.run_to_end();

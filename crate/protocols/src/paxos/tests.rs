@@ -2,7 +2,7 @@ use super::*;
 use crate::meta::Lang;
 use crate::protocol::Effect;
 use crate::protocols::testkit::{preset, run};
-use crate::protocols::testkit::{sent, sim_of};
+use crate::protocols::testkit::{random_faults, random_sides, sent, sim_of};
 use crate::rng::Pcg32;
 use crate::{Engine, Scenario};
 use serde_json::{json, Value};
@@ -101,23 +101,15 @@ fn chaos(seed: u64) -> Value {
     let mut r = Pcg32::new(seed, 1998);
     let n = r.range_inclusive(3, 7);
     let ids: Vec<u64> = (1..=n).map(|k| k * 3 + r.range_inclusive(0, 2)).collect();
-    let pick = |r: &mut Pcg32| ids[r.range_inclusive(0, n - 1) as usize];
-    let mut schedule = vec![];
-    let mut t = 0;
-    for _ in 0..r.range_inclusive(4, 14) {
-        t += r.range_inclusive(0, 12);
-        let node = pick(&mut r);
-        schedule.push(match r.range_inclusive(0, 9) {
+    let (schedule, t) = random_faults(&mut r, &ids, 4..=14, 0..=12, |r, t, node| {
+        Some(match r.range_inclusive(0, 9) {
             0 | 1 => json!({"at": t, "crash": node}),
             2 | 3 => json!({"at": t, "recover": node}),
-            4 => {
-                let (a, b): (Vec<u64>, Vec<u64>) = ids.iter().partition(|_| r.range_inclusive(0, 1) == 0);
-                json!({"at": t, "partition": [a, b]})
-            }
+            4 => json!({"at": t, "partition": random_sides(r, &ids)}),
             5 => json!({"at": t, "heal": true}),
             _ => json!({"at": t, "start": node}),
-        });
-    }
+        })
+    });
     let lo = r.range_inclusive(1, 3);
     let hb = if r.range_inclusive(0, 3) == 0 { Value::Null } else { json!({"interval": 3, "timeout": 8 + 3 * lo}) };
     let backoff = if r.range_inclusive(0, 1) == 0 { json!([1, 3]) } else { json!([4 * lo + 2, 12 * lo + 2]) };

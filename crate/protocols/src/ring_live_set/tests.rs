@@ -31,7 +31,7 @@ fn the_highest_live_id_leads_whatever_crashed_and_the_counts_are_n_and_l() {
             down.pop();
         }
         let live: Vec<NodeId> = ids.iter().copied().filter(|x| !down.contains(x)).collect();
-        let starter = live[r.range_inclusive(0, live.len() as u64 - 1) as usize];
+        let starter = r.pick(&live);
         let mut schedule: Vec<Value> = down.iter().map(|d| json!({"at": 0, "crash": d})).collect();
         schedule.push(json!({"at": 1, "start": starter}));
         let e = run(&scenario(&ids, schedule, trial, [1, 3]));
@@ -135,8 +135,8 @@ fn a_partition_splits_the_ring_and_each_part_elects_its_own() {
         if a.is_empty() || b.is_empty() {
             continue;
         }
-        let sa = a[r.range_inclusive(0, a.len() as u64 - 1) as usize];
-        let sb = b[r.range_inclusive(0, b.len() as u64 - 1) as usize];
+        let sa = r.pick(&a);
+        let sb = r.pick(&b);
         let schedule =
             vec![json!({"at": 0, "partition": [a, b]}), json!({"at": 1, "start": sa}), json!({"at": 1, "start": sb})];
         let e = run(&scenario(&ids, schedule, trial, [1, 3]));

@@ -1,5 +1,5 @@
 use super::{State, TokenRing, ALGORITHM};
-use crate::protocols::testkit::{random_ring as ring, sim_of};
+use crate::protocols::testkit::{random_faults, random_ring as ring, sim_of};
 use crate::rng::Pcg32;
 use crate::sim::Typed;
 use crate::{Action, Scenario};
@@ -29,11 +29,7 @@ fn a_healthy_ring_never_regenerates() {
         let ids = ring(&mut r, n);
         let lo = r.range_inclusive(1, 3);
         let hi = lo + r.range_inclusive(0, 3);
-        let first = if r.range_inclusive(0, 1) == 0 {
-            Value::Null
-        } else {
-            json!(ids[r.range_inclusive(0, n as u64 - 1) as usize])
-        };
+        let first = if r.range_inclusive(0, 1) == 0 { Value::Null } else { json!(r.pick(&ids)) };
         let v = json!({"algorithm": "token-ring", "nodes": ids, "seed": seed, "initial_leader": first,
                            "network": {"latency": [lo, hi], "fifo": r.range_inclusive(0, 1) == 0}, "stop": {"max_time": 3000}});
         let mut s = sim(&v);
@@ -69,11 +65,7 @@ fn a_crashed_holder_gives_exactly_one_regenerated_token() {
         let holder = states(&s).iter().find(|x| x.holding.is_some()).unwrap().me;
         s.apply(Action::Crash(holder)).unwrap();
         if r.range_inclusive(0, 1) == 0 {
-            let other = if r.range_inclusive(0, 1) == 0 {
-                s.cfg.sorted[0]
-            } else {
-                ids[r.range_inclusive(0, n as u64 - 1) as usize]
-            };
+            let other = if r.range_inclusive(0, 1) == 0 { s.cfg.sorted[0] } else { r.pick(&ids) };
             s.apply(Action::Crash(other)).unwrap();
         }
         let lowest_live = live(&s).iter().map(|x| x.me).min().unwrap();
@@ -104,17 +96,13 @@ fn crash_stop_runs_never_hold_two_tokens() {
         let n = r.range_inclusive(3, 9) as usize;
         let ids = ring(&mut r, n);
         let hi = r.range_inclusive(1, 3);
-        let mut schedule = Vec::new();
-        let mut t = 0;
         let mut crashed = Vec::new();
-        for _ in 0..r.range_inclusive(1, n as u64 - 1) {
-            t += r.range_inclusive(1, 150);
-            let node = ids[r.range_inclusive(0, n as u64 - 1) as usize];
-            if !crashed.contains(&node) {
+        let (schedule, t) = random_faults(&mut r, &ids, 1..=n as u64 - 1, 1..=150, |_, t, node| {
+            (!crashed.contains(&node)).then(|| {
                 crashed.push(node);
-                schedule.push(json!({"at": t, "crash": node}));
-            }
-        }
+                json!({"at": t, "crash": node})
+            })
+        });
         let v = json!({"algorithm": "token-ring", "nodes": ids, "seed": seed, "network": {"latency": [1, hi]},
                            "schedule": schedule, "stop": {"max_time": 1_000_000}});
         let mut s = sim(&v);

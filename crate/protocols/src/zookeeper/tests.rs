@@ -1,6 +1,6 @@
 use crate::meta::Lang;
-use crate::protocols::testkit::sent;
 use crate::protocols::testkit::{preset, run};
+use crate::protocols::testkit::{random_faults, sent};
 use crate::rng::Pcg32;
 use crate::{Action, Engine, NodeId, Scenario};
 use serde_json::{json, Value};
@@ -155,19 +155,17 @@ fn random_zxids_and_partitions_keep_one_leader_per_round_and_settle() {
         let (mut v, _, _, _) = partitioned(seed);
         let mut r = Pcg32::new(seed, 78);
         let ids: Vec<NodeId> = serde_json::from_value(v["nodes"].clone()).unwrap();
-        let mut sched = vec![];
-        let mut t = 0;
-        for _ in 0..r.range_inclusive(1, 6) {
-            t += r.range_inclusive(1, 30);
-            let node = ids[r.range_inclusive(0, ids.len() as u64 - 1) as usize];
-            sched.push(match r.range_inclusive(0, 4) {
-                    0 => json!({"at": t, "crash": node}),
-                    1 => json!({"at": t, "recover": node}),
-                    2 => json!({"at": t, "partition": [ids.iter().filter(|_| r.range_inclusive(0, 1) == 0).collect::<Vec<_>>(), []]}),
-                    3 => json!({"at": t, "isolate": node}),
-                    _ => json!({"at": t, "start": node}),
-                });
-        }
+        let (mut sched, mut t) = random_faults(&mut r, &ids, 1..=6, 1..=30, |r, t, node| {
+            Some(match r.range_inclusive(0, 4) {
+                0 => json!({"at": t, "crash": node}),
+                1 => json!({"at": t, "recover": node}),
+                2 => {
+                    json!({"at": t, "partition": [ids.iter().filter(|_| r.range_inclusive(0, 1) == 0).collect::<Vec<_>>(), []]})
+                }
+                3 => json!({"at": t, "isolate": node}),
+                _ => json!({"at": t, "start": node}),
+            })
+        });
         t += 5;
         sched.push(json!({"at": t, "heal": true}));
         for &id in &ids {
