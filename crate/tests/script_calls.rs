@@ -66,3 +66,28 @@ fn every_call_may_nest_as_deep_as_the_limit() {
     let why = e.halted().expect("one more level is refused");
     assert!(why.contains("calls nested deeper than") && why.contains("on_start"), "{why}");
 }
+
+/// A handler that fails changes nothing in `this`, also when it had changed, added and pushed
+/// into fields before failing, and when its state came from a `view()` that is remembered (the
+/// handler then works on the state's own map and the remembered copy puts it back).
+#[test]
+fn a_failed_handler_leaves_this_as_it_was() {
+    let src = "fn init() { this.x = 1; this.list = [1]; }\n\
+               fn on_start() { this.x = 2; set_timer(\"T\", 1); }\n\
+               fn on_timer(name) { this.x = 99; this.list.push(5); this.added = 1; throw \"stop\"; }\n\
+               fn view() { #{ role: if this.x == 2 { \"candidate\" } else { \"follower\" } } }\n\
+               #{ id: \"calls-undo\", title: \"t\", kinds: [#{ name: \"X\" }], timers: [\"T\"],\n\
+                  fields: [#{ name: \"x\" }, #{ name: \"list\" }, #{ name: \"added\" }] }";
+    let e = run(src);
+    let why = e.halted().expect("the timer's handler fails");
+    assert!(why.contains("on_timer") && why.contains("stop"), "{why}");
+    let failed: u32 = why
+        .split(": N")
+        .nth(1)
+        .and_then(|w| w.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the node named first");
+    let values: Vec<String> = e.inspect(failed).iter().map(|f| format!("{}={:?}", f.id, f.value)).collect();
+    assert_eq!(values, ["x=Num(2)", "list=Text(\"[1]\")", "added=None"], "N{failed}");
+    assert_eq!(e.node_view(failed).map(|v| v.role), Some("candidate"));
+}

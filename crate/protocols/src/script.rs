@@ -100,12 +100,15 @@ pub struct State {
     /// `view()`.
     pub vote: Option<NodeId>,
     pub tally: Option<(u32, u32)>,
+    /// The mark of the copy of `this` the view memory keeps, if `this` equals it (0: unknown;
+    /// see [`view::Views::vouches`]). Not part of the state's value (hash, equality).
+    mark: u64,
 }
 
 impl State {
     /// The view fields without the script's map (`this` is `()`).
     fn view_only(&self) -> State {
-        State { this: Dynamic::UNIT, ..*self }
+        State { this: Dynamic::UNIT, mark: 0, ..*self }
     }
 }
 
@@ -376,22 +379,15 @@ impl Scripted {
         if !self.loaded.decl.has[h] {
             return;
         }
-        // One copy of the state's map a call: the handler works on it, and it replaces the
-        // state only if the handler succeeds.
+        // The handler works on the state's own map, which a failed call must leave as it was:
+        // copied first, unless the view memory keeps an equal copy to put back.
         let mut next = s.view_only();
-        let mut this = s.this.clone();
-        let fx = self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, false).map_err(|e| {
-            if !e.locate {
-                return e;
-            }
-            // Run it again, from the same state, with the position tracker: it fails at the
-            // same operation, and the tracker saw where.
-            let (mut this, mut next) = (s.this.clone(), s.view_only());
-            self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
-        });
-        let fx = fx.and_then(|(fx, _, _)| {
+        let backup = (!self.views.vouches(ctx.me, s.mark)).then(|| s.this.clone());
+        let mut this = std::mem::take(&mut s.this);
+        let ran = self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, false);
+        let fx = ran.map_err(|e| (e, true)).and_then(|(fx, _, _)| {
             next.this = this;
-            self.refresh_view(&mut next, ctx.me, ctx.now)?;
+            self.refresh_view(&mut next, ctx.me, ctx.now).map_err(|e| (e, false))?;
             Ok(fx)
         });
         match fx {
@@ -399,7 +395,19 @@ impl Scripted {
                 *s = next;
                 self.apply(fx, ctx);
             }
-            Err(e) => self.fail(ctx.me, ctx.now, e),
+            Err((e, handler)) => {
+                s.this = backup.unwrap_or_else(|| self.views.copy(ctx.me));
+                // Run it again, from the same state, with the position tracker: it fails at the
+                // same operation, and the tracker saw where.
+                let e = match handler && e.locate {
+                    true => {
+                        let (mut this, mut next) = (s.this.clone(), s.view_only());
+                        self.run(h, &what, args(), &mut this, &mut next, ctx.me, ctx.now, true).err().unwrap_or(e)
+                    }
+                    false => e,
+                };
+                self.fail(ctx.me, ctx.now, e)
+            }
         }
     }
 
@@ -437,7 +445,7 @@ impl Scripted {
         let patch = view::Patch::read(decl, &m)?;
         patch.apply(s);
         if pure {
-            self.views.keep(me, s.this.clone(), patch);
+            self.views.keep(me, s, patch);
         }
         Ok(())
     }
@@ -457,7 +465,8 @@ impl Scripted {
     }
 
     fn fresh(&self) -> State {
-        State { this: Dynamic::from_map(Map::new()), role: FOLLOWER, leader: None, term: None, vote: None, tally: None }
+        let this = Dynamic::from_map(Map::new());
+        State { this, role: FOLLOWER, leader: None, term: None, vote: None, tally: None, mark: 0 }
     }
 }
 

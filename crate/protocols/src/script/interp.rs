@@ -4,11 +4,11 @@
 use super::load::Loaded;
 use super::value::{node_or_unit, uint_or_unit};
 use super::{ScriptError, LIMITS};
-use crate::meta::Note;
+use crate::meta::{Note, Text};
 use crate::protocol::Config;
 use crate::{NodeId, Time};
 use rhai::{Caches, Dynamic, Engine, EvalAltResult, EvalContext, FuncArgs, GlobalRuntimeState, Map, Position, Scope};
-use rhai::{StaticVec, AST};
+use rhai::{ImmutableString, StaticVec, AST};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -55,6 +55,30 @@ thread_local! {
     pub(super) static CALL: RefCell<Option<Call>> = const { RefCell::new(None) };
     /// Compiled scripts, by source (an [`AST`] is not thread-safe, so each thread compiles its own).
     static COMPILED: RefCell<Vec<(Arc<Loaded>, Rc<AST>)>> = const { RefCell::new(Vec::new()) };
+    /// Narration lines already found, by script and name (see [`note_text`]).
+    static NOTES: RefCell<Vec<(Arc<Loaded>, ImmutableString, Text)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most lines [`NOTES`] keeps (a script that makes its names at run time refills it).
+const NOTES_KEPT: usize = 64;
+
+/// The narration line `name` of the running script. The name a handler passes is nearly always
+/// one of its literals, the same shared string at every call, so a line found once is found
+/// again by the string's pointer instead of among the script's lines and the catalogs' keys.
+/// A kept string stays alive, so its pointer cannot come to stand for another string.
+fn note_text(c: &Call, name: &ImmutableString) -> Option<Text> {
+    NOTES.with(|n| {
+        let mut n = n.borrow_mut();
+        if let Some((.., t)) = n.iter().find(|(l, s, _)| s.ptr_eq(name) && Arc::ptr_eq(l, &c.decl)) {
+            return Some(*t);
+        }
+        let t = c.decl.decl.note(name)?;
+        if n.len() >= NOTES_KEPT {
+            n.clear();
+        }
+        n.push((c.decl.clone(), name.clone(), t));
+        Some(t)
+    })
 }
 
 pub(super) fn with_engine<R>(f: impl FnOnce(&Engine) -> R) -> R {
@@ -105,8 +129,8 @@ fn tick_arg(v: i64, what: &str) -> Res<Time> {
     u64::try_from(v).or_else(|_| fail(format!("{what}: {v} ticks is negative")))
 }
 
-fn note_fx(c: &mut Call, name: &str, args: &Map) -> Res<()> {
-    let Some(text) = c.decl.decl.note(name) else {
+fn note_fx(c: &mut Call, name: &ImmutableString, args: &Map) -> Res<()> {
+    let Some(text) = note_text(c, name) else {
         let names: Vec<&str> = c.decl.decl.notes.iter().map(|(n, _)| n.as_str()).collect();
         return fail(format!("unknown note `{name}` (declared in `notes`: {})", names.join(", ")));
     };
@@ -197,8 +221,8 @@ fn new_engine() -> Engine {
             Ok(())
         })
     });
-    e.register_fn("note", |name: &str| call("note", |c| note_fx(c, name, &Map::new())));
-    e.register_fn("note", |name: &str, args: Map| call("note", |c| note_fx(c, name, &args)));
+    e.register_fn("note", |name: ImmutableString| call("note", |c| note_fx(c, &name, &Map::new())));
+    e.register_fn("note", |name: ImmutableString, args: Map| call("note", |c| note_fx(c, &name, &args)));
     e.register_fn("set_role", |role: &str| {
         call("set_role", |c| {
             let Some(r) = c.decl.decl.role(role) else {

@@ -18,10 +18,15 @@ use crate::NodeId;
 use rhai::{Dynamic, Map};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The last pure `view()` of each node: the `this` it read and what it set.
+/// The last pure `view()` of each node: its mark, the `this` it read and what it set.
 #[derive(Default)]
-pub(super) struct Views(RefCell<BTreeMap<NodeId, (Dynamic, Patch)>>);
+pub(super) struct Views(RefCell<BTreeMap<NodeId, (u64, Dynamic, Patch)>>);
+
+/// The marks of kept copies: a new one for each, never the same twice in the process (so a
+/// state from another run or protocol cannot carry a mark that means another copy here).
+static MARKS: AtomicU64 = AtomicU64::new(1);
 
 impl Views {
     /// Applies to `s` the view remembered for node `me` if it was computed from a `this` equal
@@ -29,16 +34,31 @@ impl Views {
     pub(super) fn reuse(&self, me: NodeId, s: &mut State) -> bool {
         let views = self.0.borrow();
         match views.get(&me) {
-            Some((this, patch)) if same(this, &s.this) => {
+            Some((mark, this, patch)) if same(this, &s.this) => {
                 patch.apply(s);
+                s.mark = *mark;
                 true
             }
             _ => false,
         }
     }
 
-    pub(super) fn keep(&self, me: NodeId, this: Dynamic, patch: Patch) {
-        self.0.borrow_mut().insert(me, (this, patch));
+    /// Keeps a copy of `s.this` and what its `view()` set for node `me`; `s` gets the copy's mark.
+    pub(super) fn keep(&self, me: NodeId, s: &mut State, patch: Patch) {
+        s.mark = MARKS.fetch_add(1, Ordering::Relaxed);
+        self.0.borrow_mut().insert(me, (s.mark, s.this.clone(), patch));
+    }
+
+    /// Whether the copy kept for node `me` has the mark `mark`, so that it equals the `this` of
+    /// a state carrying that mark: a handler may then work on the state's own map, and a failed
+    /// one is undone from the copy ([`Views::copy`]) instead of a copy made before every call.
+    pub(super) fn vouches(&self, me: NodeId, mark: u64) -> bool {
+        mark != 0 && self.0.borrow().get(&me).is_some_and(|(m, ..)| *m == mark)
+    }
+
+    /// The copy of `this` kept for node `me` (`()` if none: [`Views::vouches`] says first).
+    pub(super) fn copy(&self, me: NodeId) -> Dynamic {
+        self.0.borrow().get(&me).map_or(Dynamic::UNIT, |(_, this, _)| this.clone())
     }
 }
 
