@@ -365,7 +365,7 @@ pub fn Lab() -> Html {
     let stale = epochs.or(stale);
     let per_group = meta::leader_per_group(algorithm);
     let conformance = state.conformance.clone();
-    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
+    let banners = html! { <Banners alert={state.messages.alert.clone()} notice={state.messages.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.dialogs.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
     let lab = LabView {

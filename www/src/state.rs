@@ -27,6 +27,7 @@ mod fork;
 pub mod handoff;
 pub mod lesson;
 pub mod limits;
+pub mod messages;
 mod mode;
 mod open;
 mod ops;
@@ -48,6 +49,7 @@ pub use derived::{lines_at, positions, property_name, DropMark};
 pub use dialogs::DialogAction;
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
+pub use messages::MessageAction;
 pub use mode::{Lab, Mode};
 pub use playback::PlaybackAction;
 pub use real_logs::{paused_leader_text, stale_term_text};
@@ -88,10 +90,9 @@ pub struct State {
     pub playback: playback::Playback,
     pub selection: selection::Selection,
     pub dialogs: dialogs::Dialogs,
+    pub messages: messages::Messages,
     /// Used by touch: the narration names gestures instead of keys.
     pub touch: bool,
-    pub alert: Option<String>,
-    pub notice: Option<String>,
     /// An imported recording's conformance to its model (`protocols::conform`).
     pub conformance: Option<Rc<election_lab::protocols::conform::Verdict>>,
     /// Bumped by Escape: canvases drop a gesture in progress.
@@ -163,8 +164,7 @@ impl State {
             playback: Default::default(),
             selection: Default::default(),
             dialogs: Default::default(),
-            alert: None,
-            notice: None,
+            messages: Default::default(),
             conformance: None,
             cancel: 0,
             lang: Lang::En,
@@ -216,7 +216,8 @@ impl State {
         if self.head != was && engine.head_at_budget() {
             // The head has just reached the tab's history budget: say where the run stops, and why.
             let b = engine.budget();
-            self.notice = Some(k::UI_HISTORY_BUDGET_REACHED.format(self.lang, &[&self.head, &b.steps, &b.messages]));
+            self.messages.notice =
+                Some(k::UI_HISTORY_BUDGET_REACHED.format(self.lang, &[&self.head, &b.steps, &b.messages]));
         }
         if self.interventions.as_slice() != engine.interventions() {
             self.interventions = Rc::new(engine.interventions().to_vec());
@@ -258,6 +259,10 @@ impl State {
         self.dialogs.reduce(action);
         false
     }
+    fn messages_reduce(&mut self, action: MessageAction) -> bool {
+        self.messages.reduce(action);
+        false
+    }
 
     /// The one-run reducer, which also holds what every mode shares (the language, the dialogs,
     /// the search); compare mode and the experiments view hand it what is not their own.
@@ -268,7 +273,7 @@ impl State {
                 if self.playback.playing {
                     self.playback.reduce(PlaybackAction::Pause);
                 } else if self.at_end() && self.lesson.is_none() {
-                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playback.reduce(PlaybackAction::Play);
                     self.start_watch();
@@ -279,7 +284,7 @@ impl State {
             Action::StepForward => {
                 self.playback.playing = false;
                 if !self.step_unit() && self.lesson.is_none() {
-                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
@@ -318,6 +323,7 @@ impl State {
             Action::Playback(a) => self.playback_reduce(a),
             Action::Selection(a) => self.selection_reduce(a),
             Action::Dialog(a) => self.dialogs_reduce(a),
+            Action::Message(a) => self.messages_reduce(a),
             Action::PlayTo(t) => self.play_to(t),
             Action::Compute if WB => self.compute(),
             Action::Compute => self.compute_ahead(),
@@ -345,7 +351,7 @@ impl State {
                     self.load(result, Some(p.id), |e| e)
                 }
                 None => {
-                    self.alert = Some(format!("no preset named '{id}'"));
+                    self.messages.alert = Some(format!("no preset named '{id}'"));
                     false
                 }
             },
@@ -354,7 +360,7 @@ impl State {
                 let lang = self.lang;
                 let ok = self.load(result, None, |e| k::UI_SCENARIO_NOT_APPLIED.format(lang, &[&e]));
                 if ok {
-                    self.alert = None;
+                    self.messages.alert = None;
                 }
                 ok
             }
@@ -363,16 +369,12 @@ impl State {
             Action::ImportBytes(files) if WB => self.import_bytes(files),
             Action::ReplayModel if WB => self.replay_model(),
             Action::ImportRefused(why) => {
-                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+                self.messages.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
             Action::ShowShare { title, text } => self.dialogs_reduce(DialogAction::ShowShare { title, text }),
             Action::CloseShare => self.dialogs_reduce(DialogAction::CloseShare),
-            Action::Dismiss => {
-                self.alert = None;
-                self.notice = None;
-                false
-            }
+            Action::Dismiss => self.messages_reduce(MessageAction::Dismiss),
             Action::ToggleHelp => self.dialogs_reduce(DialogAction::ToggleHelp),
             Action::ToggleCard => self.dialogs_reduce(DialogAction::ToggleCard),
             Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
@@ -388,7 +390,7 @@ impl State {
                 match result {
                     Ok(()) => self.apply(Action::SetLang(lang)),
                     Err(e) => {
-                        self.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
+                        self.messages.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
                         false
                     }
                 }
@@ -478,7 +480,7 @@ impl State {
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
                 if ok {
-                    self.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
                 }
                 ok
             }
@@ -488,7 +490,7 @@ impl State {
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
             Action::ExportFailed(why) => {
-                self.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
+                self.messages.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
                 false
             }
             Action::Watch(key) if WB || key.is_none() => {

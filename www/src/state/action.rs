@@ -7,12 +7,14 @@ use election_lab::{Action as Intervention, Scenario};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`); the
+    /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`,
+    /// `messages.rs`, `search.rs`, `check.rs`); the
     /// plain variants below that name their actions (`Pause`, `Peek`, `ToggleHelp`, ...) are
     /// kept as the components send them.
     Playback(super::PlaybackAction),
     Selection(super::SelectionAction),
     Dialog(super::DialogAction),
+    Message(super::MessageAction),
     TogglePlay,
     Pause,
     StepForward,

@@ -148,8 +148,8 @@ impl State {
                         self.close_compare();
                     }
                     self.load(Ok(engine), None, |e| e);
-                    self.alert = None;
-                    self.notice = Some(k::ui_check_notice_violated(moves, step).render(self.lang));
+                    self.messages.alert = None;
+                    self.messages.notice = Some(k::ui_check_notice_violated(moves, step).render(self.lang));
                     self.check = Some(Rc::new(ModelCheck {
                         status: CheckStatus::Violated { step, moves, states },
                         ..(*current).clone()

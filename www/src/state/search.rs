@@ -112,8 +112,8 @@ impl State {
                         self.close_compare();
                     }
                     self.load(Ok(engine), None, |e| e);
-                    self.alert = None;
-                    self.notice =
+                    self.messages.alert = None;
+                    self.messages.notice =
                         Some(k::ui_counterexample_found_after_0_schedules(tried.schedules, step).render(self.lang));
                     self.search = Some(Rc::new(Finding {
                         status: SearchStatus::Found { step, tried, ms, changes },
@@ -173,7 +173,11 @@ mod tests {
         assert!(s.preset.is_none(), "a new run, not the preset");
         let e = s.engine.get();
         assert!(e.violations().iter().any(|v| v.kind == SPLIT_BRAIN && v.step == step));
-        assert!(s.notice.as_deref().unwrap().contains(&format!("violating step {step}")), "{:?}", s.notice);
+        assert!(
+            s.messages.notice.as_deref().unwrap().contains(&format!("violating step {step}")),
+            "{:?}",
+            s.messages.notice
+        );
         assert!(s.frame.leaders.len() >= 2, "two leaders at the step shown");
     }
 

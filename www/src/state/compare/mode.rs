@@ -46,7 +46,7 @@ impl State {
                 self.show_compare(c)
             }
             Err(e) => {
-                self.alert = Some(e);
+                self.messages.alert = Some(e);
                 false
             }
         }
@@ -86,7 +86,7 @@ impl State {
         let algs = match parse_ids(list) {
             Ok(a) => a,
             Err(e) => {
-                self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+                self.messages.alert = Some(format!("link: {e}. Showing one algorithm instead."));
                 return;
             }
         };
@@ -94,7 +94,7 @@ impl State {
             None => None,
             Some(Ok(t)) => Some(t),
             Some(Err(_)) => {
-                self.alert = Some(format!(
+                self.messages.alert = Some(format!(
                     "link: time '{}' is not a number of ticks; showing t = 0",
                     get("time").unwrap_or_default()
                 ));
@@ -106,11 +106,12 @@ impl State {
             if let Some(t) = time {
                 c.go_to(t);
                 if c.time < t {
-                    self.alert = Some(format!("link: t = {t} is past the end of this run; showing t = {}", c.time));
+                    self.messages.alert =
+                        Some(format!("link: t = {t} is past the end of this run; showing t = {}", c.time));
                 }
             }
-        } else if let Some(e) = self.alert.take() {
-            self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+        } else if let Some(e) = self.messages.alert.take() {
+            self.messages.alert = Some(format!("link: {e}. Showing one algorithm instead."));
         }
     }
 
@@ -157,7 +158,7 @@ impl State {
                 self.playback.playing = false;
                 match c.next_tick() {
                     Some(t) => c.go_to(t),
-                    None => self.notice = Some(ended(self.lang)),
+                    None => self.messages.notice = Some(ended(self.lang)),
                 }
             }
             Action::StepBack => {
@@ -182,7 +183,7 @@ impl State {
                 match c.next_tick() {
                     None => {
                         self.playback.playing = false;
-                        self.notice = Some(ended(self.lang));
+                        self.messages.notice = Some(ended(self.lang));
                         c.refresh();
                     }
                     Some(n) if n as f64 <= t => {
@@ -225,7 +226,7 @@ impl State {
                 return Ok(false);
             }
             Action::Act(Intervention::Drop(_)) => {
-                self.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
+                self.messages.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
                 return Ok(false);
             }
             Action::Act(a) => {
@@ -252,7 +253,7 @@ impl State {
             Action::Undo => {
                 let mut faults = c.faults();
                 let Some(last) = faults.pop() else {
-                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
                     return Ok(false);
                 };
                 let (algs, base) = (c.algorithms(), c.scenario.clone());
@@ -265,7 +266,7 @@ impl State {
             }
             Action::Redo => {
                 let Some(iv) = self.redo.last().cloned() else {
-                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
                     return Ok(false);
                 };
                 c.go_to(iv.time);
@@ -275,7 +276,7 @@ impl State {
                         redo.pop();
                         self.redo = Rc::new(redo);
                     }
-                    Err(e) => self.alert = Some(e),
+                    Err(e) => self.messages.alert = Some(e),
                 }
             }
             // Editing or importing a scenario leaves compare mode.
@@ -288,7 +289,7 @@ impl State {
         if let (Some(a), Some(c)) = (fault, self.lanes_mut()) {
             match c.act(a) {
                 Ok(()) => self.redo = Rc::default(),
-                Err(e) => self.alert = Some(e),
+                Err(e) => self.messages.alert = Some(e),
             }
         }
         Ok(true)

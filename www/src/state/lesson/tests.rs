@@ -205,11 +205,11 @@ fn the_run_ended_notice_is_left_to_the_lesson_panel() {
     assert!(!lab.playback.playing, "the run played to its end");
     for a in [Action::StepForward, Action::TogglePlay] {
         lab = lab.reduce(a);
-        assert_eq!(lab.notice, None, "no 'The run has ended' while a lesson is open");
+        assert_eq!(lab.messages.notice, None, "no 'The run has ended' while a lesson is open");
     }
     // Without the lesson it is said again.
     let lab = lab.reduce(Action::SetLessonLink(None)).reduce(Action::StepForward);
-    assert_eq!(lab.notice.as_deref(), Some("The run has ended."));
+    assert_eq!(lab.messages.notice.as_deref(), Some("The run has ended."));
 }
 
 #[test]
