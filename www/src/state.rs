@@ -41,7 +41,7 @@ mod store;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
-pub use check::{CheckBounds, CheckStatus, Coverage, ModelCheck};
+pub use check::{CheckAction, CheckBounds, CheckStatus, Coverage, ModelCheck};
 pub use compare::{Compare, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
@@ -53,7 +53,7 @@ pub use messages::MessageAction;
 pub use mode::{Lab, Mode};
 pub use playback::PlaybackAction;
 pub use real_logs::{paused_leader_text, stale_term_text};
-pub use search::{Finding, SearchStatus};
+pub use search::{Finding, SearchAction, SearchStatus};
 pub use selection::SelectionAction;
 pub use store::EngineRef;
 
@@ -119,10 +119,10 @@ pub struct State {
     pub bp_error: Option<Rc<String>>,
     /// What the event log shows.
     pub log_filter: Rc<LogFilter>,
-    /// The last counterexample search asked for (running, or how it ended).
-    pub search: Option<Rc<Finding>>,
-    /// The last check of every schedule asked for (running, or its verdict).
-    pub check: Option<Rc<ModelCheck>>,
+    /// The counterexample search (`search.rs`).
+    pub search: search::Search,
+    /// "Check every schedule" (`check.rs`).
+    pub check: check::Check,
     /// The lesson open, as `?lesson=` carries it.
     pub lesson: Option<Rc<String>>,
     /// A run kept when another replaced it (a future discarded by acting in the past, or the
@@ -178,8 +178,8 @@ impl State {
             sweeps: 0,
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
-            search: None,
-            check: None,
+            search: Default::default(),
+            check: Default::default(),
             lesson: None,
             offer: None,
             handoff: None,
@@ -458,12 +458,16 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
-            Action::FindCounterexample(property) if WB => self.find_counterexample(property),
-            Action::SearchReply(text) if WB => self.search_reply(&text),
-            Action::CancelSearch if WB => self.cancel_search(),
-            Action::CheckEverySchedule(property, bounds) if WB => self.check_every_schedule(property, bounds),
-            Action::CheckReply(text) if WB => self.check_reply(&text),
-            Action::CancelCheck if WB => self.cancel_check(),
+            Action::FindCounterexample(property) if WB => self.search_apply(SearchAction::Find(property)),
+            Action::SearchReply(text) if WB => self.search_apply(SearchAction::Reply(text)),
+            Action::CancelSearch if WB => self.search_apply(SearchAction::Cancel),
+            Action::Search(a) if WB => self.search_apply(a),
+            Action::CheckEverySchedule(property, bounds) if WB => {
+                self.check_apply(CheckAction::Start(property, bounds))
+            }
+            Action::CheckReply(text) if WB => self.check_apply(CheckAction::Reply(text)),
+            Action::CancelCheck if WB => self.check_apply(CheckAction::Cancel),
+            Action::Check(a) if WB => self.check_apply(a),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
                 false

@@ -15,6 +15,8 @@ pub enum Action {
     Selection(super::SelectionAction),
     Dialog(super::DialogAction),
     Message(super::MessageAction),
+    Search(super::SearchAction),
+    Check(super::CheckAction),
     TogglePlay,
     Pause,
     StepForward,
