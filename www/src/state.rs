@@ -42,7 +42,7 @@ pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
 pub use check::{CheckAction, CheckBounds, CheckStatus, Coverage, ModelCheck};
-pub use compare::{Compare, Lane, Row};
+pub use compare::{Compare, CompareAction, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, property_name, DropMark};
@@ -411,12 +411,10 @@ impl State {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Compare(algs) if WB => self.open_compare(algs),
-            Action::ComparePreset if WB => self.compare_preset(),
-            Action::CloseCompare if WB => {
-                self.close_compare();
-                true
-            }
+            Action::Compare(algs) if WB => self.compare_reduce(CompareAction::Open(algs)),
+            Action::ComparePreset if WB => self.compare_reduce(CompareAction::Preset),
+            Action::CloseCompare if WB => self.compare_reduce(CompareAction::Close),
+            Action::CompareMode(a) if WB => self.compare_reduce(a),
             Action::TogglePicker if WB => self.dialogs_reduce(DialogAction::TogglePicker),
             Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,

@@ -8,7 +8,7 @@ use election_lab::{Action as Intervention, Scenario};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`,
-    /// `messages.rs`, `search.rs`, `check.rs`); the
+    /// `messages.rs`, `search.rs`, `check.rs`, compare mode's); the
     /// plain variants below that name their actions (`Pause`, `Peek`, `ToggleHelp`, ...) are
     /// kept as the components send them.
     Playback(super::PlaybackAction),
@@ -17,6 +17,8 @@ pub enum Action {
     Message(super::MessageAction),
     Search(super::SearchAction),
     Check(super::CheckAction),
+    /// Compare mode's own (`state/compare/mode.rs`).
+    CompareMode(super::CompareAction),
     TogglePlay,
     Pause,
     StepForward,

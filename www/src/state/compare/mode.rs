@@ -1,5 +1,12 @@
 //! Compare mode in the reducer: opening and closing the lanes, links, and the actions that
 //! concern the shared clock and the faults.
+//!
+//! The compare sub-state is the mode's `Compare` (in `Mode::Compare`), with its own actions
+//! ([`CompareAction`]: open, the course's preset, close) and two reducers: `compare_reduce` for
+//! those, and `compare_apply`, which reads the page's other actions as they apply to lanes (a
+//! step, a seek, a fault: every control of the run means the same over lanes). Neither is pure:
+//! opening lanes builds their engines from the run's (the store's, read), closing them puts the
+//! anchor lane's engine back in the store, and each lane owns its engine.
 
 use super::{parse_ids, preset_lanes, preset_scenario, same_world, Compare, SPLIT_BRAIN};
 use crate::geometry::{self, Pt};
@@ -10,7 +17,30 @@ use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Algorithm, Scenario, Time};
 use std::rc::Rc;
 
+/// Compare mode's own actions; the plain `Action::Compare`, `ComparePreset` and `CloseCompare`
+/// are their aliases, as the components send them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareAction {
+    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
+    Open(Vec<&'static Algorithm>),
+    /// The course's split-brain experiment, on every algorithm that fits it.
+    Preset,
+    Close,
+}
+
 impl State {
+    /// Compare mode's own actions; returns whether the run shown changed.
+    pub(in crate::state) fn compare_reduce(&mut self, action: CompareAction) -> bool {
+        match action {
+            CompareAction::Open(algs) => self.open_compare(algs),
+            CompareAction::Preset => self.compare_preset(),
+            CompareAction::Close => {
+                self.close_compare();
+                true
+            }
+        }
+    }
+
     /// Compare mode with `algs`, on the scenario, faults and time now shown (the run of one
     /// algorithm, or the lanes being compared).
     pub(in crate::state) fn open_compare(&mut self, algs: Vec<&'static Algorithm>) -> bool {
@@ -144,7 +174,12 @@ impl State {
         if c.runs.is_some()
             && matches!(
                 action,
-                Action::Undo | Action::Redo | Action::Reset | Action::LoadPreset(_) | Action::Compare(_)
+                Action::Undo
+                    | Action::Redo
+                    | Action::Reset
+                    | Action::LoadPreset(_)
+                    | Action::Compare(_)
+                    | Action::CompareMode(CompareAction::Open(_))
             )
         {
             // Two runs of one algorithm are not lanes of algorithms: these act on the run kept.

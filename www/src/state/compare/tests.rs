@@ -309,3 +309,17 @@ fn the_compare_preset_opens_from_any_page() {
         "{q}"
     );
 }
+
+#[test]
+fn compare_modes_own_actions_are_what_their_plain_aliases_do() {
+    let algs = vec![registry::find("raft").unwrap(), registry::find("bully").unwrap()];
+    // Two pages (an engine changes only through its newest state).
+    let plain = run(open("?preset=split-brain-bully"), [Action::Seek(30), Action::Compare(algs.clone())]);
+    let own =
+        run(open("?preset=split-brain-bully"), [Action::Seek(30), Action::CompareMode(CompareAction::Open(algs))]);
+    assert_eq!(lanes(&own).algorithms(), lanes(&plain).algorithms());
+    assert_eq!(lanes(&own).time, lanes(&plain).time);
+    let closed = run(own, [Action::CompareMode(CompareAction::Close)]);
+    assert!(closed.compare().is_none());
+    assert_eq!(closed.scenario.algorithm, "bully");
+}
