@@ -268,7 +268,7 @@ impl State {
     /// the search); compare mode and the experiments view hand it what is not their own.
     /// Returns whether the engine (or the selection) changed.
     fn single_apply(&mut self, action: Action) -> bool {
-        match action {
+        match action.aliased(WB) {
             Action::TogglePlay => {
                 if self.playback.playing {
                     self.playback.reduce(PlaybackAction::Pause);
@@ -280,7 +280,6 @@ impl State {
                 }
                 false
             }
-            Action::Pause => self.playback_reduce(PlaybackAction::Pause),
             Action::StepForward => {
                 self.playback.playing = false;
                 if !self.step_unit() && self.lesson.is_none() {
@@ -317,9 +316,6 @@ impl State {
                 });
                 self.load(result, self.preset, |e| e)
             }
-            Action::Speed(s) => self.playback_reduce(PlaybackAction::Speed(s)),
-            Action::Faster => self.playback_reduce(PlaybackAction::Faster),
-            Action::Slower => self.playback_reduce(PlaybackAction::Slower),
             Action::Playback(a) => self.playback_reduce(a),
             Action::Selection(a) => self.selection_reduce(a),
             Action::Dialog(a) => self.dialogs_reduce(a),
@@ -333,8 +329,6 @@ impl State {
                 self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
                 true
             }
-            Action::NodeMenu(id) => self.selection_reduce(SelectionAction::Menu(id)),
-            Action::CloseMenu => self.selection_reduce(SelectionAction::CloseMenu),
             Action::Act(a) => {
                 self.selection.reduce(SelectionAction::CloseMenu);
                 self.act(a);
@@ -372,11 +366,6 @@ impl State {
                 self.messages.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
-            Action::ShowShare { title, text } => self.dialogs_reduce(DialogAction::ShowShare { title, text }),
-            Action::CloseShare => self.dialogs_reduce(DialogAction::CloseShare),
-            Action::Dismiss => self.messages_reduce(MessageAction::Dismiss),
-            Action::ToggleHelp => self.dialogs_reduce(DialogAction::ToggleHelp),
-            Action::ToggleCard => self.dialogs_reduce(DialogAction::ToggleCard),
             Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
                 self.pending_lang = Some(lang);
                 self.lang_chosen = true;
@@ -411,11 +400,7 @@ impl State {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Compare(algs) if WB => self.compare_reduce(CompareAction::Open(algs)),
-            Action::ComparePreset if WB => self.compare_reduce(CompareAction::Preset),
-            Action::CloseCompare if WB => self.compare_reduce(CompareAction::Close),
             Action::CompareMode(a) if WB => self.compare_reduce(a),
-            Action::TogglePicker if WB => self.dialogs_reduce(DialogAction::TogglePicker),
             Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments if WB => {
@@ -440,9 +425,6 @@ impl State {
             | Action::RunSweep
             | Action::CancelSweep
             | Action::SweepReply(_) => false,
-            Action::Peek(id) => self.selection_reduce(SelectionAction::Peek(id)),
-            Action::ToggleSide(id) => self.selection_reduce(SelectionAction::ToggleSide(id)),
-            Action::ClearSide => self.selection_reduce(SelectionAction::ClearSide),
             Action::CommitSide => self.commit_side(),
             Action::SetTouch(touch) => {
                 self.touch = touch;
@@ -456,15 +438,7 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
-            Action::FindCounterexample(property) if WB => self.search_apply(SearchAction::Find(property)),
-            Action::SearchReply(text) if WB => self.search_apply(SearchAction::Reply(text)),
-            Action::CancelSearch if WB => self.search_apply(SearchAction::Cancel),
             Action::Search(a) if WB => self.search_apply(a),
-            Action::CheckEverySchedule(property, bounds) if WB => {
-                self.check_apply(CheckAction::Start(property, bounds))
-            }
-            Action::CheckReply(text) if WB => self.check_apply(CheckAction::Reply(text)),
-            Action::CancelCheck if WB => self.check_apply(CheckAction::Cancel),
             Action::Check(a) if WB => self.check_apply(a),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
