@@ -12,8 +12,8 @@
 //! the lesson's scenario, apply "show me") it puts in its `outbox`, which the page sends to the
 //! lab's reducer in order. Everything here is pure and tested natively.
 //!
-//! A concern with its own reducer, as the lab's sub-states are (`LessonState` + [`LessonAction`]
-//! + [`LessonState::reduce`]), but held by a reducer of its own in the page (`lesson_io.rs`)
+//! A concern with its own reducer, as the lab's sub-states are (`LessonState`, [`LessonAction`]
+//! and [`LessonState::reduce`]), but held by a reducer of its own in the page (`lesson_io.rs`)
 //! rather than on `State`: the lab and the player talk through the outbox and [`LabView`], and
 //! `State` keeps only the lesson's link (`State::lesson`, for the links it writes). The reduce
 //! needs the lab's engine, passed explicitly in [`LabView`] (the store's `EngineRef`, read only):
