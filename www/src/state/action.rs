@@ -10,7 +10,7 @@ pub enum Action {
     /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`,
     /// `messages.rs`, `search.rs`, `check.rs`, compare mode's); the
     /// plain variants below that name their actions (`Pause`, `Peek`, `ToggleHelp`, ...) are
-    /// kept as the components send them.
+    /// kept as the components send them, and mapped to these by [`Action::aliased`].
     Playback(super::PlaybackAction),
     Selection(super::SelectionAction),
     Dialog(super::DialogAction),
