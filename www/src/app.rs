@@ -300,8 +300,8 @@ pub fn Lab() -> Html {
     let painted = effects::use_painted();
     let grading = state.assignment.clone();
     crate::worker::use_workers(
-        state.search.clone(),
-        state.check.clone(),
+        state.search.current.clone(),
+        state.check.current.clone(),
         state.sweep_job(),
         grading,
         state.lang,
@@ -365,7 +365,7 @@ pub fn Lab() -> Html {
     let stale = epochs.or(stale);
     let per_group = meta::leader_per_group(algorithm);
     let conformance = state.conformance.clone();
-    let banners = html! { <Banners alert={state.alert.clone()} notice={state.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
+    let banners = html! { <Banners alert={state.messages.alert.clone()} notice={state.messages.notice.clone()} {conformance} {leaders} {stale} {violation} {per_group} {lang} on={on.clone()} /> };
     let card = html! { <CardDialog open={state.dialogs.card} {algorithm} {lang} on={on.clone()} /> };
     let canvas = || canvas_of(&state, "lab", &dots[0], if lesson.wants_node() { &answer_gestures } else { &gestures });
     let lab = LabView {
@@ -459,8 +459,8 @@ pub fn Lab() -> Html {
         (None, None) => {
             let mut checks = Checks::of(&engine, frame, lang);
             checks.on = on.clone();
-            checks.search = state.search.clone().filter(|_| crate::WORKBENCH);
-            checks.check = state.check.clone().filter(|_| crate::WORKBENCH);
+            checks.search = state.search.current.clone().filter(|_| crate::WORKBENCH);
+            checks.check = state.check.current.clone().filter(|_| crate::WORKBENCH);
             let inspected = state.selection.peek.or(state.selection.selected).and_then(|id| Inspected::of(&engine, id));
             let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
             let body = html! {

@@ -27,6 +27,7 @@ mod fork;
 pub mod handoff;
 pub mod lesson;
 pub mod limits;
+pub mod messages;
 mod mode;
 mod open;
 mod ops;
@@ -40,18 +41,19 @@ mod store;
 pub mod topo_edit;
 pub mod watch;
 pub use action::{ready_experiment, Action, UrlKey};
-pub use check::{CheckBounds, CheckStatus, Coverage, ModelCheck};
-pub use compare::{Compare, Lane, Row};
+pub use check::{CheckAction, CheckBounds, CheckStatus, Coverage, ModelCheck};
+pub use compare::{Compare, CompareAction, Lane, Row};
 pub use debug::{hit_text, LogFilter, LOG_TYPES};
 use derived::recent_drops;
 pub use derived::{lines_at, positions, property_name, DropMark};
 pub use dialogs::DialogAction;
 pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
+pub use messages::MessageAction;
 pub use mode::{Lab, Mode};
 pub use playback::PlaybackAction;
 pub use real_logs::{paused_leader_text, stale_term_text};
-pub use search::{Finding, SearchStatus};
+pub use search::{Finding, SearchAction, SearchStatus};
 pub use selection::SelectionAction;
 pub use store::EngineRef;
 
@@ -88,10 +90,9 @@ pub struct State {
     pub playback: playback::Playback,
     pub selection: selection::Selection,
     pub dialogs: dialogs::Dialogs,
+    pub messages: messages::Messages,
     /// Used by touch: the narration names gestures instead of keys.
     pub touch: bool,
-    pub alert: Option<String>,
-    pub notice: Option<String>,
     /// An imported recording's conformance to its model (`protocols::conform`).
     pub conformance: Option<Rc<election_lab::protocols::conform::Verdict>>,
     /// Bumped by Escape: canvases drop a gesture in progress.
@@ -118,10 +119,10 @@ pub struct State {
     pub bp_error: Option<Rc<String>>,
     /// What the event log shows.
     pub log_filter: Rc<LogFilter>,
-    /// The last counterexample search asked for (running, or how it ended).
-    pub search: Option<Rc<Finding>>,
-    /// The last check of every schedule asked for (running, or its verdict).
-    pub check: Option<Rc<ModelCheck>>,
+    /// The counterexample search (`search.rs`).
+    pub search: search::Search,
+    /// "Check every schedule" (`check.rs`).
+    pub check: check::Check,
     /// The lesson open, as `?lesson=` carries it.
     pub lesson: Option<Rc<String>>,
     /// A run kept when another replaced it (a future discarded by acting in the past, or the
@@ -163,8 +164,7 @@ impl State {
             playback: Default::default(),
             selection: Default::default(),
             dialogs: Default::default(),
-            alert: None,
-            notice: None,
+            messages: Default::default(),
             conformance: None,
             cancel: 0,
             lang: Lang::En,
@@ -178,8 +178,8 @@ impl State {
             sweeps: 0,
             bp_error: None,
             log_filter: Rc::new(LogFilter::default()),
-            search: None,
-            check: None,
+            search: Default::default(),
+            check: Default::default(),
             lesson: None,
             offer: None,
             handoff: None,
@@ -216,7 +216,8 @@ impl State {
         if self.head != was && engine.head_at_budget() {
             // The head has just reached the tab's history budget: say where the run stops, and why.
             let b = engine.budget();
-            self.notice = Some(k::UI_HISTORY_BUDGET_REACHED.format(self.lang, &[&self.head, &b.steps, &b.messages]));
+            self.messages.notice =
+                Some(k::UI_HISTORY_BUDGET_REACHED.format(self.lang, &[&self.head, &b.steps, &b.messages]));
         }
         if self.interventions.as_slice() != engine.interventions() {
             self.interventions = Rc::new(engine.interventions().to_vec());
@@ -258,28 +259,31 @@ impl State {
         self.dialogs.reduce(action);
         false
     }
+    fn messages_reduce(&mut self, action: MessageAction) -> bool {
+        self.messages.reduce(action);
+        false
+    }
 
     /// The one-run reducer, which also holds what every mode shares (the language, the dialogs,
     /// the search); compare mode and the experiments view hand it what is not their own.
     /// Returns whether the engine (or the selection) changed.
     fn single_apply(&mut self, action: Action) -> bool {
-        match action {
+        match action.aliased(WB) {
             Action::TogglePlay => {
                 if self.playback.playing {
                     self.playback.reduce(PlaybackAction::Pause);
                 } else if self.at_end() && self.lesson.is_none() {
-                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED_NOTHING).into());
                 } else {
                     self.playback.reduce(PlaybackAction::Play);
                     self.start_watch();
                 }
                 false
             }
-            Action::Pause => self.playback_reduce(PlaybackAction::Pause),
             Action::StepForward => {
                 self.playback.playing = false;
                 if !self.step_unit() && self.lesson.is_none() {
-                    self.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_THE_RUN_HAS_ENDED).into());
                 }
                 true
             }
@@ -312,12 +316,10 @@ impl State {
                 });
                 self.load(result, self.preset, |e| e)
             }
-            Action::Speed(s) => self.playback_reduce(PlaybackAction::Speed(s)),
-            Action::Faster => self.playback_reduce(PlaybackAction::Faster),
-            Action::Slower => self.playback_reduce(PlaybackAction::Slower),
             Action::Playback(a) => self.playback_reduce(a),
             Action::Selection(a) => self.selection_reduce(a),
             Action::Dialog(a) => self.dialogs_reduce(a),
+            Action::Message(a) => self.messages_reduce(a),
             Action::PlayTo(t) => self.play_to(t),
             Action::Compute if WB => self.compute(),
             Action::Compute => self.compute_ahead(),
@@ -327,8 +329,6 @@ impl State {
                 self.act(if up { Intervention::Crash(id) } else { Intervention::Recover(id) });
                 true
             }
-            Action::NodeMenu(id) => self.selection_reduce(SelectionAction::Menu(id)),
-            Action::CloseMenu => self.selection_reduce(SelectionAction::CloseMenu),
             Action::Act(a) => {
                 self.selection.reduce(SelectionAction::CloseMenu);
                 self.act(a);
@@ -345,7 +345,7 @@ impl State {
                     self.load(result, Some(p.id), |e| e)
                 }
                 None => {
-                    self.alert = Some(format!("no preset named '{id}'"));
+                    self.messages.alert = Some(format!("no preset named '{id}'"));
                     false
                 }
             },
@@ -354,7 +354,7 @@ impl State {
                 let lang = self.lang;
                 let ok = self.load(result, None, |e| k::UI_SCENARIO_NOT_APPLIED.format(lang, &[&e]));
                 if ok {
-                    self.alert = None;
+                    self.messages.alert = None;
                 }
                 ok
             }
@@ -363,18 +363,9 @@ impl State {
             Action::ImportBytes(files) if WB => self.import_bytes(files),
             Action::ReplayModel if WB => self.replay_model(),
             Action::ImportRefused(why) => {
-                self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+                self.messages.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
                 true
             }
-            Action::ShowShare { title, text } => self.dialogs_reduce(DialogAction::ShowShare { title, text }),
-            Action::CloseShare => self.dialogs_reduce(DialogAction::CloseShare),
-            Action::Dismiss => {
-                self.alert = None;
-                self.notice = None;
-                false
-            }
-            Action::ToggleHelp => self.dialogs_reduce(DialogAction::ToggleHelp),
-            Action::ToggleCard => self.dialogs_reduce(DialogAction::ToggleCard),
             Action::SetLang(lang) if !election_lab::meta::ready(lang) => {
                 self.pending_lang = Some(lang);
                 self.lang_chosen = true;
@@ -388,7 +379,7 @@ impl State {
                 match result {
                     Ok(()) => self.apply(Action::SetLang(lang)),
                     Err(e) => {
-                        self.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
+                        self.messages.notice = Some(k::UI_CATALOG_FAILED.format(self.lang, &[&e]));
                         false
                     }
                 }
@@ -409,13 +400,7 @@ impl State {
             }
             Action::Undo => self.undo(),
             Action::Redo => self.redo(),
-            Action::Compare(algs) if WB => self.open_compare(algs),
-            Action::ComparePreset if WB => self.compare_preset(),
-            Action::CloseCompare if WB => {
-                self.close_compare();
-                true
-            }
-            Action::TogglePicker if WB => self.dialogs_reduce(DialogAction::TogglePicker),
+            Action::CompareMode(a) if WB => self.compare_reduce(a),
             Action::LaneMenu(_, id) if WB => self.apply(Action::NodeMenu(id)),
             Action::ToggleExperiments if self.embed => false,
             Action::ToggleExperiments if WB => {
@@ -440,9 +425,6 @@ impl State {
             | Action::RunSweep
             | Action::CancelSweep
             | Action::SweepReply(_) => false,
-            Action::Peek(id) => self.selection_reduce(SelectionAction::Peek(id)),
-            Action::ToggleSide(id) => self.selection_reduce(SelectionAction::ToggleSide(id)),
-            Action::ClearSide => self.selection_reduce(SelectionAction::ClearSide),
             Action::CommitSide => self.commit_side(),
             Action::SetTouch(touch) => {
                 self.touch = touch;
@@ -456,12 +438,8 @@ impl State {
                 self.log_filter = Rc::new(f);
                 true
             }
-            Action::FindCounterexample(property) if WB => self.find_counterexample(property),
-            Action::SearchReply(text) if WB => self.search_reply(&text),
-            Action::CancelSearch if WB => self.cancel_search(),
-            Action::CheckEverySchedule(property, bounds) if WB => self.check_every_schedule(property, bounds),
-            Action::CheckReply(text) if WB => self.check_reply(&text),
-            Action::CancelCheck if WB => self.cancel_check(),
+            Action::Search(a) if WB => self.search_apply(a),
+            Action::Check(a) if WB => self.check_apply(a),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
                 false
@@ -478,7 +456,7 @@ impl State {
                 // Opened from a table, not imported beside the run: nothing to compare with.
                 self.offer = None;
                 if ok {
-                    self.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_OPENED_THE_EXPERIMENTS_RUN).into());
                 }
                 ok
             }
@@ -488,7 +466,7 @@ impl State {
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
             Action::ExportFailed(why) => {
-                self.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
+                self.messages.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
                 false
             }
             Action::Watch(key) if WB || key.is_none() => {

@@ -12,7 +12,7 @@ fn a_clicked_dot_is_dropped_and_recorded() {
     let s = Rc::new(State::open("?preset=ring-worst&step=3"));
     let m = s.frame.messages.iter().find(|m| !m.doomed).expect("a message in flight at step 3").clone();
     let s = s.reduce(Action::Act(Intervention::Drop(m.id)));
-    assert_eq!(s.alert, None);
+    assert_eq!(s.messages.alert, None);
     assert_eq!(s.cursor(), 3, "a drop does not move the cursor");
     let iv = s.interventions.last().expect("recorded");
     assert_eq!((iv.step, &iv.action), (3, &Intervention::Drop(m.id)));
@@ -36,6 +36,6 @@ fn dropping_a_message_no_longer_in_flight_alerts_and_records_nothing() {
     let s = Rc::new(State::open("?preset=ring-worst&step=3"));
     let before = s.interventions.len();
     let s = s.reduce(Action::Act(Intervention::Drop(999_999)));
-    assert!(s.alert.as_deref().unwrap().contains("not in flight"), "{:?}", s.alert);
+    assert!(s.messages.alert.as_deref().unwrap().contains("not in flight"), "{:?}", s.messages.alert);
     assert_eq!(s.interventions.len(), before);
 }

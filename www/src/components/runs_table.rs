@@ -98,7 +98,7 @@ mod tests {
         let text = trace_of(&sweep, row.run).expect("replays");
         let s = Rc::new(State::open("")).reduce(Action::ToggleExperiments).reduce(Action::OpenRun(text));
         assert!(s.experiments().is_none(), "back in the lab");
-        assert!(s.alert.is_none(), "{:?}", s.alert);
+        assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
         let e = s.engine.get();
         // The very run: its seed, its faults' hash at the end, and the cursor at its violation.
         assert_eq!(e.scenario().seed, row.seed);

@@ -7,12 +7,18 @@ use election_lab::{Action as Intervention, Scenario};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`); the
+    /// The concerns with their own reducers (`playback.rs`, `selection.rs`, `dialogs.rs`,
+    /// `messages.rs`, `search.rs`, `check.rs`, compare mode's); the
     /// plain variants below that name their actions (`Pause`, `Peek`, `ToggleHelp`, ...) are
-    /// kept as the components send them.
+    /// kept as the components send them, and mapped to these by [`Action::aliased`].
     Playback(super::PlaybackAction),
     Selection(super::SelectionAction),
     Dialog(super::DialogAction),
+    Message(super::MessageAction),
+    Search(super::SearchAction),
+    Check(super::CheckAction),
+    /// Compare mode's own (`state/compare/mode.rs`).
+    CompareMode(super::CompareAction),
     TogglePlay,
     Pause,
     StepForward,
@@ -154,6 +160,43 @@ pub enum Action {
     Watch(Option<String>),
     /// An assignment and its grading (`state/assignment.rs`): workbench only.
     Assignment(super::assignment::AssignmentAction),
+}
+
+impl Action {
+    /// A plain variant that is a concern's action by another name, as that action (the others
+    /// as they are). The workbench's own (`workbench`: the search, the check, compare mode, the
+    /// picker) only in the workbench: the player hands them, as sent, to the workbench.
+    pub(super) fn aliased(self, workbench: bool) -> Action {
+        use super::{CheckAction as C, CompareAction as M, DialogAction as D, MessageAction, PlaybackAction as P};
+        use super::{SearchAction as F, SelectionAction as S};
+        match self {
+            Action::Pause => Action::Playback(P::Pause),
+            Action::Speed(s) => Action::Playback(P::Speed(s)),
+            Action::Faster => Action::Playback(P::Faster),
+            Action::Slower => Action::Playback(P::Slower),
+            Action::NodeMenu(id) => Action::Selection(S::Menu(id)),
+            Action::CloseMenu => Action::Selection(S::CloseMenu),
+            Action::Peek(id) => Action::Selection(S::Peek(id)),
+            Action::ToggleSide(id) => Action::Selection(S::ToggleSide(id)),
+            Action::ClearSide => Action::Selection(S::ClearSide),
+            Action::ShowShare { title, text } => Action::Dialog(D::ShowShare { title, text }),
+            Action::CloseShare => Action::Dialog(D::CloseShare),
+            Action::ToggleHelp => Action::Dialog(D::ToggleHelp),
+            Action::ToggleCard => Action::Dialog(D::ToggleCard),
+            Action::Dismiss => Action::Message(MessageAction::Dismiss),
+            Action::TogglePicker if workbench => Action::Dialog(D::TogglePicker),
+            Action::FindCounterexample(property) if workbench => Action::Search(F::Find(property)),
+            Action::SearchReply(text) if workbench => Action::Search(F::Reply(text)),
+            Action::CancelSearch if workbench => Action::Search(F::Cancel),
+            Action::CheckEverySchedule(property, bounds) if workbench => Action::Check(C::Start(property, bounds)),
+            Action::CheckReply(text) if workbench => Action::Check(C::Reply(text)),
+            Action::CancelCheck if workbench => Action::Check(C::Cancel),
+            Action::Compare(algs) if workbench => Action::CompareMode(M::Open(algs)),
+            Action::ComparePreset if workbench => Action::CompareMode(M::Preset),
+            Action::CloseCompare if workbench => Action::CompareMode(M::Close),
+            other => other,
+        }
+    }
 }
 
 /// What the page's URL is written from (see [`super::State::url_key`]).

@@ -175,7 +175,7 @@ impl State {
                 }
                 None => {
                     let known: Vec<String> = SHIPPED.iter().filter_map(|s| id_of(s.0)).collect();
-                    self.alert = Some(k::UI_ASSIGNMENT_UNKNOWN.format(self.lang, &[&id, &known.join(", ")]));
+                    self.messages.alert = Some(k::UI_ASSIGNMENT_UNKNOWN.format(self.lang, &[&id, &known.join(", ")]));
                     false
                 }
             },
@@ -205,7 +205,7 @@ impl State {
         let skeleton = named(files, path("skeleton")).cloned().or(shipped.map(|s| s.1.to_string()));
         let reference = named(files, path("reference")).cloned().or(shipped.map(|s| s.2.to_string()));
         if let (Some(name), None) = (path("reference"), &reference) {
-            self.alert = Some(k::UI_ASSIGNMENT_MISSING_FILE.format(self.lang, &[&name]));
+            self.messages.alert = Some(k::UI_ASSIGNMENT_MISSING_FILE.format(self.lang, &[&name]));
             return Some(true);
         }
         Some(self.open_assignment(text.clone(), skeleton, reference))
@@ -222,7 +222,7 @@ impl State {
         let (id, title, checks) = match read(&text) {
             Ok(r) => r,
             Err(e) => {
-                self.alert = Some(k::UI_ASSIGNMENT_NOT_OPENED.format(self.lang, &[&e]));
+                self.messages.alert = Some(k::UI_ASSIGNMENT_NOT_OPENED.format(self.lang, &[&e]));
                 return true;
             }
         };
@@ -241,7 +241,7 @@ impl State {
         let source = skeleton.unwrap_or_else(|| self.script.as_ref().map_or_else(String::new, |s| (*s.source).clone()));
         self.script = Some(Rc::new(ScriptEdit { source: Rc::new(source), template, error: None }));
         self.dialogs.picker = false;
-        self.alert = None;
+        self.messages.alert = None;
         true
     }
 
@@ -294,7 +294,7 @@ impl State {
             Ok(Some((l, Some(job)))) => {
                 // A script's run: rebuilt in slices, then shown at its step (`slices.rs`).
                 self.rebuild_later(l.engine, job, super::slices::Then::Link(None));
-                self.alert = None;
+                self.messages.alert = None;
                 true
             }
             Ok(Some((l, None))) => {
@@ -302,13 +302,13 @@ impl State {
                 let ok = self.load(Ok(l.engine), None, |e| e);
                 if ok {
                     self.engine_mut().seek(step);
-                    self.alert = None;
+                    self.messages.alert = None;
                 }
                 ok
             }
             Ok(None) => false,
             Err(e) => {
-                self.alert = Some(e);
+                self.messages.alert = Some(e);
                 true
             }
         }
@@ -336,7 +336,11 @@ mod tests {
         assert_eq!(t.title(Lang::Zh), "霸道算法");
         assert_eq!(s.script.as_ref().unwrap().source.as_str(), SHIPPED[0].1);
         let s = State::open("?assignment=nope");
-        assert!(s.assignment.is_none() && s.alert.as_deref().is_some_and(|a| a.contains("nope")), "{:?}", s.alert);
+        assert!(
+            s.assignment.is_none() && s.messages.alert.as_deref().is_some_and(|a| a.contains("nope")),
+            "{:?}",
+            s.messages.alert
+        );
     }
 
     #[test]
@@ -381,7 +385,7 @@ mod tests {
         let t = Rc::make_mut(s.assignment.as_mut().unwrap());
         t.status = GradeStatus::Done(Rc::new(report));
         assert!(s.apply(Action::Assignment(AssignmentAction::OpenFailure(0))));
-        assert_eq!(s.alert, None);
+        assert_eq!(s.messages.alert, None);
         assert_eq!(s.engine.get().cursor(), 7);
         assert_eq!(s.scenario.algorithm, "bully");
     }
@@ -393,7 +397,7 @@ mod tests {
         let other = text.replace("\"id\": \"bully\"", "\"id\": \"mine\"");
         // Without its reference beside it: named in the alert.
         assert_eq!(s.assignment_from_files(&[("a.json".into(), other.clone())]), Some(true));
-        assert!(s.alert.as_deref().is_some_and(|a| a.contains("bully.rhai")), "{:?}", s.alert);
+        assert!(s.messages.alert.as_deref().is_some_and(|a| a.contains("bully.rhai")), "{:?}", s.messages.alert);
         let files = vec![
             ("a.json".into(), other),
             ("bully_skeleton.rhai".into(), "// mine".into()),

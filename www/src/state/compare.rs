@@ -433,6 +433,7 @@ pub fn preset_scenario(p: &ComparePreset) -> Option<Scenario> {
 }
 
 mod mode;
+pub use mode::CompareAction;
 pub mod runs;
 pub use runs::{Diverged, Role, Runs};
 

@@ -169,7 +169,7 @@ impl State {
     pub(super) fn next_hit(&mut self) -> bool {
         let bps = self.parsed_breakpoints();
         if bps.is_empty() {
-            self.notice = Some(self.no_breakpoints().into());
+            self.messages.notice = Some(self.no_breakpoints().into());
             return false;
         }
         self.playback.playing = false;
@@ -189,7 +189,7 @@ impl State {
                 self.extend();
             }
             None => {
-                self.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_AFTER_THIS).into());
+                self.messages.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_AFTER_THIS).into());
             }
         }
         true
@@ -199,7 +199,7 @@ impl State {
     pub(super) fn previous_hit(&mut self) -> bool {
         let bps = self.parsed_breakpoints();
         if bps.is_empty() {
-            self.notice = Some(self.no_breakpoints().into());
+            self.messages.notice = Some(self.no_breakpoints().into());
             return false;
         }
         self.playback.playing = false;
@@ -207,7 +207,7 @@ impl State {
         match found {
             Some(h) => self.stop_at(h),
             None => {
-                self.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_BEFORE_THIS).into());
+                self.messages.notice = Some(tr(self.lang, k::UI_NO_BREAKPOINT_HITS_BEFORE_THIS).into());
             }
         }
         true

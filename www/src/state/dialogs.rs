@@ -1,6 +1,6 @@
 //! The dialogs, a concern of the state with its own reducer: help, the share dialog, the
-//! algorithm's card, the compare picker. (The alert and the notice banners stay with the
-//! reducers that word them.)
+//! algorithm's card, the compare picker. (The alert and the notice banners are `messages.rs`'s:
+//! Escape closes the dialogs, not them.)
 
 use std::rc::Rc;
 

@@ -77,7 +77,7 @@ impl State {
         let old = match Engine::from_trace_value(&offer.old) {
             Ok(e) => e,
             Err(e) => {
-                self.alert = Some(e.to_string());
+                self.messages.alert = Some(e.to_string());
                 return false;
             }
         };
@@ -90,7 +90,7 @@ impl State {
         match Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time) {
             Some(c) => self.show_compare(c),
             None => {
-                self.alert = Some(tr(self.lang, k::UI_THESE_TWO_RUNS_CANNOT_SHARE).into());
+                self.messages.alert = Some(tr(self.lang, k::UI_THESE_TWO_RUNS_CANNOT_SHARE).into());
                 false
             }
         }

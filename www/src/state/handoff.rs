@@ -137,7 +137,7 @@ impl State {
         let Some(text) = handoff(&action, &query, self.offer.as_deref()) else { return false };
         let changed = self.playback.playing && self.apply(Action::Pause);
         self.handoff = Some(Rc::new(text));
-        self.notice = Some(tr(self.lang, k::UI_LOADING_THE_WORKBENCH).to_string());
+        self.messages.notice = Some(tr(self.lang, k::UI_LOADING_THE_WORKBENCH).to_string());
         changed
     }
 
@@ -162,8 +162,8 @@ impl State {
     /// The workbench could not be loaded: said in an alert, and the player goes on.
     pub(super) fn workbench_failed(&mut self, why: String) -> bool {
         self.handoff = None;
-        self.notice = None;
-        self.alert = Some(k::UI_THE_WORKBENCH_COULD_NOT_LOAD.format(self.lang, &[&why]));
+        self.messages.notice = None;
+        self.messages.alert = Some(k::UI_THE_WORKBENCH_COULD_NOT_LOAD.format(self.lang, &[&why]));
         false
     }
 }

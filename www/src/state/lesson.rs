@@ -11,6 +11,13 @@
 //! The player never changes the lab itself: what it needs done there (play, pause, seek, load
 //! the lesson's scenario, apply "show me") it puts in its `outbox`, which the page sends to the
 //! lab's reducer in order. Everything here is pure and tested natively.
+//!
+//! A concern with its own reducer, as the lab's sub-states are (`LessonState`, [`LessonAction`]
+//! and [`LessonState::reduce`]), but held by a reducer of its own in the page (`lesson_io.rs`)
+//! rather than on `State`: the lab and the player talk through the outbox and [`LabView`], and
+//! `State` keeps only the lesson's link (`State::lesson`, for the links it writes). The reduce
+//! needs the lab's engine, passed explicitly in [`LabView`] (the store's `EngineRef`, read only):
+//! where the next stop is and a question's answer are computed on the student's run, on a copy.
 
 use crate::state::{Action, EngineRef};
 use election_lab::breakpoint::{run_until, Breakpoint, Watch};
@@ -513,7 +520,18 @@ impl Reducible for LessonState {
                 return self;
             }
         }
+        if matches!(action, LessonAction::Compute(_)) && self.computing.is_none() {
+            return self;
+        }
         let mut s = (*self).clone();
+        s.reduce(action);
+        Rc::new(s)
+    }
+}
+
+impl LessonState {
+    pub fn reduce(&mut self, action: LessonAction) {
+        let s = self;
         match action {
             LessonAction::Open { link, lesson } => s.open(link, lesson),
             LessonAction::Restore(p) => s.progress = Rc::new(p),
@@ -528,7 +546,7 @@ impl Reducible for LessonState {
             }
             LessonAction::Answer(given) => s.answer(given),
             LessonAction::Compute(budget) => {
-                let Some(Computing(job)) = s.computing.clone() else { return self };
+                let Some(Computing(job)) = s.computing.clone() else { return };
                 let result = job.borrow_mut().advance(budget);
                 s.computed = job.borrow().progress();
                 if let Some(r) = result {
@@ -573,7 +591,6 @@ impl Reducible for LessonState {
                 s.progress_rev += 1;
             }
         }
-        Rc::new(s)
     }
 }
 

@@ -71,7 +71,7 @@ mod import_tests {
         let nodes: Vec<u32> = (1..=5000).collect();
         let big = Scenario::from_value(&json!({"algorithm": "bully", "nodes": nodes, "seed": 1})).unwrap();
         let s = s.reduce(Action::Import(big.to_json()));
-        let alert = s.alert.as_deref().expect("a message");
+        let alert = s.messages.alert.as_deref().expect("a message");
         assert!(alert.contains("5000 nodes") && alert.contains("at most 256"), "{alert}");
         assert_eq!((s.scenario.clone(), s.cursor()), before, "nothing changed");
         // The page goes on as before.

@@ -131,7 +131,7 @@ impl State {
             }
         };
         let mut s = State::new(engine, preset, embed);
-        s.alert = alert;
+        s.messages.alert = alert;
         if let Some((engine, job)) = later {
             let asked = link::params(query).iter().find(|(k, _)| k == "step").and_then(|(_, v)| v.trim().parse().ok());
             s.rebuild_later(engine, job, super::slices::Then::Link(asked));
@@ -166,7 +166,7 @@ impl State {
             None => {
                 let known: Vec<&str> = election_lab::experiment::READY.iter().map(|r| r.0).collect();
                 let list = known.join(tr(self.lang, k::UI_LIST_SEPARATOR));
-                self.notice = Some(k::UI_NO_SUCH_EXPERIMENT.format(self.lang, &[&id, &list]));
+                self.messages.notice = Some(k::UI_NO_SUCH_EXPERIMENT.format(self.lang, &[&id, &list]));
             }
         }
     }
@@ -180,7 +180,8 @@ impl State {
         let (f, bad) = LogFilter::read(&values, &self.engine.get());
         self.log_filter = Rc::new(f);
         if !bad.is_empty() {
-            self.notice = Some(format!("{} {}", tr(self.lang, k::UI_EVENT_LOG_FILTER_IGNORED), bad.join("; ")));
+            self.messages.notice =
+                Some(format!("{} {}", tr(self.lang, k::UI_EVENT_LOG_FILTER_IGNORED), bad.join("; ")));
         }
     }
 
@@ -195,8 +196,8 @@ impl State {
         let lang = self.lang;
         let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED_NOTHING_CHANGED.format(lang, &[&e]));
         if ok {
-            self.alert = None;
-            self.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
+            self.messages.alert = None;
+            self.messages.notice = Some(tr(self.lang, k::UI_IMPORTED).into());
             // A run of the same nodes can be compared with the one it replaced.
             self.offer = kept.filter(|_| self.scenario.nodes == nodes).map(Rc::new);
         }

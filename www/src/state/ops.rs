@@ -122,7 +122,7 @@ impl State {
                 self.redo = Rc::new(Vec::new());
                 self.extend();
             }
-            Err(e) => self.alert = Some(e.to_string()),
+            Err(e) => self.messages.alert = Some(e.to_string()),
         }
     }
 
@@ -172,9 +172,9 @@ impl State {
                 true
             }
             Err(e) => {
-                self.alert = Some(on_error(e));
+                self.messages.alert = Some(on_error(e));
                 // A stale "Imported." must not stand beside the failure.
-                self.notice = None;
+                self.messages.notice = None;
                 false
             }
         }
@@ -212,7 +212,7 @@ impl State {
                     self.playback.playing = false;
                     // During a lesson its panel says what happens next.
                     if self.lesson.is_none() {
-                        self.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
+                        self.messages.notice = Some(tr(self.lang, k::UI_RUN_ENDED).into());
                     }
                     changed = true;
                     break;
@@ -225,7 +225,7 @@ impl State {
     /// Takes back the last intervention: the run is rebuilt without it, at the step it was made.
     pub(super) fn undo(&mut self) -> bool {
         let Some(last) = self.interventions.last().cloned() else {
-            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
+            self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
             return false;
         };
         let keep = self.interventions.len() - 1;
@@ -251,7 +251,7 @@ impl State {
                 true
             }
             Err(e) => {
-                self.alert = Some(e.to_string());
+                self.messages.alert = Some(e.to_string());
                 false
             }
         }
@@ -260,7 +260,7 @@ impl State {
     /// Puts back the intervention Undo took last, at its step and time.
     pub(super) fn redo(&mut self) -> bool {
         let Some(iv) = self.redo.last().cloned() else {
-            self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
+            self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
             return false;
         };
         let result = {
@@ -279,7 +279,7 @@ impl State {
                 true
             }
             Err(e) => {
-                self.alert = Some(e.to_string());
+                self.messages.alert = Some(e.to_string());
                 false
             }
         }
@@ -299,7 +299,7 @@ impl State {
         let (chosen, others): (Placed, Placed) =
             ids.iter().copied().zip(pos.iter().copied()).partition(|(id, _)| self.selection.side.contains(id));
         if chosen.is_empty() || others.is_empty() {
-            self.notice = Some(tr(self.lang, k::UI_CHOOSE_ONE_SIDE_FIRST_SOME).into());
+            self.messages.notice = Some(tr(self.lang, k::UI_CHOOSE_ONE_SIDE_FIRST_SOME).into());
             return false;
         }
         let pts = |v: &[(u32, Pt)]| v.iter().map(|n| n.1).collect::<Vec<Pt>>();
@@ -312,7 +312,7 @@ impl State {
             }
             None => {
                 let names = crate::nodes_text(&chosen.iter().map(|n| n.0).collect::<Vec<_>>());
-                self.notice = Some(k::UI_NO_STRAIGHT_LINE.format(self.lang, &[&names]));
+                self.messages.notice = Some(k::UI_NO_STRAIGHT_LINE.format(self.lang, &[&names]));
                 false
             }
         }

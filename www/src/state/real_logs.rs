@@ -39,7 +39,7 @@ impl State {
 
     /// An import refused with `why`: the alert says so and nothing else changes.
     fn refuse_import(&mut self, why: String) -> bool {
-        self.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
+        self.messages.alert = Some(k::UI_IMPORT_FAILED.format(self.lang, &[&why]));
         true
     }
 
@@ -67,8 +67,8 @@ impl State {
         });
         let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED.format(lang, &[&e]));
         if ok {
-            self.alert = None;
-            self.notice = Some(summary);
+            self.messages.alert = None;
+            self.messages.notice = Some(summary);
             self.conformance = conform::conform(&self.scenario, None).ok().map(Rc::new);
         }
         ok

@@ -264,7 +264,7 @@ impl State {
         if !self.load(result, None, |e| k::UI_SCRIPT_NOT_RUN.format(lang, &[&e])) {
             return false;
         }
-        self.alert = None;
+        self.messages.alert = None;
         if self.sliced() {
             self.script_ran(cursor);
             return true;
@@ -280,7 +280,7 @@ impl State {
             failed
         };
         // A run the script stopped says why in the editor, at the failing step.
-        self.notice = (!failed).then(|| tr(lang, k::UI_SCRIPT_RUNNING).into());
+        self.messages.notice = (!failed).then(|| tr(lang, k::UI_SCRIPT_RUNNING).into());
         true
     }
 
@@ -372,7 +372,7 @@ mod tests {
         let query = s.query(false);
         assert!(query.contains("compare=bully,bully-script") && query.contains("&script=1."), "{query}");
         let opened = State::open(&query);
-        assert_eq!(opened.alert, None);
+        assert_eq!(opened.messages.alert, None);
         assert_eq!(ends(&opened), here);
     }
 
@@ -402,7 +402,7 @@ mod tests {
         s.settle();
         let why = s.engine.get().fault().expect("the run stopped");
         assert!(why.contains("budget") && why.contains("on_start") && why.contains("line"), "{why}");
-        assert_eq!(s.notice, None);
+        assert_eq!(s.messages.notice, None);
         let e = s.engine.get();
         assert_eq!(e.cursor(), e.head(), "shown at the failing step");
         drop(e);
@@ -427,7 +427,7 @@ mod tests {
             (e.algorithm().id, e.trace_hash())
         };
         let opened = State::open(&query);
-        assert_eq!(opened.alert, None);
+        assert_eq!(opened.messages.alert, None);
         assert_eq!(hash(&opened), hash(&s));
     }
 }

@@ -240,7 +240,7 @@ impl State {
         match p.then {
             Then::Script(cursor) => {
                 if self.load(result, None, |e| k::UI_SCRIPT_NOT_RUN.format(lang, &[&e])) {
-                    self.alert = None;
+                    self.messages.alert = None;
                     self.script_ran(cursor);
                 }
             }
@@ -248,7 +248,7 @@ impl State {
                 if self.load(result, None, |e| format!("link: {e}")) {
                     let last = self.engine.get().cursor();
                     if let Some(asked) = asked.filter(|&s| s != last) {
-                        self.alert = Some(crate::link::past_end(asked, last));
+                        self.messages.alert = Some(crate::link::past_end(asked, last));
                     }
                 }
             }
@@ -263,7 +263,7 @@ impl State {
         if cursor > 0 {
             self.seek_later(cursor);
         }
-        self.notice = Some(tr(self.lang, k::UI_SCRIPT_RUNNING).into());
+        self.messages.notice = Some(tr(self.lang, k::UI_SCRIPT_RUNNING).into());
     }
 
     /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
@@ -296,7 +296,7 @@ impl State {
                 // A script just run that failed is shown at its failing step.
                 let failed = self.engine.get().fault_step();
                 if let Some(step) = failed {
-                    self.notice = None;
+                    self.messages.notice = None;
                     self.sl.goal = Some(Goal::Seek(step));
                 }
             }

@@ -137,7 +137,7 @@ fn a_graded_failure_of_a_slow_script_opens_in_slices_at_its_step() {
     let slices = compute_while_checking(&mut s, &builtin());
     ONE_CALL.with(|o| o.set(false));
     assert!(slices > 4, "rebuilt in {slices} slices");
-    assert_eq!(s.alert, None);
+    assert_eq!(s.messages.alert, None);
     assert_eq!(s.cursor(), step);
     assert_eq!(at(&s.engine.get()), at(&once), "the failing step, as computed at once");
     // The same link read at once (the path every other algorithm takes) agrees.
@@ -156,13 +156,13 @@ fn a_link_to_a_slow_scripts_run_opens_in_slices_at_its_step() {
     let slices = compute_while_checking(&mut s, "bully-slow-link");
     ONE_CALL.with(|o| o.set(false));
     assert!(slices > 4, "rebuilt in {slices} slices");
-    assert_eq!((s.alert.clone(), s.cursor()), (None, step));
+    assert_eq!((s.messages.alert.clone(), s.cursor()), (None, step));
     assert_eq!(at(&s.engine.get()), at(&once));
     // A step past the run's end is clamped and said, as at once.
     let past = query.replace(&format!("step={step}"), "step=99999");
     let mut s = State::open(&past);
     s.settle();
     let read = crate::link::read(&past).unwrap().unwrap();
-    assert_eq!(s.alert, read.clamped);
+    assert_eq!(s.messages.alert, read.clamped);
     assert_eq!(s.cursor(), read.engine.cursor());
 }

@@ -37,7 +37,7 @@ fn a_bad_link_falls_back_with_an_alert() {
     let s = open("?preset=nope&embed=1");
     assert_eq!(s.preset, Some(presets::DEFAULT));
     assert!(s.embed);
-    assert!(s.alert.as_deref().unwrap().starts_with("link: no preset named 'nope'"));
+    assert!(s.messages.alert.as_deref().unwrap().starts_with("link: no preset named 'nope'"));
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn loading_a_preset_replaces_the_engine_and_clears_the_selection() {
     assert_eq!(s.engine.get().algorithm().topology, election_lab::meta::Topology::Ring);
     let s = s.reduce(Action::LoadPreset("nope".into()));
     assert_eq!(s.preset, Some("ring-best"), "a bad preset changes nothing");
-    assert!(s.alert.is_some());
+    assert!(s.messages.alert.is_some());
 }
 
 #[test]
@@ -135,13 +135,13 @@ fn a_bad_scenario_or_import_keeps_the_session() {
     let s = run(open("?preset=ring-best"), [Action::StepForward]);
     let before = s.engine.clone();
     let s = run(s, [Action::ApplyScenario(Err("nodes: 'x' is not a node id".into()))]);
-    assert_eq!(s.alert.as_deref(), Some("Scenario not applied: nodes: 'x' is not a node id"));
+    assert_eq!(s.messages.alert.as_deref(), Some("Scenario not applied: nodes: 'x' is not a node id"));
     let s = run(s, [Action::Import("{not json".into())]);
-    assert!(s.alert.as_deref().unwrap().starts_with("Import failed, nothing changed:"));
+    assert!(s.messages.alert.as_deref().unwrap().starts_with("Import failed, nothing changed:"));
     assert!(s.engine == before, "same engine, same revision");
     assert_eq!(s.cursor(), 1);
     let s = run(s, [Action::Dismiss]);
-    assert!(s.alert.is_none());
+    assert!(s.messages.alert.is_none());
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn import_of_an_exported_trace_restores_the_step() {
     assert_eq!(t.cursor(), s.cursor());
     assert_eq!(*t.frame, *s.frame);
     assert_eq!(t.preset, None);
-    assert_eq!(t.notice.as_deref(), Some("Imported."));
+    assert_eq!(t.messages.notice.as_deref(), Some("Imported."));
 }
 
 /// The JSON Lines `election-lab run --trace` writes import as they are (the engine reads them
@@ -175,11 +175,11 @@ fn import_of_the_command_lines_json_lines_trace() {
     let t = run(open(""), [Action::Import(text)]);
     assert_eq!(t.cursor(), e.cursor());
     assert_eq!(*t.frame, e.frame());
-    assert_eq!(t.notice.as_deref(), Some("Imported."));
+    assert_eq!(t.messages.notice.as_deref(), Some("Imported."));
     lines[3]["time"] = serde_json::json!(999);
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let t = run(t, [Action::Import(text)]);
-    let alert = t.alert.as_deref().unwrap();
+    let alert = t.messages.alert.as_deref().unwrap();
     assert!(alert.contains("line 4: event differs from the re-run: \"time\" is 999 here"), "{alert}");
 }
 
@@ -204,10 +204,10 @@ fn playing_steps_only_when_an_event_is_due() {
 fn playing_to_the_end_pauses_with_a_notice() {
     let s = run(open("?preset=ring-best"), [Action::TogglePlay, Action::PlayTo(1e9)]);
     assert!(!s.playback.playing);
-    assert_eq!(s.notice.as_deref(), Some("The run has ended."));
+    assert_eq!(s.messages.notice.as_deref(), Some("The run has ended."));
     let s = run(s, [Action::TogglePlay]);
     assert!(!s.playback.playing, "nothing left to play");
-    assert!(s.notice.as_deref().unwrap().starts_with("The run has ended: nothing left to play."));
+    assert!(s.messages.notice.as_deref().unwrap().starts_with("The run has ended: nothing left to play."));
 }
 
 #[test]
@@ -317,11 +317,11 @@ fn the_experiments_view_opens_from_its_link_and_keeps_the_session() {
 fn an_unknown_experiment_in_a_link_is_named_and_the_simulator_opens() {
     let s = Rc::new(State::open_in("?preset=ring-worst&experiment=nope", None));
     assert!(s.experiments().is_none());
-    let notice = s.notice.as_deref().unwrap();
+    let notice = s.messages.notice.as_deref().unwrap();
     assert!(notice.starts_with("link: no ready-made experiment named 'nope' (there are: messages-vs-n,"), "{notice}");
     assert_eq!(s.preset, Some("ring-worst"));
     let zh = Rc::new(State::open_in("?experiment=nope&lang=zh", None));
-    assert!(zh.notice.as_deref().unwrap().contains("“nope”"));
+    assert!(zh.messages.notice.as_deref().unwrap().contains("“nope”"));
     let s = run(s, [Action::StepForward]);
     assert_eq!(s.cursor(), 1, "the simulator works");
     // An embed has no experiments view.
@@ -393,11 +393,11 @@ fn nodes_no_line_separates_are_named_and_nothing_changes() {
     let s = run(s, [Action::CommitSide]);
     assert!(s.lines.is_empty());
     assert_eq!(s.engine.rev, rev);
-    let notice = s.notice.clone().unwrap();
+    let notice = s.messages.notice.clone().unwrap();
     assert!(notice.contains(&format!("N{}, N{}", ids[0], ids[4])), "{notice}");
     assert_eq!(s.selection.side.len(), 2, "the choice is kept, to be changed");
     let s = run(s, [Action::ClearSide, Action::CommitSide]);
-    assert!(s.notice.clone().unwrap().starts_with("Choose one side first"));
+    assert!(s.messages.notice.clone().unwrap().starts_with("Choose one side first"));
 }
 
 #[test]
@@ -439,14 +439,15 @@ fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
     assert_eq!(s.scenario.algorithm, "etcd-log");
     assert_eq!(s.scenario.nodes, vec![1, 2, 3]);
     assert!(
-        s.notice
+        s.messages
+            .notice
             .as_deref()
             .unwrap()
             .starts_with("Imported 3 etcd 3.4 (read by the mapping etcd) log file(s): 5 messages matched"),
         "{:?}",
-        s.notice
+        s.messages.notice
     );
-    assert!(s.alert.is_none());
+    assert!(s.messages.alert.is_none());
     let s = run(s, [Action::ReplayModel]);
     let c = s.compare().expect("compare lanes");
     let ids: Vec<&str> = c.lanes.iter().map(|l| l.algorithm.id).collect();
@@ -454,9 +455,14 @@ fn real_cluster_logs_open_as_a_recorded_run_and_replay_beside_the_model() {
     assert_eq!(c.scenario.algorithm, "etcd-log", "the real run is the anchor");
     // One JSON file is still a scenario or trace; text that is neither is refused.
     let t = run(open(""), [Action::ImportFiles(vec![("x.json".into(), s.engine.get().trace_value().to_string())])]);
-    assert_eq!(t.notice.as_deref(), Some("Imported."));
+    assert_eq!(t.messages.notice.as_deref(), Some("Imported."));
     let u = run(open("?preset=ring-best"), [Action::ImportFiles(vec![("x.txt".into(), "hello".into())])]);
-    assert!(u.alert.as_deref().unwrap().starts_with("Import failed, nothing changed: these files are neither"));
+    assert!(u
+        .messages
+        .alert
+        .as_deref()
+        .unwrap()
+        .starts_with("Import failed, nothing changed: these files are neither"));
     assert_eq!(u.scenario.algorithm, "chang-roberts");
 }
 
@@ -571,7 +577,7 @@ fn next_and_previous_hit_move_between_hits() {
     assert_eq!(s.hit_here().map(|h| h.step), Some(first));
     let s = run(s, [Action::Seek(1), Action::PrevHit]);
     assert_eq!(s.cursor(), 1, "no hit before: the cursor stays");
-    assert!(s.notice.as_deref().unwrap().contains("No breakpoint hits before"));
+    assert!(s.messages.notice.as_deref().unwrap().contains("No breakpoint hits before"));
 }
 
 #[test]
@@ -616,7 +622,7 @@ fn breakpoints_travel_in_links_and_traces_and_survive_reset() {
 fn a_link_with_a_breakpoint_this_run_cannot_have_says_so() {
     let s = open("?preset=split-brain-bully&until=role:9%3Dleader&until=violation");
     assert_eq!(s.engine.get().until(), ["violation"]);
-    let a = s.alert.as_deref().expect("named");
+    let a = s.messages.alert.as_deref().expect("named");
     assert!(a.contains("until[0] 'role:9=leader' left out: unknown node 9"), "{a}");
 }
 
@@ -635,7 +641,7 @@ fn the_json_lines_of_run_trace_import_with_the_same_hash_and_breakpoints() {
         .unwrap();
     assert!(text.lines().count() > 100, "a header, one line per step, a summary");
     let s = run(open("?preset=ring-worst"), [Action::Import(text)]);
-    assert_eq!(s.alert, None);
+    assert_eq!(s.messages.alert, None);
     assert_eq!(s.engine.get().trace_hash(), src.engine.get().trace_hash());
     assert_eq!(s.engine.get().until(), ["leaders-change"]);
     assert_eq!(*s.interventions, *src.interventions);
@@ -644,7 +650,7 @@ fn the_json_lines_of_run_trace_import_with_the_same_hash_and_breakpoints() {
 #[test]
 fn the_log_filter_is_kept_in_the_link() {
     let s = State::open_in("?preset=split-brain-bully&log=node:3&log=type:deliver&log=kind:HEARTBEAT", None);
-    assert_eq!(s.notice, None);
+    assert_eq!(s.messages.notice, None);
     let f = LogFilter { node: Some(3), kind: Some("HEARTBEAT".into()), event: Some("deliver") };
     assert_eq!(*s.log_filter, f);
     let q = s.query(false);
@@ -662,7 +668,7 @@ fn the_log_filter_is_kept_in_the_link() {
     assert!(kept > 0, "some steps pass");
     drop(e);
     let bad = State::open_in("?preset=split-brain-bully&log=node:9&log=type:nope", None);
-    let n = bad.notice.as_deref().unwrap();
+    let n = bad.messages.notice.as_deref().unwrap();
     assert!(n.contains("log=node:9: no such node") && n.contains("log=type:nope"), "{n}");
     let s = run(Rc::new(bad), [Action::SetLogFilter(LogFilter::default())]);
     assert!(!s.query(false).contains("log="));

@@ -25,7 +25,7 @@ fn an_events_file_opens_with_its_verdict() {
         {\"time\":1003,\"node\":\"a\",\"kind\":\"became_leader\",\"term\":1}\n\
         {\"time\":1003,\"node\":\"c\",\"kind\":\"became_follower\",\"term\":1}\n";
     let s = run(open(), [Action::ImportFiles(vec![("toy.jsonl".into(), events.into())])]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
     assert_eq!(s.scenario.algorithm, "etcd-log");
     let v = s.conformance.as_ref().expect("a verdict");
     assert!(v.conforms(), "{}", v.text(Lang::En));
@@ -38,14 +38,14 @@ fn an_events_file_opens_with_its_verdict() {
 #[test]
 fn sentinel_logs_and_a_merged_etcd_log_are_read_by_the_mapping_that_fits() {
     let s = run(open(), [Action::ImportFiles(sample("sentinel", &["s1.log", "s2.log", "s3.log"]))]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
-    let notice = s.notice.as_deref().unwrap();
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
+    let notice = s.messages.notice.as_deref().unwrap();
     assert!(notice.contains("Redis Sentinel 7.0 (read by the mapping sentinel)"), "{notice}");
     assert!(s.conformance.as_ref().unwrap().conforms());
     let merged: String = sample("etcd-zap", &["a.log", "b.log", "c.log"]).into_iter().map(|f| f.1).collect();
     let s = run(s, [Action::ImportFiles(vec![("merged.log".into(), merged)])]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
-    assert!(s.notice.as_deref().unwrap().contains("(read by the mapping etcd)"), "{:?}", s.notice);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
+    assert!(s.messages.notice.as_deref().unwrap().contains("(read by the mapping etcd)"), "{:?}", s.messages.notice);
     let mut e = election_lab::Engine::new((*s.scenario).clone()).unwrap();
     e.run_to_end();
     assert_eq!(e.frame().leaders.len(), 1, "one leader at the end, not a split brain");
@@ -63,8 +63,12 @@ fn a_users_mapping_beside_the_logs_reads_them() {
     let mut files = sample("sentinel", &["s1.log", "s2.log", "s3.log"]);
     files.insert(1, ("mine.json".into(), mapping));
     let s = run(open(), [Action::ImportFiles(files)]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
-    assert!(s.notice.as_deref().unwrap().contains("My Sentinel (read by the mapping mine.json)"), "{:?}", s.notice);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
+    assert!(
+        s.messages.notice.as_deref().unwrap().contains("My Sentinel (read by the mapping mine.json)"),
+        "{:?}",
+        s.messages.notice
+    );
     assert_eq!(s.scenario.nodes, vec![1, 2, 3]);
 }
 
@@ -74,7 +78,7 @@ fn a_users_mapping_beside_the_logs_reads_them() {
 #[test]
 fn a_paused_leader_beside_the_new_one_is_told_as_a_stale_leader() {
     let s = run(open(), [Action::ImportFiles(sample("etcd-zap-freeze", &["a.log", "b.log", "c.log"]))]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
     let mut e = election_lab::Engine::new((*s.scenario).clone()).unwrap();
     let mut told = None;
     while told.is_none() && e.step() {
@@ -95,7 +99,7 @@ fn a_paused_leader_beside_the_new_one_is_told_as_a_stale_leader() {
 #[test]
 fn a_leader_of_an_older_epoch_beside_the_newer_one_is_told_as_stale() {
     let s = run(open(), [Action::ImportFiles(sample("sentinel-two-epochs", &["s1.log", "s2.log", "s3.log"]))]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
     let mut e = election_lab::Engine::new((*s.scenario).clone()).unwrap();
     let mut told = None;
     while told.is_none() && e.step() {

@@ -18,12 +18,12 @@ fn late_message() -> String {
 fn a_link_or_import_of_a_message_received_too_late_is_named_and_the_page_draws_on() {
     let q = format!("?t={}", election_lab::link::pack(&late_message()).unwrap());
     let s = Rc::new(State::open(&q));
-    let alert = s.alert.as_deref().unwrap();
+    let alert = s.messages.alert.as_deref().unwrap();
     assert!(alert.starts_with("link: scenario.params.messages[2].received: "), "{alert}");
     assert_eq!(s.preset, Some(presets::DEFAULT), "the default scenario instead");
     assert!(!s.frame.nodes.is_empty() && s.head > 0, "drawn and computed");
     let s = run(Rc::new(State::open("?preset=ring-best")), [Action::Import(late_message())]);
-    let alert = s.alert.as_deref().unwrap();
+    let alert = s.messages.alert.as_deref().unwrap();
     assert!(alert.starts_with("Import failed, nothing changed: scenario.params.messages[2].received"), "{alert}");
     assert_eq!(s.preset, Some("ring-best"));
 }
@@ -37,14 +37,14 @@ fn a_scenario_file_that_is_not_utf8_is_refused_by_name() {
         [Action::ImportBytes(vec![("x.json".into(), Some(bytes))])],
     );
     assert_eq!(
-        s.alert.as_deref(),
+        s.messages.alert.as_deref(),
         Some("Import failed, nothing changed: x.json: not UTF-8 text (the first bad byte is at offset 10)")
     );
     assert_eq!(s.preset, Some("bully-heartbeats"), "nothing changed");
     // Text that is UTF-8 imports as before.
     let text = presets::find("ring-best").unwrap().scenario().to_json_pretty().into_bytes();
     let s = run(Rc::new(State::open("")), [Action::ImportBytes(vec![("x.json".into(), Some(text))])]);
-    assert_eq!(s.notice.as_deref(), Some("Imported."));
+    assert_eq!(s.messages.notice.as_deref(), Some("Imported."));
 }
 
 /// Logs are read by the shipped mappings, which only the workbench has.
@@ -59,7 +59,7 @@ fn a_damaged_byte_in_a_log_is_replaced_as_the_cli_does() {
     }
     logs[0].1.as_mut().unwrap().extend_from_slice(b"\xff\n");
     let s = run(Rc::new(State::open("?preset=ring-best")), [Action::ImportBytes(logs)]);
-    assert_eq!(s.scenario.algorithm, "etcd-log", "{:?}", s.alert);
+    assert_eq!(s.scenario.algorithm, "etcd-log", "{:?}", s.messages.alert);
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn a_file_the_browser_could_not_read_is_refused_by_name_and_nothing_changes() {
     // A file deleted between the picker and the read: the browser gives no bytes.
     let logs = vec![("a.log".to_string(), Some(b"x\n".to_vec())), ("gone.json".to_string(), None)];
     let s = run(Rc::new(State::open("?preset=bully-heartbeats")), [Action::ImportBytes(logs)]);
-    let alert = s.alert.as_deref().unwrap_or_default();
+    let alert = s.messages.alert.as_deref().unwrap_or_default();
     assert!(alert.starts_with("Import failed, nothing changed: gone.json: the browser could not read"), "{alert}");
     assert_eq!(s.preset, Some("bully-heartbeats"), "nothing changed");
 }
@@ -85,12 +85,12 @@ fn a_run_stopped_by_the_history_budget_says_so() {
     let s = State::new(e, None, false);
     assert_eq!(s.head, 300);
     assert_eq!(
-        s.notice.as_deref(),
+        s.messages.notice.as_deref(),
         Some("The run stops at step 300: a browser tab keeps the history of at most 300 steps and 100000 messages. The command line (election-lab run) goes further.")
     );
     // Only when the head gets there: stepping back and forth does not say it again.
     let s = run(Rc::new(s), [Action::Dismiss, Action::StepForward, Action::Seek(0)]);
-    assert_eq!(s.notice, None);
+    assert_eq!(s.messages.notice, None);
 }
 
 #[test]

@@ -1,5 +1,12 @@
 //! Compare mode in the reducer: opening and closing the lanes, links, and the actions that
 //! concern the shared clock and the faults.
+//!
+//! The compare sub-state is the mode's `Compare` (in `Mode::Compare`), with its own actions
+//! ([`CompareAction`]: open, the course's preset, close) and two reducers: `compare_reduce` for
+//! those, and `compare_apply`, which reads the page's other actions as they apply to lanes (a
+//! step, a seek, a fault: every control of the run means the same over lanes). Neither is pure:
+//! opening lanes builds their engines from the run's (the store's, read), closing them puts the
+//! anchor lane's engine back in the store, and each lane owns its engine.
 
 use super::{parse_ids, preset_lanes, preset_scenario, same_world, Compare, SPLIT_BRAIN};
 use crate::geometry::{self, Pt};
@@ -10,7 +17,30 @@ use election_lab::meta::k;
 use election_lab::{presets, Action as Intervention, Algorithm, Scenario, Time};
 use std::rc::Rc;
 
+/// Compare mode's own actions; the plain `Action::Compare`, `ComparePreset` and `CloseCompare`
+/// are their aliases, as the components send them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareAction {
+    /// Compare these algorithms side by side (2 to 4), on the scenario and faults now shown.
+    Open(Vec<&'static Algorithm>),
+    /// The course's split-brain experiment, on every algorithm that fits it.
+    Preset,
+    Close,
+}
+
 impl State {
+    /// Compare mode's own actions; returns whether the run shown changed.
+    pub(in crate::state) fn compare_reduce(&mut self, action: CompareAction) -> bool {
+        match action {
+            CompareAction::Open(algs) => self.open_compare(algs),
+            CompareAction::Preset => self.compare_preset(),
+            CompareAction::Close => {
+                self.close_compare();
+                true
+            }
+        }
+    }
+
     /// Compare mode with `algs`, on the scenario, faults and time now shown (the run of one
     /// algorithm, or the lanes being compared).
     pub(in crate::state) fn open_compare(&mut self, algs: Vec<&'static Algorithm>) -> bool {
@@ -46,7 +76,7 @@ impl State {
                 self.show_compare(c)
             }
             Err(e) => {
-                self.alert = Some(e);
+                self.messages.alert = Some(e);
                 false
             }
         }
@@ -86,7 +116,7 @@ impl State {
         let algs = match parse_ids(list) {
             Ok(a) => a,
             Err(e) => {
-                self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+                self.messages.alert = Some(format!("link: {e}. Showing one algorithm instead."));
                 return;
             }
         };
@@ -94,7 +124,7 @@ impl State {
             None => None,
             Some(Ok(t)) => Some(t),
             Some(Err(_)) => {
-                self.alert = Some(format!(
+                self.messages.alert = Some(format!(
                     "link: time '{}' is not a number of ticks; showing t = 0",
                     get("time").unwrap_or_default()
                 ));
@@ -106,11 +136,12 @@ impl State {
             if let Some(t) = time {
                 c.go_to(t);
                 if c.time < t {
-                    self.alert = Some(format!("link: t = {t} is past the end of this run; showing t = {}", c.time));
+                    self.messages.alert =
+                        Some(format!("link: t = {t} is past the end of this run; showing t = {}", c.time));
                 }
             }
-        } else if let Some(e) = self.alert.take() {
-            self.alert = Some(format!("link: {e}. Showing one algorithm instead."));
+        } else if let Some(e) = self.messages.alert.take() {
+            self.messages.alert = Some(format!("link: {e}. Showing one algorithm instead."));
         }
     }
 
@@ -143,7 +174,12 @@ impl State {
         if c.runs.is_some()
             && matches!(
                 action,
-                Action::Undo | Action::Redo | Action::Reset | Action::LoadPreset(_) | Action::Compare(_)
+                Action::Undo
+                    | Action::Redo
+                    | Action::Reset
+                    | Action::LoadPreset(_)
+                    | Action::Compare(_)
+                    | Action::CompareMode(CompareAction::Open(_))
             )
         {
             // Two runs of one algorithm are not lanes of algorithms: these act on the run kept.
@@ -157,7 +193,7 @@ impl State {
                 self.playback.playing = false;
                 match c.next_tick() {
                     Some(t) => c.go_to(t),
-                    None => self.notice = Some(ended(self.lang)),
+                    None => self.messages.notice = Some(ended(self.lang)),
                 }
             }
             Action::StepBack => {
@@ -182,7 +218,7 @@ impl State {
                 match c.next_tick() {
                     None => {
                         self.playback.playing = false;
-                        self.notice = Some(ended(self.lang));
+                        self.messages.notice = Some(ended(self.lang));
                         c.refresh();
                     }
                     Some(n) if n as f64 <= t => {
@@ -225,7 +261,7 @@ impl State {
                 return Ok(false);
             }
             Action::Act(Intervention::Drop(_)) => {
-                self.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
+                self.messages.notice = Some(tr(self.lang, k::UI_A_DROPPED_MESSAGE_BELONGS_TO).into());
                 return Ok(false);
             }
             Action::Act(a) => {
@@ -252,7 +288,7 @@ impl State {
             Action::Undo => {
                 let mut faults = c.faults();
                 let Some(last) = faults.pop() else {
-                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_UNDO).into());
                     return Ok(false);
                 };
                 let (algs, base) = (c.algorithms(), c.scenario.clone());
@@ -265,7 +301,7 @@ impl State {
             }
             Action::Redo => {
                 let Some(iv) = self.redo.last().cloned() else {
-                    self.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
+                    self.messages.notice = Some(tr(self.lang, k::UI_NOTHING_TO_REDO).into());
                     return Ok(false);
                 };
                 c.go_to(iv.time);
@@ -275,7 +311,7 @@ impl State {
                         redo.pop();
                         self.redo = Rc::new(redo);
                     }
-                    Err(e) => self.alert = Some(e),
+                    Err(e) => self.messages.alert = Some(e),
                 }
             }
             // Editing or importing a scenario leaves compare mode.
@@ -288,7 +324,7 @@ impl State {
         if let (Some(a), Some(c)) = (fault, self.lanes_mut()) {
             match c.act(a) {
                 Ok(()) => self.redo = Rc::default(),
-                Err(e) => self.alert = Some(e),
+                Err(e) => self.messages.alert = Some(e),
             }
         }
         Ok(true)

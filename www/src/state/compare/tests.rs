@@ -76,7 +76,7 @@ fn the_split_brain_preset_takes_the_course_pair_and_what_else_fits() {
 #[test]
 fn opening_a_compare_link_builds_one_lane_per_algorithm() {
     let s = open("?compare=bully,raft&preset=split-brain-bully");
-    assert_eq!(s.alert, None);
+    assert_eq!(s.messages.alert, None);
     let c = lanes(&s);
     assert_eq!(c.algorithms().iter().map(|a| a.id).collect::<Vec<_>>(), ["bully", "raft"]);
     assert_eq!(c.time, 0);
@@ -202,7 +202,7 @@ fn a_compare_link_reopens_the_same_view() {
     let q = s.query(false);
     assert!(q.starts_with("?compare=raft,bully,invitation&t=1.") && q.contains("&time=61"), "{q}");
     let again = open(&q);
-    assert_eq!(again.alert, None);
+    assert_eq!(again.messages.alert, None);
     let (a, b) = (lanes(&s), lanes(&again));
     assert_eq!(b.time, 61);
     assert_eq!(a.faults(), b.faults());
@@ -234,8 +234,8 @@ fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
     ] {
         let s = open(q);
         assert!(s.compare().is_none(), "{q}");
-        assert!(s.alert.as_deref().unwrap().starts_with(says), "{q}: {:?}", s.alert);
-        assert!(s.alert.as_deref().unwrap().ends_with("Showing one algorithm instead."));
+        assert!(s.messages.alert.as_deref().unwrap().starts_with(says), "{q}: {:?}", s.messages.alert);
+        assert!(s.messages.alert.as_deref().unwrap().ends_with("Showing one algorithm instead."));
         assert_eq!(s.preset, Some("split-brain-bully"), "{q}: the rest of the link still opens");
         let s = run(s, [Action::StepForward]);
         assert_eq!(s.cursor(), 1);
@@ -243,16 +243,16 @@ fn bad_compare_links_say_what_is_wrong_and_the_page_keeps_working() {
     let s = open("?compare=bully,chang-roberts&preset=split-brain-bully");
     assert!(s.compare().is_none());
     assert!(
-        s.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"),
+        s.messages.alert.as_deref().unwrap().starts_with("link: compare: 'chang-roberts' does not fit this scenario"),
         "{:?}",
-        s.alert
+        s.messages.alert
     );
     let s = open("?compare=bully,raft&preset=split-brain-bully&time=soon");
-    assert!(s.alert.as_deref().unwrap().contains("time 'soon' is not a number of ticks"));
+    assert!(s.messages.alert.as_deref().unwrap().contains("time 'soon' is not a number of ticks"));
     assert_eq!(lanes(&s).time, 0);
     let s = open("?compare=bully,raft&preset=split-brain-bully&time=99999");
     assert_eq!(lanes(&s).time, 300);
-    assert!(s.alert.as_deref().unwrap().contains("past the end"));
+    assert!(s.messages.alert.as_deref().unwrap().contains("past the end"));
 }
 
 #[test]
@@ -270,7 +270,7 @@ fn faults_made_before_comparing_come_along_and_close_keeps_the_run() {
     let dot = c.lanes[0].frame.messages.first().map(|m| m.id).unwrap_or(0);
     let same = run(s.clone(), [Action::Act(Intervention::Drop(dot))]);
     assert_eq!(lanes(&same).faults(), c.faults());
-    assert!(same.notice.is_some());
+    assert!(same.messages.notice.is_some());
     let single = run(s, [Action::CloseCompare]);
     assert!(single.compare().is_none());
     assert_eq!(single.engine.get().scenario().algorithm, "bully");
@@ -308,4 +308,18 @@ fn the_compare_preset_opens_from_any_page() {
             && q.contains("&preset=split-brain-bully&time=0"),
         "{q}"
     );
+}
+
+#[test]
+fn compare_modes_own_actions_are_what_their_plain_aliases_do() {
+    let algs = vec![registry::find("raft").unwrap(), registry::find("bully").unwrap()];
+    // Two pages (an engine changes only through its newest state).
+    let plain = run(open("?preset=split-brain-bully"), [Action::Seek(30), Action::Compare(algs.clone())]);
+    let own =
+        run(open("?preset=split-brain-bully"), [Action::Seek(30), Action::CompareMode(CompareAction::Open(algs))]);
+    assert_eq!(lanes(&own).algorithms(), lanes(&plain).algorithms());
+    assert_eq!(lanes(&own).time, lanes(&plain).time);
+    let closed = run(own, [Action::CompareMode(CompareAction::Close)]);
+    assert!(closed.compare().is_none());
+    assert_eq!(closed.scenario.algorithm, "bully");
 }

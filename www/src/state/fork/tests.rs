@@ -25,7 +25,7 @@ fn acting_before_the_furthest_step_shown_keeps_the_old_future() {
     assert_eq!(s.cursor(), 20);
     // Acting again at the present (nothing shown past it since) discards no seen future.
     let s = run(s, [Action::StepForward, Action::NodeClick(12)]);
-    assert!(s.offer.is_none(), "{:?} {:?} at {}", s.offer, s.alert, s.cursor());
+    assert!(s.offer.is_none(), "{:?} {:?} at {}", s.offer, s.messages.alert, s.cursor());
     // Nor does acting at the furthest step of a fresh run.
     let s = run(Rc::new(State::open("")), [Action::Seek(30), Action::NodeClick(5)]);
     assert!(s.offer.is_none());
@@ -100,7 +100,7 @@ fn an_imported_trace_of_the_same_nodes_can_be_compared_with_the_run_shown() {
     let mut fewer = s.scenario.as_ref().clone();
     fewer.nodes.remove(0);
     let s = run(s, [Action::Import(fewer.to_json())]);
-    assert!(s.alert.is_none(), "{:?}", s.alert);
+    assert!(s.messages.alert.is_none(), "{:?}", s.messages.alert);
     assert!(s.offer.is_none());
 }
 

@@ -205,11 +205,11 @@ fn the_run_ended_notice_is_left_to_the_lesson_panel() {
     assert!(!lab.playback.playing, "the run played to its end");
     for a in [Action::StepForward, Action::TogglePlay] {
         lab = lab.reduce(a);
-        assert_eq!(lab.notice, None, "no 'The run has ended' while a lesson is open");
+        assert_eq!(lab.messages.notice, None, "no 'The run has ended' while a lesson is open");
     }
     // Without the lesson it is said again.
     let lab = lab.reduce(Action::SetLessonLink(None)).reduce(Action::StepForward);
-    assert_eq!(lab.notice.as_deref(), Some("The run has ended."));
+    assert_eq!(lab.messages.notice.as_deref(), Some("The run has ended."));
 }
 
 #[test]
@@ -239,4 +239,18 @@ fn a_heavy_answer_is_computed_in_slices_and_an_early_answer_waits_for_it() {
     let v = page.player.verdict.clone().expect("checked once computed");
     assert!(v.right, "N(N-1)/2 ELECTION messages at N = 1000: {:?}", v.expected);
     assert_eq!(page.player.pending, None);
+}
+
+#[test]
+fn the_reduce_alone_closes_a_lesson_and_asks_the_lab_to_forget_its_link() {
+    let mut s = LessonState::default();
+    s.reduce(LessonAction::ResetProgress);
+    s.reduce(LessonAction::Compute(COMPUTE_SLICE));
+    assert_eq!((s.progress_rev, s.seq, s.computed), (1, 0, (0, 0, 0)), "nothing to compute");
+    s.reduce(LessonAction::FreePlay("{}".into()));
+    assert!(s.free);
+    s.reduce(LessonAction::Close);
+    assert!(!s.free && s.phase == Phase::Idle && s.lesson.is_none());
+    assert_eq!(*s.outbox, vec![Action::SetLessonLink(None)]);
+    assert_eq!(s.seq, 1);
 }
