@@ -24,6 +24,9 @@ pub struct Replay {
     /// more events may fall at that very tick).
     running: bool,
     then: Option<u64>,
+    /// Each intervention by time after every event up to its time, even one at the time the
+    /// run stands at (see [`Replay::each_after_its_tick`]).
+    eager: bool,
     /// A JSON Lines trace's later lines, checked against the re-run once the header's run is in
     /// place (what [`Engine::from_jsonl`] does after [`Engine::from_trace`]).
     lines: Option<Box<Lines>>,
@@ -66,7 +69,7 @@ impl Replay {
             })
             .map(|(i, iv)| (i, Anchor::Time(iv.time), iv.action.clone()))
             .collect();
-        Replay { ivs, next: 0, running: false, then: None, lines: None }
+        Replay { ivs, next: 0, running: false, then: None, eager: false, lines: None }
     }
 
     /// Then stand at step `step` (or the run's last step before it); for a JSON Lines trace,
@@ -83,6 +86,14 @@ impl Replay {
     /// [`Replay::by_time`] applies one).
     pub fn and_at(&mut self, time: crate::Time, action: Action) {
         self.ivs.push((self.ivs.len(), Anchor::Time(time), action));
+    }
+
+    /// Puts each intervention by time after every event up to its time has run, even when the
+    /// run already stands at that time (as compare lanes put a fault on: `run_until`, then
+    /// `apply_at`), where [`Engine::replay_by_time`] applies it at once.
+    pub fn each_after_its_tick(mut self) -> Replay {
+        self.eager = true;
+        self
     }
 
     /// Whether nothing is left to do.
@@ -116,7 +127,10 @@ impl Engine {
             Anchor::Step(s, _) => *s,
             Anchor::Time(_) => 0,
         });
-        Ok((engine, Replay { ivs, next: 0, running: false, then: Some(trace.step.unwrap_or(last)), lines: None }))
+        Ok((
+            engine,
+            Replay { ivs, next: 0, running: false, then: Some(trace.step.unwrap_or(last)), eager: false, lines: None },
+        ))
     }
 
     /// [`Engine::from_jsonl`] left to [`Engine::replay_some`]: the header's run, built, and the
@@ -171,7 +185,7 @@ impl Engine {
             let path = format!("interventions[{i}]");
             match anchor {
                 Anchor::Time(time) => {
-                    replay.running |= time > self.now();
+                    replay.running |= replay.eager || time > self.now();
                     if replay.running && !self.spend(left, |e, n| e.sim.run_until_some(time, n)) {
                         return Ok(false);
                     }

@@ -57,6 +57,8 @@ impl State {
     pub(in crate::state) fn show_compare(&mut self, mut c: Compare) -> bool {
         c.lang = self.lang;
         c.refresh();
+        // A slow lane's slices learn their steps per call anew.
+        self.fresh_slices();
         self.set_lanes(c);
         self.playback.playing = false;
         self.dialogs.picker = false;
