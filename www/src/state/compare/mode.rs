@@ -128,6 +128,10 @@ impl State {
         self.playback.playing = false;
         self.redo = Rc::default();
         self.extend();
+        if let Some((engine, job)) = c.anchor().take_rebuild() {
+            // Its run was still being rebuilt: it replaces the fresh run shown once ready.
+            self.rebuild_later(engine, job, crate::state::slices::Then::Link(None));
+        }
     }
 
     /// Whether an animation frame at clock `t` has an event to apply.

@@ -70,6 +70,14 @@ impl Lane {
         Ok(lane)
     }
 
+    /// The run this lane is rebuilding and the work left on it, taken out (the lanes close
+    /// meanwhile: the one run goes on being rebuilt in slices, `State::rebuild_later`).
+    pub(in crate::state) fn take_rebuild(&self) -> Option<(Engine, Replay)> {
+        let job = self.job.as_ref()?;
+        let engine = job.fresh.borrow_mut().take()?;
+        Some((engine, job.replay.borrow().clone()))
+    }
+
     /// Whether the lane is still computing (its run, or toward the shared time).
     pub fn computing(&self) -> bool {
         self.job.is_some()

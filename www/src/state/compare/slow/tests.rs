@@ -156,3 +156,25 @@ fn a_fork_of_a_slow_scripts_run_is_rebuilt_in_slices_as_at_once() {
     let c = s.compare().unwrap();
     assert!(c.runs.as_ref().unwrap().first.is_some(), "{:?}", c.runs);
 }
+
+#[test]
+fn closing_the_lanes_while_a_slow_run_is_rebuilt_goes_on_rebuilding_it_in_slices() {
+    let (alg, mut scenario) = slow("bully-slow-close");
+    scenario.algorithm = alg.id.into();
+    let mut s = State::new(Engine::new(scenario).unwrap(), None, false);
+    for a in [Action::Seek(40), Action::Seek(14), Action::NodeClick(3)] {
+        s.apply(a);
+        s.settle();
+        s.refresh();
+    }
+    let now = s.engine.get().trace_value();
+    assert!(s.apply(Action::Fork));
+    assert!(s.computes());
+    s.apply(Action::CloseCompare);
+    assert!(s.compare().is_none());
+    s.settle();
+    // The run kept: the new future, with its crash, at its step.
+    let once = Engine::from_trace_value(&now).unwrap();
+    assert_eq!(at(&s.engine.get()), at(&once));
+    assert_eq!(s.engine.get().interventions(), once.interventions());
+}
