@@ -22,6 +22,9 @@ pub struct LaneJob {
     faults: RefCell<Vec<(Time, Intervention)>>,
 }
 
+/// A run to rebuild in a lane: its role, the run built, its replay and its faults by time.
+pub type LaterRun = (Role, Engine, Replay, Vec<(Time, Intervention)>);
+
 /// Whether lane `alg`'s steps may be slow (a script runs it).
 pub fn slow(lane: &Lane) -> bool {
     crate::state::script::is_script(lane.algorithm.id)
@@ -89,7 +92,7 @@ impl Compare {
     /// (`Engine::from_trace_later`: the run built, its replay, its faults by time): their
     /// scenario's fresh runs are shown meanwhile.
     pub fn of_runs_later(
-        runs: [(Role, Engine, Replay, Vec<(Time, Intervention)>); 2],
+        runs: [LaterRun; 2],
         anchor: usize,
         time: Time,
     ) -> Option<Compare> {
