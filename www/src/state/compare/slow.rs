@@ -91,11 +91,7 @@ impl Compare {
     /// [`Compare::of_runs`] of two slow runs, each rebuilt in slices from a trace
     /// (`Engine::from_trace_later`: the run built, its replay, its faults by time): their
     /// scenario's fresh runs are shown meanwhile.
-    pub fn of_runs_later(
-        runs: [LaterRun; 2],
-        anchor: usize,
-        time: Time,
-    ) -> Option<Compare> {
+    pub fn of_runs_later(runs: [LaterRun; 2], anchor: usize, time: Time) -> Option<Compare> {
         let [(ra, a, ja, fa), (rb, b, jb, fb)] = runs;
         let shown = |e: &Engine| Engine::new(e.scenario().clone()).ok();
         let mut c = Compare::of_runs([(ra, shown(&a)?), (rb, shown(&b)?)], anchor, time)?;
