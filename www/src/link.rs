@@ -176,6 +176,8 @@ fn later_engine(text: &str, later: bool) -> Option<Result<(Engine, Replay), elec
     if !crate::WORKBENCH || !later {
         return None;
     }
+    // (Only the workbench runs scripts, so only it reads their JSON Lines in slices.)
+    #[cfg(feature = "workbench")]
     if election_lab::engine::is_jsonl(text) {
         let built = Engine::from_jsonl_later(text);
         let script = built.as_ref().is_ok_and(|(e, _)| crate::state::script::runs_script(&e.scenario().algorithm));

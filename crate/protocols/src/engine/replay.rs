@@ -6,11 +6,15 @@
 //! same steps as [`Engine::replay_by_time`] or [`Engine::from_trace`] (which are this job done in
 //! one call), so the run, its hash and its summary are the same.
 
-use super::jsonl::{check_line, header_trace, Stop, Walk};
+use super::jsonl::Walk;
+// A JSON Lines trace read in slices: only where scripts run (the player reads none).
+#[cfg(feature = "script")]
+use super::jsonl::{check_line, header_trace, Stop};
 use super::Engine;
 use crate::error::ScenarioError;
 use crate::scenario::{Action, Scenario};
 use crate::trace::{Intervention, Trace};
+#[cfg(feature = "script")]
 use serde_json::Value;
 
 /// The interventions still to put on a run, each anchored by step (a trace's) or by virtual
@@ -34,6 +38,7 @@ pub struct Replay {
 
 /// The checking of a JSON Lines trace's lines, in slices.
 #[derive(Clone, Debug)]
+#[cfg_attr(not(feature = "script"), allow(dead_code))]
 struct Lines {
     /// The header's line number.
     header: usize,
@@ -136,6 +141,7 @@ impl Engine {
     /// [`Engine::from_jsonl`] left to [`Engine::replay_some`]: the header's run, built, and the
     /// rest (its interventions, then every later line checked against the re-run) as the
     /// [`Replay`] returned. The same run and the same errors as reading it at once.
+    #[cfg(feature = "script")]
     pub fn from_jsonl_later(text: &str) -> Result<(Engine, Replay), ScenarioError> {
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty());
         let Some((h, header)) = lines.next() else {
@@ -169,6 +175,7 @@ impl Engine {
                 None => return Err(e),
             },
         }
+        #[cfg(feature = "script")]
         if let Some(lines) = replay.lines.as_deref_mut() {
             if !self.check_lines(lines, &mut left)? {
                 return Ok(false);
@@ -221,6 +228,7 @@ impl Engine {
 
     /// A JSON Lines trace's lines checked against the re-run, at most `*left` steps of it; then
     /// the cursor back at the header's step (or the one asked for); whether it is all done.
+    #[cfg(feature = "script")]
     fn check_lines(&mut self, lines: &mut Lines, left: &mut u64) -> Result<bool, ScenarioError> {
         let Lines { rest, next, walk, walked, back, after, .. } = lines;
         if !*walked {
