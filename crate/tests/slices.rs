@@ -205,3 +205,76 @@ fn a_trace_replayed_in_slices_opens_at_the_step_the_trace_opens_at() {
         assert!(sliced.contains("interventions[2].step"), "{sliced}");
     }
 }
+
+/// The JSON Lines `run --trace` writes of `e`'s run up to its cursor.
+fn jsonl(e: &mut Engine) -> String {
+    let mut out = String::new();
+    e.trace_lines::<()>(&mut |v| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+/// Slices a JSON Lines trace's job until done or failed, `budget` steps each.
+fn replay_jsonl(text: &str, then: Option<u64>, budget: u64) -> Result<(Engine, u64), String> {
+    let (mut e, job) = Engine::from_jsonl_later(text).map_err(|e| e.to_string())?;
+    let mut job = job.then_seek(then);
+    assert!(e.interventions().is_empty() && e.cursor() == 0, "nothing done before the slices");
+    let mut slices = 0;
+    while !e.replay_some(&mut job, budget).map_err(|e| e.to_string())? {
+        slices += 1;
+        assert!(slices < 1_000_000, "no end");
+    }
+    Ok((e, slices))
+}
+
+#[test]
+fn a_jsonl_trace_read_in_slices_is_the_trace_read_at_once() {
+    for (preset, scenario) in scenarios() {
+        let mut source = faulted(&scenario);
+        let head = source.head();
+        source.seek(head - 4);
+        let text = jsonl(&mut source);
+        let whole = Engine::from_jsonl(&text).unwrap();
+        assert_eq!(at(&whole), at(&source), "{preset}: read at once");
+        let mut many = 0;
+        for budget in [1, 3, 64] {
+            let (e, slices) = replay_jsonl(&text, None, budget).unwrap();
+            many = many.max(slices);
+            assert_eq!(at(&e), at(&whole), "{preset}: slices of {budget}");
+            assert_eq!(e.interventions(), whole.interventions(), "{preset}");
+            // A link's step, after the lines are checked: where seeking the run read at once goes.
+            for step in [5, head - 1, head + 40] {
+                let (e, _) = replay_jsonl(&text, Some(step), budget).unwrap();
+                let mut w = Engine::from_jsonl(&text).unwrap();
+                w.seek(step);
+                assert_eq!(at(&e), at(&w), "{preset}: step {step}, slices of {budget}");
+            }
+        }
+        // The re-run and the check of every line are the slices' work, not only the faults.
+        assert!(many > head, "{preset}: {many} slices of one step over {head} steps");
+        // A file cut short is read as at once; a damaged line, a line too many and a bad
+        // intervention in the header are named as at once.
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines[..lines.len() / 2].join("\n");
+        let damaged = text.replacen("\"step\":7,", "\"step\":8,", 1);
+        assert_ne!(damaged, text, "{preset}");
+        let extra = format!("{text}{}\n", lines[lines.len() - 1]);
+        let mut header: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        header["interventions"][2]["step"] = (head + 500).into();
+        let bad_header = format!("{header}\n{}", lines[1..].join("\n"));
+        for (what, text) in [("cut", cut), ("damaged", damaged), ("extra", extra), ("header", bad_header)] {
+            let once = Engine::from_jsonl(&text).map(|e| at(&e)).map_err(|e| e.to_string());
+            if what != "cut" {
+                assert!(once.is_err(), "{preset}: {what}");
+            }
+            for budget in [1, 3, 64] {
+                let sliced = replay_jsonl(&text, None, budget).map(|(e, _)| at(&e));
+                assert_eq!(sliced, once, "{preset}: {what}, slices of {budget}");
+            }
+        }
+    }
+}

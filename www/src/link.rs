@@ -170,10 +170,18 @@ fn read_in(query: &str, later: bool) -> Result<Option<(Link, Option<Replay>)>, S
 }
 
 /// A script's run from a trace's text, built with its interventions left to do (`later`, a
-/// trace in JSON whose algorithm a script runs); `None` for any other.
+/// trace whose algorithm a script runs; of JSON Lines, the check of its lines too); `None` for
+/// any other.
 fn later_engine(text: &str, later: bool) -> Option<Result<(Engine, Replay), election_lab::ScenarioError>> {
-    if !crate::WORKBENCH || !later || election_lab::engine::is_jsonl(text) {
+    if !crate::WORKBENCH || !later {
         return None;
+    }
+    // (Only the workbench runs scripts, so only it reads their JSON Lines in slices.)
+    #[cfg(feature = "workbench")]
+    if election_lab::engine::is_jsonl(text) {
+        let built = Engine::from_jsonl_later(text);
+        let script = built.as_ref().is_ok_and(|(e, _)| crate::state::script::runs_script(&e.scenario().algorithm));
+        return script.then_some(built);
     }
     let trace = election_lab::trace::Trace::from_json(text).ok()?;
     crate::state::script::runs_script(&trace.scenario.algorithm).then(|| Engine::from_trace_later(trace))

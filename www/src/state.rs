@@ -303,8 +303,7 @@ impl State {
             Action::Reset => {
                 if let Some(origin) = self.origin.clone() {
                     // An embed goes back to what its link showed, interventions and step included.
-                    if let Ok(Some(l)) = link::read(&origin) {
-                        self.replace_engine(l.engine, l.preset);
+                    if self.reopen(&origin) {
                         return true;
                     }
                 }

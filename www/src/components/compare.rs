@@ -66,6 +66,7 @@ pub fn lane(lang: Lang, k: usize, c: &Compare, canvas: Html) -> Html {
     html! {
         <section class="lane" data-lane={LANES[k]} data-role={c.runs.as_ref().map(|r| format!("{:?}", r.roles[k]))} data-algorithm={lane.algorithm.id} data-leaders={row.leaders.iter().map(u32::to_string).collect::<Vec<_>>().join(",")} aria-label={title}>
             <h2 class="lane-title">{ title }<span class="lane-step">{ format!("{} {}", tr(lang, k::UI_STEP), row.step) }</span></h2>
+            { if lane.computing() { html! { <p class="lane-computing" role="status" data-testid="lane-computing">{ tr(lang, k::UI_LANE_COMPUTING) }</p> } } else { html! {} } }
             { canvas }
             { super::fork::lane_strip(c, k, lang) }
             <super::teach::Legend algorithm={lane.algorithm} {lang} compact=true frame={lane.frame.clone()} />

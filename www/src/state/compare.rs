@@ -64,6 +64,8 @@ pub struct Lane {
     pub frame: Rc<Frame>,
     pub drops: Rc<Vec<DropMark>>,
     pub row: Rc<Row>,
+    /// A slow lane's work left to the slices (`compare/slow.rs`).
+    pub job: Option<Rc<slow::LaneJob>>,
 }
 
 #[derive(Clone)]
@@ -184,6 +186,7 @@ impl Lane {
             engine: EngineRef::new(engine),
             drops: Rc::default(),
             row: Rc::new(Row { sides: vec![], leaders: vec![], claims: vec![], messages: 0, agreement: None, step: 0 }),
+            job: None,
         }
     }
 
@@ -261,6 +264,10 @@ impl Compare {
         let mut lanes = Vec::with_capacity(algs.len());
         for &a in algs {
             let err = |e: election_lab::ScenarioError| format!("compare: {}: {e}", a.id);
+            if crate::state::script::is_script(a.id) {
+                lanes.push(Lane::later(a, lane_scenario(&scenario, a), faults).map_err(err)?);
+                continue;
+            }
             let mut e = Engine::new(lane_scenario(&scenario, a)).map_err(err)?;
             for (t, action) in faults {
                 e.run_until(*t);
@@ -306,11 +313,17 @@ impl Compare {
     }
 
     pub fn faults_len(&self) -> usize {
+        if let Some(faults) = self.faults_pending() {
+            return faults.len();
+        }
         self.anchor().engine.get().interventions().len()
     }
 
     /// The faults applied so far: (time, action), from the anchor lane.
     pub fn faults(&self) -> Vec<(Time, Intervention)> {
+        if let Some(faults) = self.faults_pending() {
+            return faults;
+        }
         self.anchor().engine.get().interventions().iter().map(|iv| (iv.time, iv.action.clone())).collect()
     }
 
@@ -322,6 +335,10 @@ impl Compare {
     pub fn go_to(&mut self, t: Time) {
         let t = t.min(self.stop_time());
         for lane in &mut self.lanes {
+            if slow::slow(lane) {
+                Compare::place_slow(lane, t);
+                continue;
+            }
             let mut e = lane.engine.get_mut();
             seek_time(&mut e, t);
             let c = e.cursor();
@@ -336,13 +353,18 @@ impl Compare {
 
     /// The next tick at which any lane has an event (within the stop time).
     pub fn next_tick(&self) -> Option<Time> {
+        // A lane still computing has no next tick yet: the clock moves on by the others', or
+        // by one tick if every lane is computing.
+        let waiting = self.lanes.iter().all(Lane::computing).then_some(self.time + 1);
         self.lanes
             .iter()
+            .filter(|l| !l.computing())
             .filter_map(|l| {
                 let mut e = l.engine.get_mut();
                 e.next_event_time().filter(|&n| n <= e.stop_time())
             })
             .min()
+            .or(waiting.filter(|&t| t <= self.stop_time()))
     }
 
     /// The last tick before the clock at which any lane had an event (0 if none).
@@ -357,6 +379,9 @@ impl Compare {
     /// Applies `action` to every lane at the shared time.
     pub fn act(&mut self, action: Intervention) -> Result<(), String> {
         for lane in &mut self.lanes {
+            if Compare::act_later(lane, self.time, &action) {
+                continue;
+            }
             lane.engine.get_mut().apply_at(action.clone(), self.time).map_err(|e| e.to_string())?;
         }
         self.go_to(self.time);
@@ -435,6 +460,7 @@ pub fn preset_scenario(p: &ComparePreset) -> Option<Scenario> {
 mod mode;
 pub use mode::CompareAction;
 pub mod runs;
+pub mod slow;
 pub use runs::{Diverged, Role, Runs};
 
 #[cfg(test)]

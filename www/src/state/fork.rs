@@ -12,6 +12,7 @@ use super::compare::{Compare, Role};
 use super::State;
 use crate::i18n::tr;
 use election_lab::meta::k;
+use election_lab::trace::Trace;
 use election_lab::Engine;
 use serde_json::Value;
 
@@ -74,6 +75,15 @@ impl State {
     /// Opens the offer: the kept run and the run shown, in two lanes at the time shown.
     pub(super) fn fork(&mut self) -> bool {
         let Some(offer) = self.offer.take() else { return false };
+        let roles = match offer.kind {
+            OfferKind::Fork { .. } => [Role::OldFuture, Role::NewFuture],
+            OfferKind::Import => [Role::Current, Role::Imported],
+        };
+        if super::script::is_script(self.engine.get().algorithm().id) {
+            // A script's runs (whose steps may each be slow) are rebuilt in slices.
+            let now = self.engine.get().trace_value();
+            return self.fork_later(roles, [&offer.old, &now]);
+        }
         let old = match Engine::from_trace_value(&offer.old) {
             Ok(e) => e,
             Err(e) => {
@@ -83,11 +93,33 @@ impl State {
         };
         let now = Engine::from_trace_value(&self.engine.get().trace_value());
         let Ok(now) = now else { return false };
-        let roles = match offer.kind {
-            OfferKind::Fork { .. } => [Role::OldFuture, Role::NewFuture],
-            OfferKind::Import => [Role::Current, Role::Imported],
-        };
-        match Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time) {
+        let lanes = Compare::of_runs([(roles[0], old), (roles[1], now)], 1, self.frame.time);
+        self.show_runs(lanes)
+    }
+
+    /// [`State::fork`] of two traces of a script's runs, each rebuilt in slices in its lane.
+    fn fork_later(&mut self, roles: [Role; 2], traces: [&Value; 2]) -> bool {
+        let mut built = Vec::new();
+        for (role, value) in roles.into_iter().zip(traces) {
+            let later = Trace::from_value(value).and_then(|trace| {
+                let faults = trace.interventions.iter().filter_map(|iv| Some((iv.time?, iv.action.clone()))).collect();
+                Engine::from_trace_later(trace).map(|(e, job)| (role, e, job, faults))
+            });
+            match later {
+                Ok(b) => built.push(b),
+                Err(e) => {
+                    self.messages.alert = Some(e.to_string());
+                    return false;
+                }
+            }
+        }
+        let Ok(runs) = <[_; 2]>::try_from(built) else { return false };
+        let lanes = Compare::of_runs_later(runs, 1, self.frame.time);
+        self.show_runs(lanes)
+    }
+
+    fn show_runs(&mut self, lanes: Option<Compare>) -> bool {
+        match lanes {
             Some(c) => self.show_compare(c),
             None => {
                 self.messages.alert = Some(tr(self.lang, k::UI_THESE_TWO_RUNS_CANNOT_SHARE).into());

@@ -353,6 +353,8 @@ mod tests {
         assert!(offered().contains(&script), "the picker offers the script run");
         let bully = election_lab::registry::find("bully").unwrap();
         assert!(s.apply(Action::Compare(vec![bully, script])));
+        // The script's lane is computed in slices (`compare/slow.rs`).
+        s.settle();
         let ends = |s: &State| {
             let c = s.lanes().expect("lanes");
             let out: Vec<_> = c
@@ -371,7 +373,8 @@ mod tests {
         assert_eq!((here[0].0, &here[0].1, here[0].2), (1, &here[1].1, here[1].2));
         let query = s.query(false);
         assert!(query.contains("compare=bully,bully-script") && query.contains("&script=1."), "{query}");
-        let opened = State::open(&query);
+        let mut opened = State::open(&query);
+        opened.settle();
         assert_eq!(opened.messages.alert, None);
         assert_eq!(ends(&opened), here);
     }

@@ -139,7 +139,7 @@ impl State {
 
     /// Whether slices of computing are due (the page schedules them).
     pub fn computes(&self) -> bool {
-        self.sl.goal.is_some() || self.sl.pending.is_some()
+        self.sl.goal.is_some() || self.sl.pending.is_some() || self.lanes().is_some_and(|c| c.computes())
     }
 
     /// One slice of the run ahead, in the player (no script there, so no seek in slices and no
@@ -256,6 +256,21 @@ impl State {
         true
     }
 
+    /// An embed's Reset: back to what its link opened, a script's run rebuilt in slices (the
+    /// run shown stays meanwhile); whether the link was read.
+    pub(super) fn reopen(&mut self, query: &str) -> bool {
+        match crate::link::read_later(query) {
+            Ok(Some((l, None))) => self.replace_engine(l.engine, l.preset),
+            Ok(Some((l, Some(job)))) if crate::WORKBENCH => {
+                let ps = crate::link::params(query);
+                let asked = ps.iter().find(|(k, _)| k == "step").and_then(|(_, v)| v.trim().parse().ok());
+                self.rebuild_later(l.engine, job, Then::Link(asked));
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// A script's run is in place (computed in slices from here): its failure, if any, is
     /// shown at its step once reached, else the cursor goes back to `cursor`.
     pub(super) fn script_ran(&mut self, cursor: u64) {
@@ -269,6 +284,9 @@ impl State {
     /// One slice of work toward the goal, of about [`SLICE_MS`]; returns whether the engine
     /// changed. The number of steps per engine call follows how long the last one took.
     pub(super) fn compute(&mut self) -> bool {
+        if self.lanes().is_some_and(|c| c.computes()) {
+            return self.compute_lanes();
+        }
         if let Some(p) = self.sl.pending.clone() {
             return self.rebuild(p);
         }
@@ -304,6 +322,26 @@ impl State {
         true
     }
 
+    /// One slice of the lanes' work (`compare/slow.rs`): slow lanes rebuilt, or moved to the
+    /// shared time; a lane that cannot be rebuilt is named in an alert.
+    fn compute_lanes(&mut self) -> bool {
+        self.sl.count = self.sl.count.wrapping_add(1);
+        let mut slice = self.sl.slice;
+        let mut failed = None;
+        let Some(c) = self.lanes_mut() else { return false };
+        State::slice_of(&mut slice, |budget| {
+            if let Err(e) = c.compute_some(budget) {
+                failed = Some(e);
+            }
+            !c.computes()
+        });
+        self.sl.slice = slice;
+        if failed.is_some() {
+            self.messages.alert = failed;
+        }
+        true
+    }
+
     /// What the page is computing, for its status line: the goal and the step reached.
     pub fn computing(&self) -> Option<u64> {
         // The player computes nothing in slices: nothing of this in its first load.
@@ -326,7 +364,7 @@ impl State {
     /// Works every slice to its end (tests).
     #[cfg(test)]
     pub(super) fn settle(&mut self) {
-        while self.sl.goal.is_some() || self.sl.pending.is_some() {
+        while self.computes() {
             if self.compute() {
                 self.refresh();
             }

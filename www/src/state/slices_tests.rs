@@ -12,12 +12,12 @@ use election_lab::{presets, Action as Intervention, Engine};
 use std::rc::Rc;
 
 /// The algorithm of `bully-worst-8`, whose template and assignment these tests take.
-fn builtin() -> String {
+pub(super) fn builtin() -> String {
     presets::find("bully-worst-8").unwrap().scenario().algorithm
 }
 
 /// The Bully template under an id of its own, each message costing its handler a loop.
-fn slow_bully(id: &str) -> String {
+pub(super) fn slow_bully(id: &str) -> String {
     let template = election_lab::protocols::script::TEMPLATES.iter().find(|t| t.0 == builtin()).unwrap().1;
     let slow = template
         .replace(
@@ -30,7 +30,7 @@ fn slow_bully(id: &str) -> String {
 }
 
 /// What a cursor shows, to compare with the run computed at once.
-fn at(e: &Engine) -> (u64, u64, Vec<u32>, String) {
+pub(super) fn at(e: &Engine) -> (u64, u64, Vec<u32>, String) {
     (e.cursor(), e.trace_hash(), e.leaders(), e.summary().to_string())
 }
 
@@ -165,4 +165,69 @@ fn a_link_to_a_slow_scripts_run_opens_in_slices_at_its_step() {
     let read = crate::link::read(&past).unwrap().unwrap();
     assert_eq!(s.messages.alert, read.clamped);
     assert_eq!(s.cursor(), read.engine.cursor());
+}
+
+/// The JSON Lines `run --trace` writes of `e`'s run up to its cursor.
+fn jsonl(e: &mut Engine) -> String {
+    let mut out = String::new();
+    e.trace_lines::<()>(&mut |v| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn a_jsonl_link_to_a_slow_scripts_run_opens_in_slices_at_its_step() {
+    let (_, step, mut once) = slow_link("bully-slow-jsonl");
+    let text = jsonl(&mut once);
+    assert!(election_lab::engine::is_jsonl(&text));
+    let query = format!("?t={}", election_lab::link::pack(&text).unwrap());
+    ONE_CALL.with(|o| o.set(true));
+    let mut s = State::open(&query);
+    assert!(s.sl.pending.is_some(), "left to the slices");
+    let slices = compute_while_checking(&mut s, "bully-slow-jsonl");
+    ONE_CALL.with(|o| o.set(false));
+    assert!(slices > 4, "rebuilt in {slices} slices");
+    assert_eq!((s.messages.alert.clone(), s.cursor()), (None, step));
+    assert_eq!(at(&s.engine.get()), at(&once));
+    // A damaged line is named as reading the link at once names it.
+    let damaged = text.replacen("\"step\":7,", "\"step\":8,", 1);
+    let query = format!("?t={}", election_lab::link::pack(&damaged).unwrap());
+    let mut s = State::open(&query);
+    s.settle();
+    let at_once = crate::link::read(&query).err().expect("a damaged trace");
+    assert_eq!(s.messages.alert, Some(at_once.clone()));
+    assert!(at_once.contains("line "), "{at_once}");
+}
+
+#[test]
+fn an_embeds_reset_of_a_slow_scripts_run_is_rebuilt_in_slices() {
+    let (_, step, once) = slow_link("bully-slow-embed");
+    let query = format!(
+        "?t={}&step={step}&embed=1{}",
+        election_lab::link::pack(&once.trace_value().to_string()).unwrap(),
+        super::script::link_part_of("bully-slow-embed")
+    );
+    let mut s = State::open_in(&query, None);
+    assert!(s.origin.is_some() && s.embed);
+    s.settle();
+    assert_eq!(at(&s.engine.get()), at(&once));
+    // Another fault, elsewhere in the run; Reset goes back to the link's run, in slices.
+    s.apply(Action::Seek(4));
+    s.settle();
+    s.apply(Action::Act(Intervention::Crash(2)));
+    s.settle();
+    assert_ne!(at(&s.engine.get()), at(&once));
+    ONE_CALL.with(|o| o.set(true));
+    assert!(s.apply(Action::Reset));
+    assert!(s.sl.pending.is_some(), "left to the slices");
+    let slices = compute_while_checking(&mut s, "bully-slow-embed");
+    ONE_CALL.with(|o| o.set(false));
+    assert!(slices > 4, "rebuilt in {slices} slices");
+    assert_eq!((s.messages.alert.clone(), s.cursor()), (None, step));
+    assert_eq!(at(&s.engine.get()), at(&once));
+    assert_eq!(s.engine.get().interventions(), once.interventions());
 }

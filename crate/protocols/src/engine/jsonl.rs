@@ -97,77 +97,8 @@ impl Engine {
 
     fn walk_lines<E>(&mut self, end: u64, emit: &mut dyn FnMut(Value) -> Result<(), Stop<E>>) -> Result<(), Stop<E>> {
         emit(self.trace_value())?;
-        let ids = self.scenario.nodes.clone();
-        let every: Vec<usize> = (0..ids.len()).collect();
-        // The state every node boots with, before any intervention at step 0.
-        let boot = Engine::new(self.scenario.clone()).expect("this scenario built a run already");
-        let mut last: Vec<Value> = ids.iter().map(|&id| node_state(&boot, id)).collect();
-        drop(boot);
-        let ivs = self.interventions().to_vec();
-        let violations: Vec<(u64, Value)> = self
-            .all_violations()
-            .iter()
-            .filter(|v| v.step <= end)
-            .map(|v| (v.step, super::violation_json(v)))
-            .collect();
-        let mut next_iv = 0;
-        let mut next_v = 0;
-        self.seek(0);
-        let mut step = 0;
-        loop {
-            if step > 0 {
-                let Some(mut line) = self.trace_line(step) else { break };
-                let rec = self.record(step).expect("a step with a line has a record");
-                let one;
-                let which: &[usize] = match rec.kind {
-                    EventKind::Deliver | EventKind::Drop(_) | EventKind::Timer(_) => {
-                        one = ids.iter().position(|&x| x == rec.node).map_or(vec![], |i| vec![i]);
-                        &one
-                    }
-                    _ => &every,
-                };
-                let state = changed(self, &ids, which, &mut last);
-                if !state.is_empty() {
-                    line["state"] = Value::Object(state);
-                }
-                let mut began = vec![];
-                while next_v < violations.len() && violations[next_v].0 <= step {
-                    if violations[next_v].0 == step {
-                        began.push(violations[next_v].1.clone());
-                    }
-                    next_v += 1;
-                }
-                if !began.is_empty() {
-                    line["violations"] = Value::Array(began);
-                }
-                emit(line)?;
-            }
-            // An intervention recorded at step k was applied after step k's event: seeking to
-            // the cursor applies it.
-            if next_iv < ivs.len() && ivs[next_iv].step == step {
-                self.seek(step);
-                let first = next_iv;
-                while next_iv < ivs.len() && ivs[next_iv].step == step {
-                    next_iv += 1;
-                }
-                let state = changed(self, &ids, &every, &mut last);
-                for (k, iv) in ivs[first..next_iv].iter().enumerate() {
-                    let mut o = Map::new();
-                    o.insert("intervention_at_step".into(), step.into());
-                    o.insert("time".into(), iv.time.into());
-                    iv.action.write_json(&mut o);
-                    if first + k + 1 == next_iv && !state.is_empty() {
-                        o.insert("state".into(), Value::Object(state.clone()));
-                    }
-                    emit(Value::Object(o))?;
-                }
-            }
-            if step >= end || !self.step() {
-                break;
-            }
-            step += 1;
-        }
-        emit(json!({"summary": self.summary()}))
+        let mut all = u64::MAX;
+        Walk::new(self, end).some(self, &mut all, emit).map(drop)
     }
 
     /// Reads the JSON Lines [`Engine::trace_lines`] writes: the header rebuilds the run, and
@@ -207,34 +138,14 @@ impl Engine {
             return Err(ScenarioError::new("", "empty trace"));
         };
         let at = |n: usize| format!("line {n}");
-        let value: Value = crate::parse_json(&header).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
-        let trace = Trace::from_value(&value).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
-        if trace.bare {
-            return Err(ScenarioError::new(
-                at(h),
-                "the first line of a JSON Lines trace is its header: {\"scenario\": ..., \"interventions\": ...}",
-            ));
-        }
+        let trace = header_trace(h, &header)?;
         let mut engine = Engine::from_trace(trace).map_err(|e| ScenarioError::new(at(h), e.to_string()))?;
         let mut first = true;
         let mut check = |rerun: Value| -> Result<(), Stop<ScenarioError>> {
             if std::mem::take(&mut first) {
                 return Ok(()); // the header, read above
             }
-            let Some((n, line)) = lines.next() else { return Err(Stop::Enough) };
-            let file = crate::parse_json(&line).map_err(|e| Stop::Err(ScenarioError::new(at(n), e.to_string())))?;
-            match difference(&file, &rerun, "") {
-                None => Ok(()),
-                Some(d) => {
-                    let what = match (rerun.get("step"), rerun.get("intervention_at_step"), rerun.get("summary")) {
-                        (Some(_), _, _) => "event",
-                        (_, Some(_), _) => "intervention",
-                        (_, _, Some(_)) => "summary",
-                        _ => "line",
-                    };
-                    Err(Stop::Err(ScenarioError::new(at(n), format!("{what} differs from the re-run: {d}"))))
-                }
-            }
+            check_line(lines.next(), &rerun)
         };
         engine.trace_lines(&mut check)?;
         if let Some((n, _)) = lines.next() {
@@ -244,6 +155,145 @@ impl Engine {
             ));
         }
         Ok(engine)
+    }
+}
+
+/// [`Engine::trace_lines`]'s walk over the run after its header, resumable: [`Walk::some`] makes
+/// at most a given number of steps a call (the page checks a slow script's JSON Lines in slices,
+/// `engine/replay.rs`), emitting each step's lines as it goes.
+#[derive(Clone, Debug)]
+pub(super) struct Walk {
+    end: u64,
+    ids: Vec<NodeId>,
+    /// Each node's state as last emitted.
+    last: Vec<Value>,
+    ivs: Vec<crate::trace::Intervention>,
+    violations: Vec<(u64, Value)>,
+    next_iv: usize,
+    next_v: usize,
+    /// The step whose lines are emitted next (the cursor stands there).
+    step: u64,
+}
+
+impl Walk {
+    /// The walk of `e`'s run up to step `end`; the cursor goes to step 0.
+    pub(super) fn new(e: &mut Engine, end: u64) -> Walk {
+        let ids = e.scenario.nodes.clone();
+        // The state every node boots with, before any intervention at step 0.
+        let boot = Engine::new(e.scenario.clone()).expect("this scenario built a run already");
+        let last: Vec<Value> = ids.iter().map(|&id| node_state(&boot, id)).collect();
+        drop(boot);
+        let ivs = e.interventions().to_vec();
+        let violations: Vec<(u64, Value)> =
+            e.all_violations().iter().filter(|v| v.step <= end).map(|v| (v.step, super::violation_json(v))).collect();
+        e.seek(0);
+        Walk { end, ids, last, ivs, violations, next_iv: 0, next_v: 0, step: 0 }
+    }
+
+    /// Emits the lines of the steps that follow, making at most `*left` steps (counted off);
+    /// `Ok(true)` once the summary is emitted.
+    pub(super) fn some<E>(
+        &mut self,
+        e: &mut Engine,
+        left: &mut u64,
+        emit: &mut dyn FnMut(Value) -> Result<(), Stop<E>>,
+    ) -> Result<bool, Stop<E>> {
+        let Walk { end, ids, last, ivs, violations, next_iv, next_v, step } = self;
+        let every: Vec<usize> = (0..ids.len()).collect();
+        loop {
+            if *left == 0 {
+                return Ok(false);
+            }
+            let step_now = *step;
+            if step_now > 0 {
+                let Some(mut line) = e.trace_line(step_now) else { break };
+                let rec = e.record(step_now).expect("a step with a line has a record");
+                let one;
+                let which: &[usize] = match rec.kind {
+                    EventKind::Deliver | EventKind::Drop(_) | EventKind::Timer(_) => {
+                        one = ids.iter().position(|&x| x == rec.node).map_or(vec![], |i| vec![i]);
+                        &one
+                    }
+                    _ => &every,
+                };
+                let state = changed(e, ids, which, last);
+                if !state.is_empty() {
+                    line["state"] = Value::Object(state);
+                }
+                let mut began = vec![];
+                while *next_v < violations.len() && violations[*next_v].0 <= step_now {
+                    if violations[*next_v].0 == step_now {
+                        began.push(violations[*next_v].1.clone());
+                    }
+                    *next_v += 1;
+                }
+                if !began.is_empty() {
+                    line["violations"] = Value::Array(began);
+                }
+                emit(line)?;
+            }
+            // An intervention recorded at step k was applied after step k's event: seeking to
+            // the cursor applies it.
+            if *next_iv < ivs.len() && ivs[*next_iv].step == step_now {
+                e.seek(step_now);
+                let first = *next_iv;
+                while *next_iv < ivs.len() && ivs[*next_iv].step == step_now {
+                    *next_iv += 1;
+                }
+                let state = changed(e, ids, &every, last);
+                for (k, iv) in ivs[first..*next_iv].iter().enumerate() {
+                    let mut o = Map::new();
+                    o.insert("intervention_at_step".into(), step_now.into());
+                    o.insert("time".into(), iv.time.into());
+                    iv.action.write_json(&mut o);
+                    if first + k + 1 == *next_iv && !state.is_empty() {
+                        o.insert("state".into(), Value::Object(state.clone()));
+                    }
+                    emit(Value::Object(o))?;
+                }
+            }
+            if step_now >= *end || !e.step() {
+                break;
+            }
+            *step += 1;
+            *left -= 1;
+        }
+        emit(json!({"summary": e.summary()}))?;
+        Ok(true)
+    }
+}
+
+/// The trace a JSON Lines trace's header, line `h`, holds.
+pub(super) fn header_trace(h: usize, header: &str) -> Result<Trace, ScenarioError> {
+    let at = || format!("line {h}");
+    let value: Value = crate::parse_json(header).map_err(|e| ScenarioError::new(at(), e.to_string()))?;
+    let trace = Trace::from_value(&value).map_err(|e| ScenarioError::new(at(), e.to_string()))?;
+    if trace.bare {
+        return Err(ScenarioError::new(
+            at(),
+            "the first line of a JSON Lines trace is its header: {\"scenario\": ..., \"interventions\": ...}",
+        ));
+    }
+    Ok(trace)
+}
+
+/// Checks the next line of a JSON Lines trace, `(line number, text)` (none: the file ends
+/// there, which stops the reading), against the re-run's line.
+pub(super) fn check_line(next: Option<(usize, String)>, rerun: &Value) -> Result<(), Stop<ScenarioError>> {
+    let Some((n, line)) = next else { return Err(Stop::Enough) };
+    let at = |n: usize| format!("line {n}");
+    let file = crate::parse_json(&line).map_err(|e| Stop::Err(ScenarioError::new(at(n), e.to_string())))?;
+    match difference(&file, rerun, "") {
+        None => Ok(()),
+        Some(d) => {
+            let what = match (rerun.get("step"), rerun.get("intervention_at_step"), rerun.get("summary")) {
+                (Some(_), _, _) => "event",
+                (_, Some(_), _) => "intervention",
+                (_, _, Some(_)) => "summary",
+                _ => "line",
+            };
+            Err(Stop::Err(ScenarioError::new(at(n), format!("{what} differs from the re-run: {d}"))))
+        }
     }
 }
 

@@ -6,10 +6,16 @@
 //! same steps as [`Engine::replay_by_time`] or [`Engine::from_trace`] (which are this job done in
 //! one call), so the run, its hash and its summary are the same.
 
+use super::jsonl::Walk;
+// A JSON Lines trace read in slices: only where scripts run (the player reads none).
+#[cfg(feature = "script")]
+use super::jsonl::{check_line, header_trace, Stop};
 use super::Engine;
 use crate::error::ScenarioError;
 use crate::scenario::{Action, Scenario};
 use crate::trace::{Intervention, Trace};
+#[cfg(feature = "script")]
+use serde_json::Value;
 
 /// The interventions still to put on a run, each anchored by step (a trace's) or by virtual
 /// time (faults carried over from another run), and the step to stand at once they are in.
@@ -22,6 +28,29 @@ pub struct Replay {
     /// more events may fall at that very tick).
     running: bool,
     then: Option<u64>,
+    /// Each intervention by time after every event up to its time, even one at the time the
+    /// run stands at (see [`Replay::each_after_its_tick`]).
+    eager: bool,
+    /// A JSON Lines trace's later lines, checked against the re-run once the header's run is in
+    /// place (what [`Engine::from_jsonl`] does after [`Engine::from_trace`]).
+    lines: Option<Box<Lines>>,
+}
+
+/// The checking of a JSON Lines trace's lines, in slices.
+#[derive(Clone, Debug)]
+#[cfg_attr(not(feature = "script"), allow(dead_code))]
+struct Lines {
+    /// The header's line number.
+    header: usize,
+    /// The lines after the header (blank ones left out), and the next to check.
+    rest: Vec<(usize, String)>,
+    next: usize,
+    /// The step the header's run stands at (set when the walk begins) and the walk over it.
+    walk: Option<(u64, Walk)>,
+    walked: bool,
+    /// Back at the header's step; then the step asked for instead of the header's (a link's).
+    back: bool,
+    after: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -45,18 +74,36 @@ impl Replay {
             })
             .map(|(i, iv)| (i, Anchor::Time(iv.time), iv.action.clone()))
             .collect();
-        Replay { ivs, next: 0, running: false, then: None }
+        Replay { ivs, next: 0, running: false, then: None, eager: false, lines: None }
     }
 
-    /// Then stand at step `step` (or the run's last step before it).
+    /// Then stand at step `step` (or the run's last step before it); for a JSON Lines trace,
+    /// once its lines are checked at the header's step.
     pub fn then_seek(mut self, step: Option<u64>) -> Replay {
-        self.then = step;
+        match &mut self.lines {
+            Some(lines) => lines.after = step,
+            None => self.then = step,
+        }
+        self
+    }
+
+    /// Then `action` too, once every event up to `time` has run (a fault made meanwhile, as
+    /// [`Replay::by_time`] applies one).
+    pub fn and_at(&mut self, time: crate::Time, action: Action) {
+        self.ivs.push((self.ivs.len(), Anchor::Time(time), action));
+    }
+
+    /// Puts each intervention by time after every event up to its time has run, even when the
+    /// run already stands at that time (as compare lanes put a fault on: `run_until`, then
+    /// `apply_at`), where [`Engine::replay_by_time`] applies it at once.
+    pub fn each_after_its_tick(mut self) -> Replay {
+        self.eager = true;
         self
     }
 
     /// Whether nothing is left to do.
     pub fn done(&self) -> bool {
-        self.next >= self.ivs.len() && self.then.is_none()
+        self.next >= self.ivs.len() && self.then.is_none() && self.lines.is_none()
     }
 }
 
@@ -85,7 +132,33 @@ impl Engine {
             Anchor::Step(s, _) => *s,
             Anchor::Time(_) => 0,
         });
-        Ok((engine, Replay { ivs, next: 0, running: false, then: Some(trace.step.unwrap_or(last)) }))
+        Ok((
+            engine,
+            Replay { ivs, next: 0, running: false, then: Some(trace.step.unwrap_or(last)), eager: false, lines: None },
+        ))
+    }
+
+    /// [`Engine::from_jsonl`] left to [`Engine::replay_some`]: the header's run, built, and the
+    /// rest (its interventions, then every later line checked against the re-run) as the
+    /// [`Replay`] returned. The same run and the same errors as reading it at once.
+    #[cfg(feature = "script")]
+    pub fn from_jsonl_later(text: &str) -> Result<(Engine, Replay), ScenarioError> {
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty());
+        let Some((h, header)) = lines.next() else {
+            return Err(ScenarioError::new("", "empty trace"));
+        };
+        let trace = header_trace(h, header)?;
+        let (engine, mut replay) =
+            Engine::from_trace_later(trace).map_err(|e| ScenarioError::new(format!("line {h}"), e.to_string()))?;
+        let rest = lines.map(|(n, l)| (n, l.to_string())).collect();
+        replay.lines =
+            Some(Box::new(Lines { header: h, rest, next: 0, walk: None, walked: false, back: false, after: None }));
+        Ok((engine, replay))
+    }
+
+    /// [`Engine::run_until`] for at most `budget` steps: whether every event up to `t` has run.
+    pub fn run_until_some(&mut self, t: crate::Time, budget: u64) -> bool {
+        self.sim.run_until_some(t, budget)
     }
 
     /// Does at most `budget` steps of `replay`'s work: `Ok(true)` once every intervention is in
@@ -93,13 +166,34 @@ impl Engine {
     /// error naming it, as [`Engine::from_trace`] and [`Engine::replay_by_time`] say it.
     pub fn replay_some(&mut self, replay: &mut Replay, budget: u64) -> Result<bool, ScenarioError> {
         let mut left = budget;
+        match self.replay_interventions(replay, &mut left) {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            // A JSON Lines trace's header holds them: its line is named, as reading it at once does.
+            Err(e) => match &replay.lines {
+                Some(lines) => return Err(ScenarioError::new(format!("line {}", lines.header), e.to_string())),
+                None => return Err(e),
+            },
+        }
+        #[cfg(feature = "script")]
+        if let Some(lines) = replay.lines.as_deref_mut() {
+            if !self.check_lines(lines, &mut left)? {
+                return Ok(false);
+            }
+            replay.lines = None;
+        }
+        Ok(true)
+    }
+
+    /// The interventions and the seek of [`Engine::replay_some`].
+    fn replay_interventions(&mut self, replay: &mut Replay, left: &mut u64) -> Result<bool, ScenarioError> {
         while replay.next < replay.ivs.len() {
             let (i, anchor, ref action) = replay.ivs[replay.next];
             let path = format!("interventions[{i}]");
             match anchor {
                 Anchor::Time(time) => {
-                    replay.running |= time > self.now();
-                    if replay.running && !self.spend(&mut left, |e, n| e.sim.run_until_some(time, n)) {
+                    replay.running |= replay.eager || time > self.now();
+                    if replay.running && !self.spend(left, |e, n| e.sim.run_until_some(time, n)) {
                         return Ok(false);
                     }
                     replay.running = false;
@@ -109,7 +203,7 @@ impl Engine {
                     self.sim.apply_at(action.clone(), Some(at)).map_err(|e| ScenarioError::new(path, e.to_string()))?;
                 }
                 Anchor::Step(step, time) => {
-                    if !self.seek_within(step, &mut left) {
+                    if !self.seek_within(step, left) {
                         return Ok(false);
                     }
                     if self.cursor() != step {
@@ -124,12 +218,45 @@ impl Engine {
             replay.next += 1;
         }
         if let Some(step) = replay.then {
-            if !self.seek_within(step, &mut left) {
+            if !self.seek_within(step, left) {
                 return Ok(false);
             }
             replay.then = None;
         }
         Ok(true)
+    }
+
+    /// A JSON Lines trace's lines checked against the re-run, at most `*left` steps of it; then
+    /// the cursor back at the header's step (or the one asked for); whether it is all done.
+    #[cfg(feature = "script")]
+    fn check_lines(&mut self, lines: &mut Lines, left: &mut u64) -> Result<bool, ScenarioError> {
+        let Lines { rest, next, walk, walked, back, after, .. } = lines;
+        if !*walked {
+            let (_, walk) = walk.get_or_insert_with(|| {
+                let end = self.cursor();
+                (end, Walk::new(self, end))
+            });
+            let mut check = |rerun: Value| check_line(rest.get(*next).cloned().inspect(|_| *next += 1), &rerun);
+            match walk.some(self, left, &mut check) {
+                Ok(false) => return Ok(false),
+                Ok(true) | Err(Stop::Enough) => *walked = true,
+                Err(Stop::Err(e)) => return Err(e),
+            }
+        }
+        let end = walk.as_ref().map_or(0, |w| w.0);
+        if !*back {
+            if !self.seek_within(end, left) {
+                return Ok(false);
+            }
+            *back = true;
+            if let Some((n, _)) = rest.get(*next) {
+                return Err(ScenarioError::new(
+                    format!("line {n}"),
+                    format!("the re-run has no such line: it ends at step {} with its summary", self.cursor()),
+                ));
+            }
+        }
+        Ok(after.is_none_or(|step| self.seek_within(step, left)))
     }
 
     /// [`Engine::seek`] to `step` for at most `*left` steps forward (a step behind the cursor

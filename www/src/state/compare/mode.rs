@@ -87,6 +87,8 @@ impl State {
     pub(in crate::state) fn show_compare(&mut self, mut c: Compare) -> bool {
         c.lang = self.lang;
         c.refresh();
+        // A slow lane's slices learn their steps per call anew.
+        self.fresh_slices();
         self.set_lanes(c);
         self.playback.playing = false;
         self.dialogs.picker = false;
@@ -157,6 +159,10 @@ impl State {
         self.playback.playing = false;
         self.redo = Rc::default();
         self.extend();
+        if let Some((engine, job)) = c.anchor().take_rebuild() {
+            // Its run was still being rebuilt: it replaces the fresh run shown once ready.
+            self.rebuild_later(engine, job, crate::state::slices::Then::Link(None));
+        }
     }
 
     /// Whether an animation frame at clock `t` has an event to apply.
