@@ -32,5 +32,7 @@ pub use election_lab_core::{
 };
 pub use election_lab_protocols::{self as protocols, engine, presets, registry};
 
-pub use election_lab_core::{parse_json, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time};
+pub use election_lab_core::{
+    parse_json, write_json, write_json_pretty, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time,
+};
 pub use election_lab_protocols::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};

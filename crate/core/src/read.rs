@@ -10,7 +10,9 @@ use crate::error::{prefixed, ScenarioError};
 use serde_json::{Map, Value};
 
 mod json;
+mod write;
 pub use json::parse_json;
+pub use write::{write_json, write_json_pretty};
 
 /// What a JSON value is, for messages (never the value itself, which may be large).
 pub fn kind(v: &Value) -> &'static str {
