@@ -147,21 +147,23 @@ fn float(out: &mut String, x: f64) {
 }
 
 /// The shortest digits that read back to `x` (positive, finite) and the exponent of the first:
-/// `{:e}`'s, except where two candidates are equally near `x` (`x` lies exactly halfway,
+/// Rust's, except where two candidates are equally near `x` (`x` lies exactly halfway,
 /// `1398632405386553.25` between `…53.2` and `…53.3`): Rust rounds up, serde_json takes the
 /// even digit.
 fn shortest(x: f64) -> (String, isize) {
-    let split = |sci: &str| {
-        let (mantissa, e) = sci.split_once('e').unwrap_or((sci, "0"));
-        (mantissa.chars().filter(|&c| c != '.').collect::<String>(), e.parse::<isize>().unwrap_or(0))
-    };
-    let (digits, e) = split(&format!("{x:e}"));
+    // `{:?}` (not `{:e}`, whose code brings the exact mode too): `0.001234`, `123.0`, `1.5e-7`.
+    let text = format!("{x:?}");
+    let (mantissa, e) = text.split_once('e').unwrap_or((&text, "0"));
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{int}{frac}");
+    let lead = all.bytes().take_while(|&b| b == b'0').count();
+    let digits = trimmed(all.as_bytes()[lead..].to_vec());
+    let e = e.parse::<isize>().unwrap_or(0) + int.len() as isize - 1 - lead as isize;
     let n = digits.len();
-    // Halfway: `x` written exactly with one digit more ends in 5 and nothing follows.
-    let (exact, ee) = split(&format!("{x:.n$e}"));
-    if !exact.ends_with('5') || split(&format!("{x:.800e}")).0.trim_end_matches('0').len() != n + 1 {
+    // Halfway: `x` written out exactly is one digit longer and ends in 5.
+    let Some((exact, ee)) = exact(x).filter(|(s, _)| s.len() == n + 1 && s.ends_with('5')) else {
         return (digits, e);
-    }
+    };
     let mut lo = exact[..n].as_bytes().to_vec();
     if lo[n - 1] % 2 == 1 {
         // The next digit up is the even one (a carry may lengthen it: 99.5 → 100).
@@ -188,4 +190,28 @@ fn trimmed(mut digits: Vec<u8>) -> String {
         digits.pop();
     }
     String::from_utf8(digits).unwrap_or_default()
+}
+
+/// The exact decimal digits of `x` (positive, finite; trailing zeros dropped) and the exponent of
+/// the first, when they are at most 18 digits: `x` is an odd `m` times `2^e`, so its exact value
+/// is `m·2^e` or `m·5^-e / 10^-e`.
+fn exact(x: f64) -> Option<(String, isize)> {
+    let bits = x.to_bits();
+    let (biased, fraction) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+    let (mut m, mut e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1 << 52, biased as i32 - 1075) };
+    while m % 2 == 0 {
+        m /= 2;
+        e += 1;
+    }
+    let (n, shift) = if e >= 0 {
+        (m.checked_mul(1u64.checked_shl(e as u32)?)?, 0)
+    } else {
+        ((0..-e).try_fold(m, |n, _| n.checked_mul(5))?, -e as isize)
+    };
+    if n >= 1_000_000_000_000_000_000 {
+        return None;
+    }
+    let digits = n.to_string();
+    let ee = digits.len() as isize - 1 - shift;
+    Some((trimmed(digits.into_bytes()), ee))
 }
