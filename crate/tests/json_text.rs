@@ -138,8 +138,7 @@ fn numbers_read_to_the_same_bits_and_write_the_same_digits() {
         }
         same_out(&theirs);
     }
-    for x in [0.1, -0.0, 1e21, 1e-7, 123.0, 1.0 / 3.0, f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e16, 9.999999999999999e15]
-    {
+    for x in [0.1, -0.0, 1e21, 1e-7, 123.0, 1.0 / 3.0, f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e16, 1e16 - 2.0] {
         same_out(&json!(x));
     }
 }

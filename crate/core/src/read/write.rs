@@ -164,7 +164,7 @@ fn shortest(x: f64) -> (String, isize) {
     let Some((exact, ee)) = exact(x).filter(|(s, _)| s.len() == n + 1 && s.ends_with('5')) else {
         return (digits, e);
     };
-    let mut lo = exact[..n].as_bytes().to_vec();
+    let mut lo = exact.as_bytes()[..n].to_vec();
     if lo[n - 1] % 2 == 1 {
         // The next digit up is the even one (a carry may lengthen it: 99.5 → 100).
         let mut i = n;
