@@ -58,13 +58,10 @@ fn zh_table() -> Option<&'static [Option<&'static str>]> {
     }
 }
 
-/// A catalog file (`{"key": "text", ...}`) as a table by key index. Unknown keys and entries
-/// starting with `@` are skipped; a key it lacks reads as English.
+/// A catalog file (`{"key": "text", ...}`) by key index; unknown keys, `@` entries skipped, a key lacking reads as English.
 fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
-    let not = |why: String| format!("the catalog is not a JSON object of texts: {why}");
-    let map = match crate::read::parse_json(json).map_err(|e| not(e.to_string()))? {
-        serde_json::Value::Object(map) => map,
-        v => return Err(not(format!("it is {}", crate::read::kind(&v)))),
+    let Ok(serde_json::Value::Object(map)) = crate::read::parse_json(json) else {
+        return Err("the catalog is not a JSON object of texts".into());
     };
     let mut table = vec![None; KEYS_LEN];
     for (key, v) in map {

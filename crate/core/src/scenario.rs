@@ -165,29 +165,18 @@ impl Action {
                 ScenarioError::new(field.clone(), format!("expected a node id, found {}", crate::read::write_json(v)))
             })
         };
+        let message = |v: &Value| {
+            let found = || format!("expected a message id, found {}", crate::read::write_json(v));
+            v.as_u64().ok_or_else(|| ScenarioError::new(field.clone(), found()))
+        };
         Ok(match key {
             "crash" => Action::Crash(node(v)?),
             "recover" => Action::Recover(node(v)?),
             "start" => Action::Start(node(v)?),
             "isolate" => Action::Isolate(node(v)?),
-            "drop" => Action::Drop(v.as_u64().ok_or_else(|| {
-                ScenarioError::new(
-                    field.clone(),
-                    format!("expected a message id, found {}", crate::read::write_json(v)),
-                )
-            })?),
-            "defer" => Action::Defer(v.as_u64().ok_or_else(|| {
-                ScenarioError::new(
-                    field.clone(),
-                    format!("expected a message id, found {}", crate::read::write_json(v)),
-                )
-            })?),
-            "deliver" => Action::Deliver(v.as_u64().ok_or_else(|| {
-                ScenarioError::new(
-                    field.clone(),
-                    format!("expected a message id, found {}", crate::read::write_json(v)),
-                )
-            })?),
+            "drop" => Action::Drop(message(v)?),
+            "defer" => Action::Defer(message(v)?),
+            "deliver" => Action::Deliver(message(v)?),
             "fire" => {
                 let pair = v
                     .as_array()
@@ -230,16 +219,7 @@ impl Action {
                 }
                 let mut lines = Vec::new();
                 if let Some(l) = obj.get("lines") {
-                    let bad = || ScenarioError::new(format!("{path}.lines"), "expected a list of [x1, y1, x2, y2]");
-                    let line = |seg: &Value| {
-                        let seg = seg.as_array().filter(|s| s.len() == 4).ok_or_else(bad)?;
-                        let mut out = [0i32; 4];
-                        for (o, v) in out.iter_mut().zip(seg) {
-                            *o = v.as_i64().and_then(|n| i32::try_from(n).ok()).ok_or_else(bad)?;
-                        }
-                        Ok(out)
-                    };
-                    lines = l.as_array().ok_or_else(bad)?.iter().map(line).collect::<Result<_, _>>()?;
+                    lines = crate::read::segments(l, &format!("{path}.lines"))?;
                 }
                 Action::Partition { groups: out, lines }
             }
