@@ -351,7 +351,10 @@ fn at(v: &Value, path: &str) -> Result<At, ScenarioError> {
         }
         _ => Err(ScenarioError::new(
             path,
-            format!("expected \"start\", \"now\", \"end\", a step number or a breakpoint, found {v}"),
+            format!(
+                "expected \"start\", \"now\", \"end\", a step number or a breakpoint, found {}",
+                crate::write_json(v)
+            ),
         )),
     }
 }

@@ -44,5 +44,7 @@ pub mod sim {
     pub use election_lab_core::sim::{Budget, DropReason, EventKind, MsgEntry, Rec, Store, WriteEntry};
 }
 
-pub use election_lab_core::{parse_json, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time};
+pub use election_lab_core::{
+    parse_json, write_json, write_json_pretty, Action, Algorithm, Intervention, NodeId, Scenario, ScenarioError, Time,
+};
 pub use election_lab_protocols::{Engine, Frame, Metrics, MsgFrame, NodeFrame, StepInfo};

@@ -74,7 +74,7 @@ pub fn query(engine: &Engine, step: u64) -> String {
     if let Some(o) = trace.as_object_mut() {
         o.remove("step");
     }
-    let json = trace.to_string();
+    let json = crate::write_json(&trace);
     match pack(&json) {
         Some(t) => format!("?t={t}&step={step}"),
         None => format!("?trace={}&step={step}", B64URL.encode(json.as_bytes())),

@@ -183,7 +183,7 @@ pub fn Lab() -> Html {
             Request::Export => effects::export(&state),
             Request::TogglePreVote => {
                 let trace = crate::request::toggled_pre_vote(state.engine.get().trace_value());
-                state.dispatch(Action::Import(trace.to_string()));
+                state.dispatch(Action::Import(election_lab::write_json(&trace)));
             }
             // In the player, the files go to the workbench, which reads them.
             Request::ImportFiles(files) if !crate::WORKBENCH => {

@@ -133,7 +133,7 @@ pub fn share(state: &State, embed: bool) -> Action {
 
 /// Offers the current trace as a JSON file.
 pub fn export(state: &State) {
-    let text = serde_json::to_string_pretty(&state.engine.get().trace_value()).unwrap_or_default();
+    let text = election_lab::write_json_pretty(&state.engine.get().trace_value());
     download("election-lab-trace.json", &text);
 }
 

@@ -61,7 +61,7 @@ pub fn is_offline_file() -> bool {
 /// The inlined course of the offline file, if this is it.
 fn inlined() -> Option<Value> {
     let el = web_sys::window()?.document()?.get_element_by_id("election-lab-lessons")?;
-    serde_json::from_str(&el.text_content()?).ok()
+    election_lab::parse_json(&el.text_content()?).ok()
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {
@@ -86,7 +86,7 @@ pub fn load_course(done: Callback<Result<Vec<Entry>, String>>) {
     }
     wasm_bindgen_futures::spawn_local(async move {
         let r = fetch_text("./course.json").await.and_then(|t| {
-            serde_json::from_str::<Value>(&t).map(|v| read_course(&v)).map_err(|e| format!("course.json: {e}"))
+            election_lab::parse_json(&t).map(|v| read_course(&v)).map_err(|e| format!("course.json: {e}"))
         });
         done.emit(r);
     });
@@ -100,7 +100,7 @@ pub fn load(value: String, done: Callback<Result<Lesson, String>>) {
     }
     if let Some(v) = inlined() {
         let r = match v["lessons"].get(&value) {
-            Some(l) => parse(&l.to_string()),
+            Some(l) => parse(&election_lab::write_json(l)),
             None => Err(no_lesson(&value, &read_course(&v["course"]))),
         };
         done.emit(r);
@@ -109,7 +109,7 @@ pub fn load(value: String, done: Callback<Result<Lesson, String>>) {
     wasm_bindgen_futures::spawn_local(async move {
         let course = fetch_text("./course.json")
             .await
-            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("course.json: {e}")))
+            .and_then(|t| election_lab::parse_json(&t).map_err(|e| format!("course.json: {e}")))
             .map(|v| read_course(&v));
         let r = match course {
             Err(e) => Err(e),

@@ -56,7 +56,7 @@ pub fn remember_trace(scenario: Rc<Scenario>, interventions: Rc<Vec<Intervention
 /// The remembered trace as the exported JSON (the engine's `trace_value` format).
 fn last_trace_text() -> String {
     let Some((scenario, ivs, step)) = LAST_TRACE.with(|t| t.borrow().clone()) else { return String::new() };
-    election_lab::trace::Trace::value(&scenario, &ivs, Some(step)).to_string()
+    election_lab::write_json(&election_lab::trace::Trace::value(&scenario, &ivs, Some(step)))
 }
 
 /// "N1, N2, N3".
@@ -200,7 +200,7 @@ pub fn preset_catalog() -> String {
     let list: Vec<serde_json::Value> = election_lab::registry::presets()
         .map(|(a, p)| serde_json::json!({"id": p.id, "algorithm": a.id, "leaders": p.leaders}))
         .collect();
-    serde_json::Value::Array(list).to_string()
+    election_lab::write_json(&serde_json::Value::Array(list))
 }
 
 /// An experiment run to its end in one call: the per-run CSV (or with `summary`, one row per line

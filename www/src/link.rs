@@ -231,7 +231,7 @@ fn run_part(engine: &Engine, preset: Option<&str>) -> String {
         // Breakpoints go in `until=` parameters of their own, readable in the address.
         o.remove("until");
     }
-    let json = trace.to_string();
+    let json = election_lab::write_json(&trace);
     match pack(&json) {
         Some(t) => format!("t={t}"),
         None => format!("trace={}", b64_encode(json.as_bytes())),

@@ -32,8 +32,9 @@ pub fn content(lesson: &LessonState, lang: Lang) -> String {
         "next": t(k::UI_NOTES_NEXT),
     });
     let Some(l) = lesson.lesson.as_ref() else {
-        return json!({ "lang": lang.tag(), "title": t(k::UI_LECTURERS_NOTES), "labels": labels, "empty": t(k::UI_NOTES_NO_LESSON) })
-            .to_string();
+        let mut v = json!({ "lang": lang.tag(), "title": t(k::UI_LECTURERS_NOTES), "empty": t(k::UI_NOTES_NO_LESSON) });
+        v["labels"] = labels;
+        return election_lab::write_json(&v);
     };
     let n = l.stops.len();
     let (caption, question, answer, notes) = match l.stops.get(lesson.stop).filter(|_| lesson.phase != Phase::Done) {
@@ -61,18 +62,19 @@ pub fn content(lesson: &LessonState, lang: Lang) -> String {
         Some(s) if lesson.phase != Phase::Done => s.caption.get(lang).to_string(),
         _ => t(k::UI_NOTES_THE_END).to_string(),
     };
-    json!({
+    // `labels` set by hand: `json!` would copy a `Value` through serde's serializer.
+    let mut v = json!({
         "lang": lang.tag(),
         "title": format!("{} · {}", t(k::UI_LECTURERS_NOTES), l.title.get(lang)),
-        "labels": labels,
         "stop": k::ui_notes_stop_of((lesson.stop + 1).min(n) as u64, n as u64).render(lang),
         "caption": caption,
         "question": question.unwrap_or_default(),
         "answer": answer,
         "notes": notes.unwrap_or_default(),
         "next": next,
-    })
-    .to_string()
+    });
+    v["labels"] = labels;
+    election_lab::write_json(&v)
 }
 
 #[wasm_bindgen]

@@ -43,6 +43,6 @@ pub type Time = u64;
 
 pub use algorithm::Algorithm;
 pub use error::ScenarioError;
-pub use read::parse_json;
+pub use read::{parse_json, write_json, write_json_pretty};
 pub use scenario::{Action, Scenario};
 pub use trace::Intervention;

@@ -58,11 +58,11 @@ fn zh_table() -> Option<&'static [Option<&'static str>]> {
     }
 }
 
-/// A catalog file (`{"key": "text", ...}`) as a table by key index. Unknown keys and entries
-/// starting with `@` are skipped; a key it lacks reads as English.
+/// A catalog file (`{"key": "text", ...}`) by key index; unknown keys, `@` entries skipped, a key lacking reads as English.
 fn read_catalog(json: &str) -> Result<Vec<Option<&'static str>>, String> {
-    let map: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("the catalog is not a JSON object of texts: {e}"))?;
+    let Ok(serde_json::Value::Object(map)) = crate::read::parse_json(json) else {
+        return Err("the catalog is not a JSON object of texts".into());
+    };
     let mut table = vec![None; KEYS_LEN];
     for (key, v) in map {
         if key.starts_with('@') {

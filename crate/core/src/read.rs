@@ -10,7 +10,9 @@ use crate::error::{prefixed, ScenarioError};
 use serde_json::{Map, Value};
 
 mod json;
+mod write;
 pub use json::parse_json;
+pub use write::{write_json, write_json_pretty};
 
 /// What a JSON value is, for messages (never the value itself, which may be large).
 pub fn kind(v: &Value) -> &'static str {
@@ -156,4 +158,18 @@ impl<'a> Obj<'a> {
         };
         Ok(Some([num(0, a)?, num(1, b)?]))
     }
+}
+
+/// A list of `[x1, y1, x2, y2]` segments of whole numbers (a partition's drawn lines).
+pub fn segments(v: &Value, path: &str) -> Result<Vec<[i32; 4]>, ScenarioError> {
+    let bad = || ScenarioError::new(path, "expected a list of [x1, y1, x2, y2]");
+    let line = |seg: &Value| {
+        let seg = seg.as_array().filter(|s| s.len() == 4).ok_or_else(bad)?;
+        let mut out = [0i32; 4];
+        for (o, v) in out.iter_mut().zip(seg) {
+            *o = v.as_i64().and_then(|n| i32::try_from(n).ok()).ok_or_else(bad)?;
+        }
+        Ok(out)
+    };
+    v.as_array().ok_or_else(bad)?.iter().map(line).collect()
 }

@@ -161,28 +161,22 @@ impl Action {
         };
         let field = format!("{path}.{key}");
         let node = |v: &Value| -> Result<NodeId, ScenarioError> {
-            v.as_u64()
-                .filter(|&x| x <= u32::MAX as u64)
-                .map(|x| x as NodeId)
-                .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a node id, found {v}")))
+            v.as_u64().filter(|&x| x <= u32::MAX as u64).map(|x| x as NodeId).ok_or_else(|| {
+                ScenarioError::new(field.clone(), format!("expected a node id, found {}", crate::read::write_json(v)))
+            })
+        };
+        let message = |v: &Value| {
+            let found = || format!("expected a message id, found {}", crate::read::write_json(v));
+            v.as_u64().ok_or_else(|| ScenarioError::new(field.clone(), found()))
         };
         Ok(match key {
             "crash" => Action::Crash(node(v)?),
             "recover" => Action::Recover(node(v)?),
             "start" => Action::Start(node(v)?),
             "isolate" => Action::Isolate(node(v)?),
-            "drop" => Action::Drop(
-                v.as_u64()
-                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
-            ),
-            "defer" => Action::Defer(
-                v.as_u64()
-                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
-            ),
-            "deliver" => Action::Deliver(
-                v.as_u64()
-                    .ok_or_else(|| ScenarioError::new(field.clone(), format!("expected a message id, found {v}")))?,
-            ),
+            "drop" => Action::Drop(message(v)?),
+            "defer" => Action::Defer(message(v)?),
+            "deliver" => Action::Deliver(message(v)?),
             "fire" => {
                 let pair = v
                     .as_array()
@@ -215,16 +209,17 @@ impl Action {
                     let mut ids = Vec::new();
                     for m in members {
                         ids.push(m.as_u64().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| {
-                            ScenarioError::new(format!("{field}[{gi}]"), format!("expected a node id, found {m}"))
+                            ScenarioError::new(
+                                format!("{field}[{gi}]"),
+                                format!("expected a node id, found {}", crate::read::write_json(m)),
+                            )
                         })? as NodeId);
                     }
                     out.push(ids);
                 }
                 let mut lines = Vec::new();
                 if let Some(l) = obj.get("lines") {
-                    lines = serde_json::from_value::<Vec<[i32; 4]>>(l.clone()).map_err(|_| {
-                        ScenarioError::new(format!("{path}.lines"), "expected a list of [x1, y1, x2, y2]")
-                    })?;
+                    lines = crate::read::segments(l, &format!("{path}.lines"))?;
                 }
                 Action::Partition { groups: out, lines }
             }
@@ -587,11 +582,11 @@ impl Scenario {
     }
 
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        crate::read::write_json(&self.to_value())
     }
 
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(&self.to_value()).expect("json")
+        crate::read::write_json_pretty(&self.to_value())
     }
 }
 

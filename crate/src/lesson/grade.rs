@@ -31,7 +31,10 @@ impl Tolerance {
         let bad = || {
             ScenarioError::new(
                 path,
-                format!("expected a number (absolute, e.g. 3) or a percentage (relative, e.g. \"5%\"), found {v}"),
+                format!(
+                    "expected a number (absolute, e.g. 3) or a percentage (relative, e.g. \"5%\"), found {}",
+                    crate::write_json(v)
+                ),
             )
         };
         let t = match v {
@@ -45,7 +48,7 @@ impl Tolerance {
         match t {
             Tolerance::Absolute(x) if !(0.0..=MAX).contains(&x) => Err(bad()),
             Tolerance::Relative(x) if !(0.0..=1.0).contains(&x) => {
-                Err(ScenarioError::new(path, format!("must be 0% to 100%, found {v}")))
+                Err(ScenarioError::new(path, format!("must be 0% to 100%, found {}", crate::write_json(v))))
             }
             t => Ok(t),
         }

@@ -246,7 +246,9 @@ pub fn LessonPanel(p: &PanelProps) -> Html {
     };
     let free = {
         let (on, lab) = (on.clone(), lab.clone());
-        Callback::from(move |_: MouseEvent| on.emit(LessonAction::FreePlay(lab.engine.get().trace_value().to_string())))
+        Callback::from(move |_: MouseEvent| {
+            on.emit(LessonAction::FreePlay(election_lab::write_json(&lab.engine.get().trace_value())))
+        })
     };
     let position = match s.phase {
         Phase::Done if lesson.challenge.is_some() => tr(lang, k::UI_CHALLENGE).to_string(),

@@ -61,7 +61,7 @@ pub fn is_figure(v: &Value) -> bool {
 impl Job {
     pub fn to_json(&self) -> String {
         let what = WHATS.iter().find(|w| w.0 == self.what).map_or("picture", |w| w.1);
-        json!({
+        election_lab::write_json(&json!({
             "kind": "figure",
             "what": what,
             "trace": self.trace,
@@ -74,8 +74,7 @@ impl Job {
             "shape": if self.options.shape == Shape::Tall { "tall" } else { "slide" },
             "grabs": self.grabs,
             "delay": self.delay_ms,
-        })
-        .to_string()
+        }))
     }
 
     pub fn from_value(v: &Value) -> Result<Job, String> {

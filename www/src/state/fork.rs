@@ -39,7 +39,10 @@ impl Offer {
             OfferKind::Fork { at, seen } => (Some(at), Some(seen)),
             OfferKind::Import => (None, None),
         };
-        serde_json::json!({ "at": at, "seen": seen, "old": self.old })
+        // Built by hand: `json!` would copy the trace through serde's serializer.
+        let mut v = serde_json::json!({ "at": at, "seen": seen });
+        v["old"] = self.old.clone();
+        v
     }
 
     /// Reads back [`Offer::to_value`].

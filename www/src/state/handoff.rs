@@ -34,7 +34,7 @@ pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<St
         Action::Compare(algs) => (COMPARE, json!({ "algorithms": algs.iter().map(|a| a.id).collect::<Vec<_>>() })),
         Action::ComparePreset => (COMPARE_PRESET, Value::Null),
         Action::TogglePicker => (PICKER, Value::Null),
-        Action::Fork => (FORK, json!({ "offer": offer?.to_value() })),
+        Action::Fork => (FORK, Value::Object([("offer".to_string(), offer?.to_value())].into_iter().collect())),
         Action::ToggleExperiments => (EXPERIMENTS, Value::Null),
         Action::PickExperiment(id) => (EXPERIMENTS, json!({ "experiment": id })),
         Action::FindCounterexample(p) => (SEARCH, json!({ "property": p })),
@@ -54,7 +54,7 @@ pub fn handoff(action: &Action, query: &str, offer: Option<&Offer>) -> Option<St
     if let Value::Object(more) = extra {
         v.as_object_mut()?.extend(more);
     }
-    Some(v.to_string())
+    Some(election_lab::write_json(&v))
 }
 
 /// What the workbench does on arrival: the query to open, the actions to apply, and whether to
@@ -71,7 +71,7 @@ pub struct Arrival {
 
 /// Reads a handoff (`None` if it is not one).
 pub fn arrival(text: &str) -> Option<Arrival> {
-    let v: Value = serde_json::from_str(text).ok()?;
+    let v: Value = election_lab::parse_json(text).ok()?;
     let mut a = Arrival { query: v.get("query")?.as_str()?.to_string(), ..Arrival::default() };
     match v.get("open")?.as_str()? {
         EXPERIMENTS => {

@@ -101,12 +101,12 @@ impl Progress {
             .iter()
             .map(|(id, s)| (id.clone(), serde_json::json!({"stop": s.stop, "trace": s.trace, "done": s.done})))
             .collect();
-        serde_json::Value::Object(map).to_string()
+        election_lab::write_json(&serde_json::Value::Object(map))
     }
 
     /// Reads what `to_json` wrote; anything else (damaged, another version) is no progress.
     pub fn from_json(text: &str) -> Progress {
-        let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) else {
+        let Ok(serde_json::Value::Object(map)) = election_lab::parse_json(text) else {
             return Progress::default();
         };
         let lessons = map
@@ -380,7 +380,7 @@ impl LessonState {
             },
             q => self.expected = q.map(|q| answer_on(&e, q).map_err(|err| err.to_string())),
         }
-        let trace = e.trace_value().to_string();
+        let trace = election_lab::write_json(&e.trace_value());
         drop(e);
         self.phase = if stop.act.is_some() { Phase::Waiting } else { Phase::At };
         let k = self.stop;

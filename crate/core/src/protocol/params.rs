@@ -31,7 +31,10 @@ impl<'a> ParamReader<'a> {
     }
 
     fn wrong(key: &str, expected: &str, found: &Value) -> ScenarioError {
-        ScenarioError::new(format!("params.{key}"), format!("expected {expected}, found {found}"))
+        ScenarioError::new(
+            format!("params.{key}"),
+            format!("expected {expected}, found {}", crate::read::write_json(found)),
+        )
     }
 
     /// A whole number (ticks, a count) from 0 up.

@@ -25,6 +25,7 @@ use crate::meta::Lang;
 use crate::sim::EventKind;
 use crate::trace::Trace;
 use crate::NodeId;
+use election_lab_core::{parse_json, write_json};
 use serde_json::{json, Map, Value};
 
 /// One node's state as a trace line shows it.
@@ -303,7 +304,7 @@ pub(super) fn check_line(next: Option<(usize, String)>, rerun: &Value) -> Result
 /// it, step by step.
 pub fn header_line(prefix: &str) -> Option<&str> {
     let (first, _) = prefix.split_once('\n')?;
-    let v: Value = serde_json::from_str(first).ok()?;
+    let v: Value = parse_json(first).ok()?;
     v.get("scenario").is_some().then_some(first.trim_end_matches('\r'))
 }
 
@@ -311,16 +312,14 @@ pub fn header_line(prefix: &str) -> Option<&str> {
 pub fn is_jsonl(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let Some(first) = lines.next() else { return false };
-    first.trim_start().starts_with('{')
-        && lines.next().is_some()
-        && serde_json::from_str::<Value>(first).is_ok_and(|v| v.is_object())
+    first.trim_start().starts_with('{') && lines.next().is_some() && parse_json(first).is_ok_and(|v| v.is_object())
 }
 
 fn short(v: Option<&Value>) -> String {
     match v {
         None => "missing".into(),
         Some(v) => {
-            let t = v.to_string();
+            let t = write_json(v);
             if t.chars().count() > 100 {
                 format!("{}…", t.chars().take(100).collect::<String>())
             } else {
