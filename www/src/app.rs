@@ -471,9 +471,7 @@ pub fn Lab() -> Html {
                         { crate::components::fork::offer_bar(state.offer.as_deref().filter(|_| !in_lesson), lang, &on) }
                         { narration }
                         { controls }
-                        <crate::components::breakpoints::Breakpoints until={Rc::new(engine.until().to_vec())}
-                            hit={state.hit_here().map(|h| Rc::new(h.clone()))} error={state.bp_error.clone()}
-                            {algorithm} nodes={Rc::new(state.scenario.nodes.clone())} time={frame.time} {lang} on={on.clone()} />
+                        { crate::components::debugging::breakpoints(&state, engine.until(), algorithm, &on) }
                         <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
                         <Legend {algorithm} {lang} frame={frame.clone()} links={state.scenario.topology.is_some()} />
                     </section>

@@ -147,7 +147,10 @@ fn read_in(query: &str, later: bool) -> Result<Option<(Link, Option<Replay>)>, S
     if until.is_empty() {
         until = engine.until().to_vec();
     }
-    if !until.is_empty() {
+    if !until.is_empty() && !crate::WORKBENCH {
+        // The player hands such a link to the workbench (`State::hand_off_link`), which reads them.
+        engine.set_until(until);
+    } else if !until.is_empty() {
         let mut kept = Vec::new();
         for (i, t) in until.iter().enumerate().take(election_lab::breakpoint::MAX_BREAKPOINTS) {
             match election_lab::breakpoint::Breakpoint::parse(t, &engine) {

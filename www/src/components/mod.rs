@@ -9,6 +9,7 @@ pub mod canvas;
 pub mod canvas_parts;
 pub mod compare;
 pub mod controls;
+pub mod debugging;
 pub mod dialogs;
 pub mod dropping;
 pub mod editor;

@@ -21,6 +21,8 @@ pub const FORK: &str = "fork";
 pub const TOPOLOGY: &str = "topology";
 /// The watch panel's sparklines of an inspector value.
 pub const WATCH: &str = "watch";
+/// The breakpoint editor (`components/breakpoints.rs`): the player's "Set breakpoints…".
+pub const BREAKPOINTS: &str = "breakpoints";
 /// The editor of users' own algorithms ("Write your own…").
 pub const SCRIPT: &str = "script";
 /// A link the player cannot open itself (`?experiment=…`, `?compare=…`): the workbench opens
@@ -113,7 +115,8 @@ pub fn arrival(text: &str) -> Option<Arrival> {
         },
         RECORD => a.record = true,
         TOPOLOGY => a.edit = true,
-        LINK => {}
+        // The workbench shows the breakpoint editor beside the controls of every run.
+        BREAKPOINTS | LINK => {}
         _ => return None,
     }
     Some(a)
@@ -141,14 +144,22 @@ impl State {
         changed
     }
 
-    /// `?experiment=…` (not in an embed, which ignores it) or `?compare=…` in the player: the
-    /// workbench opens the link as it is.
+    /// `?experiment=…` (not in an embed, which ignores it), `?compare=…` or breakpoints in the
+    /// player: the workbench opens the link as it is.
     pub(super) fn hand_off_link(&mut self, query: &str) {
         let ps = super::link::params(query);
         let has = |name: &str| ps.iter().any(|(k, _)| k == name);
         // A trace as JSON Lines: the player leaves their reader to the workbench.
         let lines = || super::link::trace_text(&ps).ok().flatten().is_some_and(|t| election_lab::engine::is_jsonl(&t));
-        if has("compare") || has("script") || has("assignment") || (has("experiment") && !self.embed) || lines() {
+        // Breakpoints (`until=`, or inside a trace): the workbench plays to them and lists them.
+        let until = || !self.engine.get().until().is_empty();
+        if has("compare")
+            || has("script")
+            || has("assignment")
+            || (has("experiment") && !self.embed)
+            || lines()
+            || until()
+        {
             self.hand_off_on(Action::OpenTool(LINK), query);
         }
     }
@@ -227,6 +238,9 @@ mod tests {
         assert_eq!((a.query.as_str(), a.actions.len()), (q, 0), "the form is opened, no check started");
         let a = arrival(&handoff(&Action::OpenTool(TOPOLOGY), q, None).unwrap()).unwrap();
         assert!(a.edit && !a.record && a.actions.is_empty());
+        // The breakpoint editor is drawn beside every run in the workbench: the run is all it needs.
+        let a = arrival(&handoff(&Action::OpenTool(BREAKPOINTS), q, None).unwrap()).unwrap();
+        assert_eq!((a.query.as_str(), a.actions.len(), a.edit, a.import), (q, 0, false, false));
         let a = arrival(&handoff(&Action::OpenTool(LINK), "?experiment=one-partition", None).unwrap()).unwrap();
         assert_eq!((a.query.as_str(), a.actions.len()), ("?experiment=one-partition", 0));
     }

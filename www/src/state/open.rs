@@ -195,6 +195,12 @@ impl State {
         let result = link::trace_engine(&text).map_err(|e| e.to_string());
         let lang = self.lang;
         let ok = self.load(result, None, |e| k::UI_IMPORT_FAILED_NOTHING_CHANGED.format(lang, &[&e]));
+        // A trace with breakpoints (outside a lesson, which resumes its own runs): the workbench
+        // lists them and plays to them, as it does for a link that carries them.
+        if ok && !crate::WORKBENCH && self.lesson.is_none() && !self.engine.get().until().is_empty() {
+            self.hand_off(super::Action::Import(text));
+            return true;
+        }
         if ok {
             self.messages.alert = None;
             self.messages.notice = Some(tr(self.lang, k::UI_IMPORTED).into());

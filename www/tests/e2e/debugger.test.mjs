@@ -20,6 +20,13 @@ test('a "leaders change" breakpoint stops Play at the step where the second lead
   }
   await page.getByTestId('cut-side').click();
   await page.waitForSelector('[data-partition]');
+  // The player hands the run to the workbench, which edits breakpoints: the same run, cut, at
+  // the same step.
+  const at0 = await step(page);
+  await page.getByTestId('bp-open').click();
+  await page.getByLabel('Add a breakpoint: stop when…').waitFor({ timeout: 60000 });
+  assert.equal(await step(page), at0);
+  assert.ok(await page.locator('[data-partition]').count() > 0, 'the cut is kept');
   await page.getByLabel('Add a breakpoint: stop when…').selectOption('leaders-change');
   await page.waitForSelector('[data-bp="leaders-change"]');
   await page.getByLabel('Speed').selectOption({ label: '30 ticks/s' });
@@ -35,6 +42,64 @@ test('a "leaders change" breakpoint stops Play at the step where the second lead
   await page.getByRole('button', { name: 'Step back' }).click();
   assert.equal(await step(page), at - 1);
   assert.equal(await liveLeaders(page), 1, 'one leader the step before');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The workbench's wasm and glue, named by a hash of their content.
+const WORKBENCH_WASM = /election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/;
+// A link that carries a breakpoint (the page writes them as `until=`), at step 7.
+const BP_LINK = '?preset=bully-heartbeats&step=7&until=time%3E%3D60';
+
+test('a link that carries a breakpoint opens at its step through the loading step, and Play stops at the hit', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The workbench's wasm is held back until the page has said that it loads.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(WORKBENCH_WASM, async (route) => { await held; await route.continue(); });
+  await page.goto(server.url + BP_LINK);
+  await page.locator('.banner.notice', { hasText: 'Loading the workbench' }).waitFor();
+  release();
+  await page.waitForSelector('[data-bp="time>=60"]', { timeout: 60000 });
+  assert.equal(await step(page), 7, 'the link\'s step');
+  assert.match(await page.evaluate(() => location.search), /until=time%3E%3D60/);
+  await page.getByRole('button', { name: 'Play' }).click();
+  const hit = page.getByTestId('bp-hit');
+  await hit.waitFor({ timeout: 20000 });
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  const at = await step(page);
+  const [, t] = (await hit.textContent()).match(new RegExp(`^Stopped at step ${at} \\(t=(\\d+)\\): time>=60`)) ?? [];
+  assert.ok(Number(t) >= 60 && Number(await page.getByTestId('time').textContent()) === Number(t), `the hit at t ≥ 60: ${t}`);
+  // The step before was earlier than the breakpoint's time: Play stopped at the first hit.
+  await page.getByRole('button', { name: 'Step back' }).click();
+  assert.ok(Number(await page.getByTestId('time').textContent()) < 60);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a breakpoint link whose workbench cannot be loaded is named, and the run goes on at its step', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route(WORKBENCH_WASM, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(server.url + BP_LINK);
+  const alert = page.locator('.banner.error', { hasText: 'The workbench could not be loaded' });
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /404/);
+  assert.equal(await step(page), 7, 'the link\'s run at its step');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-testid=step]')?.textContent === '8');
+  // In Chinese too.
+  await page.keyboard.press('l');
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+  await page.getByTestId('bp-open').click();
+  await page.locator('.banner.error', { hasText: '工作台' }).waitFor();
+  assert.equal(await step(page), 8);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -64,7 +64,7 @@ export async function open(browser, url, viewport = { width: 1280, height: 860 }
   await page.waitForFunction(() => !document.querySelector('aside.panels') || document.querySelector('aside.panels .log'));
   // A link the player hands to the workbench (compare lanes): wait until the workbench has
   // replaced it (its bindings, which alone export `sweep_csv`, are the page's) and has drawn.
-  if (/[?&]compare=/.test(url)) {
+  if (/[?&](compare|until)=/.test(url)) {
     await page.waitForFunction(() => typeof window.wasmBindings?.sweep_csv === 'function');
     await page.waitForSelector('[data-node]');
   }

@@ -8,6 +8,7 @@ pub mod invariants;
 pub mod log;
 pub mod metrics;
 pub mod spacetime;
+pub mod sparklines;
 pub mod watch;
 
 pub use inspector::{Inspected, Inspector};
