@@ -67,7 +67,7 @@ pub fn page(props: CompareProps) -> Html {
                     let onfocus = { let f = lane_focus.clone(); Callback::from(move |_: FocusEvent| f.set(k)) };
                     let onenter = { let f = lane_focus.clone(); Callback::from(move |_: PointerEvent| f.set(k)) };
                     html!{ <div class={classes!("lane-box", (k == focus && c.lanes.len() > 1).then_some("focused"))} onfocusin={onfocus} onpointerenter={onenter}>
-                        { cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k])) }
+                        { cmp::lane(lang, k, c, lane_canvas(state, c, k, &dots[k + 1], &lane_gestures[k])) }
                     </div> }
                 }) }
             </div>

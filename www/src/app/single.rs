@@ -70,7 +70,7 @@ pub fn page(props: SingleProps) -> Html {
     let body = html! {
         <div class="main">
             <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
-                { if *editing && crate::WORKBENCH { topology_editor(&state, &editing, &on) } else { canvas() } }
+                { if *editing && crate::WORKBENCH { topology_editor(state, &editing, &on) } else { canvas() } }
                 { side_bar.clone() }
                 { crate::components::fork::offer_bar(state.offer.as_deref().filter(|_| !in_lesson), lang, &on) }
                 { narration }
