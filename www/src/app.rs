@@ -1,26 +1,27 @@
-//! The Lab: one reducer state, the browser effects, and the components laid out on the page.
+//! The Lab: one reducer state, the browser effects, what every mode shows (header, banners,
+//! dialogs), and one page per mode: `single.rs`, `compare.rs`, `embed.rs`, `experiments.rs`.
 //!
 //! Every callback handed to a component is made once (they dispatch to the reducer, whose
 //! dispatcher never changes), so a component's props change only when what it shows does.
 
+mod compare;
+mod embed;
+mod experiments;
+mod single;
+
 use crate::anim::Dots;
-use crate::components::authoring::Recorder;
 use crate::components::banners::Banners;
 use crate::components::compare::{self as cmp, Picker, LANES};
 use crate::components::controls::Controls;
 use crate::components::dialogs::{HelpDialog, ShareDialog};
-use crate::components::editor::Editor;
 use crate::components::lesson::{CourseDialog, LessonPanel};
-use crate::components::panels::{Checks, EventLog, Inspected, Inspector, Invariants, MetricsPanel, SpaceTime, Watch};
 use crate::components::scenario_bar::{Request, ScenarioBar};
-use crate::components::script_editor::ScriptEditor;
-use crate::components::teach::{CardDialog, Legend, Narration};
-use crate::components::timeline::Timeline;
+use crate::components::teach::{CardDialog, Narration};
 use crate::components::{Canvas, DrawOptions, NodeGesture};
 use crate::geometry::{Line, Pt};
 use crate::i18n::{tr, Lang};
 use crate::state::lesson::{LabView, LessonAction};
-use crate::state::{Action, Compare, DropMark, State};
+use crate::state::{Action, DropMark, State};
 use crate::{effects, keyboard, meta, nodes_text};
 use election_lab::lesson::Answer;
 use election_lab::meta::k;
@@ -68,21 +69,6 @@ pub fn canvas_of(state: &State, lane: &'static str, dots: &Dots, gestures: &Gest
     draw(state, algorithm, lane, drawn, state.selection.menu, dots, gestures)
 }
 
-/// The canvas of compare lane `k`.
-fn lane_canvas(state: &State, c: &Compare, k: usize, dots: &Dots, gestures: &Gestures) -> Html {
-    let l = &c.lanes[k];
-    let menu = state.selection.menu.filter(|_| c.menu_lane == k);
-    draw(
-        state,
-        l.algorithm,
-        LANES[k],
-        (l.frame.clone(), c.positions.clone(), c.lines.clone(), l.drops.clone()),
-        menu,
-        dots,
-        gestures,
-    )
-}
-
 type Drawn = (Rc<Frame>, Rc<Vec<Pt>>, Rc<Vec<Line>>, Rc<Vec<DropMark>>);
 
 fn draw(
@@ -128,15 +114,6 @@ fn side_bar(side: &[u32], lang: Lang, on: &Callback<Action>) -> Html {
             <button onclick={on.reform(|_| Action::CommitSide)} data-testid="cut-side">{ tr(lang, k::UI_CUT_THEM_OFF) }</button>
             <button onclick={on.reform(|_| Action::ClearSide)}>{ tr(lang, k::UI_CANCEL) }</button>
         </div>
-    }
-}
-
-/// The network editor in place of the canvas (workbench only), closed by its Done.
-fn topology_editor(state: &State, editing: &UseStateHandle<bool>, on: &Callback<Action>) -> Html {
-    let e = editing.clone();
-    html! {
-        <crate::components::topology_editor::TopologyEditor scenario={state.scenario.clone()} positions={state.positions.clone()}
-            lang={state.lang} touch={state.touch} on={on.clone()} on_close={Callback::from(move |_| e.set(false))} />
     }
 }
 
@@ -383,123 +360,53 @@ pub fn Lab() -> Html {
     let narration =
         html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
     if state.embed && comparing.is_none() {
-        // The embed: a title, the canvas with banners laid over it (they never push the
-        // controls out of the frame), a compact legend, the narration, the controls, and a way
-        // out to the full lab.
-        let full = format!("./{}", state.query(false));
-        let title =
-            state.preset.and_then(election_lab::presets::find).map_or(algorithm.title.get(lang), |p| p.title.get(lang));
-        return html! {
-            <div class="lab embed">
-                <header class="embed-head">
-                    <h1 class="embed-title">{ title }</h1>
-                    <a class="open-full" href={full} target="_blank" rel="noopener">{ tr(lang, k::UI_OPEN_IN_ELECTION_LAB) }</a>
-                </header>
-                <main class="embed-main">
-                    <div class="embed-stage">
-                        { canvas() }
-                        <div class="embed-banners">{ banners }</div>
-                    </div>
-                    { lesson_panel }
-                    { side_bar }
-                    // A lesson's own words take the legend's and the narration's room.
-                    { if lesson.active() { html! {} } else { html! { <>
-                        <Legend {algorithm} {lang} compact=true frame={frame.clone()} links={state.scenario.topology.is_some()} />
-                        { narration }
-                    </> } } }
-                    { controls }
-                </main>
-                { card }
-            </div>
-        };
+        let (state, canvas, lesson) = (&*state, canvas(), lesson.clone());
+        return embed::page(embed::EmbedProps {
+            state,
+            canvas,
+            lesson,
+            banners,
+            lesson_panel,
+            side_bar,
+            narration,
+            controls,
+            card,
+        });
     }
     let (subtitle, body) = match (state.experiments(), comparing) {
         // The experiments view, in place of the simulator (whose state is kept meanwhile).
-        (Some(pane), _) => (
-            String::new(),
-            html! { <crate::components::experiments::Experiments pane={pane.clone()} {lang} on={on.clone()} /> },
+        (Some(_), _) => {
+            (String::new(), experiments::page(experiments::ExperimentsProps { state: &state, on: on.clone() }))
+        }
+        // Compare mode: the lanes, one set of controls on one clock, the table.
+        (None, Some(c)) => (
+            compare::names(c, lang),
+            compare::page(compare::CompareProps {
+                state: &state,
+                on: on.clone(),
+                lane_focus: lane_focus.clone(),
+                dots: dots.clone(),
+                lane_gestures: lane_gestures.clone(),
+                side_bar,
+                controls,
+            }),
         ),
-        // Compare mode: the lanes, one set of controls on one clock, the table (an embed has
-        // no scrubber).
-        (None, Some(c)) => {
-            let names = match &c.runs {
-                Some(r) => r.roles.iter().map(|&x| crate::components::fork::role_name(x, lang)).collect::<Vec<_>>(),
-                None => c.lanes.iter().map(|l| l.algorithm.title.get(lang)).collect::<Vec<_>>(),
-            }
-            .join(" · ");
-            let timeline = match state.embed {
-                true => html! {},
-                false => html! { <>
-                    <p class="compare-note">{ cmp::step_note(lang) }</p>
-                    <Timeline cursor={c.time} head={c.end} markers={c.markers.clone()} by_time=true {lang} on={on.clone()} />
-                </> },
-            };
-            let focus = (*lane_focus).min(c.lanes.len().saturating_sub(1));
-            let body = html! {
-                <section class="compare-main" aria-label={tr(lang, k::UI_COMPARE)}>
-                    { crate::components::fork::divergence(c, lang, &on) }
-                    <div class="lanes">
-                        { for (0..c.lanes.len()).map(|k| {
-                            let onfocus = { let f = lane_focus.clone(); Callback::from(move |_: FocusEvent| f.set(k)) };
-                            let onenter = { let f = lane_focus.clone(); Callback::from(move |_: PointerEvent| f.set(k)) };
-                            html!{ <div class={classes!("lane-box", (k == focus && c.lanes.len() > 1).then_some("focused"))} onfocusin={onfocus} onpointerenter={onenter}>
-                                { cmp::lane(lang, k, c, lane_canvas(&state, c, k, &dots[k + 1], &lane_gestures[k])) }
-                            </div> }
-                        }) }
-                    </div>
-                    { side_bar }
-                    { cmp::narration(c, focus, lang) }
-                    { controls }
-                    { timeline }
-                    { cmp::table(c, lang) }
-                </section>
-            };
-            (names, body)
-        }
-        (None, None) => {
-            let mut checks = Checks::of(&engine, frame, lang);
-            checks.on = on.clone();
-            checks.search = state.search.current.clone().filter(|_| crate::WORKBENCH);
-            checks.check = state.check.current.clone().filter(|_| crate::WORKBENCH);
-            let inspected = state.selection.peek.or(state.selection.selected).and_then(|id| Inspected::of(&engine, id));
-            let formulas = meta::formulas(algorithm, &state.scenario, &state.metrics, lang);
-            let body = html! {
-                <div class="main">
-                    <section class="stage" aria-label={tr(lang, k::UI_CLUSTER)}>
-                        { if *editing && crate::WORKBENCH { topology_editor(&state, &editing, &on) } else { canvas() } }
-                        { side_bar.clone() }
-                        { crate::components::fork::offer_bar(state.offer.as_deref().filter(|_| !in_lesson), lang, &on) }
-                        { narration }
-                        { controls }
-                        { crate::components::debugging::breakpoints(&state, engine.until(), algorithm, &on) }
-                        <Timeline cursor={frame.step} head={state.head} markers={state.markers.clone()} {lang} on={on.clone()} />
-                        <Legend {algorithm} {lang} frame={frame.clone()} links={state.scenario.topology.is_some()} />
-                    </section>
-                    <aside class="panels">
-                        // Beside the canvas, so that the caption and the nodes it speaks of are seen together.
-                        { lesson_panel }
-                        { for state.assignment.clone().filter(|_| crate::WORKBENCH).map(|taking| html! {
-                            <crate::components::assignment::Assignment {taking} {lang} on={on.clone()} />
-                        }) }
-                        { for state.script.clone().filter(|_| crate::WORKBENCH).map(|edit| html! {
-                            <ScriptEditor {edit} fault={engine.fault().map(Rc::new)} {lang} on={on.clone()} />
-                        }) }
-                        { if *recording && crate::WORKBENCH { html! { <Recorder engine={state.engine.clone()} step={frame.step} {lang} on_close={{ let r = recording.clone(); Callback::from(move |_| r.set(false)) }} /> } } else { html! {} } }
-                        // The panels come with the second frame: the first one shows the nodes.
-                        if painted { <>
-                        <Invariants ..checks />
-                        <Inspector node={inspected} {lang} touch={state.touch} on={on.clone()} />
-                        <MetricsPanel metrics={state.metrics.clone()} {algorithm} {formulas} {lang} />
-                        <EventLog engine={state.engine.clone()} cursor={frame.step} interventions={state.interventions.clone()} filter={state.log_filter.clone()} {lang} touch={state.touch} hide_future={in_lesson} on={on.clone()} />
-                        <SpaceTime engine={state.engine.clone()} frame={frame.clone()} {lang} on={on.clone()} />
-                        <Watch engine={state.engine.clone()} run={(state.gen, state.ivs_rev, state.head)} time={frame.time} step={frame.step} watching={state.watching.clone()} {lang} on={on.clone()} />
-                        <Editor scenario={state.scenario.clone()} on={on.clone()} lang={state.lang} />
-                        </> }
-                    </aside>
-                </div>
-            };
-            (String::new(), body)
-        }
+        (None, None) => (
+            String::new(),
+            single::page(single::SingleProps {
+                state: &state,
+                on: on.clone(),
+                canvas: canvas(),
+                editing: editing.clone(),
+                recording: recording.clone(),
+                painted,
+                in_lesson,
+                lesson_panel,
+                side_bar,
+                narration,
+                controls,
+            }),
+        ),
     };
     drop(engine);
     let head = match (state.embed, comparing.is_some()) {
