@@ -168,6 +168,7 @@ fn a_link_to_a_slow_scripts_run_opens_in_slices_at_its_step() {
 }
 
 /// The JSON Lines `run --trace` writes of `e`'s run up to its cursor.
+#[cfg(feature = "workbench")]
 fn jsonl(e: &mut Engine) -> String {
     let mut out = String::new();
     e.trace_lines::<()>(&mut |v| {
@@ -179,6 +180,8 @@ fn jsonl(e: &mut Engine) -> String {
     out
 }
 
+/// (The player hands a JSON Lines link to the workbench, which alone reads it in slices.)
+#[cfg(feature = "workbench")]
 #[test]
 fn a_jsonl_link_to_a_slow_scripts_run_opens_in_slices_at_its_step() {
     let (_, step, mut once) = slow_link("bully-slow-jsonl");
