@@ -4,6 +4,8 @@
 //! the same as with `Engine::seek`, with faults made in between too.
 #![cfg(feature = "script")]
 
+mod common;
+
 use election_lab::protocols::script;
 use election_lab::{presets, Action, Engine};
 
@@ -208,14 +210,7 @@ fn a_trace_replayed_in_slices_opens_at_the_step_the_trace_opens_at() {
 
 /// The JSON Lines `run --trace` writes of `e`'s run up to its cursor.
 fn jsonl(e: &mut Engine) -> String {
-    let mut out = String::new();
-    e.trace_lines::<()>(&mut |v| {
-        out.push_str(&v.to_string());
-        out.push('\n');
-        Ok(())
-    })
-    .unwrap();
-    out
+    common::jsonl::text(&common::jsonl::lines(e))
 }
 
 /// Slices a JSON Lines trace's job until done or failed, `budget` steps each.

@@ -115,15 +115,7 @@ impl State {
 
     /// Runs on to the next hit at once (no animation); says so when there is none ahead.
     pub(super) fn next_hit(&mut self) -> bool {
-        if !crate::WORKBENCH {
-            return false;
-        }
-        let bps = self.parsed_breakpoints();
-        if bps.is_empty() {
-            self.messages.notice = Some(self.no_breakpoints().into());
-            return false;
-        }
-        self.playback.playing = false;
+        let Some(bps) = self.breakpoints_to_seek() else { return false };
         let found = {
             let mut e = self.engine_mut();
             let start = e.cursor();
@@ -148,15 +140,7 @@ impl State {
 
     /// Goes back to the last hit before the cursor (replaying from step 0).
     pub(super) fn previous_hit(&mut self) -> bool {
-        if !crate::WORKBENCH {
-            return false;
-        }
-        let bps = self.parsed_breakpoints();
-        if bps.is_empty() {
-            self.messages.notice = Some(self.no_breakpoints().into());
-            return false;
-        }
-        self.playback.playing = false;
+        let Some(bps) = self.breakpoints_to_seek() else { return false };
         let found = breakpoint::previous_hit(&mut self.engine_mut(), &bps);
         match found {
             Some(h) => self.stop_at(h),
@@ -167,8 +151,19 @@ impl State {
         true
     }
 
-    fn no_breakpoints(&self) -> &'static str {
-        tr(self.lang, k::UI_ADD_A_BREAKPOINT_FIRST)
+    /// The breakpoints a seek to the next or previous hit looks for, Play paused; none (and the
+    /// notice that says to add one) without any, and none in the player, which has no such seek.
+    fn breakpoints_to_seek(&mut self) -> Option<Vec<Breakpoint>> {
+        if !crate::WORKBENCH {
+            return None;
+        }
+        let bps = self.parsed_breakpoints();
+        if bps.is_empty() {
+            self.messages.notice = Some(tr(self.lang, k::UI_ADD_A_BREAKPOINT_FIRST).into());
+            return None;
+        }
+        self.playback.playing = false;
+        Some(bps)
     }
 
     /// The hit shown, if the cursor still stands on its step.
