@@ -19,12 +19,23 @@
 //! after the player's keys so that a key has the same number in every build; their English
 //! strings, names, hashes and argument names are compiled only with the feature
 //! `workbench-texts`, which the player's build does not enable (see ARCHITECTURE.md, *Texts*).
+//!
+//! A family's texts (`src/family.rs`, included here): a key whose first segment is an algorithm
+//! id (`raft.note.vote`) belongs to that algorithm's family, except the titles every picker shows
+//! (`raft.title`, `raft.preset.raft-cold.title`), which stay with the keys of no family. The
+//! player's keys are numbered in parts, each sorted: the keys of no family, then each family's
+//! (in `FAMILIES` order), then the workbench's, so a key has the same number in every build. A
+//! family build (feature `family-bully`) compiles in the keys of no family and its family's; the
+//! other families' parts are empty, as the workbench's part is in every player.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
 
+#[allow(dead_code)]
+#[path = "src/family.rs"]
+mod family;
 #[allow(dead_code)]
 #[path = "src/fnv.rs"]
 mod fnv;
@@ -38,6 +49,7 @@ fn main() {
     println!("cargo:rerun-if-changed=../i18n/workbench.txt");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/fnv.rs");
+    println!("cargo:rerun-if-changed=src/family.rs");
     println!("cargo:rerun-if-changed=src/meta/placeholders.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
     let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));
@@ -76,8 +88,16 @@ fn main() {
             "i18n/workbench.txt: {key} is not in en.json"
         );
     }
-    texts.sort_by_key(|(key, _)| workbench.contains(key.as_str()));
+    // The parts, in key order: the keys every player has, each family's (see `family_of_key`),
+    // the workbench's; each part sorted.
+    let part_of = |key: &str| match family::family_of_key(key) {
+        _ if workbench.contains(key) => family::FAMILIES.len() + 1,
+        None => 0,
+        Some(f) => 1 + family::FAMILIES.iter().position(|x| x.id == f).unwrap(),
+    };
+    texts.sort_by_key(|(key, _)| part_of(key));
     let player = texts.len() - workbench.len();
+    let family = build_family();
     for (k, _) in &declared {
         assert!(texts.iter().any(|(t, _)| t == k), "i18n/en.json: @args names the unknown key {k}");
     }
@@ -144,7 +164,26 @@ fn main() {
         let h = key_hash(key);
         assert!(hashes.insert(h), "i18n/en.json: two keys share the hash {h:#x}; change key_hash's offset");
     }
-    let (mine, theirs) = texts.split_at(player);
+    let mut parts: Vec<Part> = Vec::new();
+    let mut start = 0;
+    for p in 0..=family::FAMILIES.len() + 1 {
+        let end = start + texts[start..].iter().take_while(|(key, _)| part_of(key) == p).count();
+        let (suffix, held) = match p {
+            0 => (String::new(), Some(true)),
+            _ if p > family::FAMILIES.len() => ("_WORKBENCH".to_string(), None),
+            _ => {
+                let id = family::FAMILIES[p - 1].id;
+                (format!("_{}", id.to_ascii_uppercase().replace('-', "_")), Some(family.is_none_or(|f| f == id)))
+            }
+        };
+        parts.push(Part { suffix, keys: &texts[start..end], held });
+        start = end;
+    }
+    assert_eq!(start, texts.len());
+    writeln!(out, "/// Where each part of the catalog starts, by key index: the keys every player has, each family's, the workbench's.").unwrap();
+    let starts: Vec<String> =
+        parts.iter().scan(0, |at, p| Some((std::mem::replace(at, *at + p.keys.len())).to_string())).collect();
+    writeln!(out, "const STARTS: [usize; {}] = [{}];", parts.len(), starts.join(", ")).unwrap();
     let tables: [(&str, &str, &str, Item); 4] = [
         ("KEY_NAMES", "&str", "The key names, sorted within each part", |k, _, _| format!("{k:?}")),
         (
@@ -158,29 +197,60 @@ fn main() {
             format!("&{:?}", arg_names(k, en, d))
         }),
     ];
+    let mut all_parts = String::new();
     for (name, ty, doc, item) in tables {
-        for (part, keys, gated) in [("", mine, false), ("_WORKBENCH", theirs, true)] {
-            if gated {
-                writeln!(out, "#[cfg(not(feature = \"workbench-texts\"))]\nstatic {name}{part}: [{ty}; 0] = [];")
-                    .unwrap();
-                writeln!(out, "#[cfg(feature = \"workbench-texts\")]").unwrap();
-            }
+        let list: Vec<String> = parts.iter().map(|p| format!("&{name}{}", p.suffix)).collect();
+        writeln!(all_parts, "/// {doc}: the parts.").unwrap();
+        writeln!(all_parts, "static {name}_PARTS: [&[{ty}]; {}] = [{}];", parts.len(), list.join(", ")).unwrap();
+        for Part { suffix, keys, held } in &parts {
             writeln!(
                 out,
-                "/// {doc}, by key index{}.",
-                if part.is_empty() { " (the player's keys)" } else { " less PLAYER_KEYS (the workbench's keys)" }
+                "/// {doc}, by key index less its part's start ({}).",
+                if suffix.is_empty() { "every player's keys" } else { &suffix[1..] }
             )
             .unwrap();
-            writeln!(out, "static {name}{part}: [{ty}; {}] = [", keys.len()).unwrap();
-            for (key, en) in keys {
+            match held {
+                Some(false) => {
+                    writeln!(out, "static {name}{suffix}: [{ty}; 0] = [];").unwrap();
+                    continue;
+                }
+                Some(true) => {}
+                None => {
+                    writeln!(out, "#[cfg(not(feature = \"workbench-texts\"))]\nstatic {name}{suffix}: [{ty}; 0] = [];")
+                        .unwrap();
+                    writeln!(out, "#[cfg(feature = \"workbench-texts\")]").unwrap();
+                }
+            }
+            writeln!(out, "static {name}{suffix}: [{ty}; {}] = [", keys.len()).unwrap();
+            for (key, en) in keys.iter() {
                 writeln!(out, "    {},", item(key, en, &declared)).unwrap();
             }
             out.push_str("];\n");
         }
     }
+    out.push_str(&all_parts);
     out.push_str(CATALOG_FNS);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// The family this build is for: its feature `family-<id>` (Cargo says so as
+/// `CARGO_FEATURE_FAMILY_<ID>`), or `None` (every family).
+fn build_family() -> Option<&'static str> {
+    let on = |id: &&str| {
+        std::env::var_os(format!("CARGO_FEATURE_FAMILY_{}", id.to_ascii_uppercase().replace('-', "_"))).is_some()
+    };
+    let chosen: Vec<&str> = family::FAMILIES.iter().map(|f| f.id).filter(on).collect();
+    assert!(chosen.len() <= 1, "one family feature at a time, not {}", chosen.join(" and "));
+    chosen.first().copied()
+}
+
+/// A part of the catalog: its tables' suffix (`_BULLY`), its keys, and whether this build
+/// compiles them in (`None`: with the feature `workbench-texts`).
+struct Part<'a> {
+    suffix: String,
+    keys: &'a [(String, String)],
+    held: Option<bool>,
 }
 
 /// How one table writes a key's entry: from its name, English text and the `@args` lists.
@@ -192,37 +262,39 @@ fn workbench_keys(list: &str) -> std::collections::BTreeSet<&str> {
     lines.skip_while(|l| *l != "keys:").skip(1).filter(|l| !l.is_empty()).collect()
 }
 
-/// The catalog's lookups by key index over its two parts (an index past what this build compiled
-/// in, a workbench key in the player's build, reads as the marker `NOT_IN_PLAYER`).
+/// The catalog's lookups by key index over its parts (a key whose part this build did not
+/// compile in reads as the marker `NOT_IN_PLAYER`).
 const CATALOG_FNS: &str = r#"
 /// The number of keys this build knows: the player's, and the workbench's with its feature.
 pub const KEYS_LEN: usize = PLAYER_KEYS + EN_WORKBENCH.len();
 
-fn by_index<T: Copy>(player: &[T], workbench: &[T], i: usize) -> Option<T> {
-    match i.checked_sub(PLAYER_KEYS) {
-        None => player.get(i).copied(),
-        Some(j) => workbench.get(j).copied(),
-    }
+/// Entry `i` of a table in parts: `None` where this build did not compile its part in.
+fn by_index<T: Copy>(parts: &[&[T]], i: usize) -> Option<T> {
+    let part = STARTS.partition_point(|&start| start <= i) - 1;
+    parts[part].get(i - STARTS[part]).copied()
 }
 fn name_of(i: usize) -> &'static str {
-    by_index(&KEY_NAMES, &KEY_NAMES_WORKBENCH, i).unwrap_or("")
+    by_index(&KEY_NAMES_PARTS, i).unwrap_or("")
 }
-/// What a workbench-only key reads as in a build without its texts (the player's): a marker the
-/// browser tests fail on wherever the player shows it (`www/tests/e2e/harness.mjs`), never an
-/// empty text that no one notices.
+/// What a key reads as in a build without its text: a workbench key in the player's build, or
+/// another family's in a family's (`family-…`). A marker the browser tests fail on wherever the
+/// player shows it (`www/tests/e2e/harness.mjs`), never an empty text that no one notices.
 pub const NOT_IN_PLAYER: &str = "\u{27e6}?\u{27e7}";
 fn en_of(i: usize) -> &'static str {
-    by_index(&EN, &EN_WORKBENCH, i).unwrap_or(NOT_IN_PLAYER)
+    by_index(&EN_PARTS, i).unwrap_or(NOT_IN_PLAYER)
 }
 fn args_of(i: usize) -> &'static [&'static str] {
-    by_index(&ARGS, &ARGS_WORKBENCH, i).unwrap_or(&[])
+    by_index(&ARGS_PARTS, i).unwrap_or(&[])
+}
+/// Whether this build compiled key `i`'s text in.
+fn has(i: usize) -> bool {
+    by_index(&KEY_HASHES_PARTS, i).is_some()
 }
 fn index_of_hash(h: u32) -> Option<usize> {
-    KEY_HASHES.iter().chain(KEY_HASHES_WORKBENCH.iter()).position(|&x| x == h)
+    KEY_HASHES_PARTS.iter().zip(STARTS).find_map(|(part, start)| part.iter().position(|&x| x == h).map(|i| start + i))
 }
 fn index_of_name(name: &str) -> Option<usize> {
-    let workbench = || KEY_NAMES_WORKBENCH.binary_search(&name).ok().map(|i| PLAYER_KEYS + i);
-    KEY_NAMES.binary_search(&name).ok().or_else(workbench)
+    KEY_NAMES_PARTS.iter().zip(STARTS).find_map(|(part, start)| part.binary_search(&name).ok().map(|i| start + i))
 }
 "#;
 

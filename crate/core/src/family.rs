@@ -61,6 +61,20 @@ pub const fn holds(id: &str) -> bool {
     }
 }
 
+/// The family whose build alone compiles in the English of catalog key `key`: the family of the
+/// algorithm the key's first segment names (`raft.note.vote`: Raft's, `bully_failover.card`:
+/// Bully-failover's). `None` for a key every build has: one of no algorithm (`ui.…`, `role_name.…`),
+/// or one the directory shows for every algorithm, whatever the build (its title,
+/// `raft.title`, and its presets' titles, `raft.preset.raft-cold.title`).
+pub fn family_of_key(key: &str) -> Option<&'static str> {
+    let (head, rest) = key.split_once('.')?;
+    if rest == "title" || rest.strip_prefix("preset.").is_some_and(|p| p.ends_with(".title")) {
+        return None;
+    }
+    let of = |f: &&Family| f.algorithms.iter().any(|a| a.len() == head.len() && a.replace('-', "_") == head);
+    FAMILIES.iter().find(of).map(|f| f.id)
+}
+
 /// String equality usable in a `const fn`.
 pub const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -91,6 +105,13 @@ mod tests {
             }
         }
         assert_eq!(family_of("no-such-algorithm"), None);
+        assert_eq!(family_of_key("bully_failover.card"), Some("bully"));
+        assert_eq!(family_of_key("raft.note.vote"), Some("consensus"));
+        assert_eq!(family_of_key("etcd_log.kind.vote_grant"), Some("consensus"));
+        for shared in ["raft.title", "raft.preset.raft-cold.title", "ui.reset", "role_name.leader", "raft"] {
+            assert_eq!(family_of_key(shared), None, "{shared}");
+        }
+        assert_eq!(family_of_key("raft.preset.raft-cold.hint"), Some("consensus"));
         assert!(same("raft", "raft") && !same("raft", "rafts") && !same("raft", "paxo"));
     }
 }

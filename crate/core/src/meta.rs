@@ -190,9 +190,10 @@ impl Text {
         }
         name_of(self.0 as usize)
     }
-    /// Every key of the catalog.
+    /// Every key of the catalog this build compiled in (a family build leaves the other
+    /// families' keys out, see `build.rs`).
     pub fn all() -> impl Iterator<Item = Text> {
-        (0..KEYS_LEN as u16).map(Text)
+        (0..KEYS_LEN).filter(|&i| has(i)).map(|i| Text(i as u16))
     }
     /// The key called `name`, if the catalog has it.
     pub fn find(name: &str) -> Option<Text> {

@@ -85,7 +85,7 @@ pub const LEASE_OVERLAP: Property = Property {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "lease",
-    title: k::LEASE_PROPERTY_LEASE_TITLE,
+    title: k::LEASE_TITLE,
     citation: "C. Gray and D. Cheriton, Leases: An Efficient Fault-Tolerant Mechanism for Distributed File Cache Consistency, SOSP 1989; M. Burrows, The Chubby lock service for loosely-coupled distributed systems, OSDI 2006",
     summary: k::LEASE_SUMMARY,
     card: k::LEASE_CARD,

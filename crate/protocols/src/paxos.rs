@@ -92,7 +92,7 @@ pub const CHOSEN_ONCE: Property = Property {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "paxos",
-    title: k::PAXOS_PROPERTY_PAXOS_TITLE,
+    title: k::PAXOS_TITLE,
     citation: "L. Lamport, The Part-Time Parliament, ACM TOCS 16(2), 1998; L. Lamport, Paxos Made Simple, ACM SIGACT News 32(4), 2001",
     summary: k::PAXOS_SUMMARY,
     card: k::PAXOS_CARD,

@@ -11,6 +11,8 @@ pub use crate::protocols::{ALGORITHMS, RECORDED};
 pub use directory::{directory, family_of, family_of_preset, Listing, PresetListing};
 
 mod directory;
+#[cfg(test)]
+mod family_texts;
 
 /// The algorithms offered for simulation (the picker, experiments, sweeps).
 pub fn all() -> &'static [&'static Algorithm] {
@@ -92,6 +94,10 @@ mod tests {
         for l in directory() {
             let of: Vec<_> = FAMILIES.iter().filter(|f| f.algorithms.contains(&l.id)).map(|f| f.id).collect();
             assert_eq!(of, [l.family], "{}", l.id);
+            // The titles the directory shows are texts of every build (the core's `build.rs`).
+            for title in l.presets.iter().map(|p| p.title).chain([l.title]) {
+                assert_eq!(crate::family::family_of_key(title.key()), None, "{}: {}", l.id, title.key());
+            }
         }
         assert_eq!((family_of("no-such"), family_of_preset("no-such")), (None, None));
     }

@@ -94,7 +94,7 @@ pub const DUPLICATE_TOKEN: Property = Property {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "token-ring",
-    title: k::TOKEN_RING_PROPERTY_TOKEN_RING_TITLE,
+    title: k::TOKEN_RING_TITLE,
     citation: "G. LeLann, Distributed systems — towards a formal approach, IFIP Congress 1977",
     summary: k::TOKEN_RING_SUMMARY,
     card: k::TOKEN_RING_CARD,

@@ -62,7 +62,7 @@ pub struct ZooKeeper {
 /// At most one node leads each election round.
 pub const ONE_LEADER_PER_ROUND: Property = Property {
     id: TWO_LEADERS_IN_TERM,
-    title: k::ZOOKEEPER_TITLE,
+    title: k::ZOOKEEPER_PROPERTY_ONE_LEADER_PER_ROUND_TITLE,
     explain: k::ZOOKEEPER_EXPLAIN,
     holds: Faults::Any,
     monitor: Monitor::TwoLeadersInTerm,
@@ -70,7 +70,7 @@ pub const ONE_LEADER_PER_ROUND: Property = Property {
 
 pub const ALGORITHM: Algorithm = Algorithm {
     id: "zookeeper",
-    title: k::ZOOKEEPER_PROPERTY_ZOOKEEPER_TITLE,
+    title: k::ZOOKEEPER_TITLE,
     citation: "P. Hunt, M. Konar, F. P. Junqueira and B. Reed, ZooKeeper: Wait-free Coordination for Internet-scale Systems, USENIX ATC 2010; F. P. Junqueira, B. C. Reed and M. Serafini, Zab: High-performance broadcast for primary-backup systems, DSN 2011",
     summary: k::ZOOKEEPER_SUMMARY,
     card: k::ZOOKEEPER_CARD,

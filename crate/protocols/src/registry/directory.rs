@@ -115,7 +115,7 @@ const DIRECTORY: &[Listing] = directory! {
         "split-brain-raft" => RAFT_PRESET_SPLIT_BRAIN_RAFT_TITLE,
         "raft-cold" => RAFT_PRESET_RAFT_COLD_TITLE,
     }
-    "zookeeper" => ZOOKEEPER_PROPERTY_ZOOKEEPER_TITLE {
+    "zookeeper" => ZOOKEEPER_TITLE {
         "zookeeper-leader-lost" => ZOOKEEPER_PRESET_ZOOKEEPER_LEADER_LOST_TITLE,
         "zookeeper-votes-5" => ZOOKEEPER_PRESET_ZOOKEEPER_VOTES_5_TITLE,
         "split-brain-zookeeper" => ZOOKEEPER_PRESET_SPLIT_BRAIN_ZOOKEEPER_TITLE,
@@ -125,7 +125,7 @@ const DIRECTORY: &[Listing] = directory! {
         "stable-leader-two-down" => STABLE_LEADER_PRESET_STABLE_LEADER_TWO_DOWN_TITLE,
         "split-brain-stable-leader" => STABLE_LEADER_PRESET_SPLIT_BRAIN_STABLE_LEADER_TITLE,
     }
-    "paxos" => PAXOS_PROPERTY_PAXOS_TITLE {
+    "paxos" => PAXOS_TITLE {
         "paxos-cold" => PAXOS_PRESET_PAXOS_COLD_TITLE,
         "paxos-duel" => PAXOS_PRESET_PAXOS_DUEL_TITLE,
         "split-brain-paxos" => PAXOS_PRESET_SPLIT_BRAIN_PAXOS_TITLE,
@@ -134,7 +134,7 @@ const DIRECTORY: &[Listing] = directory! {
         "gossip-16" => GOSSIP_PRESET_GOSSIP_16_TITLE,
         "split-brain-gossip" => GOSSIP_PRESET_SPLIT_BRAIN_GOSSIP_TITLE,
     }
-    "token-ring" => TOKEN_RING_PROPERTY_TOKEN_RING_TITLE {
+    "token-ring" => TOKEN_RING_TITLE {
         "token-ring-crash" => TOKEN_RING_PRESET_TOKEN_RING_CRASH_TITLE,
         "token-ring-partition" => TOKEN_RING_PRESET_TOKEN_RING_PARTITION_TITLE,
     }
@@ -142,7 +142,7 @@ const DIRECTORY: &[Listing] = directory! {
         "dht-crash" => DHT_PRESET_DHT_CRASH_TITLE,
         "dht-split-brain" => DHT_PRESET_DHT_SPLIT_BRAIN_TITLE,
     }
-    "lease" => LEASE_PROPERTY_LEASE_TITLE {
+    "lease" => LEASE_TITLE {
         "lease-takeover" => LEASE_PRESET_LEASE_TAKEOVER_TITLE,
         "lease-drift" => LEASE_PRESET_LEASE_DRIFT_TITLE,
         "lease-partition" => LEASE_PRESET_LEASE_PARTITION_TITLE,
