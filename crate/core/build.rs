@@ -97,7 +97,7 @@ fn main() {
     };
     texts.sort_by_key(|(key, _)| part_of(key));
     let player = texts.len() - workbench.len();
-    let family = build_family();
+    let family = family::of_build_script();
     for (k, _) in &declared {
         assert!(texts.iter().any(|(t, _)| t == k), "i18n/en.json: @args names the unknown key {k}");
     }
@@ -232,17 +232,6 @@ fn main() {
     out.push_str(CATALOG_FNS);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("catalog.rs");
     std::fs::write(dest, out).unwrap();
-}
-
-/// The family this build is for: its feature `family-<id>` (Cargo says so as
-/// `CARGO_FEATURE_FAMILY_<ID>`), or `None` (every family).
-fn build_family() -> Option<&'static str> {
-    let on = |id: &&str| {
-        std::env::var_os(format!("CARGO_FEATURE_FAMILY_{}", id.to_ascii_uppercase().replace('-', "_"))).is_some()
-    };
-    let chosen: Vec<&str> = family::FAMILIES.iter().map(|f| f.id).filter(on).collect();
-    assert!(chosen.len() <= 1, "one family feature at a time, not {}", chosen.join(" and "));
-    chosen.first().copied()
 }
 
 /// A part of the catalog: its tables' suffix (`_BULLY`), its keys, and whether this build

@@ -15,18 +15,11 @@ fn main() {
     let values: Vec<String> = ids.iter().map(|id| format!("{id:?}")).collect();
     println!("cargo:rustc-check-cfg=cfg(holds, values({}))", values.join(", "));
     println!("cargo:rustc-check-cfg=cfg(family_build)");
-    let chosen: Vec<&str> = ids.iter().copied().filter(|id| feature_on(id)).collect();
-    assert!(chosen.len() <= 1, "one family feature at a time, not {}", chosen.join(" and "));
-    if !chosen.is_empty() {
+    let chosen = family::of_build_script();
+    if chosen.is_some() {
         println!("cargo:rustc-cfg=family_build");
     }
-    for id in if chosen.is_empty() { &ids } else { &chosen } {
+    for id in ids.iter().filter(|id| chosen.is_none_or(|c| c == **id)) {
         println!("cargo:rustc-cfg=holds={id:?}");
     }
-}
-
-/// Whether the feature `family-<id>` is on (Cargo says so as `CARGO_FEATURE_FAMILY_<ID>`).
-fn feature_on(id: &str) -> bool {
-    let var = format!("CARGO_FEATURE_FAMILY_{}", id.to_ascii_uppercase().replace('-', "_"));
-    std::env::var_os(var).is_some()
 }

@@ -75,6 +75,18 @@ pub fn family_of_key(key: &str) -> Option<&'static str> {
     FAMILIES.iter().find(of).map(|f| f.id)
 }
 
+/// For the build scripts that include this file (the core's and the protocols'): the family a
+/// build is for, from its feature `family-<id>` (Cargo sets `CARGO_FEATURE_FAMILY_<ID>` while
+/// running a build script), or `None` (every family). Two family features at once are refused.
+pub fn of_build_script() -> Option<&'static str> {
+    let on = |id: &&str| {
+        std::env::var_os(format!("CARGO_FEATURE_FAMILY_{}", id.to_ascii_uppercase().replace('-', "_"))).is_some()
+    };
+    let chosen: Vec<&str> = FAMILIES.iter().map(|f| f.id).filter(on).collect();
+    assert!(chosen.len() <= 1, "one family feature at a time, not {}", chosen.join(" and "));
+    chosen.first().copied()
+}
+
 /// String equality usable in a `const fn`.
 pub const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
