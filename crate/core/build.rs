@@ -20,7 +20,8 @@
 //! strings, names, hashes and argument names are compiled only with the feature
 //! `workbench-texts`, which the player's build does not enable (see ARCHITECTURE.md, *Texts*).
 //!
-//! A family's texts (`src/family.rs`, included here): a key whose first segment is an algorithm
+//! A family's texts (the protocols crate's `src/family.rs`, included here: the table, no code of
+//! that crate): a key whose first segment is an algorithm
 //! id (`raft.note.vote`) belongs to that algorithm's family, except the titles every picker shows
 //! (`raft.title`, `raft.preset.raft-cold.title`), which stay with the keys of no family. The
 //! player's keys are numbered in parts, each sorted: the keys of no family, then each family's
@@ -34,7 +35,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 #[allow(dead_code)]
-#[path = "src/family.rs"]
+#[path = "../protocols/src/family.rs"]
 mod family;
 #[allow(dead_code)]
 #[path = "src/fnv.rs"]
@@ -49,7 +50,7 @@ fn main() {
     println!("cargo:rerun-if-changed=../i18n/workbench.txt");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/fnv.rs");
-    println!("cargo:rerun-if-changed=src/family.rs");
+    println!("cargo:rerun-if-changed=../protocols/src/family.rs");
     println!("cargo:rerun-if-changed=src/meta/placeholders.rs");
     let text = std::fs::read_to_string(&en_path).unwrap_or_else(|e| panic!("{}: {e}", en_path.display()));
     let Entries(entries) = serde_json::from_str(&text).unwrap_or_else(|e| panic!("i18n/en.json: {e}"));

@@ -19,7 +19,6 @@
 
 pub mod algorithm;
 pub mod error;
-pub mod family;
 pub mod field;
 pub mod fnv;
 pub mod layout;

@@ -190,8 +190,7 @@ impl Text {
         }
         name_of(self.0 as usize)
     }
-    /// Every key of the catalog this build compiled in (a family build leaves the other
-    /// families' keys out, see `build.rs`).
+    /// Every key of the catalog this build compiled in (see `build.rs`: a family build's).
     pub fn all() -> impl Iterator<Item = Text> {
         (0..KEYS_LEN).filter(|&i| has(i)).map(|i| Text(i as u16))
     }

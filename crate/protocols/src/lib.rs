@@ -9,7 +9,7 @@
 //! declares its `ALGORITHM` descriptor (see `election_lab_core::algorithm`). Adding an algorithm
 //! is one new file here, its `pub mod` line and its entry in `EVERY`, in the order the UI
 //! offers algorithms, plus its line in the directory (`registry/directory.rs`) and its family
-//! (`election_lab_core::family`); the registry's tests say when one is missing.
+//! (`family`); the registry's tests say when one is missing.
 //!
 //! ```compile_fail
 //! // The protocols do not depend on the tools: this import does not compile.
@@ -18,8 +18,8 @@
 
 // The core's modules, at the paths the algorithms have always used (`crate::protocol::Ctx`).
 pub(crate) use election_lab_core::{
-    algorithm, error, family, field, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace,
-    NodeId, Time,
+    algorithm, error, field, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace, NodeId,
+    Time,
 };
 // A family build compiles only its family's tests (`cfg(holds = …)`, see build.rs): some of
 // what the others' tests share is unused there.
@@ -30,6 +30,7 @@ pub(crate) use election_lab_core::{rng, Action, Scenario};
 pub(crate) use crate as protocols;
 
 pub mod engine;
+pub mod family;
 pub mod presets;
 pub mod registry;
 
@@ -172,14 +173,14 @@ pub(crate) fn mutant<'a>(
 pub static RECORDED: &[&Algorithm] = &HELD_RECORDED;
 
 /// Every algorithm this build holds, in the order the UI offers them: all of them, or with a
-/// family feature (`family-bully`) the family's only ([`election_lab_core::family`]). The list is
+/// family feature (`family-bully`) the family's only ([`family`]). The list is
 /// picked while compiling, from `EVERY`, so that the other families' descriptors, and with
 /// them their machines (the `build` functions), are not linked into a family build at all.
 /// [`registry::directory`] lists every algorithm in every build.
 pub static ALGORITHMS: &[&Algorithm] = &HELD;
 
 /// Every algorithm, in picker order: adding one is its line here (and its family's line in
-/// [`election_lab_core::family::FAMILIES`] and [`registry::directory`]).
+/// [`family::FAMILIES`] and [`registry::directory`]).
 const EVERY: &[&Algorithm] = &[
     &bully::ALGORITHM,
     &bully_failover::ALGORITHM,
@@ -213,7 +214,7 @@ static HELD_RECORDED: [&Algorithm; held_count(EVERY_RECORDED)] = held(EVERY_RECO
 const fn held_count(all: &[&Algorithm]) -> usize {
     let (mut n, mut i) = (0, 0);
     while i < all.len() {
-        assert!(family::family_of(all[i].id).is_some(), "an algorithm is in no family (core's family::FAMILIES)");
+        assert!(family::family_of(all[i].id).is_some(), "an algorithm is in no family (family::FAMILIES)");
         n += family::holds(all[i].id) as usize;
         i += 1;
     }

@@ -49,7 +49,7 @@ pub fn family_of_preset(preset_id: &str) -> Option<&'static str> {
 const fn family(id: &str) -> &'static str {
     match family::family_of(id) {
         Some(f) => f,
-        None => panic!("an algorithm of the directory is in no family (core's family::FAMILIES)"),
+        None => panic!("an algorithm of the directory is in no family (family::FAMILIES)"),
     }
 }
 

@@ -2,10 +2,10 @@
 //! feature (`family-bully`) holds that family's machines and texts only (see ARCHITECTURE.md,
 //! *Families*); a build without any family feature holds every algorithm.
 //!
-//! The list lives here, below the algorithms, because two things read it: the catalog's build
-//! script (`build.rs` includes this file), which leaves the other families' texts out of a family
-//! build, and the protocols crate, whose directory and registry place each algorithm in its
-//! family. Every algorithm, recorded runs included, is in exactly one family (the protocols'
+//! Two things read the list: this crate, whose directory and registry place each algorithm in
+//! its family, and the core's catalog build script (`crate/core/build.rs` includes this file as
+//! data; the core crate itself names no algorithm), which leaves the other families' texts out of
+//! a family build; this crate's `build.rs` includes it too, for `cfg(holds = …)`. Every algorithm, recorded runs included, is in exactly one family (the protocols'
 //! tests check it against the registry).
 //!
 //! Adding a family: its line below, its `family-…` feature in each crate (core, protocols,
