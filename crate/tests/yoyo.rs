@@ -112,7 +112,7 @@ fn an_order_other_than_max_or_min_is_refused_by_name() {
     let v = json!({"algorithm": "yoyo", "nodes": [1, 2, 3], "topology": "line", "params": {"order": "largest"}});
     let err = Scenario::from_value(&v).and_then(Engine::new).map(|_| ()).expect_err("order largest");
     assert_eq!(err.field, "params.order", "{err}");
-    assert!(err.to_string().contains("\"max\" or \"min\""), "{err}");
+    assert!(err.to_string().contains("expected \"max\" or \"min\", found \"largest\""), "{err}");
 }
 
 /// The exhaustive checker: on a ring of four with links that reorder, and on the complete

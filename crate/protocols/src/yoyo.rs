@@ -92,7 +92,10 @@ impl Order {
             Some(v) => match v.as_str() {
                 Some("max") => Ok(Order::Max),
                 Some("min") => Ok(Order::Min),
-                _ => Err(ScenarioError::new("params.order", format!("expected \"max\" or \"min\", found {v}"))),
+                _ => Err(ScenarioError::new(
+                    "params.order",
+                    format!("expected \"max\" or \"min\", found {}", election_lab_core::write_json(v)),
+                )),
             },
         }
     }
