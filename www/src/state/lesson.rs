@@ -242,12 +242,13 @@ impl LessonState {
     }
 
     pub fn active(&self) -> bool {
-        self.lesson.is_some()
+        crate::LESSONS && self.lesson.is_some()
     }
 
     /// The node click answers the question now (instead of crashing the node).
     pub fn wants_node(&self) -> bool {
-        !self.free
+        self.active()
+            && !self.free
             && self.phase == Phase::At
             && self.verdict.is_none()
             && self
@@ -520,7 +521,8 @@ impl Reducible for LessonState {
                 return self;
             }
         }
-        if matches!(action, LessonAction::Compute(_)) && self.computing.is_none() {
+        // Without the lesson player nothing changes (and the code below is left out).
+        if !crate::LESSONS || (matches!(action, LessonAction::Compute(_)) && self.computing.is_none()) {
             return self;
         }
         let mut s = (*self).clone();
@@ -595,4 +597,5 @@ impl LessonState {
 }
 
 #[cfg(test)]
+#[cfg(feature = "lessons")]
 mod tests;
