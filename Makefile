@@ -96,6 +96,8 @@ lint:
 	rustfmt --check --edition 2021 $$(git ls-files '*.rs')
 	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
 	cargo clippy -p election-lab-www --features workbench,grade --all-targets --locked --offline -- -D warnings
+	@# The per-family players are built without the lesson player (`lessons`, a default feature).
+	cargo clippy -p election-lab-www --no-default-features --lib --bins --locked --offline -- -D warnings
 
 test-native:
 	cargo test --workspace --locked --offline
@@ -103,6 +105,8 @@ test-native:
 	@# own state (the editor, slices, log mappings) only with its feature.
 	cargo test -p election-lab-www --features grade --lib --locked --offline
 	cargo test -p election-lab-www --features workbench,grade --lib --locked --offline
+	@# Without the lesson player: what asks for a lesson goes to another bundle.
+	cargo test -p election-lab-www --no-default-features --lib --locked --offline
 	@# The core alone has the player's texts only: a workbench text there reads as a marker.
 	cargo test -p election-lab-core --lib --locked --offline meta::
 
