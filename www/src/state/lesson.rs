@@ -247,8 +247,7 @@ impl LessonState {
 
     /// The node click answers the question now (instead of crashing the node).
     pub fn wants_node(&self) -> bool {
-        self.active()
-            && !self.free
+        !self.free
             && self.phase == Phase::At
             && self.verdict.is_none()
             && self
