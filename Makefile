@@ -96,8 +96,9 @@ lint:
 	rustfmt --check --edition 2021 $$(git ls-files '*.rs')
 	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
 	cargo clippy -p election-lab-www --features workbench,grade --all-targets --locked --offline -- -D warnings
-	@# A family's player (the registry holds one family; its own tests only).
-	cargo clippy -p election-lab-www --features family-bully --lib --bins --locked --offline -- -D warnings
+	@# A family's player as it is built: one family's algorithms, no lesson player (`lessons`, a
+	@# default feature); and the protocols crate holding one family (its own tests only).
+	cargo clippy -p election-lab-www --no-default-features --features family-bully --lib --bins --locked --offline -- -D warnings
 	cargo clippy -p election-lab-protocols --features family-bully --all-targets --locked --offline -- -D warnings
 
 test-native:
@@ -106,6 +107,8 @@ test-native:
 	@# own state (the editor, slices, log mappings) only with its feature.
 	cargo test -p election-lab-www --features grade --lib --locked --offline
 	cargo test -p election-lab-www --features workbench,grade --lib --locked --offline
+	@# Without the lesson player: what asks for a lesson goes to another bundle.
+	cargo test -p election-lab-www --no-default-features --lib --locked --offline
 	@# The core alone has the player's texts only: a workbench text there reads as a marker.
 	cargo test -p election-lab-core --lib --locked --offline meta::
 	@# A family's build: its registry holds exactly the family, and its algorithms' tests pass in it.

@@ -235,7 +235,11 @@ pub fn Lab() -> Html {
     // A lesson is walked, not forked, and the log shows no step the student has not reached
     // (free play lifts both).
     let in_lesson = lesson.active() && !lesson.free;
-    let courses = use_state_eq(|| false);
+    // The course list, also opened by an empty `?lesson=` (the Lessons button of a build
+    // without the lesson player hands the run over so).
+    let courses = use_state_eq(|| {
+        crate::LESSONS && crate::state::lesson_asked(&effects::location_query()).is_some_and(|v| v.is_empty())
+    });
     let recording = use_state_eq(|| false);
     let editing = use_state_eq(|| false);
     {
@@ -274,6 +278,12 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
+    // A query this build cannot show goes to the bundle that can.
+    use_effect_with(state.elsewhere.clone(), |query| {
+        if let Some(query) = query {
+            crate::bundle::elsewhere(query);
+        }
+    });
     let painted = effects::use_painted();
     let grading = state.assignment.clone();
     crate::worker::use_workers(
@@ -352,10 +362,15 @@ pub fn Lab() -> Html {
         gen: state.gen,
     };
     let open_courses = {
-        let c = courses.clone();
-        Callback::from(move |_| c.set(true))
+        let (c, on) = (courses.clone(), on.clone());
+        Callback::from(move |_| if crate::LESSONS { c.set(true) } else { on.emit(Action::Courses) })
     };
-    let lesson_panel = html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} touch={state.touch} on_courses={open_courses.clone()} /> };
+    let lesson_panel = match crate::LESSONS {
+        true => {
+            html! { <LessonPanel lesson={lesson.clone()} {lab} {lang} embed={state.embed} touch={state.touch} on_courses={open_courses.clone()} /> }
+        }
+        false => html! {},
+    };
     let side_bar = side_bar(&state.selection.side, lang, &on);
     let narration =
         html! { <Narration step={frame.step} text={state.narration.clone()} {lang} scrolls={state.embed} /> };
@@ -476,7 +491,7 @@ pub fn Lab() -> Html {
             </main>
             <ShareDialog share={state.dialogs.share.clone()} {lang} on={on.clone()} />
             <HelpDialog open={state.dialogs.help} {lang} on={on.clone()} />
-            { if *courses { html! { <CourseDialog progress={lesson.progress.clone()} {lang} on_close={{ let c = courses.clone(); Callback::from(move |_| c.set(false)) }} on_reset={lesson.dispatcher().to_callback().reform(|_| LessonAction::ResetProgress)} /> } } else { html! {} } }
+            { if *courses && crate::LESSONS { html! { <CourseDialog progress={lesson.progress.clone()} {lang} on_close={{ let c = courses.clone(); Callback::from(move |_| c.set(false)) }} on_reset={lesson.dispatcher().to_callback().reform(|_| LessonAction::ResetProgress)} /> } } else { html! {} } }
             { card }
             { picker }
         </div>

@@ -185,12 +185,17 @@ pub fn use_lesson(
 ) -> yew::UseReducerHandle<crate::state::lesson::LessonState> {
     use crate::state::lesson::{LabView, LessonAction, LessonState};
     use yew::{use_effect_with, use_reducer};
-    let lesson = use_reducer(|| LessonState::with_progress(read_progress()));
+    let lesson =
+        use_reducer(|| LessonState::with_progress(if crate::LESSONS { read_progress() } else { Progress::default() }));
+    if !crate::LESSONS {
+        // No lesson player in this build: nothing opens (a lesson asked for goes to the bundle
+        // that has one, `State::elsewhere`), and the code below is left out.
+        return lesson;
+    }
     {
         let lesson = lesson.clone();
         use_effect_with((), move |_| {
-            let query = crate::effects::location_query();
-            let value = crate::link::params(&query).into_iter().find(|(k, _)| k == "lesson").map(|(_, v)| v);
+            let value = crate::state::lesson_asked(&crate::effects::location_query());
             if let Some(v) = value.filter(|v| !v.is_empty()) {
                 let to = lesson.dispatcher();
                 let link = v.clone();

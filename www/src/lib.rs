@@ -5,6 +5,7 @@
 
 pub mod anim;
 pub mod app;
+pub mod bundle;
 pub mod check_job;
 pub mod components;
 pub mod effects;
@@ -36,6 +37,14 @@ pub use effects::{copy_to_clipboard, download};
 /// `if WORKBENCH` (a constant, so the player's build leaves that code out) rather than `cfg`,
 /// so that both builds type-check all of it. The unit tests test the whole app.
 pub const WORKBENCH: bool = cfg!(any(feature = "workbench", test));
+
+/// Whether this build has the lesson player (feature `lessons`, a default; the workbench brings
+/// it). Without it (a per-family player) what opens a lesson is handed to the bundle that has
+/// one (`State::elsewhere`, `bundle::elsewhere`). As with [`WORKBENCH`], the lesson code is cut at a few seams by
+/// `if LESSONS` rather than `cfg`, so both builds type-check it and the optimizer leaves it out;
+/// unlike it, the unit tests see the build's own value (those of the lesson player need the
+/// feature).
+pub const LESSONS: bool = cfg!(feature = "lessons");
 use election_lab::{Intervention, Scenario};
 use std::cell::RefCell;
 use std::rc::Rc;

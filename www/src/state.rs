@@ -53,6 +53,7 @@ pub use experiments::Pane;
 pub use fork::{Offer, OfferKind};
 pub use messages::MessageAction;
 pub use mode::{Lab, Mode};
+pub use open::lesson_asked;
 pub use playback::PlaybackAction;
 pub use real_logs::{paused_leader_text, stale_term_text};
 pub use search::{Finding, SearchAction, SearchStatus};
@@ -132,6 +133,9 @@ pub struct State {
     pub offer: Option<Rc<Offer>>,
     /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
     pub handoff: Option<Rc<String>>,
+    /// A query this build cannot show (a lesson, without the lesson player), for the bundle that
+    /// can (`bundle::elsewhere`, called by the app).
+    pub elsewhere: Option<Rc<String>>,
     /// The editor of users' own algorithms, when open (workbench only).
     pub script: Option<Rc<script::ScriptEdit>>,
     /// The assignment being taken and its grading (workbench only).
@@ -185,6 +189,7 @@ impl State {
             lesson: None,
             offer: None,
             handoff: None,
+            elsewhere: None,
             script: None,
             assignment: None,
             sl: Default::default(),
@@ -443,6 +448,12 @@ impl State {
             Action::Check(a) if WB => self.check_apply(a),
             Action::SetLessonLink(l) => {
                 self.lesson = l.map(Rc::new);
+                false
+            }
+            // Without the lesson player, the Lessons button: an empty `lesson=` (the course list)
+            // beside the run goes to the bundle that has it.
+            Action::Courses => {
+                self.elsewhere = Some(Rc::new(format!("{}&lesson=", self.query(false))));
                 false
             }
             Action::Fork if WB => self.fork(),

@@ -133,6 +133,9 @@ pub enum Action {
     CancelCheck,
     /// The lesson open (its `?lesson=` value), kept in the links the page writes.
     SetLessonLink(Option<String>),
+    /// The Lessons button in a build without the lesson player (with it, the page opens the
+    /// course list itself).
+    Courses,
     /// Open the kept run beside the one shown (the old future and the new, or the run you had
     /// and the trace imported), in two lanes with their first divergence marked.
     Fork,

@@ -3,8 +3,8 @@
 //! back. The breakpoints are the engine's own `until` texts (see `election_lab::breakpoint`), so
 //! they travel in exported traces and links as they are; a link that carries them opens in the
 //! workbench (`State::hand_off_link`). Every function here does nothing in the player's build,
-//! which leaves their code out (lessons keep the engine's breakpoint reader and search: their
-//! stops use them).
+//! which leaves their code out (the lesson player keeps the engine's breakpoint reader and search:
+//! its stops use them; a build without it, feature `lessons`, has neither).
 
 use super::State;
 use crate::i18n::{tr, Lang};

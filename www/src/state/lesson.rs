@@ -242,7 +242,7 @@ impl LessonState {
     }
 
     pub fn active(&self) -> bool {
-        self.lesson.is_some()
+        crate::LESSONS && self.lesson.is_some()
     }
 
     /// The node click answers the question now (instead of crashing the node).
@@ -520,7 +520,8 @@ impl Reducible for LessonState {
                 return self;
             }
         }
-        if matches!(action, LessonAction::Compute(_)) && self.computing.is_none() {
+        // Without the lesson player nothing changes (and the code below is left out).
+        if !crate::LESSONS || (matches!(action, LessonAction::Compute(_)) && self.computing.is_none()) {
             return self;
         }
         let mut s = (*self).clone();
@@ -595,4 +596,5 @@ impl LessonState {
 }
 
 #[cfg(test)]
+#[cfg(feature = "lessons")]
 mod tests;

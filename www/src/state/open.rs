@@ -8,6 +8,12 @@ use election_lab::meta::k;
 use election_lab::{presets, Engine};
 use std::rc::Rc;
 
+/// What a query asks of the lesson player: `?lesson=<id or packed lesson>` a lesson, an empty
+/// `?lesson=` the course list.
+pub fn lesson_asked(query: &str) -> Option<String> {
+    link::params(query).into_iter().find(|(k, _)| k == "lesson").map(|(_, v)| v)
+}
+
 impl State {
     /// The query for the current state, with the selected node (a viewing aid, kept on reload).
     pub fn query(&self, embed: bool) -> String {
@@ -136,12 +142,18 @@ impl State {
             let asked = link::params(query).iter().find(|(k, _)| k == "step").and_then(|(_, v)| v.trim().parse().ok());
             s.rebuild_later(engine, job, super::slices::Then::Link(asked));
         }
+        // A lesson, in a build without the lesson player: the bundle that has one opens the query.
+        if !crate::LESSONS && lesson_asked(query).is_some() {
+            let query = query.strip_prefix('?').unwrap_or(query);
+            s.elsewhere = Some(Rc::new(format!("?{query}")));
+        }
         match crate::WORKBENCH {
             true => {
                 s.compare_from_link(query);
                 s.script_from_link(&link::params(query));
                 s.assignment_from_link(&link::params(query));
             }
+            false if s.elsewhere.is_some() => {}
             false => s.hand_off_link(query),
         }
         s.selection.selected = link::params(query)
