@@ -284,7 +284,7 @@ pub fn Lab() -> Html {
         state.lang,
         on.clone(),
     );
-    crate::workbench::use_workbench(state.handoff.clone(), on.clone());
+    crate::bundle::use_bundles(state.handoff.clone(), on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.lanes().map_or(state.frame.time, |c| c.time);

@@ -5,6 +5,7 @@
 
 pub mod anim;
 pub mod app;
+pub mod bundle;
 pub mod check_job;
 pub mod components;
 pub mod effects;
@@ -103,7 +104,7 @@ pub fn start() {
     probe::mark("lab:start");
     install_panic_hook();
     let app = yew::Renderer::<app::Lab>::new().render();
-    workbench::keep(Box::new(move || app.destroy()));
+    bundle::keep(Box::new(move || app.destroy()));
 }
 
 /// Mounts the app inside `root` (used by the browser tests).

@@ -345,6 +345,8 @@ impl State {
                     let result = Engine::new(p.scenario()).map_err(|e| e.to_string());
                     self.load(result, Some(p.id), |e| e)
                 }
+                // Another family's preset, in a player of one family: the full player opens it.
+                None if crate::bundle::FAMILY.is_some() => self.elsewhere(&self.preset_query(&id)),
                 None => {
                     self.messages.alert = Some(format!("no preset named '{id}'"));
                     false
@@ -466,6 +468,7 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::Elsewhere(query) => self.elsewhere(&query),
             Action::ExportFailed(why) => {
                 self.messages.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
                 false
