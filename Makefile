@@ -96,6 +96,9 @@ lint:
 	rustfmt --check --edition 2021 $$(git ls-files '*.rs')
 	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
 	cargo clippy -p election-lab-www --features workbench,grade --all-targets --locked --offline -- -D warnings
+	@# A family's player (the registry holds one family; its own tests only).
+	cargo clippy -p election-lab-www --features family-bully --lib --bins --locked --offline -- -D warnings
+	cargo clippy -p election-lab-protocols --features family-bully --all-targets --locked --offline -- -D warnings
 
 test-native:
 	cargo test --workspace --locked --offline
@@ -105,6 +108,8 @@ test-native:
 	cargo test -p election-lab-www --features workbench,grade --lib --locked --offline
 	@# The core alone has the player's texts only: a workbench text there reads as a marker.
 	cargo test -p election-lab-core --lib --locked --offline meta::
+	@# A family's build: its registry holds exactly the family, and its algorithms' tests pass in it.
+	cargo test -p election-lab-protocols --features family-bully --locked --offline
 
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline

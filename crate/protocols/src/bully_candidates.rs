@@ -463,5 +463,5 @@ impl Protocol for BullyCandidates {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "bully"))]
 mod tests;

@@ -469,5 +469,5 @@ impl Protocol for BullyFailover {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "bully"))]
 mod tests;

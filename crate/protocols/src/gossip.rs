@@ -336,7 +336,7 @@ impl Protocol for Gossip {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "graphs"))]
 mod tests {
     use super::*;
     use crate::meta::Lang;

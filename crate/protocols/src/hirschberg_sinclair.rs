@@ -523,5 +523,5 @@ impl Protocol for HirschbergSinclair {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod tests;

@@ -441,5 +441,5 @@ impl Protocol for Invitation {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "bully"))]
 mod tests;

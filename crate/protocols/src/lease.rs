@@ -477,5 +477,5 @@ impl Protocol for Lease {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "consensus"))]
 mod tests;

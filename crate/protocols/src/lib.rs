@@ -7,8 +7,9 @@
 //!
 //! Every module opens with the algorithm, the paper it follows and the readings it chose, and
 //! declares its `ALGORITHM` descriptor (see `election_lab_core::algorithm`). Adding an algorithm
-//! is one new file here, its `pub mod` line and its entry in [`ALGORITHMS`], in the order the UI
-//! offers algorithms.
+//! is one new file here, its `pub mod` line and its entry in `EVERY`, in the order the UI
+//! offers algorithms, plus its line in the directory (`registry/directory.rs`) and its family
+//! (`election_lab_core::family`); the registry's tests say when one is missing.
 //!
 //! ```compile_fail
 //! // The protocols do not depend on the tools: this import does not compile.
@@ -17,10 +18,13 @@
 
 // The core's modules, at the paths the algorithms have always used (`crate::protocol::Ctx`).
 pub(crate) use election_lab_core::{
-    algorithm, error, field, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace, NodeId,
-    Time,
+    algorithm, error, family, field, fnv, meta, observe, parse_json, protocol, read, run, scenario, sim, sort, trace,
+    NodeId, Time,
 };
+// A family build compiles only its family's tests (`cfg(holds = …)`, see build.rs): some of
+// what the others' tests share is unused there.
 #[cfg(test)]
+#[cfg_attr(family_build, allow(unused_imports))]
 pub(crate) use election_lab_core::{rng, Action, Scenario};
 // `crate::protocols::raft` names a sibling the same way from any module of this crate.
 pub(crate) use crate as protocols;
@@ -100,7 +104,15 @@ macro_rules! timers {
 }
 
 #[cfg(test)]
+#[cfg_attr(family_build, allow(dead_code))]
 pub(crate) mod testkit;
+
+// A family build (`family-…`, see build.rs) is the page's player of one family: the workbench's
+// tools and texts are not in it.
+#[cfg(all(family_build, any(feature = "check", feature = "script", feature = "mappings")))]
+compile_error!(
+    "a family feature (family-…) builds the page's player: it cannot be combined with `check`, `script` or `mappings` (the app's `workbench`, `check`, `grade`)"
+);
 
 pub mod bully;
 pub mod bully_candidates;
@@ -155,11 +167,20 @@ pub(crate) fn mutant<'a>(
 }
 
 /// Recorded runs: real clusters' elections read from their logs (see [`recorded`]). They run
-/// like any algorithm, but are not offered in the picker, experiments or generic sweeps.
-pub static RECORDED: &[&Algorithm] = &[&recorded::systems::etcd::ALGORITHM, &recorded::systems::zookeeper::ALGORITHM];
+/// like any algorithm, but are not offered in the picker, experiments or generic sweeps. Those
+/// of this build's family only (see [`ALGORITHMS`]).
+pub static RECORDED: &[&Algorithm] = &HELD_RECORDED;
 
-/// Every algorithm, in the order the UI offers them.
-pub static ALGORITHMS: &[&Algorithm] = &[
+/// Every algorithm this build holds, in the order the UI offers them: all of them, or with a
+/// family feature (`family-bully`) the family's only ([`election_lab_core::family`]). The list is
+/// picked while compiling, from `EVERY`, so that the other families' descriptors, and with
+/// them their machines (the `build` functions), are not linked into a family build at all.
+/// [`registry::directory`] lists every algorithm in every build.
+pub static ALGORITHMS: &[&Algorithm] = &HELD;
+
+/// Every algorithm, in picker order: adding one is its line here (and its family's line in
+/// [`election_lab_core::family::FAMILIES`] and [`registry::directory`]).
+const EVERY: &[&Algorithm] = &[
     &bully::ALGORITHM,
     &bully_failover::ALGORITHM,
     &bully_candidates::ALGORITHM,
@@ -181,3 +202,34 @@ pub static ALGORITHMS: &[&Algorithm] = &[
     &yoyo::ALGORITHM,
     &time_slice::ALGORITHM,
 ];
+
+/// Every recorded run's algorithm.
+const EVERY_RECORDED: &[&Algorithm] = &[&recorded::systems::etcd::ALGORITHM, &recorded::systems::zookeeper::ALGORITHM];
+
+static HELD: [&Algorithm; held_count(EVERY)] = held(EVERY);
+static HELD_RECORDED: [&Algorithm; held_count(EVERY_RECORDED)] = held(EVERY_RECORDED);
+
+/// How many of `all` this build holds; an algorithm of no family does not compile.
+const fn held_count(all: &[&Algorithm]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < all.len() {
+        assert!(family::family_of(all[i].id).is_some(), "an algorithm is in no family (core's family::FAMILIES)");
+        n += family::holds(all[i].id) as usize;
+        i += 1;
+    }
+    n
+}
+
+/// The `N` algorithms of `all` this build holds, in their order.
+const fn held<const N: usize>(all: &[&'static Algorithm]) -> [&'static Algorithm; N] {
+    let mut out = [all[0]; N];
+    let (mut n, mut i) = (0, 0);
+    while i < all.len() {
+        if family::holds(all[i].id) {
+            out[n] = all[i];
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}

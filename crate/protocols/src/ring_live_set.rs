@@ -525,5 +525,5 @@ impl Protocol for RingLiveSet {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod tests;

@@ -332,7 +332,7 @@ impl Protocol for StableLeader {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "consensus"))]
 mod tests {
     use super::LEADER_DEMOTED;
     use crate::meta::Lang;

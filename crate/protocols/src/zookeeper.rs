@@ -513,5 +513,5 @@ impl Protocol for ZooKeeper {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, holds = "consensus"))]
 mod tests;
