@@ -18,7 +18,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 /// The family this build holds, or `None` for the full player and the workbench.
-pub const FAMILY: Option<&str> = if cfg!(feature = "family-bully") { Some("bully") } else { None };
+pub const FAMILY: Option<&str> = election_lab::registry::FAMILY;
 
 /// The bundles a handoff can name, as `index.html`'s loader knows them.
 pub const WORKBENCH: &str = "workbench";

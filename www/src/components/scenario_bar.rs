@@ -112,7 +112,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     // opening in the full player (`bundle::elsewhere`). Before the first paint, only the group
     // of the preset shown, with that preset alone.
     let listed = |id: &str| p.painted || p.preset == Some(id);
-    let algorithms = election_lab::registry::all().iter().chain(election_lab::registry::recorded());
+    let algorithms = election_lab::registry::directory().iter();
     let groups = algorithms.filter(|a| a.presets.iter().any(|x| listed(x.id))).map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
