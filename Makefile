@@ -96,6 +96,8 @@ lint:
 	rustfmt --check --edition 2021 $$(git ls-files '*.rs')
 	cargo clippy --workspace --all-targets --locked --offline -- -D warnings
 	cargo clippy -p election-lab-www --features workbench,grade --all-targets --locked --offline -- -D warnings
+	@# The Bully player (index.html's first load of Bully links): the code behind bundle::FAMILY.
+	cargo clippy -p election-lab-www --no-default-features --features family-bully --lib --bins --locked --offline -- -D warnings
 	@# A family's player (the registry holds one family; its own tests only).
 	cargo clippy -p election-lab-www --features family-bully --lib --bins --locked --offline -- -D warnings
 	cargo clippy -p election-lab-protocols --features family-bully --all-targets --locked --offline -- -D warnings

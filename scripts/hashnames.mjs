@@ -67,6 +67,8 @@ for (const bin of ['election-lab-bully', 'election-lab-www', 'election-lab-workb
   page = swap(page, `'${file}'`, `'${newName}'`, 'index.html');
   named.push(newName);
 }
+// The main app's stand-in (index.html: every wasm is loaded by the page's own loader).
+page = page.replace(/<link[^>]*data-trunk-skip[^>]*>/, '');
 page = page.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '').replace(/^[ \t]+/gm, '').replace(/\n\n+/g, '\n');
 await writeFile(join(stage, 'index.html'), page);
 console.log(`hashnames: ${named.join(', ')}`);
