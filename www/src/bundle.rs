@@ -90,7 +90,10 @@ fn swap(start: &js_sys::Function, handoff: &str) {
     }
     window_set("electionLabHandoff", &JsValue::from_str(handoff));
     // The bundle started gives the focus back to its picker (`arrived_from_picker`).
-    window_set("electionLabFocusPicker", &JsValue::from_bool(crate::state::handoff::bundle_of(handoff) == Some(PLAYER)));
+    window_set(
+        "electionLabFocusPicker",
+        &JsValue::from_bool(crate::state::handoff::bundle_of(handoff) == Some(PLAYER)),
+    );
     if let Some(destroy) = APP.with(|a| a.borrow_mut().take()) {
         destroy();
     }

@@ -41,7 +41,8 @@ fn check(html: &str) -> Result<(), String> {
             return Err(format!("bundle '{family}' is no family of the directory"));
         }
         let algorithms: BTreeSet<String> = listed.iter().map(|l| l.id.to_string()).collect();
-        let presets: BTreeSet<String> = listed.iter().flat_map(|l| l.presets.iter().map(|p| p.id.to_string())).collect();
+        let presets: BTreeSet<String> =
+            listed.iter().flat_map(|l| l.presets.iter().map(|p| p.id.to_string())).collect();
         for (field, want) in [("algorithms", algorithms), ("presets", presets)] {
             let have = ids(row, field)?;
             if have != want {
