@@ -11,6 +11,8 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
+/** The preset picker (its accessible name in English and in Chinese). */
+const PICKER = 'select[aria-label="Preset"], select[aria-label="预设"]';
 const PLAYER_WASM = /election-lab-www-[0-9a-f]{16}_bg\.wasm$/;
 
 /** Which players' wasm the page has fetched so far ('bully', 'www'). */
@@ -31,7 +33,7 @@ test('the default page and a Bully embed load the Bully player only', async () =
 test('a Raft link and a lesson load the full player, which draws them', async () => {
   const { page, errors, context } = await open(browser, server.url + '?preset=raft-cold&lang=en');
   assert.deepEqual(await players(page), ['www']);
-  assert.equal(await page.locator('.scenario-bar select').inputValue(), 'raft-cold');
+  assert.equal(await page.locator(PICKER).inputValue(), 'raft-cold');
   assert.deepEqual(errors, []);
   await context.close();
   const lesson = await open(browser, server.url + '?lesson=bully&lang=en');
@@ -46,18 +48,21 @@ test('choosing a Raft preset in the Bully player swaps to the full player on tha
   // Hold the full player's wasm until the label saying what loads has been seen.
   let release;
   const held = new Promise((ok) => { release = ok; });
-  await page.route(PLAYER_WASM, async (route) => { await held; await route.continue(); });
-  const picker = page.locator('.scenario-bar select');
+  let fetched = 0;
+  await page.route(PLAYER_WASM, async (route) => { fetched += 1; await held; await route.continue(); });
+  const picker = page.locator(PICKER);
   await picker.focus();
   await picker.selectOption('raft-cold');
   await page.getByText('Loading the player with every algorithm and the lessons…').waitFor();
-  assert.match(page.url(), /[?&]preset=raft-cold/, 'the address bar says what loads');
+  assert.ok(await page.locator('[data-node]').count() > 0, 'the Bully run is still drawn while the full player loads');
   release();
-  await page.waitForFunction(() => document.querySelector('[data-node][data-role]') &&
-    document.querySelector('.scenario-bar select')?.value === 'raft-cold');
-  assert.deepEqual(await players(page), ['bully', 'www']);
+  // The swap writes the address, then the full player draws the Raft run.
+  await page.waitForFunction(() => /[?&]preset=raft-cold/.test(location.search));
+  await page.waitForFunction(() => document.querySelector('[data-node]') &&
+    document.querySelector('select[aria-label="Preset"] option[value="raft-cold"]')?.selected);
+  assert.equal(fetched, 1, 'the full player\'s wasm was fetched once');
   assert.match(page.url(), /[?&]preset=raft-cold/);
-  await page.waitForFunction(() => document.activeElement?.matches('.scenario-bar select'));
+  await page.waitForFunction(() => document.activeElement?.matches('select[aria-label="Preset"]'));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -70,7 +75,7 @@ test('a full player that cannot be loaded is named, and the Bully run goes on', 
   await page.route(PLAYER_WASM, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto(server.url + '?preset=bully-heartbeats&lang=en');
   await page.waitForSelector('[data-node]');
-  await page.locator('.scenario-bar select').selectOption('raft-cold');
+  await page.locator(PICKER).selectOption('raft-cold');
   const alert = page.locator('.banner.error', { hasText: 'The player with every algorithm could not be loaded' });
   await alert.waitFor();
   assert.match(await alert.textContent(), /404/);
@@ -81,9 +86,9 @@ test('a full player that cannot be loaded is named, and the Bully run goes on', 
   await page.keyboard.press('l');
   await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
   // (Through a Bully preset: the picker still shows the Raft preset that did not load.)
-  await page.locator('.scenario-bar select').selectOption('bully-n3-notices');
+  await page.locator(PICKER).selectOption('bully-n3-notices');
   await page.waitForFunction(() => /preset=bully-n3-notices/.test(location.search));
-  await page.locator('.scenario-bar select').selectOption('raft-cold');
+  await page.locator(PICKER).selectOption('raft-cold');
   await page.locator('.banner.error', { hasText: '包含全部算法的播放器无法加载' }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
