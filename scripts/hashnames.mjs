@@ -1,11 +1,12 @@
-// Trunk names the page's own wasm and JS by a hash of their content, but not the files of the two
-// binaries it builds as workers: the workbench (`election-lab-workbench.js`, `_bg.wasm`) and the
-// Web Worker (`lab-worker.js`, `_bg.wasm`, and its loader `lab-worker_loader.js`). Cached for a
+// Trunk names by a hash of their content the page's CSS, but not the files of the binaries it builds
+// as workers, which all of them are (index.html chooses and loads them): the Bully player
+// (`election-lab-bully.js`, `_bg.wasm`), the full player (`election-lab-www…`), the workbench
+// (`election-lab-workbench…`) and the Web Worker (`lab-worker.js`, `_bg.wasm`, and its loader `lab-worker_loader.js`). Cached for a
 // year, an old one could outlive a deploy beside a new page. Run by Trunk's post-build hook (after
 // scripts/snippets.mjs, before the copies are compressed): each binary's glue and wasm get a
 // hash of their content in their names, and what names them is rewritten to match — the glue's
 // URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
-// `no-cache`, as the page itself is), and the workbench's loader in index.html; so does picture
+// `no-cache`, as the page itself is), and the bundles' loader in index.html; so does picture
 // export's DOM side (`export_dom.js`), named in index.html. index.html's comments (whole lines: `<!-- … -->` and `// …`),
 // indentation and empty lines are left out of the page as it is served: they are for its readers here, and every reader of the page would
 // download them (about 610 B gzip).
@@ -34,7 +35,7 @@ function swap(text, from, to, where, times = 1) {
 
 let page = await readFile(join(stage, 'index.html'), 'utf8');
 const named = [];
-for (const bin of ['election-lab-workbench', 'lab-worker']) {
+for (const bin of ['election-lab-bully', 'election-lab-www', 'election-lab-workbench', 'lab-worker']) {
   const glueFile = join(stage, `${bin}.js`);
   const wasmFile = join(stage, `${bin}_bg.wasm`);
   const loaderFile = join(stage, `${bin}_loader.js`);
@@ -66,6 +67,8 @@ for (const bin of ['election-lab-workbench', 'lab-worker']) {
   page = swap(page, `'${file}'`, `'${newName}'`, 'index.html');
   named.push(newName);
 }
+// The main app's stand-in (index.html: every wasm is loaded by the page's own loader).
+page = page.replace(/<link[^>]*data-trunk-skip[^>]*>/, '');
 page = page.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '').replace(/^[ \t]+/gm, '').replace(/\n\n+/g, '\n');
 await writeFile(join(stage, 'index.html'), page);
 console.log(`hashnames: ${named.join(', ')}`);

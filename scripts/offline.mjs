@@ -6,7 +6,8 @@
 // * the stylesheets become <style> elements;
 // * the wasm-bindgen glue and its snippets become data: URL modules (a data: module is allowed
 //   from any page; the glue's import of a snippet is rewritten to the snippet's data: URL);
-// * the wasm is base64 text in the page, decoded and handed to the glue's init as bytes;
+// * the wasm (the full player's: every family and the lessons) is base64 text in the page,
+//   decoded and handed to the glue's init as bytes, in place of the bundles' loader;
 // * the course (dist/course.json and the lessons under dist/lessons/, which the served page
 //   fetches when a lesson opens) is inlined as one JSON script element, `#election-lab-lessons`,
 //   which the page reads first.
@@ -45,9 +46,11 @@ export async function buildOffline(dist) {
   }
   // Preloads point at files that will not be there.
   html = html.replace(/<link rel="(modulepreload|preload)"[^>]*>/g, '');
-  const loader = must(html.match(/<script type="module">[\s\S]*?<\/script>/), 'the module loader');
-  const glueFile = must(loader[0].match(/from '\.\/([^']+\.js)'/), 'the wasm-bindgen glue')[1];
-  const wasmFile = must(loader[0].match(/module_or_path: '\.\/([^']+\.wasm)'/), 'the wasm')[1];
+  // The bundles' loader chooses a bundle and fetches it: here it is replaced by the full player
+  // (every family and the lessons), inlined.
+  const loader = must([...html.matchAll(/<script>[\s\S]*?<\/script>/g)].find((m) => m[0].includes('window.electionLabLoad = function')), 'the bundles\' loader');
+  const player = must(loader[0].match(/player: \['([^']+\.js)', '([^']+\.wasm)'\]/), 'the full player\'s files');
+  const [glueFile, wasmFile] = [player[1], player[2]];
   let glue = await readFile(join(dist, glueFile), 'utf8');
   // Each snippet import ('./snippets/…/x.js', in either quotes: wasm-bindgen also writes
   // `import * as import1 from "…"`) becomes an import of that snippet's data: URL.
@@ -66,6 +69,7 @@ for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
 const bindings = await import(${JSON.stringify(dataUrl('text/javascript', glue))});
 const wasm = await bindings.default({ module_or_path: bytes });
 window.wasmBindings = bindings;
+window.electionLabLoad = (name) => Promise.reject(new Error(name + ': not in the offline file'));
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
 </script>`;
   const data =

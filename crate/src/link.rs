@@ -125,7 +125,9 @@ pub fn pack(json: &str) -> Option<String> {
     (payload.len() <= MAX_PAYLOAD).then(|| format!("{TRACE_VERSION}.{payload}"))
 }
 
-/// The query string that opens `engine`'s run in the page at `step`: `?t=1.…&step=N`.
+/// The query string that opens `engine`'s run in the page at `step`: `?t=1.…&a=ALG&step=N`.
+/// `a=` names the run's algorithm, so that the page can choose the bundle that shows it before
+/// it reads the trace (index.html; a link without it opens in the full player).
 pub fn query(engine: &Engine, step: u64) -> String {
     let mut trace = engine.trace_value();
     if let Some(o) = trace.as_object_mut() {
@@ -133,8 +135,8 @@ pub fn query(engine: &Engine, step: u64) -> String {
     }
     let json = crate::write_json(&trace);
     match pack(&json) {
-        Some(t) => format!("?t={t}&step={step}"),
-        None => format!("?trace={}&step={step}", b64_encode(json.as_bytes())),
+        Some(t) => format!("?t={t}&a={}&step={step}", engine.scenario().algorithm),
+        None => format!("?trace={}&a={}&step={step}", b64_encode(json.as_bytes()), engine.scenario().algorithm),
     }
 }
 
@@ -176,7 +178,7 @@ mod tests {
         e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![] }).unwrap();
         e.run(40);
         let q = query(&e, 20);
-        assert!(q.starts_with("?t=1.") && q.ends_with("&step=20"), "{q}");
+        assert!(q.starts_with("?t=1.") && q.ends_with("&a=bully&step=20"), "{q}");
         let back = open(&q).unwrap();
         assert_eq!(back.cursor(), 20);
         e.seek(20);

@@ -278,12 +278,6 @@ pub fn Lab() -> Html {
         }
     });
     effects::use_url_sync(&state);
-    // A query this build cannot show goes to the bundle that can.
-    use_effect_with(state.elsewhere.clone(), |query| {
-        if let Some(query) = query {
-            crate::bundle::elsewhere(query);
-        }
-    });
     let painted = effects::use_painted();
     let grading = state.assignment.clone();
     crate::worker::use_workers(
@@ -294,7 +288,7 @@ pub fn Lab() -> Html {
         state.lang,
         on.clone(),
     );
-    crate::workbench::use_workbench(state.handoff.clone(), on.clone());
+    crate::bundle::use_bundles(state.handoff.clone(), on.clone());
     effects::use_document_lang(state.lang);
     effects::use_catalog(state.pending_lang, on.clone());
     let now = state.lanes().map_or(state.frame.time, |c| c.time);

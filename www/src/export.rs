@@ -151,7 +151,7 @@ async fn loaded(failed: &yew::Callback<String>) -> bool {
     match wasm_bindgen_futures::JsFuture::from(ready()).await {
         Ok(_) => true,
         Err(e) => {
-            failed.emit(crate::workbench::why(e));
+            failed.emit(crate::bundle::why(e));
             false
         }
     }

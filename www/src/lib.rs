@@ -112,7 +112,7 @@ pub fn start() {
     probe::mark("lab:start");
     install_panic_hook();
     let app = yew::Renderer::<app::Lab>::new().render();
-    workbench::keep(Box::new(move || app.destroy()));
+    bundle::keep(Box::new(move || app.destroy()));
 }
 
 /// Mounts the app inside `root` (used by the browser tests).

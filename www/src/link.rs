@@ -192,7 +192,13 @@ fn later_engine(text: &str, later: bool) -> Option<Result<(Engine, Replay), elec
 
 /// The query string for the engine's current state.
 pub fn write(engine: &Engine, preset: Option<&str>, embed: bool) -> String {
-    let mut q = format!("?{}&step={}", run_part(engine, preset), engine.cursor());
+    let run = run_part(engine, preset);
+    let mut q = format!("?{run}&step={}", engine.cursor());
+    // A trace names its algorithm in `a=`, so that index.html chooses the bundle that shows it
+    // before the trace is read (a link without it opens in the full player).
+    if !run.starts_with("preset=") {
+        q.push_str(&format!("&a={}", encode(&engine.scenario().algorithm)));
+    }
     q.push_str(&crate::state::script::link_part(engine));
     for t in engine.until() {
         q.push_str(&format!("&until={}", encode(t)));

@@ -133,9 +133,6 @@ pub struct State {
     pub offer: Option<Rc<Offer>>,
     /// In the player, the workbench asked for (`workbench::handoff`) while it loads.
     pub handoff: Option<Rc<String>>,
-    /// A query this build cannot show (a lesson, without the lesson player), for the bundle that
-    /// can (`bundle::elsewhere`, called by the app).
-    pub elsewhere: Option<Rc<String>>,
     /// The editor of users' own algorithms, when open (workbench only).
     pub script: Option<Rc<script::ScriptEdit>>,
     /// The assignment being taken and its grading (workbench only).
@@ -189,7 +186,6 @@ impl State {
             lesson: None,
             offer: None,
             handoff: None,
-            elsewhere: None,
             script: None,
             assignment: None,
             sl: Default::default(),
@@ -350,6 +346,8 @@ impl State {
                     let result = Engine::new(p.scenario()).map_err(|e| e.to_string());
                     self.load(result, Some(p.id), |e| e)
                 }
+                // Another family's preset, in a player of one family: the full player opens it.
+                None if crate::bundle::FAMILY.is_some() => self.elsewhere(&self.preset_query(&id)),
                 None => {
                     self.messages.alert = Some(format!("no preset named '{id}'"));
                     false
@@ -452,10 +450,7 @@ impl State {
             }
             // Without the lesson player, the Lessons button: an empty `lesson=` (the course list)
             // beside the run goes to the bundle that has it.
-            Action::Courses => {
-                self.elsewhere = Some(Rc::new(format!("{}&lesson=", self.query(false))));
-                false
-            }
+            Action::Courses => self.elsewhere(&format!("{}&lesson=", self.query(false))),
             Action::Fork if WB => self.fork(),
             Action::Offered(offer) => self.offered(offer),
             Action::DismissOffer => {
@@ -477,6 +472,7 @@ impl State {
                 false
             }
             Action::WorkbenchFailed(why) => self.workbench_failed(why),
+            Action::Elsewhere(query) => self.elsewhere(&query),
             Action::ExportFailed(why) => {
                 self.messages.alert = Some(k::UI_PICTURE_EXPORT_COULD_NOT_LOAD.format(self.lang, &[&why]));
                 false

@@ -57,6 +57,19 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
         })
     });
     let compare_preset = p.comparing && p.preset == Some(SPLIT_BRAIN.preset);
+    // After a swap of bundles asked for here, the focus returns to the picker (once its whole
+    // list is drawn: the list of the first frame is another element).
+    let picker = use_node_ref();
+    use_effect_with(p.painted, {
+        let picker = picker.clone();
+        move |&painted| {
+            if painted && crate::bundle::arrived_from_picker() {
+                if let Some(select) = picker.cast::<HtmlSelectElement>() {
+                    let _ = select.focus();
+                }
+            }
+        }
+    });
     let onfile = super::maybe(&p.request, |e: Event| {
         let input = e.target_dyn_into::<web_sys::HtmlInputElement>()?;
         let list = input.files()?;
@@ -94,10 +107,12 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
     if p.experiments {
         return html! { <div class="scenario-bar">{ lang_button }{ help_button }</div> };
     }
-    // Presets grouped by algorithm, in registry order; real clusters' recorded runs last. Before
-    // the first paint, only the group of the preset shown, with that preset alone.
+    // Presets grouped by algorithm, in registry order; real clusters' recorded runs last: every
+    // algorithm of every family (the directory), those of another family than a family player's
+    // opening in the full player (`bundle::elsewhere`). Before the first paint, only the group
+    // of the preset shown, with that preset alone.
     let listed = |id: &str| p.painted || p.preset == Some(id);
-    let algorithms = election_lab::registry::all().iter().chain(election_lab::registry::recorded());
+    let algorithms = election_lab::registry::directory().iter();
     let groups = algorithms.filter(|a| a.presets.iter().any(|x| listed(x.id))).map(|a| {
         html! {
             <optgroup label={a.title.get(l)}>
@@ -111,7 +126,7 @@ pub fn ScenarioBar(p: &ScenarioBarProps) -> Html {
             <label>{ tr(l, k::UI_PRESET) }
                 // Made anew with the whole list (a key of its own), so that the option selected is
                 // the preset's from the start, not patched into place.
-                <select key={if p.painted { "all" } else { "one" }} {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
+                <select key={if p.painted { "all" } else { "one" }} ref={picker} {onchange} aria-label={tr(l, k::UI_PRESET_2)}>
                     <option value="" selected={p.preset.is_none()} disabled=true>{ custom }</option>
                     <optgroup label={tr(l, k::UI_COMPARE_SIDE_BY_SIDE)}>
                         <option value={PICKER_VALUE} selected={compare_preset}>{ tr(l, k::COMPARE_TITLE) }</option>

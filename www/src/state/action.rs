@@ -151,8 +151,11 @@ pub enum Action {
     /// The run kept beside the one shown, handed from the player to the workbench (then
     /// [`Action::Fork`] opens both).
     Offered(std::rc::Rc<super::fork::Offer>),
-    /// The workbench could not be loaded: why. The player goes on.
+    /// The workbench, or the full player a handoff asked for, could not be loaded: why. The
+    /// running app goes on.
     WorkbenchFailed(String),
+    /// A query this build cannot show (`bundle::elsewhere`): load the full player and open it there.
+    Elsewhere(String),
     /// Picture export's DOM side (`export_dom.js`) could not be loaded: why. The page goes on.
     ExportFailed(String),
     /// The editor of users' own algorithms (`state/script.rs`); in the player, opening it loads

@@ -71,6 +71,16 @@ pub struct Arrival {
     pub edit: bool,
 }
 
+/// The bundle a handoff asks for (`bundle::WORKBENCH` or `bundle::PLAYER`), or `None` where it
+/// is the bundle running (the workbench asked for in the workbench, the full player in itself).
+pub fn bundle_of(text: &str) -> Option<&'static str> {
+    let v: Value = election_lab::parse_json(text).ok()?;
+    match v.get("to").and_then(Value::as_str) {
+        Some(crate::bundle::PLAYER) => crate::bundle::FAMILY.map(|_| crate::bundle::PLAYER),
+        _ => (!crate::WORKBENCH).then_some(crate::bundle::WORKBENCH),
+    }
+}
+
 /// Reads a handoff (`None` if it is not one).
 pub fn arrival(text: &str) -> Option<Arrival> {
     let v: Value = election_lab::parse_json(text).ok()?;
@@ -144,6 +154,22 @@ impl State {
         changed
     }
 
+    /// A query this build cannot show (`bundle::elsewhere`: another family's algorithm, or a
+    /// lesson without the lesson player): the address bar gets it and the full player loads
+    /// (`bundle::use_bundles`) while the run goes on, paused, and a notice says so. The full
+    /// player shows every query itself.
+    pub(super) fn elsewhere(&mut self, query: &str) -> bool {
+        if crate::bundle::FAMILY.is_none() && crate::LESSONS {
+            return false;
+        }
+        let query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
+        let changed = self.playback.playing && self.apply(Action::Pause);
+        let text = json!({ "open": LINK, "query": query, "to": crate::bundle::PLAYER });
+        self.handoff = Some(Rc::new(election_lab::write_json(&text)));
+        self.messages.notice = Some(tr(self.lang, k::UI_LOADING_THE_FULL_PLAYER).to_string());
+        changed
+    }
+
     /// `?experiment=…` (not in an embed, which ignores it), `?compare=…` or breakpoints in the
     /// player: the workbench opens the link as it is.
     pub(super) fn hand_off_link(&mut self, query: &str) {
@@ -170,11 +196,12 @@ impl State {
         false
     }
 
-    /// The workbench could not be loaded: said in an alert, and the player goes on.
+    /// The workbench (or the full player) could not be loaded: said in an alert, and the run goes on.
     pub(super) fn workbench_failed(&mut self, why: String) -> bool {
-        self.handoff = None;
+        let player = self.handoff.take().and_then(|h| bundle_of(&h)) == Some(crate::bundle::PLAYER);
+        let key = if player { k::UI_THE_FULL_PLAYER_COULD_NOT_LOAD } else { k::UI_THE_WORKBENCH_COULD_NOT_LOAD };
         self.messages.notice = None;
-        self.messages.alert = Some(k::UI_THE_WORKBENCH_COULD_NOT_LOAD.format(self.lang, &[&why]));
+        self.messages.alert = Some(key.format(self.lang, &[&why]));
         false
     }
 }

@@ -41,6 +41,18 @@ impl State {
         q
     }
 
+    /// The query that opens preset `id` as this page stands (its language, an embed).
+    pub(super) fn preset_query(&self, id: &str) -> String {
+        let mut q = format!("?preset={}", link::encode(id));
+        if self.embed {
+            q.push_str("&embed=1");
+        }
+        if self.lang_chosen {
+            q.push_str(&format!("&lang={}", self.pending_lang.unwrap_or(self.lang).tag()));
+        }
+        q
+    }
+
     /// What changes the page's URL; the URL is rewritten only when this does.
     pub fn url_key(&self) -> UrlKey {
         // Comparing lanes at play, the address is written when the clock stops (or a fault is
@@ -100,6 +112,9 @@ impl State {
             false => link::read_later(query),
         };
         let mut later = None;
+        // A player of one family opens another family's link (or one it cannot read) in the full
+        // player, which shows it or says what is wrong with it.
+        let elsewhere = crate::bundle::FAMILY.is_some() && read.is_err();
         let (engine, preset, embed, alert) = match read {
             Ok(Some((l, job))) => match super::limits::refusal(l.engine.scenario().nodes.len(), Lang::En) {
                 None => {
@@ -143,18 +158,19 @@ impl State {
             s.rebuild_later(engine, job, super::slices::Then::Link(asked));
         }
         // A lesson, in a build without the lesson player: the bundle that has one opens the query.
-        if !crate::LESSONS && lesson_asked(query).is_some() {
-            let query = query.strip_prefix('?').unwrap_or(query);
-            s.elsewhere = Some(Rc::new(format!("?{query}")));
-        }
+        let lesson_elsewhere = !crate::LESSONS && lesson_asked(query).is_some();
         match crate::WORKBENCH {
             true => {
                 s.compare_from_link(query);
                 s.script_from_link(&link::params(query));
                 s.assignment_from_link(&link::params(query));
             }
-            false if s.elsewhere.is_some() => {}
+            false if lesson_elsewhere => {}
             false => s.hand_off_link(query),
+        }
+        if elsewhere || lesson_elsewhere {
+            s.messages.alert = None;
+            s.elsewhere(query);
         }
         s.selection.selected = link::params(query)
             .iter()

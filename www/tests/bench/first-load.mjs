@@ -90,8 +90,8 @@ async function breakdown(page) {
     const nav = performance.getEntriesByType('navigation')[0];
     const res = performance.getEntriesByType('resource');
     const find = (re) => res.find((r) => re.test(r.name));
-    const wasm = find(/election-lab-www[^/]*\.wasm/);
-    const js = find(/election-lab-www[^/]*\.js/);
+    const wasm = find(/election-lab-(www|bully)[^/]*\.wasm/);
+    const js = find(/election-lab-(www|bully)[^/]*\.js/);
     const mark = (n) => performance.getEntriesByName(n)[0]?.startTime;
     const asked = t.instantiateStreaming ?? t.instantiate ?? t.compileStreaming ?? t.compile;
     const done = t.instantiateStreamingDone ?? t.instantiateDone ?? t.compileStreamingDone ?? t.compileDone;

@@ -2,7 +2,8 @@
 // page and whatever else it fetches before the network goes idle — each response compressed as a
 // server would (gzip -9), summed, against the budget in tests/size-budget.json. The page is not
 // touched: the workbench, which a pointer or the focus on one of its tools starts loading
-// (index.html), is not fetched, and a first load that fetched it anyway would fail here.
+// (index.html), is not fetched, and a first load that fetched it anyway would fail here; nor is
+// the full player (every family and the lessons): the default page is the Bully player's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
@@ -32,6 +33,9 @@ test('the first load in English stays within the size budget', async () => {
   console.log(`first load in English: ${total} B gzip (budget ${budget} B)\n${table}`);
   assert.ok(files.some((f) => f.url.endsWith('.wasm')), 'the wasm was among the downloads');
   assert.ok(!files.some((f) => /election-lab-workbench/.test(f.url)), `the workbench is no part of the first load:\n${table}`);
+  // The page's chooser (index.html) starts the Bully player for the default page, not the full one.
+  assert.ok(files.some((f) => /election-lab-bully-[0-9a-f]+_bg\.wasm$/.test(f.url)), `the Bully player is the first load:\n${table}`);
+  assert.ok(!files.some((f) => /election-lab-www-[0-9a-f]+(_bg\.wasm|\.js)$/.test(f.url)), `the full player is no part of the first load:\n${table}`);
   assert.ok(total <= budget, `the first load is ${total} B gzip, over the budget of ${budget} B:\n${table}`);
   await context.close();
 });
