@@ -202,7 +202,8 @@ test('the "Every schedule" form: each bound\'s words name its input and stand ap
       await form.getByTestId('check-depth').waitFor({ timeout: 60000 });
       const ids = ['check-property', 'check-crashes', 'check-partitions', 'check-depth', 'check-horizon'];
       for (const [k, name] of words.entries()) {
-        const input = form.getByLabel(name, { exact: true });
+        // (A label's name takes in its control's value too: "Crashes at most 0".)
+        const input = form.getByLabel(name);
         assert.equal(await input.getAttribute('data-testid'), ids[k], `${lang}, ${width} px: "${name}" names its input`);
         // The words' box and the input's do not touch: apart on one line, or the input below.
         const apart = await input.evaluate((el) => {
