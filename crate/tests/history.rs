@@ -38,7 +38,11 @@ fn steps_own_exactly_their_entries() {
     for s in 1..head {
         let (a, b) = (e.record(s).unwrap(), e.record(s + 1).unwrap());
         assert_eq!((a.step, a.time <= b.time), (s, true));
-        for (end, next) in [(a.msgs.1, b.msgs.0), (a.timers.1, b.timers.0), (a.notes.1, b.notes.0)] {
+        for (end, next) in [
+            (a.msgs().end, b.msgs().start),
+            (a.timers().end, b.timers().start),
+            (a.notes().end as u64, b.notes().start as u64),
+        ] {
             if iv_steps.contains(&s) {
                 assert!(end <= next, "step {s}");
                 gaps += (end < next) as u32;
@@ -47,7 +51,7 @@ fn steps_own_exactly_their_entries() {
             }
         }
         // What a step sent left at the step's time.
-        for id in a.msgs.0..a.msgs.1 {
+        for id in a.msgs() {
             let m = e.step_info(s).unwrap().sends.iter().find(|x| x.0 == id).copied();
             assert!(m.is_some(), "step {s} lists message {id} among its sends");
         }
@@ -59,7 +63,7 @@ fn steps_own_exactly_their_entries() {
         let r = e.record(s).unwrap();
         if let Some(info) = e.step_info(s).filter(|i| i.event == "deliver") {
             assert_eq!(info.sent.map(|t| t <= r.time), Some(true));
-            let sender = (1..s).find(|&k| e.record(k).is_some_and(|x| (x.msgs.0..x.msgs.1).contains(&r.aux)));
+            let sender = (1..s).find(|&k| e.record(k).is_some_and(|x| x.msgs().contains(&r.aux)));
             if let Some(k) = sender {
                 assert_eq!(info.sent, Some(e.record(k).unwrap().time), "step {s}: sent at its sender's step time");
             }

@@ -273,3 +273,44 @@ fn a_jsonl_trace_read_in_slices_is_the_trace_read_at_once() {
         }
     }
 }
+
+/// A fault made while a trace's run is being rebuilt in slices (a fork's lane, a compare lane)
+/// lands at its own time however far the rebuilding got: where the run rebuilt at once, taken
+/// to that time, takes it (the same step, hash, summary and interventions, and the same run on
+/// to its end), even once the rebuilding is past that time.
+#[test]
+fn a_fault_made_mid_rebuild_lands_at_its_own_time() {
+    for (preset, scenario) in scenarios() {
+        let source = faulted(&scenario);
+        let trace = election_lab::trace::Trace::from_value(&source.trace_value()).unwrap();
+        // Between the early crash and the late faults; and before any fault.
+        for time in [source.record(12).unwrap().time, source.record(3).unwrap().time] {
+            let mut whole = Engine::from_trace(trace.clone()).unwrap();
+            whole.seek_time(time);
+            whole.apply_at(Action::Crash(2), time).unwrap();
+            let mut past = false;
+            for budget in [1, 3, 64] {
+                for made_after in [0, 4, 40, u32::MAX] {
+                    let (mut e, mut job) = Engine::from_trace_later(trace.clone()).unwrap();
+                    let mut slices = 0;
+                    while slices < made_after && !e.replay_some(&mut job, budget).unwrap() {
+                        slices += 1;
+                    }
+                    past |= e.now() > time;
+                    job.and_at(time, Action::Crash(2));
+                    replay(&mut e, &mut job, budget);
+                    let what = format!("{preset}: t={time}, made after {slices} slices of {budget}");
+                    assert_eq!(at(&e), at(&whole), "{what}");
+                    assert_eq!(e.interventions(), whole.interventions(), "{what}");
+                    e.run_to_end();
+                    let mut w = Engine::from_trace(trace.clone()).unwrap();
+                    w.seek_time(time);
+                    w.apply_at(Action::Crash(2), time).unwrap();
+                    w.run_to_end();
+                    assert_eq!((at(&e), e.head()), (at(&w), w.head()), "{what}, to the end");
+                }
+            }
+            assert!(past, "{preset}: the fault was made once the rebuilding had passed t={time}");
+        }
+    }
+}

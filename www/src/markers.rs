@@ -17,19 +17,6 @@ pub struct Marker {
     pub title: String,
 }
 
-/// First step at or after tick `t` (binary search over the records; `head + 1` if none).
-pub fn first_step_at(engine: &Engine, t: u64) -> u64 {
-    let (mut lo, mut hi) = (1u64, engine.head() + 1);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match engine.record(mid) {
-            Some(r) if r.time < t => lo = mid + 1,
-            _ => hi = mid,
-        }
-    }
-    lo
-}
-
 /// Steps at which the scenario's scheduled actions ran, up to the head.
 pub fn scheduled_fault_steps(engine: &Engine) -> Vec<u64> {
     scheduled_steps(engine).into_iter().map(|(step, _)| step).collect()
@@ -40,7 +27,7 @@ fn scheduled_steps(engine: &Engine) -> Vec<(u64, usize)> {
     let head = engine.head();
     let mut out = Vec::new();
     for (i, s) in engine.scenario().schedule.iter().enumerate() {
-        let mut step = first_step_at(engine, s.at);
+        let mut step = engine.first_step_at(s.at);
         // Only the steps of that one tick are read.
         while step <= head {
             let Some(r) = engine.record(step) else { break };

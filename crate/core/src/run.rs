@@ -207,7 +207,7 @@ impl Sim {
             }
             EventKind::Timer(name) => k::ENGINE_TIMER_IDLE.format(lang, &[&rec.node, &name]),
             EventKind::Write => {
-                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                let writes = &self.write_log()[rec.writes()];
                 if writes.is_empty() {
                     return Some(k::ENGINE_WRITE_NONE.get(lang).to_string());
                 }
@@ -236,7 +236,8 @@ impl Sim {
     }
     pub fn step_info_in(&self, step: u64, lang: Lang) -> Option<StepInfo> {
         let rec = self.record(step)?;
-        let sends = (rec.msgs.0..rec.msgs.1)
+        let sends = rec
+            .msgs()
             .filter_map(|id| self.message(id).map(|m| (id, m.to, self.machine().kinds()[m.kind].name, m.deliver)))
             .collect();
         let t = rec.time;
@@ -265,7 +266,7 @@ impl Sim {
                 ("timer", None, None, format!("t={t} N{} {} {name}", rec.node, k::ENGINE_LOG_TIMER.get(lang)))
             }
             EventKind::Write => {
-                let writes = &self.write_log()[rec.writes.0 as usize..rec.writes.1 as usize];
+                let writes = &self.write_log()[rec.writes()];
                 let list: Vec<String> = writes.iter().map(|w| format!("N{} {}@{}", w.node, w.value, w.token)).collect();
                 let list = if list.is_empty() { "-".to_string() } else { list.join(", ") };
                 ("write", None, None, format!("t={t} {} {list}", k::ENGINE_LOG_WRITE.get(lang)))
@@ -293,9 +294,6 @@ impl Sim {
         self.verdicts().iter().map(|v| (self.write_log()[v.write as usize], *v)).collect()
     }
     pub fn store_writes(&self, rec: &Rec) -> Vec<WriteEntry> {
-        self.write_log()
-            .get(rec.writes.0 as usize..rec.writes.1 as usize)
-            .map(<[WriteEntry]>::to_vec)
-            .unwrap_or_default()
+        self.write_log().get(rec.writes()).map(<[WriteEntry]>::to_vec).unwrap_or_default()
     }
 }

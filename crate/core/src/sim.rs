@@ -105,8 +105,9 @@ pub enum EventKind {
     },
 }
 
-/// The record of one step. Messages sent during the step are `msgs.0 .. msgs.1` (ids are
-/// consecutive), timer changes are `timers.0 .. timers.1` in the timer log.
+/// The record of one step. What the step added to the history's logs is read through its
+/// accessors ([`Rec::msgs`], [`Rec::timers`], [`Rec::notes`], [`Rec::writes`]): the offsets
+/// themselves belong to the history that wrote them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rec {
     /// 1-based step number.
@@ -119,12 +120,29 @@ pub struct Rec {
     pub peer: NodeId,
     /// Message id (deliveries and drops) or schedule index (faults).
     pub aux: u64,
-    pub msgs: (u64, u64),
-    pub timers: (u64, u64),
-    /// Narration notes the handlers attached to this step, in the note log.
-    pub notes: (u64, u64),
-    /// Writes to the fenced store issued during the step, in the write log.
-    pub writes: (u64, u64),
+    msgs: (u64, u64),
+    timers: (u64, u64),
+    notes: (u64, u64),
+    writes: (u64, u64),
+}
+
+impl Rec {
+    /// The ids of the messages sent during the step (consecutive).
+    pub fn msgs(&self) -> std::ops::Range<u64> {
+        self.msgs.0..self.msgs.1
+    }
+    /// The step's timer changes, in the timer log.
+    pub fn timers(&self) -> std::ops::Range<u64> {
+        self.timers.0..self.timers.1
+    }
+    /// The narration notes the handlers attached to the step, in the note log.
+    pub fn notes(&self) -> std::ops::Range<usize> {
+        self.notes.0 as usize..self.notes.1 as usize
+    }
+    /// The writes to the fenced store issued during the step, in the write log.
+    pub fn writes(&self) -> std::ops::Range<usize> {
+        self.writes.0 as usize..self.writes.1 as usize
+    }
 }
 
 /// A run of one protocol.

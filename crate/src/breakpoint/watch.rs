@@ -266,7 +266,7 @@ impl Watch {
             Some(r)
                 if (matches!(r.kind, EventKind::Deliver) && wants(MsgEvent::Deliver))
                     || (matches!(r.kind, EventKind::Drop(_)) && wants(MsgEvent::Drop))
-                    || (r.msgs.1 > r.msgs.0 && wants(MsgEvent::Send)) =>
+                    || (!r.msgs().is_empty() && wants(MsgEvent::Send)) =>
             {
                 engine.step_info(step)
             }

@@ -35,7 +35,7 @@ pub fn space_time(engine: &Engine, title: &[String], grey: bool, lang: Lang) -> 
         );
     }
     let mut kinds: Vec<&'static str> = Vec::new();
-    let mut step = crate::markers::first_step_at(engine, t0);
+    let mut step = engine.first_step_at(t0);
     while step <= engine.cursor() {
         let Some(info) = engine.step_info_in(step, lang) else { break };
         step += 1;

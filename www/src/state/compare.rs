@@ -163,20 +163,6 @@ pub fn preset_lanes(base: &Scenario) -> Vec<&'static Algorithm> {
     out
 }
 
-/// Moves an engine to its last step at or before tick `t` (running on if it has not got there).
-fn seek_time(e: &mut Engine, t: Time) {
-    let head = e.head();
-    if e.record(head).is_some_and(|r| r.time > t) {
-        let step = markers::first_step_at(e, t + 1) - 1;
-        e.seek(step);
-    } else {
-        if e.cursor() < head {
-            e.seek(head);
-        }
-        e.run_until(t);
-    }
-}
-
 impl Lane {
     pub(crate) fn new(algorithm: &'static Algorithm, engine: Engine) -> Lane {
         let frame = Rc::new(engine.frame());
@@ -340,7 +326,7 @@ impl Compare {
                 continue;
             }
             let mut e = lane.engine.get_mut();
-            seek_time(&mut e, t);
+            e.seek_time(t);
             let c = e.cursor();
             if e.head() < c + LOOKAHEAD / 2 {
                 e.seek(c + LOOKAHEAD);
@@ -372,7 +358,7 @@ impl Compare {
         if self.time == 0 {
             return None;
         }
-        let last = |e: &Engine| e.record(markers::first_step_at(e, self.time) - 1).map(|r| r.time);
+        let last = |e: &Engine| e.record(e.first_step_at(self.time) - 1).map(|r| r.time);
         Some(self.lanes.iter().filter_map(|l| last(&l.engine.get())).max().unwrap_or(0))
     }
 

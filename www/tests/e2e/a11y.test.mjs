@@ -1,7 +1,8 @@
 // Everyone can use it: axe-core finds no serious or critical violation on the five views; the
 // node menu works by keyboard; a keyboard partition cuts nodes off; on touch, targets are at
 // least 24 px, a long press opens the menu and words name gestures; hover and focus show a node
-// in the inspector without touching the run, while a click still crashes it.
+// in the inspector without touching the run, while a click still crashes it. The "Every
+// schedule" form's words name their inputs and stand apart from them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, open, shot, axe, step } from './harness.mjs';
@@ -186,4 +187,37 @@ test('on touch: targets of 24 px or more, a long press opens the menu (no crash)
   await shot(page, 'a11y-touch-targets');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the "Every schedule" form: each bound\'s words name its input and stand apart from it, in English and 中文', async () => {
+  const names = {
+    en: ['Property', 'Crashes at most', 'Partitions at most', 'Depth at most', 'Timed up to t (0: asynchronous)'],
+    zh: ['性质', '崩溃至多', '分区至多', '深度至多', '计时模型至 t（0：异步）'],
+  };
+  for (const [lang, words] of Object.entries(names)) {
+    for (const width of [375, 1280]) {
+      const { page, errors, context } = await open(browser, `${server.url}?preset=split-brain-raft&lang=${lang}`, { width, height: 860 });
+      await page.getByTestId('check-open').click();
+      const form = page.getByTestId('check-every');
+      await form.getByTestId('check-depth').waitFor({ timeout: 60000 });
+      const ids = ['check-property', 'check-crashes', 'check-partitions', 'check-depth', 'check-horizon'];
+      for (const [k, name] of words.entries()) {
+        // (A label's name takes in its control's value too: "Crashes at most 0".)
+        const input = form.getByLabel(name);
+        assert.equal(await input.getAttribute('data-testid'), ids[k], `${lang}, ${width} px: "${name}" names its input`);
+        // The words' box and the input's do not touch: apart on one line, or the input below.
+        const apart = await input.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el.closest('label').firstChild);
+          const [t, i] = [range.getBoundingClientRect(), el.getBoundingClientRect()];
+          return i.left - t.right >= 4 || i.top - t.bottom >= 0;
+        });
+        assert.ok(apart, `${lang}, ${width} px: "${name}" stands apart from its input`);
+      }
+      const found = await axe(page);
+      assert.deepEqual(found, [], `${lang}, ${width} px:\n${found.join('\n')}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
 });

@@ -4,27 +4,15 @@
 // value of the inspector for every node, agreeing with the inspector at the cursor.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, open, shot } from './harness.mjs';
+import { serve, launch, open, shot, cli } from './harness.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-function cli(...args) {
-  try {
-    return execFileSync('cargo', ['run', '--quiet', '--offline', '-p', 'election-lab', '--', ...args], { cwd: root, encoding: 'utf8' });
-  } catch (e) {
-    // `diff` exits with 1 when the runs differ.
-    assert.equal(e.status, 1, String(e.stderr));
-    return e.stdout;
-  }
-}
 
 test('a second trace imported is compared with the current run, the divergence marked', async () => {
   const { page, errors } = await open(browser, `${server.url}?preset=bully-heartbeats&step=30`);

@@ -1,6 +1,7 @@
 // Shared set-up for the end-to-end tests: a static server for dist/ on loopback, the system
 // Chromium driven by playwright-core, and a page wrapper that records console errors.
 import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { readFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { extname, join, normalize, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +12,8 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 export const DIST = process.env.DIST_DIR || join(here, '..', '..', '..', 'dist');
 export const SHOTS = join(here, 'screenshots');
+/** The repository's root. */
+export const ROOT = join(here, '..', '..', '..');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -39,6 +42,17 @@ export async function serve() {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Runs the `election-lab` command line (`cargo run`) in the repository; returns its output.
+ *  `diff` exiting with 1 (the runs differ) is an answer, not a failure. */
+export function cli(...args) {
+  try {
+    return execFileSync('cargo', ['run', '--quiet', '--offline', '-p', 'election-lab', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
+  } catch (e) {
+    if (e.status !== 1 || args[0] !== 'diff') throw new Error(`election-lab ${args.join(' ')}: ${e.stderr}`);
+    return e.stdout;
+  }
 }
 
 export async function launch() {

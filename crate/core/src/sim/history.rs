@@ -534,7 +534,7 @@ impl Sim {
     }
     /// The narration notes of step `rec`'s handlers.
     pub fn notes_of(&self, rec: &Rec) -> Vec<Note> {
-        let notes = self.h.notes.get(rec.notes.0 as usize..rec.notes.1 as usize).unwrap_or(&[]);
+        let notes = self.h.notes.get(rec.notes()).unwrap_or(&[]);
         notes.iter().map(|c| self.h.note(c)).collect()
     }
     /// The timer changes up to the head, in order.

@@ -59,6 +59,10 @@ enum Anchor {
     Step(u64, Option<crate::Time>),
     /// Once every event up to this time has run.
     Time(crate::Time),
+    /// A fault made at this time while the work goes on: where a run computed at once would
+    /// take it, at its last event at or before the time (going back if the run is past it, and
+    /// what followed discarded, as acting at a past step does).
+    Made(crate::Time),
 }
 
 impl Replay {
@@ -87,10 +91,14 @@ impl Replay {
         self
     }
 
-    /// Then `action` too, once every event up to `time` has run (a fault made meanwhile, as
-    /// [`Replay::by_time`] applies one).
+    /// Then `action`, a fault made at virtual time `time` while this work goes on: once the
+    /// interventions before it are in place, the run goes to its last event at or before
+    /// `time` (back, if it is already past it) and takes the fault there, as
+    /// [`Engine::seek_time`] then [`Engine::apply_at`] on the run computed at once do; the run
+    /// then stands at it (the step asked for before no longer holds).
     pub fn and_at(&mut self, time: crate::Time, action: Action) {
-        self.ivs.push((self.ivs.len(), Anchor::Time(time), action));
+        self.ivs.push((self.ivs.len(), Anchor::Made(time), action));
+        self.then = None;
     }
 
     /// Puts each intervention by time after every event up to its time has run, even when the
@@ -130,7 +138,7 @@ impl Engine {
         // No step asked for: where the last intervention leaves the cursor.
         let last = ivs.last().map_or(0, |(_, a, _)| match a {
             Anchor::Step(s, _) => *s,
-            Anchor::Time(_) => 0,
+            Anchor::Time(_) | Anchor::Made(_) => 0,
         });
         Ok((
             engine,
@@ -159,6 +167,40 @@ impl Engine {
     /// [`Engine::run_until`] for at most `budget` steps: whether every event up to `t` has run.
     pub fn run_until_some(&mut self, t: crate::Time, budget: u64) -> bool {
         self.sim.run_until_some(t, budget)
+    }
+
+    /// The first step computed whose event is at or after virtual time `t` (the head + 1 if
+    /// there is none).
+    pub fn first_step_at(&self, t: crate::Time) -> u64 {
+        let (mut lo, mut hi) = (1u64, self.head() + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.record(mid) {
+                Some(r) if r.time < t => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        lo
+    }
+
+    /// The cursor to the last event at or before virtual time `t`: back within the run
+    /// computed, or on up to `t` (what a compare lane does at the shared clock).
+    pub fn seek_time(&mut self, t: crate::Time) {
+        self.seek_time_some(t, u64::MAX);
+    }
+
+    /// [`Engine::seek_time`] for at most `budget` steps forward (back, or within what is
+    /// computed, is at once: bounded by a checkpoint); whether it got there.
+    pub fn seek_time_some(&mut self, t: crate::Time, budget: u64) -> bool {
+        let head = self.head();
+        if self.record(head).is_some_and(|r| r.time > t) {
+            self.seek(self.first_step_at(t + 1) - 1);
+            return true;
+        }
+        if self.cursor() < head {
+            self.seek(head);
+        }
+        self.run_until_some(t, budget)
     }
 
     /// Does at most `budget` steps of `replay`'s work: `Ok(true)` once every intervention is in
@@ -201,6 +243,14 @@ impl Engine {
                     // then the intervention lands at its current time.
                     let at = time.max(self.now());
                     self.sim.apply_at(action.clone(), Some(at)).map_err(|e| ScenarioError::new(path, e.to_string()))?;
+                }
+                Anchor::Made(time) => {
+                    if !self.spend(left, |e, n| e.seek_time_some(time, n)) {
+                        return Ok(false);
+                    }
+                    self.sim
+                        .apply_at(action.clone(), Some(time))
+                        .map_err(|e| ScenarioError::new(path, e.to_string()))?;
                 }
                 Anchor::Step(step, time) => {
                     if !self.seek_within(step, left) {

@@ -1,7 +1,6 @@
 //! The space-time diagram: a lifeline per node and the messages of the last ~30 ticks.
 
 use super::super::fmt;
-use crate::markers::first_step_at;
 use crate::meta::kind_colour;
 use crate::state::{Action, EngineRef};
 use election_lab::meta::k;
@@ -40,7 +39,7 @@ pub fn SpaceTime(p: &SpaceTimeProps) -> Html {
     let stride = ((widest * 7.0 + 4.0) / ((w - 40.0) / n as f64)).ceil().max(1.0) as usize;
     // Steps whose events fall in [t0, t1], up to the head.
     let mut arrows = Vec::new();
-    let mut step = first_step_at(&engine, t0);
+    let mut step = engine.first_step_at(t0);
     let head = engine.head();
     while step <= head && arrows.len() < 400 {
         let Some(info) = engine.step_info_in(step, p.lang) else { break };

@@ -3,7 +3,7 @@
 //! beside the run you had. Their first divergence comes from the engine's [`diff`] (the same
 //! walk `election-lab diff A B` prints), over the stretch both lanes have computed.
 
-use super::{seek_time, Compare, Lane};
+use super::{Compare, Lane};
 use election_lab::diff::{self, Cause};
 use election_lab::{Engine, Time};
 use std::rc::Rc;
@@ -57,8 +57,8 @@ pub fn divergence(a: &Lane, b: &Lane, h: Time) -> Option<Diverged> {
     let mut ea = a.engine.get_mut();
     let mut eb = b.engine.get_mut();
     let (ca, cb) = (ea.cursor(), eb.cursor());
-    seek_time(&mut ea, h);
-    seek_time(&mut eb, h);
+    ea.seek_time(h);
+    eb.seek_time(h);
     let d = diff::diff(&ea, &eb);
     ea.seek(ca);
     eb.seek(cb);

@@ -5,7 +5,7 @@
 //! usable: the clock moves, faults are made (a lane still computing takes them in turn, at
 //! their time), and once done the lane stands at the shared time as if computed at once.
 
-use super::{seek_time, Compare, Lane, Role};
+use super::{Compare, Lane, Role};
 use election_lab::engine::Replay;
 use election_lab::{Action as Intervention, Engine, Intervention as Recorded, Time};
 use std::cell::RefCell;
@@ -28,20 +28,6 @@ pub type LaterRun = (Role, Engine, Replay, Vec<(Time, Intervention)>);
 /// Whether lane `alg`'s steps may be slow (a script runs it).
 pub fn slow(lane: &Lane) -> bool {
     crate::state::script::is_script(lane.algorithm.id)
-}
-
-/// Moves `e` toward its last step at or before `t`, at most `budget` steps forward; whether it
-/// got there (going back, or within what is computed, is at once: bounded by a checkpoint).
-fn toward(e: &mut Engine, t: Time, budget: u64) -> bool {
-    let head = e.head();
-    if e.record(head).is_some_and(|r| r.time > t) || e.now() > t {
-        seek_time(e, t);
-        return true;
-    }
-    if e.cursor() < head {
-        e.seek(head);
-    }
-    e.run_until_some(t, budget)
 }
 
 impl LaneJob {
@@ -119,18 +105,22 @@ impl Compare {
             // It goes to the clock (wherever the clock is then) once its work is done.
             return;
         }
-        if !toward(&mut lane.engine.get_mut(), t, 2) {
+        if !lane.engine.get_mut().seek_time_some(t, 2) {
             lane.job = LaneJob::new(None, Replay::by_time(&[]), vec![]);
         }
     }
 
-    /// A fault for a lane still computing: it takes it in turn, at `time`. False if the lane
-    /// has no work left (the fault is applied to its run as to any other lane's).
+    /// A fault for a lane still computing: it takes it in turn, at `time` however far its work
+    /// got (going back to it if its run is already past it, the faults after it discarded, as
+    /// a lane computed at once takes it). False if the lane has no work left (the fault is
+    /// applied to its run as to any other lane's).
     pub(super) fn act_later(lane: &Lane, time: Time, action: &Intervention) -> bool {
         let Some(job) = &lane.job else { return false };
         job.replay.borrow_mut().and_at(time, action.clone());
         if job.fresh.borrow().is_some() {
-            job.faults.borrow_mut().push((time, action.clone()));
+            let mut faults = job.faults.borrow_mut();
+            faults.retain(|(t, _)| *t <= time);
+            faults.push((time, action.clone()));
         }
         true
     }
@@ -169,7 +159,7 @@ impl Compare {
                 let rest = LaneJob::new(None, Replay::by_time(&[]), vec![]);
                 *lane = Lane { job: rest, ..Lane::new(lane.algorithm, e) };
             }
-            if toward(&mut lane.engine.get_mut(), time, budget) {
+            if lane.engine.get_mut().seek_time_some(time, budget) {
                 lane.job = None;
             } else {
                 all = false;

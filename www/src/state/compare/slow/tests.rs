@@ -2,7 +2,7 @@
 //! same step, trace hash and summary at the shared time, whatever the steps per slice, with the
 //! other lanes usable and faults made meanwhile.
 
-use super::super::{seek_time, Compare};
+use super::super::{Compare, Role};
 use crate::state::slices::ONE_CALL;
 use crate::state::slices_tests::{at, builtin, slow_bully};
 use crate::state::{Action, State};
@@ -21,7 +21,7 @@ fn at_once(scenario: &Scenario, alg: &str, faults: &[(Time, Intervention)], time
         e.run_until(*t);
         e.apply_at(a.clone(), *t).unwrap();
     }
-    seek_time(&mut e, time);
+    e.seek_time(time);
     e
 }
 
@@ -135,8 +135,8 @@ fn a_fork_of_a_slow_scripts_run_is_rebuilt_in_slices_as_at_once() {
     let c = s.compare().unwrap();
     let mut once = Compare::of_runs(
         [
-            (super::super::Role::OldFuture, Engine::from_trace_value(&old).unwrap()),
-            (super::super::Role::NewFuture, Engine::from_trace_value(&now).unwrap()),
+            (Role::OldFuture, Engine::from_trace_value(&old).unwrap()),
+            (Role::NewFuture, Engine::from_trace_value(&now).unwrap()),
         ],
         1,
         time,
@@ -177,4 +177,64 @@ fn closing_the_lanes_while_a_slow_run_is_rebuilt_goes_on_rebuilding_it_in_slices
     let once = Engine::from_trace_value(&now).unwrap();
     assert_eq!(at(&s.engine.get()), at(&once));
     assert_eq!(s.engine.get().interventions(), once.interventions());
+}
+
+/// A fault made while a fork's lanes are still being rebuilt lands at its own time in each
+/// lane, however far its rebuilding got (one already past that time goes back to it): the
+/// lanes end as the fork computed at once with the same fault made at the same time.
+#[test]
+fn a_fault_made_while_a_fork_is_rebuilt_lands_at_its_time_as_at_once() {
+    let (alg, mut scenario) = slow("bully-slow-fork-fault");
+    scenario.algorithm = alg.id.into();
+    let fork = || {
+        let mut s = State::new(Engine::new(scenario.clone()).unwrap(), None, false);
+        for a in [Action::Seek(40), Action::Seek(14), Action::NodeClick(3)] {
+            s.apply(a);
+            s.settle();
+            s.refresh();
+        }
+        let old = s.offer.as_ref().unwrap().to_value()["old"].clone();
+        let runs = [(Role::OldFuture, old), (Role::NewFuture, s.engine.get().trace_value())];
+        let time = s.frame.time;
+        (s, runs, time)
+    };
+    let (_, runs, fork_time) = fork();
+    let early = Engine::from_trace_value(&runs[1].1).unwrap().record(6).unwrap().time;
+    let mut past = false;
+    for time in [fork_time, early] {
+        let mut once =
+            Compare::of_runs(runs.clone().map(|(r, v)| (r, Engine::from_trace_value(&v).unwrap())), 1, fork_time)
+                .unwrap();
+        while !once.compute_some(u64::MAX).unwrap() {}
+        once.go_to(time);
+        once.act(Intervention::Crash(5)).unwrap();
+        while !once.compute_some(u64::MAX).unwrap() {}
+        for budget in [1, 3, 64] {
+            // Made before any slice, and a few and many steps into the rebuilding (one slice of
+            // 64 steps rebuilds these short runs).
+            for made_after in [0, 8 / budget, 24 / budget] {
+                let (mut s, _, _) = fork();
+                assert!(s.apply(Action::Fork));
+                let c = s.lanes_mut().unwrap();
+                let mut slices = 0;
+                while slices < made_after && !c.compute_some(budget).unwrap() {
+                    slices += 1;
+                }
+                assert!(c.computes(), "made mid-rebuild (slices of {budget})");
+                past |= c.lanes.iter().any(|l| {
+                    l.job.as_ref().and_then(|j| j.fresh.borrow().as_ref().map(|e| e.now() > time)).unwrap_or(false)
+                });
+                c.go_to(time);
+                c.act(Intervention::Crash(5)).unwrap();
+                while !c.compute_some(budget).unwrap() {}
+                let what = format!("t={time}, made after {slices} slices of {budget}");
+                assert_eq!((c.time, c.faults()), (once.time, once.faults()), "{what}");
+                for (lane, want) in c.lanes.iter().zip(&once.lanes) {
+                    assert_eq!(at(&lane.engine.get()), at(&want.engine.get()), "{what}");
+                    assert_eq!(lane.engine.get().interventions(), want.engine.get().interventions(), "{what}");
+                }
+            }
+        }
+    }
+    assert!(past, "a fault was made once a lane's rebuilding had passed its time");
 }
