@@ -128,38 +128,3 @@ test('a JSON Lines trace link of a script\'s run, opened fresh, is read by the w
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-test('an embed of a script\'s run: Reset puts back the link\'s run, its crash kept, without the fault made since', async () => {
-  const made = await open(browser, server.url + '?preset=bully-worst-8');
-  await slowScript(made.page, 2000);
-  await made.page.locator('p.computing').waitFor({ state: 'detached', timeout: 120000 });
-  // The link: N3 crashed at step 6, opened at step 6.
-  await made.page.locator('.timeline input[type=range]').fill('6');
-  await made.page.waitForFunction(() => document.querySelector('[data-testid=step]')?.textContent === '6', null, { timeout: 120000 });
-  await made.page.locator('[data-node="3"] .disc').click();
-  await made.page.waitForFunction(() => /[?&]t=/.test(location.search) && /[?&]step=6(&|$)/.test(location.search));
-  const query = await made.page.evaluate(() => location.search);
-  await made.context.close();
-
-  const { page, errors, context } = await open(browser, `${server.url}${query}&embed=1`);
-  await page.waitForFunction(() => typeof window.wasmBindings?.sweep_csv === 'function', null, { timeout: 60000 });
-  const shows = (step, crashed) => page.waitForFunction(([s, c]) => {
-    const at = document.querySelector('[data-testid=step]')?.textContent === String(s);
-    const down = [...document.querySelectorAll('[data-node]')].filter((n) => n.dataset.status === 'crashed').map((n) => n.dataset.node);
-    return at && !document.querySelector('p.computing') && down.join() === c.join();
-  }, [step, crashed], { timeout: 120000 });
-  await shows(6, ['3']);
-  // Another fault, further on.
-  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step forward' }).click();
-  await shows(9, ['3']);
-  await page.locator('[data-node="2"] .disc').click();
-  await shows(9, ['2', '3']);
-  // Reset: the link's run again (rebuilt in slices), at its step, N3 crashed and N2 not.
-  await page.getByRole('button', { name: 'Reset' }).click();
-  await shows(6, ['3']);
-  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step forward' }).click();
-  await shows(10, ['3']);
-  assert.equal(await page.locator('.banner.alert').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
