@@ -2,8 +2,7 @@
 // computed in slices, saying "Computing this lane…", while the page answers (the language
 // switch); once computed, both futures stand at the fork's time, the crash only in the new one.
 // The other paths that rebuild a script's run in slices, opened as a student would: a compare
-// lane, a JSON Lines trace link opened fresh (the player hands it to the workbench), and an
-// embed's Reset.
+// lane, and a JSON Lines trace link opened fresh (the player hands it to the workbench).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
