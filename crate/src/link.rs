@@ -135,8 +135,8 @@ pub fn query(engine: &Engine, step: u64) -> String {
     }
     let json = crate::write_json(&trace);
     match pack(&json) {
-        Some(t) => format!("?t={t}&a={}&step={step}", engine.scenario().algorithm),
-        None => format!("?trace={}&a={}&step={step}", b64_encode(json.as_bytes()), engine.scenario().algorithm),
+        Some(t) => format!("?t={t}&step={step}&a={}", engine.scenario().algorithm),
+        None => format!("?trace={}&step={step}&a={}", b64_encode(json.as_bytes()), engine.scenario().algorithm),
     }
 }
 

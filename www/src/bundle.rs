@@ -17,13 +17,9 @@ use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-/// The family this build holds, or `None` for the full player and the workbench.
-pub const FAMILY: Option<&str> = election_lab::registry::FAMILY;
-
-/// The bundles a handoff can name, as `index.html`'s loader knows them.
-pub const WORKBENCH: &str = "workbench";
-/// The full player (`election-lab-www`).
-pub const PLAYER: &str = "player";
+/// The family this build holds, and the bundles a handoff can name (defined beside the
+/// handoffs, which the state writes without depending on this module).
+pub use crate::state::handoff::{FAMILY, PLAYER, WORKBENCH};
 
 thread_local! {
     /// The app mounted by `start`, taken down when another bundle replaces it.

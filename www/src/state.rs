@@ -347,7 +347,7 @@ impl State {
                     self.load(result, Some(p.id), |e| e)
                 }
                 // Another family's preset, in a player of one family: the full player opens it.
-                None if crate::bundle::FAMILY.is_some() => self.elsewhere(&self.preset_query(&id)),
+                None if handoff::FAMILY.is_some() => self.elsewhere(&self.preset_query(&id)),
                 None => {
                     self.messages.alert = Some(format!("no preset named '{id}'"));
                     false

@@ -7,6 +7,13 @@ use election_lab::meta::k;
 use serde_json::{json, Value};
 use std::rc::Rc;
 
+/// The family this build holds, or `None` for the full player and the workbench.
+pub const FAMILY: Option<&str> = election_lab::registry::FAMILY;
+/// The bundles a handoff can name, as `index.html`'s loader knows them: the workbench.
+pub const WORKBENCH: &str = "workbench";
+/// The full player (`election-lab-www`).
+pub const PLAYER: &str = "player";
+
 /// The tools that live in the workbench, as a handoff names them.
 pub const EXPERIMENTS: &str = "experiments";
 pub const SEARCH: &str = "search";
@@ -76,8 +83,8 @@ pub struct Arrival {
 pub fn bundle_of(text: &str) -> Option<&'static str> {
     let v: Value = election_lab::parse_json(text).ok()?;
     match v.get("to").and_then(Value::as_str) {
-        Some(crate::bundle::PLAYER) => crate::bundle::FAMILY.map(|_| crate::bundle::PLAYER),
-        _ => (!crate::WORKBENCH).then_some(crate::bundle::WORKBENCH),
+        Some(PLAYER) => FAMILY.map(|_| PLAYER),
+        _ => (!crate::WORKBENCH).then_some(WORKBENCH),
     }
 }
 
@@ -157,14 +164,18 @@ impl State {
     /// A query this build cannot show (`bundle::elsewhere`: another family's algorithm, or a
     /// lesson without the lesson player): the address bar gets it and the full player loads
     /// (`bundle::use_bundles`) while the run goes on, paused, and a notice says so. The full
-    /// player shows every query itself.
+    /// player shows every query itself. The query keeps the language shown: the other bundle
+    /// would otherwise open in the browser's.
     pub(super) fn elsewhere(&mut self, query: &str) -> bool {
-        if crate::bundle::FAMILY.is_none() && crate::LESSONS {
+        if FAMILY.is_none() && crate::LESSONS {
             return false;
         }
-        let query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
+        let mut query = if query.starts_with('?') { query.to_string() } else { format!("?{query}") };
+        if !super::link::params(&query).iter().any(|(k, _)| k == "lang") {
+            query.push_str(&format!("&lang={}", self.lang.tag()));
+        }
         let changed = self.playback.playing && self.apply(Action::Pause);
-        let text = json!({ "open": LINK, "query": query, "to": crate::bundle::PLAYER });
+        let text = json!({ "open": LINK, "query": query, "to": PLAYER });
         self.handoff = Some(Rc::new(election_lab::write_json(&text)));
         self.messages.notice = Some(tr(self.lang, k::UI_LOADING_THE_FULL_PLAYER).to_string());
         changed
@@ -198,7 +209,7 @@ impl State {
 
     /// The workbench (or the full player) could not be loaded: said in an alert, and the run goes on.
     pub(super) fn workbench_failed(&mut self, why: String) -> bool {
-        let player = self.handoff.take().and_then(|h| bundle_of(&h)) == Some(crate::bundle::PLAYER);
+        let player = self.handoff.take().and_then(|h| bundle_of(&h)) == Some(PLAYER);
         let key = if player { k::UI_THE_FULL_PLAYER_COULD_NOT_LOAD } else { k::UI_THE_WORKBENCH_COULD_NOT_LOAD };
         self.messages.notice = None;
         self.messages.alert = Some(key.format(self.lang, &[&why]));

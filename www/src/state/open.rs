@@ -114,7 +114,7 @@ impl State {
         let mut later = None;
         // A player of one family opens another family's link (or one it cannot read) in the full
         // player, which shows it or says what is wrong with it.
-        let elsewhere = crate::bundle::FAMILY.is_some() && read.is_err();
+        let elsewhere = super::handoff::FAMILY.is_some() && read.is_err();
         let (engine, preset, embed, alert) = match read {
             Ok(Some((l, job))) => match super::limits::refusal(l.engine.scenario().nodes.len(), Lang::En) {
                 None => {

@@ -703,10 +703,10 @@ fn in_the_round_model_step_forward_and_back_move_a_whole_round() {
 fn a_lesson_without_the_lesson_player_is_handed_to_the_bundle_that_has_one() {
     let handed = |s: &State| s.handoff.as_deref().and_then(|h| crate::state::handoff::arrival(h)).map(|a| a.query);
     for (query, asked) in [
-        ("?lesson=bully", "?lesson=bully"),
-        ("lesson=bully&lang=en", "?lesson=bully&lang=en"),
-        ("?lesson=bully&embed=1", "?lesson=bully&embed=1"),
-        ("?preset=ring-worst&lesson=", "?preset=ring-worst&lesson="),
+        ("?lesson=bully", "?lesson=bully&lang=en"),
+        ("lesson=bully&lang=zh", "?lesson=bully&lang=zh"),
+        ("?lesson=bully&embed=1", "?lesson=bully&embed=1&lang=en"),
+        ("?preset=ring-worst&lesson=", "?preset=ring-worst&lesson=&lang=en"),
     ] {
         let s = State::open_in(query, None);
         assert_eq!(handed(&s), (!crate::LESSONS).then(|| asked.to_string()), "{query}");
@@ -714,6 +714,9 @@ fn a_lesson_without_the_lesson_player_is_handed_to_the_bundle_that_has_one() {
     }
     assert_eq!(handed(&open("?preset=ring-worst&step=3")), None, "a run asks for no lesson");
     let s = run(open("?preset=ring-worst"), [Action::StepForward, Action::Courses]);
-    assert_eq!(handed(&s).as_deref(), Some("?preset=ring-worst&step=1&lesson="));
+    assert_eq!(handed(&s), (!crate::LESSONS).then(|| "?preset=ring-worst&step=1&lesson=&lang=en".to_string()));
+    // The language shown goes along, or the other bundle would open in the browser's.
+    let s = run(open("?preset=ring-worst"), [Action::SetLang(Lang::Zh), Action::Courses]);
+    assert_eq!(handed(&s).map(|q| q.ends_with("lang=zh")), (!crate::LESSONS).then_some(true), "{:?}", handed(&s));
     assert_eq!(s.cursor(), 1, "the run goes on meanwhile");
 }
