@@ -134,7 +134,9 @@ test('a 640×420 iframe with split brain keeps its controls inside the frame', a
 });
 
 test('every registered preset runs to its end in the page with its expected leaders', async () => {
-  const { page } = await open(browser, server.url);
+  // The full player's catalog (a preset of another family than the default page's): every
+  // family's presets; each preset's own link then opens in the bundle index.html picks for it.
+  const { page } = await open(browser, server.url + '?preset=ring-worst');
   const catalog = JSON.parse(await page.evaluate(() => window.wasmBindings.preset_catalog()));
   assert.ok(catalog.length >= 20, `${catalog.length} presets`);
   for (const p of catalog) {
