@@ -178,7 +178,7 @@ mod tests {
         e.apply(Action::Partition { groups: vec![vec![1, 2], vec![3, 4, 5]], lines: vec![] }).unwrap();
         e.run(40);
         let q = query(&e, 20);
-        assert!(q.starts_with("?t=1.") && q.ends_with("&a=bully&step=20"), "{q}");
+        assert!(q.starts_with("?t=1.") && q.ends_with("&step=20&a=bully"), "{q}");
         let back = open(&q).unwrap();
         assert_eq!(back.cursor(), 20);
         e.seek(20);
