@@ -260,8 +260,11 @@ test('SCORM 1.2: a student who leaves mid-lesson is suspended, and on coming bac
 test('the page\'s lesson list offers the course\'s two packages, which the build publishes', async () => {
   for (const [lang, words] of [['en', /SCORM 1\.2 package.*SCORM 2004 package/], ['zh', /SCORM 1\.2 课件包.*SCORM 2004 课件包/]]) {
     const { page, errors, context } = await open(browser, `${server.url}?lang=${lang}`);
+    // The default page is the Bully player, which has no lesson player: the full player takes
+    // over in the same language (its Chinese texts arrive after its first frame).
     await page.getByTestId('lessons').click();
     const offer = page.getByTestId('course-scorm');
+    await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="course-scorm"]')?.textContent ?? ''), words.source);
     assert.match(await offer.textContent(), words);
     const links = offer.locator('a[download]');
     assert.equal(await links.count(), 2);
