@@ -625,7 +625,7 @@ fn run_link_opens_at_the_first_violation() {
     let first = o["violations"][0]["step"].as_u64().unwrap();
     let link = o["link"].as_str().unwrap();
     assert!(link.starts_with("https://lab.example/?t=1."), "{link}");
-    assert!(link.ends_with(&format!("&step={first}")), "{link}");
+    assert!(link.ends_with(&format!("&step={first}&a=bully")), "{link}");
     let e = election_lab::link::open(link).unwrap();
     assert_eq!(e.cursor(), first);
     assert_eq!(e.violations().len(), 1);
