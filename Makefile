@@ -100,6 +100,8 @@ lint:
 	@# default feature); and the protocols crate holding one family (its own tests only).
 	cargo clippy -p election-lab-www --no-default-features --features family-bully --lib --bins --locked --offline -- -D warnings
 	cargo clippy -p election-lab-protocols --features family-bully --all-targets --locked --offline -- -D warnings
+	@# The build's native tool that draws the first frames (Yew's server renderer).
+	cargo clippy -p election-lab-www --features first-frames --lib --bins --tests --locked --offline -- -D warnings
 
 test-native:
 	cargo test --workspace --locked --offline
@@ -113,6 +115,8 @@ test-native:
 	cargo test -p election-lab-core --lib --locked --offline meta::
 	@# A family's build: its registry holds exactly the family, and its algorithms' tests pass in it.
 	cargo test -p election-lab-protocols --features family-bully --locked --offline
+	@# The first frames: every preset's, in both languages, drawn natively.
+	cargo test -p election-lab-www --features first-frames --lib --locked --offline first_frames
 
 test-wasm:
 	cargo test -p election-lab-www --target wasm32-unknown-unknown --locked --offline

@@ -72,6 +72,10 @@ impl FrameLoop {
 
     pub fn stop(&mut self) {
         self.running.set(false);
+        // Outside a browser (the first frames' native tool) no frame was ever asked for.
+        if cfg!(not(target_arch = "wasm32")) {
+            return;
+        }
         if let Some(w) = web_sys::window() {
             let _ = w.cancel_animation_frame(self.id.get());
         }

@@ -135,7 +135,10 @@ fn violation_text(engine: &election_lab::Engine, lang: Lang) -> Option<String> {
 #[function_component]
 pub fn Lab() -> Html {
     let state = use_reducer(|| {
+        effects::early_catalog_now();
         let s = State::open_in(&effects::location_query(), effects::browser_lang().as_deref());
+        // The first render is committed in this task: the page's first frame can go now.
+        effects::take_first_frame();
         crate::probe::mark("lab:state");
         s
     });

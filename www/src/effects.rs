@@ -16,12 +16,29 @@ fn window() -> web_sys::Window {
 
 /// The page's query string (`?…`).
 pub fn location_query() -> String {
+    if cfg!(not(target_arch = "wasm32")) {
+        return NATIVE_PAGE.with(|p| p.borrow().0.clone());
+    }
     window().location().search().unwrap_or_default()
 }
 
 /// The browser's preferred language tag (`en-US`, `zh-CN`, ...).
 pub fn browser_lang() -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return NATIVE_PAGE.with(|p| p.borrow().1.clone());
+    }
     window().navigator().language()
+}
+
+thread_local! {
+    /// The query and browser language a page drawn natively opens with (the first frames,
+    /// `first_frames.rs`): there is no browser to ask.
+    static NATIVE_PAGE: std::cell::RefCell<(String, Option<String>)> = const { std::cell::RefCell::new((String::new(), None)) };
+}
+
+/// Sets what [`location_query`] and [`browser_lang`] answer outside a browser.
+pub fn set_native_page(query: &str, lang: Option<&str>) {
+    NATIVE_PAGE.with(|p| *p.borrow_mut() = (query.to_string(), lang.map(str::to_string)));
 }
 
 /// False until the page has painted its first frame, then true. What that frame does not need
@@ -66,9 +83,11 @@ pub fn use_catalog(pending: Option<crate::i18n::Lang>, on: Callback<Action>) {
     use_effect_with(pending, move |&pending| {
         if let Some(lang) = pending {
             wasm_bindgen_futures::spawn_local(async move {
-                let result = fetch_text(&format!("{}.json", lang.tag()))
-                    .await
-                    .and_then(|text| election_lab::meta::install(lang, &text));
+                let result = match early_catalog().await {
+                    Some(text) => Ok(text),
+                    None => fetch_text(&format!("{}.json", lang.tag())).await,
+                }
+                .and_then(|text| election_lab::meta::install(lang, &text));
                 if let Err(e) = &result {
                     web_sys::console::error_1(&format!("{}.json: {e}", lang.tag()).into());
                 }
@@ -76,6 +95,39 @@ pub fn use_catalog(pending: Option<crate::i18n::Lang>, on: Callback<Action>) {
             });
         }
     });
+}
+
+/// Installs the Chinese catalog if `index.html`'s fetch of it beside the wasm has already brought
+/// its text (`window.electionLabCatalogText`), so that a Chinese page's first render is in
+/// Chinese; when it has not, [`use_catalog`] waits for it.
+pub fn early_catalog_now() {
+    if cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
+    let text = js_sys::Reflect::get(&window(), &wasm_bindgen::JsValue::from_str("electionLabCatalogText"));
+    if let Some(text) = text.ok().and_then(|t| t.as_string()) {
+        // A damaged text is reported when the catalog is asked for (use_catalog).
+        let _ = election_lab::meta::install(crate::i18n::Lang::Zh, &text);
+    }
+}
+
+/// Takes away the first frame `index.html` showed while the player loaded (`first_frames.rs`).
+pub fn take_first_frame() {
+    if cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
+    if let Some(frame) = window().document().and_then(|d| d.get_element_by_id("first-frame")) {
+        frame.remove();
+    }
+}
+
+/// The Chinese catalog as `index.html` fetched it beside the wasm (`window.electionLabCatalog`, a
+/// promise of its text, or of null if that fetch failed); `None` when there is none. It is kept:
+/// the full player, if the page swaps to it, takes it too (`bundle.rs`).
+async fn early_catalog() -> Option<String> {
+    let key = wasm_bindgen::JsValue::from_str("electionLabCatalog");
+    let promise = js_sys::Reflect::get(&window(), &key).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
 /// The text at `url` (relative to the page), or why not.

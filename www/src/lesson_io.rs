@@ -128,6 +128,9 @@ fn no_lesson(id: &str, course: &[Entry]) -> String {
 }
 
 fn storage() -> Option<web_sys::Storage> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
     web_sys::window()?.local_storage().ok()?
 }
 

@@ -11,6 +11,8 @@ pub mod components;
 pub mod effects;
 pub mod embed_api;
 pub mod export;
+#[cfg(feature = "first-frames")]
+pub mod first_frames;
 pub mod geometry;
 pub mod grade_job;
 pub mod i18n;

@@ -29,6 +29,9 @@ pub fn renders(name: &str) -> u32 {
 /// A `performance.mark(name)`: the first-load benchmark (`www/tests/bench/first-load.mjs`) splits
 /// the time to the first node by these (start entered, state built, first render committed).
 pub fn mark(name: &str) {
+    if cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }
