@@ -6,13 +6,14 @@
 // scripts/snippets.mjs, before the copies are compressed): each binary's glue and wasm get a
 // hash of their content in their names, and what names them is rewritten to match — the glue's
 // URL of its wasm, the worker's loader (which keeps its name: a few bytes fetched with
-// `no-cache`, as the page itself is), and the bundles' loader in index.html; so does picture
-// export's DOM side (`export_dom.js`), named in index.html. index.html's comments (whole lines: `<!-- … -->` and `// …`),
+// `no-cache`, as the page itself is), and the bundles' loader in index.html; so do picture
+// export's DOM side (`export_dom.js`), named in index.html, and the folder of first frames (`first/`),
+// whose presets the loader's list `framed` names. index.html's comments (whole lines: `<!-- … -->` and `// …`),
 // indentation and empty lines are left out of the page as it is served: they are for its readers here, and every reader of the page would
 // download them (about 610 B gzip).
 //
 //   node scripts/hashnames.mjs STAGING_DIR
-import { readFile, writeFile, rm, stat } from 'node:fs/promises';
+import { readFile, writeFile, rm, stat, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -66,6 +67,19 @@ for (const bin of ['election-lab-bully', 'election-lab-www', 'election-lab-workb
   await rm(join(stage, file));
   page = swap(page, `'${file}'`, `'${newName}'`, 'index.html');
   named.push(newName);
+}
+// The first frames (src/first_frames.rs): the folder gets a hash of all their names and contents.
+{
+  const names = (await readdir(join(stage, 'first'))).sort();
+  const hash = createHash('sha256');
+  for (const name of names) hash.update(name).update('\0').update(await readFile(join(stage, 'first', name))).update('\0');
+  const folder = `first-${hash.digest('hex').slice(0, 16)}`;
+  await rename(join(stage, 'first'), join(stage, folder));
+  page = swap(page, `'first/'`, `'${folder}/'`, 'index.html');
+  // The loader asks only for frames that exist (a damaged link's preset has none).
+  const presets = names.filter((n) => n.endsWith('.en.html') && n !== 'index.en.html').map((n) => n.slice(0, -'.en.html'.length));
+  page = swap(page, 'var framed = [];', `var framed = ${JSON.stringify(presets)};`, 'index.html');
+  named.push(`${folder}/ (${names.length} files)`);
 }
 // The main app's stand-in (index.html: every wasm is loaded by the page's own loader).
 page = page.replace(/<link[^>]*data-trunk-skip[^>]*>/, '');

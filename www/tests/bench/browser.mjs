@@ -33,7 +33,7 @@ const paints = [];
 for (let i = 0; i < 5; i++) {
   const t0 = Date.now();
   await page.goto(server.url + '?preset=bully-heartbeats');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   paints.push(Date.now() - t0);
 }
 let bytes = 0, gz = 0;
@@ -61,7 +61,7 @@ const schedule = [{ at: 0, crash: 64 }, ...ids.slice(0, 10).map((i) => ({ at: 0,
 const scenario = { algorithm: 'bully', nodes: ids, initial_leader: 64, network: { latency: [40, 60] }, schedule };
 const trace = Buffer.from(JSON.stringify({ scenario, interventions: [] })).toString('base64url');
 await page.goto(server.url + `?trace=${trace}&step=11`);
-await page.waitForSelector('[data-node]');
+await page.waitForSelector('[data-node]:not(#first-frame *)');
 const inFlight = await page.locator('[data-msg]').count();
 await page.getByRole('button', { name: 'Play' }).click();
 const intervals = await page.evaluate(() => new Promise((done) => {
@@ -76,7 +76,7 @@ console.log(`animation: N=64, ${inFlight} messages in flight: frame interval med
 const long = { algorithm: 'raft', nodes: [1, 2, 3, 4, 5, 6, 7, 8, 9], heartbeats: { interval: 2, timeout: 10 }, stop: { max_time: 30000 } };
 const lt = Buffer.from(JSON.stringify({ scenario: long, interventions: [] })).toString('base64url');
 await page.goto(server.url + `?trace=${lt}&step=100000`);
-await page.waitForSelector('[data-node]');
+await page.waitForSelector('[data-node]:not(#first-frame *)');
 const head = Number(await page.locator('input[aria-label="Timeline"]').getAttribute('max'));
 const seeks = [];
 for (let i = 0; i < 30; i++) {

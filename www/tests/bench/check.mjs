@@ -38,7 +38,7 @@ function native(bin, file, depth) {
 /** The page's check: [unique states, seconds from the click to the verdict]. */
 async function inPage(page, url, depth) {
   await page.goto(url);
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   const panel = page.getByTestId('check-every');
   await panel.getByTestId('check-depth').fill(String(depth));
   await panel.getByTestId('check-depth').dispatchEvent('change');

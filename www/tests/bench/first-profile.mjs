@@ -20,7 +20,7 @@ for (let i = 0; i < RUNS; i++) {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   await page.goto(server.url + '?preset=bully-heartbeats&lang=en');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.waitForFunction(() => performance.getEntriesByName('lab:rendered').length > 0);
   const { profile } = await cdp.send('Profiler.stop');
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -148,7 +148,7 @@ test('on touch: targets of 24 px or more, a long press opens the menu (no crash)
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(server.url + '?preset=bully-worst-8&lang=en');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   const narration = await page.getByTestId('narration').textContent();
   assert.match(narration, /Tap/);
   assert.doesNotMatch(narration, /Press|Space/, 'no key named on a phone');

@@ -74,7 +74,7 @@ test('a full player that cannot be loaded is named, and the Bully run goes on', 
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.route(PLAYER_WASM, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto(server.url + '?preset=bully-heartbeats&lang=en');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.locator(PICKER).selectOption('raft-cold');
   const alert = page.locator('.banner.error', { hasText: 'The player with every algorithm could not be loaded' });
   await alert.waitFor();

@@ -122,7 +122,7 @@ test('token-ring-partition: at most one holder per side, the generation on the h
   const { page, errors } = await open(browser, server.url + '?preset=token-ring-partition&step=264');
   for (const at of [100, 200, 264, 300, 400, 450]) {
     await page.goto(server.url + `?preset=token-ring-partition&step=${at}`);
-    await page.waitForSelector('[data-node]');
+    await page.waitForSelector('[data-node]:not(#first-frame *)');
     // A node's label lines are drawn beside its button, in a group named by `data-labels-of`.
     const holders = await page.locator('[data-node][data-status="up"]').evaluateAll((els) =>
       els.filter((e) => [...document.querySelectorAll(`[data-labels-of="${e.dataset.node}"] text.view`)].some((t) => t.textContent === 'leader'))
@@ -134,7 +134,7 @@ test('token-ring-partition: at most one holder per side, the generation on the h
   }
   await shot(page, 'classroom-token-ring-en');
   await page.goto(server.url + '?preset=token-ring-partition&step=264&lang=zh');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await shot(page, 'classroom-token-ring-zh');
   assert.deepEqual(errors, []);

@@ -110,7 +110,7 @@ test('a row of the runs table opens that run in the lab at its violation', async
   await bad.first().scrollIntoViewIfNeeded();
   await p.getByTestId('experiment-runs').screenshot({ path: join(dirname(fileURLToPath(import.meta.url)), 'screenshots', 'experiment-runs.png') });
   await bad.first().getByTestId('open-run').click();
-  await p.waitForSelector('[data-node]');
+  await p.waitForSelector('[data-node]:not(#first-frame *)');
   const cursor = await p.locator('.timeline input[type=range]').inputValue();
   const marks = await p.locator('.markers .marker.violation').evaluateAll((ms) => ms.map((m) => m.dataset.step));
   assert.ok(marks.includes(cursor), `the cursor (${cursor}) is at a violation (${marks})`);

@@ -43,7 +43,7 @@ test('clicking a message dot drops it; the drop is recorded and shows as a drop'
   // The page's own link reopens with the drop in place.
   const at = await step(page);
   await page.reload();
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   assert.equal(await step(page), at);
   assert.equal(await page.locator('.log li.iv', { hasText: `drop message #${id}` }).count(), 1);
   assert.deepEqual(errors, []);

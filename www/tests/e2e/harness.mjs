@@ -73,14 +73,14 @@ export async function open(browser, url, viewport = { width: 1280, height: 860 }
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   // The panels beside the canvas are drawn one frame after the first paint: wait for them.
   await page.waitForFunction(() => !document.querySelector('aside.panels') || document.querySelector('aside.panels .log'));
   // A link the player hands to the workbench (compare lanes): wait until the workbench has
   // replaced it (its bindings, which alone export `sweep_csv`, are the page's) and has drawn.
   if (/[?&](compare|until)=/.test(url)) {
     await page.waitForFunction(() => typeof window.wasmBindings?.sweep_csv === 'function');
-    await page.waitForSelector('[data-node]');
+    await page.waitForSelector('[data-node]:not(#first-frame *)');
   }
   // A Chinese page shows English until its catalog (zh.json) has arrived: wait for the switch.
   if (/[?&]lang=zh/.test(url)) await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');

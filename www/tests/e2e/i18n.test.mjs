@@ -23,7 +23,7 @@ async function page(url, hold) {
   p.on('pageerror', (e) => errors.push(String(e)));
   if (hold) await p.route('**/zh.json', async (route) => { await hold; await route.continue(); });
   await p.goto(url);
-  await p.waitForSelector('[data-node]');
+  await p.waitForSelector('[data-node]:not(#first-frame *)');
   return { p, requests, errors, context };
 }
 
@@ -101,7 +101,7 @@ test('a catalog that cannot be fetched leaves the page in English with a notice'
   const p = await context.newPage();
   await p.route('**/zh.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await p.goto(server.url + '?preset=ring-worst&step=5&lang=zh');
-  await p.waitForSelector('[data-node]');
+  await p.waitForSelector('[data-node]:not(#first-frame *)');
   await p.getByText(/Chinese texts could not be loaded/).waitFor();
   assert.equal(await p.evaluate(() => document.documentElement.lang), 'en');
   assert.equal(await step(p), 5);

@@ -113,7 +113,7 @@ test('Export picture "as the page" follows a dark page', async () => {
   const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   await page.goto(server.url + '?preset=split-brain-raft&step=30');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.locator('summary', { hasText: 'Export picture…' }).click();
   const png = await download(page, 'Download PNG');
   assert.deepEqual(pngSize(png.bytes), [1920, 1080], 'default: a 1920 × 1080 slide');

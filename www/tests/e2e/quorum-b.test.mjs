@@ -76,7 +76,7 @@ test('gossip-16: every node wears its own colour, then N16\'s, then N11\'s after
   assert.ok(spreading.filter((t) => t === 16).length >= 6 && spreading.some((t) => t !== 16), `N16's colour is spreading: ${spreading}`);
   await shot(mid.page, 'quorum-b-gossip-16-spreading');
   await mid.page.goto(server.url + '?preset=gossip-16&step=59&lang=zh');
-  await mid.page.waitForSelector('[data-node]');
+  await mid.page.waitForSelector('[data-node]:not(#first-frame *)');
   await mid.page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await shot(mid.page, 'quorum-b-gossip-16-spreading-zh');
   const settled = await open(browser, server.url + '?preset=gossip-16&step=347');

@@ -25,7 +25,7 @@ test('the first load in English stays within the size budget', async () => {
     bodies.push(r.body().then((b) => ({ url: new URL(r.url()).pathname, raw: b.length, gzip: gzipSync(b, { level: 9 }).length })));
   });
   await page.goto(server.url + '?lang=en', { waitUntil: 'networkidle' });
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.waitForLoadState('networkidle');
   const files = await Promise.all(bodies);
   const total = files.reduce((s, f) => s + f.gzip, 0);

@@ -94,7 +94,7 @@ test('k steps forward then k back gives the identical SVG; the copied link reope
   // A reload of the page's own URL shows the same state too.
   await page.keyboard.press('Escape');
   await page.reload();
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   assert.equal(await step(page), start + 3);
   assert.equal(await canvasHtml(page), svg3);
   assert.deepEqual([...errors, ...again.errors], []);
@@ -169,7 +169,7 @@ test('every preset renders; screenshots saved (light, dark, narrow)', async () =
   const dark = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 860 } });
   const dp = await dark.newPage();
   await dp.goto(server.url + '?preset=split-brain-raft&step=30');
-  await dp.waitForSelector('[data-node]');
+  await dp.waitForSelector('[data-node]:not(#first-frame *)');
   await shot(dp, 'dark');
   const narrow = await open(browser, server.url + '?preset=bully-worst-8&step=30', { width: 375, height: 800 });
   await shot(narrow.page, 'narrow-375');

@@ -24,7 +24,7 @@ test('a tool opens the workbench on the same run, saying that it loads meanwhile
   const held = new Promise((ok) => { release = ok; });
   await page.route(/election-lab-workbench-[0-9a-f]{16}_bg\.wasm$/, async (route) => { await held; await route.continue(); });
   await page.goto(server.url + '?preset=bully-heartbeats&step=7');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   await page.waitForLoadState('networkidle');
   assert.deepEqual(asked, [], 'the first load fetches nothing of the workbench');
   const t0 = Date.now();
@@ -36,7 +36,7 @@ test('a tool opens the workbench on the same run, saying that it loads meanwhile
   assert.ok(asked.length >= 2, 'the workbench\'s glue and wasm were fetched');
   // Back to the simulator: the same run at the same step, now in the workbench.
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-node]');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
   assert.equal(await page.getByTestId('step').textContent(), '7');
   assert.match(await page.evaluate(() => location.search), /preset=bully-heartbeats/);
   // One app on the page: one canvas, and the keyboard steps once.
