@@ -85,7 +85,7 @@ pub fn use_catalog(pending: Option<crate::i18n::Lang>, on: Callback<Action>) {
             wasm_bindgen_futures::spawn_local(async move {
                 let result = match early_catalog().await {
                     Some(text) => Ok(text),
-                    None => fetch_text(&format!("{}.json", lang.tag())).await,
+                    None => fetch_text(&format!("{}.json", lang.tag())).await.inspect(|text| keep_catalog(text)),
                 }
                 .and_then(|text| election_lab::meta::install(lang, &text));
                 if let Err(e) = &result {
@@ -109,6 +109,13 @@ pub fn early_catalog_now() {
         // A damaged text is reported when the catalog is asked for (use_catalog).
         let _ = election_lab::meta::install(crate::i18n::Lang::Zh, &text);
     }
+}
+
+/// Keeps the Chinese catalog's text where [`early_catalog_now`] finds it, for a bundle that takes
+/// over this page later (`bundle.rs`): its first render is then in Chinese too.
+fn keep_catalog(text: &str) {
+    let key = wasm_bindgen::JsValue::from_str("electionLabCatalogText");
+    let _ = js_sys::Reflect::set(&window(), &key, &wasm_bindgen::JsValue::from_str(text));
 }
 
 /// Takes away the first frame `index.html` showed while the player loaded (`first_frames.rs`).

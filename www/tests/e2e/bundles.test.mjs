@@ -93,3 +93,33 @@ test('a full player that cannot be loaded is named, and the Bully run goes on', 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a page switched to Chinese swaps to a full player that draws in Chinese from its first render', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  // Each player's root when it appears: whether its play button reads in Chinese then.
+  await context.addInitScript(() => {
+    window.__roots = [];
+    const seen = new WeakSet();
+    new MutationObserver(() => {
+      const root = document.querySelector('body > .lab');
+      if (!root || seen.has(root)) return;
+      seen.add(root);
+      window.__roots.push(root.querySelector('button.play')?.getAttribute('aria-label'));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '?preset=bully-heartbeats&lang=en');
+  await page.waitForSelector('[data-node]:not(#first-frame *)');
+  await page.keyboard.press('l');
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+  await page.locator(PICKER).selectOption('raft-cold');
+  await page.waitForFunction(() => window.__roots.length === 2);
+  const [bully, full] = await page.evaluate(() => window.__roots);
+  assert.match(bully, /^Play/, 'the Bully player opened in English');
+  assert.match(full, /^播放/, 'the full player\'s first render is in Chinese');
+  assert.deepEqual(await players(page), ['bully', 'www']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
