@@ -30,15 +30,26 @@ pub fn browser_lang() -> Option<String> {
     window().navigator().language()
 }
 
-thread_local! {
-    /// The query and browser language a page drawn natively opens with (the first frames,
-    /// `first_frames.rs`): there is no browser to ask.
-    static NATIVE_PAGE: std::cell::RefCell<(String, Option<String>)> = const { std::cell::RefCell::new((String::new(), None)) };
+/// The scale (viewBox units per pixel) a canvas draws its first render at, before it has measured
+/// itself: the first frame's, if `index.html` showed one (`window.electionLabUnit`: a frame drawn
+/// for a phone's canvas is larger), else 1, the scale of every other first frame.
+pub fn first_unit() -> f64 {
+    if cfg!(not(target_arch = "wasm32")) {
+        return NATIVE_PAGE.with(|p| p.borrow().2);
+    }
+    let unit = js_sys::Reflect::get(&window(), &wasm_bindgen::JsValue::from_str("electionLabUnit"));
+    unit.ok().and_then(|u| u.as_f64()).filter(|u| u.is_finite() && *u > 0.0).unwrap_or(1.0)
 }
 
-/// Sets what [`location_query`] and [`browser_lang`] answer outside a browser.
-pub fn set_native_page(query: &str, lang: Option<&str>) {
-    NATIVE_PAGE.with(|p| *p.borrow_mut() = (query.to_string(), lang.map(str::to_string)));
+thread_local! {
+    /// The query, browser language and canvas scale a page drawn natively opens with (the first
+    /// frames, `first_frames.rs`): there is no browser to ask.
+    static NATIVE_PAGE: std::cell::RefCell<(String, Option<String>, f64)> = const { std::cell::RefCell::new((String::new(), None, 1.0)) };
+}
+
+/// Sets what [`location_query`], [`browser_lang`] and [`first_unit`] answer outside a browser.
+pub fn set_native_page(query: &str, lang: Option<&str>, unit: f64) {
+    NATIVE_PAGE.with(|p| *p.borrow_mut() = (query.to_string(), lang.map(str::to_string), unit));
 }
 
 /// False until the page has painted its first frame, then true. What that frame does not need

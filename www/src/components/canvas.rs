@@ -173,7 +173,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let wrap = use_node_ref();
     // The drawing's scale on screen, measured after each render and on resize: text, dots and
     // targets are sized from it so that they keep a minimum size in screen pixels.
-    let unit = use_state_eq(|| (1.0f64, labels::MIN_TEXT_PX));
+    // Measured once on screen (below); drawn first at the first frame's scale, if the page showed one.
+    let unit = use_state_eq(|| (crate::effects::first_unit(), labels::MIN_TEXT_PX));
     {
         let (svg, unit) = (svg.clone(), unit.clone());
         use_effect(move || {

@@ -45,8 +45,8 @@ function watch() {
 }
 
 /** A fresh page whose player's wasm is held until `release()`. */
-async function held(query) {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+async function held(query, viewport = { width: 1920, height: 1080 }) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -65,17 +65,21 @@ const firstDifference = (a, b) => {
   return i < 0 ? `lengths ${a.length} and ${b.length}` : `element ${i}:\n  frame:  ${a[i]}\n  player: ${b[i]}`;
 };
 
-for (const [query, status, label] of [
-  ['?preset=bully-heartbeats&lang=en', 'Loading the simulator…', 'Bully cluster of 6 nodes at step 0'],
-  ['?preset=raft-cold&lang=zh', '正在加载模拟器…', null],
+const PHONE = { width: 375, height: 740 };
+for (const [query, status, label, viewport, unit] of [
+  ['?preset=bully-heartbeats&lang=en', 'Loading the simulator…', 'Bully cluster of 6 nodes at step 0', undefined, '1.000'],
+  ['?preset=raft-cold&lang=zh', '正在加载模拟器…', null, undefined, '1.000'],
+  // A phone's frame, larger texts for its narrower canvas; its player starts from that scale.
+  ['?preset=bully-worst-8&lang=en', 'Loading the simulator…', null, PHONE, '2.800'],
 ]) {
-  test(`${query}: the first frame is shown, inert, until the player draws the same frame`, async () => {
-    const { page, errors, context, release } = await held(query);
+  test(`${query}${viewport ? ' on a phone' : ''}: the first frame is shown, inert, until the player draws the same frame`, async () => {
+    const { page, errors, context, release } = await held(query, viewport);
     await page.locator('#first-frame [data-node]').first().waitFor();
     const seen = await page.evaluate(() => window.__ff);
     assert.equal(seen.status, status);
     assert.equal(seen.inert, true, 'the frame takes no clicks or focus');
     if (label) assert.equal(await page.locator('#first-frame svg.canvas').getAttribute('aria-label'), label);
+    assert.equal(await page.locator('#first-frame svg.canvas').getAttribute('style'), `--u:${unit}`);
     assert.equal(await page.locator('body > .lab').count(), 0, 'no player yet');
     // What assistive technology meets meanwhile: the line, the frame left out (inert).
     assert.deepEqual(await axe(page), []);
